@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs what a fresh machine lacks to build, run and test promocodes.
+# Idempotent: every step checks first and installs only what is missing, at pinned versions.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WASM_BINDGEN_VERSION=0.2.130
+WASM_PACK_VERSION=0.15.1
+WORKER_BUILD_VERSION=0.8.7
+export PATH="$HOME/.cargo/bin:$PATH"
+
+log() { printf '[setup] %s\n' "$*"; }
+
+need_apt=()
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || need_apt+=(chromium-driver)
+if [ "${#need_apt[@]}" -gt 0 ]; then
+  log "apt-get install ${need_apt[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  log "rustup target add wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+have_version() { # command, version
+  command -v "$1" >/dev/null 2>&1 && "$1" --version 2>/dev/null | grep -qF "$2"
+}
+if ! have_version wasm-bindgen "$WASM_BINDGEN_VERSION" || ! have_version wasm-bindgen-test-runner "$WASM_BINDGEN_VERSION"; then
+  log "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION"
+  # Not --locked: its lockfile names a webpki-roots version the registry lacks.
+  cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --force
+fi
+if ! have_version wasm-pack "$WASM_PACK_VERSION"; then
+  log "cargo install wasm-pack $WASM_PACK_VERSION"
+  cargo install wasm-pack --version "=$WASM_PACK_VERSION" --locked --force
+fi
+if ! have_version worker-build "$WORKER_BUILD_VERSION"; then
+  log "cargo install worker-build $WORKER_BUILD_VERSION"
+  cargo install worker-build --version "=$WORKER_BUILD_VERSION" --locked --force
+fi
+
+if [ ! -x node_modules/.bin/wrangler ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  log "npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+log "ready"

@@ -1,0 +1,145 @@
+use std::fmt;
+use std::str::FromStr;
+
+use serde::de::{self, Deserializer, Visitor};
+use serde::{Serialize, Serializer};
+
+use crate::error::InputError;
+use crate::iso4217::TABLE;
+
+/// An ISO 4217 currency and the number of its minor units.
+///
+/// Every active currency that has minor units is known (EUR and USD have 2,
+/// JPY has 0, KWD has 3, CLF has 4, ...). A `Currency` is obtained by parsing
+/// its three-letter code; there is no way to make one that is not in the table,
+/// so every `Currency` knows how many decimal places its amounts carry.
+///
+/// It serialises as its code, `"EUR"`.
+///
+/// # Example
+///
+/// ```
+/// use promocodes::Currency;
+///
+/// let yen: Currency = "JPY".parse()?;
+/// assert_eq!(yen.code(), "JPY");
+/// assert_eq!(yen.minor_units(), 0);
+/// assert_eq!(Currency::KWD.minor_units(), 3);
+/// assert!("XYZ".parse::<Currency>().is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Currency {
+    /// Index into the ISO 4217 table.
+    index: u16,
+}
+
+impl Currency {
+    /// The euro, with 2 minor units.
+    pub const EUR: Currency = Currency::known("EUR");
+    /// The US dollar, with 2 minor units.
+    pub const USD: Currency = Currency::known("USD");
+    /// The pound sterling, with 2 minor units.
+    pub const GBP: Currency = Currency::known("GBP");
+    /// The Swiss franc, with 2 minor units.
+    pub const CHF: Currency = Currency::known("CHF");
+    /// The Japanese yen, with no minor units.
+    pub const JPY: Currency = Currency::known("JPY");
+    /// The Kuwaiti dinar, with 3 minor units.
+    pub const KWD: Currency = Currency::known("KWD");
+
+    /// Looks up a code that is known to be in the table, at compile time.
+    const fn known(code: &str) -> Currency {
+        let wanted = code.as_bytes();
+        let mut i = 0;
+        while i < TABLE.len() {
+            let have = TABLE[i].0.as_bytes();
+            if have[0] == wanted[0] && have[1] == wanted[1] && have[2] == wanted[2] {
+                return Currency { index: i as u16 };
+            }
+            i += 1;
+        }
+        panic!("currency code missing from the ISO 4217 table");
+    }
+
+    /// Parses an ISO 4217 code. Codes are upper case, exactly as ISO writes them.
+    ///
+    /// # Errors
+    ///
+    /// [`InputError::UnknownCurrency`] when the code is not an active ISO 4217
+    /// currency with minor units.
+    pub fn from_code(code: &str) -> Result<Currency, InputError> {
+        TABLE
+            .binary_search_by(|(c, _, _)| (*c).cmp(code))
+            .map(|index| Currency { index: index as u16 })
+            .map_err(|_| InputError::UnknownCurrency {
+                code: code.chars().take(8).collect(),
+            })
+    }
+
+    /// The three-letter code, `"EUR"`.
+    pub fn code(self) -> &'static str {
+        TABLE[usize::from(self.index)].0
+    }
+
+    /// How many decimal places an amount in this currency has: 2 for EUR, 0 for JPY.
+    pub fn minor_units(self) -> u32 {
+        u32::from(TABLE[usize::from(self.index)].1)
+    }
+
+    /// The currency's English name, `"Euro"`.
+    pub fn name(self) -> &'static str {
+        TABLE[usize::from(self.index)].2
+    }
+
+    /// Every known currency, in code order.
+    pub fn all() -> impl ExactSizeIterator<Item = Currency> {
+        (0..TABLE.len()).map(|index| Currency { index: index as u16 })
+    }
+}
+
+impl fmt::Debug for Currency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl fmt::Display for Currency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl FromStr for Currency {
+    type Err = InputError;
+
+    fn from_str(s: &str) -> Result<Currency, InputError> {
+        Currency::from_code(s)
+    }
+}
+
+impl Serialize for Currency {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.code())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Currency {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Currency, D::Error> {
+        struct CodeVisitor;
+
+        impl Visitor<'_> for CodeVisitor {
+            type Value = Currency;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an ISO 4217 currency code such as \"EUR\"")
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Currency, E> {
+                Currency::from_code(v).map_err(E::custom)
+            }
+        }
+
+        deserializer.deserialize_str(CodeVisitor)
+    }
+}

@@ -1,0 +1,182 @@
+use jiff::Timestamp;
+
+use crate::currency::Currency;
+
+/// Input that promocodes refuses to build a value from.
+///
+/// Every constructor and parser in the crate reports bad input with this one
+/// type, so a caller can show the message as it is: each names the field and
+/// the limit it broke. Nothing is ever recorded from input that fails here.
+///
+/// # Example
+///
+/// ```
+/// use promocodes::{Code, InputError};
+///
+/// let err = Code::parse("SAVE 10").unwrap_err();
+/// assert_eq!(err, InputError::CodeCharacter { character: ' ', position: 4 });
+/// assert_eq!(
+///     err.to_string(),
+///     "promo code contains ' ' at position 4; only A-Z, 0-9, '_' and '-' are allowed",
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum InputError {
+    /// The promo code is empty after trimming.
+    #[error("promo code is empty")]
+    EmptyCode,
+    /// The promo code is longer than [`Code::MAX_LEN`](crate::Code::MAX_LEN).
+    #[error("promo code is {length} characters long; the most is {max}")]
+    CodeTooLong {
+        /// Its length in characters, after trimming.
+        length: usize,
+        /// The most a code may have.
+        max: usize,
+    },
+    /// The promo code has a character outside `A-Z 0-9 _ -` (after upper-casing).
+    #[error("promo code contains {character:?} at position {position}; only A-Z, 0-9, '_' and '-' are allowed")]
+    CodeCharacter {
+        /// The first character that is not allowed.
+        character: char,
+        /// Its position (in characters, from 0) in the trimmed code.
+        position: usize,
+    },
+    /// A customer identifier is empty after trimming.
+    #[error("customer identifier is empty")]
+    EmptyCustomer,
+    /// A customer identifier is longer than [`CustomerId::MAX_LEN`](crate::CustomerId::MAX_LEN).
+    #[error("customer identifier is {length} characters long; the most is {max}")]
+    CustomerTooLong {
+        /// Its length in characters, after trimming.
+        length: usize,
+        /// The most an identifier may have.
+        max: usize,
+    },
+    /// A customer identifier contains a control character.
+    #[error("customer identifier contains a control character")]
+    CustomerControlCharacter,
+    /// An idempotency key is empty, too long, or has a character that is not visible ASCII.
+    #[error("idempotency key must be 1 to {max} visible ASCII characters")]
+    InvalidIdempotencyKey {
+        /// The most characters a key may have.
+        max: usize,
+    },
+    /// Not an active ISO 4217 currency with minor units.
+    #[error("unknown currency {code:?}; expected an active ISO 4217 code such as \"EUR\"")]
+    UnknownCurrency {
+        /// The code as given (at most its first 8 characters).
+        code: String,
+    },
+    /// Not a plain decimal number (digits with an optional `.` and more digits).
+    #[error("{field} {input:?} is not a decimal number such as \"12.50\"")]
+    NotADecimal {
+        /// Which value it was: `amount` or `percent`.
+        field: &'static str,
+        /// The text as given (at most its first 40 characters).
+        input: String,
+    },
+    /// An amount of money below zero.
+    #[error("amount {amount} is negative")]
+    NegativeAmount {
+        /// The amount as given.
+        amount: String,
+    },
+    /// An amount with more decimal places than its currency has.
+    #[error("amount {amount} has {places} decimal places, but {currency} has {max}")]
+    TooManyDecimalPlaces {
+        /// The amount as given.
+        amount: String,
+        /// Its currency.
+        currency: Currency,
+        /// How many decimal places it has.
+        places: u32,
+        /// How many its currency has.
+        max: u32,
+    },
+    /// An amount above [`Money::MAX_AMOUNT`](crate::Money::MAX_AMOUNT).
+    #[error("amount {amount} is larger than the most promocodes accepts, {max}")]
+    AmountTooLarge {
+        /// The amount as given.
+        amount: String,
+        /// The largest accepted amount.
+        max: String,
+    },
+    /// A percent discount outside (0, 100].
+    #[error("percent must be above 0 and at most 100, not {percent}")]
+    PercentOutOfRange {
+        /// The percent as given.
+        percent: String,
+    },
+    /// A percent with more than [`Discount::MAX_PERCENT_PLACES`](crate::Discount::MAX_PERCENT_PLACES) decimal places.
+    #[error("percent {percent} has more than {max} decimal places")]
+    PercentTooPrecise {
+        /// The percent as given.
+        percent: String,
+        /// The most decimal places a percent may have.
+        max: u32,
+    },
+    /// An amount that must be above zero is zero: a fixed discount or a percent discount's maximum.
+    #[error("{field} must be above zero")]
+    ZeroAmount {
+        /// The field, as in the JSON definition: `discount.amount` or `discount.max`.
+        field: &'static str,
+    },
+    /// A usage limit of zero; limits are at least 1 (omit one for no limit).
+    #[error("limits.{field} must be at least 1; omit it for no limit")]
+    ZeroLimit {
+        /// `total` or `per_customer`.
+        field: &'static str,
+    },
+    /// A validity window whose end is not after its start.
+    #[error("validity window ends at {ends_at}, which is not after its start {starts_at}")]
+    EmptyWindow {
+        /// The window's start.
+        starts_at: Timestamp,
+        /// The window's end.
+        ends_at: Timestamp,
+    },
+    /// An assigned audience with no customers; omit the audience for a public code.
+    #[error("audience is empty; omit it for a public code")]
+    EmptyAudience,
+    /// Two amounts of one code definition in different currencies.
+    #[error("{field} is in {actual}, but the code's amounts are in {expected}")]
+    CurrencyMismatch {
+        /// The field whose currency differs, as in the JSON definition.
+        field: &'static str,
+        /// The currency of the code's other amounts.
+        expected: Currency,
+        /// The currency of this field.
+        actual: Currency,
+    },
+    /// Usage counts with more redemptions by one customer than in total.
+    #[error("usage has {per_customer} redemptions by the customer but only {total} in total")]
+    PerCustomerExceedsTotal {
+        /// Redemptions of the code by anyone.
+        total: u64,
+        /// Redemptions of the code by the customer.
+        per_customer: u64,
+    },
+    /// A redemption asked for zero attempts; at least one is needed.
+    #[error("attempts must be at least 1")]
+    ZeroAttempts,
+    /// A capture was given a quote made for another code.
+    #[error("the quote is for code {quoted}, not {code}")]
+    QuoteForOtherCode {
+        /// The code being captured.
+        code: String,
+        /// The code the quote was made for.
+        quoted: String,
+    },
+    /// Text that does not parse: malformed JSON, a wrong type, a missing or unknown field.
+    ///
+    /// `path` names the field (`discount.percent`, `limits.total`); it is `.`
+    /// when the problem is the document as a whole.
+    #[error("{path}: {message}")]
+    Malformed {
+        /// Where in the document, as a dotted path.
+        path: String,
+        /// What is wrong there.
+        message: String,
+    },
+}

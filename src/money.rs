@@ -1,0 +1,324 @@
+use std::cmp::Ordering;
+use std::fmt;
+
+use rust_decimal::{Decimal, RoundingStrategy};
+use serde::de::{self, Deserializer, Visitor};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Serialize, Serializer};
+
+use crate::currency::Currency;
+use crate::error::InputError;
+
+/// How promocodes rounds a computed amount to its currency's minor unit:
+/// half away from zero, so EUR 0.125 becomes EUR 0.13 and JPY 2.5 becomes JPY 3.
+pub const ROUNDING: RoundingStrategy = RoundingStrategy::MidpointAwayFromZero;
+
+/// The longest decimal text promocodes reads, in characters.
+const MAX_DECIMAL_TEXT: usize = 40;
+
+/// A non-negative amount of money in one currency, exact to the currency's minor unit.
+///
+/// The amount is a [`Decimal`], never a float, and always carries exactly as
+/// many decimal places as its currency: EUR 8 is held and written as `8.00`,
+/// JPY 150 as `150`, KWD 1.235 as `1.235`. An amount with more places than its
+/// currency has is refused rather than rounded, so no input loses a cent
+/// silently; amounts that promocodes computes (a percent of a total) are
+/// rounded with [`ROUNDING`].
+///
+/// It serialises as `{"amount": "80.00", "currency": "EUR"}`: the amount is a
+/// string, so no JSON reader on the way turns it into a float.
+///
+/// # Example
+///
+/// ```
+/// use promocodes::{Currency, Money};
+///
+/// let total = Money::parse("80", Currency::EUR)?;
+/// assert_eq!(total.to_string(), "EUR 80.00");
+/// assert_eq!(
+///     serde_json::to_string(&total)?,
+///     r#"{"amount":"80.00","currency":"EUR"}"#,
+/// );
+///
+/// // Bad input is an error, never a rounded guess.
+/// assert!(Money::parse("8.001", Currency::EUR).is_err());
+/// assert!(Money::parse("-1", Currency::EUR).is_err());
+/// assert!(Money::parse("1.5", Currency::JPY).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Money {
+    amount: Decimal,
+    currency: Currency,
+}
+
+impl Money {
+    /// The largest amount promocodes accepts: 10<sup>15</sup> in major units.
+    /// Anything above it is bad input, not a basket.
+    pub const MAX_AMOUNT: Decimal = Decimal::from_parts(0xA4C6_8000, 0x0003_8D7E, 0, false, 0);
+
+    /// Makes an amount of money.
+    ///
+    /// # Errors
+    ///
+    /// [`InputError::NegativeAmount`] below zero,
+    /// [`InputError::TooManyDecimalPlaces`] when `amount` has more decimal
+    /// places than `currency` (`8.001` EUR), and [`InputError::AmountTooLarge`]
+    /// above [`Money::MAX_AMOUNT`].
+    pub fn new(amount: Decimal, currency: Currency) -> Result<Money, InputError> {
+        if amount.is_sign_negative() && !amount.is_zero() {
+            return Err(InputError::NegativeAmount {
+                amount: amount.to_string(),
+            });
+        }
+        let max = currency.minor_units();
+        if amount.scale() > max {
+            return Err(InputError::TooManyDecimalPlaces {
+                amount: amount.to_string(),
+                currency,
+                places: amount.scale(),
+                max,
+            });
+        }
+        if amount > Money::MAX_AMOUNT {
+            return Err(InputError::AmountTooLarge {
+                amount: amount.to_string(),
+                max: Money::MAX_AMOUNT.to_string(),
+            });
+        }
+        Ok(Money::exact(amount.abs(), currency))
+    }
+
+    /// Parses a plain decimal amount such as `"80"` or `"12.50"` in `currency`.
+    ///
+    /// Only digits with an optional `.` and more digits are read: no sign, no
+    /// exponent, no spaces, no thousands separators.
+    ///
+    /// # Errors
+    ///
+    /// [`InputError::NotADecimal`] for anything else, [`InputError::NegativeAmount`]
+    /// for `"-1"`, and the errors of [`Money::new`].
+    pub fn parse(amount: &str, currency: Currency) -> Result<Money, InputError> {
+        Money::new(parse_decimal("amount", amount)?, currency)
+    }
+
+    /// Zero in `currency`.
+    pub fn zero(currency: Currency) -> Money {
+        Money::exact(Decimal::ZERO, currency)
+    }
+
+    /// An amount already known to be valid, written with exactly the currency's places.
+    fn exact(mut amount: Decimal, currency: Currency) -> Money {
+        amount.rescale(currency.minor_units());
+        Money { amount, currency }
+    }
+
+    /// The amount, with exactly as many decimal places as the currency has.
+    pub fn amount(&self) -> Decimal {
+        self.amount
+    }
+
+    /// The currency.
+    pub fn currency(&self) -> Currency {
+        self.currency
+    }
+
+    /// Whether the amount is zero.
+    pub fn is_zero(&self) -> bool {
+        self.amount.is_zero()
+    }
+
+    /// The amount as text with exactly the currency's decimal places, `"8.00"`.
+    pub fn amount_text(&self) -> String {
+        self.amount.to_string()
+    }
+
+    /// `percent` percent of this amount, rounded to the minor unit with [`ROUNDING`].
+    ///
+    /// Returns `None` only if the product does not fit a [`Decimal`], which no
+    /// amount up to [`Money::MAX_AMOUNT`] and percent up to 100 reaches.
+    pub fn checked_percent(&self, percent: Decimal) -> Option<Money> {
+        let raw = self.amount.checked_mul(percent)?.checked_div(Decimal::ONE_HUNDRED)?;
+        let rounded = raw.round_dp_with_strategy(self.currency.minor_units(), ROUNDING);
+        Some(Money::exact(rounded, self.currency))
+    }
+
+    /// This amount minus `other`, or `None` when the currencies differ or the
+    /// result would be negative.
+    pub fn checked_sub(&self, other: &Money) -> Option<Money> {
+        if self.currency != other.currency || other.amount > self.amount {
+            return None;
+        }
+        Some(Money::exact(self.amount.checked_sub(other.amount)?, self.currency))
+    }
+
+    /// This amount plus `other`, or `None` when the currencies differ or the
+    /// sum is above [`Money::MAX_AMOUNT`].
+    pub fn checked_add(&self, other: &Money) -> Option<Money> {
+        if self.currency != other.currency {
+            return None;
+        }
+        let sum = self.amount.checked_add(other.amount)?;
+        (sum <= Money::MAX_AMOUNT).then(|| Money::exact(sum, self.currency))
+    }
+
+    /// The smaller of two amounts in one currency (`self` when they differ in currency).
+    pub(crate) fn min_same(self, other: Money) -> Money {
+        if self.currency == other.currency && other.amount < self.amount {
+            other
+        } else {
+            self
+        }
+    }
+
+    /// Compares two amounts of one currency; `None` across currencies.
+    pub fn partial_cmp_same(&self, other: &Money) -> Option<Ordering> {
+        (self.currency == other.currency).then(|| self.amount.cmp(&other.amount))
+    }
+}
+
+/// Reads a plain decimal: ASCII digits, optionally a `.` and at least one more digit.
+pub(crate) fn parse_decimal(field: &'static str, text: &str) -> Result<Decimal, InputError> {
+    let not_a_decimal = || InputError::NotADecimal {
+        field,
+        input: text.chars().take(MAX_DECIMAL_TEXT).collect(),
+    };
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (whole, fraction) = match digits.split_once('.') {
+        Some((whole, fraction)) => (whole, Some(fraction)),
+        None => (digits, None),
+    };
+    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if text.len() > MAX_DECIMAL_TEXT || !all_digits(whole) || !fraction.is_none_or(all_digits) {
+        return Err(not_a_decimal());
+    }
+    let value = Decimal::from_str_exact(digits).map_err(|_| not_a_decimal())?;
+    if negative && !value.is_zero() {
+        return Err(InputError::NegativeAmount {
+            amount: text.to_owned(),
+        });
+    }
+    Ok(value)
+}
+
+impl fmt::Debug for Money {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Money({} {})", self.currency, self.amount)
+    }
+}
+
+/// `EUR 80.00`: the code, a space, and the amount with the currency's places.
+impl fmt::Display for Money {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.currency, self.amount)
+    }
+}
+
+impl Serialize for Money {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("Money", 2)?;
+        s.serialize_field("amount", &self.amount_text())?;
+        s.serialize_field("currency", &self.currency)?;
+        s.end()
+    }
+}
+
+/// A decimal that arrives as a JSON string; a JSON number is refused.
+pub(crate) struct DecimalText(pub(crate) String);
+
+impl<'de> Deserialize<'de> for DecimalText {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<DecimalText, D::Error> {
+        struct TextVisitor;
+
+        impl Visitor<'_> for TextVisitor {
+            type Value = DecimalText;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a decimal number written as a string, such as \"12.50\"")
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<DecimalText, E> {
+                Ok(DecimalText(v.to_owned()))
+            }
+        }
+
+        deserializer.deserialize_str(TextVisitor)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoneyRepr {
+    amount: DecimalText,
+    currency: Currency,
+}
+
+impl<'de> Deserialize<'de> for Money {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Money, D::Error> {
+        let repr = MoneyRepr::deserialize(deserializer)?;
+        Money::parse(&repr.amount.0, repr.currency).map_err(de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn max_amount_is_ten_to_the_fifteenth() {
+        assert_eq!(Money::MAX_AMOUNT, Decimal::from(1_000_000_000_000_000_i64));
+    }
+
+    #[test]
+    fn amounts_are_written_with_the_currency_places() {
+        let eur = Money::parse("8", Currency::EUR).unwrap();
+        assert_eq!(eur.amount_text(), "8.00");
+        let jpy = Money::parse("150", Currency::JPY).unwrap();
+        assert_eq!(jpy.amount_text(), "150");
+        let kwd = Money::parse("1.235", Currency::KWD).unwrap();
+        assert_eq!(kwd.amount_text(), "1.235");
+        let kwd = Money::parse("1.2", Currency::KWD).unwrap();
+        assert_eq!(kwd.amount_text(), "1.200");
+    }
+
+    #[test]
+    fn parse_refuses_what_is_not_a_plain_decimal() {
+        for bad in [
+            "", ".", "1.", ".5", "1e3", "+1", " 1", "1 ", "1,00", "0x10", "NaN", "1.2.3", "--1",
+        ] {
+            assert!(
+                matches!(Money::parse(bad, Currency::EUR), Err(InputError::NotADecimal { .. })),
+                "{bad:?} should not parse"
+            );
+        }
+        assert!(matches!(
+            Money::parse("-0.01", Currency::EUR),
+            Err(InputError::NegativeAmount { .. })
+        ));
+        assert_eq!(Money::parse("-0", Currency::EUR).unwrap(), Money::zero(Currency::EUR));
+        assert!(matches!(
+            Money::parse("1000000000000000.01", Currency::EUR),
+            Err(InputError::AmountTooLarge { .. })
+        ));
+        assert!(matches!(
+            Money::parse(&"9".repeat(41), Currency::EUR),
+            Err(InputError::NotADecimal { .. })
+        ));
+        assert!(matches!(
+            Money::parse("99999999999999999999999999999999", Currency::EUR),
+            Err(InputError::NotADecimal { .. })
+        ));
+    }
+
+    #[test]
+    fn percent_rounds_half_away_from_zero() {
+        let total = Money::parse("0.25", Currency::EUR).unwrap();
+        let half = total.checked_percent(Decimal::from(50)).unwrap();
+        assert_eq!(half.amount_text(), "0.13");
+        let yen = Money::parse("5", Currency::JPY).unwrap();
+        assert_eq!(yen.checked_percent(Decimal::from(50)).unwrap().amount_text(), "3");
+    }
+}
