@@ -1,4 +1,4 @@
-use jiff::Timestamp;
+use crate::time::Timestamp;
 
 use crate::currency::Currency;
 
@@ -127,6 +127,12 @@ pub enum InputError {
     ZeroLimit {
         /// `total` or `per_customer`.
         field: &'static str,
+    },
+    /// Not an RFC 3339 time, or outside the representable years.
+    #[error("{input:?} is not an RFC 3339 time such as \"2026-12-01T00:00:00Z\"")]
+    InvalidTimestamp {
+        /// The text as given (at most its first 40 characters).
+        input: String,
     },
     /// A validity window whose end is not after its start.
     #[error("validity window ends at {ends_at}, which is not after its start {starts_at}")]

@@ -156,6 +156,12 @@ mod promo;
 mod redeem;
 mod rules;
 mod store;
+mod time;
+
+// The README's examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 #[cfg(feature = "testing")]
 #[path = "integration.rs"]
@@ -174,6 +180,6 @@ pub use crate::redeem::{
 };
 pub use crate::rules::{PromoCodeRejected, Quote, Rejection, UsageCounts};
 pub use crate::store::{Receipt, Redemption, RedemptionStore, Reservation, StoreError};
+pub use crate::time::Timestamp;
 
-pub use jiff::Timestamp;
 pub use rust_decimal::Decimal;

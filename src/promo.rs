@@ -1,6 +1,6 @@
 use std::collections::BTreeSet;
 
-use jiff::Timestamp;
+use crate::time::Timestamp;
 use rust_decimal::Decimal;
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Serialize, Serializer};

@@ -1,4 +1,4 @@
-use jiff::Timestamp;
+use crate::time::Timestamp;
 
 use crate::error::InputError;
 use crate::ids::{Code, CustomerId, IdempotencyKey};
@@ -77,7 +77,7 @@ pub enum RedeemError {
 pub enum CaptureError {
     /// A rule refused at payment time; nothing was recorded.
     #[error(transparent)]
-    Rejected(CaptureRejected),
+    Rejected(Box<CaptureRejected>),
     /// Every attempt lost its compare-and-set; nothing was recorded.
     #[error(transparent)]
     Conflict(RedemptionConflict),
@@ -321,10 +321,10 @@ pub fn capture<S: RedemptionStore + ?Sized>(
     }
     let total = options.total.as_ref().unwrap_or(quoted.total());
     redeem(promo, store, customer, total, now, options.redeem).map_err(|err| match err {
-        RedeemError::Rejected(rejected) => CaptureError::Rejected(CaptureRejected {
+        RedeemError::Rejected(rejected) => CaptureError::Rejected(Box::new(CaptureRejected {
             rejected,
             quote: quoted.clone(),
-        }),
+        })),
         RedeemError::Conflict(conflict) => CaptureError::Conflict(conflict),
         RedeemError::IdempotencyKeyReused { key } => CaptureError::IdempotencyKeyReused { key },
         RedeemError::Input(input) => CaptureError::Input(input),

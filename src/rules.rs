@@ -1,6 +1,6 @@
 use std::fmt;
 
-use jiff::Timestamp;
+use crate::time::Timestamp;
 use serde::{Deserialize, Serialize};
 
 use crate::currency::Currency;

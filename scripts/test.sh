@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs every test of promocodes: the README's test command, and what .ci/run calls.
+# Installs what a fresh machine lacks first (scripts/setup.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+
+stage() { printf '\n==> %s\n' "$*"; }
+
+stage "setup"
+scripts/setup.sh
+
+stage "format"
+cargo fmt --all --check
+
+stage "lint"
+cargo clippy --workspace --all-targets --all-features -- -D warnings
+
+stage "core: unit, integration, property and doc tests"
+cargo test -p promocodes --all-features

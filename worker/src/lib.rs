@@ -1,0 +1,1 @@
+//! placeholder: the Worker crate is being written.
