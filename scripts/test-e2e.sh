@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The checkout page end to end: builds the browser module into public/pkg, then runs tests/e2e/ with
+# Node's test runner. The tests start the real Worker (wrangler dev on 127.0.0.1, a random port, a
+# temporary state folder) and drive Debian's Chromium through playwright-core; both are stopped after.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+export WASM_BINDGEN_BIN="$HOME/.cargo/bin/wasm-bindgen" WASM_OPT_BIN="$PWD/node_modules/.bin/wasm-opt" \
+       ESBUILD_BIN="$PWD/node_modules/.bin/esbuild"
+
+scripts/build-web.sh
+mkdir -p test-output
+# Chromium leaves profile folders in $TMPDIR: give it a scratch one and remove it afterwards.
+scratch="$(mktemp -d "${TMPDIR:-/tmp}/promocodes-e2e-tmp.XXXXXX")"
+trap 'rm -rf "$scratch"' EXIT
+TMPDIR="$scratch" node --test --test-concurrency=1 tests/e2e/
