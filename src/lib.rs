@@ -167,6 +167,9 @@ struct ReadmeDoctests;
 #[path = "integration.rs"]
 pub mod testing;
 
+#[cfg(all(target_arch = "wasm32", feature = "wasm"))]
+pub mod wasm;
+
 pub use crate::currency::Currency;
 pub use crate::error::InputError;
 pub use crate::ids::{Code, CustomerId, IdempotencyKey};

@@ -1,4 +1,6 @@
 //! Property tests: the money laws and rounding, for several currencies.
+// Native only: proptest is a native dev-dependency, and `wasm-pack test` builds every test target.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -1,0 +1,160 @@
+//! The shared test vectors (`tests/vectors.json`), run natively through the core.
+//!
+//! `tests/web.rs` runs the same file through the browser module in Chromium;
+//! both must give exactly the results written in it.
+
+use promocodes::{from_json, Code, CustomerId, InputError, Money, PromoCode, Timestamp, UsageCounts};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+const VECTORS: &str = include_str!("vectors.json");
+
+/// The basket as the browser module reads it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)] // read for its errors in the malformed cases
+struct Basket {
+    total: Money,
+}
+
+/// The options as the browser module reads them.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct QuoteOptions {
+    #[serde(default)]
+    customer: Option<CustomerId>,
+    #[serde(default)]
+    usage: Option<UsageCounts>,
+    #[serde(default)]
+    now: Option<Timestamp>,
+}
+
+fn vectors() -> Value {
+    serde_json::from_str(VECTORS).expect("tests/vectors.json is JSON")
+}
+
+/// A case's definition: a name in `definitions`, or inline.
+fn definition<'a>(vectors: &'a Value, case: &'a Value) -> &'a Value {
+    match &case["definition"] {
+        Value::String(name) => &vectors["definitions"][name.as_str()],
+        inline => inline,
+    }
+}
+
+/// `"<argument>.<path>: <message>"`, as the browser module throws it.
+fn message(argument: &str, err: InputError) -> String {
+    match err {
+        InputError::Malformed { path, message } if path == "." => format!("{argument}: {message}"),
+        InputError::Malformed { path, message } if path.starts_with('[') => format!("{argument}{path}: {message}"),
+        InputError::Malformed { path, message } => format!("{argument}.{path}: {message}"),
+        other => format!("{argument}: {other}"),
+    }
+}
+
+fn read<T: serde::de::DeserializeOwned>(argument: &str, value: &Value) -> Result<T, String> {
+    from_json(&value.to_string()).map_err(|err| message(argument, err))
+}
+
+/// What quote() and check() answer for a case, in the browser module's result shape.
+fn run(vectors: &Value, case: &Value) -> Result<(Value, Value), String> {
+    let promo: PromoCode = read("definition", definition(vectors, case))?;
+    let basket: Basket = read("basket", &case["basket"])?;
+    let options: QuoteOptions = match case.get("options") {
+        None => QuoteOptions {
+            customer: None,
+            usage: None,
+            now: None,
+        },
+        Some(options) => read("options", options)?,
+    };
+    let now = options.now.expect("every vector gives `now`");
+    let usage = options.usage.unwrap_or(UsageCounts::ZERO);
+    let customer = options.customer.as_ref();
+    let quoted = match promo.quote(customer, usage, &basket.total, now) {
+        Ok(quote) => json!({"ok": true, "quote": quote}),
+        Err(r) => json!({"ok": false, "rejection": r.rejection(), "message": r.message()}),
+    };
+    let checked = match promo.validate(customer, usage, &basket.total, now) {
+        Ok(()) => json!({"ok": true}),
+        Err(r) => json!({"ok": false, "rejection": r.rejection(), "message": r.message()}),
+    };
+    Ok((quoted, checked))
+}
+
+#[test]
+fn every_case_quotes_and_checks_as_written() {
+    let vectors = vectors();
+    let cases = vectors["cases"].as_array().unwrap();
+    assert!(cases.len() >= 50, "only {} cases", cases.len());
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let (quoted, checked) = run(&vectors, case).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(quoted, case["expect"], "{name}: quote");
+        let mut expect_check = case["expect"].clone();
+        expect_check.as_object_mut().unwrap().remove("quote");
+        assert_eq!(checked, expect_check, "{name}: check");
+    }
+}
+
+#[test]
+fn the_vectors_cover_every_rejection_currency_and_rule_order() {
+    let vectors = vectors();
+    let cases = vectors["cases"].as_array().unwrap();
+    let rejections: Vec<&str> = cases.iter().filter_map(|c| c["expect"]["rejection"].as_str()).collect();
+    for rejection in promocodes::Rejection::ALL {
+        assert!(
+            rejections.contains(&rejection.code()),
+            "no case for {}",
+            rejection.code()
+        );
+    }
+    let currencies: Vec<&str> = cases
+        .iter()
+        .filter_map(|c| c["basket"]["total"]["currency"].as_str())
+        .collect();
+    for currency in ["EUR", "USD", "JPY", "KWD"] {
+        assert!(currencies.contains(&currency), "no case in {currency}");
+    }
+    // The STRICT chain walks every rule in the documented order.
+    let order: Vec<&str> = cases
+        .iter()
+        .filter(|c| c["name"].as_str().unwrap().starts_with("order "))
+        .filter_map(|c| c["expect"]["rejection"].as_str())
+        .collect();
+    let all: Vec<&str> = promocodes::Rejection::ALL.iter().map(|r| r.code()).collect();
+    assert_eq!(order, all);
+}
+
+#[test]
+fn every_code_normalises_or_fails_as_written() {
+    let vectors = vectors();
+    for case in vectors["codes"].as_array().unwrap() {
+        let input = case["input"].as_str().unwrap();
+        let got = Code::parse(input)
+            .map(|code| code.as_str().to_owned())
+            .map_err(|err| message("code", err));
+        match (case.get("output"), case.get("error")) {
+            (Some(output), None) => assert_eq!(got, Ok(output.as_str().unwrap().to_owned()), "{input:?}"),
+            (None, Some(error)) => assert_eq!(got, Err(error.as_str().unwrap().to_owned()), "{input:?}"),
+            _ => panic!("{input:?}: a code case has an output or an error"),
+        }
+    }
+}
+
+#[test]
+fn every_malformed_case_fails_with_its_message() {
+    let vectors = vectors();
+    let cases = vectors["malformed"].as_array().unwrap();
+    assert!(cases.len() >= 30);
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let mut case = case.clone();
+        if case.get("options").is_none() {
+            case["options"] = json!({"now": "2026-12-02T10:00:00Z"});
+        }
+        match run(&vectors, &case) {
+            Ok(result) => panic!("{name}: accepted as {result:?}"),
+            Err(error) => assert_eq!(error, case["error"].as_str().unwrap(), "{name}"),
+        }
+    }
+}
