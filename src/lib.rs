@@ -145,6 +145,7 @@ assert_eq!(serde_json::to_value(&quote)?["payable"]["amount"], "72.00");
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod api;
 mod currency;
 mod error;
 mod ids;

@@ -1,0 +1,132 @@
+// Starts and stops the real Worker in workerd (wrangler dev on 127.0.0.1) for the tests.
+// The Worker is built once by scripts/test-worker.sh; the generated config has no [build],
+// so wrangler serves the built artifacts as they are.
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+export const ADMIN_TOKEN = "test-admin-token";
+export const CAPTURE_TOKEN = "test-capture-token";
+const BUILD = process.env.PROMOCODES_WORKER_BUILD ?? path.join(ROOT, "worker/build");
+const WRANGLER = path.join(ROOT, "node_modules/.bin/wrangler");
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A temp folder for a persisted state, removed by `removeDir`. */
+export function tempDir(prefix = "promocodes-worker-") {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+export function removeDir(dir) {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+function config(dir) {
+  // The repository's wrangler.toml without its [build] section, with absolute paths.
+  const toml = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8")
+    .replace(/^\[build\]\n(?:(?!\[).*\n)*/m, "")
+    .replace(/^main = .*$/m, `main = ${JSON.stringify(path.join(BUILD, "worker/shim.mjs"))}`)
+    .replace(/^directory = .*$/m, `directory = ${JSON.stringify(path.join(ROOT, "public"))}`);
+  const file = path.join(dir, "wrangler.toml");
+  writeFileSync(file, toml);
+  return file;
+}
+
+/**
+ * Starts wrangler dev on a free port with `state` as its persist folder. Resolves once
+ * the Worker answers. `stop()` ends the whole process group; `kill()` sends SIGKILL.
+ */
+export async function startWorker({ state, demo = false } = {}) {
+  const port = await freePort();
+  const confDir = tempDir("promocodes-conf-");
+  const vars = [`ADMIN_TOKEN:${ADMIN_TOKEN}`, `CAPTURE_TOKEN:${CAPTURE_TOKEN}`];
+  if (demo) vars.push("DEMO:1");
+  const args = ["dev", "--config", config(confDir), "--local", "--ip", "127.0.0.1", "--port", String(port),
+    "--persist-to", state, "--show-interactive-dev-session=false", "--log-level", "warn",
+    "--inspector-port", String(await freePort()), "--var", ...vars];
+  const child = spawn(WRANGLER, args, {
+    cwd: confDir,
+    detached: true, // its own process group: wrangler and workerd stop together
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false",
+      WRANGLER_HIDE_BANNER: "true", NO_COLOR: "1" },
+  });
+  let log = "";
+  child.stdout.on("data", (d) => { log += d; });
+  child.stderr.on("data", (d) => { log += d; });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const base = `http://127.0.0.1:${port}`;
+  const signal = (sig) => { try { process.kill(-child.pid, sig); } catch { /* already gone */ } };
+  const worker = {
+    base, port, state,
+    log: () => log,
+    async stop(sig = "SIGTERM") {
+      signal(sig);
+      const timer = setTimeout(() => signal("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+      removeDir(confDir);
+    },
+    kill() { return worker.stop("SIGKILL"); },
+  };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${log}`);
+    try {
+      const r = await fetch(`${base}/v1/codes/PING`);
+      await r.arrayBuffer();
+      if (r.status === 404) return worker;
+    } catch { /* not up yet */ }
+    if (Date.now() > deadline) { await worker.stop(); throw new Error(`wrangler dev did not answer:\n${log}`); }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** fetch that retries wrangler's proxy 503 ("worker restarted mid-request") with the same request. */
+export async function call(base, method, route, { body, headers = {}, raw } = {}) {
+  for (let attempt = 0; ; attempt++) {
+    const init = { method, headers: { ...headers } };
+    if (raw !== undefined) init.body = raw;
+    else if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      init.headers["content-type"] ??= "application/json";
+    }
+    let res;
+    try {
+      res = await fetch(base + route, init);
+    } catch (err) {
+      if (attempt < 20) { await new Promise((r) => setTimeout(r, 100)); continue; }
+      throw err;
+    }
+    const text = await res.text();
+    const isProxy503 = res.status === 503 && !(res.headers.get("content-type") ?? "").includes("problem+json");
+    if (isProxy503 && attempt < 20) { call.proxy503 = (call.proxy503 ?? 0) + 1; continue; }
+    let json;
+    try { json = JSON.parse(text); } catch { json = undefined; }
+    return { status: res.status, headers: res.headers, json, text };
+  }
+}
+
+export const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+export const capturer = { authorization: `Bearer ${CAPTURE_TOKEN}` };
+
+export function putCode(base, definition) {
+  return call(base, "PUT", `/v1/codes/${definition.code}`, { body: definition, headers: admin });
+}
+
+export function captureReq(base, key, body) {
+  return call(base, "POST", "/v1/captures", { body, headers: { ...capturer, "idempotency-key": key } });
+}
+
+export const eur = (amount) => ({ amount, currency: "EUR" });

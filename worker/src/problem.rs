@@ -1,0 +1,183 @@
+//! Every error the API answers with, and its one mapping to HTTP:
+//! `application/problem+json` (RFC 9457) with `type`, `title`, `status`,
+//! `detail`, plus `rejection` and `quote` on a 422 rejection.
+
+use promocodes::{CaptureError, Code, IdempotencyKey, InputError, PromoCodeRejected, Quote};
+use promocodes::{RedemptionConflict, StoreError};
+use serde_json::{json, Value};
+use worker::Response;
+
+/// The most bytes a request body may have.
+pub const BODY_LIMIT: usize = 16 * 1024;
+
+/// Seconds a client should wait before retrying a 409 conflict.
+pub const RETRY_AFTER_SECONDS: u32 = 1;
+
+/// Why a request got no success answer.
+#[derive(Debug)]
+pub enum Problem {
+    /// No such route.
+    NotFound,
+    /// The route exists, not for this method; `allow` lists the ones it takes.
+    MethodNotAllowed {
+        /// The `Allow` header value.
+        allow: &'static str,
+    },
+    /// No or a wrong bearer token.
+    Unauthorized,
+    /// The body is over [`BODY_LIMIT`].
+    PayloadTooLarge,
+    /// The request is invalid (body, path or header), as the core says.
+    Input(InputError),
+    /// The code in the body is not the code in the path.
+    CodeMismatch {
+        /// The path's code.
+        path: Code,
+        /// The body's code.
+        body: Code,
+    },
+    /// A capture without an `Idempotency-Key` header.
+    MissingIdempotencyKey,
+    /// No definition is stored for the code.
+    UnknownCode(Code),
+    /// A rule refused; on a capture, with the stale quote.
+    Rejected {
+        /// Which rule, with the buyer's sentence.
+        rejected: PromoCodeRejected,
+        /// The quote that no longer holds (captures only).
+        quote: Option<Quote>,
+    },
+    /// The idempotency key was used for another customer or total.
+    IdempotencyKeyReused(IdempotencyKey),
+    /// Every compare-and-set attempt lost.
+    Conflict(RedemptionConflict),
+    /// The SQLite store failed.
+    Store(StoreError),
+    /// A secret the route needs is not configured.
+    Misconfigured(&'static str),
+    /// Anything else (a runtime error): a bug or an outage, never bad input.
+    Internal(String),
+}
+
+impl From<worker::Error> for Problem {
+    fn from(err: worker::Error) -> Problem {
+        Problem::Internal(err.to_string())
+    }
+}
+
+impl From<InputError> for Problem {
+    fn from(err: InputError) -> Problem {
+        Problem::Input(err)
+    }
+}
+
+impl From<StoreError> for Problem {
+    fn from(err: StoreError) -> Problem {
+        Problem::Store(err)
+    }
+}
+
+impl From<CaptureError> for Problem {
+    fn from(err: CaptureError) -> Problem {
+        match err {
+            CaptureError::Rejected(stale) => Problem::Rejected {
+                rejected: stale.rejected,
+                quote: Some(stale.quote),
+            },
+            CaptureError::Conflict(conflict) => Problem::Conflict(conflict),
+            CaptureError::IdempotencyKeyReused { key } => Problem::IdempotencyKeyReused(key),
+            CaptureError::Input(input) => Problem::Input(input),
+            CaptureError::Store(store) => Problem::Store(store),
+            other => Problem::Internal(other.to_string()),
+        }
+    }
+}
+
+impl Problem {
+    /// `(status, type slug, title)`.
+    fn kind(&self) -> (u16, &'static str, &'static str) {
+        match self {
+            Problem::NotFound => (404, "not_found", "No such route"),
+            Problem::MethodNotAllowed { .. } => (405, "method_not_allowed", "Method not allowed"),
+            Problem::Unauthorized => (401, "unauthorized", "Missing or wrong bearer token"),
+            Problem::PayloadTooLarge => (413, "payload_too_large", "Request body too large"),
+            Problem::Input(_) => (400, "invalid_request", "Invalid request"),
+            Problem::CodeMismatch { .. } => (400, "code_mismatch", "The body's code is not the path's"),
+            Problem::MissingIdempotencyKey => (400, "missing_idempotency_key", "Idempotency-Key header required"),
+            Problem::UnknownCode(_) => (404, "unknown_code", "Unknown promo code"),
+            Problem::Rejected { .. } => (422, "rejected", "Promo code rejected"),
+            Problem::IdempotencyKeyReused(_) => (
+                422,
+                "idempotency_key_reused",
+                "Idempotency key used for another redemption",
+            ),
+            Problem::Conflict(_) => (409, "conflict", "Busy, retry with the same idempotency key"),
+            Problem::Store(_) => (503, "store_unavailable", "Storage unavailable"),
+            Problem::Misconfigured(_) => (500, "misconfigured", "Server misconfigured"),
+            Problem::Internal(_) => (500, "internal", "Internal error"),
+        }
+    }
+
+    fn detail(&self) -> String {
+        match self {
+            Problem::NotFound => "no such route; see the README's API table".to_owned(),
+            Problem::MethodNotAllowed { allow } => format!("this route takes {allow}"),
+            Problem::Unauthorized => "send Authorization: Bearer <token>".to_owned(),
+            Problem::PayloadTooLarge => format!("the body may have at most {BODY_LIMIT} bytes"),
+            Problem::Input(err) => err.to_string(),
+            Problem::CodeMismatch { path, body } => format!("the path names {path} but the body defines {body}"),
+            Problem::MissingIdempotencyKey => {
+                "send an Idempotency-Key header of 1 to 255 visible ASCII characters".to_owned()
+            }
+            Problem::UnknownCode(code) => format!("no promo code {code} is defined"),
+            Problem::Rejected { rejected, .. } => rejected.message().to_owned(),
+            Problem::IdempotencyKeyReused(key) => {
+                format!("idempotency key {key} was already used for a different customer or total")
+            }
+            Problem::Conflict(conflict) => conflict.to_string(),
+            Problem::Store(err) => err.to_string(),
+            Problem::Misconfigured(what) => format!("{what} is not configured"),
+            Problem::Internal(message) => message.clone(),
+        }
+    }
+
+    /// The problem document.
+    pub fn body(&self) -> Value {
+        let (status, slug, title) = self.kind();
+        let mut body = json!({
+            "type": format!("/problems/{slug}"),
+            "title": title,
+            "status": status,
+            "detail": self.detail(),
+        });
+        if let Problem::Rejected { rejected, quote } = self {
+            body["rejection"] = json!(rejected.rejection().code());
+            if let Some(quote) = quote {
+                body["quote"] = json!(quote);
+            }
+        }
+        body
+    }
+
+    /// The HTTP answer: the only place a problem becomes a status and headers.
+    ///
+    /// # Errors
+    ///
+    /// A runtime error building the response.
+    pub fn into_response(self) -> worker::Result<Response> {
+        let (status, _, _) = self.kind();
+        if let Problem::Internal(message) = &self {
+            worker::console_error!("internal error: {message}");
+        }
+        let mut response = Response::from_json(&self.body())?.with_status(status);
+        let headers = response.headers_mut();
+        headers.set("content-type", "application/problem+json")?;
+        match &self {
+            Problem::MethodNotAllowed { allow } => headers.set("allow", allow)?,
+            Problem::Unauthorized => headers.set("www-authenticate", "Bearer")?,
+            Problem::Conflict(_) => headers.set("retry-after", &RETRY_AFTER_SECONDS.to_string())?,
+            _ => {}
+        }
+        Ok(response)
+    }
+}
