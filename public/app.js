@@ -303,7 +303,7 @@ async function pay() {
   }
   state.paying = false;
   if (res && (res.status === 200 || res.status === 201) && answer.quote) paid(answer, sent);
-  else if (res && res.status === 422 && answer.rejection && answer.quote) rejectedAtPayment(answer, sent);
+  else if (res && res.status === 422 && answer.rejection) rejectedAtPayment(answer, sent);
   else if (res && res.status === 409) busy(res);
   else failed(res, answer);
   updatePay();
@@ -320,6 +320,7 @@ function paid(receipt, sent) {
     if (sent.customer !== '') customerUses.set(`${quote.code}\n${sent.customer}`, usage.per_customer);
   }
   ui.newOrder.hidden = false;
+  requote(); // the live quote with the new usage ("99 uses left"); Pay stays off until a new order
   showOutcome('receipt', [
     el('h3', {}, 'Payment confirmed'),
     el('p', {}, `You paid ${show(quote.payable)}: ${show(quote.discount)} off ${show(quote.total)} with ${quote.code}.`),
@@ -343,10 +344,13 @@ function rejectedAtPayment(answer, sent) {
     answer.rejection === 'exhausted'
       ? 'the code ran out while you were paying'
       : `the code no longer applies (${answer.detail ?? answer.rejection})`;
+  const sentence = stale
+    ? `${capitalise(reason)}: you were quoted ${show(stale.payable)}, the total is now ${show(stale.total)}.`
+    : `${capitalise(reason)}.`;
   showOutcome('stale', [
     el('h3', {}, 'The discount could not be applied'),
-    el('p', { id: 'stale-message' }, `${capitalise(reason)}: you were quoted ${show(stale.payable)}, the total is now ${show(stale.total)}.`),
-    el('p', { class: 'hint' }, 'Nothing was charged. Pay again to buy at the full price, or try another code.'),
+    el('p', { id: 'stale-message' }, sentence),
+    el('p', { class: 'hint' }, 'Nothing was charged and the code was not used. Try another code.'),
   ]);
   // The definition's usage is out of date: fetch it again, so the live quote says why.
   codes.delete(sent.code);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The checkout page end to end: builds the browser module into public/pkg, then runs tests/e2e/ with
-# Node's test runner. The tests start the real Worker (wrangler dev on 127.0.0.1, a random port, a
-# temporary state folder) and drive Debian's Chromium through playwright-core; both are stopped after.
+# The checkout page end to end: builds the browser module into public/pkg and the Worker into
+# worker/build (warm cargo cache: seconds), then runs tests/e2e/ with Node's test runner. The tests start
+# the real Worker (wrangler dev on 127.0.0.1, a random port, a temporary state folder) and drive
+# Debian's Chromium through playwright-core; both are stopped afterwards, also on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
@@ -9,6 +10,7 @@ export WASM_BINDGEN_BIN="$HOME/.cargo/bin/wasm-bindgen" WASM_OPT_BIN="$PWD/node_
        ESBUILD_BIN="$PWD/node_modules/.bin/esbuild"
 
 scripts/build-web.sh
+worker-build --release worker
 mkdir -p test-output
 # Chromium leaves profile folders in $TMPDIR: give it a scratch one and remove it afterwards.
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/promocodes-e2e-tmp.XXXXXX")"
