@@ -18,3 +18,6 @@ cargo clippy --workspace --all-targets --all-features -- -D warnings
 
 stage "core: unit, integration, property and doc tests"
 cargo test -p promocodes --all-features
+
+stage "checkout: end to end in Chromium"
+scripts/test-e2e.sh
