@@ -119,7 +119,7 @@ impl Ledger {
         let usage = store.usage_for(&basket.code, basket.customer.as_ref())?;
         let quote = promo
             .quote(basket.customer.as_ref(), usage, &basket.total, now()?)
-            .map_err(|rejected| Problem::Rejected { rejected, quote: None })?;
+            .map_err(|rejected| Problem::rejected(rejected, None))?;
         json_response(&quote, 200)
     }
 
@@ -131,7 +131,7 @@ impl Ledger {
         // No page quote reaches the Worker: what the buyer would have been quoted stands in for it.
         let quoted = promo
             .price(&basket.total, now)
-            .map_err(|rejected| Problem::Rejected { rejected, quote: None })?;
+            .map_err(|rejected| Problem::rejected(rejected, None))?;
         let options = CaptureOptions::new().idempotency_key(key);
         let receipt = capture(&promo, &store, &quoted, basket.customer.as_ref(), now, options)?;
         json_response(&receipt, if receipt.replayed { 200 } else { 201 })

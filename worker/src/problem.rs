@@ -41,12 +41,7 @@ pub enum Problem {
     /// No definition is stored for the code.
     UnknownCode(Code),
     /// A rule refused; on a capture, with the stale quote.
-    Rejected {
-        /// Which rule, with the buyer's sentence.
-        rejected: PromoCodeRejected,
-        /// The quote that no longer holds (captures only).
-        quote: Option<Quote>,
-    },
+    Rejected(Box<Rejected>),
     /// The idempotency key was used for another customer or total.
     IdempotencyKeyReused(IdempotencyKey),
     /// Every compare-and-set attempt lost.
@@ -57,6 +52,22 @@ pub enum Problem {
     Misconfigured(&'static str),
     /// Anything else (a runtime error): a bug or an outage, never bad input.
     Internal(String),
+}
+
+/// A rule's refusal, boxed inside [`Problem::Rejected`] to keep the error small.
+#[derive(Debug)]
+pub struct Rejected {
+    /// Which rule, with the buyer's sentence.
+    pub rejected: PromoCodeRejected,
+    /// The quote that no longer holds (captures only).
+    pub quote: Option<Quote>,
+}
+
+impl Problem {
+    /// A refusal by a rule, with the stale quote on a capture.
+    pub fn rejected(rejected: PromoCodeRejected, quote: Option<Quote>) -> Problem {
+        Problem::Rejected(Box::new(Rejected { rejected, quote }))
+    }
 }
 
 impl From<worker::Error> for Problem {
@@ -80,10 +91,7 @@ impl From<StoreError> for Problem {
 impl From<CaptureError> for Problem {
     fn from(err: CaptureError) -> Problem {
         match err {
-            CaptureError::Rejected(stale) => Problem::Rejected {
-                rejected: stale.rejected,
-                quote: Some(stale.quote),
-            },
+            CaptureError::Rejected(stale) => Problem::rejected(stale.rejected, Some(stale.quote)),
             CaptureError::Conflict(conflict) => Problem::Conflict(conflict),
             CaptureError::IdempotencyKeyReused { key } => Problem::IdempotencyKeyReused(key),
             CaptureError::Input(input) => Problem::Input(input),
@@ -105,7 +113,7 @@ impl Problem {
             Problem::CodeMismatch { .. } => (400, "code_mismatch", "The body's code is not the path's"),
             Problem::MissingIdempotencyKey => (400, "missing_idempotency_key", "Idempotency-Key header required"),
             Problem::UnknownCode(_) => (404, "unknown_code", "Unknown promo code"),
-            Problem::Rejected { .. } => (422, "rejected", "Promo code rejected"),
+            Problem::Rejected(_) => (422, "rejected", "Promo code rejected"),
             Problem::IdempotencyKeyReused(_) => (
                 422,
                 "idempotency_key_reused",
@@ -130,7 +138,7 @@ impl Problem {
                 "send an Idempotency-Key header of 1 to 255 visible ASCII characters".to_owned()
             }
             Problem::UnknownCode(code) => format!("no promo code {code} is defined"),
-            Problem::Rejected { rejected, .. } => rejected.message().to_owned(),
+            Problem::Rejected(r) => r.rejected.message().to_owned(),
             Problem::IdempotencyKeyReused(key) => {
                 format!("idempotency key {key} was already used for a different customer or total")
             }
@@ -150,9 +158,9 @@ impl Problem {
             "status": status,
             "detail": self.detail(),
         });
-        if let Problem::Rejected { rejected, quote } = self {
-            body["rejection"] = json!(rejected.rejection().code());
-            if let Some(quote) = quote {
+        if let Problem::Rejected(r) = self {
+            body["rejection"] = json!(r.rejected.rejection().code());
+            if let Some(quote) = &r.quote {
                 body["quote"] = json!(quote);
             }
         }
