@@ -19,5 +19,8 @@ cargo clippy --workspace --all-targets --all-features -- -D warnings
 stage "core: unit, integration, property and doc tests"
 cargo test -p promocodes --all-features
 
+stage "browser: wasm-pack build, size, TypeScript types, Node smoke, wasm-pack test in headless Chromium"
+scripts/test-browser.sh
+
 stage "checkout: end to end in Chromium"
 scripts/test-e2e.sh

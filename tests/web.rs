@@ -6,7 +6,7 @@
 #![cfg(all(target_arch = "wasm32", feature = "wasm"))]
 
 use js_sys::{Error, JSON};
-use promocodes::wasm::{check, normalize_code, parse_definition, quote, JsBasket, JsDefinition, JsQuoteOptions};
+use promocodes::wasm::{check, normalize_code, quote, JsBasket, JsDefinition, JsQuoteOptions};
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -273,21 +273,6 @@ fn an_argument_that_is_not_an_object_is_named() {
     }
 }
 
-#[wasm_bindgen_test]
-fn parse_definition_normalises_and_refuses_like_quote() {
-    let d = serde_json::json!({"code": " save10 ", "discount": {"kind": "fixed", "amount": {"amount": "5", "currency": "KWD"}}});
-    let parsed = parse_definition(js(&d).unchecked_into()).unwrap();
-    assert_eq!(
-        json(&parsed),
-        serde_json::json!({"code": "SAVE10", "discount": {"kind": "fixed", "amount": {"amount": "5.000", "currency": "KWD"}}})
-    );
-    let bad = serde_json::json!({"code": "X", "discount": {"kind": "percent", "percent": "0"}});
-    assert_eq!(
-        message(&thrown(parse_definition(js(&bad).unchecked_into()))),
-        "definition.discount.percent: percent must be above 0 and at most 100, not 0"
-    );
-}
-
 /// Values built to break a parser: each must be an answer or a thrown `Error`, never a trap.
 const HOSTILE: &[&str] = &[
     "null",
@@ -356,7 +341,6 @@ fn no_input_makes_the_module_trap() {
             bad.clone().unchecked_into(),
             Some(bad.clone().unchecked_into()),
         ));
-        answered(parse_definition(bad.clone().unchecked_into()));
         answered(normalize_code(bad).map(JsValue::from));
     }
     // Huge strings everywhere a string goes.

@@ -1,0 +1,79 @@
+// The real JavaScript API of pkg/ (wasm-bindgen's glue included) under Node:
+// `node tests/js/smoke.mjs` after `wasm-pack build --target web`. Exits non-zero on a failure.
+import { readFileSync } from "node:fs";
+import { initSync, check, normalizeCode, quote } from "../../pkg/promocodes.js";
+
+initSync({ module: readFileSync(new URL("../../pkg/promocodes_bg.wasm", import.meta.url)) });
+
+let failed = 0;
+const test = (name, fn) => {
+  try {
+    fn();
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name}: ${e && e.stack ? e.stack : e}`);
+  }
+};
+const eq = (a, b) => {
+  if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`${JSON.stringify(a)} !== ${JSON.stringify(b)}`);
+};
+const throws = (fn, message) => {
+  try {
+    fn();
+  } catch (e) {
+    if (!(e instanceof Error)) throw new Error(`threw a non-Error: ${e}`);
+    if (e.message !== message) throw new Error(`message ${JSON.stringify(e.message)} !== ${JSON.stringify(message)}`);
+    return e;
+  }
+  throw new Error("did not throw");
+};
+
+const save10 = { code: "SAVE10", discount: { kind: "percent", percent: "10" } };
+const basket = { total: { amount: "80.00", currency: "EUR" } };
+const now = "2026-12-02T10:00:00Z";
+
+test("quote answers with a plain object", () => {
+  const r = quote(save10, basket, { now });
+  eq(Object.getPrototypeOf(r), Object.prototype);
+  eq(r, { ok: true, quote: { code: "SAVE10", total: basket.total, discount: { amount: "8.00", currency: "EUR" },
+    payable: { amount: "72.00", currency: "EUR" }, quoted_at: now } });
+});
+test("options may be left out, undefined or null", () => {
+  for (const r of [quote(save10, basket), quote(save10, basket, undefined), quote(save10, basket, null)]) {
+    eq(r.ok, true);
+    eq(typeof r.quote.quoted_at, "string");
+  }
+});
+test("check and a rejection", () => {
+  const min = { ...save10, minimum: { amount: "100.00", currency: "EUR" } };
+  eq(check(min, basket, { now }), { ok: false, rejection: "below_minimum", message: "this code needs a basket of at least EUR 100.00" });
+  eq(check(save10, basket, { now }), { ok: true });
+});
+test("malformed input throws an Error naming the field", () => {
+  const e = throws(() => quote(save10, { total: { amount: "80.00", currency: "XYZ" } }),
+    'basket.total.currency: unknown currency "XYZ"; expected an active ISO 4217 code such as "EUR"');
+  eq(e.name, "PromoInputError");
+  eq(e.field, "basket.total.currency");
+  throws(() => quote(null, basket), "definition: expected an object, got null");
+  throws(() => quote(save10, undefined), "basket: expected an object, got undefined");
+  throws(() => quote(save10, basket, 7), "options: expected an object, got a number");
+});
+test("normalizeCode", () => {
+  eq(normalizeCode("  black-friday "), "BLACK-FRIDAY");
+  throws(() => normalizeCode(""), "code: promo code is empty");
+  throws(() => normalizeCode(5), "code: expected a string, got a number");
+  throws(() => normalizeCode(undefined), "code: expected a string, got undefined");
+});
+test("hostile input never traps", () => {
+  const cyclic = {}; cyclic.self = cyclic;
+  for (const bad of [cyclic, 10n, Symbol("s"), () => 1, { toJSON() { throw new Error("x"); } }, "x".repeat(3e6)]) {
+    for (const call of [() => quote(bad, basket), () => quote(save10, bad), () => check(save10, basket, bad), () => normalizeCode(bad)]) {
+      try { call(); } catch (e) { if (!(e instanceof Error) || e instanceof WebAssembly.RuntimeError) throw e; }
+    }
+  }
+  eq(quote(save10, basket, { now }).quote.payable.amount, "72.00");
+});
+
+console.log(failed ? `${failed} failed` : "all passed");
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,26 @@
+// Misuses that the generated types must refuse: `tsc` has to fail on every line marked `// error`
+// and on no other line (scripts/test-browser.sh checks both).
+import { check, normalizeCode, quote } from "../../pkg/promocodes.js";
+import type { Definition, QuoteResult } from "../../pkg/promocodes.js";
+
+const basket = { total: { amount: "80.00", currency: "EUR" } };
+const ok: Definition = { code: "SAVE10", discount: { kind: "percent", percent: "10" } };
+
+const badKind: Definition = { code: "X", discount: { kind: "bogus", percent: "10" } }; // error
+const floatAmount: Definition = { code: "X", discount: { kind: "fixed", amount: { amount: 5, currency: "EUR" } } }; // error
+const noDiscount: Definition = { code: "X" }; // error
+const camel: Definition = { code: "X", discount: { kind: "percent", percent: "10" }, startsAt: "2026-12-01T00:00:00Z" }; // error
+quote(ok, { total: { amount: "1.00" } }); // error
+quote(ok, basket, { colour: "red" }); // error
+quote(ok, basket, { usage: { total: 1, perCustomer: 0 } }); // error
+quote(ok, basket, { now: 1767225600000 }); // error
+quote(42, basket); // error
+const r: QuoteResult = quote(ok, basket);
+console.log(r.quote); // error
+if (!r.ok) console.log(r.quote); // error
+if (r.ok) console.log(r.rejection); // error
+if (!r.ok) { const wrongCode: "too_small" = r.rejection; console.log(wrongCode); } // error
+const n: number = normalizeCode("x"); // error
+normalizeCode(10); // error
+check(ok); // error
+console.log(badKind, floatAmount, noDiscount, camel, n);
