@@ -192,7 +192,8 @@ function showResult(result, entry, total, customer) {
       current: { code: quote.code, total, customer, quote },
     });
   } else {
-    render({ total, message: capitalise(result.message), kind: 'rejected' });
+    const hint = result.rejection === 'customer_required' ? ': enter your customer id' : '';
+    render({ total, message: `${capitalise(result.message)}${hint}`, kind: 'rejected' });
   }
 }
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -112,13 +112,17 @@ async function waitForWorker() {
 }
 
 // The repository's wrangler.toml without its [build] section (scripts/test-e2e.sh built the Worker
-// once; wrangler would build it twice more and watch the sources), with absolute paths. Kept in a
-// temp folder, so the developer's .dev.vars (read from the config's folder) plays no part either.
+// once; wrangler would build it twice more and watch the sources), pointing at snapshots of the built
+// Worker and of public/ in a temp folder: a rebuild in the working tree while the tests run (another
+// test script, an editor) cannot reload the Worker under them. The config sits in that folder too, so
+// the developer's .dev.vars (read from the config's folder) plays no part.
 async function workerConfig(dir) {
+  await cp(path.join(ROOT, 'worker/build'), path.join(dir, 'worker-build'), { recursive: true });
+  await cp(path.join(ROOT, 'public'), path.join(dir, 'public'), { recursive: true });
   const toml = (await readFile(path.join(ROOT, 'wrangler.toml'), 'utf8'))
     .replace(/^\[build\]\n(?:(?!\[).*\n)*/m, '')
-    .replace(/^main = .*$/m, `main = ${JSON.stringify(path.join(ROOT, 'worker/build/worker/shim.mjs'))}`)
-    .replace(/^directory = .*$/m, `directory = ${JSON.stringify(path.join(ROOT, 'public'))}`);
+    .replace(/^main = .*$/m, `main = ${JSON.stringify(path.join(dir, 'worker-build/worker/shim.mjs'))}`)
+    .replace(/^directory = .*$/m, `directory = ${JSON.stringify(path.join(dir, 'public'))}`);
   assert.doesNotMatch(toml, /^\[build\]/m);
   const file = path.join(dir, 'wrangler.toml');
   await writeFile(file, toml);
@@ -422,6 +426,44 @@ test('a code for named customers is quoted by the Worker with the customer', asy
   await page.locator('#customer').fill('bob');
   await waitForText(page, '#quote-message', 'not available');
   assert.equal(await page.locator('#pay').isEnabled(), false);
+  await page.done();
+});
+
+test('a per-customer code needs the customer, and a receipt counts against that customer', async () => {
+  await defineCode({ code: 'ONCE', discount: { kind: 'percent', percent: '10' }, limits: { per_customer: 1 } });
+  const { page, requests } = await openCheckout();
+  await typeCode(page, 'once');
+  assert.equal(await waitForText(page, '#quote-message', 'signed in'), 'This code needs you to be signed in: enter your customer id');
+  assert.equal(await page.locator('#pay').isEnabled(), false);
+  await page.locator('#customer').fill('carol');
+  await waitForText(page, '#payable', 'EUR 72.00');
+  await page.locator('#pay').click();
+  await page.locator('#outcome[data-kind="receipt"]').waitFor();
+  assert.equal(JSON.parse(requests.find((r) => r.url === '/demo/pay').body).customer, 'carol');
+  // The receipt said carol has used it once: the next order is refused in the browser.
+  const before = requests.length;
+  await page.locator('#new-order').click();
+  await waitForText(page, '#quote-message', 'already used');
+  assert.equal(await page.locator('#pay').isEnabled(), false);
+  await page.locator('#customer').fill('dave');
+  await waitForText(page, '#payable', 'EUR 72.00');
+  assert.deepEqual(requests.slice(before), []);
+  await page.done();
+});
+
+test('a malformed code is explained in the page, with no request', async () => {
+  const { page, requests } = await openCheckout();
+  const before = requests.length;
+  await page.locator('#code').fill('SAVE 10');
+  assert.match(await waitForText(page, '#quote-message', 'position'), /' ' at position 4/);
+  assert.equal(await page.locator('#pay').isEnabled(), false);
+  await page.locator('#code').fill('SAVE10');
+  await waitForText(page, '#payable', 'EUR 72.00');
+  assert.deepEqual(
+    requests.slice(before).map((r) => r.url),
+    ['/v1/codes/SAVE10'],
+    'only the well-formed code is looked up',
+  );
   await page.done();
 });
 
