@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The README's run command: installs what is missing, builds, and serves the edge Worker and the
+# checkout page locally on workerd (wrangler dev) at http://127.0.0.1:8787/, with its SQLite
+# state in .state/. Defines a demo code, SAVE10, if none exists. Ctrl-C stops everything.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+export WASM_BINDGEN_BIN="$HOME/.cargo/bin/wasm-bindgen" WASM_OPT_BIN="$PWD/node_modules/.bin/wasm-opt" \
+       ESBUILD_BIN="$PWD/node_modules/.bin/esbuild"
+export WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false WRANGLER_HIDE_BANNER=true
+PORT=8787
+BASE="http://127.0.0.1:$PORT"
+
+log() { printf '[run] %s\n' "$*"; }
+
+scripts/setup.sh
+
+if [ ! -f .dev.vars ]; then
+  cp .dev.vars.example .dev.vars
+  log "created .dev.vars from .dev.vars.example (local tokens; git ignores it)"
+fi
+secret() { sed -n "s/^$1=\"\{0,1\}\([^\"]*\)\"\{0,1\}$/\1/p" .dev.vars | tail -n 1; }
+ADMIN_TOKEN=$(secret ADMIN_TOKEN)
+CAPTURE_TOKEN=$(secret CAPTURE_TOKEN)
+
+# The browser module the checkout page loads (public/pkg/), when its build script is present.
+if [ -x scripts/build-web.sh ]; then
+  log "building the browser module"
+  scripts/build-web.sh || log "WARNING: the browser module did not build; the page cannot quote until it does"
+fi
+log "building the Worker"
+worker-build --release worker
+
+if curl -s -o /dev/null "$BASE/" 2>/dev/null; then
+  log "something already answers on $BASE; stop it first" >&2
+  exit 1
+fi
+
+# wrangler dev runs the [build] command again at start-up (cached, a few seconds).
+log "starting wrangler dev on $BASE (state in .state/)"
+setsid wrangler dev --local --ip 127.0.0.1 --port "$PORT" --persist-to .state \
+  --show-interactive-dev-session=false &
+DEV=$!
+stop() { kill -TERM -- "-$DEV" 2>/dev/null || true; wait "$DEV" 2>/dev/null || true; }
+trap stop EXIT
+trap 'exit 130' INT TERM
+
+for _ in $(seq 1 240); do
+  if curl -s -o /dev/null "$BASE/v1/codes/SAVE10"; then break; fi
+  if ! kill -0 "$DEV" 2>/dev/null; then log "wrangler dev exited" >&2; exit 1; fi
+  sleep 0.5
+done
+
+status=$(curl -s -o /dev/null -w '%{http_code}' "$BASE/v1/codes/SAVE10")
+if [ "$status" = 404 ]; then
+  curl -s -o /dev/null -X PUT "$BASE/v1/codes/SAVE10" -H "authorization: Bearer $ADMIN_TOKEN" \
+    -H 'content-type: application/json' \
+    -d '{"code":"SAVE10","discount":{"kind":"percent","percent":"10"},"limits":{"total":100,"per_customer":1},"minimum":{"amount":"20.00","currency":"EUR"}}'
+  log "defined the demo code SAVE10: 10% off, minimum EUR 20.00, 100 uses, 1 per customer"
+fi
+
+cat <<MSG
+
+  promocodes is running. Open $BASE/ for the checkout page.
+
+  Try the API (tokens from .dev.vars):
+    curl $BASE/v1/codes/SAVE10
+    curl -X POST $BASE/v1/quotes -H 'content-type: application/json' \\
+      -d '{"code":"SAVE10","total":{"amount":"80.00","currency":"EUR"},"customer":"alice"}'
+    curl -X POST $BASE/v1/captures -H 'authorization: Bearer $CAPTURE_TOKEN' -H 'idempotency-key: evt_1' \\
+      -H 'content-type: application/json' \\
+      -d '{"code":"SAVE10","total":{"amount":"80.00","currency":"EUR"},"customer":"alice"}'
+    curl $BASE/v1/codes/SAVE10/redemptions -H 'authorization: Bearer $ADMIN_TOKEN'
+
+  Ctrl-C stops the server; the state stays in .state/.
+
+MSG
+wait "$DEV"
