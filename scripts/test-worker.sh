@@ -17,5 +17,10 @@ worker-build --release --out-dir build/test worker --features conformance
 printf '[test-worker] built in %ss; %s: %s bytes, %s bytes gzip\n' "$(( $(date +%s) - start ))" \
   "$out/index_bg.wasm" "$(wc -c < "$out/index_bg.wasm")" "$(gzip -9c "$out/index_bg.wasm" | wc -c)"
 
-PROMOCODES_WORKER_BUILD="$PWD/$out" PROMOCODES_CONFORMANCE=1 \
+# Test a snapshot: another build into worker/ during the run must not reload the Worker under the tests.
+snapshot="$(mktemp -d "${TMPDIR:-/tmp}/promocodes-worker-build.XXXXXX")"
+trap 'rm -rf "$snapshot"' EXIT
+cp -R "$out/." "$snapshot/"
+
+PROMOCODES_WORKER_BUILD="$snapshot" PROMOCODES_CONFORMANCE=1 \
   node --test --test-concurrency=1 tests/worker/

@@ -27,4 +27,5 @@ scripts/test-e2e.sh
 
 stage "worker: clippy for wasm32, build, API/concurrency/durability/conformance tests in workerd"
 WASM_BINDGEN_USE_JS_SYS=1 cargo clippy -p promocodes-worker --target wasm32-unknown-unknown --all-features -- -D warnings
+cargo test -p promocodes-worker
 scripts/test-worker.sh

@@ -240,5 +240,5 @@ test("the checkout page is served at /", async () => {
 test("the SQLite store passes the core's conformance suite inside workerd", { skip: process.env.PROMOCODES_CONFORMANCE !== "1" && "worker built without the conformance feature" }, async () => {
   const r = await call(base(), "POST", "/v1/__conformance", { headers: admin });
   assert.equal(r.status, 200, r.text);
-  assert.deepEqual(r.json, { conformance: "passed", store: "sqlite" });
+  assert.deepEqual(r.json, { conformance: "passed", store: "sqlite", failed_transaction_rolled_back: true });
 });

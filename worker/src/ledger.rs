@@ -183,6 +183,10 @@ impl Ledger {
         };
         // The suite panics on a failed check; with panic=abort that fails the request.
         promocodes::testing::run_conformance(fresh);
-        json_response(&json!({ "conformance": "passed", "store": "sqlite" }), 200)
+        let rolled_back = fresh().failed_transaction_rolls_back()?;
+        json_response(
+            &json!({ "conformance": "passed", "store": "sqlite", "failed_transaction_rolled_back": rolled_back }),
+            200,
+        )
     }
 }

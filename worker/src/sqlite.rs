@@ -206,6 +206,31 @@ impl SqliteRedemptionStore {
         Ok((items, more))
     }
 
+    /// Test support: writes inside a transaction that then fails, and reports
+    /// whether the failure rolled the write back (`true`) and surfaced as an error.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the reads around it fail.
+    #[cfg(feature = "conformance")]
+    pub fn failed_transaction_rolls_back(&self) -> Result<bool, StoreError> {
+        let code = "__ROLLBACK__";
+        let read = || self.count("SELECT n FROM usage_total WHERE code = ?", vec![code.into()]);
+        let before = read().map_err(backend)?;
+        let failed: worker::Result<()> = transaction_sync(&self.storage, || {
+            self.sql.exec(
+                "INSERT INTO usage_total(code, n) VALUES (?, 1000) ON CONFLICT(code) DO UPDATE SET n = n + 1000",
+                vec![code.into()],
+            )?;
+            let inside = self.count("SELECT n FROM usage_total WHERE code = ?", vec![code.into()])?;
+            Err(worker::Error::RustError(format!(
+                "deliberate failure after writing {inside}"
+            )))
+        });
+        let after = read().map_err(backend)?;
+        Ok(failed.is_err_and(|e| e.to_string().contains("deliberate failure")) && before == after)
+    }
+
     fn count(&self, query: &str, bindings: Vec<SqlStorageValue>) -> worker::Result<u64> {
         let rows: Vec<CountRow> = self.sql.exec(query, bindings)?.to_array()?;
         let n = rows.first().map_or(0, |row| row.n);
