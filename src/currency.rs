@@ -70,7 +70,7 @@ impl Currency {
     /// currency with minor units.
     pub fn from_code(code: &str) -> Result<Currency, InputError> {
         TABLE
-            .binary_search_by(|(c, _, _)| (*c).cmp(code))
+            .binary_search_by(|(c, _)| (*c).cmp(code))
             .map(|index| Currency { index: index as u16 })
             .map_err(|_| InputError::UnknownCurrency {
                 code: code.chars().take(8).collect(),
@@ -85,11 +85,6 @@ impl Currency {
     /// How many decimal places an amount in this currency has: 2 for EUR, 0 for JPY.
     pub fn minor_units(self) -> u32 {
         u32::from(TABLE[usize::from(self.index)].1)
-    }
-
-    /// The currency's English name, `"Euro"`.
-    pub fn name(self) -> &'static str {
-        TABLE[usize::from(self.index)].2
     }
 
     /// Every known currency, in code order.

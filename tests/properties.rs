@@ -108,6 +108,15 @@ proptest! {
     }
 
     #[test]
+    fn timestamps_round_trip_through_rfc3339(millis in -62_167_219_200_000_i64..253_402_300_800_000) {
+        let t = promocodes::Timestamp::from_unix_millis(millis).unwrap();
+        let text = t.to_string();
+        prop_assert_eq!(promocodes::Timestamp::parse(&text).unwrap(), t);
+        prop_assert_eq!(t.as_unix_millis(), millis);
+        prop_assert!(text.ends_with('Z') && text.len() >= 20);
+    }
+
+    #[test]
     fn parsing_arbitrary_text_never_panics(text in "\\PC{0,80}") {
         let _ = Code::parse(&text);
         let _ = Money::parse(&text, Currency::EUR);
