@@ -133,7 +133,7 @@ fn parse_rfc3339(b: &[u8]) -> Option<Timestamp> {
 }
 
 fn is_leap(year: u32) -> bool {
-    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400))
 }
 
 fn days_in_month(year: u32, month: u32) -> u32 {
@@ -182,9 +182,10 @@ impl fmt::Display for Timestamp {
         write!(f, "{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}")?;
         let nanos = self.nanos;
         if nanos == 0 {
-        } else if nanos % 1_000_000 == 0 {
+            // Whole seconds carry no fraction.
+        } else if nanos.is_multiple_of(1_000_000) {
             write!(f, ".{:03}", nanos / 1_000_000)?;
-        } else if nanos % 1_000 == 0 {
+        } else if nanos.is_multiple_of(1_000) {
             write!(f, ".{:06}", nanos / 1_000)?;
         } else {
             write!(f, ".{nanos:09}")?;
