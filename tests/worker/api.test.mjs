@@ -89,6 +89,21 @@ test("capture: 201 receipt, 200 replay, 422 for a reused key, 422 with the stale
   assert.deepEqual(await snapshot(), mid, "refusals record nothing");
 });
 
+test("a recorded key still replays after the definition changed currency", async () => {
+  const def = (currency) => ({ code: "SWITCH", discount: { kind: "fixed", amount: { amount: "5.00", currency } } });
+  assert.equal((await putCode(base(), def("EUR"))).status, 201);
+  const first = await captureReq(base(), "switch-1", { code: "SWITCH", total: eur("30.00") });
+  assert.equal(first.status, 201, first.text);
+  assert.equal((await putCode(base(), def("USD"))).status, 200);
+  const again = await captureReq(base(), "switch-1", { code: "SWITCH", total: eur("30.00") });
+  assert.equal(again.status, 200, again.text);
+  assert.deepEqual(again.json, { ...first.json, replayed: true });
+  const fresh = await captureReq(base(), "switch-2", { code: "SWITCH", total: eur("30.00") });
+  assert.equal(fresh.status, 422);
+  assert.equal(fresh.json.rejection, "currency_mismatch");
+  assert.equal((await get("SWITCH")).json.usage.total, 1);
+});
+
 test("the admin list pages through receipts oldest first", async () => {
   await putCode(base(), { code: "PAGES", discount: { kind: "percent", percent: "50" } });
   for (let i = 1; i <= 5; i++) {

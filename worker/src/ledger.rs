@@ -129,9 +129,18 @@ impl Ledger {
         let promo = Self::definition(&store, &basket.code)?;
         let now = now()?;
         // No page quote reaches the Worker: what the buyer would have been quoted stands in for it.
-        let quoted = promo
-            .price(&basket.total, now)
-            .map_err(|rejected| Problem::rejected(rejected, None))?;
+        let quoted = match promo.price(&basket.total, now) {
+            Ok(quoted) => quoted,
+            // Pricing refuses only a basket in another currency than the code's. A key recorded
+            // before the definition changed currency still answers with its receipt.
+            Err(rejected) => match store.reservation(&basket.code, key)? {
+                Some(earlier) if earlier.is_same_request(basket.customer.as_ref(), &basket.total) => {
+                    return json_response(&earlier.into_receipt(), 200);
+                }
+                Some(_) => return Err(Problem::IdempotencyKeyReused(key.clone())),
+                None => return Err(Problem::rejected(rejected, None)),
+            },
+        };
         let options = CaptureOptions::new().idempotency_key(key);
         let receipt = capture(&promo, &store, &quoted, basket.customer.as_ref(), now, options)?;
         json_response(&receipt, if receipt.replayed { 200 } else { 201 })
