@@ -189,3 +189,47 @@ impl Problem {
         Ok(response)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use promocodes::{capture, CaptureOptions, Currency, InMemoryRedemptionStore, Money, PromoCode, Timestamp};
+    use promocodes::{Code, RedemptionConflict};
+
+    use super::Problem;
+
+    #[test]
+    fn a_stale_capture_carries_the_rejection_and_the_quote() {
+        let promo =
+            PromoCode::from_json(r#"{"code":"ONE","discount":{"kind":"percent","percent":"10"},"limits":{"total":1}}"#)
+                .unwrap();
+        let store = InMemoryRedemptionStore::new();
+        let now: Timestamp = "2026-12-02T10:00:00Z".parse().unwrap();
+        let quoted = promo
+            .price(&Money::parse("80.00", Currency::EUR).unwrap(), now)
+            .unwrap();
+        capture(&promo, &store, &quoted, None, now, CaptureOptions::new()).unwrap();
+        let err = capture(&promo, &store, &quoted, None, now, CaptureOptions::new()).unwrap_err();
+        let body = Problem::from(err).body();
+        assert_eq!(body["status"], 422);
+        assert_eq!(body["type"], "/problems/rejected");
+        assert_eq!(body["rejection"], "exhausted");
+        assert_eq!(body["detail"], "this code has been used up");
+        assert_eq!(body["quote"]["payable"]["amount"], "72.00");
+    }
+
+    #[test]
+    fn a_conflict_is_a_409_and_bad_input_a_400() {
+        let conflict = Problem::Conflict(RedemptionConflict {
+            code: Code::parse("BUSY").unwrap(),
+            attempts: 3,
+        })
+        .body();
+        assert_eq!(conflict["status"], 409);
+        assert_eq!(conflict["type"], "/problems/conflict");
+        let input = Problem::from(Code::parse("").unwrap_err()).body();
+        assert_eq!(input["status"], 400);
+        assert_eq!(input["type"], "/problems/invalid_request");
+        assert_eq!(input["detail"], "promo code is empty");
+        assert!(input.get("rejection").is_none());
+    }
+}
