@@ -17,6 +17,7 @@ before(async () => {
 after(async () => {
   await worker?.stop();
   removeDir(state);
+  console.log(`# wrangler proxy 503s retried with the same key: ${call.proxy503 ?? 0}`);
 });
 
 const base = () => worker.base;

@@ -12,6 +12,7 @@ before(async () => {
 after(async () => {
   await worker?.stop();
   removeDir(state);
+  console.log(`# wrangler proxy 503s retried with the same key: ${call.proxy503 ?? 0}`);
 });
 
 const usage = async (code) => (await call(worker.base, "GET", `/v1/codes/${code}`)).json.usage.total;

@@ -32,6 +32,12 @@ export function removeDir(dir) {
   rmSync(dir, { recursive: true, force: true });
 }
 
+// Process groups still running; killed if this test process exits without stopping them.
+const running = new Set();
+process.on("exit", () => {
+  for (const pid of running) { try { process.kill(-pid, "SIGKILL"); } catch { /* gone */ } }
+});
+
 function config(dir) {
   // The repository's wrangler.toml without its [build] section, with absolute paths.
   const toml = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8")
@@ -65,7 +71,8 @@ export async function startWorker({ state, demo = false } = {}) {
   let log = "";
   child.stdout.on("data", (d) => { log += d; });
   child.stderr.on("data", (d) => { log += d; });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
+  running.add(child.pid);
+  const exited = new Promise((resolve) => child.once("exit", resolve)).then(() => running.delete(child.pid));
   const base = `http://127.0.0.1:${port}`;
   const signal = (sig) => { try { process.kill(-child.pid, sig); } catch { /* already gone */ } };
   const worker = {
