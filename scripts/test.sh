@@ -22,10 +22,11 @@ cargo test -p promocodes --all-features
 stage "browser: wasm-pack build, size, TypeScript types, Node smoke, wasm-pack test in headless Chromium"
 scripts/test-browser.sh
 
-stage "checkout: end to end in Chromium"
-scripts/test-e2e.sh
 
 stage "worker: clippy for wasm32, build, API/concurrency/durability/conformance tests in workerd"
 WASM_BINDGEN_USE_JS_SYS=1 cargo clippy -p promocodes-worker --target wasm32-unknown-unknown --all-features -- -D warnings
 cargo test -p promocodes-worker
 scripts/test-worker.sh
+
+stage "checkout: end to end in Chromium"
+scripts/test-e2e.sh
