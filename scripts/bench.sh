@@ -76,7 +76,8 @@ log "edge and browser: Miniflare from Node + headless Chromium ($mode)"
 run_json="$out/run.json"
 rm -f "$run_json"
 # Its own process group, so the servers and the browser go with it whatever happens to this script.
-setsid node bench/run.mjs "$run_json" "${flag[@]}" &
+# bench/run.mjs bounds each phase itself; the timeout is a backstop (node stops its servers on TERM).
+setsid timeout --signal=TERM 900 node bench/run.mjs "$run_json" "${flag[@]}" &
 pid=$!
 trap 'kill -TERM -- -"$pid" 2>/dev/null || true' EXIT INT TERM
 wait "$pid"
