@@ -30,6 +30,12 @@ const times = (x) => (Number.isFinite(x) ? `${auto(x)}×` : "n/a");
 const ns = (id) => core[id];
 row("core: `check` (criterion)", auto(ns("check")), "ns/call");
 row("core: `quote` (criterion)", auto(ns("quote")), "ns/call", `${times(ns("quote") / ns("check"))} check`);
+row(
+  "core: definition `PromoCode::from_json` (criterion)",
+  auto(ns("definition from_json")),
+  "ns/call",
+  `${times(ns("definition from_json") / ns("quote"))} quote`,
+);
 row("core: `redeem`, in-memory store, uncontended", auto(ns("redeem/uncontended") / 1000), "µs/redemption");
 row(
   "core: `redeem`, 2 threads on one code",
