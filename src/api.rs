@@ -1,5 +1,5 @@
-//! Request bodies of the HTTP API, validated by the core so that every
-//! adapter (the edge Worker, a server of your own) refuses the same input.
+//! Request shapes, validated by the core so that every adapter (the edge
+//! Worker, the browser module, a server of your own) refuses the same input.
 //!
 //! Only the shapes live here; the HTTP mapping belongs to the adapter.
 
@@ -9,6 +9,35 @@ use crate::error::InputError;
 use crate::ids::{Code, CustomerId};
 use crate::json::from_json;
 use crate::money::Money;
+use crate::rules::UsageCounts;
+use crate::time::Timestamp;
+
+/// The basket a page prices: `{"total": {"amount": "80.00", "currency": "EUR"}}`.
+///
+/// Unknown fields are refused.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Basket {
+    /// The basket total.
+    pub total: Money,
+}
+
+/// What a page may know besides the basket when it quotes:
+/// `{"customer": "alice", "usage": {"total": 3, "per_customer": 0}, "now": "2026-12-02T10:00:00Z"}`,
+/// every field optional. Unknown fields are refused.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuoteOptions {
+    /// Who is buying, if known.
+    #[serde(default)]
+    pub customer: Option<CustomerId>,
+    /// The code's usage, if the page knows it (none means no redemptions).
+    #[serde(default)]
+    pub usage: Option<UsageCounts>,
+    /// When to quote at (the caller's clock when absent).
+    #[serde(default)]
+    pub now: Option<Timestamp>,
+}
 
 /// The body of `POST /v1/quotes` and `POST /v1/captures`:
 /// `{"code": "SAVE10", "total": {"amount": "80.00", "currency": "EUR"}, "customer": "alice"}`.

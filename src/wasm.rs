@@ -14,12 +14,11 @@
 //! fields included) with the same messages.
 
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::{
-    Code, CustomerId, InputError, Money, PromoCode, PromoCodeRejected, Quote, Rejection, Timestamp, UsageCounts,
-};
+use crate::api::{Basket, QuoteOptions};
+use crate::{Code, InputError, PromoCode, PromoCodeRejected, Quote, Rejection, Timestamp, UsageCounts};
 
 /// The longest argument accepted, in UTF-16 code units of its JSON text.
 /// Anything longer is refused before it is copied into the module's memory.
@@ -116,25 +115,6 @@ extern "C" {
     /// Quote options (TypeScript `QuoteOptions`).
     #[wasm_bindgen(typescript_type = "QuoteOptions")]
     pub type JsQuoteOptions;
-}
-
-/// The basket as read: only its total, for now.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Basket {
-    total: Money,
-}
-
-/// The options as read.
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct QuoteOptions {
-    #[serde(default)]
-    customer: Option<CustomerId>,
-    #[serde(default)]
-    usage: Option<UsageCounts>,
-    #[serde(default)]
-    now: Option<Timestamp>,
 }
 
 /// The discriminated result: `{ok: true, quote?}` or `{ok: false, rejection, message}`.

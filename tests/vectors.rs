@@ -3,31 +3,11 @@
 //! `tests/web.rs` runs the same file through the browser module in Chromium;
 //! both must give exactly the results written in it.
 
-use promocodes::{from_json, Code, CustomerId, InputError, Money, PromoCode, Timestamp, UsageCounts};
-use serde::Deserialize;
+use promocodes::api::{Basket, QuoteOptions};
+use promocodes::{from_json, Code, InputError, PromoCode, UsageCounts};
 use serde_json::{json, Value};
 
 const VECTORS: &str = include_str!("vectors.json");
-
-/// The basket as the browser module reads it.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-#[allow(dead_code)] // read for its errors in the malformed cases
-struct Basket {
-    total: Money,
-}
-
-/// The options as the browser module reads them.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct QuoteOptions {
-    #[serde(default)]
-    customer: Option<CustomerId>,
-    #[serde(default)]
-    usage: Option<UsageCounts>,
-    #[serde(default)]
-    now: Option<Timestamp>,
-}
 
 fn vectors() -> Value {
     serde_json::from_str(VECTORS).expect("tests/vectors.json is JSON")
@@ -60,11 +40,7 @@ fn run(vectors: &Value, case: &Value) -> Result<(Value, Value), String> {
     let promo: PromoCode = read("definition", definition(vectors, case))?;
     let basket: Basket = read("basket", &case["basket"])?;
     let options: QuoteOptions = match case.get("options") {
-        None => QuoteOptions {
-            customer: None,
-            usage: None,
-            now: None,
-        },
+        None => QuoteOptions::default(),
         Some(options) => read("options", options)?,
     };
     let now = options.now.expect("every vector gives `now`");
