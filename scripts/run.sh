@@ -23,11 +23,9 @@ secret() { sed -n "s/^$1=\"\{0,1\}\([^\"]*\)\"\{0,1\}$/\1/p" .dev.vars | tail -n
 ADMIN_TOKEN=$(secret ADMIN_TOKEN)
 CAPTURE_TOKEN=$(secret CAPTURE_TOKEN)
 
-# The browser module the checkout page loads (public/pkg/), when its build script is present.
-if [ -x scripts/build-web.sh ]; then
-  log "building the browser module"
-  scripts/build-web.sh || log "WARNING: the browser module did not build; the page cannot quote until it does"
-fi
+# The browser module the checkout page loads (public/pkg/).
+log "building the browser module"
+scripts/build-web.sh
 log "building the Worker"
 worker-build --release worker
 
