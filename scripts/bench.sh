@@ -11,10 +11,7 @@
 # Not part of scripts/test.sh: there are no timing assertions anywhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
-export WASM_BINDGEN_BIN="$HOME/.cargo/bin/wasm-bindgen" WASM_OPT_BIN="$PWD/node_modules/.bin/wasm-opt" \
-       ESBUILD_BIN="$PWD/node_modules/.bin/esbuild"
-export WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false
+. scripts/env.sh
 
 mode=full
 flag=()

@@ -3,7 +3,7 @@
 # checkout page, into public/pkg/ (build output, ignored by git), where the Worker's static assets serve it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+. scripts/env.sh
 
 wasm-pack build --target web --release --mode no-install --out-dir pkg --out-name promocodes -- --features wasm
 

@@ -4,10 +4,7 @@
 # state in .state/. Defines a demo code, SAVE10, if none exists. Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
-export WASM_BINDGEN_BIN="$HOME/.cargo/bin/wasm-bindgen" WASM_OPT_BIN="$PWD/node_modules/.bin/wasm-opt" \
-       ESBUILD_BIN="$PWD/node_modules/.bin/esbuild"
-export WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false WRANGLER_HIDE_BANNER=true
+. scripts/env.sh
 PORT=8787
 BASE="http://127.0.0.1:$PORT"
 

@@ -5,7 +5,7 @@
 # Needs what scripts/setup.sh installs. Usage: scripts/test-browser.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+. scripts/env.sh
 
 BUDGET_GZIP=$((80 * 1024)) # bytes of gzip -9, from issue 3
 log() { printf '[browser] %s\n' "$*"; }

@@ -5,9 +5,7 @@
 # Debian's Chromium through playwright-core; both are stopped afterwards, also on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
-export WASM_BINDGEN_BIN="$HOME/.cargo/bin/wasm-bindgen" WASM_OPT_BIN="$PWD/node_modules/.bin/wasm-opt" \
-       ESBUILD_BIN="$PWD/node_modules/.bin/esbuild"
+. scripts/env.sh
 
 scripts/build-web.sh
 worker-build --release worker

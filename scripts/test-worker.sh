@@ -6,10 +6,7 @@
 # conformance suite against the SQLite store inside a Durable Object.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
-export WASM_BINDGEN_BIN="$HOME/.cargo/bin/wasm-bindgen" WASM_OPT_BIN="$PWD/node_modules/.bin/wasm-opt" \
-       ESBUILD_BIN="$PWD/node_modules/.bin/esbuild"
-export WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false WRANGLER_HIDE_BANNER=true
+. scripts/env.sh
 
 out=worker/build/test
 start=$(date +%s)

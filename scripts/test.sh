@@ -3,7 +3,7 @@
 # Installs what a fresh machine lacks first (scripts/setup.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+. scripts/env.sh
 
 stage() { printf '\n==> %s\n' "$*"; }
 
