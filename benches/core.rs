@@ -8,7 +8,7 @@ use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use promocodes::{redeem, Currency, CustomerId, InMemoryRedemptionStore, Money, PromoCode, RedeemOptions};
+use promocodes::{redeem, Basket, Currency, CustomerId, InMemoryRedemptionStore, Money, PromoCode, RedeemOptions};
 use promocodes::{Timestamp, UsageCounts};
 
 /// A realistic code: percent off with a cap, a window, a minimum basket and usage limits.
@@ -29,7 +29,7 @@ fn promo() -> PromoCode {
 struct Fixture {
     promo: PromoCode,
     customer: CustomerId,
-    total: Money,
+    total: Basket,
     now: Timestamp,
     usage: UsageCounts,
 }
@@ -38,7 +38,7 @@ fn fixture() -> Fixture {
     Fixture {
         promo: promo(),
         customer: CustomerId::parse("alice").expect("customer id"),
-        total: Money::parse("80.00", Currency::EUR).expect("money"),
+        total: Basket::from(Money::parse("80.00", Currency::EUR).expect("money")),
         now: "2026-12-02T10:00:00Z".parse().expect("timestamp"),
         usage: UsageCounts::new(12, 0).expect("usage"),
     }

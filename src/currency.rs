@@ -131,7 +131,7 @@ impl<'de> serde::Deserialize<'de> for Currency {
             }
 
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Currency, E> {
-                Currency::from_code(v).map_err(E::custom)
+                Currency::from_code(v).map_err(|err| crate::json::invalid("", err))
             }
         }
 

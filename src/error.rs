@@ -174,15 +174,170 @@ pub enum InputError {
         /// The code the quote was made for.
         quoted: String,
     },
+    /// An amount of money written `-0`: amounts have no sign.
+    #[error("amount {amount} has a sign; amounts are written without one")]
+    SignedZero {
+        /// The amount as given.
+        amount: String,
+    },
+    /// A sku or a category that is not 1 to `max` visible ASCII characters.
+    #[error("{field} must be 1 to {max} visible ASCII characters")]
+    InvalidName {
+        /// `sku` or `category`.
+        field: &'static str,
+        /// The most characters it may have.
+        max: usize,
+    },
+    /// A line quantity outside `1..=max`.
+    #[error("quantity must be a whole number from 1 to {max}, not {quantity}")]
+    QuantityOutOfRange {
+        /// The quantity as given.
+        quantity: String,
+        /// The largest quantity a line may have.
+        max: u32,
+    },
+    /// More items than a list may hold: lines in a basket, categories on a line,
+    /// customers in an audience, skus or categories a code applies to.
+    #[error("{field} may have at most {max} entries, not {count}")]
+    TooMany {
+        /// The list, as in the JSON shape: `lines`, `categories`, `audience`, ...
+        field: &'static str,
+        /// How many were given.
+        count: usize,
+        /// The most it may have.
+        max: usize,
+    },
+    /// A basket whose amounts are not all in one currency.
+    #[error("is in {actual}, but the basket is in {expected}; a basket has one currency")]
+    MixedCurrencies {
+        /// The basket's currency (its first amount's).
+        expected: Currency,
+        /// This amount's currency.
+        actual: Currency,
+    },
+    /// A basket that is not exactly one of the two forms: `{total}` or `{lines, shipping?}`.
+    #[error("{message}")]
+    BasketForm {
+        /// What is wrong with it.
+        message: &'static str,
+    },
+    /// `applies_to` with neither skus nor categories; omit it for a code that applies to everything.
+    #[error("applies_to needs at least one sku or category; omit it for a code that applies to every line")]
+    EmptyScope,
+    /// A hold's time to live outside 1 s to 1 h.
+    #[error("a hold lasts from {min} to {max} seconds, not {seconds}")]
+    HoldTtlOutOfRange {
+        /// The time to live asked for, in seconds.
+        seconds: String,
+        /// The shortest hold, in seconds.
+        min: u64,
+        /// The longest hold, in seconds.
+        max: u64,
+    },
+    /// A release reason that is too long or has control characters.
+    #[error("a release reason is at most {max} characters without control characters")]
+    InvalidReason {
+        /// The most characters a reason may have.
+        max: usize,
+    },
+    /// A time computed from another (`now` plus a hold's time to live) that falls past the year 9999.
+    #[error("{what} falls outside the years 0000 to 9999")]
+    TimeOutOfRange {
+        /// What was computed.
+        what: &'static str,
+    },
+    /// Text that is not JSON at all (a syntax error, or it ends too early).
+    #[error("not JSON: {message}")]
+    NotJson {
+        /// The parser's message.
+        message: String,
+    },
+    /// A value that breaks a rule, at a place in a document: `error` is the
+    /// specific variant (a percent of 0 is [`InputError::PercentOutOfRange`]),
+    /// `path` where it is (`discount.percent`, `lines[3].quantity`).
+    #[error("{path}: {error}")]
+    Field {
+        /// Where in the document, as a dotted path.
+        path: String,
+        /// What is wrong there.
+        error: Box<InputError>,
+    },
     /// Text that does not parse: malformed JSON, a wrong type, a missing or unknown field.
     ///
     /// `path` names the field (`discount.percent`, `limits.total`); it is `.`
     /// when the problem is the document as a whole.
-    #[error("{path}: {message}")]
+    #[error("{}", malformed_message(path, message))]
     Malformed {
         /// Where in the document, as a dotted path.
         path: String,
         /// What is wrong there.
         message: String,
     },
+}
+
+fn malformed_message(path: &str, message: &str) -> String {
+    if path == "." || path.is_empty() {
+        message.to_owned()
+    } else {
+        format!("{path}: {message}")
+    }
+}
+
+impl InputError {
+    /// Where in a document the error is (`lines[3].quantity`), when it is about one field.
+    pub fn path(&self) -> Option<&str> {
+        match self {
+            InputError::Field { path, .. } | InputError::Malformed { path, .. } => Some(path),
+            _ => None,
+        }
+    }
+
+    /// The specific error, without the place: the innermost of nested [`InputError::Field`]s.
+    pub fn kind(&self) -> &InputError {
+        match self {
+            InputError::Field { error, .. } => error.kind(),
+            other => other,
+        }
+    }
+
+    /// What is wrong, without the place: [`Display`](std::fmt::Display) of [`kind`](InputError::kind),
+    /// or a [`Malformed`](InputError::Malformed) error's message.
+    pub fn message(&self) -> String {
+        match self.kind() {
+            InputError::Malformed { message, .. } => message.clone(),
+            other => other.to_string(),
+        }
+    }
+
+    /// This error at `path` inside a document: wraps it in [`InputError::Field`]
+    /// (or prefixes the path it already has).
+    pub fn at(self, path: &str) -> InputError {
+        match self {
+            InputError::Field { path: inner, error } => InputError::Field {
+                path: join_path(path, &inner),
+                error,
+            },
+            InputError::Malformed { path: inner, message } => InputError::Malformed {
+                path: join_path(path, &inner),
+                message,
+            },
+            other => InputError::Field {
+                path: join_path(path, ""),
+                error: Box::new(other),
+            },
+        }
+    }
+}
+
+/// `outer` then `inner` as one dotted path; `.` and empty mean the root.
+pub(crate) fn join_path(outer: &str, inner: &str) -> String {
+    let outer = if outer == "." { "" } else { outer };
+    let inner = if inner == "." { "" } else { inner };
+    match (outer.is_empty(), inner.is_empty()) {
+        (true, true) => ".".to_owned(),
+        (true, false) => inner.to_owned(),
+        (false, true) => outer.to_owned(),
+        (false, false) if inner.starts_with('[') => format!("{outer}{inner}"),
+        (false, false) => format!("{outer}.{inner}"),
+    }
 }

@@ -158,6 +158,83 @@ impl IdempotencyKey {
     }
 }
 
+/// A product's stock-keeping unit, as a basket line names it: 1 to 64 visible
+/// ASCII characters, kept exactly as given (case matters: `MUG-1` is not `mug-1`).
+///
+/// # Example
+///
+/// ```
+/// use promocodes::Sku;
+///
+/// assert_eq!(Sku::parse("MUG-ENAMEL")?.as_str(), "MUG-ENAMEL");
+/// assert!(Sku::parse("").is_err());
+/// assert!(Sku::parse("mug enamel").is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Sku(String);
+
+impl Sku {
+    /// The most characters a sku may have.
+    pub const MAX_LEN: usize = 64;
+
+    /// Checks a sku.
+    ///
+    /// # Errors
+    ///
+    /// [`InputError::InvalidName`] unless it is 1 to 64 visible ASCII characters.
+    pub fn parse(text: &str) -> Result<Sku, InputError> {
+        visible_name("sku", text, Sku::MAX_LEN).map(Sku)
+    }
+
+    /// The sku.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A product category, as basket lines and a code's `applies_to` name it:
+/// 1 to 64 visible ASCII characters, kept exactly as given.
+///
+/// # Example
+///
+/// ```
+/// use promocodes::Category;
+///
+/// assert_eq!(Category::parse("mugs")?.as_str(), "mugs");
+/// assert!(Category::parse("tea\tcups").is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Category(String);
+
+impl Category {
+    /// The most characters a category may have.
+    pub const MAX_LEN: usize = 64;
+
+    /// Checks a category.
+    ///
+    /// # Errors
+    ///
+    /// [`InputError::InvalidName`] unless it is 1 to 64 visible ASCII characters.
+    pub fn parse(text: &str) -> Result<Category, InputError> {
+        visible_name("category", text, Category::MAX_LEN).map(Category)
+    }
+
+    /// The category.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+fn visible_name(field: &'static str, text: &str, max: usize) -> Result<String, InputError> {
+    let visible = text.bytes().all(|b| (0x21..=0x7e).contains(&b));
+    if text.is_empty() || text.len() > max || !visible {
+        return Err(InputError::InvalidName { field, max });
+    }
+    Ok(text.to_owned())
+}
+
 /// The string-like plumbing every identifier shares: `Display`, `Debug`,
 /// `FromStr`, `AsRef<str>`, and serde as a plain string that is checked on
 /// the way in.
@@ -207,7 +284,7 @@ macro_rules! string_identifier {
                     }
 
                     fn visit_str<E: de::Error>(self, v: &str) -> Result<$name, E> {
-                        $name::parse(v).map_err(E::custom)
+                        $name::parse(v).map_err(|err| crate::json::invalid("", err))
                     }
                 }
 
@@ -220,3 +297,5 @@ macro_rules! string_identifier {
 string_identifier!(Code, "a promo code such as \"SAVE10\"");
 string_identifier!(CustomerId, "a customer identifier string");
 string_identifier!(IdempotencyKey, "an idempotency key string");
+string_identifier!(Sku, "a sku string");
+string_identifier!(Category, "a category string");

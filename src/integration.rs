@@ -16,12 +16,14 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use crate::basket::Basket;
 use crate::currency::Currency;
 use crate::ids::{Code, CustomerId, IdempotencyKey};
 use crate::money::Money;
 use crate::promo::{Discount, PromoCode};
 use crate::rules::{Quote, UsageCounts};
-use crate::store::{Redemption, RedemptionStore, Reservation, StoreError};
+use crate::store::{Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState, StoreError};
+use crate::time::Timestamp;
 
 /// A store that refuses its first `refusals` writes as stale, then passes
 /// every call to `inner`. It counts the writes it was asked for.
@@ -30,7 +32,7 @@ use crate::store::{Redemption, RedemptionStore, Reservation, StoreError};
 ///
 /// ```
 /// use promocodes::testing::FlakyStore;
-/// use promocodes::{redeem, Code, Currency, Discount, InMemoryRedemptionStore, Money, PromoCode};
+/// use promocodes::{redeem, Basket, Code, Currency, Discount, InMemoryRedemptionStore, Money, PromoCode};
 /// use promocodes::{RedeemOptions, RedemptionStore, Timestamp, UsageCounts, UsageLimits};
 ///
 /// let promo = PromoCode::builder(Code::parse("CAP5")?, Discount::percent("10".parse()?)?)
@@ -38,9 +40,9 @@ use crate::store::{Redemption, RedemptionStore, Reservation, StoreError};
 ///     .build()?;
 /// let store = FlakyStore::new(InMemoryRedemptionStore::new(), 2);
 /// let now: Timestamp = "2026-12-02T10:00:00Z".parse()?;
-/// let total = Money::parse("80", Currency::EUR)?;
+/// let basket = Basket::from(Money::parse("80", Currency::EUR)?);
 ///
-/// let receipt = redeem(&promo, &store, None, &total, now, RedeemOptions::new().attempts(3))?;
+/// let receipt = redeem(&promo, &store, None, &basket, now, RedeemOptions::new().attempts(3))?;
 /// assert_eq!(receipt.usage, UsageCounts::new(1, 0)?);
 /// assert_eq!(store.writes(), 3);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -70,8 +72,20 @@ impl<S> FlakyStore<S> {
 }
 
 impl<S: RedemptionStore> RedemptionStore for FlakyStore<S> {
-    fn usage_for(&self, code: &Code, customer: Option<&CustomerId>) -> Result<UsageCounts, StoreError> {
-        self.inner.usage_for(code, customer)
+    fn usage_for(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> Result<UsageCounts, StoreError> {
+        self.inner.usage_for(code, customer, now)
+    }
+
+    fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
+        self.inner.held(code, now)
+    }
+
+    fn convert(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
+        self.inner.convert(conversion)
+    }
+
+    fn release(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
+        self.inner.release(release)
     }
 
     fn reservation(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<Reservation>, StoreError> {
@@ -99,6 +113,12 @@ pub fn run_conformance<S: RedemptionStore>(new_store: impl Fn() -> S) {
     reservation_reads_keys_per_code(&new_store());
     codes_count_apart(&new_store());
     anonymous_redemptions_count_only_in_total(&new_store());
+    holds_count_until_the_instant_they_expire(&new_store());
+    a_hold_key_replays_and_an_expired_one_is_captured_afresh(&new_store());
+    conversion_captures_an_active_hold_once(&new_store());
+    conversion_refuses_an_expired_or_unknown_hold(&new_store());
+    release_gives_back_holds_and_captures_once(&new_store());
+    release_and_capture_racing_leave_counts_that_match_the_records(&new_store());
 }
 
 fn fixture(code: &str) -> (Code, Quote) {
@@ -108,10 +128,15 @@ fn fixture(code: &str) -> (Code, Quote) {
     )
     .build()
     .expect("valid definition");
-    let total = Money::parse("80.00", Currency::EUR).expect("valid money");
-    let now = "2026-12-02T10:00:00Z".parse().expect("valid time");
-    let quote = promo.price(&total, now).expect("priced");
+    let basket = Basket::from(Money::parse("80.00", Currency::EUR).expect("valid money"));
+    let quote = promo.price(&basket, at(0)).expect("priced");
     (promo.code().clone(), quote)
+}
+
+/// `seconds` after 2026-12-02T10:00:00Z (negative: before).
+fn at(seconds: i64) -> Timestamp {
+    let start: Timestamp = "2026-12-02T10:00:00Z".parse().expect("valid time");
+    start.checked_add_seconds(seconds).expect("in range")
 }
 
 fn usage(total: u64, per_customer: u64) -> UsageCounts {
@@ -139,6 +164,23 @@ fn write<'a>(
         expected,
         idempotency_key: key,
         quote,
+        now: at(0),
+        hold_until: None,
+    }
+}
+
+fn hold_write<'a>(
+    code: &'a Code,
+    quote: &'a Quote,
+    customer: Option<&'a CustomerId>,
+    expected: UsageCounts,
+    key: &'a IdempotencyKey,
+    until: Timestamp,
+) -> Redemption<'a> {
+    Redemption {
+        idempotency_key: Some(key),
+        hold_until: Some(until),
+        ..write(code, quote, customer, expected, None)
     }
 }
 
@@ -147,7 +189,35 @@ fn record<S: RedemptionStore>(store: &S, redemption: &Redemption<'_>) -> Option<
 }
 
 fn usage_for<S: RedemptionStore>(store: &S, code: &Code, customer: Option<&CustomerId>) -> UsageCounts {
-    store.usage_for(code, customer).expect("the store answers")
+    usage_at(store, code, customer, at(0))
+}
+
+fn usage_at<S: RedemptionStore>(store: &S, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> UsageCounts {
+    store.usage_for(code, customer, now).expect("the store answers")
+}
+
+fn convert<S: RedemptionStore>(
+    store: &S,
+    code: &Code,
+    key: &IdempotencyKey,
+    quote: &Quote,
+    now: Timestamp,
+) -> Option<Reservation> {
+    store
+        .convert(&Conversion { code, key, quote, now })
+        .expect("the store answers")
+}
+
+fn release<S: RedemptionStore>(
+    store: &S,
+    code: &Code,
+    key: &IdempotencyKey,
+    now: Timestamp,
+    reason: Option<&str>,
+) -> Option<Reservation> {
+    store
+        .release(&Release { code, key, now, reason })
+        .expect("the store answers")
 }
 
 /// A write against spent counts is stale and changes nothing.
@@ -164,6 +234,11 @@ pub fn record_is_compare_and_set<S: RedemptionStore>(store: &S) {
         .expect("the first write against (0, 0) lands");
     assert_eq!(first.usage, usage(1, 1), "the write returns the counts after it");
     assert!(!first.replayed, "a new write is not a replay");
+    assert_eq!(
+        first.state,
+        ReservationState::Captured,
+        "a write without hold_until is a capture"
+    );
     assert_eq!(first.customer.as_ref(), Some(&alice));
     assert_eq!(first.quote, quote, "the reservation keeps the quote");
 
@@ -208,6 +283,7 @@ pub fn known_key_replays_without_incrementing<S: RedemptionStore>(store: &S) {
     )
     .expect("lands");
     assert!(!first.replayed);
+    assert_eq!(first.key.as_ref(), Some(&evt), "the reservation keeps its key");
 
     for expected in [usage(1, 1), UsageCounts::ZERO, usage(7, 0)] {
         let again = record(store, &write(&code, &quote, Some(&alice), expected, Some(&evt)))
@@ -277,4 +353,349 @@ pub fn anonymous_redemptions_count_only_in_total<S: RedemptionStore>(store: &S) 
     assert_eq!(usage_for(store, &code, Some(&alice)), usage(1, 0));
     let hers = record(store, &write(&code, &quote, Some(&alice), usage(1, 0), None)).expect("lands");
     assert_eq!(hers.usage, usage(2, 1));
+}
+
+/// A hold counts, overall and for its customer, up to the nanosecond before
+/// its `expires_at` and not from that instant on, with nothing cleaning it up.
+pub fn holds_count_until_the_instant_they_expire<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("HOLDS");
+    let alice = customer("alice");
+    let expires = at(60);
+    let just_before = expires.checked_add_nanos(-1).expect("in range");
+    let held = record(
+        store,
+        &hold_write(&code, &quote, Some(&alice), UsageCounts::ZERO, &key("h1"), expires),
+    )
+    .expect("a hold against (0, 0) lands");
+    assert_eq!(held.state, ReservationState::Held);
+    assert_eq!(held.expires_at, Some(expires));
+    assert_eq!(held.usage, usage(1, 1), "a hold counts from the moment it is written");
+
+    assert_eq!(
+        usage_at(store, &code, Some(&alice), just_before),
+        usage(1, 1),
+        "1 ns before expiry it counts"
+    );
+    assert_eq!(store.held(&code, just_before).expect("answers"), 1);
+    assert_eq!(
+        usage_at(store, &code, Some(&alice), expires),
+        UsageCounts::ZERO,
+        "at expires_at it no longer counts"
+    );
+    assert_eq!(store.held(&code, expires).expect("answers"), 0);
+
+    let stale = record(
+        store,
+        &Redemption {
+            now: just_before,
+            ..write(&code, &quote, None, UsageCounts::ZERO, None)
+        },
+    );
+    assert_eq!(stale, None, "before expiry the hold is part of the expected counts");
+    let after = record(
+        store,
+        &Redemption {
+            now: expires,
+            ..write(&code, &quote, None, UsageCounts::ZERO, None)
+        },
+    )
+    .expect("at expiry the counts without the hold are the ones to compare");
+    assert_eq!(after.usage, usage(1, 0));
+    assert_eq!(
+        usage_at(store, &code, None, just_before),
+        usage(2, 0),
+        "reads take their own now"
+    );
+}
+
+/// A hold's key replays the hold; a capture under the key of an expired hold
+/// is a new capture at the counts of the moment.
+pub fn a_hold_key_replays_and_an_expired_one_is_captured_afresh<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("HOLDKEY");
+    let bob = customer("bob");
+    let pi = key("pi_1");
+    let expires = at(30);
+    record(
+        store,
+        &hold_write(&code, &quote, Some(&bob), UsageCounts::ZERO, &pi, expires),
+    )
+    .expect("lands");
+    let again = record(store, &hold_write(&code, &quote, Some(&bob), usage(1, 1), &pi, at(90))).expect("answered");
+    assert!(again.replayed, "a hold under a known key is a replay");
+    assert_eq!(again.expires_at, Some(expires), "a replay keeps the first expiry");
+    let early_capture = record(store, &write(&code, &quote, Some(&bob), usage(1, 1), Some(&pi))).expect("answered");
+    assert!(
+        early_capture.replayed,
+        "a record under an active hold's key writes nothing"
+    );
+    assert_eq!(usage_for(store, &code, Some(&bob)), usage(1, 1));
+
+    let later = Redemption {
+        now: expires,
+        ..write(&code, &quote, Some(&bob), UsageCounts::ZERO, Some(&pi))
+    };
+    let fresh = record(store, &later).expect("the expired hold's key captures afresh");
+    assert!(!fresh.replayed);
+    assert_eq!(fresh.state, ReservationState::Captured);
+    assert_eq!(fresh.usage, usage(1, 1));
+    let found = store.reservation(&code, &pi).expect("answers").expect("known");
+    assert_eq!(found.state, ReservationState::Captured, "the key now names the capture");
+    let replay = record(store, &later).expect("answered");
+    assert!(replay.replayed, "and a retry replays it");
+    assert_eq!(usage_at(store, &code, Some(&bob), at(3600)), usage(1, 1));
+}
+
+/// Converting an active hold captures it without moving the counts; again is a replay.
+pub fn conversion_captures_an_active_hold_once<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("CONVERT");
+    let (_, other_quote) = fixture("CONVERT");
+    let carol = customer("carol");
+    let pi = key("pi_c");
+    let expires = at(60);
+    record(
+        store,
+        &hold_write(&code, &quote, Some(&carol), UsageCounts::ZERO, &pi, expires),
+    )
+    .expect("lands");
+    let just_before = expires.checked_add_nanos(-1).expect("in range");
+    let captured = convert(store, &code, &pi, &other_quote, just_before).expect("an active hold converts");
+    assert!(!captured.replayed);
+    assert_eq!(captured.state, ReservationState::Captured);
+    assert_eq!(captured.captured_at, Some(just_before));
+    assert_eq!(captured.usage, usage(1, 1), "conversion does not move the counts");
+    assert_eq!(
+        store.held(&code, at(0)).expect("answers"),
+        0,
+        "a converted hold is no longer a hold"
+    );
+    assert_eq!(
+        usage_at(store, &code, Some(&carol), at(7200)),
+        usage(1, 1),
+        "a capture does not expire"
+    );
+
+    let again = convert(store, &code, &pi, &quote, at(1)).expect("answered");
+    assert!(again.replayed, "converting again replays");
+    assert_eq!(again.state, ReservationState::Captured);
+    assert_eq!(usage_for(store, &code, Some(&carol)), usage(1, 1));
+}
+
+/// An expired hold, or an unknown key, does not convert.
+pub fn conversion_refuses_an_expired_or_unknown_hold<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("LATE");
+    let pi = key("pi_late");
+    record(store, &hold_write(&code, &quote, None, UsageCounts::ZERO, &pi, at(10))).expect("lands");
+    assert_eq!(
+        convert(store, &code, &pi, &quote, at(10)),
+        None,
+        "at expires_at the hold is gone"
+    );
+    assert_eq!(
+        convert(store, &code, &key("pi_none"), &quote, at(0)),
+        None,
+        "unknown key"
+    );
+    assert_eq!(usage_at(store, &code, None, at(10)), UsageCounts::ZERO);
+}
+
+/// Release gives a hold or a capture back once; again replays; an unknown key is `None`.
+pub fn release_gives_back_holds_and_captures_once<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("RELEASE");
+    let dan = customer("dan");
+    let (h, c, e) = (key("hold"), key("capture"), key("expired"));
+    record(
+        store,
+        &hold_write(&code, &quote, Some(&dan), UsageCounts::ZERO, &h, at(60)),
+    )
+    .expect("lands");
+    record(store, &write(&code, &quote, Some(&dan), usage(1, 1), Some(&c))).expect("lands");
+    record(store, &hold_write(&code, &quote, None, usage(2, 0), &e, at(5))).expect("lands");
+    assert_eq!(usage_for(store, &code, Some(&dan)), usage(3, 2));
+
+    let released = release(store, &code, &h, at(1), Some("checkout abandoned")).expect("known key");
+    assert!(!released.replayed);
+    assert_eq!(released.state, ReservationState::Released);
+    assert_eq!(released.was, Some(ReservationState::Held));
+    assert_eq!(released.released_at, Some(at(1)));
+    assert_eq!(released.reason.as_deref(), Some("checkout abandoned"));
+    assert_eq!(released.usage, usage(2, 1), "the counts after the release");
+    let again = release(store, &code, &h, at(2), Some("another reason")).expect("known key");
+    assert!(again.replayed, "releasing again is a replay");
+    assert_eq!(
+        again.released_at,
+        Some(at(1)),
+        "a replay answers as the first release did"
+    );
+    assert_eq!(again.reason.as_deref(), Some("checkout abandoned"));
+    assert_eq!(again.usage, released.usage);
+
+    let refunded = release(store, &code, &c, at(3), None).expect("known key");
+    assert_eq!(refunded.was, Some(ReservationState::Captured));
+    assert_eq!(refunded.usage, usage(1, 0));
+    assert_eq!(usage_at(store, &code, Some(&dan), at(3)), usage(1, 0));
+
+    let late = release(store, &code, &e, at(6), None).expect("known key");
+    assert_eq!(
+        late.was,
+        Some(ReservationState::Held),
+        "an expired hold is released as a hold"
+    );
+    assert_eq!(
+        late.usage,
+        UsageCounts::ZERO,
+        "it no longer counted, so nothing else moves"
+    );
+    assert_eq!(release(store, &code, &key("never"), at(0), None), None, "unknown key");
+    assert_eq!(
+        convert(store, &code, &h, &quote, at(2)).map(|r| (r.replayed, r.state)),
+        Some((true, ReservationState::Released)),
+        "a released hold does not convert; its key replays as released"
+    );
+    let retried = record(store, &write(&code, &quote, Some(&dan), usage(0, 0), Some(&c))).expect("answered");
+    assert!(
+        retried.replayed && retried.state == ReservationState::Released,
+        "a released capture never spends again"
+    );
+    assert_eq!(usage_at(store, &code, Some(&dan), at(6)), UsageCounts::ZERO);
+}
+
+/// A release and a capture of one hold, in either order: the counts match the records.
+pub fn release_and_capture_racing_leave_counts_that_match_the_records<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("RACE");
+    let eve = customer("eve");
+    let (first, second) = (key("release-first"), key("capture-first"));
+    record(
+        store,
+        &hold_write(&code, &quote, Some(&eve), UsageCounts::ZERO, &first, at(60)),
+    )
+    .expect("lands");
+    record(
+        store,
+        &hold_write(&code, &quote, Some(&eve), usage(1, 1), &second, at(60)),
+    )
+    .expect("lands");
+
+    // The release lands between the capture's read (an active hold) and its write.
+    release(store, &code, &first, at(1), Some("cancelled")).expect("known");
+    let lost = convert(store, &code, &first, &quote, at(1)).expect("answered");
+    assert!(
+        lost.replayed && lost.state == ReservationState::Released,
+        "the capture sees the release"
+    );
+
+    // The capture lands between the release's read and its write.
+    convert(store, &code, &second, &quote, at(1)).expect("converts");
+    let refunded = release(store, &code, &second, at(2), Some("refunded")).expect("known");
+    assert_eq!(
+        refunded.was,
+        Some(ReservationState::Captured),
+        "the release gives the capture back"
+    );
+
+    assert_eq!(usage_at(store, &code, Some(&eve), at(2)), UsageCounts::ZERO);
+    assert_eq!(store.held(&code, at(2)).expect("answers"), 0);
+}
+
+/// Where [`Interleave`] runs its hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Point {
+    /// Inside the first [`RedemptionStore::usage_for`], before it reads.
+    UsageFor,
+    /// Inside the first [`RedemptionStore::record`], before it writes.
+    Record,
+}
+
+/// A store that lets something else happen at one exact point of a
+/// redemption: `hook` runs once, with the inner store, inside the first call
+/// at `point`, and then the call goes on. This is how a race is tested
+/// deterministically: the twin finishes inside the loser's first read.
+///
+/// # Example
+///
+/// ```
+/// use promocodes::testing::{Interleave, Point};
+/// use promocodes::{redeem, Basket, Code, Currency, Discount, InMemoryRedemptionStore, Money, PromoCode};
+/// use promocodes::{RedeemError, RedeemOptions, Rejection, Timestamp, UsageLimits};
+///
+/// let promo = PromoCode::builder(Code::parse("LASTONE")?, Discount::percent("10".parse()?)?)
+///     .limits(UsageLimits::new(Some(1), None)?)
+///     .build()?;
+/// let basket = Basket::from(Money::parse("80", Currency::EUR)?);
+/// let now: Timestamp = "2026-12-02T10:00:00Z".parse()?;
+/// // Another buyer takes the last use between this redemption's read and its write.
+/// let store = Interleave::new(InMemoryRedemptionStore::new(), Point::Record, |inner| {
+///     redeem(&promo, inner, None, &basket, now, RedeemOptions::new()).expect("the other buyer redeems");
+/// });
+/// let err = redeem(&promo, &store, None, &basket, now, RedeemOptions::new()).unwrap_err();
+/// assert!(matches!(err, RedeemError::Rejected(r) if r.rejection() == Rejection::Exhausted));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Interleave<S, F> {
+    /// The store every call goes to.
+    pub inner: S,
+    point: Point,
+    hook: std::cell::RefCell<Option<F>>,
+}
+
+impl<S, F: FnOnce(&S)> Interleave<S, F> {
+    /// Wraps `inner`; `hook` runs once, inside the first call at `point`.
+    pub fn new(inner: S, point: Point, hook: F) -> Interleave<S, F> {
+        Interleave {
+            inner,
+            point,
+            hook: std::cell::RefCell::new(Some(hook)),
+        }
+    }
+
+    /// Whether the hook has run.
+    pub fn ran(&self) -> bool {
+        self.hook.borrow().is_none()
+    }
+
+    fn at(&self, point: Point) {
+        if point != self.point {
+            return;
+        }
+        let hook = self.hook.borrow_mut().take();
+        if let Some(hook) = hook {
+            hook(&self.inner);
+        }
+    }
+}
+
+impl<S, F> std::fmt::Debug for Interleave<S, F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Interleave")
+            .field("point", &self.point)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: RedemptionStore, F: FnOnce(&S)> RedemptionStore for Interleave<S, F> {
+    fn usage_for(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> Result<UsageCounts, StoreError> {
+        self.at(Point::UsageFor);
+        self.inner.usage_for(code, customer, now)
+    }
+
+    fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
+        self.inner.held(code, now)
+    }
+
+    fn reservation(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<Reservation>, StoreError> {
+        self.inner.reservation(code, key)
+    }
+
+    fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
+        self.at(Point::Record);
+        self.inner.record(redemption)
+    }
+
+    fn convert(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
+        self.inner.convert(conversion)
+    }
+
+    fn release(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
+        self.inner.release(release)
+    }
 }

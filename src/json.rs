@@ -1,12 +1,41 @@
+use std::cell::RefCell;
+
 use serde::de::DeserializeOwned;
 
-use crate::error::InputError;
+use crate::error::{join_path, InputError};
+
+thread_local! {
+    /// The typed error behind the last [`invalid`] serde error, with its path
+    /// relative to the value being deserialised. serde's errors are text; this
+    /// keeps the [`InputError`] variant so that [`from_json`] can return it.
+    static LAST_INVALID: RefCell<Option<(String, InputError)>> = const { RefCell::new(None) };
+}
+
+/// A serde error for a value that breaks a rule, remembering the typed
+/// [`InputError`] (and where inside the value it is, `relative` to it: `""`
+/// for the value itself, `"amount"` for one of its fields) for [`from_json`].
+pub(crate) fn invalid<E: serde::de::Error>(relative: &str, error: InputError) -> E {
+    let message = error.to_string();
+    LAST_INVALID.with(|slot| *slot.borrow_mut() = Some((relative.to_owned(), error)));
+    E::custom(message)
+}
+
+fn take_invalid() -> Option<(String, InputError)> {
+    LAST_INVALID.with(|slot| slot.borrow_mut().take())
+}
 
 /// Parses any promocodes type from JSON, naming the field that is wrong.
 ///
 /// # Errors
 ///
-/// [`InputError::Malformed`] with the dotted path of the field.
+/// - [`InputError::NotJson`] when the text is not JSON at all (a syntax
+///   error, or it ends too early);
+/// - [`InputError::Field`] for a value that breaks a rule, with its dotted
+///   path and the specific variant (an unknown currency is
+///   [`InputError::UnknownCurrency`], a percent of 0
+///   [`InputError::PercentOutOfRange`]);
+/// - [`InputError::Malformed`] with the dotted path for a wrong type, a
+///   missing or unknown field.
 ///
 /// # Example
 ///
@@ -18,28 +47,48 @@ use crate::error::InputError;
 ///
 /// let err = from_json::<Money>(r#"{"amount": 80, "currency": "EUR"}"#).unwrap_err();
 /// assert!(matches!(err, InputError::Malformed { ref path, .. } if path == "amount"));
+///
+/// let err = from_json::<Money>(r#"{"amount": "8.001", "currency": "EUR"}"#).unwrap_err();
+/// assert_eq!(err.path(), Some("amount"));
+/// assert!(matches!(err.kind(), InputError::TooManyDecimalPlaces { places: 3, .. }));
+///
+/// assert!(matches!(from_json::<Money>("hello"), Err(InputError::NotJson { .. })));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn from_json<T: DeserializeOwned>(json: &str) -> Result<T, InputError> {
+    take_invalid();
     let mut deserializer = serde_json::Deserializer::from_str(json);
-    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(malformed)?;
-    deserializer.end().map_err(|err| InputError::Malformed {
-        path: ".".to_owned(),
-        message: without_location(&err),
+    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
+        if matches!(
+            err.inner().classify(),
+            serde_json::error::Category::Syntax | serde_json::error::Category::Eof
+        ) {
+            return InputError::NotJson {
+                message: err.inner().to_string(),
+            };
+        }
+        malformed(err)
+    })?;
+    deserializer.end().map_err(|err| InputError::NotJson {
+        message: err.to_string(),
     })?;
     Ok(value)
 }
 
 /// An error from any serde deserializer wrapped by `serde_path_to_error`, as an [`InputError`].
 ///
-/// This is how every adapter (JSON here, JavaScript values in the browser
-/// module) reports malformed input: the dotted path of the field, and what is
-/// wrong with it.
+/// This is how every adapter reports malformed input: the dotted path of the
+/// field, and what is wrong with it; for a value that breaks a rule, the
+/// specific [`InputError`] in an [`InputError::Field`].
 pub fn malformed<E: std::fmt::Display>(err: serde_path_to_error::Error<E>) -> InputError {
     let path = err.path().to_string();
-    InputError::Malformed {
-        path,
-        message: without_location(err.inner()),
+    let message = without_location(err.inner());
+    match take_invalid() {
+        Some((relative, error)) if error.to_string() == message => InputError::Field {
+            path: join_path(&path, &relative),
+            error: Box::new(error),
+        },
+        _ => InputError::Malformed { path, message },
     }
 }
 

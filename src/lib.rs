@@ -38,68 +38,113 @@ ISO 4217 table, exact to the currency's minor unit and never a float.
 ## Check and quote: pure, no counter touched
 
 [`PromoCode::check`] and [`PromoCode::validate`] run the rules against a
-customer, the [`UsageCounts`] a store last reported, a basket total, and the
+customer, the [`UsageCounts`] a store last reported, a [`Basket`], and the
 time, which is always passed in. [`PromoCode::quote`] validates and prices:
 
 ```
-use promocodes::{Currency, CustomerId, Money, PromoCode, Rejection, Timestamp, UsageCounts};
+use promocodes::{Basket, Currency, CustomerId, Money, PromoCode, Rejection, Timestamp, UsageCounts};
 
 # let promo = PromoCode::from_json(r#"{"code": "SAVE10", "discount": {"kind": "percent", "percent": "10"},
 #     "limits": {"total": 1000, "per_customer": 1}, "minimum": {"amount": "50.00", "currency": "EUR"}}"#)?;
 let alice = CustomerId::parse("alice")?;
 let now: Timestamp = "2026-12-02T10:00:00Z".parse()?;
+let basket = Basket::from(Money::parse("80.00", Currency::EUR)?);
 
-let quote = promo.quote(Some(&alice), UsageCounts::ZERO, &Money::parse("80.00", Currency::EUR)?, now)?;
+let quote = promo.quote(Some(&alice), UsageCounts::ZERO, &basket, now)?;
 assert_eq!(quote.discount().to_string(), "EUR 8.00");
 assert_eq!(quote.payable().to_string(), "EUR 72.00");
 
-let small = Money::parse("20.00", Currency::EUR)?;
+let small = Basket::from(Money::parse("20.00", Currency::EUR)?);
 assert_eq!(promo.check(Some(&alice), UsageCounts::ZERO, &small, now), Some(Rejection::BelowMinimum));
 # Ok::<(), Box<dyn std::error::Error>>(())
 ```
 
-## Redeem and capture: the write decides
+## Baskets with lines: scoped codes and an exact split
 
-A [`RedemptionStore`] has two reads and one write,
-[`record`](RedemptionStore::record), which increments only if the counts are
-still exactly the expected ones, and otherwise returns `None` and changes
-nothing. [`redeem`] loops up to [`DEFAULT_ATTEMPTS`] times: each pass
-re-reads usage, re-runs every rule, then writes. [`capture`] does the same
-at payment time for a quote the buyer was shown.
+A [`Basket`] is one total, or [`Line`]s (a [`Sku`], a quantity, a unit
+price, [`Category`]s) and optional shipping. A code's
+[`applies_to`](PromoCode::applies_to) scopes it to some skus or categories;
+its minimum then applies to the eligible subtotal, and a free-shipping
+discount takes the shipping off. A quote of a basket with lines splits the
+discount over the eligible lines, exactly (largest remainder), so a refund
+of one item or tax per line knows each line's part:
 
 ```
-use promocodes::{capture, CaptureError, CaptureOptions, Currency, CustomerId, IdempotencyKey};
-use promocodes::{InMemoryRedemptionStore, Money, PromoCode, Rejection, Timestamp, UsageCounts};
+use promocodes::{Basket, PromoCode, Timestamp, UsageCounts};
+
+let mugs = PromoCode::from_json(r#"{"code": "MUGS15", "discount": {"kind": "percent", "percent": "15"},
+    "applies_to": {"categories": ["mugs"]}}"#)?;
+let basket = Basket::from_json(r#"{"lines": [
+    {"sku": "MUG", "quantity": 2, "unit_price": {"amount": "12.50", "currency": "EUR"}, "categories": ["mugs"]},
+    {"sku": "GRINDER", "quantity": 1, "unit_price": {"amount": "46.50", "currency": "EUR"}}
+], "shipping": {"amount": "4.90", "currency": "EUR"}}"#)?;
+let now: Timestamp = "2026-12-02T10:00:00Z".parse()?;
+
+let quote = mugs.quote(None, UsageCounts::ZERO, &basket, now)?;
+assert_eq!(quote.discount().to_string(), "EUR 3.75");
+let lines = quote.lines().expect("a basket with lines");
+assert_eq!(lines[0].discount.to_string(), "EUR 3.75");
+assert!(lines[1].discount.is_zero());
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+
+## Hold, capture, release: the write decides
+
+A [`RedemptionStore`] has reads and three writes, each a compare-and-set
+that lands only if what it was decided on still holds:
+[`record`](RedemptionStore::record) (a new use, if the counts are still
+exactly the expected ones), [`convert`](RedemptionStore::convert) (a hold
+into a capture, if still held) and [`release`](RedemptionStore::release).
+The functions around them:
+
+- [`hold`] reserves a use while the buyer pays, under a key, until an
+  expiry; it counts as used until then.
+- [`capture`] spends it when the money moves: it converts the hold under
+  its key (keeping the hold's quote exactly), or runs every rule again at
+  payment time, and it may be pinned to the quote the buyer was shown.
+- [`release`] gives a hold or a capture back (checkout abandoned, order
+  cancelled or refunded).
+- [`redeem`] loops up to [`DEFAULT_ATTEMPTS`] times: each pass re-reads
+  usage, re-runs every rule, then writes; [`capture`] and [`hold`] use the
+  same loop.
+
+```
+use promocodes::{capture, hold, release, Basket, CaptureError, CaptureOptions, Currency, HoldOptions};
+use promocodes::{IdempotencyKey, InMemoryRedemptionStore, Money, PromoCode, RedemptionStore, Rejection, Timestamp};
 
 let promo = PromoCode::from_json(r#"{"code": "LASTONE", "discount": {"kind": "percent", "percent": "10"},
     "limits": {"total": 1}}"#)?;
 let store = InMemoryRedemptionStore::new();
 let now: Timestamp = "2026-12-02T10:00:00Z".parse()?;
-let cart = promo.quote(None, UsageCounts::ZERO, &Money::parse("80.00", Currency::EUR)?, now)?;
+let cart = Basket::from(Money::parse("80.00", Currency::EUR)?);
 
-// The payment provider confirms, then redelivers the same event.
-let evt = IdempotencyKey::parse("evt_1")?;
-let receipt = capture(&promo, &store, &cart, None, now, CaptureOptions::new().idempotency_key(&evt))?;
-let again = capture(&promo, &store, &cart, None, now, CaptureOptions::new().idempotency_key(&evt))?;
-assert!(!receipt.replayed && again.replayed);
-assert_eq!(again.usage, receipt.usage);
+// The buyer starts paying: hold the use under the payment's id.
+let pi = IdempotencyKey::parse("pi_1")?;
+let held = hold(&promo, &store, None, &cart, now, &pi, HoldOptions::new())?;
 
-// Another buyer had the same quote on screen; the last use is gone.
-match capture(&promo, &store, &cart, None, now, CaptureOptions::new()) {
+// Another buyer had the same quote on screen; the last use is held.
+match capture(&promo, &store, None, &cart, now, CaptureOptions::new()) {
     Err(CaptureError::Rejected(stale)) => assert_eq!(stale.rejection(), Rejection::Exhausted),
     other => panic!("expected a rejection, got {other:?}"),
 }
-assert_eq!(store_usage(&store, &promo)?, UsageCounts::new(1, 0)?);
-# fn store_usage(store: &InMemoryRedemptionStore, promo: &PromoCode) -> Result<UsageCounts, promocodes::StoreError> {
-#     use promocodes::RedemptionStore;
-#     store.usage_for(promo.code(), None)
-# }
+
+// The payment provider confirms, then redelivers: one capture, the price held.
+let paid = CaptureOptions::new().idempotency_key(&pi).quoted(&held.quote);
+let receipt = capture(&promo, &store, None, &cart, now, paid)?;
+let again = capture(&promo, &store, None, &cart, now, paid)?;
+assert!(!receipt.replayed && again.replayed);
+assert_eq!(receipt.quote, held.quote);
+
+// The order is refunded: the use comes back.
+release(&store, promo.code(), &pi, now, Some("refunded"))?;
+assert_eq!(store.usage_for(promo.code(), None, now)?.total(), 0);
 # Ok::<(), Box<dyn std::error::Error>>(())
 ```
 
 ## Three outcomes stay three
 
-- a [`Receipt`]: the redemption is recorded (or was, and this is a replay);
+- a [`Receipt`] (or a [`Hold`]): the redemption is recorded (or was, and
+  this is a replay);
 - a rejection ([`PromoCodeRejected`], [`CaptureRejected`]): an answer the
   buyer can act on, with a stable [`Rejection`] code;
 - a [`RedemptionConflict`]: every attempt lost its write. Nothing is wrong
@@ -117,11 +162,14 @@ times RFC 3339 UTC.
 | type | JSON |
 |---|---|
 | [`Money`] | `{"amount": "80.00", "currency": "EUR"}` |
-| [`PromoCode`] | `{"code": "SAVE10", "discount": {"kind": "percent", "percent": "10"}, "limits": {"total": 1000, "per_customer": 1}, ...}` |
-| [`Discount`] | `{"kind": "percent", "percent": "10", "max": <Money>}` or `{"kind": "fixed", "amount": <Money>}` |
+| [`PromoCode`] | `{"code": "SAVE10", "active": true, "discount": {"kind": "percent", "percent": "10"}, "applies_to": {"categories": ["mugs"]}, "limits": {"total": 1000, "per_customer": 1}, ...}` |
+| [`Discount`] | `{"kind": "percent", "percent": "10", "max": <Money>}`, `{"kind": "fixed", "amount": <Money>}` or `{"kind": "free_shipping", "max": <Money>}` |
+| [`Basket`] | `{"total": <Money>}` or `{"lines": [{"sku", "quantity", "unit_price": <Money>, "categories"}], "shipping": <Money>}` |
 | [`UsageCounts`] | `{"total": 1, "per_customer": 1}` |
-| [`Quote`] | `{"code": "SAVE10", "total": <Money>, "discount": <Money>, "payable": <Money>, "quoted_at": "2026-12-02T10:00:00Z"}` |
-| [`Receipt`] | `{"quote": <Quote>, "usage": <UsageCounts>, "replayed": false}` |
+| [`Quote`] | `{"code", "total", "discount", "payable", "quoted_at", "lines": [{"sku", "amount", "discount"}], "shipping": {"amount", "discount"}}` |
+| [`Receipt`] | `{"key": "evt_1", "state": "captured", "quote": <Quote>, "usage": <UsageCounts>, "replayed": false}` |
+| [`Hold`] | `{"key", "state": "held", "expires_at", "quote", "usage", "replayed"}` |
+| [`Released`] | `{"key", "state": "released", "was": "held", "released_at", "reason", "usage", "replayed"}` |
 | [`Rejection`] | `"below_minimum"` |
 
 ```
@@ -146,6 +194,7 @@ assert_eq!(serde_json::to_value(&quote)?["payable"]["amount"], "72.00");
 #![forbid(unsafe_code)]
 
 pub mod api;
+mod basket;
 mod currency;
 mod error;
 mod ids;
@@ -171,19 +220,23 @@ pub mod testing;
 #[cfg(all(target_arch = "wasm32", feature = "wasm"))]
 pub mod wasm;
 
+pub use crate::basket::{Basket, Line};
 pub use crate::currency::Currency;
 pub use crate::error::InputError;
-pub use crate::ids::{Code, CustomerId, IdempotencyKey};
+pub use crate::ids::{Category, Code, CustomerId, IdempotencyKey, Sku};
 pub use crate::json::{from_json, malformed};
 pub use crate::memory::InMemoryRedemptionStore;
 pub use crate::money::{Money, ROUNDING};
-pub use crate::promo::{Audience, Discount, PromoCode, PromoCodeBuilder, PublicDefinition, UsageLimits};
-pub use crate::redeem::{
-    capture, redeem, CaptureError, CaptureOptions, CaptureRejected, RedeemError, RedeemOptions, RedemptionConflict,
-    DEFAULT_ATTEMPTS,
+pub use crate::promo::{
+    AppliesTo, Audience, Discount, DiscountKind, PromoCode, PromoCodeBuilder, PublicDefinition, UsageLimits,
 };
-pub use crate::rules::{PromoCodeRejected, Quote, Rejection, UsageCounts};
-pub use crate::store::{Receipt, Redemption, RedemptionStore, Reservation, StoreError};
+pub use crate::redeem::{
+    capture, hold, redeem, release, CaptureError, CaptureOptions, CaptureRejected, Hold, HoldOptions, Receipt,
+    RedeemError, RedeemOptions, RedemptionConflict, ReleaseError, Released, DEFAULT_ATTEMPTS, DEFAULT_HOLD_TTL_SECONDS,
+    MAX_HOLD_TTL_SECONDS, MAX_REASON_LEN, MIN_HOLD_TTL_SECONDS,
+};
+pub use crate::rules::{PromoCodeRejected, Quote, QuoteLine, QuoteShipping, Rejection, UsageCounts};
+pub use crate::store::{Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState, StoreError};
 pub use crate::time::Timestamp;
 
 pub use rust_decimal::Decimal;

@@ -1,42 +1,46 @@
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Bound;
 use std::sync::{Mutex, MutexGuard};
 
 use crate::ids::{Code, CustomerId, IdempotencyKey};
 use crate::rules::UsageCounts;
-use crate::store::{Redemption, RedemptionStore, Reservation, StoreError};
+use crate::store::{Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState, StoreError};
+use crate::time::Timestamp;
 
 /// A [`RedemptionStore`] in memory, for tests and single-process use.
 ///
-/// Totals, per-customer counts and idempotency keys live under **one**
-/// mutex, so the compare, the increment and the key insert are one step.
-/// That honours the store contract across threads in one process and
-/// nothing more: two processes each holding one of these share nothing, and
-/// everything is gone when the process ends. For anything real, back the
-/// contract with a database transaction.
+/// Counts, holds and idempotency keys live under **one** mutex, so every
+/// compare and its write are one step. That honours the store contract
+/// across threads in one process and nothing more: two processes each
+/// holding one of these share nothing, and everything is gone when the
+/// process ends. For anything real, back the contract with a database
+/// transaction.
 ///
 /// # Example
 ///
 /// ```
-/// use promocodes::{Code, Currency, Discount, InMemoryRedemptionStore, Money, PromoCode, Redemption};
+/// use promocodes::{Basket, Code, Currency, Discount, InMemoryRedemptionStore, Money, PromoCode, Redemption};
 /// use promocodes::{RedemptionStore, Timestamp, UsageCounts};
 ///
 /// let store = InMemoryRedemptionStore::new();
 /// let promo = PromoCode::builder(Code::parse("SAVE10")?, Discount::percent("10".parse()?)?).build()?;
 /// let now: Timestamp = "2026-12-02T10:00:00Z".parse()?;
-/// let quote = promo.price(&Money::parse("80", Currency::EUR)?, now)?;
+/// let quote = promo.price(&Basket::from(Money::parse("80", Currency::EUR)?), now)?;
 /// let write = |expected| Redemption {
 ///     code: promo.code(),
 ///     customer: None,
 ///     expected,
 ///     idempotency_key: None,
 ///     quote: &quote,
+///     now,
+///     hold_until: None,
 /// };
 ///
 /// let first = store.record(&write(UsageCounts::ZERO))?.expect("counts were zero");
 /// assert_eq!(first.usage, UsageCounts::new(1, 0)?);
 /// // The same write against counts that are already spent changes nothing.
 /// assert_eq!(store.record(&write(UsageCounts::ZERO))?, None);
-/// assert_eq!(store.usage_for(promo.code(), None)?, UsageCounts::new(1, 0)?);
+/// assert_eq!(store.usage_for(promo.code(), None, now)?, UsageCounts::new(1, 0)?);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Default)]
@@ -44,21 +48,59 @@ pub struct InMemoryRedemptionStore {
     inner: Mutex<Ledger>,
 }
 
+/// A hold in the index of holds still marked `held`: its expiry and its sequence number.
+type HoldKey = (Timestamp, u64);
+
 #[derive(Debug, Default)]
 struct Ledger {
-    totals: HashMap<Code, u64>,
-    per_customer: HashMap<(Code, CustomerId), u64>,
-    keys: HashMap<(Code, IdempotencyKey), Reservation>,
+    /// Captured uses per code, and per code and customer.
+    captured: HashMap<Code, u64>,
+    captured_by: HashMap<(Code, CustomerId), u64>,
+    /// Holds not yet captured or released, per code, by expiry: whether each
+    /// counts is decided at read time against `now`.
+    holds: HashMap<Code, BTreeMap<HoldKey, Option<CustomerId>>>,
+    /// Every keyed reservation, with its sequence number.
+    keys: HashMap<(Code, IdempotencyKey), (u64, Reservation)>,
+    seq: u64,
 }
 
 impl Ledger {
-    fn usage(&self, code: &Code, customer: Option<&CustomerId>) -> UsageCounts {
-        let total = self.totals.get(code).copied().unwrap_or(0);
-        let per_customer = customer
-            .and_then(|c| self.per_customer.get(&(code.clone(), c.clone())))
+    fn active_holds<'a>(&'a self, code: &Code, now: Timestamp) -> impl Iterator<Item = &'a Option<CustomerId>> + 'a {
+        self.holds
+            .get(code)
+            .into_iter()
+            .flat_map(move |holds| holds.range((Bound::Excluded((now, u64::MAX)), Bound::Unbounded)))
+            .map(|(_, customer)| customer)
+    }
+
+    fn usage(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> UsageCounts {
+        let captured = self.captured.get(code).copied().unwrap_or(0);
+        let captured_by = customer
+            .and_then(|c| self.captured_by.get(&(code.clone(), c.clone())))
             .copied()
             .unwrap_or(0);
-        UsageCounts::new(total, per_customer).unwrap_or_default()
+        let (mut held, mut held_by) = (0, 0);
+        for holder in self.active_holds(code, now) {
+            held += 1;
+            if customer.is_some() && holder.as_ref() == customer {
+                held_by += 1;
+            }
+        }
+        UsageCounts::new(captured + held, captured_by + held_by).unwrap_or_default()
+    }
+
+    fn add_captured(&mut self, code: &Code, customer: Option<&CustomerId>, delta: i64) {
+        let bump = |n: &mut u64| *n = n.saturating_add_signed(delta);
+        bump(self.captured.entry(code.clone()).or_default());
+        if let Some(customer) = customer {
+            bump(self.captured_by.entry((code.clone(), customer.clone())).or_default());
+        }
+    }
+
+    fn unindex_hold(&mut self, code: &Code, seq: u64, reservation: &Reservation) {
+        if let (Some(holds), Some(expires_at)) = (self.holds.get_mut(code), reservation.expires_at) {
+            holds.remove(&(expires_at, seq));
+        }
     }
 }
 
@@ -77,8 +119,12 @@ impl InMemoryRedemptionStore {
 }
 
 impl RedemptionStore for InMemoryRedemptionStore {
-    fn usage_for(&self, code: &Code, customer: Option<&CustomerId>) -> Result<UsageCounts, StoreError> {
-        Ok(self.lock()?.usage(code, customer))
+    fn usage_for(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> Result<UsageCounts, StoreError> {
+        Ok(self.lock()?.usage(code, customer, now))
+    }
+
+    fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
+        Ok(self.lock()?.active_holds(code, now).count() as u64)
     }
 
     fn reservation(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<Reservation>, StoreError> {
@@ -86,45 +132,119 @@ impl RedemptionStore for InMemoryRedemptionStore {
         Ok(ledger
             .keys
             .get(&(code.clone(), key.clone()))
-            .map(|earlier| Reservation {
-                replayed: true,
-                ..earlier.clone()
-            }))
+            .map(|(_, earlier)| earlier.clone().replayed()))
     }
 
     fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
         let mut ledger = self.lock()?;
-        let code = redemption.code;
+        let (code, customer, now) = (redemption.code, redemption.customer, redemption.now);
         if let Some(key) = redemption.idempotency_key {
-            if let Some(earlier) = ledger.keys.get(&(code.clone(), key.clone())) {
-                return Ok(Some(Reservation {
-                    replayed: true,
-                    ..earlier.clone()
-                }));
+            if let Some((seq, earlier)) = ledger.keys.get(&(code.clone(), key.clone())).cloned() {
+                let replaces_expired_hold =
+                    redemption.hold_until.is_none() && earlier.state_at(now) == ReservationState::Expired;
+                if !replaces_expired_hold {
+                    return Ok(Some(earlier.replayed()));
+                }
+                ledger.unindex_hold(code, seq, &earlier);
             }
         }
-        let current = ledger.usage(code, redemption.customer);
+        let current = ledger.usage(code, customer, now);
         if current != redemption.expected {
             return Ok(None);
         }
-        let Some(usage) = current.incremented(redemption.customer.is_some()) else {
+        let Some(usage) = current.incremented(customer.is_some()) else {
             return Ok(None);
         };
-        ledger.totals.insert(code.clone(), usage.total());
-        if let Some(customer) = redemption.customer {
-            ledger
-                .per_customer
-                .insert((code.clone(), customer.clone()), usage.per_customer());
+        ledger.seq += 1;
+        let seq = ledger.seq;
+        match redemption.hold_until {
+            Some(expires_at) => {
+                ledger
+                    .holds
+                    .entry(code.clone())
+                    .or_default()
+                    .insert((expires_at, seq), customer.cloned());
+            }
+            None => ledger.add_captured(code, customer, 1),
         }
         let reservation = Reservation {
-            customer: redemption.customer.cloned(),
+            key: redemption.idempotency_key.cloned(),
+            customer: customer.cloned(),
             quote: redemption.quote.clone(),
             usage,
+            state: match redemption.hold_until {
+                Some(_) => ReservationState::Held,
+                None => ReservationState::Captured,
+            },
+            expires_at: redemption.hold_until,
+            captured_at: redemption.hold_until.is_none().then_some(now),
+            released_at: None,
+            reason: None,
+            was: None,
             replayed: false,
         };
         if let Some(key) = redemption.idempotency_key {
-            ledger.keys.insert((code.clone(), key.clone()), reservation.clone());
+            ledger
+                .keys
+                .insert((code.clone(), key.clone()), (seq, reservation.clone()));
         }
         Ok(Some(reservation))
+    }
+
+    fn convert(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
+        let mut ledger = self.lock()?;
+        let (code, now) = (conversion.code, conversion.now);
+        let Some((seq, held)) = ledger.keys.get(&(code.clone(), conversion.key.clone())).cloned() else {
+            return Ok(None);
+        };
+        match held.state_at(now) {
+            ReservationState::Held => {}
+            ReservationState::Expired => return Ok(None),
+            _ => return Ok(Some(held.replayed())),
+        }
+        ledger.unindex_hold(code, seq, &held);
+        ledger.add_captured(code, held.customer.as_ref(), 1);
+        let captured = Reservation {
+            quote: conversion.quote.clone(),
+            usage: ledger.usage(code, held.customer.as_ref(), now),
+            state: ReservationState::Captured,
+            captured_at: Some(now),
+            ..held
+        };
+        ledger
+            .keys
+            .insert((code.clone(), conversion.key.clone()), (seq, captured.clone()));
+        Ok(Some(captured))
+    }
+
+    fn release(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
+        let mut ledger = self.lock()?;
+        let (code, now) = (release.code, release.now);
+        let Some((seq, earlier)) = ledger.keys.get(&(code.clone(), release.key.clone())).cloned() else {
+            return Ok(None);
+        };
+        let was = match earlier.state_at(now) {
+            ReservationState::Released => return Ok(Some(earlier.replayed())),
+            ReservationState::Captured => {
+                ledger.add_captured(code, earlier.customer.as_ref(), -1);
+                ReservationState::Captured
+            }
+            _ => {
+                ledger.unindex_hold(code, seq, &earlier);
+                ReservationState::Held
+            }
+        };
+        let released = Reservation {
+            usage: ledger.usage(code, earlier.customer.as_ref(), now),
+            state: ReservationState::Released,
+            released_at: Some(now),
+            reason: release.reason.map(str::to_owned),
+            was: Some(was),
+            ..earlier
+        };
+        ledger
+            .keys
+            .insert((code.clone(), release.key.clone()), (seq, released.clone()));
+        Ok(Some(released))
     }
 }

@@ -171,6 +171,27 @@ impl Money {
         }
     }
 
+    /// This amount times `quantity`, or `None` above [`Money::MAX_AMOUNT`].
+    pub fn checked_mul(&self, quantity: u32) -> Option<Money> {
+        let product = self.amount.checked_mul(Decimal::from(quantity))?;
+        (product <= Money::MAX_AMOUNT).then(|| Money::exact(product, self.currency))
+    }
+
+    /// The amount in minor units (cents for EUR): `EUR 8.00` is 800.
+    pub fn minor(&self) -> i128 {
+        // Always held with exactly the currency's places, so the mantissa is the minor-unit count.
+        self.amount.mantissa()
+    }
+
+    /// `minor` minor units of `currency`; `None` below zero or above [`Money::MAX_AMOUNT`].
+    pub fn from_minor(minor: i128, currency: Currency) -> Option<Money> {
+        if minor < 0 {
+            return None;
+        }
+        let amount = Decimal::try_from_i128_with_scale(minor, currency.minor_units()).ok()?;
+        (amount <= Money::MAX_AMOUNT).then(|| Money::exact(amount, currency))
+    }
+
     /// Compares two amounts of one currency; `None` across currencies.
     pub fn partial_cmp_same(&self, other: &Money) -> Option<Ordering> {
         (self.currency == other.currency).then(|| self.amount.cmp(&other.amount))
@@ -196,9 +217,15 @@ pub(crate) fn parse_decimal(field: &'static str, text: &str) -> Result<Decimal, 
         return Err(not_a_decimal());
     }
     let value = Decimal::from_str_exact(digits).map_err(|_| not_a_decimal())?;
-    if negative && !value.is_zero() {
-        return Err(InputError::NegativeAmount {
-            amount: text.to_owned(),
+    if negative {
+        return Err(if value.is_zero() {
+            InputError::SignedZero {
+                amount: text.to_owned(),
+            }
+        } else {
+            InputError::NegativeAmount {
+                amount: text.to_owned(),
+            }
         });
     }
     Ok(value)
@@ -259,7 +286,7 @@ struct MoneyRepr {
 impl<'de> Deserialize<'de> for Money {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Money, D::Error> {
         let repr = MoneyRepr::deserialize(deserializer)?;
-        Money::parse(&repr.amount.0, repr.currency).map_err(de::Error::custom)
+        Money::parse(&repr.amount.0, repr.currency).map_err(|err| crate::json::invalid("amount", err))
     }
 }
 
@@ -298,7 +325,14 @@ mod tests {
             Money::parse("-0.01", Currency::EUR),
             Err(InputError::NegativeAmount { .. })
         ));
-        assert_eq!(Money::parse("-0", Currency::EUR).unwrap(), Money::zero(Currency::EUR));
+        assert!(matches!(
+            Money::parse("-0", Currency::EUR),
+            Err(InputError::SignedZero { .. })
+        ));
+        assert!(matches!(
+            Money::parse("-0.00", Currency::EUR),
+            Err(InputError::SignedZero { .. })
+        ));
         assert!(matches!(
             Money::parse("1000000000000000.01", Currency::EUR),
             Err(InputError::AmountTooLarge { .. })

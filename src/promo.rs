@@ -3,51 +3,72 @@ use std::collections::BTreeSet;
 use crate::time::Timestamp;
 use rust_decimal::Decimal;
 use serde::ser::SerializeStruct;
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::basket::Line;
 use crate::currency::Currency;
 use crate::error::InputError;
-use crate::ids::{Code, CustomerId};
+use crate::ids::{Category, Code, CustomerId, Sku};
+use crate::json::invalid;
 use crate::money::{parse_decimal, DecimalText, Money};
 use crate::rules::agreed_currency;
 
 /// What a code takes off a basket.
 ///
-/// A percent discount applies to a basket in any currency unless its
-/// maximum (or the code's minimum) names one; a fixed discount is in one
-/// currency. Either way the discount never exceeds the basket total.
+/// - **percent**: a percent of the eligible lines' subtotal (the whole basket
+///   total for a basket of one total), rounded half away from zero to the
+///   currency's minor unit, at most `max`;
+/// - **fixed**: an amount, at most the eligible subtotal;
+/// - **free shipping**: the basket's shipping, at most `max`.
 ///
-/// Serialised as `{"kind": "percent", "percent": "10", "max": <Money>}` (`max`
-/// optional) or `{"kind": "fixed", "amount": <Money>}`.
+/// A `Discount` that exists is valid: its fields are private and every
+/// constructor checks them (a percent above 0 and at most 100, amounts above
+/// zero).
+///
+/// Serialised as `{"kind": "percent", "percent": "10", "max": <Money>}`,
+/// `{"kind": "fixed", "amount": <Money>}` or `{"kind": "free_shipping", "max": <Money>}`
+/// (`max` optional).
 ///
 /// # Example
 ///
 /// ```
-/// use promocodes::{Currency, Discount, Money};
+/// use promocodes::{Currency, Discount, DiscountKind, Money};
 ///
 /// let ten = Discount::percent("10".parse()?)?;
 /// let capped = Discount::percent("25".parse()?)?.with_max(Money::parse("20", Currency::EUR)?)?;
 /// let five = Discount::fixed(Money::parse("5", Currency::EUR)?)?;
+/// let shipping = Discount::free_shipping();
+/// assert_eq!(capped.kind(), DiscountKind::Percent);
+/// assert_eq!(capped.max().map(|m| m.to_string()), Some("EUR 20.00".to_owned()));
 /// assert!(Discount::percent("0".parse()?).is_err());
+/// assert!(Discount::percent("-10".parse()?).is_err());
 /// assert!(Discount::percent("100.5".parse()?).is_err());
-/// # let _ = (ten, capped, five);
+/// assert!(Discount::fixed(Money::parse("0", Currency::EUR)?).is_err());
+/// # let _ = (ten, five, shipping);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Discount {
+    kind: Kind,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Kind {
+    Percent { percent: Decimal, max: Option<Money> },
+    Fixed { amount: Money },
+    FreeShipping { max: Option<Money> },
+}
+
+/// Which kind of [`Discount`] a code has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum Discount {
-    /// A percent of the basket total, rounded to the minor unit, at most `max`.
-    Percent {
-        /// Above 0, at most 100.
-        percent: Decimal,
-        /// The most it takes off, if capped.
-        max: Option<Money>,
-    },
-    /// A fixed amount, or the whole total when the basket is smaller.
-    Fixed {
-        /// Above zero.
-        amount: Money,
-    },
+pub enum DiscountKind {
+    /// A percent of the eligible subtotal.
+    Percent,
+    /// A fixed amount.
+    Fixed,
+    /// The basket's shipping.
+    FreeShipping,
 }
 
 impl Discount {
@@ -72,32 +93,12 @@ impl Discount {
                 max: Discount::MAX_PERCENT_PLACES,
             });
         }
-        Ok(Discount::Percent {
-            percent: percent.normalize(),
-            max: None,
+        Ok(Discount {
+            kind: Kind::Percent {
+                percent: percent.normalize(),
+                max: None,
+            },
         })
-    }
-
-    /// Caps a percent discount at `max`. On a fixed discount it is an error.
-    ///
-    /// # Errors
-    ///
-    /// [`InputError::ZeroAmount`] for a zero maximum; [`InputError::Malformed`]
-    /// on a fixed discount, which has no maximum.
-    pub fn with_max(self, max: Money) -> Result<Discount, InputError> {
-        if max.is_zero() {
-            return Err(InputError::ZeroAmount { field: "discount.max" });
-        }
-        match self {
-            Discount::Percent { percent, .. } => Ok(Discount::Percent {
-                percent,
-                max: Some(max),
-            }),
-            Discount::Fixed { .. } => Err(InputError::Malformed {
-                path: "discount.max".to_owned(),
-                message: "a fixed discount has no maximum".to_owned(),
-            }),
-        }
     }
 
     /// A fixed `amount` off.
@@ -111,7 +112,75 @@ impl Discount {
                 field: "discount.amount",
             });
         }
-        Ok(Discount::Fixed { amount })
+        Ok(Discount {
+            kind: Kind::Fixed { amount },
+        })
+    }
+
+    /// The basket's shipping off, uncapped.
+    pub fn free_shipping() -> Discount {
+        Discount {
+            kind: Kind::FreeShipping { max: None },
+        }
+    }
+
+    /// Caps a percent or free-shipping discount at `max`.
+    ///
+    /// # Errors
+    ///
+    /// [`InputError::ZeroAmount`] for a zero maximum; [`InputError::Malformed`]
+    /// on a fixed discount, which has no maximum.
+    pub fn with_max(self, max: Money) -> Result<Discount, InputError> {
+        if max.is_zero() {
+            return Err(InputError::ZeroAmount { field: "discount.max" });
+        }
+        let kind = match self.kind {
+            Kind::Percent { percent, .. } => Kind::Percent {
+                percent,
+                max: Some(max),
+            },
+            Kind::FreeShipping { .. } => Kind::FreeShipping { max: Some(max) },
+            Kind::Fixed { .. } => {
+                return Err(InputError::Malformed {
+                    path: "discount.max".to_owned(),
+                    message: "a fixed discount has no maximum".to_owned(),
+                })
+            }
+        };
+        Ok(Discount { kind })
+    }
+
+    /// Which kind it is.
+    pub fn kind(&self) -> DiscountKind {
+        match self.kind {
+            Kind::Percent { .. } => DiscountKind::Percent,
+            Kind::Fixed { .. } => DiscountKind::Fixed,
+            Kind::FreeShipping { .. } => DiscountKind::FreeShipping,
+        }
+    }
+
+    /// The percent of a percent discount.
+    pub fn as_percent(&self) -> Option<Decimal> {
+        match self.kind {
+            Kind::Percent { percent, .. } => Some(percent),
+            _ => None,
+        }
+    }
+
+    /// The amount of a fixed discount.
+    pub fn fixed_amount(&self) -> Option<&Money> {
+        match &self.kind {
+            Kind::Fixed { amount } => Some(amount),
+            _ => None,
+        }
+    }
+
+    /// The cap of a percent or free-shipping discount, if it has one.
+    pub fn max(&self) -> Option<&Money> {
+        match &self.kind {
+            Kind::Percent { max, .. } | Kind::FreeShipping { max } => max.as_ref(),
+            Kind::Fixed { .. } => None,
+        }
     }
 }
 
@@ -119,8 +188,7 @@ impl Discount {
 ///
 /// Each cap is optional (none means unlimited) and at least 1.
 /// Serialised as `{"total": 1000, "per_customer": 1}`, either field optional.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(try_from = "LimitsRepr")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct UsageLimits {
     #[serde(skip_serializing_if = "Option::is_none")]
     total: Option<u64>,
@@ -137,11 +205,16 @@ struct LimitsRepr {
     per_customer: Option<u64>,
 }
 
-impl TryFrom<LimitsRepr> for UsageLimits {
-    type Error = InputError;
-
-    fn try_from(repr: LimitsRepr) -> Result<UsageLimits, InputError> {
-        UsageLimits::new(repr.total, repr.per_customer)
+impl<'de> Deserialize<'de> for UsageLimits {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<UsageLimits, D::Error> {
+        let repr = LimitsRepr::deserialize(deserializer)?;
+        UsageLimits::new(repr.total, repr.per_customer).map_err(|err| {
+            let field = match &err {
+                InputError::ZeroLimit { field } => *field,
+                _ => "",
+            };
+            invalid(field, err)
+        })
     }
 }
 
@@ -178,34 +251,176 @@ impl UsageLimits {
     }
 }
 
-/// Who may redeem a code.
+/// Who may redeem a code: anyone, or only the customers it is assigned to
+/// (1 to [`Audience::MAX_CUSTOMERS`] of them).
+///
+/// # Example
+///
+/// ```
+/// use promocodes::{Audience, CustomerId};
+///
+/// let vip = Audience::assigned([CustomerId::parse("dora")?])?;
+/// assert!(vip.admits(&CustomerId::parse("dora")?));
+/// assert!(!vip.admits(&CustomerId::parse("erin")?));
+/// assert!(Audience::public().admits(&CustomerId::parse("erin")?));
+/// assert!(Audience::assigned([]).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum Audience {
-    /// Anyone.
-    #[default]
-    Public,
-    /// Only these customers (never empty).
-    Assigned(BTreeSet<CustomerId>),
+pub struct Audience {
+    assigned: Option<BTreeSet<CustomerId>>,
 }
 
 impl Audience {
+    /// The most customers a code may be assigned to.
+    pub const MAX_CUSTOMERS: usize = 10_000;
+
+    /// Anyone may redeem it.
+    pub fn public() -> Audience {
+        Audience { assigned: None }
+    }
+
     /// An audience of exactly these customers.
     ///
     /// # Errors
     ///
-    /// [`InputError::EmptyAudience`] when there are none.
+    /// [`InputError::EmptyAudience`] when there are none,
+    /// [`InputError::TooMany`] beyond [`Audience::MAX_CUSTOMERS`].
     pub fn assigned(customers: impl IntoIterator<Item = CustomerId>) -> Result<Audience, InputError> {
         let customers: BTreeSet<CustomerId> = customers.into_iter().collect();
         if customers.is_empty() {
             return Err(InputError::EmptyAudience);
         }
-        Ok(Audience::Assigned(customers))
+        if customers.len() > Audience::MAX_CUSTOMERS {
+            return Err(InputError::TooMany {
+                field: "audience",
+                count: customers.len(),
+                max: Audience::MAX_CUSTOMERS,
+            });
+        }
+        Ok(Audience {
+            assigned: Some(customers),
+        })
     }
 
     /// Whether the code is limited to named customers.
     pub fn is_assigned(&self) -> bool {
-        matches!(self, Audience::Assigned(_))
+        self.assigned.is_some()
+    }
+
+    /// The customers it is assigned to, if it is.
+    pub fn customers(&self) -> Option<&BTreeSet<CustomerId>> {
+        self.assigned.as_ref()
+    }
+
+    /// Whether `customer` may redeem it.
+    pub fn admits(&self, customer: &CustomerId) -> bool {
+        self.assigned.as_ref().is_none_or(|c| c.contains(customer))
+    }
+}
+
+/// Which basket lines a code applies to: a line is eligible when its sku is
+/// listed or any of its categories is. A code without `applies_to` applies to
+/// every line. Shipping is never eligible for percent or fixed discounts.
+///
+/// Serialised as `{"skus": ["GRINDER-1"], "categories": ["mugs"]}`, either list
+/// optional but not both.
+///
+/// # Example
+///
+/// ```
+/// use promocodes::{AppliesTo, Category, Currency, Line, Money, Sku};
+///
+/// let mugs = AppliesTo::new([], [Category::parse("mugs")?])?;
+/// let price = Money::parse("12.50", Currency::EUR)?;
+/// let mug = Line::new(Sku::parse("MUG-1")?, 1, price)?.with_categories([Category::parse("mugs")?])?;
+/// let beans = Line::new(Sku::parse("BEANS")?, 1, price)?;
+/// assert!(mugs.includes(&mug));
+/// assert!(!mugs.includes(&beans));
+/// assert!(AppliesTo::new([], []).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AppliesTo {
+    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    skus: BTreeSet<Sku>,
+    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    categories: BTreeSet<Category>,
+}
+
+impl AppliesTo {
+    /// The most skus, and the most categories, a code may apply to.
+    pub const MAX_ENTRIES: usize = 1000;
+
+    /// A scope of these skus and categories.
+    ///
+    /// # Errors
+    ///
+    /// [`InputError::EmptyScope`] when both are empty, [`InputError::TooMany`]
+    /// beyond [`AppliesTo::MAX_ENTRIES`] of either.
+    pub fn new(
+        skus: impl IntoIterator<Item = Sku>,
+        categories: impl IntoIterator<Item = Category>,
+    ) -> Result<AppliesTo, InputError> {
+        let skus: BTreeSet<Sku> = skus.into_iter().collect();
+        let categories: BTreeSet<Category> = categories.into_iter().collect();
+        if skus.is_empty() && categories.is_empty() {
+            return Err(InputError::EmptyScope);
+        }
+        for (field, count) in [
+            ("applies_to.skus", skus.len()),
+            ("applies_to.categories", categories.len()),
+        ] {
+            if count > AppliesTo::MAX_ENTRIES {
+                return Err(InputError::TooMany {
+                    field,
+                    count,
+                    max: AppliesTo::MAX_ENTRIES,
+                });
+            }
+        }
+        Ok(AppliesTo { skus, categories })
+    }
+
+    /// The skus it applies to.
+    pub fn skus(&self) -> &BTreeSet<Sku> {
+        &self.skus
+    }
+
+    /// The categories it applies to.
+    pub fn categories(&self) -> &BTreeSet<Category> {
+        &self.categories
+    }
+
+    /// Whether `line` is eligible: its sku is listed or any of its categories is.
+    pub fn includes(&self, line: &Line) -> bool {
+        self.skus.contains(line.sku()) || line.categories().iter().any(|c| self.categories.contains(c))
+    }
+
+    /// A phrase for the buyer: `items in mugs or grinders`, `GRINDER-1`.
+    pub fn describe(&self) -> String {
+        const SHOWN: usize = 3;
+        fn list<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
+            let total = names.len();
+            let mut shown: Vec<&str> = names.take(SHOWN).collect();
+            let more = total.saturating_sub(SHOWN);
+            let last = if more > 0 { None } else { shown.pop() };
+            let mut text = shown.join(", ");
+            match (last, more) {
+                (Some(last), _) if text.is_empty() => text = last.to_owned(),
+                (Some(last), _) => text = format!("{text} or {last}"),
+                (None, more) => text = format!("{text} or {more} more"),
+            }
+            text
+        }
+        let categories = (!self.categories.is_empty())
+            .then(|| format!("items in {}", list(self.categories.iter().map(Category::as_str))));
+        let skus = (!self.skus.is_empty()).then(|| list(self.skus.iter().map(Sku::as_str)));
+        match (categories, skus) {
+            (Some(c), Some(s)) => format!("{c}, or to {s}"),
+            (Some(one), None) | (None, Some(one)) => one,
+            (None, None) => "no items".to_owned(),
+        }
     }
 }
 
@@ -220,20 +435,24 @@ impl Audience {
 ///
 /// ```json
 /// {"code": "SAVE10",
+///  "active": true,
 ///  "discount": {"kind": "percent", "percent": "10", "max": {"amount": "20.00", "currency": "EUR"}},
+///  "applies_to": {"categories": ["mugs"]},
 ///  "limits": {"total": 1000, "per_customer": 1},
 ///  "starts_at": "2026-12-01T00:00:00Z", "ends_at": "2027-01-01T00:00:00Z",
 ///  "minimum": {"amount": "50.00", "currency": "EUR"},
 ///  "audience": ["alice", "bob"]}
 /// ```
 ///
-/// Only `code` and `discount` are required; no `audience` means public.
-/// Unknown fields are an error.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(try_from = "DefinitionRepr")]
+/// Only `code` and `discount` are required; `active` defaults to `true`, no
+/// `applies_to` means every line, no `audience` means public. Unknown fields
+/// are an error.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PromoCode {
     code: Code,
+    active: bool,
     discount: Discount,
+    applies_to: Option<AppliesTo>,
     limits: UsageLimits,
     starts_at: Option<Timestamp>,
     ends_at: Option<Timestamp>,
@@ -246,43 +465,50 @@ pub struct PromoCode {
 #[derive(Debug, Clone)]
 #[must_use]
 pub struct PromoCodeBuilder {
-    code: Code,
-    discount: Discount,
-    limits: UsageLimits,
-    starts_at: Option<Timestamp>,
-    ends_at: Option<Timestamp>,
-    minimum: Option<Money>,
-    audience: Audience,
+    promo: PromoCode,
 }
 
 impl PromoCodeBuilder {
+    /// Switches the code on or off (on by default). An inactive code is
+    /// refused with [`Rejection::Inactive`](crate::Rejection::Inactive).
+    pub fn active(mut self, active: bool) -> PromoCodeBuilder {
+        self.promo.active = active;
+        self
+    }
+
+    /// Limits the code to some lines (every line by default).
+    pub fn applies_to(mut self, scope: AppliesTo) -> PromoCodeBuilder {
+        self.promo.applies_to = Some(scope);
+        self
+    }
+
     /// Caps on redemptions (unlimited by default).
     pub fn limits(mut self, limits: UsageLimits) -> PromoCodeBuilder {
-        self.limits = limits;
+        self.promo.limits = limits;
         self
     }
 
     /// The first moment the code is valid (inclusive).
     pub fn starts_at(mut self, start: Timestamp) -> PromoCodeBuilder {
-        self.starts_at = Some(start);
+        self.promo.starts_at = Some(start);
         self
     }
 
     /// The first moment the code is no longer valid (exclusive).
     pub fn ends_at(mut self, end: Timestamp) -> PromoCodeBuilder {
-        self.ends_at = Some(end);
+        self.promo.ends_at = Some(end);
         self
     }
 
-    /// The smallest basket total the code applies to.
+    /// The smallest eligible subtotal the code applies to.
     pub fn minimum(mut self, minimum: Money) -> PromoCodeBuilder {
-        self.minimum = Some(minimum);
+        self.promo.minimum = Some(minimum);
         self
     }
 
     /// Who may redeem it (public by default).
     pub fn audience(mut self, audience: Audience) -> PromoCodeBuilder {
-        self.audience = audience;
+        self.promo.audience = audience;
         self
     }
 
@@ -294,52 +520,38 @@ impl PromoCodeBuilder {
     /// starts; [`InputError::CurrencyMismatch`] when the discount and the
     /// minimum name different currencies.
     pub fn build(self) -> Result<PromoCode, InputError> {
-        if let (Some(starts_at), Some(ends_at)) = (self.starts_at, self.ends_at) {
+        let mut promo = self.promo;
+        if let (Some(starts_at), Some(ends_at)) = (promo.starts_at, promo.ends_at) {
             if ends_at <= starts_at {
                 return Err(InputError::EmptyWindow { starts_at, ends_at });
             }
         }
-        let currency = agreed_currency(&[
-            (
-                "discount.amount",
-                match &self.discount {
-                    Discount::Fixed { amount } => Some(amount),
-                    Discount::Percent { .. } => None,
-                },
-            ),
-            (
-                "discount.max",
-                match &self.discount {
-                    Discount::Percent { max, .. } => max.as_ref(),
-                    Discount::Fixed { .. } => None,
-                },
-            ),
-            ("minimum", self.minimum.as_ref()),
+        promo.currency = agreed_currency(&[
+            ("discount.amount", promo.discount.fixed_amount()),
+            ("discount.max", promo.discount.max()),
+            ("minimum", promo.minimum.as_ref()),
         ])?;
-        Ok(PromoCode {
-            code: self.code,
-            discount: self.discount,
-            limits: self.limits,
-            starts_at: self.starts_at,
-            ends_at: self.ends_at,
-            minimum: self.minimum,
-            audience: self.audience,
-            currency,
-        })
+        Ok(promo)
     }
 }
 
 impl PromoCode {
-    /// Starts a definition of `code` with `discount`: public, unlimited, always valid.
+    /// Starts a definition of `code` with `discount`: active, public, for
+    /// every line, unlimited, always valid.
     pub fn builder(code: Code, discount: Discount) -> PromoCodeBuilder {
         PromoCodeBuilder {
-            code,
-            discount,
-            limits: UsageLimits::UNLIMITED,
-            starts_at: None,
-            ends_at: None,
-            minimum: None,
-            audience: Audience::Public,
+            promo: PromoCode {
+                code,
+                active: true,
+                discount,
+                applies_to: None,
+                limits: UsageLimits::UNLIMITED,
+                starts_at: None,
+                ends_at: None,
+                minimum: None,
+                audience: Audience::public(),
+                currency: None,
+            },
         }
     }
 
@@ -347,10 +559,13 @@ impl PromoCode {
     ///
     /// # Errors
     ///
-    /// [`InputError::Malformed`] naming the field for malformed JSON, a wrong
-    /// type, a missing or unknown field; the other variants for values that
-    /// break a rule (a percent of 0, an unknown currency, ...), with the path
-    /// of the field in [`InputError::Malformed`] where serde knows it.
+    /// As [`from_json`](crate::from_json): [`InputError::Malformed`] naming
+    /// the field for a wrong type, a missing or unknown field;
+    /// [`InputError::Field`] with the field's path and the specific variant
+    /// for a value that breaks a rule (a percent of 0 is
+    /// [`InputError::PercentOutOfRange`] at `discount.percent`, a window that
+    /// ends before it starts [`InputError::EmptyWindow`] at `ends_at`);
+    /// [`InputError::NotJson`] for text that is not JSON.
     ///
     /// # Example
     ///
@@ -367,10 +582,20 @@ impl PromoCode {
     /// let err = PromoCode::from_json(r#"{"code": "X", "discount": {"kind": "percent", "percent": 10}}"#)
     ///     .unwrap_err();
     /// assert!(matches!(&err, InputError::Malformed { path, .. } if path == "discount.percent"));
+    ///
+    /// let err = PromoCode::from_json(r#"{"code": "X", "discount": {"kind": "percent", "percent": "150"}}"#)
+    ///     .unwrap_err();
+    /// assert_eq!(err.path(), Some("discount.percent"));
+    /// assert!(matches!(err.kind(), InputError::PercentOutOfRange { .. }));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_json(json: &str) -> Result<PromoCode, InputError> {
         crate::json::from_json(json)
+    }
+
+    /// The same code switched on or off, everything else unchanged.
+    pub fn with_active(&self, active: bool) -> PromoCode {
+        PromoCode { active, ..self.clone() }
     }
 
     /// The normalised code.
@@ -378,9 +603,19 @@ impl PromoCode {
         &self.code
     }
 
+    /// Whether the code is switched on.
+    pub fn active(&self) -> bool {
+        self.active
+    }
+
     /// What it takes off.
     pub fn discount(&self) -> &Discount {
         &self.discount
+    }
+
+    /// Which lines it applies to (`None`: every line).
+    pub fn applies_to(&self) -> Option<&AppliesTo> {
+        self.applies_to.as_ref()
     }
 
     /// Its caps.
@@ -398,7 +633,7 @@ impl PromoCode {
         self.ends_at
     }
 
-    /// The smallest basket it applies to.
+    /// The smallest eligible subtotal it applies to.
     pub fn minimum(&self) -> Option<&Money> {
         self.minimum.as_ref()
     }
@@ -446,9 +681,13 @@ fn serialize_definition<S: Serializer>(
     with_audience: bool,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
-    let mut s = serializer.serialize_struct("PromoCode", 8)?;
+    let mut s = serializer.serialize_struct("PromoCode", 10)?;
     s.serialize_field("code", &promo.code)?;
-    s.serialize_field("discount", &DiscountRepr::from(&promo.discount))?;
+    s.serialize_field("active", &promo.active)?;
+    s.serialize_field("discount", &promo.discount)?;
+    if let Some(scope) = &promo.applies_to {
+        s.serialize_field("applies_to", scope)?;
+    }
     if promo.limits != UsageLimits::UNLIMITED {
         s.serialize_field("limits", &promo.limits)?;
     }
@@ -461,10 +700,10 @@ fn serialize_definition<S: Serializer>(
     if let Some(minimum) = &promo.minimum {
         s.serialize_field("minimum", minimum)?;
     }
-    match (&promo.audience, with_audience) {
-        (Audience::Assigned(customers), true) => s.serialize_field("audience", customers)?,
-        (audience, false) => s.serialize_field("assigned", &audience.is_assigned())?,
-        (Audience::Public, true) => {}
+    match (promo.audience.customers(), with_audience) {
+        (Some(customers), true) => s.serialize_field("audience", customers)?,
+        (_, false) => s.serialize_field("assigned", &promo.audience.is_assigned())?,
+        (None, true) => {}
     }
     s.end()
 }
@@ -472,22 +711,27 @@ fn serialize_definition<S: Serializer>(
 /// The serialised form of a discount.
 #[derive(Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-enum DiscountRepr {
+enum DiscountRepr<'a> {
     Percent {
         percent: PercentText,
         #[serde(skip_serializing_if = "Option::is_none")]
-        max: Option<Money>,
+        max: Option<&'a Money>,
     },
     Fixed {
-        amount: Money,
+        amount: &'a Money,
+    },
+    FreeShipping {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        max: Option<&'a Money>,
     },
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Clone, Copy)]
 #[serde(rename_all = "snake_case")]
-enum DiscountKind {
+enum KindText {
     Percent,
     Fixed,
+    FreeShipping,
 }
 
 /// A discount as read: flat rather than an internally tagged enum, so that
@@ -495,7 +739,7 @@ enum DiscountKind {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct DiscountFields {
-    kind: DiscountKind,
+    kind: KindText,
     #[serde(default)]
     percent: Option<PercentText>,
     #[serde(default)]
@@ -514,62 +758,120 @@ impl Serialize for PercentText {
 }
 
 impl<'de> Deserialize<'de> for PercentText {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<PercentText, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<PercentText, D::Error> {
         let text = DecimalText::deserialize(deserializer)?;
         let value = parse_decimal("percent", &text.0).map_err(|err| match err {
-            InputError::NegativeAmount { amount } => InputError::PercentOutOfRange { percent: amount },
+            InputError::NegativeAmount { amount } | InputError::SignedZero { amount } => {
+                InputError::PercentOutOfRange { percent: amount }
+            }
             other => other,
         });
         let value = value.and_then(|v| Discount::percent(v).map(|_| v));
-        value.map(PercentText).map_err(serde::de::Error::custom)
-    }
-}
-
-impl From<&Discount> for DiscountRepr {
-    fn from(discount: &Discount) -> DiscountRepr {
-        match discount {
-            Discount::Percent { percent, max } => DiscountRepr::Percent {
-                percent: PercentText(*percent),
-                max: *max,
-            },
-            Discount::Fixed { amount } => DiscountRepr::Fixed { amount: *amount },
-        }
-    }
-}
-
-impl TryFrom<DiscountFields> for Discount {
-    type Error = String;
-
-    fn try_from(fields: DiscountFields) -> Result<Discount, String> {
-        match (fields.kind, fields.percent, fields.max, fields.amount) {
-            (DiscountKind::Percent, Some(percent), max, None) => {
-                let discount = Discount::percent(percent.0).map_err(|e| e.to_string())?;
-                match max {
-                    Some(max) => discount.with_max(max).map_err(|e| e.to_string()),
-                    None => Ok(discount),
-                }
-            }
-            (DiscountKind::Percent, None, _, _) => Err("missing field `percent`".to_owned()),
-            (DiscountKind::Percent, Some(_), _, Some(_)) => {
-                Err("a percent discount has no `amount`; did you mean `max`?".to_owned())
-            }
-            (DiscountKind::Fixed, None, None, Some(amount)) => Discount::fixed(amount).map_err(|e| e.to_string()),
-            (DiscountKind::Fixed, _, _, None) => Err("missing field `amount`".to_owned()),
-            (DiscountKind::Fixed, _, _, Some(_)) => Err("a fixed discount has only `kind` and `amount`".to_owned()),
-        }
+        value.map(PercentText).map_err(|err| invalid("", err))
     }
 }
 
 impl Serialize for Discount {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        DiscountRepr::from(self).serialize(serializer)
+        let repr = match &self.kind {
+            Kind::Percent { percent, max } => DiscountRepr::Percent {
+                percent: PercentText(*percent),
+                max: max.as_ref(),
+            },
+            Kind::Fixed { amount } => DiscountRepr::Fixed { amount },
+            Kind::FreeShipping { max } => DiscountRepr::FreeShipping { max: max.as_ref() },
+        };
+        repr.serialize(serializer)
+    }
+}
+
+impl DiscountFields {
+    /// The discount, or the field that is wrong and why.
+    fn into_discount(self) -> Result<Discount, (&'static str, String)> {
+        let stray = |field: &'static str, kind: &str| (field, format!("a {kind} discount has no `{field}`"));
+        let with_max = |discount: Discount, max: Option<Money>| match max {
+            None => Ok(discount),
+            Some(max) => discount.with_max(max).map_err(|e| ("max", e.to_string())),
+        };
+        match self.kind {
+            KindText::Percent => {
+                if self.amount.is_some() {
+                    return Err((
+                        "amount",
+                        "a percent discount has no `amount`; did you mean `max`?".to_owned(),
+                    ));
+                }
+                let percent = self.percent.ok_or((".", "missing field `percent`".to_owned()))?;
+                let discount = Discount::percent(percent.0).map_err(|e| ("percent", e.to_string()))?;
+                with_max(discount, self.max)
+            }
+            KindText::Fixed => {
+                if self.percent.is_some() {
+                    return Err(stray("percent", "fixed"));
+                }
+                if self.max.is_some() {
+                    return Err(("max", "a fixed discount has no maximum; it is its own".to_owned()));
+                }
+                let amount = self.amount.ok_or((".", "missing field `amount`".to_owned()))?;
+                Discount::fixed(amount).map_err(|e| ("amount", e.to_string()))
+            }
+            KindText::FreeShipping => {
+                if self.percent.is_some() {
+                    return Err(stray("percent", "free_shipping"));
+                }
+                if self.amount.is_some() {
+                    return Err(stray("amount", "free_shipping"));
+                }
+                with_max(Discount::free_shipping(), self.max)
+            }
+        }
     }
 }
 
 impl<'de> Deserialize<'de> for Discount {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Discount, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Discount, D::Error> {
         let fields = DiscountFields::deserialize(deserializer)?;
-        Discount::try_from(fields).map_err(serde::de::Error::custom)
+        let amount_zero = fields.amount.is_some_and(|a| a.is_zero());
+        let max_zero = fields.max.is_some_and(|m| m.is_zero());
+        fields.into_discount().map_err(|(field, message)| match field {
+            "amount" if amount_zero => invalid(
+                "amount",
+                InputError::ZeroAmount {
+                    field: "discount.amount",
+                },
+            ),
+            "max" if max_zero => invalid("max", InputError::ZeroAmount { field: "discount.max" }),
+            "." => serde::de::Error::custom(message),
+            field => invalid(
+                field,
+                InputError::Malformed {
+                    path: ".".to_owned(),
+                    message,
+                },
+            ),
+        })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScopeRepr {
+    #[serde(default)]
+    skus: Vec<Sku>,
+    #[serde(default)]
+    categories: Vec<Category>,
+}
+
+impl<'de> Deserialize<'de> for AppliesTo {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<AppliesTo, D::Error> {
+        let repr = ScopeRepr::deserialize(deserializer)?;
+        AppliesTo::new(repr.skus, repr.categories).map_err(|err| {
+            let field = match &err {
+                InputError::TooMany { field, .. } => field.trim_start_matches("applies_to."),
+                _ => "",
+            };
+            invalid(field, err)
+        })
     }
 }
 
@@ -577,7 +879,11 @@ impl<'de> Deserialize<'de> for Discount {
 #[serde(deny_unknown_fields)]
 struct DefinitionRepr {
     code: Code,
+    #[serde(default)]
+    active: Option<bool>,
     discount: Discount,
+    #[serde(default)]
+    applies_to: Option<AppliesTo>,
     #[serde(default)]
     limits: Option<UsageLimits>,
     #[serde(default)]
@@ -590,25 +896,43 @@ struct DefinitionRepr {
     audience: Option<Vec<CustomerId>>,
 }
 
-impl TryFrom<DefinitionRepr> for PromoCode {
-    type Error = InputError;
-
-    fn try_from(repr: DefinitionRepr) -> Result<PromoCode, InputError> {
-        let mut builder = PromoCode::builder(repr.code, repr.discount)
-            .limits(repr.limits.unwrap_or_default())
-            .audience(match repr.audience {
-                None => Audience::Public,
-                Some(customers) => Audience::assigned(customers)?,
-            });
-        if let Some(start) = repr.starts_at {
+impl DefinitionRepr {
+    fn build(self) -> Result<PromoCode, InputError> {
+        let audience = match self.audience {
+            None => Audience::public(),
+            Some(customers) => Audience::assigned(customers)?,
+        };
+        let mut builder = PromoCode::builder(self.code, self.discount)
+            .active(self.active.unwrap_or(true))
+            .limits(self.limits.unwrap_or_default())
+            .audience(audience);
+        if let Some(scope) = self.applies_to {
+            builder = builder.applies_to(scope);
+        }
+        if let Some(start) = self.starts_at {
             builder = builder.starts_at(start);
         }
-        if let Some(end) = repr.ends_at {
+        if let Some(end) = self.ends_at {
             builder = builder.ends_at(end);
         }
-        if let Some(minimum) = repr.minimum {
+        if let Some(minimum) = self.minimum {
             builder = builder.minimum(minimum);
         }
         builder.build()
+    }
+}
+
+impl<'de> Deserialize<'de> for PromoCode {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<PromoCode, D::Error> {
+        let repr = DefinitionRepr::deserialize(deserializer)?;
+        repr.build().map_err(|err| {
+            let field = match &err {
+                InputError::EmptyWindow { .. } => "ends_at",
+                InputError::CurrencyMismatch { field, .. } => field,
+                InputError::EmptyAudience | InputError::TooMany { .. } => "audience",
+                _ => "",
+            };
+            invalid(field, err)
+        })
     }
 }

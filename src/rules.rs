@@ -3,11 +3,12 @@ use std::fmt;
 use crate::time::Timestamp;
 use serde::{Deserialize, Serialize};
 
+use crate::basket::Basket;
 use crate::currency::Currency;
 use crate::error::InputError;
-use crate::ids::{Code, CustomerId};
+use crate::ids::{Code, CustomerId, Sku};
 use crate::money::Money;
-use crate::promo::{Audience, Discount, PromoCode};
+use crate::promo::{DiscountKind, PromoCode};
 
 /// How often a code has been redeemed: by anyone, and by the customer asking.
 ///
@@ -97,6 +98,8 @@ impl UsageCounts {
 /// Rules are checked in the order of the variants here; the first that
 /// applies is the one reported. Each has a stable snake_case [`code`](Rejection::code),
 /// which is how it is serialised for JSON and JavaScript, and a human sentence.
+/// [`Rejection::QuoteChanged`] is not a rule of the code: only a capture pinned
+/// to the quote the buyer was shown reports it, after every rule has passed.
 ///
 /// # Example
 ///
@@ -106,12 +109,15 @@ impl UsageCounts {
 /// assert_eq!(Rejection::BelowMinimum.code(), "below_minimum");
 /// assert_eq!(Rejection::from_code("exhausted"), Some(Rejection::Exhausted));
 /// assert_eq!(serde_json::to_string(&Rejection::NotStarted)?, r#""not_started""#);
+/// assert_eq!(Rejection::ALL[0], Rejection::Inactive);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Rejection {
+    /// The code is switched off (its kill switch).
+    Inactive,
     /// The code has a per-customer cap or an assigned audience, and no customer was given.
     CustomerRequired,
     /// The code is assigned to other customers.
@@ -126,13 +132,20 @@ pub enum Rejection {
     CustomerLimitReached,
     /// The basket is in a currency the code's amounts are not in.
     CurrencyMismatch,
-    /// The basket total is below the code's minimum.
+    /// The code applies to some products only, and no line of the basket is one
+    /// (or the basket has no lines to tell).
+    NoEligibleItems,
+    /// The eligible subtotal is below the code's minimum.
     BelowMinimum,
+    /// A capture pinned to the quote the buyer was shown: pricing now gives
+    /// another discount or amount to pay.
+    QuoteChanged,
 }
 
 impl Rejection {
     /// Every rejection, in the order the rules are checked.
-    pub const ALL: [Rejection; 8] = [
+    pub const ALL: [Rejection; 11] = [
+        Rejection::Inactive,
         Rejection::CustomerRequired,
         Rejection::NotAssigned,
         Rejection::NotStarted,
@@ -140,12 +153,15 @@ impl Rejection {
         Rejection::Exhausted,
         Rejection::CustomerLimitReached,
         Rejection::CurrencyMismatch,
+        Rejection::NoEligibleItems,
         Rejection::BelowMinimum,
+        Rejection::QuoteChanged,
     ];
 
     /// The stable snake_case code: `"below_minimum"`.
     pub fn code(self) -> &'static str {
         match self {
+            Rejection::Inactive => "inactive",
             Rejection::CustomerRequired => "customer_required",
             Rejection::NotAssigned => "not_assigned",
             Rejection::NotStarted => "not_started",
@@ -153,7 +169,9 @@ impl Rejection {
             Rejection::Exhausted => "exhausted",
             Rejection::CustomerLimitReached => "customer_limit_reached",
             Rejection::CurrencyMismatch => "currency_mismatch",
+            Rejection::NoEligibleItems => "no_eligible_items",
             Rejection::BelowMinimum => "below_minimum",
+            Rejection::QuoteChanged => "quote_changed",
         }
     }
 
@@ -166,6 +184,7 @@ impl Rejection {
     /// same sentence with the code's own figures in it.
     pub fn message(self) -> &'static str {
         match self {
+            Rejection::Inactive => "this code is not active",
             Rejection::CustomerRequired => "this code needs you to be signed in",
             Rejection::NotAssigned => "this code is not available to you",
             Rejection::NotStarted => "this code is not valid yet",
@@ -173,7 +192,9 @@ impl Rejection {
             Rejection::Exhausted => "this code has been used up",
             Rejection::CustomerLimitReached => "you have already used this code as often as it allows",
             Rejection::CurrencyMismatch => "this code does not apply to a basket in this currency",
+            Rejection::NoEligibleItems => "this code does not apply to anything in this basket",
             Rejection::BelowMinimum => "this code needs a larger basket",
+            Rejection::QuoteChanged => "the price changed since it was quoted",
         }
     }
 }
@@ -189,12 +210,12 @@ impl fmt::Display for Rejection {
 /// # Example
 ///
 /// ```
-/// use promocodes::{Code, Currency, Discount, Money, PromoCode, Rejection, Timestamp, UsageCounts};
+/// use promocodes::{Basket, Code, Currency, Discount, Money, PromoCode, Rejection, Timestamp, UsageCounts};
 ///
 /// let promo = PromoCode::builder(Code::parse("BIG")?, Discount::percent("10".parse()?)?)
 ///     .minimum(Money::parse("50", Currency::EUR)?)
 ///     .build()?;
-/// let small = Money::parse("20", Currency::EUR)?;
+/// let small = Basket::from(Money::parse("20", Currency::EUR)?);
 /// let now: Timestamp = "2026-12-02T10:00:00Z".parse()?;
 ///
 /// let refused = promo.validate(None, UsageCounts::ZERO, &small, now).unwrap_err();
@@ -226,9 +247,16 @@ impl PromoCodeRejected {
                 Some(currency) => format!("this code applies to baskets in {currency} only"),
                 None => rejection.message().to_owned(),
             },
-            Rejection::BelowMinimum => match promo.minimum() {
-                Some(minimum) => format!("this code needs a basket of at least {minimum}"),
+            Rejection::NoEligibleItems => match promo.applies_to() {
+                Some(scope) => format!("this code applies only to {}", scope.describe()),
                 None => rejection.message().to_owned(),
+            },
+            Rejection::BelowMinimum => match (promo.minimum(), promo.applies_to()) {
+                (Some(minimum), None) => format!("this code needs a basket of at least {minimum}"),
+                (Some(minimum), Some(scope)) => {
+                    format!("this code needs at least {minimum} of {}", scope.describe())
+                }
+                (None, _) => rejection.message().to_owned(),
             },
             other => other.message().to_owned(),
         };
@@ -236,6 +264,19 @@ impl PromoCodeRejected {
             code: promo.code().clone(),
             rejection,
             message,
+        }
+    }
+
+    /// The refusal of a capture pinned to `shown`, when pricing now gives `current`.
+    pub fn quote_changed(shown: &Quote, current: &Quote) -> PromoCodeRejected {
+        PromoCodeRejected {
+            code: current.code().clone(),
+            rejection: Rejection::QuoteChanged,
+            message: format!(
+                "the price changed since it was quoted: {} to pay then, {} now",
+                shown.payable(),
+                current.payable()
+            ),
         }
     }
 
@@ -255,14 +296,46 @@ impl PromoCodeRejected {
     }
 }
 
+/// One line of a quote: the line's amount and its part of the discount.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuoteLine {
+    /// The line's product.
+    pub sku: Sku,
+    /// The line's amount, `quantity x unit_price`.
+    pub amount: Money,
+    /// Its part of the discount (zero when the line is not eligible).
+    pub discount: Money,
+}
+
+/// The shipping of a quote: its amount and the part of the discount taken off it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuoteShipping {
+    /// The basket's shipping.
+    pub amount: Money,
+    /// What the code takes off it (only a free-shipping code takes anything).
+    pub discount: Money,
+}
+
 /// A priced basket: what the code takes off and what is left to pay.
 ///
 /// A quote touches no counter; it is a promise about the moment it was made,
 /// `quoted_at`, and nothing more. The discount never exceeds the total, the
 /// payable is never negative, and `discount + payable == total`, exactly.
 ///
+/// For a basket with lines it also carries the split: each line's part of
+/// the discount (`lines`) and the shipping's (`shipping`). The parts add up to
+/// the discount exactly and no part exceeds its amount: the discount is
+/// allocated over the eligible lines in proportion to their amounts, each part
+/// rounded down to the minor unit and the cents left over given one by one
+/// to the largest remainders (ties by line order). That is what refunding a
+/// single item, or computing tax per line, needs.
+///
 /// It serialises as
-/// `{"code", "total": <Money>, "discount": <Money>, "payable": <Money>, "quoted_at"}`.
+/// `{"code", "total": <Money>, "discount": <Money>, "payable": <Money>, "quoted_at",
+/// "lines": [{"sku", "amount", "discount"}], "shipping": {"amount", "discount"}, "note"}`,
+/// `lines`, `shipping` and `note` only when there is something to say.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "QuoteRepr")]
 pub struct Quote {
@@ -271,6 +344,12 @@ pub struct Quote {
     discount: Money,
     payable: Money,
     quoted_at: Timestamp,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lines: Option<Vec<QuoteLine>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shipping: Option<QuoteShipping>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -281,19 +360,50 @@ struct QuoteRepr {
     discount: Money,
     payable: Money,
     quoted_at: Timestamp,
+    #[serde(default)]
+    lines: Option<Vec<QuoteLine>>,
+    #[serde(default)]
+    shipping: Option<QuoteShipping>,
+    #[serde(default)]
+    note: Option<String>,
 }
 
 impl TryFrom<QuoteRepr> for Quote {
     type Error = InputError;
 
     fn try_from(repr: QuoteRepr) -> Result<Quote, InputError> {
+        let inconsistent = |message: &str| InputError::Malformed {
+            path: ".".to_owned(),
+            message: message.to_owned(),
+        };
         let consistent = repr.discount.partial_cmp_same(&repr.total).is_some_and(|o| o.is_le())
             && repr.total.checked_sub(&repr.discount) == Some(repr.payable);
         if !consistent {
-            return Err(InputError::Malformed {
-                path: "quote".to_owned(),
-                message: "discount and payable do not add up to the total".to_owned(),
-            });
+            return Err(inconsistent("discount and payable do not add up to the total"));
+        }
+        if repr.lines.is_none() && repr.shipping.is_some() {
+            return Err(inconsistent("a quote with shipping has lines"));
+        }
+        if let Some(lines) = &repr.lines {
+            let currency = repr.total.currency();
+            let parts = lines
+                .iter()
+                .map(|l| (&l.amount, &l.discount))
+                .chain(repr.shipping.as_ref().map(|s| (&s.amount, &s.discount)));
+            let (mut amounts, mut discounts) = (0_i128, 0_i128);
+            for (amount, discount) in parts {
+                if amount.currency() != currency || discount.currency() != currency || discount.minor() > amount.minor()
+                {
+                    return Err(inconsistent(
+                        "a line's discount is above its amount or in another currency",
+                    ));
+                }
+                amounts += amount.minor();
+                discounts += discount.minor();
+            }
+            if amounts != repr.total.minor() || discounts != repr.discount.minor() {
+                return Err(inconsistent("the lines do not add up to the total and the discount"));
+            }
         }
         Ok(Quote {
             code: repr.code,
@@ -301,11 +411,42 @@ impl TryFrom<QuoteRepr> for Quote {
             discount: repr.discount,
             payable: repr.payable,
             quoted_at: repr.quoted_at,
+            lines: repr.lines,
+            shipping: repr.shipping,
+            note: repr.note,
         })
     }
 }
 
 impl Quote {
+    /// A quote of `basket` that takes nothing off: what the buyer pays without the code.
+    pub(crate) fn undiscounted(code: &Code, basket: &Basket, now: Timestamp) -> Quote {
+        let zero = Money::zero(basket.currency());
+        Quote {
+            code: code.clone(),
+            total: *basket.total(),
+            discount: zero,
+            payable: *basket.total(),
+            quoted_at: now,
+            lines: basket.has_lines().then(|| {
+                basket
+                    .lines()
+                    .iter()
+                    .map(|l| QuoteLine {
+                        sku: l.sku().clone(),
+                        amount: *l.amount(),
+                        discount: zero,
+                    })
+                    .collect()
+            }),
+            shipping: basket.shipping().map(|amount| QuoteShipping {
+                amount: *amount,
+                discount: zero,
+            }),
+            note: None,
+        }
+    }
+
     /// The code that was applied.
     pub fn code(&self) -> &Code {
         &self.code
@@ -330,6 +471,46 @@ impl Quote {
     pub fn quoted_at(&self) -> Timestamp {
         self.quoted_at
     }
+
+    /// Each line's amount and part of the discount, for a basket with lines.
+    pub fn lines(&self) -> Option<&[QuoteLine]> {
+        self.lines.as_deref()
+    }
+
+    /// The shipping and the part of the discount taken off it, when the basket has shipping.
+    pub fn shipping(&self) -> Option<&QuoteShipping> {
+        self.shipping.as_ref()
+    }
+
+    /// Why the code takes less than it might (a free-shipping code on a basket without shipping).
+    pub fn note(&self) -> Option<&str> {
+        self.note.as_deref()
+    }
+
+    /// Whether this quote was made for `basket`: the same total, and for a
+    /// basket with lines the same lines (sku and amount, in order) and shipping.
+    pub fn is_for(&self, basket: &Basket) -> bool {
+        if self.total != *basket.total() {
+            return false;
+        }
+        match &self.lines {
+            None => !basket.has_lines(),
+            Some(lines) => {
+                basket.has_lines()
+                    && lines.len() == basket.lines().len()
+                    && lines
+                        .iter()
+                        .zip(basket.lines())
+                        .all(|(q, b)| &q.sku == b.sku() && &q.amount == b.amount())
+                    && self.shipping.map(|s| s.amount) == basket.shipping().copied()
+            }
+        }
+    }
+
+    /// Whether `other` charges the same: the same discount and amount to pay.
+    pub fn charges_as(&self, other: &Quote) -> bool {
+        self.discount == other.discount && self.payable == other.payable
+    }
 }
 
 impl PromoCode {
@@ -344,22 +525,23 @@ impl PromoCode {
     /// # Example
     ///
     /// ```
-    /// use promocodes::{Code, CustomerId, Discount, Money, PromoCode, Rejection, Timestamp, UsageCounts, UsageLimits};
+    /// use promocodes::{Basket, Code, CustomerId, Discount, Money, PromoCode, Rejection, Timestamp};
+    /// use promocodes::{UsageCounts, UsageLimits};
     ///
     /// let promo = PromoCode::builder(Code::parse("SAVE10")?, Discount::percent("10".parse()?)?)
     ///     .limits(UsageLimits::new(Some(1000), Some(1))?)
     ///     .build()?;
     /// let alice = CustomerId::parse("alice")?;
-    /// let total = Money::parse("80.00", "EUR".parse()?)?;
+    /// let basket = Basket::from(Money::parse("80.00", "EUR".parse()?)?);
     /// let now: Timestamp = "2026-12-02T10:00:00Z".parse()?;
     ///
-    /// assert_eq!(promo.check(Some(&alice), UsageCounts::new(999, 0)?, &total, now), None);
+    /// assert_eq!(promo.check(Some(&alice), UsageCounts::new(999, 0)?, &basket, now), None);
     /// assert_eq!(
-    ///     promo.check(Some(&alice), UsageCounts::new(1000, 0)?, &total, now),
+    ///     promo.check(Some(&alice), UsageCounts::new(1000, 0)?, &basket, now),
     ///     Some(Rejection::Exhausted),
     /// );
     /// assert_eq!(
-    ///     promo.check(None, UsageCounts::ZERO, &total, now),
+    ///     promo.check(None, UsageCounts::ZERO, &basket, now),
     ///     Some(Rejection::CustomerRequired),
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -368,21 +550,42 @@ impl PromoCode {
         &self,
         customer: Option<&CustomerId>,
         usage: UsageCounts,
-        total: &Money,
+        basket: &Basket,
         now: Timestamp,
     ) -> Option<Rejection> {
+        if !self.active() {
+            return Some(Rejection::Inactive);
+        }
+        self.check_held(customer, basket, now, |rejection| match rejection {
+            Rejection::Exhausted => self.limits().total().is_some_and(|cap| usage.total() >= cap),
+            Rejection::CustomerLimitReached => {
+                customer.is_some()
+                    && self
+                        .limits()
+                        .per_customer()
+                        .is_some_and(|cap| usage.per_customer() >= cap)
+            }
+            _ => false,
+        })
+    }
+
+    /// The rules for a use already held for this buyer: every rule but the
+    /// kill switch and the caps, which applied when the hold was taken. `caps`
+    /// says whether a cap refuses (`Exhausted`, `CustomerLimitReached`).
+    fn check_held(
+        &self,
+        customer: Option<&CustomerId>,
+        basket: &Basket,
+        now: Timestamp,
+        caps: impl Fn(Rejection) -> bool,
+    ) -> Option<Rejection> {
         let limits = self.limits();
-        let assigned = match self.audience() {
-            Audience::Public => None,
-            Audience::Assigned(customers) => Some(customers),
-        };
-        if customer.is_none() && (limits.per_customer().is_some() || assigned.is_some()) {
+        let assigned = self.audience().is_assigned();
+        if customer.is_none() && (limits.per_customer().is_some() || assigned) {
             return Some(Rejection::CustomerRequired);
         }
-        if let (Some(customers), Some(customer)) = (assigned, customer) {
-            if !customers.contains(customer) {
-                return Some(Rejection::NotAssigned);
-            }
+        if customer.is_some_and(|c| !self.audience().admits(c)) {
+            return Some(Rejection::NotAssigned);
         }
         if self.starts_at().is_some_and(|start| now < start) {
             return Some(Rejection::NotStarted);
@@ -390,21 +593,58 @@ impl PromoCode {
         if self.ends_at().is_some_and(|end| now >= end) {
             return Some(Rejection::Expired);
         }
-        if limits.total().is_some_and(|cap| usage.total() >= cap) {
-            return Some(Rejection::Exhausted);
+        for cap in [Rejection::Exhausted, Rejection::CustomerLimitReached] {
+            if caps(cap) {
+                return Some(cap);
+            }
         }
-        if customer.is_some() && limits.per_customer().is_some_and(|cap| usage.per_customer() >= cap) {
-            return Some(Rejection::CustomerLimitReached);
-        }
-        if self.currency().is_some_and(|currency| currency != total.currency()) {
+        if self.currency().is_some_and(|currency| currency != basket.currency()) {
             return Some(Rejection::CurrencyMismatch);
         }
+        let eligible = self.eligible_subtotal(basket);
+        let Some(eligible) = eligible else {
+            return Some(Rejection::NoEligibleItems);
+        };
         if let Some(minimum) = self.minimum() {
-            if minimum.partial_cmp_same(total).is_some_and(|o| o.is_gt()) {
+            if minimum.partial_cmp_same(&eligible).is_some_and(|o| o.is_gt()) {
                 return Some(Rejection::BelowMinimum);
             }
         }
         None
+    }
+
+    /// Checks a use held for this buyer against a changed basket: every rule
+    /// but the kill switch and the caps.
+    pub(crate) fn validate_held(
+        &self,
+        customer: Option<&CustomerId>,
+        basket: &Basket,
+        now: Timestamp,
+    ) -> Result<Quote, PromoCodeRejected> {
+        match self.check_held(customer, basket, now, |_| false) {
+            None => self.price(basket, now),
+            Some(rejection) => Err(PromoCodeRejected::new(self, rejection)),
+        }
+    }
+
+    /// The eligible lines' subtotal (the total, for a basket of one total),
+    /// or `None` when nothing in the basket qualifies.
+    fn eligible_subtotal(&self, basket: &Basket) -> Option<Money> {
+        match (self.applies_to(), basket.has_lines()) {
+            (None, false) => Some(*basket.total()),
+            (None, true) => Some(*basket.subtotal()),
+            (Some(_), false) => None,
+            (Some(scope), true) => {
+                let eligible: i128 = basket
+                    .lines()
+                    .iter()
+                    .filter(|l| scope.includes(l))
+                    .map(|l| l.amount().minor())
+                    .sum();
+                let any = basket.lines().iter().any(|l| scope.includes(l));
+                any.then(|| Money::from_minor(eligible, basket.currency())).flatten()
+            }
+        }
     }
 
     /// [`check`](PromoCode::check) as a `Result`.
@@ -416,10 +656,10 @@ impl PromoCode {
         &self,
         customer: Option<&CustomerId>,
         usage: UsageCounts,
-        total: &Money,
+        basket: &Basket,
         now: Timestamp,
     ) -> Result<(), PromoCodeRejected> {
-        match self.check(customer, usage, total, now) {
+        match self.check(customer, usage, basket, now) {
             None => Ok(()),
             Some(rejection) => Err(PromoCodeRejected::new(self, rejection)),
         }
@@ -434,11 +674,11 @@ impl PromoCode {
     /// # Example
     ///
     /// ```
-    /// use promocodes::{Code, Currency, Discount, Money, PromoCode, Timestamp, UsageCounts};
+    /// use promocodes::{Basket, Code, Currency, Discount, Money, PromoCode, Timestamp, UsageCounts};
     ///
     /// let promo = PromoCode::builder(Code::parse("SAVE10")?, Discount::percent("10".parse()?)?).build()?;
     /// let now: Timestamp = "2026-12-02T10:00:00Z".parse()?;
-    /// let quote = promo.quote(None, UsageCounts::ZERO, &Money::parse("80", Currency::EUR)?, now)?;
+    /// let quote = promo.quote(None, UsageCounts::ZERO, &Basket::from(Money::parse("80", Currency::EUR)?), now)?;
     ///
     /// assert_eq!(quote.discount().to_string(), "EUR 8.00");
     /// assert_eq!(quote.payable().to_string(), "EUR 72.00");
@@ -448,15 +688,16 @@ impl PromoCode {
         &self,
         customer: Option<&CustomerId>,
         usage: UsageCounts,
-        total: &Money,
+        basket: &Basket,
         now: Timestamp,
     ) -> Result<Quote, PromoCodeRejected> {
-        self.validate(customer, usage, total, now)?;
-        self.price(total, now)
+        self.validate(customer, usage, basket, now)?;
+        self.price(basket, now)
     }
 
     /// Prices a basket without checking any rule but the one pricing needs:
-    /// the basket must be in the code's currency.
+    /// the basket must be in the code's currency. A code that finds nothing
+    /// eligible takes nothing off.
     ///
     /// This is what the buyer was (or would have been) quoted, for a server
     /// that captures without the page's own [`Quote`] in hand.
@@ -464,34 +705,116 @@ impl PromoCode {
     /// # Errors
     ///
     /// [`PromoCodeRejected`] with [`Rejection::CurrencyMismatch`].
-    pub fn price(&self, total: &Money, now: Timestamp) -> Result<Quote, PromoCodeRejected> {
-        if self.currency().is_some_and(|currency| currency != total.currency()) {
+    pub fn price(&self, basket: &Basket, now: Timestamp) -> Result<Quote, PromoCodeRejected> {
+        if self.currency().is_some_and(|currency| currency != basket.currency()) {
             return Err(PromoCodeRejected::new(self, Rejection::CurrencyMismatch));
         }
-        let discount = match self.discount() {
-            Discount::Percent { percent, max } => {
-                // No amount up to Money::MAX_AMOUNT times a percent up to 100
-                // overflows a Decimal; the whole total is the safe bound anyway.
-                let off = total.checked_percent(*percent).unwrap_or(*total);
-                match max {
-                    Some(max) => off.min_same(*max),
-                    None => off,
+        let currency = basket.currency();
+        let zero = Money::zero(currency);
+        let mut note = None;
+        let mut shipping_off = zero;
+        let eligible = self.eligible_subtotal(basket).unwrap_or(zero);
+        let discount = match self.discount().kind() {
+            DiscountKind::FreeShipping => {
+                let shipping = basket.shipping().copied().unwrap_or(zero);
+                if !basket.has_lines() {
+                    note = Some("free shipping needs a basket with lines and shipping; this one has only a total");
+                } else if basket.shipping().is_none() {
+                    note = Some("this basket has no shipping to take off");
                 }
+                shipping_off = cap(shipping, self.discount().max());
+                shipping_off
             }
-            Discount::Fixed { amount } => *amount,
-        }
-        .min_same(*total);
-        let payable = total
-            .checked_sub(&discount)
-            .unwrap_or_else(|| Money::zero(total.currency()));
+            DiscountKind::Percent => {
+                let percent = self.discount().as_percent().unwrap_or_default();
+                // No amount up to Money::MAX_AMOUNT times a percent up to 100 overflows a Decimal.
+                let off = eligible.checked_percent(percent).unwrap_or(eligible);
+                cap(off, self.discount().max()).min_same(eligible)
+            }
+            DiscountKind::Fixed => self
+                .discount()
+                .fixed_amount()
+                .copied()
+                .unwrap_or(zero)
+                .min_same(eligible),
+        };
+        let payable = basket.total().checked_sub(&discount).unwrap_or(zero);
+        let lines = basket.has_lines().then(|| self.split(basket, discount, shipping_off));
         Ok(Quote {
             code: self.code().clone(),
-            total: *total,
+            total: *basket.total(),
             discount,
             payable,
             quoted_at: now,
+            lines,
+            shipping: basket.shipping().map(|amount| QuoteShipping {
+                amount: *amount,
+                discount: shipping_off,
+            }),
+            note: note.map(str::to_owned),
         })
     }
+
+    /// The discount's parts per line: what is not taken off shipping, over
+    /// the eligible lines by the largest-remainder method.
+    fn split(&self, basket: &Basket, discount: Money, shipping_off: Money) -> Vec<QuoteLine> {
+        let currency = basket.currency();
+        let eligible: Vec<bool> = basket
+            .lines()
+            .iter()
+            .map(|l| self.applies_to().is_none_or(|scope| scope.includes(l)))
+            .collect();
+        let weights: Vec<i128> = basket
+            .lines()
+            .iter()
+            .zip(&eligible)
+            .map(|(l, e)| if *e { l.amount().minor() } else { 0 })
+            .collect();
+        let parts = largest_remainder(discount.minor() - shipping_off.minor(), &weights);
+        basket
+            .lines()
+            .iter()
+            .zip(parts)
+            .map(|(line, part)| QuoteLine {
+                sku: line.sku().clone(),
+                amount: *line.amount(),
+                discount: Money::from_minor(part, currency).unwrap_or(Money::zero(currency)),
+            })
+            .collect()
+    }
+}
+
+/// `amount`, at most `max` when there is one (in the same currency).
+fn cap(amount: Money, max: Option<&Money>) -> Money {
+    match max {
+        Some(max) => amount.min_same(*max),
+        None => amount,
+    }
+}
+
+/// Splits `total` (at most the sum of `weights`) in proportion to `weights`:
+/// each part rounded down, then one more unit to each of the largest
+/// remainders, ties by position. The parts add up to `total` exactly and no
+/// part exceeds its weight.
+pub(crate) fn largest_remainder(total: i128, weights: &[i128]) -> Vec<i128> {
+    let sum: i128 = weights.iter().sum();
+    if sum <= 0 || total <= 0 {
+        return vec![0; weights.len()];
+    }
+    let total = total.min(sum);
+    let mut parts: Vec<i128> = weights.iter().map(|w| total * w / sum).collect();
+    let mut left = total - parts.iter().sum::<i128>();
+    let mut order: Vec<usize> = (0..weights.len()).filter(|&i| weights[i] > 0).collect();
+    // Largest remainder first; the sort is stable, so ties keep line order.
+    order.sort_by_key(|&i| std::cmp::Reverse(total * weights[i] % sum));
+    for i in order {
+        if left == 0 {
+            break;
+        }
+        parts[i] += 1;
+        left -= 1;
+    }
+    parts
 }
 
 /// The currency a definition's amounts agree on, checking each against the first.
@@ -512,4 +835,22 @@ pub(crate) fn agreed_currency(amounts: &[(&'static str, Option<&Money>)]) -> Res
         }
     }
     Ok(agreed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::largest_remainder;
+
+    #[test]
+    fn largest_remainder_adds_up_and_breaks_ties_by_order() {
+        // EUR 10.00 over 3.33, 3.33, 3.34: 3.33 + 3.33 + 3.34.
+        assert_eq!(largest_remainder(1000, &[333, 333, 334]), vec![333, 333, 334]);
+        // One cent over three equal lines goes to the first.
+        assert_eq!(largest_remainder(1, &[100, 100, 100]), vec![1, 0, 0]);
+        assert_eq!(largest_remainder(2, &[100, 100, 100]), vec![1, 1, 0]);
+        // Ineligible lines (weight 0) get nothing.
+        assert_eq!(largest_remainder(50, &[0, 100, 0, 100]), vec![0, 25, 0, 25]);
+        assert_eq!(largest_remainder(0, &[1, 2]), vec![0, 0]);
+        assert_eq!(largest_remainder(5, &[0, 0]), vec![0, 0]);
+    }
 }

@@ -3,15 +3,114 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::ids::{Code, CustomerId, IdempotencyKey};
-use crate::money::Money;
 use crate::rules::{Quote, UsageCounts};
+use crate::time::Timestamp;
 
-/// One redemption a store is asked to write, against the counts it was validated on.
+/// Where a redemption is in its life.
 ///
-/// `expected` is what [`RedemptionStore::usage_for`] said when the rules
-/// were checked; the write happens only if the counts are still exactly
-/// that. The quote is kept with the idempotency key so that a replay can
-/// answer with the very receipt the first write got.
+/// ```text
+///   hold ──► held ──(capture)──► captured ──(release)──► released
+///              │ ╲                                          ▲
+///              │  ╲──(release)──────────────────────────────┘
+///              └──(expires_at passes)──► expired
+///   capture (no hold) ──► captured
+/// ```
+///
+/// A use counts while it is `held` (until `expires_at`) or `captured`.
+/// Serialised in snake_case: `"held"`, `"captured"`, `"released"`, `"expired"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ReservationState {
+    /// A use reserved while the buyer pays, until its `expires_at`.
+    Held,
+    /// A use spent.
+    Captured,
+    /// A use given back (checkout abandoned, order cancelled or refunded).
+    Released,
+    /// A hold whose `expires_at` passed before it was captured or released.
+    Expired,
+}
+
+impl ReservationState {
+    /// The snake_case name: `"held"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReservationState::Held => "held",
+            ReservationState::Captured => "captured",
+            ReservationState::Released => "released",
+            ReservationState::Expired => "expired",
+        }
+    }
+}
+
+/// One redemption as a store keeps it: a hold or a capture, and what became
+/// of it. An idempotency key names one reservation forever.
+///
+/// `state` is as stored: a hold stays `held` in storage after its
+/// `expires_at` until something marks it; [`state_at`](Reservation::state_at)
+/// tells what it is at a given moment, and every count uses that.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reservation {
+    /// The key it was recorded under, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<IdempotencyKey>,
+    /// Who redeemed, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub customer: Option<CustomerId>,
+    /// What the buyer is charged.
+    pub quote: Quote,
+    /// The counts (overall, and for its customer) right after its last change.
+    pub usage: UsageCounts,
+    /// Where it is in its life, as stored.
+    pub state: ReservationState,
+    /// When a hold stops counting (holds only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<Timestamp>,
+    /// When it was captured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captured_at: Option<Timestamp>,
+    /// When it was released.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub released_at: Option<Timestamp>,
+    /// Why it was released, if a reason was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// What it was when it was released: `held` or `captured`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub was: Option<ReservationState>,
+    /// True when this answers a known idempotency key: nothing was written.
+    #[serde(default, skip_serializing)]
+    pub replayed: bool,
+}
+
+impl Reservation {
+    /// What it is at `now`: a stored `held` whose `expires_at <= now` is `expired`.
+    pub fn state_at(&self, now: Timestamp) -> ReservationState {
+        match (self.state, self.expires_at) {
+            (ReservationState::Held, Some(expires_at)) if expires_at <= now => ReservationState::Expired,
+            (state, _) => state,
+        }
+    }
+
+    /// Whether it counts at `now`: captured, or held and not yet expired.
+    pub fn counts_at(&self, now: Timestamp) -> bool {
+        matches!(self.state_at(now), ReservationState::Held | ReservationState::Captured)
+    }
+
+    /// The same reservation, marked as the answer to a known key.
+    pub fn replayed(self) -> Reservation {
+        Reservation { replayed: true, ..self }
+    }
+}
+
+/// A new use a store is asked to write (a capture, or a hold when
+/// `hold_until` is set), against the counts it was validated on.
+///
+/// `expected` is what [`RedemptionStore::usage_for`] said at `now` when the
+/// rules were checked; the write happens only if the counts at `now` are
+/// still exactly that.
 #[derive(Debug, Clone, Copy)]
 pub struct Redemption<'a> {
     /// The code being redeemed.
@@ -20,56 +119,41 @@ pub struct Redemption<'a> {
     pub customer: Option<&'a CustomerId>,
     /// The counts the decision was made against.
     pub expected: UsageCounts,
-    /// The retry key, if the caller has one.
+    /// The retry key, if the caller has one (a hold always has one).
     pub idempotency_key: Option<&'a IdempotencyKey>,
     /// What the buyer pays.
     pub quote: &'a Quote,
+    /// The moment of the write: counts and expiries are read at it.
+    pub now: Timestamp,
+    /// `Some(expires_at)` for a hold, `None` for a capture.
+    pub hold_until: Option<Timestamp>,
 }
 
-/// A redemption a store has written (or, with `replayed`, had written before).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Reservation {
-    /// Who redeemed, if known.
-    pub customer: Option<CustomerId>,
-    /// What was charged.
-    pub quote: Quote,
-    /// The counts right after this redemption was written.
-    pub usage: UsageCounts,
-    /// True when this answers a known idempotency key: nothing was incremented.
-    pub replayed: bool,
+/// Turns the hold under `key` into a captured redemption, if it is still
+/// held and unexpired at `now`.
+#[derive(Debug, Clone, Copy)]
+pub struct Conversion<'a> {
+    /// The code.
+    pub code: &'a Code,
+    /// The hold's key.
+    pub key: &'a IdempotencyKey,
+    /// What the capture charges: the hold's quote, or the quote of a changed basket.
+    pub quote: &'a Quote,
+    /// The moment of the capture.
+    pub now: Timestamp,
 }
 
-impl Reservation {
-    /// Whether a request for `customer` and `total` is the same redemption as
-    /// this one. A key reused for anything else is
-    /// [`RedeemError::IdempotencyKeyReused`](crate::RedeemError::IdempotencyKeyReused).
-    pub fn is_same_request(&self, customer: Option<&CustomerId>, total: &Money) -> bool {
-        self.customer.as_ref() == customer && self.quote.total() == total
-    }
-
-    /// The receipt this reservation stands for.
-    pub fn into_receipt(self) -> Receipt {
-        Receipt {
-            quote: self.quote,
-            usage: self.usage,
-            replayed: self.replayed,
-        }
-    }
-}
-
-/// What a buyer gets for a redemption: the quote charged, the counts after
-/// it, and whether this answer replays an earlier one.
-///
-/// Serialised as `{"quote": <Quote>, "usage": {"total": 1, "per_customer": 1}, "replayed": false}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Receipt {
-    /// What was charged.
-    pub quote: Quote,
-    /// The counts right after the redemption.
-    pub usage: UsageCounts,
-    /// True when a known idempotency key answered: nothing was incremented.
-    pub replayed: bool,
+/// Gives back the use recorded under `key`.
+#[derive(Debug, Clone, Copy)]
+pub struct Release<'a> {
+    /// The code.
+    pub code: &'a Code,
+    /// The key of the hold or capture to give back.
+    pub key: &'a IdempotencyKey,
+    /// The moment of the release.
+    pub now: Timestamp,
+    /// Why (at most 200 characters), if known.
+    pub reason: Option<&'a str>,
 }
 
 /// A store that could not answer: the third outcome, neither stale nor a rejection.
@@ -88,71 +172,128 @@ pub enum StoreError {
 
 /// Where redemptions are counted. It has no increment.
 ///
-/// Its only write, [`record`](RedemptionStore::record), is a compare-and-set:
-/// it increments the counts only if they are still exactly
-/// [`Redemption::expected`] (total and per customer compared as one value)
-/// and otherwise returns `Ok(None)` and changes nothing. A conforming store:
+/// A code's counts at a moment `now` are its captured redemptions plus its
+/// holds still active at `now` (`expires_at > now`), overall and per
+/// customer, whether or not anything has marked the expired ones yet. Every
+/// read and every write takes its `now`; a store never reads a clock.
 ///
-/// - compares, increments and stores the idempotency key in one atomic step
+/// Each of its three writes is one atomic compare-and-set:
+///
+/// - [`record`](RedemptionStore::record) writes a new use (a capture or a
+///   hold) only if the counts at `now` are still exactly
+///   [`Redemption::expected`] (total and per customer compared as one value),
+///   and otherwise returns `Ok(None)` and changes nothing;
+/// - [`convert`](RedemptionStore::convert) turns a hold into a capture only
+///   if it is still held and unexpired at `now`;
+/// - [`release`](RedemptionStore::release) gives a held or captured use back.
+///
+/// A conforming store:
+///
+/// - compares and writes, and stores the idempotency key, in one atomic step
 ///   (for a database: one transaction, the key behind a unique constraint);
-/// - answers a key it already holds with the earlier reservation, marked
-///   `replayed`, and increments nothing, whatever `expected` says;
+/// - answers a key it already holds with its reservation as it now stands,
+///   marked `replayed`, and writes nothing (the one exception: a capture
+///   under the key of an expired hold is a new capture, which replaces it);
 /// - keeps keys per code.
 ///
 /// The suite in `promocodes::testing` (feature `testing`) checks all of this for
 /// any implementation.
 pub trait RedemptionStore {
-    /// The counts for `code`: overall, and for `customer` (0 without one).
+    /// The counts for `code` at `now`: overall, and for `customer` (0 without one).
     ///
     /// # Errors
     ///
     /// [`StoreError`] when the store cannot answer.
-    fn usage_for(&self, code: &Code, customer: Option<&CustomerId>) -> Result<UsageCounts, StoreError>;
+    fn usage_for(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> Result<UsageCounts, StoreError>;
 
-    /// The reservation recorded under `key` for `code`, if any, marked `replayed`.
+    /// How many of `code`'s counted uses at `now` are holds.
     ///
-    /// A read: it settles nothing by itself, since `record` checks the key again.
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot answer.
+    fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError>;
+
+    /// The reservation recorded under `key` for `code`, if any, as it now stands, marked `replayed`.
+    ///
+    /// A read: it settles nothing by itself, since every write checks again.
     ///
     /// # Errors
     ///
     /// [`StoreError`] when the store cannot answer.
     fn reservation(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<Reservation>, StoreError>;
 
-    /// Writes `redemption` if the counts are still `redemption.expected`.
+    /// Writes `redemption` if the counts at `redemption.now` are still `redemption.expected`.
     ///
     /// Returns the new reservation; the earlier one, marked `replayed`, for a
-    /// known key; or `None` when the counts moved (stale), having changed nothing.
+    /// known key (unless it is a hold expired at `now` and this is a capture:
+    /// then the capture replaces it); or `None` when the counts moved (stale),
+    /// having changed nothing.
     ///
     /// # Errors
     ///
     /// [`StoreError`] when the store cannot answer; then nothing is recorded.
     fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError>;
+
+    /// Captures the hold under `conversion.key` with `conversion.quote`, if it
+    /// is still held and unexpired at `conversion.now`. The counts do not
+    /// move: the hold already counted.
+    ///
+    /// Returns the captured reservation; the reservation marked `replayed`
+    /// when it is already captured or released; `None` when there is no such
+    /// key or the hold has expired, having changed nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot answer; then nothing is recorded.
+    fn convert(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError>;
+
+    /// Gives back the use recorded under `release.key`: a hold (still active
+    /// or expired) or a capture becomes `released`, with the time and the
+    /// reason, and the counts drop by one overall and for its customer if it
+    /// counted at `release.now`.
+    ///
+    /// Returns the released reservation; the reservation marked `replayed` if
+    /// it was released before; `None` for an unknown key.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot answer; then nothing is recorded.
+    fn release(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError>;
 }
 
-impl<S: RedemptionStore + ?Sized> RedemptionStore for &S {
-    fn usage_for(&self, code: &Code, customer: Option<&CustomerId>) -> Result<UsageCounts, StoreError> {
-        (**self).usage_for(code, customer)
-    }
+macro_rules! delegate_store {
+    ($($target:ty),*) => {$(
+        impl<S: RedemptionStore + ?Sized> RedemptionStore for $target {
+            fn usage_for(
+                &self,
+                code: &Code,
+                customer: Option<&CustomerId>,
+                now: Timestamp,
+            ) -> Result<UsageCounts, StoreError> {
+                (**self).usage_for(code, customer, now)
+            }
 
-    fn reservation(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<Reservation>, StoreError> {
-        (**self).reservation(code, key)
-    }
+            fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
+                (**self).held(code, now)
+            }
 
-    fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
-        (**self).record(redemption)
-    }
+            fn reservation(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<Reservation>, StoreError> {
+                (**self).reservation(code, key)
+            }
+
+            fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
+                (**self).record(redemption)
+            }
+
+            fn convert(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
+                (**self).convert(conversion)
+            }
+
+            fn release(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
+                (**self).release(release)
+            }
+        }
+    )*};
 }
 
-impl<S: RedemptionStore + ?Sized> RedemptionStore for Arc<S> {
-    fn usage_for(&self, code: &Code, customer: Option<&CustomerId>) -> Result<UsageCounts, StoreError> {
-        (**self).usage_for(code, customer)
-    }
-
-    fn reservation(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<Reservation>, StoreError> {
-        (**self).reservation(code, key)
-    }
-
-    fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
-        (**self).record(redemption)
-    }
-}
+delegate_store!(&S, Arc<S>, Box<S>);

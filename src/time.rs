@@ -61,6 +61,57 @@ impl Timestamp {
         self.seconds * 1000 + i64::from(self.nanos / 1_000_000)
     }
 
+    /// Nanoseconds since 1970-01-01T00:00:00Z (negative before it).
+    pub fn as_unix_nanos(&self) -> i128 {
+        i128::from(self.seconds) * 1_000_000_000 + i128::from(self.nanos)
+    }
+
+    /// The instant `nanos` nanoseconds after 1970-01-01T00:00:00Z.
+    ///
+    /// # Errors
+    ///
+    /// [`InputError::InvalidTimestamp`] outside the years 0000 to 9999.
+    pub fn from_unix_nanos(nanos: i128) -> Result<Timestamp, InputError> {
+        let out_of_range = || InputError::InvalidTimestamp {
+            input: nanos.to_string(),
+        };
+        let seconds = i64::try_from(nanos.div_euclid(1_000_000_000)).map_err(|_| out_of_range())?;
+        if !(MIN_SECONDS..END_SECONDS).contains(&seconds) {
+            return Err(out_of_range());
+        }
+        Ok(Timestamp {
+            seconds,
+            nanos: nanos.rem_euclid(1_000_000_000) as u32,
+        })
+    }
+
+    /// Whole seconds since 1970-01-01T00:00:00Z (rounded down).
+    pub fn as_unix_seconds(&self) -> i64 {
+        self.seconds
+    }
+
+    /// This instant plus `nanos` nanoseconds (minus, when negative), or `None`
+    /// outside the years 0000 to 9999.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::Timestamp;
+    ///
+    /// let at: Timestamp = "2026-12-02T10:00:00Z".parse()?;
+    /// assert_eq!(at.checked_add_nanos(-1).unwrap().to_string(), "2026-12-02T09:59:59.999999999Z");
+    /// assert_eq!(at.checked_add_seconds(900).unwrap().to_string(), "2026-12-02T10:15:00Z");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn checked_add_nanos(&self, nanos: i128) -> Option<Timestamp> {
+        Timestamp::from_unix_nanos(self.as_unix_nanos().checked_add(nanos)?).ok()
+    }
+
+    /// This instant plus `seconds` (minus, when negative), or `None` outside the years 0000 to 9999.
+    pub fn checked_add_seconds(&self, seconds: i64) -> Option<Timestamp> {
+        self.checked_add_nanos(i128::from(seconds) * 1_000_000_000)
+    }
+
     /// Parses RFC 3339: `2026-12-01T00:00:00Z`, `2026-12-01T01:00:00.25+01:00`.
     ///
     /// # Errors
@@ -226,7 +277,7 @@ impl<'de> serde::Deserialize<'de> for Timestamp {
             }
 
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Timestamp, E> {
-                Timestamp::parse(v).map_err(E::custom)
+                Timestamp::parse(v).map_err(|err| crate::json::invalid("", err))
             }
         }
 

@@ -17,8 +17,8 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::api::{Basket, QuoteOptions};
-use crate::{Code, InputError, PromoCode, PromoCodeRejected, Quote, Rejection, Timestamp, UsageCounts};
+use crate::api::QuoteOptions;
+use crate::{Basket, Code, InputError, PromoCode, PromoCodeRejected, Quote, Rejection, Timestamp, UsageCounts};
 
 /// The longest argument accepted, in UTF-16 code units of its JSON text.
 /// Anything longer is refused before it is copied into the module's memory.
@@ -36,32 +36,46 @@ export type Rfc3339 = string;
 /** An amount in a currency, exact to the currency's minor unit. */
 export interface Money { amount: DecimalString; currency: CurrencyCode; }
 
-/** What a code takes off: a percent (optionally capped) or a fixed amount. */
+/** What a code takes off: a percent (optionally capped), a fixed amount, or the shipping (optionally capped). */
 export type Discount =
   | { kind: "percent"; percent: DecimalString; max?: Money | null }
-  | { kind: "fixed"; amount: Money };
+  | { kind: "fixed"; amount: Money }
+  | { kind: "free_shipping"; max?: Money | null };
 
 /** Caps on redemptions; each at least 1, none means unlimited. */
 export interface UsageLimits { total?: number | null; per_customer?: number | null; }
 
+/** The lines a code applies to: a line is eligible when its sku or any of its categories is listed. */
+export interface AppliesTo { skus?: string[] | null; categories?: string[] | null; }
+
 /** A promo code definition, the core's JSON shape. Only `code` and `discount` are required. */
 export interface Definition {
   code: string;
+  /** Switched on (default true); an inactive code is refused with `inactive`. */
+  active?: boolean | null;
   discount: Discount;
+  /** Only these lines; omit for every line. */
+  applies_to?: AppliesTo | null;
   limits?: UsageLimits | null;
   /** First valid moment (inclusive). */
   starts_at?: Rfc3339 | null;
   /** First moment no longer valid (exclusive). */
   ends_at?: Rfc3339 | null;
+  /** The smallest eligible subtotal. */
   minimum?: Money | null;
   /** Only these customers may use it; omit for a public code. */
   audience?: string[] | null;
 }
 
-/** The basket being priced. */
-export interface Basket { total: Money; }
+/** One line of a basket: 1 to 10,000 of a product at a unit price. sku and categories: 1 to 64 visible ASCII characters. */
+export interface Line { sku: string; quantity: number; unit_price: Money; categories?: string[] | null; }
 
-/** How often the code has been redeemed, overall and by this customer. */
+/** The basket being priced: one total, or up to 500 lines and optional shipping, all in one currency. */
+export type Basket =
+  | { total: Money; lines?: never; shipping?: never }
+  | { lines: Line[]; shipping?: Money | null; total?: never };
+
+/** How often the code has been redeemed (captured or held), overall and by this customer. */
 export interface UsageCounts { total: number; per_customer: number; }
 
 /** Everything but the definition and the basket; all optional. */
@@ -74,17 +88,26 @@ export interface QuoteOptions {
   now?: Rfc3339 | null;
 }
 
-/** A priced basket. `discount` + `payable` = `total`, exactly. */
+/** A line of a quote: its amount and its part of the discount. */
+export interface QuoteLine { sku: string; amount: Money; discount: Money; }
+
+/** A priced basket. `discount` + `payable` = `total`, exactly; for a basket with lines, the parts in
+ * `lines` and `shipping` add up to `discount` exactly (largest-remainder split). */
 export interface Quote {
   code: string;
   total: Money;
   discount: Money;
   payable: Money;
   quoted_at: Rfc3339;
+  lines?: QuoteLine[];
+  shipping?: { amount: Money; discount: Money };
+  /** Why the code takes less than it might (free shipping on a basket without shipping). */
+  note?: string;
 }
 
-/** Why a code does not apply, in the order the rules are checked. */
+/** Why a code does not apply, in the order the rules are checked (`quote_changed` only answers a pinned capture). */
 export type RejectionCode =
+  | "inactive"
   | "customer_required"
   | "not_assigned"
   | "not_started"
@@ -92,7 +115,22 @@ export type RejectionCode =
   | "exhausted"
   | "customer_limit_reached"
   | "currency_mismatch"
-  | "below_minimum";
+  | "no_eligible_items"
+  | "below_minimum"
+  | "quote_changed";
+
+/** Where a held or captured use is in its life. */
+export type ReservationState = "held" | "captured" | "released" | "expired";
+
+/** A use held for the buyer while they pay (what `POST /v1/holds` answers). */
+export interface Hold {
+  key: string;
+  state: ReservationState;
+  expires_at: Rfc3339;
+  quote: Quote;
+  usage: UsageCounts;
+  replayed: boolean;
+}
 
 /** A refusal: a stable code and a sentence for the buyer. */
 export interface Rejected { ok: false; rejection: RejectionCode; message: string; }
@@ -102,6 +140,10 @@ export type QuoteResult = { ok: true; quote: Quote } | Rejected;
 
 /** The answer of `check`. */
 export type CheckResult = { ok: true } | Rejected;
+
+/** What every function throws for malformed input: `message` starts with the field
+ * (`basket.lines[3].quantity: ...`), which `field` holds alone. */
+export interface PromoInputError extends Error { name: "PromoInputError"; field: string; }
 "#;
 
 #[wasm_bindgen]
@@ -149,18 +191,12 @@ impl<'a> Outcome<'a> {
     }
 }
 
-/// The `Error` thrown for malformed input: `"<argument>.<path>: <message>"`.
+/// The `Error` thrown for malformed input: `"<argument>.<path>: <message>"`,
+/// exactly the core's message for the error at `argument`.
 fn input_error(argument: &str, err: InputError) -> js_sys::Error {
-    let (path, message) = match err {
-        InputError::Malformed { path, message } => (path, message),
-        other => (String::new(), other.to_string()),
-    };
-    let field = match path.as_str() {
-        "" | "." => argument.to_owned(),
-        p if p.starts_with('[') => format!("{argument}{p}"),
-        p => format!("{argument}.{p}"),
-    };
-    let error = js_sys::Error::new(&format!("{field}: {message}"));
+    let err = err.at(argument);
+    let field = err.path().unwrap_or(argument).to_owned();
+    let error = js_sys::Error::new(&err.to_string());
     error.set_name("PromoInputError");
     // Setting a property on a fresh Error cannot fail; ignore it if it ever does.
     let _ = js_sys::Reflect::set(&error, &JsValue::from_str("field"), &JsValue::from_str(&field));
@@ -171,7 +207,7 @@ fn refused(argument: &str, message: String) -> js_sys::Error {
     input_error(
         argument,
         InputError::Malformed {
-            path: String::new(),
+            path: ".".to_owned(),
             message,
         },
     )
@@ -261,6 +297,32 @@ fn arguments(
     Ok((promo, basket, options, now))
 }
 
+fn quote_with(
+    promo: &PromoCode,
+    basket: &Basket,
+    options: &QuoteOptions,
+    now: Timestamp,
+) -> Result<JsValue, js_sys::Error> {
+    let usage = options.usage.unwrap_or(UsageCounts::ZERO);
+    match promo.quote(options.customer.as_ref(), usage, basket, now) {
+        Ok(quote) => to_js(&Outcome::accepted(Some(&quote))),
+        Err(rejected) => to_js(&Outcome::rejected(&rejected)),
+    }
+}
+
+fn check_with(
+    promo: &PromoCode,
+    basket: &Basket,
+    options: &QuoteOptions,
+    now: Timestamp,
+) -> Result<JsValue, js_sys::Error> {
+    let usage = options.usage.unwrap_or(UsageCounts::ZERO);
+    match promo.validate(options.customer.as_ref(), usage, basket, now) {
+        Ok(()) => to_js(&Outcome::accepted(None)),
+        Err(rejected) => to_js(&Outcome::rejected(&rejected)),
+    }
+}
+
 /// Prices `basket` with the code `definition`, touching no counter.
 ///
 /// Returns `{ ok: true, quote }`, or `{ ok: false, rejection, message }` for
@@ -275,11 +337,7 @@ pub fn quote(
     options: Option<JsQuoteOptions>,
 ) -> Result<JsValue, js_sys::Error> {
     let (promo, basket, options, now) = arguments(definition, basket, options)?;
-    let usage = options.usage.unwrap_or(UsageCounts::ZERO);
-    match promo.quote(options.customer.as_ref(), usage, &basket.total, now) {
-        Ok(quote) => to_js(&Outcome::accepted(Some(&quote))),
-        Err(rejected) => to_js(&Outcome::rejected(&rejected)),
-    }
+    quote_with(&promo, &basket, &options, now)
 }
 
 /// Checks the code's rules against `basket` without pricing it.
@@ -295,11 +353,7 @@ pub fn check(
     options: Option<JsQuoteOptions>,
 ) -> Result<JsValue, js_sys::Error> {
     let (promo, basket, options, now) = arguments(definition, basket, options)?;
-    let usage = options.usage.unwrap_or(UsageCounts::ZERO);
-    match promo.validate(options.customer.as_ref(), usage, &basket.total, now) {
-        Ok(()) => to_js(&Outcome::accepted(None)),
-        Err(rejected) => to_js(&Outcome::rejected(&rejected)),
-    }
+    check_with(&promo, &basket, &options, now)
 }
 
 /// The code as the engine stores it: trimmed and upper-cased (`" save10 "` is `"SAVE10"`).
@@ -324,4 +378,49 @@ pub fn normalize_code(#[wasm_bindgen(unchecked_param_type = "string")] text: JsV
     Code::parse(&String::from(text))
         .map(|code| code.as_str().to_owned())
         .map_err(|err| input_error("code", err))
+}
+
+/// A definition parsed once, to quote many baskets: `PromoCode.parse(definition)`.
+///
+/// ```js
+/// const promo = PromoCode.parse(definition); // throws a PromoInputError like quote() does
+/// promo.quote(basket, { now });              // { ok: true, quote } | { ok: false, rejection, message }
+/// promo.free();                              // or `using promo = PromoCode.parse(...)`
+/// ```
+#[wasm_bindgen(js_name = PromoCode)]
+pub struct PromoHandle {
+    promo: PromoCode,
+}
+
+#[wasm_bindgen(js_class = PromoCode)]
+impl PromoHandle {
+    /// Parses and checks `definition` once (the same refusals as `quote`).
+    pub fn parse(definition: JsDefinition) -> Result<PromoHandle, js_sys::Error> {
+        let promo: PromoCode = read("definition", &definition.into())?;
+        Ok(PromoHandle { promo })
+    }
+
+    /// The normalised code.
+    #[wasm_bindgen(getter)]
+    pub fn code(&self) -> String {
+        self.promo.code().as_str().to_owned()
+    }
+
+    /// Prices `basket`, as the one-shot `quote(definition, basket, options)` does.
+    #[wasm_bindgen(unchecked_return_type = "QuoteResult")]
+    pub fn quote(&self, basket: JsBasket, options: Option<JsQuoteOptions>) -> Result<JsValue, js_sys::Error> {
+        let basket: Basket = read("basket", &basket.into())?;
+        let options = read_options(options)?;
+        let now = now(&options)?;
+        quote_with(&self.promo, &basket, &options, now)
+    }
+
+    /// Checks the rules against `basket`, as the one-shot `check(definition, basket, options)` does.
+    #[wasm_bindgen(unchecked_return_type = "CheckResult")]
+    pub fn check(&self, basket: JsBasket, options: Option<JsQuoteOptions>) -> Result<JsValue, js_sys::Error> {
+        let basket: Basket = read("basket", &basket.into())?;
+        let options = read_options(options)?;
+        let now = now(&options)?;
+        check_with(&self.promo, &basket, &options, now)
+    }
 }

@@ -37,7 +37,7 @@ fn race(promo: &PromoCode, store: &Arc<InMemoryRedemptionStore>, who: fn(usize, 
                         &promo,
                         &*store,
                         customer.as_ref(),
-                        &eur("80.00"),
+                        &basket("80.00"),
                         start(),
                         RedeemOptions::new(),
                     ) {
@@ -85,7 +85,7 @@ fn eight_threads_never_exceed_a_total_cap_of_500() {
         "{tally:?}"
     );
     assert_eq!(tally.customer_limit, 0);
-    assert_eq!(store.usage_for(promo.code(), None).unwrap(), usage(500, 0));
+    assert_eq!(store.usage_for(promo.code(), None, start()).unwrap(), usage(500, 0));
 }
 
 #[test]
@@ -111,7 +111,10 @@ fn eight_threads_never_exceed_a_per_customer_cap() {
     );
     for n in 0..40 {
         let who = customer(&format!("customer-{n}"));
-        assert_eq!(store.usage_for(promo.code(), Some(&who)).unwrap(), usage(200, 5));
+        assert_eq!(
+            store.usage_for(promo.code(), Some(&who), start()).unwrap(),
+            usage(200, 5)
+        );
     }
 }
 
@@ -131,7 +134,7 @@ fn concurrent_retries_of_one_key_count_once() {
                     &promo,
                     &*store,
                     Some(&customer("alice")),
-                    &eur("80.00"),
+                    &basket("80.00"),
                     start(),
                     options,
                 )
@@ -150,5 +153,5 @@ fn concurrent_retries_of_one_key_count_once() {
         assert_eq!(receipt.usage, usage(1, 1));
         assert_eq!(receipt.quote, receipts[0].quote);
     }
-    assert_eq!(store.usage_for(promo.code(), None).unwrap(), usage(1, 0));
+    assert_eq!(store.usage_for(promo.code(), None, start()).unwrap(), usage(1, 0));
 }

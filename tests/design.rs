@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use promocodes::testing::FlakyStore;
+use promocodes::testing::{FlakyStore, Interleave, Point};
 use promocodes::{
     capture, redeem, CaptureError, CaptureOptions, InMemoryRedemptionStore, RedeemError, RedeemOptions, Redemption,
     RedemptionStore, Rejection, UsageCounts, UsageLimits,
@@ -14,7 +14,7 @@ use promocodes::{
 fn a_second_record_against_spent_counts_is_stale() {
     let store = InMemoryRedemptionStore::new();
     let promo = ten_percent("SAVE10").build().unwrap();
-    let quote = promo.price(&eur("80.00"), start()).unwrap();
+    let quote = promo.price(&basket("80.00"), start()).unwrap();
     let alice = customer("alice");
     let write = Redemption {
         code: promo.code(),
@@ -22,6 +22,8 @@ fn a_second_record_against_spent_counts_is_stale() {
         expected: UsageCounts::ZERO,
         idempotency_key: None,
         quote: &quote,
+        now: start(),
+        hold_until: None,
     };
 
     let first = store.record(&write).unwrap().expect("first write lands");
@@ -29,7 +31,10 @@ fn a_second_record_against_spent_counts_is_stale() {
 
     assert_eq!(first.usage, usage(1, 1));
     assert_eq!(stale, None);
-    assert_eq!(store.usage_for(promo.code(), Some(&alice)).unwrap(), usage(1, 1));
+    assert_eq!(
+        store.usage_for(promo.code(), Some(&alice), start()).unwrap(),
+        usage(1, 1)
+    );
 }
 
 #[test]
@@ -44,7 +49,7 @@ fn contention_within_the_budget_still_redeems() {
         &promo,
         &store,
         None,
-        &eur("80.00"),
+        &basket("80.00"),
         start(),
         RedeemOptions::new().attempts(3),
     )
@@ -52,7 +57,7 @@ fn contention_within_the_budget_still_redeems() {
 
     assert_eq!(receipt.usage, usage(1, 0));
     assert!(!receipt.replayed);
-    assert_eq!(store.inner.usage_for(promo.code(), None).unwrap(), usage(1, 0));
+    assert_eq!(store.inner.usage_for(promo.code(), None, start()).unwrap(), usage(1, 0));
     assert_eq!(store.writes(), 3);
 }
 
@@ -68,7 +73,7 @@ fn attempts_used_up_is_a_conflict_not_a_rejection() {
             &promo,
             &store,
             None,
-            &eur("80.00"),
+            &basket("80.00"),
             start(),
             RedeemOptions::new().attempts(attempts),
         )
@@ -81,7 +86,10 @@ fn attempts_used_up_is_a_conflict_not_a_rejection() {
             other => panic!("expected a conflict, got {other:?}"),
         }
         assert_eq!(store.writes(), attempts, "the store saw exactly `attempts` writes");
-        assert_eq!(store.inner.usage_for(promo.code(), None).unwrap(), UsageCounts::ZERO);
+        assert_eq!(
+            store.inner.usage_for(promo.code(), None, start()).unwrap(),
+            UsageCounts::ZERO
+        );
     }
 }
 
@@ -90,7 +98,7 @@ fn default_attempts_is_three() {
     assert_eq!(promocodes::DEFAULT_ATTEMPTS, 3);
     let promo = ten_percent("CAP5").build().unwrap();
     let store = FlakyStore::new(InMemoryRedemptionStore::new(), u32::MAX);
-    let err = redeem(&promo, &store, None, &eur("80.00"), start(), RedeemOptions::new()).unwrap_err();
+    let err = redeem(&promo, &store, None, &basket("80.00"), start(), RedeemOptions::new()).unwrap_err();
     assert!(matches!(err, RedeemError::Conflict(c) if c.attempts == 3));
     assert_eq!(store.writes(), 3);
 }
@@ -103,7 +111,7 @@ fn zero_attempts_is_bad_input_and_writes_nothing() {
         &promo,
         &store,
         None,
-        &eur("80.00"),
+        &basket("80.00"),
         start(),
         RedeemOptions::new().attempts(0),
     )
@@ -115,88 +123,47 @@ fn zero_attempts_is_bad_input_and_writes_nothing() {
 #[test]
 fn losing_the_race_for_the_last_use_is_exhausted() {
     // The store refuses the first write because another buyer took the last
-    // use in between: model that by spending it before the loop re-reads.
-    struct StealLastUse<'a> {
-        inner: &'a InMemoryRedemptionStore,
-        promo: &'a promocodes::PromoCode,
-        stolen: std::cell::Cell<bool>,
-    }
-    impl RedemptionStore for StealLastUse<'_> {
-        fn usage_for(
-            &self,
-            code: &promocodes::Code,
-            customer: Option<&promocodes::CustomerId>,
-        ) -> Result<UsageCounts, promocodes::StoreError> {
-            self.inner.usage_for(code, customer)
-        }
-        fn reservation(
-            &self,
-            code: &promocodes::Code,
-            key: &promocodes::IdempotencyKey,
-        ) -> Result<Option<promocodes::Reservation>, promocodes::StoreError> {
-            self.inner.reservation(code, key)
-        }
-        fn record(
-            &self,
-            redemption: &Redemption<'_>,
-        ) -> Result<Option<promocodes::Reservation>, promocodes::StoreError> {
-            if !self.stolen.replace(true) {
-                redeem(
-                    self.promo,
-                    self.inner,
-                    None,
-                    &eur("10.00"),
-                    start(),
-                    RedeemOptions::new(),
-                )
-                .unwrap();
-            }
-            self.inner.record(redemption)
-        }
-    }
-
+    // use in between: spend it inside the write, before the loop re-reads.
     let promo = ten_percent("LASTONE")
         .limits(UsageLimits::new(Some(1), None).unwrap())
         .build()
         .unwrap();
-    let inner = InMemoryRedemptionStore::new();
-    let store = StealLastUse {
-        inner: &inner,
-        promo: &promo,
-        stolen: false.into(),
-    };
-    let err = redeem(&promo, &store, None, &eur("80.00"), start(), RedeemOptions::new()).unwrap_err();
+    let store = Interleave::new(InMemoryRedemptionStore::new(), Point::Record, |inner| {
+        redeem(&promo, inner, None, &basket("10.00"), start(), RedeemOptions::new()).unwrap();
+    });
+    let err = redeem(&promo, &store, None, &basket("80.00"), start(), RedeemOptions::new()).unwrap_err();
     assert!(
         matches!(err, RedeemError::Rejected(ref r) if r.rejection() == Rejection::Exhausted),
         "{err:?}"
     );
-    assert_eq!(inner.usage_for(promo.code(), None).unwrap(), usage(1, 0));
+    assert!(store.ran());
+    assert_eq!(store.inner.usage_for(promo.code(), None, start()).unwrap(), usage(1, 0));
 }
 
 #[test]
 fn a_repeated_key_replays_and_counts_once() {
     let promo = ten_percent("SAVE10").build().unwrap();
     let store = InMemoryRedemptionStore::new();
-    let cart = promo.quote(None, UsageCounts::ZERO, &eur("80.00"), start()).unwrap();
+    let cart = promo.quote(None, UsageCounts::ZERO, &basket("80.00"), start()).unwrap();
     let evt = key("evt_1");
 
     let first = capture(
         &promo,
         &store,
-        &cart,
         None,
+        &basket("80.00"),
         start(),
-        CaptureOptions::new().idempotency_key(&evt),
+        CaptureOptions::new().idempotency_key(&evt).quoted(&cart),
     )
     .unwrap();
     let later = at("2026-12-02T11:00:00Z");
     let again = capture(
         &promo,
         &store,
-        &cart,
         None,
+        &basket("80.00"),
         later,
-        CaptureOptions::new().idempotency_key(&evt),
+        CaptureOptions::new().idempotency_key(&evt).quoted(&cart),
     )
     .unwrap();
 
@@ -207,7 +174,7 @@ fn a_repeated_key_replays_and_counts_once() {
         again.quote, first.quote,
         "the replay is the first receipt, quoted_at included"
     );
-    assert_eq!(store.usage_for(promo.code(), None).unwrap(), usage(1, 0));
+    assert_eq!(store.usage_for(promo.code(), None, start()).unwrap(), usage(1, 0));
 }
 
 #[test]
@@ -220,11 +187,14 @@ fn a_replay_is_answered_even_once_the_cap_is_spent() {
     let alice = customer("alice");
     let evt = key("evt_1");
     let options = RedeemOptions::new().idempotency_key(&evt);
-    let first = redeem(&promo, &store, Some(&alice), &eur("80.00"), start(), options).unwrap();
-    let again = redeem(&promo, &store, Some(&alice), &eur("80.00"), start(), options).unwrap();
+    let first = redeem(&promo, &store, Some(&alice), &basket("80.00"), start(), options).unwrap();
+    let again = redeem(&promo, &store, Some(&alice), &basket("80.00"), start(), options).unwrap();
     assert!(again.replayed);
     assert_eq!(again.usage, first.usage);
-    assert_eq!(store.usage_for(promo.code(), Some(&alice)).unwrap(), usage(1, 1));
+    assert_eq!(
+        store.usage_for(promo.code(), Some(&alice), start()).unwrap(),
+        usage(1, 1)
+    );
 }
 
 #[test]
@@ -234,17 +204,17 @@ fn a_key_reused_for_another_customer_or_total_records_nothing() {
     let (alice, bob) = (customer("alice"), customer("bob"));
     let evt = key("evt_1");
     let options = RedeemOptions::new().idempotency_key(&evt);
-    redeem(&promo, &store, Some(&alice), &eur("80.00"), start(), options).unwrap();
+    redeem(&promo, &store, Some(&alice), &basket("80.00"), start(), options).unwrap();
 
     for (who, total) in [
-        (Some(&bob), eur("80.00")),
-        (Some(&alice), eur("81.00")),
-        (None, eur("80.00")),
+        (Some(&bob), basket("80.00")),
+        (Some(&alice), basket("81.00")),
+        (None, basket("80.00")),
     ] {
         let err = redeem(&promo, &store, who, &total, start(), options).unwrap_err();
         assert_eq!(err, RedeemError::IdempotencyKeyReused { key: evt.clone() });
     }
-    assert_eq!(store.usage_for(promo.code(), None).unwrap(), usage(1, 0));
+    assert_eq!(store.usage_for(promo.code(), None, start()).unwrap(), usage(1, 0));
 }
 
 #[test]
@@ -254,10 +224,18 @@ fn capture_on_a_spent_code_is_rejected_with_the_stale_quote() {
         .build()
         .unwrap();
     let store = InMemoryRedemptionStore::new();
-    let cart = promo.quote(None, UsageCounts::ZERO, &eur("80.00"), start()).unwrap();
-    capture(&promo, &store, &cart, None, start(), CaptureOptions::new()).unwrap();
+    let cart = promo.quote(None, UsageCounts::ZERO, &basket("80.00"), start()).unwrap();
+    capture(&promo, &store, None, &basket("80.00"), start(), CaptureOptions::new()).unwrap();
 
-    let refused = capture(&promo, &store, &cart, None, start(), CaptureOptions::new()).unwrap_err();
+    let refused = capture(
+        &promo,
+        &store,
+        None,
+        &basket("80.00"),
+        start(),
+        CaptureOptions::new().quoted(&cart),
+    )
+    .unwrap_err();
 
     match refused {
         CaptureError::Rejected(stale) => {
@@ -266,22 +244,22 @@ fn capture_on_a_spent_code_is_rejected_with_the_stale_quote() {
         }
         other => panic!("expected CaptureRejected, got {other:?}"),
     }
-    assert_eq!(store.usage_for(promo.code(), None).unwrap(), usage(1, 0));
+    assert_eq!(store.usage_for(promo.code(), None, start()).unwrap(), usage(1, 0));
 }
 
 #[test]
 fn a_changed_total_below_the_minimum_is_refused_at_capture() {
     let promo = ten_percent("BIG").minimum(eur("50.00")).build().unwrap();
     let store = InMemoryRedemptionStore::new();
-    let cart = promo.quote(None, UsageCounts::ZERO, &eur("80.00"), start()).unwrap();
+    let cart = promo.quote(None, UsageCounts::ZERO, &basket("80.00"), start()).unwrap();
 
     let refused = capture(
         &promo,
         &store,
-        &cart,
         None,
+        &basket("40.00"),
         start(),
-        CaptureOptions::new().total(eur("40.00")),
+        CaptureOptions::new().quoted(&cart),
     )
     .unwrap_err();
 
@@ -296,17 +274,9 @@ fn a_changed_total_below_the_minimum_is_refused_at_capture() {
         }
         other => panic!("expected CaptureRejected, got {other:?}"),
     }
-    assert_eq!(store.usage_for(promo.code(), None).unwrap(), UsageCounts::ZERO);
+    assert_eq!(store.usage_for(promo.code(), None, start()).unwrap(), UsageCounts::ZERO);
 
-    let receipt = capture(
-        &promo,
-        &store,
-        &cart,
-        None,
-        start(),
-        CaptureOptions::new().total(eur("60.00")),
-    )
-    .unwrap();
+    let receipt = capture(&promo, &store, None, &basket("60.00"), start(), CaptureOptions::new()).unwrap();
     assert_eq!(
         receipt.quote.payable(),
         &eur("54.00"),
@@ -319,19 +289,19 @@ fn capture_when_the_code_expired_while_paying() {
     let promo = ten_percent("XMAS").ends_at(at("2026-12-25T00:00:00Z")).build().unwrap();
     let store = InMemoryRedemptionStore::new();
     let cart = promo
-        .quote(None, UsageCounts::ZERO, &eur("80.00"), at("2026-12-24T23:59:00Z"))
+        .quote(None, UsageCounts::ZERO, &basket("80.00"), at("2026-12-24T23:59:00Z"))
         .unwrap();
     let err = capture(
         &promo,
         &store,
-        &cart,
         None,
+        &basket("80.00"),
         at("2026-12-25T00:00:00Z"),
-        CaptureOptions::new(),
+        CaptureOptions::new().quoted(&cart),
     )
     .unwrap_err();
     assert!(matches!(err, CaptureError::Rejected(ref s) if s.rejection() == Rejection::Expired));
-    assert_eq!(store.usage_for(promo.code(), None).unwrap(), UsageCounts::ZERO);
+    assert_eq!(store.usage_for(promo.code(), None, start()).unwrap(), UsageCounts::ZERO);
 }
 
 #[test]
@@ -339,25 +309,43 @@ fn capture_refuses_a_quote_for_another_code() {
     let promo = ten_percent("SAVE10").build().unwrap();
     let other = ten_percent("OTHER").build().unwrap();
     let store = InMemoryRedemptionStore::new();
-    let cart = other.quote(None, UsageCounts::ZERO, &eur("80.00"), start()).unwrap();
-    let err = capture(&promo, &store, &cart, None, start(), CaptureOptions::new()).unwrap_err();
+    let cart = other.quote(None, UsageCounts::ZERO, &basket("80.00"), start()).unwrap();
+    let err = capture(
+        &promo,
+        &store,
+        None,
+        &basket("80.00"),
+        start(),
+        CaptureOptions::new().quoted(&cart),
+    )
+    .unwrap_err();
     assert!(matches!(
         err,
         CaptureError::Input(promocodes::InputError::QuoteForOtherCode { .. })
     ));
-    assert_eq!(store.usage_for(promo.code(), None).unwrap(), UsageCounts::ZERO);
+    assert_eq!(store.usage_for(promo.code(), None, start()).unwrap(), UsageCounts::ZERO);
 }
 
 #[test]
 fn a_store_failure_is_neither_stale_nor_a_rejection() {
     struct Broken;
+    fn fire<T>() -> Result<T, promocodes::StoreError> {
+        Err(promocodes::StoreError::Backend {
+            store: "broken",
+            message: "disk on fire".to_owned(),
+        })
+    }
     impl RedemptionStore for Broken {
         fn usage_for(
             &self,
             _: &promocodes::Code,
             _: Option<&promocodes::CustomerId>,
+            _: promocodes::Timestamp,
         ) -> Result<UsageCounts, promocodes::StoreError> {
             Ok(UsageCounts::ZERO)
+        }
+        fn held(&self, _: &promocodes::Code, _: promocodes::Timestamp) -> Result<u64, promocodes::StoreError> {
+            Ok(0)
         }
         fn reservation(
             &self,
@@ -367,14 +355,23 @@ fn a_store_failure_is_neither_stale_nor_a_rejection() {
             Ok(None)
         }
         fn record(&self, _: &Redemption<'_>) -> Result<Option<promocodes::Reservation>, promocodes::StoreError> {
-            Err(promocodes::StoreError::Backend {
-                store: "broken",
-                message: "disk on fire".to_owned(),
-            })
+            fire()
+        }
+        fn convert(
+            &self,
+            _: &promocodes::Conversion<'_>,
+        ) -> Result<Option<promocodes::Reservation>, promocodes::StoreError> {
+            fire()
+        }
+        fn release(
+            &self,
+            _: &promocodes::Release<'_>,
+        ) -> Result<Option<promocodes::Reservation>, promocodes::StoreError> {
+            fire()
         }
     }
     let promo = ten_percent("SAVE10").build().unwrap();
-    let err = redeem(&promo, &Broken, None, &eur("80.00"), start(), RedeemOptions::new()).unwrap_err();
+    let err = redeem(&promo, &Broken, None, &basket("80.00"), start(), RedeemOptions::new()).unwrap_err();
     assert!(matches!(err, RedeemError::Store(_)));
     assert_eq!(err.to_string(), "broken store failed: disk on fire");
 }

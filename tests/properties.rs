@@ -50,7 +50,7 @@ proptest! {
             discount = discount.with_max(cap).unwrap();
         }
         let promo = PromoCode::builder(Code::parse("LAW").unwrap(), discount).build().unwrap();
-        let quote = promo.quote(None, UsageCounts::ZERO, &total, start()).unwrap();
+        let quote = promo.quote(None, UsageCounts::ZERO, &promocodes::Basket::from(total), start()).unwrap();
 
         prop_assert_eq!(quote.discount().currency(), total.currency());
         prop_assert!(quote.discount().amount() <= total.amount(), "discount never exceeds the total");
@@ -64,7 +64,7 @@ proptest! {
     #[test]
     fn percent_rounds_half_away_from_zero_to_the_minor_unit(total in money(), (units, p) in percent()) {
         let promo = PromoCode::builder(Code::parse("ROUND").unwrap(), Discount::percent(p).unwrap()).build().unwrap();
-        let quote = promo.quote(None, UsageCounts::ZERO, &total, start()).unwrap();
+        let quote = promo.quote(None, UsageCounts::ZERO, &promocodes::Basket::from(total), start()).unwrap();
         // Exact integer arithmetic: minor * (units / 10_000) / 100, rounded half up.
         let expected = round_half_up(minor_units(&total) * i128::from(units), 1_000_000);
         prop_assert_eq!(minor_units(quote.discount()), expected);
@@ -74,7 +74,7 @@ proptest! {
     fn fixed_discounts_take_the_smaller_of_amount_and_total(total in money(), off in 1_i64..=100_000_000) {
         let amount = Money::new(Decimal::new(off, total.currency().minor_units()), total.currency()).unwrap();
         let promo = PromoCode::builder(Code::parse("FIXED").unwrap(), Discount::fixed(amount).unwrap()).build().unwrap();
-        let quote = promo.quote(None, UsageCounts::ZERO, &total, start()).unwrap();
+        let quote = promo.quote(None, UsageCounts::ZERO, &promocodes::Basket::from(total), start()).unwrap();
         let expected = minor_units(&amount).min(minor_units(&total));
         prop_assert_eq!(minor_units(quote.discount()), expected);
         prop_assert_eq!(minor_units(quote.payable()), minor_units(&total) - expected);
@@ -122,5 +122,132 @@ proptest! {
         let _ = Money::parse(&text, Currency::EUR);
         let _ = PromoCode::from_json(&text);
         let _ = promocodes::Timestamp::parse(&text);
+    }
+}
+
+mod baskets_with_lines {
+    //! The split laws: for any basket with lines and any code, the parts add up
+    //! to the discount exactly, no part is negative or above its line, and the
+    //! discount never exceeds what is eligible.
+
+    use super::*;
+    use promocodes::{Basket, Category, Line, Sku};
+
+    const CATEGORIES: [&str; 3] = ["mugs", "coffee", "grinders"];
+
+    /// A basket of 1 to 12 lines, each in one of three categories, maybe with shipping.
+    fn basket() -> impl Strategy<Value = Basket> {
+        let line = (0_usize..3, 1_u32..=20, 0_i64..=5_000_000);
+        (
+            currency(),
+            proptest::collection::vec(line, 1..=12),
+            proptest::option::of(0_i64..=100_000),
+        )
+            .prop_map(|(currency, lines, shipping)| {
+                let places = currency.minor_units();
+                let lines = lines
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (category, quantity, price))| {
+                        let price = Money::new(Decimal::new(price, places), currency).unwrap();
+                        Line::new(Sku::parse(&format!("SKU-{i}")).unwrap(), quantity, price)
+                            .unwrap()
+                            .with_categories([Category::parse(CATEGORIES[category]).unwrap()])
+                            .unwrap()
+                    })
+                    .collect();
+                let shipping = shipping.map(|s| Money::new(Decimal::new(s, places), currency).unwrap());
+                Basket::from_lines(lines, shipping).unwrap()
+            })
+    }
+
+    /// A code: percent (maybe capped), fixed, or free shipping (maybe capped), maybe scoped to one category.
+    fn code(currency: Currency) -> impl Strategy<Value = PromoCode> {
+        let places = currency.minor_units();
+        let amount = move |minor: i64| Money::new(Decimal::new(minor, places), currency).unwrap();
+        (
+            0_u8..3,
+            super::percent(),
+            1_i64..=10_000_000,
+            proptest::option::of(1_i64..=10_000_000),
+            proptest::option::of(0_usize..3),
+        )
+            .prop_map(move |(kind, (_, percent), fixed, max, scope)| {
+                let discount = match kind {
+                    0 => Discount::percent(percent).unwrap(),
+                    1 => Discount::fixed(amount(fixed)).unwrap(),
+                    _ => Discount::free_shipping(),
+                };
+                let discount = match (kind, max) {
+                    (0 | 2, Some(max)) => discount.with_max(amount(max)).unwrap(),
+                    _ => discount,
+                };
+                let mut builder = PromoCode::builder(Code::parse("PROP").unwrap(), discount);
+                if let Some(scope) = scope {
+                    let scope = promocodes::AppliesTo::new([], [Category::parse(CATEGORIES[scope]).unwrap()]).unwrap();
+                    builder = builder.applies_to(scope);
+                }
+                builder.build().unwrap()
+            })
+    }
+
+    fn basket_and_code() -> impl Strategy<Value = (Basket, PromoCode)> {
+        basket().prop_flat_map(|basket| {
+            let currency = basket.currency();
+            (Just(basket), code(currency))
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn the_split_adds_up_and_no_part_exceeds_its_line((basket, promo) in basket_and_code()) {
+            let quote = promo.price(&basket, start()).unwrap();
+            let lines = quote.lines().expect("a basket with lines is quoted with lines");
+            prop_assert_eq!(lines.len(), basket.lines().len());
+            let shipping_part = quote.shipping().map_or(0, |s| minor_units(&s.discount));
+            let parts: i128 = lines.iter().map(|l| minor_units(&l.discount)).sum::<i128>() + shipping_part;
+            prop_assert_eq!(parts, minor_units(quote.discount()), "the parts add up to the discount exactly");
+            for (part, line) in lines.iter().zip(basket.lines()) {
+                prop_assert!(minor_units(&part.discount) >= 0);
+                prop_assert!(part.discount.amount() <= line.amount().amount(), "no part above its line");
+                prop_assert_eq!(&part.amount, line.amount());
+                let eligible = promo.applies_to().is_none_or(|scope| scope.includes(line));
+                if !eligible || promo.discount().kind() == promocodes::DiscountKind::FreeShipping {
+                    prop_assert!(part.discount.is_zero(), "only eligible lines take a part");
+                }
+            }
+            prop_assert_eq!(minor_units(quote.discount()) + minor_units(quote.payable()), minor_units(basket.total()));
+        }
+
+        #[test]
+        fn the_discount_never_exceeds_what_is_eligible((basket, promo) in basket_and_code()) {
+            let quote = promo.price(&basket, start()).unwrap();
+            let eligible: i128 = basket
+                .lines()
+                .iter()
+                .filter(|l| promo.applies_to().is_none_or(|scope| scope.includes(l)))
+                .map(|l| minor_units(l.amount()))
+                .sum();
+            let bound = match promo.discount().kind() {
+                promocodes::DiscountKind::FreeShipping => basket.shipping().map_or(0, minor_units),
+                _ => eligible,
+            };
+            prop_assert!(minor_units(quote.discount()) <= bound);
+            if let Some(shipping) = quote.shipping() {
+                prop_assert!(shipping.discount.amount() <= shipping.amount.amount());
+            }
+        }
+
+        #[test]
+        fn a_total_is_priced_as_a_one_line_basket_of_that_amount(total in super::money(), kind in 0_u8..2, (_, p) in super::percent()) {
+            let discount = if kind == 0 { Discount::percent(p).unwrap() } else { Discount::fixed(total.checked_percent(p).filter(|m| !m.is_zero()).unwrap_or(Money::new(Decimal::new(1, 0), total.currency()).unwrap())).unwrap() };
+            let promo = PromoCode::builder(Code::parse("SAME").unwrap(), discount).build().unwrap();
+            let one_line = Basket::from_lines(vec![Line::new(Sku::parse("ALL").unwrap(), 1, total).unwrap()], None).unwrap();
+            let by_total = promo.quote(None, UsageCounts::ZERO, &Basket::from(total), start()).unwrap();
+            let by_line = promo.quote(None, UsageCounts::ZERO, &one_line, start()).unwrap();
+            prop_assert_eq!(by_total.discount(), by_line.discount());
+            prop_assert_eq!(by_total.payable(), by_line.payable());
+            prop_assert_eq!(&by_line.lines().unwrap()[0].discount, by_line.discount());
+        }
     }
 }

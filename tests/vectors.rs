@@ -3,8 +3,8 @@
 //! `tests/web.rs` runs the same file through the browser module in Chromium;
 //! both must give exactly the results written in it.
 
-use promocodes::api::{Basket, QuoteOptions};
-use promocodes::{from_json, Code, InputError, PromoCode, UsageCounts};
+use promocodes::api::QuoteOptions;
+use promocodes::{from_json, Basket, Code, InputError, PromoCode, UsageCounts};
 use serde_json::{json, Value};
 
 const VECTORS: &str = include_str!("vectors.json");
@@ -23,12 +23,7 @@ fn definition<'a>(vectors: &'a Value, case: &'a Value) -> &'a Value {
 
 /// `"<argument>.<path>: <message>"`, as the browser module throws it.
 fn message(argument: &str, err: InputError) -> String {
-    match err {
-        InputError::Malformed { path, message } if path == "." => format!("{argument}: {message}"),
-        InputError::Malformed { path, message } if path.starts_with('[') => format!("{argument}{path}: {message}"),
-        InputError::Malformed { path, message } => format!("{argument}.{path}: {message}"),
-        other => format!("{argument}: {other}"),
-    }
+    err.at(argument).to_string()
 }
 
 fn read<T: serde::de::DeserializeOwned>(argument: &str, value: &Value) -> Result<T, String> {
@@ -46,11 +41,11 @@ fn run(vectors: &Value, case: &Value) -> Result<(Value, Value), String> {
     let now = options.now.expect("every vector gives `now`");
     let usage = options.usage.unwrap_or(UsageCounts::ZERO);
     let customer = options.customer.as_ref();
-    let quoted = match promo.quote(customer, usage, &basket.total, now) {
+    let quoted = match promo.quote(customer, usage, &basket, now) {
         Ok(quote) => json!({"ok": true, "quote": quote}),
         Err(r) => json!({"ok": false, "rejection": r.rejection(), "message": r.message()}),
     };
-    let checked = match promo.validate(customer, usage, &basket.total, now) {
+    let checked = match promo.validate(customer, usage, &basket, now) {
         Ok(()) => json!({"ok": true}),
         Err(r) => json!({"ok": false, "rejection": r.rejection(), "message": r.message()}),
     };
@@ -77,7 +72,11 @@ fn the_vectors_cover_every_rejection_currency_and_rule_order() {
     let vectors = vectors();
     let cases = vectors["cases"].as_array().unwrap();
     let rejections: Vec<&str> = cases.iter().filter_map(|c| c["expect"]["rejection"].as_str()).collect();
-    for rejection in promocodes::Rejection::ALL {
+    // quote_changed is a capture's answer, never a quote's: the Worker tests cover it.
+    for rejection in promocodes::Rejection::ALL
+        .into_iter()
+        .filter(|r| *r != promocodes::Rejection::QuoteChanged)
+    {
         assert!(
             rejections.contains(&rejection.code()),
             "no case for {}",
@@ -97,7 +96,7 @@ fn the_vectors_cover_every_rejection_currency_and_rule_order() {
         .filter(|c| c["name"].as_str().unwrap().starts_with("order "))
         .filter_map(|c| c["expect"]["rejection"].as_str())
         .collect();
-    let all: Vec<&str> = promocodes::Rejection::ALL.iter().map(|r| r.code()).collect();
+    let all: Vec<&str> = promocodes::Rejection::ALL[..10].iter().map(|r| r.code()).collect();
     assert_eq!(order, all);
 }
 
@@ -122,6 +121,7 @@ fn every_malformed_case_fails_with_its_message() {
     let vectors = vectors();
     let cases = vectors["malformed"].as_array().unwrap();
     assert!(cases.len() >= 30);
+    let mut wrong = Vec::new();
     for case in cases {
         let name = case["name"].as_str().unwrap();
         let mut case = case.clone();
@@ -129,8 +129,12 @@ fn every_malformed_case_fails_with_its_message() {
             case["options"] = json!({"now": "2026-12-02T10:00:00Z"});
         }
         match run(&vectors, &case) {
-            Ok(result) => panic!("{name}: accepted as {result:?}"),
-            Err(error) => assert_eq!(error, case["error"].as_str().unwrap(), "{name}"),
+            Ok(result) => wrong.push(format!("{name}: accepted as {result:?}")),
+            Err(error) if error != case["error"].as_str().unwrap() => {
+                wrong.push(format!("{name}:\n  got      {error}\n  expected {}", case["error"]))
+            }
+            Err(_) => {}
         }
     }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

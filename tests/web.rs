@@ -377,3 +377,21 @@ fn oversized_and_unserialisable_input_is_refused_by_name() {
     let m = message(&thrown(quote(d, deep.unchecked_into(), o)));
     assert!(m.starts_with("basket.total"), "{m}");
 }
+
+#[wasm_bindgen_test]
+fn a_parsed_code_quotes_lines_as_the_one_shot_function_does() {
+    use promocodes::wasm::PromoHandle;
+    let vectors = vectors();
+    let mut lines_cases = 0;
+    for case in vectors["cases"].as_array().unwrap() {
+        let definition = definition_of(&vectors, case);
+        let (d, b, o) = args(definition, &case["basket"], case.get("options"));
+        let promo = PromoHandle::parse(d).unwrap_or_else(|e| panic!("{}: {}", case["name"], message(&e)));
+        let quoted = promo.quote(b, o).unwrap();
+        assert_eq!(json(&quoted), case["expect"], "{}", case["name"]);
+        if case["basket"].get("lines").is_some() {
+            lines_cases += 1;
+        }
+    }
+    assert!(lines_cases >= 10, "the vectors have baskets with lines");
+}

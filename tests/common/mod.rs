@@ -43,3 +43,8 @@ pub fn ten_percent(name: &str) -> promocodes::PromoCodeBuilder {
 pub fn definition(json: &str) -> PromoCode {
     PromoCode::from_json(json).expect("valid definition")
 }
+
+/// A basket of one EUR total.
+pub fn basket(amount: &str) -> promocodes::Basket {
+    promocodes::Basket::from(eur(amount))
+}

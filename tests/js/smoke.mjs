@@ -1,7 +1,7 @@
 // The real JavaScript API of pkg/ (wasm-bindgen's glue included) under Node:
 // `node tests/js/smoke.mjs` after `wasm-pack build --target web`. Exits non-zero on a failure.
 import { readFileSync } from "node:fs";
-import { initSync, check, normalizeCode, quote } from "../../pkg/promocodes.js";
+import { initSync, check, normalizeCode, quote, PromoCode } from "../../pkg/promocodes.js";
 
 initSync({ module: readFileSync(new URL("../../pkg/promocodes_bg.wasm", import.meta.url)) });
 
@@ -73,6 +73,26 @@ test("hostile input never traps", () => {
     }
   }
   eq(quote(save10, basket, { now }).quote.payable.amount, "72.00");
+});
+test("a parsed code quotes many baskets and answers as the one-shot functions do", () => {
+  const mugs = { code: "mugs15", discount: { kind: "percent", percent: "15" }, applies_to: { categories: ["mugs"] } };
+  const promo = PromoCode.parse(mugs);
+  eq(promo.code, "MUGS15");
+  for (const quantity of [1, 2, 3]) {
+    const lines = { lines: [
+      { sku: "MUG", quantity, unit_price: { amount: "12.50", currency: "EUR" }, categories: ["mugs"] },
+      { sku: "BEANS", quantity: 1, unit_price: { amount: "8.50", currency: "EUR" } },
+    ], shipping: { amount: "4.90", currency: "EUR" } };
+    eq(promo.quote(lines, { now }), quote(mugs, lines, { now }));
+    eq(promo.check(lines, { now }), check(mugs, lines, { now }));
+  }
+  const e = throws(() => promo.quote({ lines: [{ sku: "MUG", quantity: 0, unit_price: { amount: "1.00", currency: "EUR" } }] }),
+    "basket.lines[0].quantity: quantity must be a whole number from 1 to 10000, not 0");
+  eq(e.field, "basket.lines[0].quantity");
+  throws(() => PromoCode.parse({ code: "X" }), "definition: missing field `discount`");
+  promo.free();
+  throws(() => promo.quote(basket), "null pointer passed to rust");
+  eq(typeof PromoCode.prototype[Symbol.dispose], "function");
 });
 
 console.log(failed ? `${failed} failed` : "all passed");

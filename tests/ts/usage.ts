@@ -1,6 +1,8 @@
 // How a checkout page uses the browser module; `tsc -p tests/ts` must accept it (strict).
-import init, { check, normalizeCode, quote } from "../../pkg/promocodes.js";
-import type { Basket, CheckResult, Definition, Quote, QuoteOptions, QuoteResult, RejectionCode } from "../../pkg/promocodes.js";
+import init, { check, normalizeCode, quote, PromoCode } from "../../pkg/promocodes.js";
+import type {
+  Basket, CheckResult, Definition, Hold, PromoInputError, Quote, QuoteLine, QuoteOptions, QuoteResult, RejectionCode,
+} from "../../pkg/promocodes.js";
 
 await init();
 
@@ -14,6 +16,17 @@ const definition: Definition = {
 };
 const fixed: Definition = { code: "FIVE", discount: { kind: "fixed", amount: { amount: "5.00", currency: "EUR" } } };
 const basket: Basket = { total: { amount: "80.00", currency: "EUR" } };
+const lines: Basket = {
+  lines: [
+    { sku: "MUG", quantity: 2, unit_price: { amount: "12.50", currency: "EUR" }, categories: ["mugs"] },
+    { sku: "BEANS", quantity: 1, unit_price: { amount: "8.50", currency: "EUR" } },
+  ],
+  shipping: { amount: "4.90", currency: "EUR" },
+};
+const mugs: Definition = {
+  code: "MUGS15", active: true, discount: { kind: "percent", percent: "15" }, applies_to: { categories: ["mugs"] },
+};
+const shipping: Definition = { code: "SHIP", discount: { kind: "free_shipping", max: { amount: "5.00", currency: "EUR" } } };
 const options: QuoteOptions = { customer: "alice", usage: { total: 3, per_customer: 0 }, now: "2026-12-02T10:00:00Z" };
 
 function show(result: QuoteResult): string {
@@ -31,6 +44,9 @@ function show(result: QuoteResult): string {
     case "expired":
     case "not_assigned":
     case "not_started":
+    case "inactive":
+    case "no_eligible_items":
+    case "quote_changed":
       return result.message;
   }
 }
@@ -51,4 +67,27 @@ try {
 } catch (e) {
   if (e instanceof Error) console.log(e.message); // "basket.total: amount \"8x\" is not a decimal ..."
 }
-console.log(code, shown, allowed);
+// Parse once, quote many baskets; free the handle (or `using promo = ...`).
+const promo: PromoCode = PromoCode.parse(mugs);
+const split: QuoteResult = promo.quote(lines, { now: "2026-12-02T10:00:00Z" });
+if (split.ok) {
+  const parts: QuoteLine[] = split.quote.lines ?? [];
+  const shippingOff: string | undefined = split.quote.shipping?.discount.amount;
+  console.log(parts.map((l) => `${l.sku}: -${l.discount.amount}`), shippingOff, split.quote.note);
+}
+const promoCode: string = promo.code;
+promo.free();
+{
+  using scoped = PromoCode.parse(shipping);
+  scoped.check(lines);
+}
+try {
+  quote(mugs, { lines: [{ sku: "MUG", quantity: 0, unit_price: { amount: "1.00", currency: "EUR" } }] });
+} catch (e) {
+  const err = e as PromoInputError;
+  console.log(err.name, err.field); // "PromoInputError", "basket.lines[0].quantity"
+}
+const held: Hold = { key: "pi_1", state: "held", expires_at: "2026-12-02T10:15:00Z", quote: {
+  code: "MUGS15", total: basket.total, discount: basket.total, payable: basket.total, quoted_at: "2026-12-02T10:00:00Z",
+}, usage: { total: 1, per_customer: 0 }, replayed: false };
+console.log(code, shown, allowed, promoCode, held.state);

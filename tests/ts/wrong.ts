@@ -1,6 +1,6 @@
 // Misuses that the generated types must refuse: `tsc` has to fail on every line marked `// error`
 // and on no other line (scripts/test-browser.sh checks both).
-import { check, normalizeCode, quote } from "../../pkg/promocodes.js";
+import { check, normalizeCode, quote, PromoCode } from "../../pkg/promocodes.js";
 import type { Definition, QuoteResult } from "../../pkg/promocodes.js";
 
 const basket = { total: { amount: "80.00", currency: "EUR" } };
@@ -23,4 +23,9 @@ if (!r.ok) { const wrongCode: "too_small" = r.rejection; console.log(wrongCode);
 const n: number = normalizeCode("x"); // error
 normalizeCode(10); // error
 check(ok); // error
-console.log(badKind, floatAmount, noDiscount, camel, n);
+quote(ok, { lines: [{ sku: "A", quantity: "2", unit_price: { amount: "1.00", currency: "EUR" } }] }); // error
+quote(ok, { total: { amount: "1.00", currency: "EUR" }, lines: [] }); // error
+const shipAmount: Definition = { code: "X", discount: { kind: "free_shipping", amount: { amount: "5", currency: "EUR" } } }; // error
+PromoCode.parse(42); // error
+PromoCode.parse(ok).quote(ok); // error
+console.log(badKind, floatAmount, noDiscount, camel, n, shipAmount);
