@@ -7,7 +7,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use worker::js_sys::{Reflect, Uint8Array};
 use worker::wasm_bindgen_futures::JsFuture;
 use worker::web_sys::ReadableStreamDefaultReader;
-use worker::{Env, Request};
+use worker::{Env, Request, Response};
 
 use crate::problem::Problem;
 
@@ -224,6 +224,13 @@ pub async fn read_body(req: &Request, limit: usize) -> Result<String, Problem> {
             message: "the body is not UTF-8".to_owned(),
         })
     })
+}
+
+/// The answer to a `HEAD`: the `GET` answer's status and headers, without
+/// its body (the runtime sets `Content-Length` for the answer it sends).
+pub fn without_body(response: Response) -> Response {
+    let (builder, _body) = response.into_parts();
+    builder.empty()
 }
 
 #[cfg(test)]

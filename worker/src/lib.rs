@@ -99,9 +99,15 @@ impl<'a> Route<'a> {
         }
     }
 
-    /// Public routes answer CORS and are rate limited per address.
-    fn is_public(self) -> bool {
-        matches!(self, Route::Code(_) | Route::Quotes)
+    /// Public requests answer CORS (and, but for preflights, are rate limited
+    /// per address): a code's lookup and a quote. The admin `PUT` on a code's
+    /// path is not public.
+    fn is_public(self, method: &Method) -> bool {
+        match self {
+            Route::Code(_) => matches!(method, Method::Get | Method::Head | Method::Options),
+            Route::Quotes => matches!(method, Method::Post | Method::Options),
+            _ => false,
+        }
     }
 }
 
@@ -114,15 +120,19 @@ pub async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
     if route == Route::Asset {
         return env.assets("ASSETS")?.fetch_request(req).await;
     }
-    let cors = if route.is_public() {
+    let cors = if route.is_public(&req.method()) {
         Cors::for_request(&req, &env).ok()
     } else {
         None
     };
-    let response = match dispatch(route, req, &env, cors.as_ref()).await {
+    let head = req.method() == Method::Head;
+    let mut response = match dispatch(route, req, &env, cors.as_ref()).await {
         Ok(response) => response,
         Err(problem) => problem.into_response()?,
     };
+    if head {
+        response = http::without_body(response);
+    }
     match cors {
         Some(cors) => cors.apply(response).or_else(Problem::into_response),
         None => Ok(response),
@@ -360,6 +370,8 @@ async fn handle_demo_pay(req: &Request, env: &Env) -> Answer {
 
 #[cfg(test)]
 mod tests {
+    use worker::Method;
+
     use super::Route;
 
     #[test]
@@ -379,10 +391,16 @@ mod tests {
 
     #[test]
     fn only_lookups_and_quotes_are_public() {
-        assert!(Route::of("/v1/codes/A", false).is_public());
-        assert!(Route::of("/v1/quotes", false).is_public());
-        for path in ["/v1/codes/A/redemptions", "/v1/captures", "/v1/holds", "/demo/pay", "/"] {
-            assert!(!Route::of(path, true).is_public(), "{path}");
+        for method in [Method::Get, Method::Head, Method::Options] {
+            assert!(Route::of("/v1/codes/A", false).is_public(&method));
+        }
+        assert!(!Route::of("/v1/codes/A", false).is_public(&Method::Put));
+        assert!(Route::of("/v1/quotes", false).is_public(&Method::Post));
+        assert!(Route::of("/v1/quotes", false).is_public(&Method::Options));
+        for path in ["/v1/codes/A/redemptions", "/v1/captures", "/v1/holds", "/demo/pay", "/demo/quote", "/"] {
+            for method in [Method::Get, Method::Post, Method::Options] {
+                assert!(!Route::of(path, true).is_public(&method), "{method:?} {path}");
+            }
         }
     }
 }
