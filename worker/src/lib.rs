@@ -397,7 +397,14 @@ mod tests {
         assert!(!Route::of("/v1/codes/A", false).is_public(&Method::Put));
         assert!(Route::of("/v1/quotes", false).is_public(&Method::Post));
         assert!(Route::of("/v1/quotes", false).is_public(&Method::Options));
-        for path in ["/v1/codes/A/redemptions", "/v1/captures", "/v1/holds", "/demo/pay", "/demo/quote", "/"] {
+        for path in [
+            "/v1/codes/A/redemptions",
+            "/v1/captures",
+            "/v1/holds",
+            "/demo/pay",
+            "/demo/quote",
+            "/",
+        ] {
             for method in [Method::Get, Method::Post, Method::Options] {
                 assert!(!Route::of(path, true).is_public(&method), "{method:?} {path}");
             }
