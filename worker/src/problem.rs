@@ -227,6 +227,21 @@ mod tests {
     }
 
     #[test]
+    fn a_large_body_names_the_limit_and_a_spent_rate_limit_is_a_429() {
+        let large = Problem::PayloadTooLarge { limit: 65536 }.body();
+        assert_eq!(large["status"], 413);
+        assert_eq!(large["type"], "/problems/payload_too_large");
+        assert_eq!(large["detail"], "the body of this route may have at most 65536 bytes");
+        let busy = Problem::TooManyRequests { retry_after: 10 }.body();
+        assert_eq!(busy["status"], 429);
+        assert_eq!(busy["type"], "/problems/too_many_requests");
+        assert_eq!(
+            busy["detail"],
+            "too many requests from this address; retry after 10 seconds"
+        );
+    }
+
+    #[test]
     fn a_conflict_is_a_409_and_bad_input_a_400() {
         let conflict = Problem::Conflict(RedemptionConflict {
             code: Code::parse("BUSY").unwrap(),
