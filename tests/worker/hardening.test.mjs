@@ -87,7 +87,7 @@ test("HEAD answers as GET does, without a body", async () => {
     assert.equal(await head.text(), "", route);
     assert.ok(getBody.length > 0, route);
     assert.equal(head.status, get.status, route);
-    // Content-Length is the runtime's: workerd sends none for a HEAD answer.
+    // Content-Length is the runtime's: here (workerd behind wrangler dev) a HEAD answer has none.
     for (const name of ["content-type", "vary", "www-authenticate", "allow", "retry-after"]) {
       assert.equal(head.headers.get(name), get.headers.get(name), `${route}: ${name}`);
     }
