@@ -214,7 +214,7 @@ function quoteOnServer(code, total, customer) {
   state.serverQuoteTimer = setTimeout(async () => {
     let result;
     try {
-      const res = await fetch('/v1/quotes', {
+      const res = await fetch('/demo/quote', {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ code, total, customer }),

@@ -412,11 +412,11 @@ test('a code for named customers is quoted by the Worker with the customer', asy
   const { page, requests } = await openCheckout();
   await typeCode(page, 'vip20');
   await waitForText(page, '#quote-message', 'named customers');
-  assert.equal(requests.filter((r) => r.url === '/v1/quotes').length, 0);
+  assert.equal(requests.filter((r) => r.url === '/demo/quote').length, 0);
   await page.locator('#customer').fill('alice');
   await waitForText(page, '#payable', 'EUR 64.00');
   assert.equal(await text(page, '#discount'), '− EUR 16.00');
-  const quotes = requests.filter((r) => r.url === '/v1/quotes');
+  const quotes = requests.filter((r) => r.url === '/demo/quote');
   assert.ok(quotes.length >= 1);
   assert.deepEqual(JSON.parse(quotes.at(-1).body), {
     code: 'VIP20',

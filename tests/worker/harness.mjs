@@ -38,12 +38,21 @@ process.on("exit", () => {
   for (const pid of running) { try { process.kill(-pid, "SIGKILL"); } catch { /* gone */ } }
 });
 
-function config(dir) {
+// The public routes' rate limit in wrangler.toml (per client address; every test request comes from
+// 127.0.0.1). The suites raise it, except the rate-limit test, which keeps the shipped default.
+export const SHIPPED_LIMIT = /^simple = \{ limit = (\d+), period = (\d+) \}$/m;
+const TEST_LIMIT = 1_000_000;
+
+function config(dir, publicLimit) {
   // The repository's wrangler.toml without its [build] section, with absolute paths.
-  const toml = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8")
+  let toml = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8")
     .replace(/^\[build\]\n(?:(?!\[).*\n)*/m, "")
     .replace(/^main = .*$/m, `main = ${JSON.stringify(path.join(BUILD, "worker/shim.mjs"))}`)
     .replace(/^directory = .*$/m, `directory = ${JSON.stringify(path.join(ROOT, "public"))}`);
+  if (!SHIPPED_LIMIT.test(toml)) throw new Error("wrangler.toml has no [[ratelimits]] simple = { limit, period }");
+  if (publicLimit !== "shipped") {
+    toml = toml.replace(SHIPPED_LIMIT, (_, _limit, period) => `simple = { limit = ${publicLimit}, period = ${period} }`);
+  }
   const file = path.join(dir, "wrangler.toml");
   writeFileSync(file, toml);
   return file;
@@ -52,13 +61,16 @@ function config(dir) {
 /**
  * Starts wrangler dev on a free port with `state` as its persist folder. Resolves once
  * the Worker answers. `stop()` ends the whole process group; `kill()` sends SIGKILL.
+ * `vars` adds variables (e.g. ALLOWED_ORIGINS); `publicLimit` is the public routes' rate
+ * limit per 10 s, raised for the suites by default, `"shipped"` for wrangler.toml's own.
  */
-export async function startWorker({ state, demo = false } = {}) {
+export async function startWorker({ state, demo = false, vars: extra = {}, publicLimit = TEST_LIMIT } = {}) {
   const port = await freePort();
   const confDir = tempDir("promocodes-conf-");
   const vars = [`ADMIN_TOKEN:${ADMIN_TOKEN}`, `CAPTURE_TOKEN:${CAPTURE_TOKEN}`];
   if (demo) vars.push("DEMO:1");
-  const args = ["dev", "--config", config(confDir), "--local", "--ip", "127.0.0.1", "--port", String(port),
+  for (const [name, value] of Object.entries(extra)) vars.push(`${name}:${value}`);
+  const args = ["dev", "--config", config(confDir, publicLimit), "--local", "--ip", "127.0.0.1", "--port", String(port),
     "--persist-to", state, "--show-interactive-dev-session=false", "--log-level", "warn",
     "--inspector-port", String(await freePort()), "--var", ...vars];
   const child = spawn(WRANGLER, args, {
@@ -137,3 +149,28 @@ export function captureReq(base, key, body) {
 }
 
 export const eur = (amount) => ({ amount, currency: "EUR" });
+
+/**
+ * Starts the built Worker in workerd through Miniflare directly, without wrangler dev's proxy: for
+ * the tests that need the runtime's own HTTP server (see chunked.test.mjs). State is in memory.
+ * Bindings as in wrangler.toml; no static assets. `stop()` disposes of it.
+ */
+export async function startMiniflare({ publicLimit = TEST_LIMIT, vars = {} } = {}) {
+  const { Miniflare } = await import("miniflare");
+  const toml = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8");
+  const [, , period] = toml.match(SHIPPED_LIMIT);
+  const mf = new Miniflare({
+    modules: true,
+    scriptPath: path.join(BUILD, "index.js"),
+    modulesRoot: BUILD,
+    modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
+    compatibilityDate: toml.match(/^compatibility_date = "(.*)"$/m)[1],
+    durableObjects: { LEDGER: { className: "Ledger", useSQLite: true } },
+    ratelimits: { PUBLIC_LIMITER: { simple: { limit: publicLimit, period: Number(period) } } },
+    bindings: { ADMIN_TOKEN, CAPTURE_TOKEN, ALLOWED_ORIGINS: "", ...vars },
+    host: "127.0.0.1",
+    port: await freePort(),
+  });
+  const url = await mf.ready;
+  return { base: url.origin, port: Number(url.port), stop: () => mf.dispose() };
+}

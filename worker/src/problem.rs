@@ -7,11 +7,7 @@ use promocodes::{RedemptionConflict, StoreError};
 use serde_json::{json, Value};
 use worker::Response;
 
-/// The most bytes a request body may have.
-pub const BODY_LIMIT: usize = 16 * 1024;
-
-/// Seconds a client should wait before retrying a 409 conflict.
-pub const RETRY_AFTER_SECONDS: u32 = 1;
+use crate::limits::CONFLICT_RETRY_AFTER_SECONDS;
 
 /// Why a request got no success answer.
 #[derive(Debug)]
@@ -25,8 +21,16 @@ pub enum Problem {
     },
     /// No or a wrong bearer token.
     Unauthorized,
-    /// The body is over [`BODY_LIMIT`].
-    PayloadTooLarge,
+    /// The body is over the route's limit (see [`crate::limits`]).
+    PayloadTooLarge {
+        /// The route's limit in bytes.
+        limit: usize,
+    },
+    /// A public route's per-address rate limit is spent.
+    TooManyRequests {
+        /// Seconds until the limit's window has passed (`Retry-After`).
+        retry_after: u32,
+    },
     /// The request is invalid (body, path or header), as the core says.
     Input(InputError),
     /// The code in the body is not the code in the path.
@@ -108,7 +112,8 @@ impl Problem {
             Problem::NotFound => (404, "not_found", "No such route"),
             Problem::MethodNotAllowed { .. } => (405, "method_not_allowed", "Method not allowed"),
             Problem::Unauthorized => (401, "unauthorized", "Missing or wrong bearer token"),
-            Problem::PayloadTooLarge => (413, "payload_too_large", "Request body too large"),
+            Problem::PayloadTooLarge { .. } => (413, "payload_too_large", "Request body too large"),
+            Problem::TooManyRequests { .. } => (429, "too_many_requests", "Too many requests"),
             Problem::Input(_) => (400, "invalid_request", "Invalid request"),
             Problem::CodeMismatch { .. } => (400, "code_mismatch", "The body's code is not the path's"),
             Problem::MissingIdempotencyKey => (400, "missing_idempotency_key", "Idempotency-Key header required"),
@@ -131,7 +136,10 @@ impl Problem {
             Problem::NotFound => "no such route; see the README's API table".to_owned(),
             Problem::MethodNotAllowed { allow } => format!("this route takes {allow}"),
             Problem::Unauthorized => "send Authorization: Bearer <token>".to_owned(),
-            Problem::PayloadTooLarge => format!("the body may have at most {BODY_LIMIT} bytes"),
+            Problem::PayloadTooLarge { limit } => format!("the body of this route may have at most {limit} bytes"),
+            Problem::TooManyRequests { retry_after } => {
+                format!("too many requests from this address; retry after {retry_after} seconds")
+            }
             Problem::Input(err) => err.to_string(),
             Problem::CodeMismatch { path, body } => format!("the path names {path} but the body defines {body}"),
             Problem::MissingIdempotencyKey => {
@@ -183,7 +191,8 @@ impl Problem {
         match &self {
             Problem::MethodNotAllowed { allow } => headers.set("allow", allow)?,
             Problem::Unauthorized => headers.set("www-authenticate", "Bearer")?,
-            Problem::Conflict(_) => headers.set("retry-after", &RETRY_AFTER_SECONDS.to_string())?,
+            Problem::Conflict(_) => headers.set("retry-after", &CONFLICT_RETRY_AFTER_SECONDS.to_string())?,
+            Problem::TooManyRequests { retry_after } => headers.set("retry-after", &retry_after.to_string())?,
             _ => {}
         }
         Ok(response)
@@ -215,6 +224,21 @@ mod tests {
         assert_eq!(body["rejection"], "exhausted");
         assert_eq!(body["detail"], "this code has been used up");
         assert_eq!(body["quote"]["payable"]["amount"], "72.00");
+    }
+
+    #[test]
+    fn a_large_body_names_the_limit_and_a_spent_rate_limit_is_a_429() {
+        let large = Problem::PayloadTooLarge { limit: 65536 }.body();
+        assert_eq!(large["status"], 413);
+        assert_eq!(large["type"], "/problems/payload_too_large");
+        assert_eq!(large["detail"], "the body of this route may have at most 65536 bytes");
+        let busy = Problem::TooManyRequests { retry_after: 10 }.body();
+        assert_eq!(busy["status"], 429);
+        assert_eq!(busy["type"], "/problems/too_many_requests");
+        assert_eq!(
+            busy["detail"],
+            "too many requests from this address; retry after 10 seconds"
+        );
     }
 
     #[test]

@@ -1,0 +1,277 @@
+//! HTTP plumbing shared by the routes: field values, bearer tokens, the
+//! `Idempotency-Key`, path segments, the client address and bodies read
+//! under a size limit. Every failure is a [`Problem`].
+
+use promocodes::{Code, IdempotencyKey, InputError};
+use wasm_bindgen::{JsCast, JsValue};
+use worker::js_sys::{Reflect, Uint8Array};
+use worker::wasm_bindgen_futures::JsFuture;
+use worker::web_sys::ReadableStreamDefaultReader;
+use worker::{Env, Request, Response};
+
+use crate::problem::Problem;
+
+/// Who a valid bearer token says the caller is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// `ADMIN_TOKEN`: defines codes, lists receipts.
+    Admin,
+    /// `CAPTURE_TOKEN`: the shop's server, captures.
+    Capture,
+}
+
+impl Role {
+    /// The secret that holds this role's token.
+    pub fn secret_name(self) -> &'static str {
+        match self {
+            Role::Admin => "ADMIN_TOKEN",
+            Role::Capture => "CAPTURE_TOKEN",
+        }
+    }
+}
+
+/// A field value without the spaces and tabs around it (RFC 9110 `OWS`);
+/// other control characters stay and are refused by whoever parses the value.
+pub fn trim_ows(value: &str) -> &str {
+    value.trim_matches([' ', '\t'])
+}
+
+/// Compares two byte strings in time that depends only on `expected`'s length.
+pub fn constant_time_eq(expected: &[u8], given: &[u8]) -> bool {
+    let mut diff = u8::from(expected.len() != given.len());
+    for (i, e) in expected.iter().enumerate() {
+        diff |= e ^ given.get(i).copied().unwrap_or(0);
+    }
+    diff == 0
+}
+
+/// The token of an `Authorization: Bearer <token>` value, trimmed of
+/// spaces and tabs; `None` for another scheme or no token.
+pub fn bearer_token(value: &str) -> Option<&str> {
+    let (scheme, token) = trim_ows(value).split_once(' ')?;
+    let token = trim_ows(token);
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+fn configured_secret(env: &Env, role: Role) -> Option<String> {
+    env.secret(role.secret_name())
+        .map(|s| s.to_string())
+        .ok()
+        .filter(|s| !s.is_empty())
+}
+
+fn given_token(req: &Request) -> Result<Option<String>, Problem> {
+    let header = req.headers().get("authorization")?;
+    Ok(header.as_deref().and_then(bearer_token).map(str::to_owned))
+}
+
+/// Checks that the request carries `role`'s bearer token.
+///
+/// # Errors
+///
+/// [`Problem::Misconfigured`] without the secret, [`Problem::Unauthorized`]
+/// for a missing or wrong token.
+pub fn authorize(req: &Request, env: &Env, role: Role) -> Result<(), Problem> {
+    let secret = configured_secret(env, role).ok_or(Problem::Misconfigured(role.secret_name()))?;
+    let token = given_token(req)?.ok_or(Problem::Unauthorized)?;
+    if constant_time_eq(secret.as_bytes(), token.as_bytes()) {
+        Ok(())
+    } else {
+        Err(Problem::Unauthorized)
+    }
+}
+
+/// Whether a request on a public route carries a valid admin or capture
+/// token: such a caller is a server of the shop, not rate limited, and may
+/// quote for a named customer. A wrong token is simply not trusted.
+///
+/// # Errors
+///
+/// Only a runtime error reading the headers.
+pub fn is_trusted(req: &Request, env: &Env) -> Result<bool, Problem> {
+    let Some(token) = given_token(req)? else {
+        return Ok(false);
+    };
+    let matches = |role| configured_secret(env, role).is_some_and(|s| constant_time_eq(s.as_bytes(), token.as_bytes()));
+    // Both comparisons run, so the answer's timing does not tell which role matched.
+    let admin = matches(Role::Admin);
+    let capture = matches(Role::Capture);
+    Ok(admin | capture)
+}
+
+/// The `Idempotency-Key` header, trimmed of spaces and tabs, parsed by the core.
+///
+/// # Errors
+///
+/// [`Problem::MissingIdempotencyKey`] without the header, [`Problem::Input`]
+/// for a key the core refuses.
+pub fn idempotency_key(req: &Request) -> Result<IdempotencyKey, Problem> {
+    let key = req
+        .headers()
+        .get("idempotency-key")?
+        .ok_or(Problem::MissingIdempotencyKey)?;
+    Ok(IdempotencyKey::parse(trim_ows(&key))?)
+}
+
+fn malformed_path(message: String) -> Problem {
+    Problem::Input(InputError::Malformed {
+        path: "path".to_owned(),
+        message,
+    })
+}
+
+fn hex_digit(byte: u8) -> Option<u8> {
+    char::from(byte).to_digit(16).and_then(|d| u8::try_from(d).ok())
+}
+
+/// Decodes `%XX` escapes in a path segment; the result must be UTF-8.
+///
+/// # Errors
+///
+/// [`Problem::Input`] for a `%` not followed by two hex digits, or bytes
+/// that are not UTF-8.
+pub fn percent_decode(segment: &str) -> Result<String, Problem> {
+    let bytes = segment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let pair = bytes
+                .get(i + 1)
+                .copied()
+                .and_then(hex_digit)
+                .zip(bytes.get(i + 2).copied().and_then(hex_digit));
+            let (high, low) =
+                pair.ok_or_else(|| malformed_path(format!("{segment:?} has an invalid percent escape")))?;
+            out.push(high << 4 | low);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|_| malformed_path(format!("{segment:?} does not decode to UTF-8")))
+}
+
+/// The promo code named by a path segment: percent-decoded, then parsed by the core.
+///
+/// # Errors
+///
+/// [`Problem::Input`] for bad percent-encoding or a code the core refuses.
+pub fn path_code(segment: &str) -> Result<Code, Problem> {
+    Ok(Code::parse(&percent_decode(segment)?)?)
+}
+
+/// The client's address as Cloudflare reports it (`CF-Connecting-IP`), or
+/// `unknown` (one shared bucket) where no edge set it.
+///
+/// # Errors
+///
+/// Only a runtime error reading the headers.
+pub fn client_address(req: &Request) -> Result<String, Problem> {
+    let address = req.headers().get("cf-connecting-ip")?;
+    Ok(address
+        .map(|a| trim_ows(&a).to_owned())
+        .filter(|a| !a.is_empty())
+        .unwrap_or_else(|| "unknown".to_owned()))
+}
+
+fn js_error(err: JsValue) -> Problem {
+    Problem::from(worker::Error::from(err))
+}
+
+/// Reads a body of at most `limit` bytes as UTF-8, as a stream: a body over
+/// the limit (declared or chunked) stops the read at the limit, cancels the
+/// rest and answers [`Problem::PayloadTooLarge`]. No body reads as `""`.
+///
+/// # Errors
+///
+/// [`Problem::PayloadTooLarge`], [`Problem::Input`] for a body that is not UTF-8.
+pub async fn read_body(req: &Request, limit: usize) -> Result<String, Problem> {
+    let declared = req.headers().get("content-length")?.and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(Problem::PayloadTooLarge { limit });
+    }
+    let Some(stream) = req.inner().body() else {
+        return Ok(String::new());
+    };
+    let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+    let mut bytes = Vec::new();
+    loop {
+        let chunk = JsFuture::from(reader.read()).await.map_err(js_error)?;
+        if Reflect::get(&chunk, &JsValue::from_str("done"))
+            .map_err(js_error)?
+            .is_truthy()
+        {
+            break;
+        }
+        let value: Uint8Array = Reflect::get(&chunk, &JsValue::from_str("value"))
+            .map_err(js_error)?
+            .unchecked_into();
+        let start = bytes.len();
+        let end = start + value.length() as usize;
+        if end > limit {
+            // The rest is not wanted: the runtime may stop receiving it.
+            let _ = JsFuture::from(reader.cancel()).await;
+            return Err(Problem::PayloadTooLarge { limit });
+        }
+        bytes.resize(end, 0);
+        value.copy_to(&mut bytes[start..]);
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        Problem::Input(InputError::Malformed {
+            path: ".".to_owned(),
+            message: "the body is not UTF-8".to_owned(),
+        })
+    })
+}
+
+/// The answer to a `HEAD`: the `GET` answer's status and headers, without
+/// its body (the runtime sets `Content-Length` for the answer it sends).
+pub fn without_body(response: Response) -> Response {
+    let (builder, _body) = response.into_parts();
+    builder.empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{bearer_token, constant_time_eq, percent_decode, trim_ows};
+
+    #[test]
+    fn constant_time_eq_compares_bytes_and_lengths() {
+        assert!(constant_time_eq(b"s3cret", b"s3cret"));
+        assert!(!constant_time_eq(b"s3cret", b"s3cre"));
+        assert!(!constant_time_eq(b"s3cret", b"s3cret!"));
+        assert!(!constant_time_eq(b"s3cret", b"S3cret"));
+        assert!(!constant_time_eq(b"s3cret", b""));
+    }
+
+    #[test]
+    fn field_values_lose_only_spaces_and_tabs() {
+        assert_eq!(trim_ows(" \tkey-1\t "), "key-1");
+        assert_eq!(trim_ows("key-1\n"), "key-1\n");
+        assert_eq!(trim_ows("\u{b}key"), "\u{b}key");
+    }
+
+    #[test]
+    fn bearer_tokens_are_trimmed_and_need_the_scheme() {
+        assert_eq!(bearer_token("Bearer abc"), Some("abc"));
+        assert_eq!(bearer_token(" bearer \tabc \t"), Some("abc"));
+        assert_eq!(bearer_token("Bearer abc\n"), Some("abc\n"));
+        assert_eq!(bearer_token("Bearer"), None);
+        assert_eq!(bearer_token("Bearer   "), None);
+        assert_eq!(bearer_token("Basic abc"), None);
+        assert_eq!(bearer_token("abc"), None);
+    }
+
+    #[test]
+    fn path_segments_are_percent_decoded() {
+        assert_eq!(percent_decode("SAVE%2010").unwrap(), "SAVE 10");
+        assert_eq!(percent_decode("SAVE10").unwrap(), "SAVE10");
+        assert_eq!(percent_decode("%53%61ve").unwrap(), "Save");
+        assert_eq!(percent_decode("SAV%C3%89").unwrap(), "SAVÉ");
+        for bad in ["SAVE%", "SAVE%2", "SAVE%zz", "%FF", "%C3"] {
+            assert!(percent_decode(bad).is_err(), "{bad}");
+        }
+    }
+}
