@@ -34,6 +34,7 @@ in one place.
 pub mod ledger;
 pub mod problem;
 pub mod sqlite;
+pub mod stripe;
 
 use promocodes::api::BasketRequest;
 use promocodes::{from_json, Code, CustomerId, IdempotencyKey, Money, PromoCode};
