@@ -10,14 +10,12 @@
 //! (`cargo test -p promocodes-worker`). The route reads the body as raw bytes
 //! (never text re-encoded or JSON re-serialised), verifies, then parses.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use hmac::{Hmac, KeyInit, Mac};
-use promocodes::Currency;
-use serde::de::DeserializeOwned;
+use promocodes::{Currency, Decimal};
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::value::RawValue;
 use sha2::Sha256;
 use subtle::{Choice, ConstantTimeEq};
 
@@ -331,7 +329,7 @@ impl fmt::Display for AmountError {
                 f,
                 "the Stripe amount {minor} {currency} is {} {currency}, which has more decimal places than the {iso_places} \
                  that ISO 4217 allows for {currency}; it is refused, not rounded",
-                decimal_text(u128::from(minor.unsigned_abs()), *stripe_places)
+                Decimal::new(*minor, *stripe_places)
             ),
         }
     }
@@ -353,27 +351,23 @@ impl std::error::Error for AmountError {}
 pub fn major_amount(minor: i64, currency_code: &str) -> Result<String, AmountError> {
     let code = upper_currency_code(currency_code)?;
     let currency = Currency::from_code(&code).map_err(|_| AmountError::UnknownCurrency { code: code.clone() })?;
-    let Ok(minor_units) = u64::try_from(minor) else {
+    if minor < 0 {
         return Err(AmountError::Negative { minor, currency: code });
-    };
+    }
     let stripe_places = stripe_decimal_places(&code);
     let iso_places = currency.minor_units();
-    let minor_units = u128::from(minor_units);
-    let iso_units = if stripe_places >= iso_places {
-        let step = 10u128.pow(stripe_places - iso_places);
-        if minor_units % step != 0 {
-            return Err(AmountError::NotRepresentable {
-                minor,
-                currency: code,
-                stripe_places,
-                iso_places,
-            });
-        }
-        minor_units / step
-    } else {
-        minor_units * 10u128.pow(iso_places - stripe_places)
-    };
-    Ok(decimal_text(iso_units, iso_places))
+    // Exact: Stripe's integer over 10^stripe_places, without trailing zeros.
+    let mut amount = Decimal::new(minor, stripe_places).normalize();
+    if amount.scale() > iso_places {
+        return Err(AmountError::NotRepresentable {
+            minor,
+            currency: code,
+            stripe_places,
+            iso_places,
+        });
+    }
+    amount.rescale(iso_places); // only adds zeros
+    Ok(amount.to_string())
 }
 
 /// Three ASCII letters, upper-cased.
@@ -385,15 +379,6 @@ fn upper_currency_code(code: &str) -> Result<String, AmountError> {
             code: code.chars().take(8).collect(),
         })
     }
-}
-
-/// `units` of `10^-places`, written with exactly `places` decimals.
-fn decimal_text(units: u128, places: u32) -> String {
-    if places == 0 {
-        return units.to_string();
-    }
-    let scale = 10u128.pow(places);
-    format!("{}.{:0width$}", units / scale, units % scale, width = places as usize)
 }
 
 // ---------------------------------------------------------------------------
@@ -573,153 +558,175 @@ impl std::error::Error for EventError {
 /// [`EventError::Amount`] for a capture whose amount is not money. An event
 /// that is fine but not for promocodes is `Ok(Action::Ignore { .. })`.
 pub fn parse_event(body: &[u8]) -> Result<Action, EventError> {
-    let event: Envelope = serde_json::from_slice(body).map_err(|err| EventError::Malformed {
+    // JSON is UTF-8 (RFC 8259); reading a str shares the core's JSON parser.
+    let text = std::str::from_utf8(body).map_err(|err| EventError::Malformed {
+        detail: format!("it is not UTF-8 ({err})"),
+    })?;
+    let envelope: Envelope<'_> = serde_json::from_str(text).map_err(|err| EventError::Malformed {
         detail: err.to_string(),
     })?;
-    if let Some(object) = event.object.as_deref().filter(|object| *object != "event") {
+    if let Some(object) = envelope.object.as_deref().filter(|object| *object != "event") {
         return Err(EventError::Malformed {
             detail: format!("its object is \"{object}\", not \"event\""),
         });
     }
-    match event.kind.as_str() {
-        "payment_intent.succeeded" => payment_succeeded(event),
-        "payment_intent.canceled" | "payment_intent.payment_failed" => payment_abandoned(event),
-        "charge.refunded" => charge_refunded(event),
+    match envelope.kind.as_str() {
+        "payment_intent.succeeded" => payment_succeeded(Event::read(envelope, "payment_intent")?),
+        "payment_intent.canceled" | "payment_intent.payment_failed" => {
+            payment_abandoned(Event::read(envelope, "payment_intent")?)
+        }
+        "charge.refunded" => charge_refunded(Event::read(envelope, "charge")?),
         other => Ok(Action::Ignore {
             why: format!("event type {other} is not one promocodes acts on"),
-            event_id: event.id,
+            event_id: envelope.id,
         }),
     }
 }
 
-/// A Stripe event: only what tells the events apart.
+/// A Stripe event: what tells the events apart, and `data` left unread
+/// until the type says it matters (an unhandled type's object is never read).
 #[derive(Deserialize)]
-struct Envelope {
+struct Envelope<'a> {
     id: String,
     #[serde(rename = "type")]
     kind: String,
     #[serde(default)]
     object: Option<String>,
-    #[serde(default)]
-    data: Option<EventData>,
+    #[serde(default, borrow)]
+    data: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize)]
 struct EventData {
     #[serde(default)]
-    object: Option<Value>,
+    object: Option<StripeObject>,
 }
 
-type Metadata = BTreeMap<String, String>;
-
-/// A PaymentIntent that succeeded: what a capture needs.
+/// The fields read from a PaymentIntent or a Charge; which ones are required
+/// depends on the event type (`Event::required`).
 #[derive(Deserialize)]
-struct PaidIntent {
-    id: String,
-    amount_received: i64,
-    currency: String,
-    #[serde(default)]
+struct StripeObject {
+    object: Option<String>,
+    id: Option<String>,
+    amount: Option<i64>,
+    amount_received: Option<i64>,
+    amount_refunded: Option<i64>,
+    refunded: Option<bool>,
+    currency: Option<String>,
+    payment_intent: Option<String>,
     metadata: Option<Metadata>,
-}
-
-/// A PaymentIntent that was canceled or failed a payment attempt.
-#[derive(Deserialize)]
-struct UnpaidIntent {
-    id: String,
-    #[serde(default)]
-    metadata: Option<Metadata>,
-    #[serde(default)]
     cancellation_reason: Option<String>,
-    #[serde(default)]
     last_payment_error: Option<PaymentError>,
+}
+
+/// The metadata keys promocodes reads ([`META_PROMO_CODE`], [`META_CUSTOMER`],
+/// [`META_BASKET`]); any other key is left alone.
+#[derive(Deserialize)]
+struct Metadata {
+    promo_code: Option<String>,
+    customer: Option<String>,
+    promo_basket: Option<String>,
 }
 
 #[derive(Deserialize)]
 struct PaymentError {
-    #[serde(default)]
     code: Option<String>,
-    #[serde(default)]
     decline_code: Option<String>,
 }
 
-/// A Charge, as `charge.refunded` sends it.
-#[derive(Deserialize)]
-struct Charge {
+/// A handled event with its `data.object` read.
+struct Event {
     id: String,
-    #[serde(default)]
-    payment_intent: Option<String>,
-    amount: i64,
-    amount_refunded: i64,
-    #[serde(default)]
-    refunded: bool,
-    currency: String,
-    #[serde(default)]
-    metadata: Option<Metadata>,
+    kind: String,
+    object: StripeObject,
 }
 
-/// `data.object` of a handled event, of the expected Stripe `object` kind.
-fn data_object<T: DeserializeOwned>(event: &mut Envelope, kind: &str) -> Result<T, EventError> {
-    let invalid = |event: &Envelope, detail: String| EventError::InvalidObject {
-        event_id: event.id.clone(),
-        event_type: event.kind.clone(),
-        detail,
-    };
-    let Some(object) = event.data.as_mut().and_then(|data| data.object.take()) else {
-        return Err(invalid(event, "the event has no data.object".to_owned()));
-    };
-    if let Some(found) = object
-        .get("object")
-        .and_then(Value::as_str)
-        .filter(|found| *found != kind)
-    {
-        return Err(invalid(event, format!("it is a {found}, not a {kind}")));
+impl Event {
+    /// Reads `data.object`, which must be there and of the Stripe `object` kind expected.
+    fn read(envelope: Envelope<'_>, kind: &str) -> Result<Event, EventError> {
+        let invalid = |detail: String| EventError::InvalidObject {
+            event_id: envelope.id.clone(),
+            event_type: envelope.kind.clone(),
+            detail,
+        };
+        let data = match envelope.data {
+            Some(raw) => serde_json::from_str::<EventData>(raw.get()).map_err(|err| invalid(err.to_string()))?,
+            None => EventData { object: None },
+        };
+        let object = data
+            .object
+            .ok_or_else(|| invalid("the event has no data.object".to_owned()))?;
+        if let Some(found) = object.object.as_deref().filter(|found| *found != kind) {
+            return Err(invalid(format!("it is a {found}, not a {kind}")));
+        }
+        let event = Event {
+            id: envelope.id,
+            kind: envelope.kind,
+            object,
+        };
+        Ok(event)
     }
-    serde_json::from_value(object).map_err(|err| invalid(event, err.to_string()))
+
+    /// A field of the object that this event type needs: present and not null.
+    fn required<T>(&mut self, field: &str, take: impl FnOnce(&mut StripeObject) -> Option<T>) -> Result<T, EventError> {
+        take(&mut self.object).ok_or_else(|| EventError::InvalidObject {
+            event_id: self.id.clone(),
+            event_type: self.kind.clone(),
+            detail: format!("it has no {field}"),
+        })
+    }
+
+    /// A metadata value of the object, when present and not empty.
+    fn metadata(&self, key: impl Fn(&Metadata) -> &Option<String>) -> Option<String> {
+        let metadata = self.object.metadata.as_ref()?;
+        key(metadata).as_ref().filter(|value| !value.is_empty()).cloned()
+    }
+
+    fn ignore(self, why: String) -> Action {
+        Action::Ignore { event_id: self.id, why }
+    }
 }
 
-/// A metadata value, when present and not empty.
-fn metadata_value(metadata: Option<&Metadata>, key: &str) -> Option<String> {
-    metadata
-        .and_then(|metadata| metadata.get(key))
-        .filter(|value| !value.is_empty())
-        .cloned()
-}
-
-fn payment_succeeded(mut event: Envelope) -> Result<Action, EventError> {
-    let intent: PaidIntent = data_object(&mut event, "payment_intent")?;
-    let Some(code) = metadata_value(intent.metadata.as_ref(), META_PROMO_CODE) else {
-        return Ok(no_promo_code(event, &intent.id));
+fn payment_succeeded(mut event: Event) -> Result<Action, EventError> {
+    let payment_intent = event.required("id", |object| object.id.take())?;
+    let amount_received = event.required("amount_received", |object| object.amount_received)?;
+    let currency = event.required("currency", |object| object.currency.take())?;
+    let Some(code) = event.metadata(|m| &m.promo_code) else {
+        return Ok(no_promo_code(event, &payment_intent));
     };
-    let charged_major =
-        major_amount(intent.amount_received, &intent.currency).map_err(|source| EventError::Amount {
-            event_id: event.id.clone(),
-            source,
-        })?;
+    let charged_major = major_amount(amount_received, &currency).map_err(|source| EventError::Amount {
+        event_id: event.id.clone(),
+        source,
+    })?;
     Ok(Action::Capture {
+        customer: event.metadata(|m| &m.customer),
+        basket_json: event.metadata(|m| &m.promo_basket),
         event_id: event.id,
-        customer: metadata_value(intent.metadata.as_ref(), META_CUSTOMER),
-        basket_json: metadata_value(intent.metadata.as_ref(), META_BASKET),
-        payment_intent: intent.id,
+        payment_intent,
         code,
         charged_major,
-        currency: intent.currency.to_ascii_uppercase(),
+        currency: currency.to_ascii_uppercase(),
     })
 }
 
-fn payment_abandoned(mut event: Envelope) -> Result<Action, EventError> {
-    let intent: UnpaidIntent = data_object(&mut event, "payment_intent")?;
-    let Some(code) = metadata_value(intent.metadata.as_ref(), META_PROMO_CODE) else {
-        return Ok(no_promo_code(event, &intent.id));
+fn payment_abandoned(mut event: Event) -> Result<Action, EventError> {
+    let payment_intent = event.required("id", |object| object.id.take())?;
+    let Some(code) = event.metadata(|m| &m.promo_code) else {
+        return Ok(no_promo_code(event, &payment_intent));
     };
     let detail = if event.kind == "payment_intent.canceled" {
-        intent.cancellation_reason.filter(|reason| !reason.is_empty())
+        event
+            .object
+            .cancellation_reason
+            .take()
+            .filter(|reason| !reason.is_empty())
     } else {
-        intent.last_payment_error.and_then(PaymentError::describe)
+        event.object.last_payment_error.take().and_then(PaymentError::describe)
     };
     Ok(Action::Release {
         reason: with_detail(&event.kind, detail),
         event_id: event.id,
-        payment_intent: intent.id,
+        payment_intent,
         code: Some(code),
     })
 }
@@ -743,40 +750,34 @@ fn with_detail(kind: &str, detail: Option<String>) -> String {
     }
 }
 
-fn no_promo_code(event: Envelope, payment_intent: &str) -> Action {
-    Action::Ignore {
-        why: format!("payment_intent {payment_intent} has no metadata.{META_PROMO_CODE}; nothing to do for promocodes"),
-        event_id: event.id,
-    }
+fn no_promo_code(event: Event, payment_intent: &str) -> Action {
+    let why =
+        format!("payment_intent {payment_intent} has no metadata.{META_PROMO_CODE}; nothing to do for promocodes");
+    event.ignore(why)
 }
 
-fn charge_refunded(mut event: Envelope) -> Result<Action, EventError> {
-    let charge: Charge = data_object(&mut event, "charge")?;
-    let Some(payment_intent) = charge.payment_intent.filter(|id| !id.is_empty()) else {
-        return Ok(Action::Ignore {
-            why: format!(
-                "charge {} has no payment_intent; promocodes captures from PaymentIntents only",
-                charge.id
-            ),
-            event_id: event.id,
-        });
+fn charge_refunded(mut event: Event) -> Result<Action, EventError> {
+    let charge = event.required("id", |object| object.id.take())?;
+    let amount = event.required("amount", |object| object.amount)?;
+    let amount_refunded = event.required("amount_refunded", |object| object.amount_refunded)?;
+    let currency = event.required("currency", |object| object.currency.take())?;
+    let Some(payment_intent) = event.object.payment_intent.take().filter(|id| !id.is_empty()) else {
+        let why = format!("charge {charge} has no payment_intent; promocodes captures from PaymentIntents only");
+        return Ok(event.ignore(why));
     };
-    if !(charge.refunded || charge.amount_refunded >= charge.amount) {
-        return Ok(Action::Ignore {
-            why: format!(
-                "partial refund of {} of {} on charge {}; nothing released",
-                amount_for_log(charge.amount_refunded, &charge.currency),
-                amount_for_log(charge.amount, &charge.currency),
-                charge.id
-            ),
-            event_id: event.id,
-        });
+    if !(event.object.refunded == Some(true) || amount_refunded >= amount) {
+        let why = format!(
+            "partial refund of {} of {} on charge {charge}; nothing released",
+            amount_for_log(amount_refunded, &currency),
+            amount_for_log(amount, &currency),
+        );
+        return Ok(event.ignore(why));
     }
     Ok(Action::Release {
-        reason: format!("{}: charge {} refunded in full", event.kind, charge.id),
+        reason: format!("{}: charge {charge} refunded in full", event.kind),
+        code: event.metadata(|m| &m.promo_code),
         event_id: event.id,
         payment_intent,
-        code: metadata_value(charge.metadata.as_ref(), META_PROMO_CODE),
     })
 }
 
@@ -792,7 +793,7 @@ fn amount_for_log(minor: i64, currency: &str) -> String {
 mod tests {
     use super::*;
     use promocodes::{Decimal, Money};
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     // -- The shared signature vector ------------------------------------------
     //
@@ -1476,6 +1477,7 @@ mod tests {
             br#"{"type":"charge.refunded"}"#,
             br#"{"id":7,"type":"charge.refunded"}"#,
             br#"{"id":"ch_1","object":"charge","type":"charge.refunded"}"#,
+            b"{\"id\":\"evt_\xff\",\"type\":\"ping\"}",
         ] {
             assert!(
                 matches!(parse_event(body), Err(EventError::Malformed { .. })),
