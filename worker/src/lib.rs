@@ -41,6 +41,7 @@ pub mod limits;
 pub mod problem;
 pub mod ratelimit;
 pub mod sqlite;
+pub mod stripe;
 
 use promocodes::api::BasketRequest;
 use promocodes::{from_json, Code, CustomerId, IdempotencyKey, Money, PromoCode};
