@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # The README's run command: installs what is missing, builds, and serves the edge Worker and the
-# checkout page locally on workerd (wrangler dev) at http://127.0.0.1:8787/, with its SQLite
-# state in .state/. Defines a demo code, SAVE10, if none exists. Ctrl-C stops everything.
+# checkout page locally on workerd (wrangler dev) at http://127.0.0.1:$PORT/ (PORT defaults to
+# 8787), with its SQLite state in .state/ and its local secrets in .dev.vars. Defines a demo code,
+# SAVE10, if none exists. Ctrl-C stops everything.
+#
+# It builds once per start (scripts/build.sh: the browser module and the Worker), then serves the
+# built files with a copy of wrangler.toml without [build], so wrangler dev builds nothing itself.
+# After changing Rust code, restart it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
-PORT=8787
+PORT="${PORT:-8787}"
 BASE="http://127.0.0.1:$PORT"
 
 log() { printf '[run] %s\n' "$*"; }
@@ -20,37 +25,54 @@ secret() { sed -n "s/^$1=\"\{0,1\}\([^\"]*\)\"\{0,1\}$/\1/p" .dev.vars | tail -n
 ADMIN_TOKEN=$(secret ADMIN_TOKEN)
 CAPTURE_TOKEN=$(secret CAPTURE_TOKEN)
 
-# The browser module the checkout page loads (public/pkg/).
-log "building the browser module"
-scripts/build-web.sh
-log "building the Worker"
-worker-build --release worker
-
 if curl -s -o /dev/null "$BASE/" 2>/dev/null; then
-  log "something already answers on $BASE; stop it first" >&2
+  log "something already answers on $BASE; stop it first (or choose another PORT)" >&2
   exit 1
 fi
 
-# wrangler dev runs the [build] command again at start-up (cached, a few seconds).
+log "building the browser module (public/pkg/) and the Worker (worker/build/)"
+scripts/build.sh
+
+# wrangler dev with the repository's wrangler.toml would build again, twice at start-up, and again
+# whenever its watcher fires. Serve the build above instead: the same config without [build], with
+# absolute paths, in .wrangler/run/ (git-ignored). wrangler reads .dev.vars next to the config.
+conf=.wrangler/run
+mkdir -p "$conf"
+awk -v main="$PWD/worker/build/worker/shim.mjs" -v assets="$PWD/public" '
+  /^\[build\]/ { skip = 1; next }
+  /^\[/ { skip = 0 }
+  skip { next }
+  /^main = / { print "main = \"" main "\""; next }
+  /^directory = / { print "directory = \"" assets "\""; next }
+  { print }
+' wrangler.toml >"$conf/wrangler.toml"
+ln -sfn "$PWD/.dev.vars" "$conf/.dev.vars"
+
 log "starting wrangler dev on $BASE (state in .state/)"
-setsid wrangler dev --local --ip 127.0.0.1 --port "$PORT" --persist-to .state \
-  --show-interactive-dev-session=false &
+setsid wrangler dev --config "$conf/wrangler.toml" --local --ip 127.0.0.1 --port "$PORT" \
+  --persist-to "$PWD/.state" --show-interactive-dev-session=false &
 DEV=$!
 stop() { kill -TERM -- "-$DEV" 2>/dev/null || true; wait "$DEV" 2>/dev/null || true; }
 trap stop EXIT
 trap 'exit 130' INT TERM
 
+up=
 for _ in $(seq 1 240); do
-  if curl -s -o /dev/null "$BASE/v1/codes/SAVE10"; then break; fi
+  if curl -s -o /dev/null --max-time 5 "$BASE/v1/codes/SAVE10"; then up=1; break; fi
   if ! kill -0 "$DEV" 2>/dev/null; then log "wrangler dev exited" >&2; exit 1; fi
   sleep 0.5
 done
+[ -n "$up" ] || { log "wrangler dev did not answer on $BASE within 2 minutes" >&2; exit 1; }
 
 status=$(curl -s -o /dev/null -w '%{http_code}' "$BASE/v1/codes/SAVE10")
 if [ "$status" = 404 ]; then
-  curl -s -o /dev/null -X PUT "$BASE/v1/codes/SAVE10" -H "authorization: Bearer $ADMIN_TOKEN" \
-    -H 'content-type: application/json' \
-    -d '{"code":"SAVE10","discount":{"kind":"percent","percent":"10"},"limits":{"total":100,"per_customer":1},"minimum":{"amount":"20.00","currency":"EUR"}}'
+  status=$(curl -s -o /dev/null -w '%{http_code}' -X PUT "$BASE/v1/codes/SAVE10" \
+    -H "authorization: Bearer $ADMIN_TOKEN" -H 'content-type: application/json' \
+    -d '{"code":"SAVE10","discount":{"kind":"percent","percent":"10"},"limits":{"total":100,"per_customer":1},"minimum":{"amount":"20.00","currency":"EUR"}}')
+  if [ "$status" != 201 ]; then
+    log "defining the demo code SAVE10 answered $status, not 201: is ADMIN_TOKEN in .dev.vars?" >&2
+    exit 1
+  fi
   log "defined the demo code SAVE10: 10% off, minimum EUR 20.00, 100 uses, 1 per customer"
 fi
 

@@ -26,6 +26,12 @@ grep -q 'Optimizing wasm binaries with `wasm-opt`' "$build_log" || {
   fail "wasm-opt did not run"
 }
 grep -q '"name": "promocodes"' pkg/package.json || fail "pkg/package.json is not named promocodes"
+# The package carries the licenses Cargo.toml names (LICENSE-MIT, LICENSE-APACHE).
+if grep -q 'no LICENSE file' "$build_log"; then
+  cat "$build_log" >&2
+  fail "wasm-pack found no LICENSE file"
+fi
+for f in LICENSE-MIT LICENSE-APACHE; do cmp -s "$f" "pkg/$f" || fail "pkg/$f is not a copy of $f"; done
 
 # 2. Size.
 raw=$(wc -c <pkg/promocodes_bg.wasm)

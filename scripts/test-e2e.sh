@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The checkout page end to end: builds the browser module into public/pkg and the Worker into
-# worker/build (warm cargo cache: seconds), then runs tests/e2e/ with Node's test runner. The tests start
-# the real Worker (wrangler dev on 127.0.0.1, a random port, a temporary state folder) and drive
-# Debian's Chromium through playwright-core; both are stopped afterwards, also on failure.
+# worker/build (scripts/build.sh; warm cargo cache: seconds), then runs tests/e2e/ with Node's test
+# runner. The tests start the real Worker (wrangler dev on 127.0.0.1, a random port, a temporary
+# state folder) and drive Debian's Chromium through playwright-core; both are stopped afterwards,
+# also on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 
-scripts/build-web.sh
-worker-build --release worker
+scripts/build.sh
 mkdir -p test-output
 # Chromium leaves profile folders in $TMPDIR: give it a scratch one and remove it afterwards.
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/promocodes-e2e-tmp.XXXXXX")"

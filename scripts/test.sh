@@ -22,7 +22,6 @@ cargo test -p promocodes --all-features
 stage "browser: wasm-pack build, size, TypeScript types, Node smoke, wasm-pack test in headless Chromium"
 scripts/test-browser.sh
 
-
 stage "worker: clippy for wasm32, build, API/concurrency/durability/conformance tests in workerd"
 WASM_BINDGEN_USE_JS_SYS=1 cargo clippy -p promocodes-worker --target wasm32-unknown-unknown --all-features -- -D warnings
 cargo test -p promocodes-worker
@@ -30,3 +29,12 @@ scripts/test-worker.sh
 
 stage "checkout: end to end in Chromium"
 scripts/test-e2e.sh
+
+# Last: the clone's builds share the Cargo target folder with the ones above (only the workspace's
+# two crates compile again). Its deploy test runs first, while nothing is built in the clone.
+stage "fresh clone: wrangler deploy --dry-run ships the browser module; run.sh (PORT=8790) serves the page, one build per start"
+clone_tmp="$(mktemp -d "${TMPDIR:-/tmp}/promocodes-clone.XXXXXX")"
+trap 'scripts/fresh-clone.sh remove "$clone_tmp"' EXIT
+scripts/fresh-clone.sh new "$clone_tmp/repo"
+PROMOCODES_CLONE="$clone_tmp/repo" scripts/test-deploy.sh
+PROMOCODES_CLONE="$clone_tmp/repo" PORT=8790 scripts/test-run.sh
