@@ -63,7 +63,8 @@ pub struct Reservation {
     pub quote: Quote,
     /// The counts (overall, and for its customer) right after its last change.
     pub usage: UsageCounts,
-    /// Where it is in its life, as stored.
+    /// Where it is in its life, as stored (records written before holds existed are captures).
+    #[serde(default = "captured")]
     pub state: ReservationState,
     /// When a hold stops counting (holds only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -83,6 +84,10 @@ pub struct Reservation {
     /// True when this answers a known idempotency key: nothing was written.
     #[serde(default, skip_serializing)]
     pub replayed: bool,
+}
+
+fn captured() -> ReservationState {
+    ReservationState::Captured
 }
 
 impl Reservation {

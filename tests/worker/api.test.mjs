@@ -42,7 +42,7 @@ test("PUT creates (201) then replaces (200); GET shows the public view with usag
   assert.equal(view.json.assigned, true);
   assert.equal(view.json.audience, undefined, "customers are personal data");
   assert.ok(!view.text.includes("dora"));
-  assert.deepEqual(view.json.usage, { total: 0 });
+  assert.deepEqual(view.json.usage, { total: 0, held: 0 });
   assert.equal(view.json.remaining, 7);
   const unknown = await get("NOPE");
   assert.equal(unknown.status, 404);
@@ -208,7 +208,7 @@ const BAD = [
   ["unknown route", { method: "GET", path: "/v1/nope" }, 404, "not_found"],
   ["unknown nested route", { method: "GET", path: "/v1/codes/SAVE10/redemptions/1" }, 404, "not_found"],
   ["unknown demo route", { method: "GET", path: "/demo/nope" }, 404, "not_found"],
-  ["DELETE a code", { method: "DELETE", path: "/v1/codes/SAVE10", headers: admin }, 405, "method_not_allowed", "GET, HEAD, OPTIONS, PUT"],
+  ["POST a code", { method: "POST", path: "/v1/codes/SAVE10", headers: admin }, 405, "method_not_allowed", "DELETE, GET, HEAD, OPTIONS, PATCH, PUT"],
   ["GET captures", { method: "GET", path: "/v1/captures" }, 405, "method_not_allowed", "POST"],
   ["PUT quotes", { method: "PUT", path: "/v1/quotes", body: basket() }, 405, "method_not_allowed", "OPTIONS, POST"],
   ["POST the redemption list", { method: "POST", path: "/v1/codes/SAVE10/redemptions", headers: admin }, 405, "method_not_allowed", "GET, HEAD"],

@@ -110,3 +110,42 @@ test("SIGKILL during a load: received receipts survive, retries never double-cou
   await worker.stop();
   worker = undefined;
 });
+
+test("SIGKILL with active holds: holds, expiries and releases survive, and no count differs from the records", async () => {
+  worker = await startWorker({ state });
+  assert.equal((await putCode(worker.base, { code: "HOLDS", discount: { kind: "percent", percent: "10" }, limits: { total: 100 } })).status, 201);
+  const hold = (key, ttl) => call(worker.base, "POST", "/v1/holds", {
+    body: { code: "HOLDS", total: eur("20.00"), customer: key, ttl_seconds: ttl }, headers: { ...capturer, "idempotency-key": key } });
+  for (let i = 0; i < 10; i++) assert.equal((await hold(`long-${i}`, 600)).status, 201);
+  for (let i = 0; i < 5; i++) assert.equal((await hold(`short-${i}`, 3)).status, 201);
+  for (let i = 0; i < 3; i++) {
+    const r = await call(worker.base, "POST", "/v1/releases", { body: { code: "HOLDS", key: `long-${i}`, reason: "cancelled" }, headers: capturer });
+    assert.equal(r.status, 200, r.text);
+  }
+  for (let i = 3; i < 5; i++) {
+    const r = await captureReq(worker.base, `long-${i}`, { code: "HOLDS", total: eur("20.00"), customer: `long-${i}` });
+    assert.equal(r.status, 201, r.text);
+  }
+  await worker.kill();
+
+  worker = await startWorker({ state });
+  await new Promise((r) => setTimeout(r, 3_500)); // the short holds expire while nothing is asked
+  let recorded = [];
+  for (let i = 0; i < 40; i++) {
+    recorded = await receipts("HOLDS");
+    if (recorded.filter((r) => r.state === "expired").length === 5) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const states = recorded.reduce((m, r) => ((m[r.state] = (m[r.state] ?? 0) + 1), m), {});
+  assert.deepEqual(states, { held: 5, released: 3, captured: 2, expired: 5 });
+  const view = (await call(worker.base, "GET", "/v1/codes/HOLDS")).json;
+  assert.deepEqual(view.usage, { total: 7, held: 5 }, "the count is the captured and the held records");
+  // Releases and captures replay after the restart; nothing counts twice.
+  const again = await call(worker.base, "POST", "/v1/releases", { body: { code: "HOLDS", key: "long-0" }, headers: capturer });
+  assert.equal(again.json.replayed, true);
+  const converted = await captureReq(worker.base, "long-5", { code: "HOLDS", total: eur("20.00"), customer: "long-5" });
+  assert.equal(converted.status, 201, "a hold from before the kill converts");
+  assert.deepEqual((await call(worker.base, "GET", "/v1/codes/HOLDS")).json.usage, { total: 7, held: 4 });
+  await worker.stop();
+  worker = undefined;
+});

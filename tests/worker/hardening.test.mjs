@@ -92,9 +92,9 @@ test("HEAD answers as GET does, without a body", async () => {
       assert.equal(head.headers.get(name), get.headers.get(name), `${route}: ${name}`);
     }
   }
-  const put = await fetch(`${base()}/v1/codes/HARD10`, { method: "PATCH", headers: admin });
-  assert.equal(put.status, 405);
-  assert.equal(put.headers.get("allow"), "GET, HEAD, OPTIONS, PUT");
+  const post = await fetch(`${base()}/v1/codes/HARD10`, { method: "POST", headers: admin });
+  assert.equal(post.status, 405);
+  assert.equal(post.headers.get("allow"), "DELETE, GET, HEAD, OPTIONS, PATCH, PUT");
 });
 
 test("a code in the path is percent-decoded before it is parsed", async () => {

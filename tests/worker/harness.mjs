@@ -165,7 +165,7 @@ export async function startMiniflare({ publicLimit = TEST_LIMIT, vars = {} } = {
     modulesRoot: BUILD,
     modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
     compatibilityDate: toml.match(/^compatibility_date = "(.*)"$/m)[1],
-    durableObjects: { LEDGER: { className: "Ledger", useSQLite: true } },
+    durableObjects: { LEDGER: { className: "Ledger", useSQLite: true }, CATALOG: { className: "Catalog", useSQLite: true } },
     ratelimits: { PUBLIC_LIMITER: { simple: { limit: publicLimit, period: Number(period) } } },
     bindings: { ADMIN_TOKEN, CAPTURE_TOKEN, ALLOWED_ORIGINS: "", ...vars },
     host: "127.0.0.1",

@@ -1,36 +1,71 @@
 //! The Durable Object: one [`Ledger`] per normalised promo code.
 //!
-//! The Worker validates and authenticates, then forwards a small internal
-//! request (`https://ledger/<op>`) to the code's object. The object reads
-//! the body (the only `await`), then runs the core synchronously against
-//! its [`SqliteRedemptionStore`].
+//! The Worker authenticates and routes, then forwards the request body as it
+//! came to the code's object (`https://ledger/<op>`). The object reads the
+//! body (its only `await` before deciding), parses it once with the core's
+//! request shapes, and runs the core synchronously against its
+//! [`SqliteRedemptionStore`]. It keeps the store and the parsed definition in
+//! memory between requests (replaced on every change of the definition, and
+//! read again from SQLite after the object is evicted), and creates its
+//! tables only when the code is first defined: a lookup of a code that was
+//! never defined writes nothing.
 
-use promocodes::api::BasketRequest;
-use promocodes::{capture, CaptureOptions, Code, IdempotencyKey, PromoCode, RedemptionStore, Timestamp};
-use serde_json::json;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use promocodes::api::{BasketRequest, BasketRequestKind, CodePatch, ReleaseRequest};
+use promocodes::{capture, hold, release, CaptureError, CaptureOptions, Code, HoldOptions, IdempotencyKey, PromoCode};
+use promocodes::{RedeemError, RedemptionStore, ReleaseError, Timestamp};
+use serde_json::{json, Value};
 use worker::{durable_object, DurableObject, Env, Method, Request, Response, Result, State};
 
 use crate::problem::Problem;
-use crate::sqlite::SqliteRedemptionStore;
+use crate::sqlite::{SqliteRedemptionStore, StoredDefinition};
+use crate::stats::{self, Event};
 
 /// The most receipts one page of the admin list returns.
 pub const MAX_PAGE: u32 = 1000;
 
-/// The Durable Object holding one code's definition, counts, idempotency keys and receipts.
+/// The Durable Object holding one code's definition, counts, holds, idempotency keys, receipts and figures.
 #[durable_object]
 pub struct Ledger {
     state: State,
+    cache: RefCell<Cache>,
+}
+
+/// What the object keeps in memory between requests.
+#[derive(Default)]
+struct Cache {
+    store: Option<Rc<SqliteRedemptionStore>>,
+    definition: Option<Rc<StoredDefinition>>,
+    /// The expiry the alarm is set for, as far as this instance knows.
+    alarm: Option<Timestamp>,
+    /// The last minute whose old figures were pruned.
+    pruned: i64,
 }
 
 impl DurableObject for Ledger {
     fn new(state: State, _env: Env) -> Self {
-        Ledger { state }
+        Ledger {
+            state,
+            cache: RefCell::new(Cache::default()),
+        }
     }
 
     async fn fetch(&self, req: Request) -> Result<Response> {
         match self.dispatch(req).await {
             Ok(response) => Ok(response),
             Err(problem) => problem.into_response(),
+        }
+    }
+
+    async fn alarm(&self) -> Result<Response> {
+        match self.handle_alarm().await {
+            Ok(()) => Response::ok(""),
+            Err(problem) => {
+                worker::console_error!("alarm failed: {}", problem.body());
+                Response::error("alarm failed", 500)
+            }
         }
     }
 }
@@ -45,9 +80,92 @@ fn json_response(value: &impl serde::Serialize, status: u16) -> std::result::Res
     Ok(Response::from_json(value)?.with_status(status))
 }
 
+fn minute(at: Timestamp) -> i64 {
+    at.as_unix_seconds().div_euclid(60)
+}
+
+/// One JSON log line per capture, hold and release, for Workers Logs.
+fn log(code: &Code, op: &str, outcome: &str, detail: Option<(&str, &str)>, started: f64) {
+    let mut line = json!({
+        "code": code,
+        "op": op,
+        "outcome": outcome,
+        "ms": ((worker::Date::now().as_millis() as f64 - started).max(0.0)),
+    });
+    if let Some((field, value)) = detail {
+        line[field] = json!(value);
+    }
+    worker::console_log!("{line}");
+}
+
+fn started() -> f64 {
+    worker::Date::now().as_millis() as f64
+}
+
 impl Ledger {
-    fn store(&self) -> std::result::Result<SqliteRedemptionStore, Problem> {
-        Ok(SqliteRedemptionStore::open(self.state.storage())?)
+    /// The store, if the code was ever defined (read only: nothing is created).
+    fn store(&self) -> std::result::Result<Option<Rc<SqliteRedemptionStore>>, Problem> {
+        if let Some(store) = &self.cache.borrow().store {
+            return Ok(Some(store.clone()));
+        }
+        let store = SqliteRedemptionStore::existing(self.state.storage())?.map(Rc::new);
+        self.cache.borrow_mut().store.clone_from(&store);
+        Ok(store)
+    }
+
+    /// The store, creating its tables (a definition is being written).
+    fn store_or_create(&self) -> std::result::Result<Rc<SqliteRedemptionStore>, Problem> {
+        if let Some(store) = self.store()? {
+            return Ok(store);
+        }
+        let store = Rc::new(SqliteRedemptionStore::create(self.state.storage())?);
+        self.state.storage().sql().exec(stats::SCHEMA, None)?;
+        self.cache.borrow_mut().store = Some(store.clone());
+        Ok(store)
+    }
+
+    /// The stored definition of `code`, archived or not.
+    fn stored(&self, code: &Code) -> std::result::Result<(Rc<SqliteRedemptionStore>, Rc<StoredDefinition>), Problem> {
+        let store = self.store()?.ok_or_else(|| Problem::UnknownCode(code.clone()))?;
+        if let Some(definition) = &self.cache.borrow().definition {
+            if definition.promo.code() == code {
+                return Ok((store, definition.clone()));
+            }
+        }
+        let definition = Rc::new(
+            store
+                .definition(code)?
+                .ok_or_else(|| Problem::UnknownCode(code.clone()))?,
+        );
+        self.cache.borrow_mut().definition = Some(definition.clone());
+        Ok((store, definition))
+    }
+
+    /// The definition buyers may use: defined and not archived.
+    fn live(&self, code: &Code) -> std::result::Result<(Rc<SqliteRedemptionStore>, Rc<StoredDefinition>), Problem> {
+        let (store, definition) = self.stored(code)?;
+        if definition.archived {
+            return Err(Problem::UnknownCode(code.clone()));
+        }
+        Ok((store, definition))
+    }
+
+    /// Adds to the code's figures; a failure is logged, never returned.
+    fn count(&self, store: &SqliteRedemptionStore, event: Event<'_>, n: i64, at: Timestamp) {
+        let _ = store;
+        let sql = self.state.storage().sql();
+        let now_minute = minute(at);
+        let result = stats::record(&sql, event, n, now_minute).and_then(|()| {
+            let stale = self.cache.borrow().pruned < now_minute;
+            if stale {
+                stats::prune(&sql, now_minute)?;
+                self.cache.borrow_mut().pruned = now_minute;
+            }
+            Ok(())
+        });
+        if let Err(err) = result {
+            worker::console_error!("stats not recorded ({event:?}): {err}");
+        }
     }
 
     async fn dispatch(&self, mut req: Request) -> std::result::Result<Response, Problem> {
@@ -57,24 +175,54 @@ impl Ledger {
                 let body = req.text().await?;
                 self.handle_put_definition(&body)
             }
-            (Method::Get, "/definition") => self.handle_get_definition(&req),
+            (Method::Patch, "/definition") => {
+                let code = Self::code_param(&req)?;
+                let body = req.text().await?;
+                self.handle_patch_definition(&code, &body)
+            }
+            (Method::Delete, "/definition") => self.handle_archive(&Self::code_param(&req)?),
+            (Method::Get, "/definition") => self.handle_get_definition(&Self::code_param(&req)?),
+            (Method::Get, "/summary") => self.handle_summary(&Self::code_param(&req)?),
             (Method::Post, "/quote") => {
                 let body = req.text().await?;
                 self.handle_quote(&body)
             }
-            (Method::Post, "/capture") => {
-                let key = req
-                    .headers()
-                    .get("idempotency-key")?
-                    .ok_or(Problem::MissingIdempotencyKey)?;
+            (Method::Post, "/hold") => {
+                let key = Self::key(&req)?;
                 let body = req.text().await?;
-                self.handle_capture(&IdempotencyKey::parse(&key)?, &body)
+                self.handle_hold(&key, &body).await
+            }
+            (Method::Post, "/capture") => {
+                let key = Self::key(&req)?;
+                let conflict = Self::forced_conflict(&req)?;
+                let body = req.text().await?;
+                self.handle_capture(&key, &body, conflict)
+            }
+            (Method::Post, "/release") => {
+                let body = req.text().await?;
+                self.handle_release(&body)
             }
             (Method::Get, "/redemptions") => self.handle_redemptions(&req),
+            (Method::Get, "/stats") => self.handle_stats(&Self::code_param(&req)?),
             #[cfg(feature = "conformance")]
             (Method::Post, "/conformance") => self.handle_conformance(),
             _ => Err(Problem::NotFound),
         }
+    }
+
+    fn key(req: &Request) -> std::result::Result<IdempotencyKey, Problem> {
+        let key = req
+            .headers()
+            .get("idempotency-key")?
+            .ok_or(Problem::MissingIdempotencyKey)?;
+        Ok(IdempotencyKey::parse(&key)?)
+    }
+
+    /// Test builds only: `x-test-conflict: 1` makes every compare-and-set of
+    /// this capture lose, to see a 409 end to end.
+    fn forced_conflict(req: &Request) -> std::result::Result<bool, Problem> {
+        let asked = req.headers().get("x-test-conflict")?.is_some();
+        Ok(cfg!(feature = "conformance") && asked)
     }
 
     fn code_param(req: &Request) -> std::result::Result<Code, Problem> {
@@ -87,63 +235,277 @@ impl Ledger {
         Ok(Code::parse(&code)?)
     }
 
-    fn definition(store: &SqliteRedemptionStore, code: &Code) -> std::result::Result<PromoCode, Problem> {
-        store
-            .definition(code)?
-            .ok_or_else(|| Problem::UnknownCode(code.clone()))
+    /// Replaces the cached definition after a write.
+    fn remember(
+        &self,
+        store: &SqliteRedemptionStore,
+        code: &Code,
+    ) -> std::result::Result<Rc<StoredDefinition>, Problem> {
+        let definition = Rc::new(
+            store
+                .definition(code)?
+                .ok_or_else(|| Problem::UnknownCode(code.clone()))?,
+        );
+        self.cache.borrow_mut().definition = Some(definition.clone());
+        Ok(definition)
     }
 
     fn handle_put_definition(&self, body: &str) -> std::result::Result<Response, Problem> {
         let promo = PromoCode::from_json(body)?;
-        let replaced = self.store()?.put_definition(&promo)?;
+        let store = self.store_or_create()?;
+        let replaced = store.put_definition(&promo, now()?)?;
+        self.remember(&store, promo.code())?;
         json_response(&promo, if replaced { 200 } else { 201 })
     }
 
-    fn handle_get_definition(&self, req: &Request) -> std::result::Result<Response, Problem> {
-        let code = Self::code_param(req)?;
-        let store = self.store()?;
-        let promo = Self::definition(&store, &code)?;
-        let usage = store.usage_for(&code, None)?;
+    fn handle_patch_definition(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
+        let patch = CodePatch::from_json(body)?;
+        let (store, definition) = self.live(code)?;
+        let promo = definition.promo.with_active(patch.active);
+        store.put_definition(&promo, now()?)?;
+        self.remember(&store, code)?;
+        json_response(&promo, 200)
+    }
+
+    fn handle_archive(&self, code: &Code) -> std::result::Result<Response, Problem> {
+        let (store, _) = self.stored(code)?;
+        store.set_archived(code, true)?;
+        let definition = self.remember(&store, code)?;
+        json_response(&self.summary(&store, &definition)?, 200)
+    }
+
+    /// What the catalog and the admin see of a code: the definition (the
+    /// audience only as `assigned`), whether it is archived, and its usage now.
+    fn summary(
+        &self,
+        store: &SqliteRedemptionStore,
+        definition: &StoredDefinition,
+    ) -> std::result::Result<Value, Problem> {
+        let promo = &definition.promo;
+        let at = now()?;
+        let usage = store.usage_for(promo.code(), None, at)?;
+        let held = store.held(promo.code(), at)?;
         let mut view = serde_json::to_value(promo.public_view()).map_err(|e| Problem::Internal(e.to_string()))?;
-        view["usage"] = json!({ "total": usage.total() });
+        view["archived"] = json!(definition.archived);
+        view["usage"] = json!({ "total": usage.total(), "held": held });
         if let Some(cap) = promo.limits().total() {
             view["remaining"] = json!(cap.saturating_sub(usage.total()));
+        }
+        Ok(view)
+    }
+
+    fn handle_summary(&self, code: &Code) -> std::result::Result<Response, Problem> {
+        let (store, definition) = self.stored(code)?;
+        json_response(&self.summary(&store, &definition)?, 200)
+    }
+
+    fn handle_get_definition(&self, code: &Code) -> std::result::Result<Response, Problem> {
+        let (store, definition) = self.live(code)?;
+        let mut view = self.summary(&store, &definition)?;
+        if let Some(object) = view.as_object_mut() {
+            object.remove("archived");
         }
         json_response(&view, 200)
     }
 
     fn handle_quote(&self, body: &str) -> std::result::Result<Response, Problem> {
-        let basket = BasketRequest::from_json(body)?;
-        let store = self.store()?;
-        let promo = Self::definition(&store, &basket.code)?;
-        let usage = store.usage_for(&basket.code, basket.customer.as_ref())?;
-        let quote = promo
-            .quote(basket.customer.as_ref(), usage, &basket.total, now()?)
-            .map_err(|rejected| Problem::rejected(rejected, None))?;
-        json_response(&quote, 200)
+        let req = BasketRequest::parse(body, BasketRequestKind::Quote)?;
+        let (store, definition) = self.live(&req.code)?;
+        let at = now()?;
+        let usage = store.usage_for(&req.code, req.customer.as_ref(), at)?;
+        match definition.promo.quote(req.customer.as_ref(), usage, &req.basket, at) {
+            Ok(quote) => {
+                self.count(&store, Event::Quote, 1, at);
+                json_response(&quote, 200)
+            }
+            Err(rejected) => {
+                self.count(&store, Event::Rejected("quotes", rejected.rejection().code()), 1, at);
+                Err(Problem::rejected(rejected, None, None))
+            }
+        }
     }
 
-    fn handle_capture(&self, key: &IdempotencyKey, body: &str) -> std::result::Result<Response, Problem> {
-        let basket = BasketRequest::from_json(body)?;
-        let store = self.store()?;
-        let promo = Self::definition(&store, &basket.code)?;
-        let now = now()?;
-        // No page quote reaches the Worker: what the buyer would have been quoted stands in for it.
-        let quoted = match promo.price(&basket.total, now) {
-            Ok(quoted) => quoted,
-            // Pricing refuses only a basket in another currency than the code's. A key recorded
-            // before the definition changed currency still answers with its receipt.
-            Err(rejected) => match store.reservation(&basket.code, key)? {
-                Some(earlier) if earlier.is_same_request(basket.customer.as_ref(), &basket.total) => {
-                    return json_response(&earlier.into_receipt(), 200);
-                }
-                Some(_) => return Err(Problem::IdempotencyKeyReused(key.clone())),
-                None => return Err(Problem::rejected(rejected, None)),
-            },
+    async fn handle_hold(&self, key: &IdempotencyKey, body: &str) -> std::result::Result<Response, Problem> {
+        let t0 = started();
+        let req = BasketRequest::parse(body, BasketRequestKind::Hold)?;
+        let (store, definition) = self.live(&req.code)?;
+        let at = now()?;
+        let mut options = HoldOptions::new();
+        if let Some(ttl) = req.ttl_seconds {
+            options = options.ttl_seconds(ttl);
+        }
+        let code = &req.code;
+        let held = hold(
+            &definition.promo,
+            &*store,
+            req.customer.as_ref(),
+            &req.basket,
+            at,
+            key,
+            options,
+        );
+        match held {
+            Ok(held) if held.replayed => {
+                self.count(&store, Event::Replay, 1, at);
+                log(code, "hold", "replayed", None, t0);
+                json_response(&held, 200)
+            }
+            Ok(held) => {
+                self.count(&store, Event::Hold, 1, at);
+                self.schedule_expiry(&store, code).await?;
+                log(code, "hold", "held", None, t0);
+                json_response(&held, 201)
+            }
+            Err(err) => {
+                let problem = Problem::from(err);
+                self.count_failure(&store, "holds", &problem, at);
+                log_problem(code, "hold", &problem, t0);
+                Err(problem)
+            }
+        }
+    }
+
+    fn handle_capture(
+        &self,
+        key: &IdempotencyKey,
+        body: &str,
+        conflict: bool,
+    ) -> std::result::Result<Response, Problem> {
+        let t0 = started();
+        let req = BasketRequest::parse(body, BasketRequestKind::Capture)?;
+        let (store, definition) = self.stored(&req.code)?;
+        // An archived code takes no new captures; a retry of one recorded before still replays.
+        if definition.archived && store.reservation(&req.code, key)?.is_none() {
+            return Err(Problem::UnknownCode(req.code.clone()));
+        }
+        let at = now()?;
+        let mut options = CaptureOptions::new().idempotency_key(key);
+        if let Some(shown) = &req.quote {
+            options = options.quoted(shown);
+        }
+        let (promo, customer, basket) = (&definition.promo, req.customer.as_ref(), &req.basket);
+        let result = if conflict {
+            #[cfg(feature = "conformance")]
+            {
+                let losing = promocodes::testing::FlakyStore::new(&*store, u32::MAX);
+                capture(promo, &losing, customer, basket, at, options)
+            }
+            #[cfg(not(feature = "conformance"))]
+            unreachable!("forced conflicts exist in test builds only")
+        } else {
+            capture(promo, &*store, customer, basket, at, options)
         };
-        let options = CaptureOptions::new().idempotency_key(key);
-        let receipt = capture(&promo, &store, &quoted, basket.customer.as_ref(), now, options)?;
-        json_response(&receipt, if receipt.replayed { 200 } else { 201 })
+        self.answer_capture(&store, &req.code, result, at, t0)
+    }
+
+    /// Figures, the log line and the HTTP answer of a capture.
+    pub(crate) fn answer_capture(
+        &self,
+        store: &SqliteRedemptionStore,
+        code: &Code,
+        result: std::result::Result<promocodes::Receipt, CaptureError>,
+        at: Timestamp,
+        t0: f64,
+    ) -> std::result::Result<Response, Problem> {
+        match result {
+            Ok(receipt) if receipt.replayed => {
+                self.count(store, Event::Replay, 1, at);
+                log(code, "capture", "replayed", None, t0);
+                json_response(&receipt, 200)
+            }
+            Ok(receipt) => {
+                self.count(store, Event::Capture, 1, at);
+                log(code, "capture", "captured", None, t0);
+                json_response(&receipt, 201)
+            }
+            Err(err) => {
+                let problem = Problem::from(err);
+                self.count_failure(store, "captures", &problem, at);
+                log_problem(code, "capture", &problem, t0);
+                Err(problem)
+            }
+        }
+    }
+
+    fn count_failure(&self, store: &SqliteRedemptionStore, op: &str, problem: &Problem, at: Timestamp) {
+        match problem {
+            Problem::Rejected(r) => self.count(store, Event::Rejected(op, r.rejected.rejection().code()), 1, at),
+            Problem::Conflict(_) => self.count(store, Event::Conflict, 1, at),
+            _ => {}
+        }
+    }
+
+    fn handle_release(&self, body: &str) -> std::result::Result<Response, Problem> {
+        let t0 = started();
+        let req = ReleaseRequest::from_json(body)?;
+        let store = self.store()?.ok_or_else(|| Problem::UnknownCode(req.code.clone()))?;
+        self.stored(&req.code)?;
+        let at = now()?;
+        match release(&*store, &req.code, &req.key, at, req.reason.as_deref()) {
+            Ok(released) => {
+                let (event, outcome) = if released.replayed {
+                    (Event::Replay, "replayed")
+                } else {
+                    (Event::Release, "released")
+                };
+                self.count(&store, event, 1, at);
+                log(&req.code, "release", outcome, Some(("was", released.was.as_str())), t0);
+                json_response(&released, 200)
+            }
+            Err(err) => {
+                let problem = match err {
+                    ReleaseError::UnknownKey { key, .. } => Problem::UnknownKey(key),
+                    ReleaseError::Input(input) => Problem::Input(input),
+                    ReleaseError::Store(store) => Problem::Store(store),
+                    other => Problem::Internal(other.to_string()),
+                };
+                log_problem(&req.code, "release", &problem, t0);
+                Err(problem)
+            }
+        }
+    }
+
+    /// Keeps the alarm at the earliest expiry of the holds still held.
+    async fn schedule_expiry(&self, store: &SqliteRedemptionStore, code: &Code) -> std::result::Result<(), Problem> {
+        let next = store.next_expiry(code)?;
+        let current = self.cache.borrow().alarm;
+        if next.is_some() && next != current {
+            if let Some(at) = next {
+                let date = worker::js_sys::Date::new(&(at.as_unix_millis() as f64 + 1.0).into());
+                self.state.storage().set_alarm(worker::ScheduledTime::new(date)).await?;
+            }
+            self.cache.borrow_mut().alarm = next;
+        }
+        Ok(())
+    }
+
+    async fn handle_alarm(&self) -> std::result::Result<(), Problem> {
+        self.cache.borrow_mut().alarm = None;
+        let Some(store) = self.store()? else {
+            return Ok(());
+        };
+        let codes: Vec<Value> = self
+            .state
+            .storage()
+            .sql()
+            .exec("SELECT code FROM definition", None)?
+            .to_array()?;
+        let at = now()?;
+        for row in codes {
+            let Some(code) = row["code"].as_str().and_then(|c| Code::parse(c).ok()) else {
+                continue;
+            };
+            let (expired, _) = store.expire_holds(&code, at)?;
+            if expired > 0 {
+                self.count(&store, Event::Expired, expired as i64, at);
+                worker::console_log!(
+                    "{}",
+                    json!({"code": code, "op": "expire", "outcome": "expired", "holds": expired})
+                );
+            }
+            self.schedule_expiry(&store, &code).await?;
+        }
+        Ok(())
     }
 
     fn handle_redemptions(&self, req: &Request) -> std::result::Result<Response, Problem> {
@@ -172,9 +534,8 @@ impl Ledger {
                     })
                 })?,
         };
-        let store = self.store()?;
-        Self::definition(&store, &code)?;
-        let (items, more) = store.redemptions(&code, after, limit)?;
+        let (store, _) = self.stored(&code)?;
+        let (items, more) = store.redemptions(&code, after, limit, now()?)?;
         let next = if more {
             items.last().map(|r| r.seq.to_string())
         } else {
@@ -183,19 +544,62 @@ impl Ledger {
         json_response(&json!({ "code": code, "redemptions": items, "next": next }), 200)
     }
 
+    fn handle_stats(&self, code: &Code) -> std::result::Result<Response, Problem> {
+        let (_, definition) = self.stored(code)?;
+        let at = now()?;
+        let (total, last_hour) = stats::read(&self.state.storage().sql(), minute(at))?;
+        json_response(
+            &json!({
+                "code": code,
+                "defined_at": definition.defined_at,
+                "at": at,
+                "total": total,
+                "last_hour": last_hour,
+            }),
+            200,
+        )
+    }
+
     #[cfg(feature = "conformance")]
     fn handle_conformance(&self) -> std::result::Result<Response, Problem> {
         let fresh = || {
-            let store = SqliteRedemptionStore::open(self.state.storage()).expect("open the store");
+            let store = SqliteRedemptionStore::create(self.state.storage()).expect("create the store");
             store.clear().expect("clear the store");
             store
         };
         // The suite panics on a failed check; with panic=abort that fails the request.
         promocodes::testing::run_conformance(fresh);
         let rolled_back = fresh().failed_transaction_rolls_back()?;
+        self.cache.borrow_mut().store = None;
         json_response(
             &json!({ "conformance": "passed", "store": "sqlite", "failed_transaction_rolled_back": rolled_back }),
             200,
         )
+    }
+}
+
+fn log_problem(code: &Code, op: &str, problem: &Problem, t0: f64) {
+    match problem {
+        Problem::Rejected(r) => log(
+            code,
+            op,
+            "rejected",
+            Some(("rejection", r.rejected.rejection().code())),
+            t0,
+        ),
+        other => log(code, op, "problem", Some(("problem", other.slug())), t0),
+    }
+}
+
+impl From<RedeemError> for Problem {
+    fn from(err: RedeemError) -> Problem {
+        match err {
+            RedeemError::Rejected(rejected) => Problem::rejected(rejected, None, None),
+            RedeemError::Conflict(conflict) => Problem::Conflict(conflict),
+            RedeemError::IdempotencyKeyReused { key } => Problem::IdempotencyKeyReused(key),
+            RedeemError::Input(input) => Problem::Input(input),
+            RedeemError::Store(store) => Problem::Store(store),
+            other => Problem::Internal(other.to_string()),
+        }
     }
 }

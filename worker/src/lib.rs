@@ -4,34 +4,44 @@ The promocodes edge Worker: capture through one Durable Object per code.
 The Worker translates HTTP to the core crate and back; every rule lives in
 `promocodes`. A request goes through three steps:
 
-1. **Route, authenticate, validate** ([`fetch`]): the path (its code
+1. **Route and authenticate** ([`fetch`]): the path (its code
    percent-decoded) and method, the bearer token (compared in constant
    time), the `Idempotency-Key`, the rate limit on public routes
    ([`ratelimit`]), the body (read as a stream up to the route's limit in
-   [`limits`], parsed by the core's [`promocodes::api::BasketRequest`] or
-   [`promocodes::PromoCode::from_json`]). Bad input stops here with a 4xx
-   and touches no object.
+   [`limits`]). Only the code is read from the body here, to route it.
 2. **Forward** to the code's [`ledger::Ledger`] (`id_from_name(code)`), a
-   SQLite-backed Durable Object.
-3. **Decide** in the object: the core's [`promocodes::capture`] against
-   [`sqlite::SqliteRedemptionStore`], whose `record` is one `transactionSync`.
+   SQLite-backed Durable Object, with the body as it came. Public requests
+   first make sure the code was ever defined ([`catalog::Catalog`]), since
+   addressing an object creates it: a guessed code writes nothing.
+3. **Decide** in the object: it parses the body once with the core's
+   request shapes and runs the core's [`promocodes::hold`],
+   [`promocodes::capture`] or [`promocodes::release`] against
+   [`sqlite::SqliteRedemptionStore`], each write one `transactionSync`.
 
 Every error is a [`problem::Problem`], mapped to `application/problem+json`
 in one place. Public routes answer CORS ([`cors`]); the others never do.
 
 | route | auth | answer |
 |---|---|---|
-| `PUT /v1/codes/{code}` | `ADMIN_TOKEN` | 201 created / 200 replaced, the definition |
-| `GET`/`HEAD /v1/codes/{code}` | none (public, rate limited) | the public definition, `usage: {total}`, `remaining` |
-| `POST /v1/quotes` | none without `customer` (public, rate limited); with one, `CAPTURE_TOKEN` or `ADMIN_TOKEN` | 200 quote / 422 rejection |
+| `GET /v1/codes?prefix=&after=&limit=&archived=` | `ADMIN_TOKEN` | the catalog, in code order, with usage |
+| `PUT /v1/codes/{code}` | `ADMIN_TOKEN` | 201 created / 200 replaced (or restored), the definition |
+| `PATCH /v1/codes/{code}` | `ADMIN_TOKEN` | `{"active": bool}`: the kill switch |
+| `DELETE /v1/codes/{code}` | `ADMIN_TOKEN` | archives the code; its history stays |
+| `GET`/`HEAD /v1/codes/{code}` | none (public, rate limited) | the public definition, `usage: {total, held}`, `remaining` |
+| `GET /v1/codes/{code}/redemptions?after=&limit=` | `ADMIN_TOKEN` | every hold and capture, oldest first, with its state |
+| `GET /v1/codes/{code}/stats` | `ADMIN_TOKEN` | captures, replays, holds, releases, expiries, conflicts, rejections |
+| `POST /v1/quotes` | none without `customer` (public, rate limited); with one, a token | 200 quote / 422 rejection |
+| `POST /v1/holds` | `CAPTURE_TOKEN` + `Idempotency-Key` | 201 hold / 200 replay / 422 / 409 |
 | `POST /v1/captures` | `CAPTURE_TOKEN` + `Idempotency-Key` | 201 receipt / 200 replay / 422 / 409 |
-| `GET`/`HEAD /v1/codes/{code}/redemptions?after=&limit=` | `ADMIN_TOKEN` | receipts oldest first, `next` cursor |
-| `POST /demo/quote` | none, only with `DEMO` set | as a quote with a customer, on the server side |
-| `POST /demo/pay` | none, only with `DEMO` set | as a capture, keyed by the checkout attempt |
+| `POST /v1/releases` | `CAPTURE_TOKEN` | 200 released (or replayed) / 404 unknown key |
+| `POST /demo/{quote,hold,pay,cancel}` | none, only with `DEMO` set | the same, on the server side, keyed by the checkout attempt |
 */
 
 #![deny(missing_docs)]
 
+// `#[durable_object]` generates public glue (the JavaScript class's methods) without docs.
+#[allow(missing_docs)]
+pub mod catalog;
 pub mod cors;
 pub mod http;
 // `#[durable_object]` generates public glue (the JavaScript class's methods) without docs.
@@ -41,68 +51,100 @@ pub mod limits;
 pub mod problem;
 pub mod ratelimit;
 pub mod sqlite;
+pub mod stats;
 pub mod stripe;
 
-use promocodes::api::BasketRequest;
-use promocodes::{from_json, Code, CustomerId, IdempotencyKey, Money, PromoCode};
-use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::collections::HashSet;
+
+use promocodes::api::{BasketRequest, BasketRequestKind, CodePatch, ReleaseRequest};
+use promocodes::{from_json, Code, IdempotencyKey, InputError, PromoCode};
+use serde::de::IgnoredAny;
+use serde::Deserialize;
+use serde_json::{json, Value};
 use wasm_bindgen::JsValue;
 use worker::{event, Context, Env, Headers, Method, Request, RequestInit, Response, Result};
 
+use crate::catalog::{Change, Entry, Page};
 use crate::cors::Cors;
 use crate::http::{authorize, idempotency_key, is_trusted, path_code, read_body, Role};
-use crate::limits::{BASKET_BODY_LIMIT, DEFINITION_BODY_LIMIT};
+use crate::limits::{BASKET_BODY_LIMIT, DEFAULT_BODY_LIMIT, DEFINITION_BODY_LIMIT};
 use crate::problem::Problem;
 
-/// The Durable Object binding in `wrangler.toml`.
+/// The code objects' binding in `wrangler.toml`.
 pub const LEDGER_BINDING: &str = "LEDGER";
+/// The catalog's binding in `wrangler.toml`.
+pub const CATALOG_BINDING: &str = "CATALOG";
+/// The catalog's one object.
+pub const CATALOG_NAME: &str = "catalog";
 
 type Answer = std::result::Result<Response, Problem>;
 
 /// The routes, as the path names them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Route<'a> {
-    /// `/v1/codes/{code}`: public `GET`/`HEAD`, admin `PUT`.
+    /// `/v1/codes`: the catalog, admin.
+    Codes,
+    /// `/v1/codes/{code}`: public `GET`/`HEAD`, admin `PUT`, `PATCH`, `DELETE`.
     Code(&'a str),
     /// `/v1/codes/{code}/redemptions`: admin.
     Redemptions(&'a str),
+    /// `/v1/codes/{code}/stats`: admin.
+    Stats(&'a str),
     /// `/v1/quotes`: public.
     Quotes,
+    /// `/v1/holds`: capture token.
+    Holds,
     /// `/v1/captures`: capture token.
     Captures,
+    /// `/v1/releases`: capture token.
+    Releases,
     /// `/v1/__conformance`: test builds only.
     #[cfg(feature = "conformance")]
     Conformance,
-    /// `/demo/quote`, only with `DEMO` set.
-    DemoQuote,
-    /// `/demo/pay`, only with `DEMO` set.
-    DemoPay,
+    /// `/demo/{quote,hold,pay,cancel}`, only with `DEMO` set.
+    Demo(DemoStep),
     /// Any other `/v1/*` or `/demo/*` path.
     NotFound,
     /// Everything else: the static assets.
     Asset,
 }
 
+/// A step of the demo checkout, played on the server side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DemoStep {
+    Quote,
+    Hold,
+    Pay,
+    Cancel,
+}
+
 impl<'a> Route<'a> {
     fn of(path: &'a str, demo: bool) -> Route<'a> {
         let segments: Vec<&str> = path.strip_prefix('/').unwrap_or(path).split('/').collect();
         match segments.as_slice() {
+            ["v1", "codes"] => Route::Codes,
             ["v1", "codes", code] => Route::Code(code),
             ["v1", "codes", code, "redemptions"] => Route::Redemptions(code),
+            ["v1", "codes", code, "stats"] => Route::Stats(code),
             ["v1", "quotes"] => Route::Quotes,
+            ["v1", "holds"] => Route::Holds,
             ["v1", "captures"] => Route::Captures,
+            ["v1", "releases"] => Route::Releases,
             #[cfg(feature = "conformance")]
             ["v1", "__conformance"] => Route::Conformance,
-            ["demo", "quote"] if demo => Route::DemoQuote,
-            ["demo", "pay"] if demo => Route::DemoPay,
+            ["demo", "quote"] if demo => Route::Demo(DemoStep::Quote),
+            ["demo", "hold"] if demo => Route::Demo(DemoStep::Hold),
+            ["demo", "pay"] if demo => Route::Demo(DemoStep::Pay),
+            ["demo", "cancel"] if demo => Route::Demo(DemoStep::Cancel),
             ["v1", ..] | ["demo", ..] => Route::NotFound,
             _ => Route::Asset,
         }
     }
 
     /// Public requests answer CORS (and, but for preflights, are rate limited
-    /// per address): a code's lookup and a quote. The admin `PUT` on a code's
-    /// path is not public.
+    /// per address): a code's lookup and a quote. The admin methods on a
+    /// code's path are not public.
     fn is_public(self, method: &Method) -> bool {
         match self {
             Route::Code(_) => matches!(method, Method::Get | Method::Head | Method::Options),
@@ -140,7 +182,7 @@ pub async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
     }
 }
 
-const CODE_METHODS: &str = "GET, HEAD, OPTIONS, PUT";
+const CODE_METHODS: &str = "DELETE, GET, HEAD, OPTIONS, PATCH, PUT";
 const CODE_PUBLIC_METHODS: &str = "GET, HEAD";
 const LIST_METHODS: &str = "GET, HEAD";
 const QUOTE_METHODS: &str = "POST";
@@ -159,21 +201,29 @@ fn preflight(cors: Option<&Cors>, methods: &'static str) -> Answer {
 async fn dispatch(route: Route<'_>, req: Request, env: &Env, cors: Option<&Cors>) -> Answer {
     let method = req.method();
     match (route, method) {
+        (Route::Codes, Method::Get | Method::Head) => handle_list_codes(&req, env).await,
+        (Route::Codes, _) => not_allowed(LIST_METHODS),
         (Route::Code(code), Method::Get | Method::Head) => handle_get_code(&req, env, code).await,
         (Route::Code(code), Method::Put) => handle_put_code(&req, env, code).await,
+        (Route::Code(code), Method::Patch) => handle_patch_code(&req, env, code).await,
+        (Route::Code(code), Method::Delete) => handle_archive_code(&req, env, code).await,
         (Route::Code(_), Method::Options) => preflight(cors, CODE_PUBLIC_METHODS),
         (Route::Code(_), _) => not_allowed(CODE_METHODS),
-        (Route::Redemptions(code), Method::Get | Method::Head) => handle_list(&req, env, code).await,
-        (Route::Redemptions(_), _) => not_allowed(LIST_METHODS),
+        (Route::Redemptions(code), Method::Get | Method::Head) => {
+            handle_admin_read(&req, env, code, "/redemptions").await
+        }
+        (Route::Stats(code), Method::Get | Method::Head) => handle_admin_read(&req, env, code, "/stats").await,
+        (Route::Redemptions(_) | Route::Stats(_), _) => not_allowed(LIST_METHODS),
         (Route::Quotes, Method::Post) => handle_quote(&req, env).await,
         (Route::Quotes, Method::Options) => preflight(cors, QUOTE_METHODS),
         (Route::Quotes, _) => not_allowed(QUOTE_ALLOW),
-        (Route::Captures, Method::Post) => handle_capture(&req, env).await,
+        (Route::Holds, Method::Post) => handle_keyed(&req, env, BasketRequestKind::Hold).await,
+        (Route::Captures, Method::Post) => handle_keyed(&req, env, BasketRequestKind::Capture).await,
+        (Route::Releases, Method::Post) => handle_release(&req, env).await,
         #[cfg(feature = "conformance")]
         (Route::Conformance, Method::Post) => handle_conformance(&req, env).await,
-        (Route::DemoQuote, Method::Post) => handle_demo_quote(&req, env).await,
-        (Route::DemoPay, Method::Post) => handle_demo_pay(&req, env).await,
-        (Route::Captures | Route::DemoQuote | Route::DemoPay, _) => not_allowed(POST_ONLY),
+        (Route::Demo(step), Method::Post) => handle_demo(&req, env, step).await,
+        (Route::Holds | Route::Captures | Route::Releases | Route::Demo(_), _) => not_allowed(POST_ONLY),
         #[cfg(feature = "conformance")]
         (Route::Conformance, _) => not_allowed(POST_ONLY),
         (Route::NotFound | Route::Asset, _) => Err(Problem::NotFound),
@@ -187,22 +237,22 @@ fn demo_enabled(env: &Env) -> bool {
         .is_ok_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"))
 }
 
-/// An internal request to a [`ledger::Ledger`].
-fn internal(method: Method, path: &str, body: Option<String>, key: Option<&IdempotencyKey>) -> Result<Request> {
-    let headers = Headers::new();
-    headers.set("content-type", "application/json")?;
-    if let Some(key) = key {
-        headers.set("idempotency-key", key.as_str())?;
+/// An internal request to a Durable Object: `https://do/<path>`, a JSON body, extra headers.
+fn internal(method: Method, path: &str, body: Option<String>, headers: &[(&str, &str)]) -> Result<Request> {
+    let all = Headers::new();
+    all.set("content-type", "application/json")?;
+    for (name, value) in headers {
+        all.set(name, value)?;
     }
     let mut init = RequestInit::new();
-    init.with_method(method).with_headers(headers);
+    init.with_method(method).with_headers(all);
     if let Some(body) = body {
         init.with_body(Some(JsValue::from_str(&body)));
     }
-    Request::new_with_init(&format!("https://ledger{path}"), &init)
+    Request::new_with_init(&format!("https://do{path}"), &init)
 }
 
-/// Sends `req` to the object named `name`.
+/// Sends `req` to the code object named `name`.
 async fn to_object(env: &Env, name: &str, req: Request) -> Answer {
     let stub = env.durable_object(LEDGER_BINDING)?.id_from_name(name)?.get_stub()?;
     Ok(stub.fetch_with_request(req).await?)
@@ -211,6 +261,76 @@ async fn to_object(env: &Env, name: &str, req: Request) -> Answer {
 /// Sends `req` to the object of `code`.
 async fn to_ledger(env: &Env, code: &Code, req: Request) -> Answer {
     to_object(env, code.as_str(), req).await
+}
+
+/// Asks the catalog, posting `body` to `path`.
+async fn to_catalog(env: &Env, path: &str, body: &impl serde::Serialize) -> Answer {
+    let body = serde_json::to_string(body).map_err(|e| Problem::Internal(e.to_string()))?;
+    let stub = env
+        .durable_object(CATALOG_BINDING)?
+        .id_from_name(CATALOG_NAME)?
+        .get_stub()?;
+    let response = stub
+        .fetch_with_request(internal(Method::Post, path, Some(body), &[])?)
+        .await?;
+    if response.status_code() >= 300 {
+        return Err(Problem::Internal(format!(
+            "the catalog answered {} to {path}",
+            response.status_code()
+        )));
+    }
+    Ok(response)
+}
+
+/// Records a definition change in the catalog: `intend` before the code's object is written, `commit` after.
+async fn catalog_change(env: &Env, step: &str, code: &Code, archived: bool) -> std::result::Result<(), Problem> {
+    let change = Change {
+        code: code.as_str().to_owned(),
+        archived,
+    };
+    to_catalog(env, step, &change).await.map(|_| ())
+}
+
+thread_local! {
+    /// Codes this isolate has seen in the catalog. A code, once defined, stays
+    /// known (an archived code's object answers 404 itself), so this never
+    /// goes stale; only the unknown are asked for again.
+    static KNOWN: RefCell<HashSet<Code>> = RefCell::new(HashSet::new());
+}
+
+/// The most codes an isolate remembers as known.
+const KNOWN_MAX: usize = 10_000;
+
+/// Whether `code` was ever defined, without addressing its object (which would create it).
+async fn is_known(env: &Env, code: &Code) -> std::result::Result<bool, Problem> {
+    if KNOWN.with(|known| known.borrow().contains(code)) {
+        return Ok(true);
+    }
+    let change = Change {
+        code: code.as_str().to_owned(),
+        archived: false,
+    };
+    let mut response = to_catalog(env, "/exists", &change).await?;
+    let entry: Option<Entry> = response.json().await?;
+    let known = entry.is_some();
+    if known {
+        KNOWN.with(|set| {
+            let mut set = set.borrow_mut();
+            if set.len() >= KNOWN_MAX {
+                set.clear();
+            }
+            set.insert(code.clone());
+        });
+    }
+    Ok(known)
+}
+
+async fn require_known(env: &Env, code: &Code) -> std::result::Result<(), Problem> {
+    if is_known(env, code).await? {
+        Ok(())
+    } else {
+        Err(Problem::UnknownCode(code.clone()))
+    }
 }
 
 fn code_query(path: &str, code: &Code) -> String {
@@ -226,6 +346,29 @@ async fn limit_public(req: &Request, env: &Env, trusted: bool) -> std::result::R
     }
 }
 
+/// What the Worker reads of a body to route it: the code, and whether a customer is named.
+#[derive(Deserialize)]
+struct Routing {
+    code: Code,
+    #[serde(default)]
+    customer: Option<IgnoredAny>,
+}
+
+/// The code of a basket request's body. The object parses the whole body;
+/// when even the code cannot be read, the whole parse names what is wrong.
+fn routing(body: &str, kind: BasketRequestKind) -> std::result::Result<Routing, Problem> {
+    from_json::<Routing>(body).map_err(|light| match BasketRequest::parse(body, kind) {
+        Err(full) => Problem::Input(full),
+        Ok(_) => Problem::Input(light),
+    })
+}
+
+/// Test builds only: a header that fails the `PUT` between the code's object and the catalog.
+fn injected_failure(req: &Request) -> std::result::Result<bool, Problem> {
+    let asked = req.headers().get("x-test-fail-after-ledger")?.is_some();
+    Ok(cfg!(feature = "conformance") && asked)
+}
+
 async fn handle_put_code(req: &Request, env: &Env, code: &str) -> Answer {
     authorize(req, env, Role::Admin)?;
     let code = path_code(code)?;
@@ -237,27 +380,149 @@ async fn handle_put_code(req: &Request, env: &Env, code: &str) -> Answer {
             body: promo.code().clone(),
         });
     }
-    to_ledger(env, &code, internal(Method::Put, "/definition", Some(body), None)?).await
+    catalog_change(env, "/intend", &code, false).await?;
+    let response = to_ledger(env, &code, internal(Method::Put, "/definition", Some(body), &[])?).await?;
+    if injected_failure(req)? {
+        return Err(Problem::Internal(
+            "injected failure between the code's object and the catalog".to_owned(),
+        ));
+    }
+    catalog_change(env, "/commit", &code, false).await?;
+    Ok(response)
+}
+
+async fn handle_patch_code(req: &Request, env: &Env, code: &str) -> Answer {
+    authorize(req, env, Role::Admin)?;
+    let code = path_code(code)?;
+    let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
+    CodePatch::from_json(&body)?;
+    require_known(env, &code).await?;
+    let path = code_query("/definition", &code);
+    to_ledger(env, &code, internal(Method::Patch, &path, Some(body), &[])?).await
+}
+
+async fn handle_archive_code(req: &Request, env: &Env, code: &str) -> Answer {
+    authorize(req, env, Role::Admin)?;
+    let code = path_code(code)?;
+    require_known(env, &code).await?;
+    catalog_change(env, "/intend", &code, true).await?;
+    let path = code_query("/definition", &code);
+    let response = to_ledger(env, &code, internal(Method::Delete, &path, None, &[])?).await?;
+    if response.status_code() == 200 {
+        catalog_change(env, "/commit", &code, true).await?;
+    }
+    Ok(response)
 }
 
 async fn handle_get_code(req: &Request, env: &Env, code: &str) -> Answer {
     limit_public(req, env, is_trusted(req, env)?).await?;
     let code = path_code(code)?;
+    require_known(env, &code).await?;
     let path = code_query("/definition", &code);
-    to_ledger(env, &code, internal(Method::Get, &path, None, None)?).await
+    to_ledger(env, &code, internal(Method::Get, &path, None, &[])?).await
 }
 
-async fn handle_list(req: &Request, env: &Env, code: &str) -> Answer {
+/// A query parameter's value, if given.
+fn param(req: &Request, name: &str) -> std::result::Result<Option<String>, Problem> {
+    let url = req.url()?;
+    Ok(url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned()))
+}
+
+fn bad_param(name: &str, message: String) -> Problem {
+    Problem::Input(InputError::Malformed {
+        path: name.to_owned(),
+        message,
+    })
+}
+
+/// `GET /v1/codes`: a page of the catalog, each code with its definition
+/// (audience as `assigned`), `archived` and live `usage`, read from its
+/// object. A pending entry (a `PUT` that failed before its commit) is
+/// repaired from the code's object here.
+async fn handle_list_codes(req: &Request, env: &Env) -> Answer {
+    authorize(req, env, Role::Admin)?;
+    let limit = match param(req, "limit")? {
+        None => catalog::DEFAULT_PAGE,
+        Some(text) => text
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=catalog::MAX_PAGE).contains(n))
+            .ok_or_else(|| {
+                bad_param(
+                    "limit",
+                    format!("{text:?} is not a page size from 1 to {}", catalog::MAX_PAGE),
+                )
+            })?,
+    };
+    let archived = match param(req, "archived")?.as_deref() {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(other) => return Err(bad_param("archived", format!("{other:?} is neither true nor false"))),
+    };
+    let page = Page {
+        prefix: param(req, "prefix")?.unwrap_or_default().trim().to_ascii_uppercase(),
+        after: param(req, "after")?.unwrap_or_default().trim().to_ascii_uppercase(),
+        limit,
+        archived,
+    };
+    let mut response = to_catalog(env, "/list", &page).await?;
+    let (entries, more): (Vec<Entry>, bool) = response.json().await?;
+    let summaries = futures_util::future::join_all(entries.iter().map(|entry| summary(env, entry))).await;
+    let mut codes = Vec::with_capacity(entries.len());
+    for (entry, summary) in entries.iter().zip(summaries) {
+        let Some(summary) = summary? else {
+            continue;
+        };
+        let is_archived = summary["archived"].as_bool().unwrap_or(false);
+        if archived || !is_archived {
+            codes.push(summary);
+        }
+        let _ = entry;
+    }
+    let next = if more {
+        entries.last().map(|e| e.code.clone())
+    } else {
+        None
+    };
+    Ok(Response::from_json(&json!({ "codes": codes, "next": next }))?)
+}
+
+/// A listed code's summary from its object; for a pending entry, the repair:
+/// commit it if the object has a definition, forget it if not.
+async fn summary(env: &Env, entry: &Entry) -> std::result::Result<Option<Value>, Problem> {
+    let code = Code::parse(&entry.code)?;
+    let path = code_query("/summary", &code);
+    let mut response = to_ledger(env, &code, internal(Method::Get, &path, None, &[])?).await?;
+    match response.status_code() {
+        200 => {
+            let summary: Value = response.json().await?;
+            if entry.pending {
+                let archived = summary["archived"].as_bool().unwrap_or(false);
+                catalog_change(env, "/commit", &code, archived).await?;
+            }
+            Ok(Some(summary))
+        }
+        404 if entry.pending => {
+            catalog_change(env, "/forget", &code, false).await?;
+            Ok(None)
+        }
+        404 => Ok(None),
+        status => Err(Problem::Internal(format!("the object of {code} answered {status}"))),
+    }
+}
+
+/// The admin reads of one code: its redemptions (`?after=&limit=`) and its figures.
+async fn handle_admin_read(req: &Request, env: &Env, code: &str, what: &str) -> Answer {
     authorize(req, env, Role::Admin)?;
     let code = path_code(code)?;
-    let url = req.url()?;
-    let mut path = code_query("/redemptions", &code);
-    for (name, value) in url.query_pairs() {
-        if name == "after" || name == "limit" {
+    require_known(env, &code).await?;
+    let mut path = code_query(what, &code);
+    for name in ["after", "limit"] {
+        if let Some(value) = param(req, name)? {
             path.push_str(&format!("&{name}={}", encode_query_value(&value)));
         }
     }
-    to_ledger(env, &code, internal(Method::Get, &path, None, None)?).await
+    to_ledger(env, &code, internal(Method::Get, &path, None, &[])?).await
 }
 
 /// Percent-encodes a query value.
@@ -272,34 +537,62 @@ async fn handle_quote(req: &Request, env: &Env) -> Answer {
     let trusted = is_trusted(req, env)?;
     limit_public(req, env, trusted).await?;
     let body = read_body(req, BASKET_BODY_LIMIT).await?;
-    let basket = BasketRequest::from_json(&body)?;
-    if basket.customer.is_some() && !trusted {
+    let routing = routing(&body, BasketRequestKind::Quote)?;
+    if routing.customer.is_some() && !trusted {
+        // Bad input is still named as such; a valid quote for a customer needs the token.
+        BasketRequest::parse(&body, BasketRequestKind::Quote)?;
         return Err(Problem::Unauthorized);
     }
-    quote_through_ledger(env, &basket.code, body).await
+    quote_through_ledger(env, &routing.code, body).await
 }
 
 /// The quote path shared by `POST /v1/quotes` and the demo route.
 async fn quote_through_ledger(env: &Env, code: &Code, body: String) -> Answer {
-    to_ledger(env, code, internal(Method::Post, "/quote", Some(body), None)?).await
+    require_known(env, code).await?;
+    to_ledger(env, code, internal(Method::Post, "/quote", Some(body), &[])?).await
 }
 
-async fn handle_capture(req: &Request, env: &Env) -> Answer {
+/// `POST /v1/holds` and `POST /v1/captures`: the capture token and an `Idempotency-Key`.
+async fn handle_keyed(req: &Request, env: &Env, kind: BasketRequestKind) -> Answer {
     authorize(req, env, Role::Capture)?;
     let key = idempotency_key(req)?;
     let body = read_body(req, BASKET_BODY_LIMIT).await?;
-    capture_through_ledger(env, &key, body).await
+    let conflict = req.headers().get("x-test-conflict")?.is_some() && cfg!(feature = "conformance");
+    keyed_through_ledger(env, kind, &key, body, conflict).await
 }
 
-/// The capture path shared by `POST /v1/captures` and the demo route.
-async fn capture_through_ledger(env: &Env, key: &IdempotencyKey, body: String) -> Answer {
-    let basket = BasketRequest::from_json(&body)?;
-    to_ledger(
-        env,
-        &basket.code,
-        internal(Method::Post, "/capture", Some(body), Some(key))?,
-    )
-    .await
+/// The hold and capture path shared by the API and the demo routes.
+async fn keyed_through_ledger(
+    env: &Env,
+    kind: BasketRequestKind,
+    key: &IdempotencyKey,
+    body: String,
+    conflict: bool,
+) -> Answer {
+    let routing = routing(&body, kind)?;
+    let path = if kind == BasketRequestKind::Hold {
+        "/hold"
+    } else {
+        "/capture"
+    };
+    let mut headers = vec![("idempotency-key", key.as_str())];
+    if conflict {
+        headers.push(("x-test-conflict", "1"));
+    }
+    to_ledger(env, &routing.code, internal(Method::Post, path, Some(body), &headers)?).await
+}
+
+/// `POST /v1/releases`: `{code, key, reason?}` with the capture token.
+async fn handle_release(req: &Request, env: &Env) -> Answer {
+    authorize(req, env, Role::Capture)?;
+    let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
+    release_through_ledger(env, body).await
+}
+
+async fn release_through_ledger(env: &Env, body: String) -> Answer {
+    let release = ReleaseRequest::from_json(&body)?;
+    require_known(env, &release.code).await?;
+    to_ledger(env, &release.code, internal(Method::Post, "/release", Some(body), &[])?).await
 }
 
 #[cfg(feature = "conformance")]
@@ -309,7 +602,7 @@ async fn handle_conformance(req: &Request, env: &Env) -> Answer {
     to_object(
         env,
         "__conformance__",
-        internal(Method::Post, "/conformance", None, None)?,
+        internal(Method::Post, "/conformance", None, &[])?,
     )
     .await
 }
@@ -323,50 +616,55 @@ fn demo_server_token(env: &Env) -> std::result::Result<(), Problem> {
         .ok_or(Problem::Misconfigured(Role::Capture.secret_name()))
 }
 
-/// `POST /demo/quote`: plays the shop's server quoting for a named customer,
-/// so the demo page never holds a token. The body is a quote's.
-async fn handle_demo_quote(req: &Request, env: &Env) -> Answer {
+/// The demo checkout's steps, played as the shop's server would: the body of
+/// the matching API request, plus `attempt` (the checkout attempt, whose
+/// key `demo-<attempt>` names its hold and capture), so the page never holds
+/// a token. `cancel` takes `{code, attempt, reason?}`.
+async fn handle_demo(req: &Request, env: &Env, step: DemoStep) -> Answer {
     let body = read_body(req, BASKET_BODY_LIMIT).await?;
-    let basket = BasketRequest::from_json(&body)?;
     demo_server_token(env)?;
-    quote_through_ledger(env, &basket.code, body).await
-}
-
-/// The demo checkout's "Pay": `{code, total, customer?, attempt}`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DemoPay {
-    code: Code,
-    total: Money,
-    #[serde(default)]
-    customer: Option<CustomerId>,
-    attempt: String,
-}
-
-#[derive(Serialize)]
-struct Basket<'a> {
-    code: &'a Code,
-    total: &'a Money,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    customer: Option<&'a CustomerId>,
-}
-
-/// `POST /demo/pay`: plays the payment provider's webhook on the server
-/// side, so the page never holds the capture token. The idempotency key is
-/// `demo-<attempt>`, fixed per checkout attempt, so a double click is one
-/// redemption.
-async fn handle_demo_pay(req: &Request, env: &Env) -> Answer {
-    let body = read_body(req, BASKET_BODY_LIMIT).await?;
-    let pay: DemoPay = from_json(&body)?;
-    let key = IdempotencyKey::parse(&format!("demo-{}", pay.attempt))?;
-    demo_server_token(env)?;
-    let basket = Basket {
-        code: &pay.code,
-        total: &pay.total,
-        customer: pay.customer.as_ref(),
+    if step == DemoStep::Quote {
+        routing(&body, BasketRequestKind::Quote)?;
+        let code = routing(&body, BasketRequestKind::Quote)?.code;
+        return quote_through_ledger(env, &code, body).await;
+    }
+    let mut fields: serde_json::Map<String, Value> = from_json(&body)?;
+    let attempt = match fields.remove("attempt") {
+        Some(Value::String(attempt)) => attempt,
+        _ => {
+            return Err(bad_param(
+                "attempt",
+                "missing field `attempt`, the checkout attempt's id".to_owned(),
+            ))
+        }
     };
-    let body = serde_json::to_string(&basket).map_err(|e| Problem::Internal(e.to_string()))?;
-    capture_through_ledger(env, &key, body).await
+    let key = IdempotencyKey::parse(&format!("demo-{attempt}")).map_err(|e| Problem::Input(e.at("attempt")))?;
+    match step {
+        DemoStep::Cancel => {
+            fields.insert("key".to_owned(), json!(key));
+            release_through_ledger(env, Value::Object(fields).to_string()).await
+        }
+        DemoStep::Hold => {
+            keyed_through_ledger(
+                env,
+                BasketRequestKind::Hold,
+                &key,
+                Value::Object(fields).to_string(),
+                false,
+            )
+            .await
+        }
+        _ => {
+            keyed_through_ledger(
+                env,
+                BasketRequestKind::Capture,
+                &key,
+                Value::Object(fields).to_string(),
+                false,
+            )
+            .await
+        }
+    }
 }
 
 #[cfg(test)]
@@ -383,8 +681,12 @@ mod tests {
         assert_eq!(Route::of("/v1/quotes", false), Route::Quotes);
         assert_eq!(Route::of("/v1/captures", false), Route::Captures);
         assert_eq!(Route::of("/demo/quote", false), Route::NotFound);
-        assert_eq!(Route::of("/demo/quote", true), Route::DemoQuote);
-        assert_eq!(Route::of("/demo/pay", true), Route::DemoPay);
+        assert_eq!(Route::of("/demo/quote", true), Route::Demo(super::DemoStep::Quote));
+        assert_eq!(Route::of("/demo/pay", true), Route::Demo(super::DemoStep::Pay));
+        assert_eq!(Route::of("/v1/codes", false), Route::Codes);
+        assert_eq!(Route::of("/v1/codes/X/stats", false), Route::Stats("X"));
+        assert_eq!(Route::of("/v1/holds", false), Route::Holds);
+        assert_eq!(Route::of("/v1/releases", false), Route::Releases);
         assert_eq!(Route::of("/v1/nope", true), Route::NotFound);
         assert_eq!(Route::of("/", true), Route::Asset);
         assert_eq!(Route::of("/app.js", true), Route::Asset);
@@ -399,9 +701,12 @@ mod tests {
         assert!(Route::of("/v1/quotes", false).is_public(&Method::Post));
         assert!(Route::of("/v1/quotes", false).is_public(&Method::Options));
         for path in [
+            "/v1/codes",
             "/v1/codes/A/redemptions",
+            "/v1/codes/A/stats",
             "/v1/captures",
             "/v1/holds",
+            "/v1/releases",
             "/demo/pay",
             "/demo/quote",
             "/",

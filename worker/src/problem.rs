@@ -42,8 +42,10 @@ pub enum Problem {
     },
     /// A capture without an `Idempotency-Key` header.
     MissingIdempotencyKey,
-    /// No definition is stored for the code.
+    /// No definition is stored for the code (or it is archived).
     UnknownCode(Code),
+    /// A release names a key under which nothing was ever held or captured.
+    UnknownKey(IdempotencyKey),
     /// A rule refused; on a capture, with the stale quote.
     Rejected(Box<Rejected>),
     /// The idempotency key was used for another customer or total.
@@ -65,12 +67,29 @@ pub struct Rejected {
     pub rejected: PromoCodeRejected,
     /// The quote that no longer holds (captures only).
     pub quote: Option<Quote>,
+    /// For `quote_changed`: the quote pricing gives now.
+    pub current: Option<Quote>,
 }
 
 impl Problem {
-    /// A refusal by a rule, with the stale quote on a capture.
-    pub fn rejected(rejected: PromoCodeRejected, quote: Option<Quote>) -> Problem {
-        Problem::Rejected(Box::new(Rejected { rejected, quote }))
+    /// A refusal by a rule, with the stale quote (and the current one, for
+    /// `quote_changed`) on a capture.
+    pub fn rejected(rejected: PromoCodeRejected, quote: Option<Quote>, current: Option<Quote>) -> Problem {
+        Problem::Rejected(Box::new(Rejected {
+            rejected,
+            quote,
+            current,
+        }))
+    }
+
+    /// The problem's type slug: `rejected`, `conflict`, ...
+    pub fn slug(&self) -> &'static str {
+        self.kind().1
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> u16 {
+        self.kind().0
     }
 }
 
@@ -95,7 +114,10 @@ impl From<StoreError> for Problem {
 impl From<CaptureError> for Problem {
     fn from(err: CaptureError) -> Problem {
         match err {
-            CaptureError::Rejected(stale) => Problem::rejected(stale.rejected, Some(stale.quote)),
+            CaptureError::Rejected(stale) => {
+                let stale = *stale;
+                Problem::rejected(stale.rejected, Some(stale.quote), stale.current)
+            }
             CaptureError::Conflict(conflict) => Problem::Conflict(conflict),
             CaptureError::IdempotencyKeyReused { key } => Problem::IdempotencyKeyReused(key),
             CaptureError::Input(input) => Problem::Input(input),
@@ -118,6 +140,7 @@ impl Problem {
             Problem::CodeMismatch { .. } => (400, "code_mismatch", "The body's code is not the path's"),
             Problem::MissingIdempotencyKey => (400, "missing_idempotency_key", "Idempotency-Key header required"),
             Problem::UnknownCode(_) => (404, "unknown_code", "Unknown promo code"),
+            Problem::UnknownKey(_) => (404, "unknown_key", "Nothing recorded under this key"),
             Problem::Rejected(_) => (422, "rejected", "Promo code rejected"),
             Problem::IdempotencyKeyReused(_) => (
                 422,
@@ -140,12 +163,14 @@ impl Problem {
             Problem::TooManyRequests { retry_after } => {
                 format!("too many requests from this address; retry after {retry_after} seconds")
             }
+            Problem::Input(InputError::NotJson { message }) => format!("the body is not JSON: {message}"),
             Problem::Input(err) => err.to_string(),
             Problem::CodeMismatch { path, body } => format!("the path names {path} but the body defines {body}"),
             Problem::MissingIdempotencyKey => {
                 "send an Idempotency-Key header of 1 to 255 visible ASCII characters".to_owned()
             }
             Problem::UnknownCode(code) => format!("no promo code {code} is defined"),
+            Problem::UnknownKey(key) => format!("no hold or redemption is recorded under the key {key}"),
             Problem::Rejected(r) => r.rejected.message().to_owned(),
             Problem::IdempotencyKeyReused(key) => {
                 format!("idempotency key {key} was already used for a different customer or total")
@@ -170,6 +195,9 @@ impl Problem {
             body["rejection"] = json!(r.rejected.rejection().code());
             if let Some(quote) = &r.quote {
                 body["quote"] = json!(quote);
+            }
+            if let Some(current) = &r.current {
+                body["current"] = json!(current);
             }
         }
         body
@@ -201,7 +229,7 @@ impl Problem {
 
 #[cfg(test)]
 mod tests {
-    use promocodes::{capture, CaptureOptions, Currency, InMemoryRedemptionStore, Money, PromoCode, Timestamp};
+    use promocodes::{capture, Basket, CaptureOptions, Currency, InMemoryRedemptionStore, Money, PromoCode, Timestamp};
     use promocodes::{Code, RedemptionConflict};
 
     use super::Problem;
@@ -213,11 +241,9 @@ mod tests {
                 .unwrap();
         let store = InMemoryRedemptionStore::new();
         let now: Timestamp = "2026-12-02T10:00:00Z".parse().unwrap();
-        let quoted = promo
-            .price(&Money::parse("80.00", Currency::EUR).unwrap(), now)
-            .unwrap();
-        capture(&promo, &store, &quoted, None, now, CaptureOptions::new()).unwrap();
-        let err = capture(&promo, &store, &quoted, None, now, CaptureOptions::new()).unwrap_err();
+        let cart = Basket::from(Money::parse("80.00", Currency::EUR).unwrap());
+        capture(&promo, &store, None, &cart, now, CaptureOptions::new()).unwrap();
+        let err = capture(&promo, &store, None, &cart, now, CaptureOptions::new()).unwrap_err();
         let body = Problem::from(err).body();
         assert_eq!(body["status"], 422);
         assert_eq!(body["type"], "/problems/rejected");

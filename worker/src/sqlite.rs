@@ -1,19 +1,22 @@
 //! [`SqliteRedemptionStore`]: the core's [`RedemptionStore`] over a Durable
-//! Object's SQLite storage, with the compare-and-set in one `transactionSync`.
+//! Object's SQLite storage, each write one `transactionSync`.
 
-use promocodes::{Code, CustomerId, IdempotencyKey, PromoCode, Redemption, RedemptionStore, Reservation};
-use promocodes::{StoreError, UsageCounts};
+use promocodes::{Code, Conversion, CustomerId, IdempotencyKey, PromoCode, Redemption, RedemptionStore, Release};
+use promocodes::{Reservation, ReservationState, StoreError, Timestamp, UsageCounts};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::closure::ScopedClosure;
 use wasm_bindgen::{JsCast, JsValue};
 use worker::{js_sys, SqlStorage, SqlStorageValue, Storage};
 
-/// The schema, created idempotently when the object starts.
+/// The schema, created when a code is first defined (never by a read).
 ///
-/// - `definition`: the code's definition as JSON (one row per code).
-/// - `usage_total`, `usage_customer`: the counts, overall and per customer.
-/// - `redemptions`: every reservation written, in order (`seq`), as JSON; the
-///   admin list reads it oldest first.
+/// - `definition`: the code's definition as JSON, whether it is archived, and
+///   when it was first defined.
+/// - `usage_total`, `usage_customer`: the captured uses, overall and per customer.
+/// - `holds`: the holds not yet captured or released, with their expiry as
+///   sortable text ([`instant`]); a hold counts while `expires > now`.
+/// - `redemptions`: every reservation in order (`seq`): its state and its JSON;
+///   the admin list reads it oldest first.
 /// - `idempotency_keys`: the key is the PRIMARY KEY (with the code, since a
 ///   store keeps keys per code), so its uniqueness is the database's; it
 ///   points at the reservation a replay answers with.
@@ -22,6 +25,9 @@ CREATE TABLE IF NOT EXISTS definition(code TEXT PRIMARY KEY, json TEXT NOT NULL)
 CREATE TABLE IF NOT EXISTS usage_total(code TEXT PRIMARY KEY, n INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS usage_customer(
     code TEXT NOT NULL, customer TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY(code, customer));
+CREATE TABLE IF NOT EXISTS holds(
+    seq INTEGER PRIMARY KEY, code TEXT NOT NULL, customer TEXT, expires TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS holds_by_expiry ON holds(code, expires);
 CREATE TABLE IF NOT EXISTS redemptions(
     seq INTEGER PRIMARY KEY, code TEXT NOT NULL, idempotency_key TEXT, reservation TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS redemptions_by_code ON redemptions(code, seq);
@@ -29,12 +35,40 @@ CREATE TABLE IF NOT EXISTS idempotency_keys(
     code TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY(code, key));
 ";
 
+/// Columns added after the first release, for objects whose tables predate them.
+const MIGRATIONS: &[(&str, &str, &str)] = &[
+    (
+        "definition",
+        "archived",
+        "ALTER TABLE definition ADD COLUMN archived INTEGER NOT NULL DEFAULT 0",
+    ),
+    (
+        "definition",
+        "defined_at",
+        "ALTER TABLE definition ADD COLUMN defined_at TEXT",
+    ),
+    (
+        "redemptions",
+        "state",
+        "ALTER TABLE redemptions ADD COLUMN state TEXT NOT NULL DEFAULT 'captured'",
+    ),
+];
+
 const STORE: &str = "sqlite";
+
+/// Nanoseconds from 0000-01-01 to 1970-01-01, so that every [`instant`] is positive.
+const EPOCH_OFFSET_NANOS: i128 = 62_167_219_200 * 1_000_000_000;
+
+/// A time as fixed-width text that sorts as the time does, to the nanosecond,
+/// for the whole range of [`Timestamp`] (SQLite's integers would stop at 2262).
+pub fn instant(at: Timestamp) -> String {
+    format!("{:021}", at.as_unix_nanos() + EPOCH_OFFSET_NANOS)
+}
 
 /// The core's [`RedemptionStore`] over `state.storage().sql()`.
 ///
-/// `record` reads the idempotency key and the counts, compares, increments
-/// and inserts the reservation and its key inside one
+/// Every write reads what it depends on (the key, the counts or the
+/// reservation's state), compares, and writes inside one
 /// `storage.transactionSync` call, synchronously: no `await` can interleave
 /// another request between the read and the write, and a failure inside
 /// rolls everything back.
@@ -44,19 +78,47 @@ pub struct SqliteRedemptionStore {
     sql: SqlStorage,
 }
 
-/// One receipt in the admin list.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// One reservation in the admin list.
+#[derive(Debug, Clone, Serialize)]
 pub struct RecordedRedemption {
     /// Its position in the code's history (the pagination cursor).
     pub seq: i64,
-    /// The key it was captured under, if any.
+    /// The key it was recorded under, if any.
     pub idempotency_key: Option<String>,
+    /// `held`, `captured`, `released` or `expired`, at the moment of the listing.
+    pub state: ReservationState,
     /// Who redeemed, if known.
     pub customer: Option<CustomerId>,
-    /// What was charged.
+    /// What is charged.
     pub quote: promocodes::Quote,
-    /// The counts right after it.
+    /// The counts right after its last change.
     pub usage: UsageCounts,
+    /// When a hold stops counting.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<Timestamp>,
+    /// When it was captured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub captured_at: Option<Timestamp>,
+    /// When it was released.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub released_at: Option<Timestamp>,
+    /// Why it was released.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// What it was when released.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub was: Option<ReservationState>,
+}
+
+/// A stored definition: the code, whether it is archived, and when it was first defined.
+#[derive(Debug, Clone)]
+pub struct StoredDefinition {
+    /// The definition.
+    pub promo: PromoCode,
+    /// Archived codes are unknown to buyers; their history stays.
+    pub archived: bool,
+    /// When it was first defined (RFC 3339), if known.
+    pub defined_at: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -65,12 +127,21 @@ struct CountRow {
 }
 
 #[derive(Deserialize)]
-struct JsonRow {
-    json: String,
+struct UsageRow {
+    total: i64,
+    per_customer: i64,
 }
 
 #[derive(Deserialize)]
-struct ReservationRow {
+struct DefinitionRow {
+    json: String,
+    archived: i64,
+    defined_at: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct KeyedRow {
+    seq: i64,
     reservation: String,
 }
 
@@ -80,10 +151,20 @@ struct SeqRow {
 }
 
 #[derive(Deserialize)]
+struct ExpiresRow {
+    expires: Option<String>,
+}
+
+#[derive(Deserialize)]
 struct ListRow {
     seq: i64,
     idempotency_key: Option<String>,
     reservation: String,
+}
+
+#[derive(Deserialize)]
+struct NameRow {
+    name: String,
 }
 
 fn backend(err: impl std::fmt::Display) -> StoreError {
@@ -93,20 +174,61 @@ fn backend(err: impl std::fmt::Display) -> StoreError {
     }
 }
 
-fn to_i64(n: u64) -> worker::Result<i64> {
-    i64::try_from(n).map_err(|_| worker::Error::RustError(format!("count {n} out of range")))
+fn rust_error(err: impl std::fmt::Display) -> worker::Error {
+    worker::Error::RustError(err.to_string())
 }
 
 impl SqliteRedemptionStore {
-    /// The store over `storage`, creating its tables if they are missing.
+    /// The store over `storage` if its tables exist (the code was ever
+    /// defined), reading only: an unknown code writes nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn existing(storage: Storage) -> Result<Option<SqliteRedemptionStore>, StoreError> {
+        let sql = storage.sql();
+        let tables: Vec<NameRow> = sql
+            .exec(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'definition'",
+                None,
+            )
+            .and_then(|c| c.to_array())
+            .map_err(backend)?;
+        if tables.is_empty() {
+            return Ok(None);
+        }
+        let store = SqliteRedemptionStore { storage, sql };
+        store.migrate()?;
+        Ok(Some(store))
+    }
+
+    /// The store over `storage`, creating its tables if they are missing
+    /// (when a code is defined).
     ///
     /// # Errors
     ///
     /// [`StoreError::Backend`] when the schema cannot be created.
-    pub fn open(storage: Storage) -> Result<SqliteRedemptionStore, StoreError> {
+    pub fn create(storage: Storage) -> Result<SqliteRedemptionStore, StoreError> {
         let sql = storage.sql();
         sql.exec(SCHEMA, None).map_err(backend)?;
-        Ok(SqliteRedemptionStore { storage, sql })
+        let store = SqliteRedemptionStore { storage, sql };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// Adds the columns of [`MIGRATIONS`] that an older object lacks.
+    fn migrate(&self) -> Result<(), StoreError> {
+        for (table, column, statement) in MIGRATIONS {
+            let columns: Vec<NameRow> = self
+                .sql
+                .exec(&format!("SELECT name FROM pragma_table_info('{table}')"), None)
+                .and_then(|c| c.to_array())
+                .map_err(backend)?;
+            if !columns.iter().any(|c| c.name == *column) {
+                self.sql.exec(statement, None).map_err(backend)?;
+            }
+        }
+        Ok(())
     }
 
     /// Deletes every row (test support: each conformance check wants an empty store).
@@ -117,7 +239,7 @@ impl SqliteRedemptionStore {
     pub fn clear(&self) -> Result<(), StoreError> {
         self.sql
             .exec(
-                "DELETE FROM definition; DELETE FROM usage_total; DELETE FROM usage_customer;
+                "DELETE FROM definition; DELETE FROM usage_total; DELETE FROM usage_customer; DELETE FROM holds;
                  DELETE FROM redemptions; DELETE FROM idempotency_keys;",
                 None,
             )
@@ -130,45 +252,84 @@ impl SqliteRedemptionStore {
     /// # Errors
     ///
     /// [`StoreError::Backend`] when the read fails or the stored JSON no longer parses.
-    pub fn definition(&self, code: &Code) -> Result<Option<PromoCode>, StoreError> {
-        let rows: Vec<JsonRow> = self
+    pub fn definition(&self, code: &Code) -> Result<Option<StoredDefinition>, StoreError> {
+        let rows: Vec<DefinitionRow> = self
             .sql
-            .exec("SELECT json FROM definition WHERE code = ?", vec![code.as_str().into()])
+            .exec(
+                "SELECT json, archived, defined_at FROM definition WHERE code = ?",
+                vec![code.as_str().into()],
+            )
             .and_then(|c| c.to_array())
             .map_err(backend)?;
-        rows.first()
-            .map(|row| PromoCode::from_json(&row.json).map_err(backend))
+        rows.into_iter()
+            .next()
+            .map(|row| {
+                Ok(StoredDefinition {
+                    promo: PromoCode::from_json(&row.json).map_err(backend)?,
+                    archived: row.archived != 0,
+                    defined_at: row.defined_at,
+                })
+            })
             .transpose()
     }
 
-    /// Stores `promo` as its code's definition; returns true when it replaced one.
-    ///
-    /// The counts are kept: replacing a definition does not reset its usage.
+    /// Stores `promo` as its code's definition, not archived; returns true
+    /// when it replaced one (an archived one included: defining it again
+    /// restores it with its counts).
     ///
     /// # Errors
     ///
     /// [`StoreError::Backend`] when the write fails.
-    pub fn put_definition(&self, promo: &PromoCode) -> Result<bool, StoreError> {
+    pub fn put_definition(&self, promo: &PromoCode, now: Timestamp) -> Result<bool, StoreError> {
         let json = serde_json::to_string(promo).map_err(backend)?;
         let code = promo.code().as_str().to_owned();
         transaction_sync(&self.storage, || {
             let existed = !self
                 .sql
-                .exec("SELECT json FROM definition WHERE code = ?", vec![code.clone().into()])?
-                .to_array::<JsonRow>()?
+                .exec(
+                    "SELECT code AS name FROM definition WHERE code = ?",
+                    vec![code.clone().into()],
+                )?
+                .to_array::<NameRow>()?
                 .is_empty();
             self.sql.exec(
-                "INSERT INTO definition(code, json) VALUES (?, ?)
-                 ON CONFLICT(code) DO UPDATE SET json = excluded.json",
-                vec![code.clone().into(), json.clone().into()],
+                "INSERT INTO definition(code, json, archived, defined_at) VALUES (?, ?, 0, ?)
+                 ON CONFLICT(code) DO UPDATE SET json = excluded.json, archived = 0",
+                vec![code.clone().into(), json.clone().into(), now.to_string().into()],
             )?;
             Ok(existed)
         })
         .map_err(backend)
     }
 
-    /// The receipts of `code` after `after` (a `seq`), oldest first, at most
-    /// `limit`, and whether more follow.
+    /// Marks `code`'s definition archived (or not); returns false when there is none.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the write fails.
+    pub fn set_archived(&self, code: &Code, archived: bool) -> Result<bool, StoreError> {
+        transaction_sync(&self.storage, || {
+            let known = !self
+                .sql
+                .exec(
+                    "SELECT code AS name FROM definition WHERE code = ?",
+                    vec![code.as_str().into()],
+                )?
+                .to_array::<NameRow>()?
+                .is_empty();
+            if known {
+                self.sql.exec(
+                    "UPDATE definition SET archived = ? WHERE code = ?",
+                    vec![i64::from(archived).into(), code.as_str().into()],
+                )?;
+            }
+            Ok(known)
+        })
+        .map_err(backend)
+    }
+
+    /// The reservations of `code` after `after` (a `seq`), oldest first, at
+    /// most `limit`, each with its state at `now`, and whether more follow.
     ///
     /// # Errors
     ///
@@ -178,6 +339,7 @@ impl SqliteRedemptionStore {
         code: &Code,
         after: i64,
         limit: u32,
+        now: Timestamp,
     ) -> Result<(Vec<RecordedRedemption>, bool), StoreError> {
         let rows: Vec<ListRow> = self
             .sql
@@ -193,17 +355,76 @@ impl SqliteRedemptionStore {
             .into_iter()
             .take(limit as usize)
             .map(|row| {
-                let reservation: Reservation = serde_json::from_str(&row.reservation).map_err(backend)?;
+                let r: Reservation = serde_json::from_str(&row.reservation).map_err(backend)?;
                 Ok(RecordedRedemption {
                     seq: row.seq,
                     idempotency_key: row.idempotency_key,
-                    customer: reservation.customer,
-                    quote: reservation.quote,
-                    usage: reservation.usage,
+                    state: r.state_at(now),
+                    customer: r.customer,
+                    quote: r.quote,
+                    usage: r.usage,
+                    expires_at: r.expires_at,
+                    captured_at: r.captured_at,
+                    released_at: r.released_at,
+                    reason: r.reason,
+                    was: r.was,
                 })
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
         Ok((items, more))
+    }
+
+    /// Marks the holds expired at `now` as `expired` (the alarm's work; counts
+    /// never wait for it) and returns how many, and the earliest expiry still
+    /// ahead, if any.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the write fails.
+    pub fn expire_holds(&self, code: &Code, now: Timestamp) -> Result<(u64, Option<Timestamp>), StoreError> {
+        let at = instant(now);
+        transaction_sync(&self.storage, || {
+            let due: Vec<KeyedRow> = self
+                .sql
+                .exec(
+                    "SELECT r.seq AS seq, r.reservation AS reservation FROM holds h JOIN redemptions r ON r.seq = h.seq
+                     WHERE h.code = ? AND h.expires <= ?",
+                    vec![code.as_str().into(), at.clone().into()],
+                )?
+                .to_array()?;
+            for row in &due {
+                let held: Reservation = serde_json::from_str(&row.reservation).map_err(rust_error)?;
+                let expired = Reservation {
+                    state: ReservationState::Expired,
+                    ..held
+                };
+                self.update(row.seq, &expired)?;
+                self.sql.exec("DELETE FROM holds WHERE seq = ?", vec![row.seq.into()])?;
+            }
+            Ok((due.len() as u64, self.next_expiry(code)?))
+        })
+        .map_err(backend)
+    }
+
+    /// The earliest expiry among the holds still held, if any.
+    ///
+    /// # Errors
+    ///
+    /// A runtime error when the read fails.
+    pub fn next_expiry(&self, code: &Code) -> worker::Result<Option<Timestamp>> {
+        let row: ExpiresRow = self
+            .sql
+            .exec(
+                "SELECT min(expires) AS expires FROM holds WHERE code = ?",
+                vec![code.as_str().into()],
+            )?
+            .one()?;
+        row.expires
+            .map(|text| {
+                let nanos: i128 = text.parse().map_err(rust_error)?;
+                Timestamp::from_unix_nanos(nanos - EPOCH_OFFSET_NANOS).map_err(rust_error)
+            })
+            .transpose()
     }
 
     /// Test support: writes inside a transaction that then fails, and reports
@@ -223,116 +444,249 @@ impl SqliteRedemptionStore {
                 vec![code.into()],
             )?;
             let inside = self.count("SELECT n FROM usage_total WHERE code = ?", vec![code.into()])?;
-            Err(worker::Error::RustError(format!(
-                "deliberate failure after writing {inside}"
-            )))
+            Err(rust_error(format!("deliberate failure after writing {inside}")))
         });
         let after = read().map_err(backend)?;
         Ok(failed.is_err_and(|e| e.to_string().contains("deliberate failure")) && before == after)
     }
 
+    #[cfg(feature = "conformance")]
     fn count(&self, query: &str, bindings: Vec<SqlStorageValue>) -> worker::Result<u64> {
         let rows: Vec<CountRow> = self.sql.exec(query, bindings)?.to_array()?;
         let n = rows.first().map_or(0, |row| row.n);
-        u64::try_from(n).map_err(|_| worker::Error::RustError(format!("negative count {n}")))
+        u64::try_from(n).map_err(|_| rust_error(format!("negative count {n}")))
     }
 
-    fn usage(&self, code: &Code, customer: Option<&CustomerId>) -> worker::Result<UsageCounts> {
-        let total = self.count("SELECT n FROM usage_total WHERE code = ?", vec![code.as_str().into()])?;
-        let per_customer = match customer {
-            Some(customer) => self.count(
-                "SELECT n FROM usage_customer WHERE code = ? AND customer = ?",
-                vec![code.as_str().into(), customer.as_str().into()],
-            )?,
-            None => 0,
-        };
-        UsageCounts::new(total, per_customer).map_err(|e| worker::Error::RustError(e.to_string()))
-    }
-
-    fn keyed(&self, code: &Code, key: &IdempotencyKey) -> worker::Result<Option<Reservation>> {
-        let rows: Vec<ReservationRow> = self
+    /// The counts at `now`: captured plus holds with `expires > now`, in one query.
+    fn usage(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> worker::Result<UsageCounts> {
+        let who: SqlStorageValue = customer.map(|c| c.as_str().to_owned()).into();
+        let row: UsageRow = self
             .sql
             .exec(
-                "SELECT r.reservation FROM idempotency_keys k JOIN redemptions r ON r.seq = k.seq
+                "SELECT
+                   (SELECT coalesce(max(n), 0) FROM usage_total WHERE code = ?1)
+                   + (SELECT count(*) FROM holds WHERE code = ?1 AND expires > ?3) AS total,
+                   (SELECT coalesce(max(n), 0) FROM usage_customer WHERE code = ?1 AND customer = ?2)
+                   + (SELECT count(*) FROM holds WHERE code = ?1 AND customer = ?2 AND expires > ?3) AS per_customer",
+                vec![code.as_str().into(), who, instant(now).into()],
+            )?
+            .one()?;
+        let total = u64::try_from(row.total).map_err(rust_error)?;
+        let per_customer = if customer.is_some() {
+            u64::try_from(row.per_customer).map_err(rust_error)?
+        } else {
+            0
+        };
+        UsageCounts::new(total, per_customer).map_err(rust_error)
+    }
+
+    /// The reservation under `key`, with its sequence number.
+    fn keyed(&self, code: &Code, key: &IdempotencyKey) -> worker::Result<Option<(i64, Reservation)>> {
+        let rows: Vec<KeyedRow> = self
+            .sql
+            .exec(
+                "SELECT r.seq AS seq, r.reservation AS reservation FROM idempotency_keys k JOIN redemptions r ON r.seq = k.seq
                  WHERE k.code = ? AND k.key = ?",
                 vec![code.as_str().into(), key.as_str().into()],
             )?
             .to_array()?;
-        rows.first()
-            .map(|row| {
-                let earlier: Reservation =
-                    serde_json::from_str(&row.reservation).map_err(|e| worker::Error::RustError(e.to_string()))?;
-                Ok(Reservation {
-                    replayed: true,
-                    ..earlier
-                })
-            })
+        rows.into_iter()
+            .next()
+            .map(|row| Ok((row.seq, serde_json::from_str(&row.reservation).map_err(rust_error)?)))
             .transpose()
+    }
+
+    /// Adds `delta` to the captured counts of `code` (and of `customer`).
+    fn add_captured(&self, code: &Code, customer: Option<&CustomerId>, delta: i64) -> worker::Result<()> {
+        self.sql.exec(
+            "INSERT INTO usage_total(code, n) VALUES (?1, max(?2, 0))
+             ON CONFLICT(code) DO UPDATE SET n = max(n + ?2, 0)",
+            vec![code.as_str().into(), delta.into()],
+        )?;
+        if let Some(customer) = customer {
+            self.sql.exec(
+                "INSERT INTO usage_customer(code, customer, n) VALUES (?1, ?2, max(?3, 0))
+                 ON CONFLICT(code, customer) DO UPDATE SET n = max(n + ?3, 0)",
+                vec![code.as_str().into(), customer.as_str().into(), delta.into()],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Rewrites the reservation at `seq` (its state column and its JSON).
+    fn update(&self, seq: i64, reservation: &Reservation) -> worker::Result<()> {
+        let json = serde_json::to_string(reservation).map_err(rust_error)?;
+        self.sql.exec(
+            "UPDATE redemptions SET state = ?, reservation = ? WHERE seq = ?",
+            vec![reservation.state.as_str().into(), json.into(), seq.into()],
+        )?;
+        Ok(())
+    }
+
+    /// Appends a reservation to the history; returns its sequence number.
+    fn insert(&self, code: &Code, reservation: &Reservation) -> worker::Result<i64> {
+        let json = serde_json::to_string(reservation).map_err(rust_error)?;
+        let key = reservation.key.as_ref().map(|k| k.as_str().to_owned());
+        let row: SeqRow = self
+            .sql
+            .exec(
+                "INSERT INTO redemptions(code, idempotency_key, state, reservation) VALUES (?, ?, ?, ?) RETURNING seq",
+                vec![
+                    code.as_str().into(),
+                    key.clone().into(),
+                    reservation.state.as_str().into(),
+                    json.into(),
+                ],
+            )?
+            .one()?;
+        if let Some(key) = key {
+            self.sql.exec(
+                "INSERT INTO idempotency_keys(code, key, seq) VALUES (?, ?, ?)",
+                vec![code.as_str().into(), key.into(), row.seq.into()],
+            )?;
+        }
+        Ok(row.seq)
     }
 }
 
 impl RedemptionStore for SqliteRedemptionStore {
-    fn usage_for(&self, code: &Code, customer: Option<&CustomerId>) -> Result<UsageCounts, StoreError> {
-        self.usage(code, customer).map_err(backend)
+    fn usage_for(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> Result<UsageCounts, StoreError> {
+        self.usage(code, customer, now).map_err(backend)
+    }
+
+    fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
+        let row: CountRow = self
+            .sql
+            .exec(
+                "SELECT count(*) AS n FROM holds WHERE code = ? AND expires > ?",
+                vec![code.as_str().into(), instant(now).into()],
+            )
+            .and_then(|c| c.one())
+            .map_err(backend)?;
+        u64::try_from(row.n).map_err(backend)
     }
 
     fn reservation(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<Reservation>, StoreError> {
-        self.keyed(code, key).map_err(backend)
+        Ok(self.keyed(code, key).map_err(backend)?.map(|(_, r)| r.replayed()))
     }
 
     fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
-        let code = redemption.code;
-        let customer = redemption.customer;
+        let (code, customer, now) = (redemption.code, redemption.customer, redemption.now);
         transaction_sync(&self.storage, || {
+            let mut replacing = None;
             if let Some(key) = redemption.idempotency_key {
-                if let Some(earlier) = self.keyed(code, key)? {
-                    return Ok(Some(earlier));
+                if let Some((seq, earlier)) = self.keyed(code, key)? {
+                    let expired = earlier.state_at(now) == ReservationState::Expired;
+                    if redemption.hold_until.is_some() || !expired {
+                        return Ok(Some(earlier.replayed()));
+                    }
+                    // A capture under the key of an expired hold: a new capture that replaces it.
+                    self.sql.exec("DELETE FROM holds WHERE seq = ?", vec![seq.into()])?;
+                    replacing = Some(seq);
                 }
             }
-            let current = self.usage(code, customer)?;
+            let current = self.usage(code, customer, now)?;
             if current != redemption.expected {
                 return Ok(None);
             }
             let Some(usage) = current.incremented(customer.is_some()) else {
                 return Ok(None);
             };
-            self.sql.exec(
-                "INSERT INTO usage_total(code, n) VALUES (?, ?) ON CONFLICT(code) DO UPDATE SET n = excluded.n",
-                vec![code.as_str().into(), to_i64(usage.total())?.into()],
-            )?;
-            if let Some(customer) = customer {
-                self.sql.exec(
-                    "INSERT INTO usage_customer(code, customer, n) VALUES (?, ?, ?)
-                     ON CONFLICT(code, customer) DO UPDATE SET n = excluded.n",
-                    vec![
-                        code.as_str().into(),
-                        customer.as_str().into(),
-                        to_i64(usage.per_customer())?.into(),
-                    ],
-                )?;
-            }
             let reservation = Reservation {
+                key: redemption.idempotency_key.cloned(),
                 customer: customer.cloned(),
                 quote: redemption.quote.clone(),
                 usage,
+                state: match redemption.hold_until {
+                    Some(_) => ReservationState::Held,
+                    None => ReservationState::Captured,
+                },
+                expires_at: redemption.hold_until,
+                captured_at: redemption.hold_until.is_none().then_some(now),
+                released_at: None,
+                reason: None,
+                was: None,
                 replayed: false,
             };
-            let json = serde_json::to_string(&reservation).map_err(|e| worker::Error::RustError(e.to_string()))?;
-            let key = redemption.idempotency_key.map(|k| k.as_str().to_owned());
-            let seq: SeqRow = self
-                .sql
-                .exec(
-                    "INSERT INTO redemptions(code, idempotency_key, reservation) VALUES (?, ?, ?) RETURNING seq",
-                    vec![code.as_str().into(), key.clone().into(), json.into()],
-                )?
-                .one()?;
-            if let Some(key) = key {
-                self.sql.exec(
-                    "INSERT INTO idempotency_keys(code, key, seq) VALUES (?, ?, ?)",
-                    vec![code.as_str().into(), key.into(), seq.seq.into()],
-                )?;
+            let seq = match replacing {
+                Some(seq) => {
+                    self.update(seq, &reservation)?;
+                    seq
+                }
+                None => self.insert(code, &reservation)?,
+            };
+            match redemption.hold_until {
+                Some(expires_at) => {
+                    self.sql.exec(
+                        "INSERT INTO holds(seq, code, customer, expires) VALUES (?, ?, ?, ?)",
+                        vec![
+                            seq.into(),
+                            code.as_str().into(),
+                            customer.map(|c| c.as_str().to_owned()).into(),
+                            instant(expires_at).into(),
+                        ],
+                    )?;
+                }
+                None => self.add_captured(code, customer, 1)?,
             }
             Ok(Some(reservation))
+        })
+        .map_err(backend)
+    }
+
+    fn convert(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
+        let (code, now) = (conversion.code, conversion.now);
+        transaction_sync(&self.storage, || {
+            let Some((seq, held)) = self.keyed(code, conversion.key)? else {
+                return Ok(None);
+            };
+            match held.state_at(now) {
+                ReservationState::Held => {}
+                ReservationState::Expired => return Ok(None),
+                _ => return Ok(Some(held.replayed())),
+            }
+            self.sql.exec("DELETE FROM holds WHERE seq = ?", vec![seq.into()])?;
+            self.add_captured(code, held.customer.as_ref(), 1)?;
+            let captured = Reservation {
+                quote: conversion.quote.clone(),
+                usage: self.usage(code, held.customer.as_ref(), now)?,
+                state: ReservationState::Captured,
+                captured_at: Some(now),
+                ..held
+            };
+            self.update(seq, &captured)?;
+            Ok(Some(captured))
+        })
+        .map_err(backend)
+    }
+
+    fn release(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
+        let (code, now) = (release.code, release.now);
+        transaction_sync(&self.storage, || {
+            let Some((seq, earlier)) = self.keyed(code, release.key)? else {
+                return Ok(None);
+            };
+            let was = match earlier.state_at(now) {
+                ReservationState::Released => return Ok(Some(earlier.replayed())),
+                ReservationState::Captured => {
+                    self.add_captured(code, earlier.customer.as_ref(), -1)?;
+                    ReservationState::Captured
+                }
+                _ => {
+                    self.sql.exec("DELETE FROM holds WHERE seq = ?", vec![seq.into()])?;
+                    ReservationState::Held
+                }
+            };
+            let released = Reservation {
+                usage: self.usage(code, earlier.customer.as_ref(), now)?,
+                state: ReservationState::Released,
+                released_at: Some(now),
+                reason: release.reason.map(str::to_owned),
+                was: Some(was),
+                ..earlier
+            };
+            self.update(seq, &released)?;
+            Ok(Some(released))
         })
         .map_err(backend)
     }
@@ -350,7 +704,7 @@ where
     let raw: &JsValue = storage.as_raw().as_ref();
     let tx: js_sys::Function = js_sys::Reflect::get(raw, &JsValue::from_str("transactionSync"))?
         .dyn_into()
-        .map_err(|_| worker::Error::RustError("storage.transactionSync is missing".into()))?;
+        .map_err(|_| rust_error("storage.transactionSync is missing"))?;
     let mut out: Option<T> = None;
     let mut f = Some(f);
     let mut callback = || -> Result<JsValue, JsValue> {
@@ -370,5 +724,27 @@ where
     let result = tx.call1(raw, closure.as_ref());
     drop(closure);
     result?;
-    out.ok_or_else(|| worker::Error::RustError("transactionSync did not call back".into()))
+    out.ok_or_else(|| rust_error("transactionSync did not call back"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::instant;
+    use promocodes::Timestamp;
+
+    #[test]
+    fn instants_sort_as_times_do_to_the_nanosecond() {
+        let times = [
+            "0000-01-01T00:00:00Z",
+            "1969-12-31T23:59:59.999999999Z",
+            "1970-01-01T00:00:00Z",
+            "2026-12-02T10:00:00Z",
+            "2026-12-02T10:00:00.000000001Z",
+            "2262-04-11T23:47:16.854775808Z",
+            "9999-12-31T23:59:59.999999999Z",
+        ];
+        let keys: Vec<String> = times.iter().map(|t| instant(t.parse::<Timestamp>().unwrap())).collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "{keys:?}");
+        assert!(keys.iter().all(|k| k.len() == 21));
+    }
 }

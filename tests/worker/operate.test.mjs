@@ -1,0 +1,189 @@
+// The operator's side against the real Worker in workerd: the catalog (with a failure between
+// its two writes), archive and restore, the kill switch, live figures, and lookups of unknown
+// codes that write nothing.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, existsSync } from "node:fs";
+import path from "node:path";
+import { startWorker, tempDir, removeDir, putCode, call, captureReq, admin, capturer, eur } from "./harness.mjs";
+
+let worker, state;
+before(async () => {
+  state = tempDir();
+  worker = await startWorker({ state });
+});
+after(async () => {
+  await worker?.stop();
+  removeDir(state);
+});
+
+const base = () => worker.base;
+const def = (code, extra = {}) => ({ code, discount: { kind: "percent", percent: "10" }, ...extra });
+const list = (query = "") => call(base(), "GET", `/v1/codes${query}`, { headers: admin });
+
+/** Every code of the catalog, page by page. */
+async function allCodes(query = "", limit = 100) {
+  const seen = [];
+  let after = "";
+  let pages = 0;
+  for (;;) {
+    const page = await list(`?limit=${limit}${after ? `&after=${after}` : ""}${query}`);
+    assert.equal(page.status, 200, page.text);
+    pages++;
+    seen.push(...page.json.codes);
+    if (page.json.next === null) return { seen, pages };
+    after = page.json.next;
+  }
+}
+
+/** The SQLite files of the code objects in the persisted state. */
+function objectFiles() {
+  const root = path.join(state, "v3", "do");
+  if (!existsSync(root)) return [];
+  return readdirSync(root)
+    .filter((dir) => dir.endsWith("-Ledger"))
+    .flatMap((dir) => readdirSync(path.join(root, dir)).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite"));
+}
+
+test("lookups and quotes of unknown codes write nothing", async () => {
+  assert.equal((await putCode(base(), def("KNOWN1"))).status, 201);
+  const before = objectFiles().length;
+  assert.ok(before >= 1);
+  const guesses = await Promise.all(Array.from({ length: 60 }, (_, i) => i % 2
+    ? call(base(), "GET", `/v1/codes/GUESS${i}`)
+    : call(base(), "POST", "/v1/quotes", { body: { code: `GUESS${i}`, total: eur("10.00") } })));
+  assert.ok(guesses.every((r) => r.status === 404 && r.json.type === "/problems/unknown_code"));
+  assert.equal(objectFiles().length, before, "no object was created for a guessed code");
+  assert.equal((await call(base(), "GET", "/v1/codes/KNOWN1")).status, 200);
+});
+
+test("the catalog lists 250 codes over three pages with no gap or repeat, also after a failure between its two writes", async () => {
+  const codes = Array.from({ length: 250 }, (_, i) => `CAT${String(i).padStart(3, "0")}`);
+  for (let i = 0; i < codes.length; i += 25) {
+    const batch = codes.slice(i, i + 25).filter((c) => c !== "CAT123");
+    const puts = await Promise.all(batch.map((code) => putCode(base(), def(code, { limits: { total: 5 } }))));
+    assert.ok(puts.every((r) => r.status === 201), JSON.stringify(puts.map((r) => r.status)));
+  }
+  // The PUT of CAT123 writes the code's object, then fails before the catalog's commit.
+  const failed = await call(base(), "PUT", "/v1/codes/CAT123", {
+    body: def("CAT123", { limits: { total: 5 } }), headers: { ...admin, "x-test-fail-after-ledger": "1" } });
+  assert.equal(failed.status, 500, failed.text);
+  assert.equal((await call(base(), "GET", "/v1/codes/CAT123")).status, 200, "the code's object has it");
+
+  const { seen, pages } = await allCodes("&prefix=CAT", 100);
+  assert.equal(pages, 3);
+  assert.deepEqual(seen.map((c) => c.code), codes, "every code once, in code order, the failed one repaired");
+  const sample = seen[7];
+  assert.equal(sample.active, true);
+  assert.deepEqual(sample.limits, { total: 5 });
+  assert.deepEqual(sample.usage, { total: 0, held: 0 });
+  assert.equal(sample.archived, false);
+
+  // A retried PUT is idempotent: replaced, nothing doubled.
+  const retried = await putCode(base(), def("CAT123", { limits: { total: 5 } }));
+  assert.equal(retried.status, 200);
+  assert.equal((await allCodes("&prefix=CAT", 100)).seen.length, 250);
+  // Prefix, limit and bad parameters.
+  const few = await list("?prefix=cat24&limit=3");
+  assert.deepEqual(few.json.codes.map((c) => c.code), ["CAT240", "CAT241", "CAT242"]);
+  assert.equal(few.json.next, "CAT242");
+  for (const bad of ["?limit=0", "?limit=1001", "?limit=x", "?archived=maybe"]) {
+    const r = await list(bad);
+    assert.equal(r.status, 400, bad);
+  }
+  assert.equal((await call(base(), "GET", "/v1/codes")).status, 401);
+});
+
+test("archive and restore: buyers get 404, the history stays, defining it again restores its counts", async () => {
+  assert.equal((await putCode(base(), def("OLD", { limits: { total: 10 } }))).status, 201);
+  assert.equal((await captureReq(base(), "old-1", { code: "OLD", total: eur("10.00") })).status, 201);
+  const archived = await call(base(), "DELETE", "/v1/codes/OLD", { headers: admin });
+  assert.equal(archived.status, 200, archived.text);
+  assert.equal(archived.json.archived, true);
+  assert.equal((await call(base(), "GET", "/v1/codes/OLD")).status, 404);
+  const quote = await call(base(), "POST", "/v1/quotes", { body: { code: "OLD", total: eur("10.00") } });
+  assert.equal(quote.status, 404);
+  assert.equal(quote.json.type, "/problems/unknown_code");
+  assert.equal((await captureReq(base(), "old-2", { code: "OLD", total: eur("10.00") })).status, 404);
+  const replay = await captureReq(base(), "old-1", { code: "OLD", total: eur("10.00") });
+  assert.equal(replay.status, 200, "a retry of a capture recorded before still replays");
+  const history = await call(base(), "GET", "/v1/codes/OLD/redemptions", { headers: admin });
+  assert.equal(history.status, 200);
+  assert.equal(history.json.redemptions.length, 1);
+  const visible = (await allCodes("&prefix=OLD")).seen;
+  assert.deepEqual(visible, [], "archived codes are not listed by default");
+  const withArchived = (await allCodes("&prefix=OLD&archived=true")).seen;
+  assert.equal(withArchived.length, 1);
+  assert.equal(withArchived[0].archived, true);
+  assert.deepEqual(withArchived[0].usage, { total: 1, held: 0 });
+  assert.equal((await call(base(), "DELETE", "/v1/codes/NEVER", { headers: admin })).status, 404);
+  assert.equal((await call(base(), "DELETE", "/v1/codes/OLD")).status, 401);
+
+  const restored = await putCode(base(), def("OLD", { limits: { total: 10 } }));
+  assert.equal(restored.status, 200);
+  const view = await call(base(), "GET", "/v1/codes/OLD");
+  assert.equal(view.status, 200);
+  assert.deepEqual(view.json.usage, { total: 1, held: 0 }, "restored with its counts");
+  assert.equal((await allCodes("&prefix=OLD")).seen[0].archived, false);
+});
+
+test("the kill switch refuses quotes and captures at once; holds already recorded are not affected; on again captures", async () => {
+  assert.equal((await putCode(base(), def("KILL", { limits: { total: 10 } }))).status, 201);
+  const held = await call(base(), "POST", "/v1/holds", { body: { code: "KILL", total: eur("80.00") }, headers: { ...capturer, "idempotency-key": "kill-held" } });
+  assert.equal(held.status, 201);
+  const off = await call(base(), "PATCH", "/v1/codes/KILL", { body: { active: false }, headers: admin });
+  assert.equal(off.status, 200, off.text);
+  assert.equal(off.json.active, false);
+  assert.deepEqual(off.json.limits, { total: 10 }, "nothing else changed");
+  const quote = await call(base(), "POST", "/v1/quotes", { body: { code: "KILL", total: eur("80.00") } });
+  assert.equal(quote.status, 422);
+  assert.equal(quote.json.rejection, "inactive");
+  const capture = await captureReq(base(), "kill-1", { code: "KILL", total: eur("80.00") });
+  assert.equal(capture.status, 422);
+  assert.equal(capture.json.rejection, "inactive");
+  assert.equal((await call(base(), "GET", "/v1/codes/KILL")).json.active, false, "the page sees it is off");
+  const converted = await captureReq(base(), "kill-held", { code: "KILL", total: eur("80.00") });
+  assert.equal(converted.status, 201, "a hold recorded before the switch still captures");
+  const on = await call(base(), "PATCH", "/v1/codes/KILL", { body: { active: true }, headers: admin });
+  assert.equal(on.json.active, true);
+  assert.equal((await captureReq(base(), "kill-2", { code: "KILL", total: eur("80.00") })).status, 201);
+  for (const [body, status] of [[{ active: "no" }, 400], [{ active: false, limits: {} }, 400], [{}, 400]]) {
+    const r = await call(base(), "PATCH", "/v1/codes/KILL", { body, headers: admin });
+    assert.equal(r.status, status, JSON.stringify(body));
+  }
+  assert.equal((await call(base(), "PATCH", "/v1/codes/NOPE", { body: { active: false }, headers: admin })).status, 404);
+  assert.equal((await call(base(), "PATCH", "/v1/codes/KILL", { body: { active: false } })).status, 401);
+});
+
+test("stats match a known mix of 30 captures, 5 replays, 10 rejections and a forced conflict", async () => {
+  assert.equal((await putCode(base(), def("FIG", { minimum: eur("20.00") }))).status, 201);
+  for (let i = 0; i < 30; i++) assert.equal((await captureReq(base(), `fig-${i}`, { code: "FIG", total: eur("50.00") })).status, 201);
+  for (let i = 0; i < 5; i++) assert.equal((await captureReq(base(), `fig-${i}`, { code: "FIG", total: eur("50.00") })).status, 200);
+  for (let i = 0; i < 10; i++) {
+    const r = await captureReq(base(), `fig-small-${i}`, { code: "FIG", total: eur("10.00") });
+    assert.equal(r.json.rejection, "below_minimum");
+  }
+  const conflict = await call(base(), "POST", "/v1/captures", {
+    body: { code: "FIG", total: eur("50.00") }, headers: { ...capturer, "idempotency-key": "fig-busy", "x-test-conflict": "1" } });
+  assert.equal(conflict.status, 409, conflict.text);
+  assert.equal(conflict.headers.get("retry-after"), "1");
+  for (let i = 0; i < 3; i++) assert.equal((await call(base(), "POST", "/v1/quotes", { body: { code: "FIG", total: eur("5.00") } })).status, 422);
+  assert.equal((await call(base(), "POST", "/v1/quotes", { body: { code: "FIG", total: eur("50.00") } })).status, 200);
+
+  const stats = await call(base(), "GET", "/v1/codes/FIG/stats", { headers: admin });
+  assert.equal(stats.status, 200, stats.text);
+  for (const period of ["total", "last_hour"]) {
+    const f = stats.json[period];
+    assert.equal(f.captures, 30, period);
+    assert.equal(f.replays, 5, period);
+    assert.equal(f.conflicts, 1, period);
+    assert.equal(f.holds, 0, period);
+    assert.equal(f.releases, 0, period);
+    assert.equal(f.quotes, 1, period);
+    assert.deepEqual(f.rejections.captures, { below_minimum: 10 }, period);
+    assert.deepEqual(f.rejections.quotes, { below_minimum: 3 }, period);
+  }
+  assert.ok(stats.json.defined_at);
+  assert.equal((await call(base(), "GET", "/v1/codes/FIG/stats")).status, 401);
+  assert.equal((await call(base(), "GET", "/v1/codes/NOPE/stats", { headers: admin })).status, 404);
+});

@@ -1,0 +1,175 @@
+//! The catalog: one Durable Object that knows every code ever defined.
+//!
+//! Per-code objects cannot be enumerated, and merely addressing one creates
+//! it, so the Worker keeps this list beside them. It is one object (not a
+//! sharded set): it holds one short row per code and is written once per
+//! definition change, read by the admin list, and asked whether a code
+//! exists only when an isolate has not yet seen that code (the Worker
+//! remembers known codes), so buyers' traffic does not queue on it.
+//!
+//! A `PUT` writes here twice around the code's own object: first an intent
+//! (`pending`), then the commit. If the Worker fails between the object's
+//! write and the commit, the row stays pending, and the next listing repairs
+//! it from the code's object (a retried `PUT` commits it as well).
+
+use serde::{Deserialize, Serialize};
+use worker::{durable_object, DurableObject, Env, Method, Request, Response, Result, SqlStorage, State};
+
+use crate::problem::Problem;
+
+/// The most codes one page of `GET /v1/codes` returns.
+pub const MAX_PAGE: u32 = 1000;
+/// The default page size of `GET /v1/codes`.
+pub const DEFAULT_PAGE: u32 = 100;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS codes(code TEXT PRIMARY KEY, pending INTEGER NOT NULL, archived INTEGER NOT NULL);
+";
+
+/// The Durable Object holding the list of codes.
+#[durable_object]
+pub struct Catalog {
+    state: State,
+}
+
+/// One code as the catalog knows it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Entry {
+    /// The normalised code.
+    pub code: String,
+    /// A definition change was started and not yet confirmed.
+    pub pending: bool,
+    /// Archived (as last confirmed).
+    pub archived: bool,
+}
+
+#[derive(Deserialize)]
+struct Row {
+    code: String,
+    pending: i64,
+    archived: i64,
+}
+
+impl From<Row> for Entry {
+    fn from(row: Row) -> Entry {
+        Entry {
+            code: row.code,
+            pending: row.pending != 0,
+            archived: row.archived != 0,
+        }
+    }
+}
+
+/// A change the Worker reports: `{"code", "archived"}`.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Change {
+    /// The normalised code.
+    pub code: String,
+    /// Whether it is archived after the change.
+    pub archived: bool,
+}
+
+/// A page request: `?prefix=&after=&limit=&archived=`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Page {
+    /// Only codes starting with this.
+    pub prefix: String,
+    /// Only codes after this one (the previous page's `next`).
+    pub after: String,
+    /// At most this many.
+    pub limit: u32,
+    /// Archived codes too.
+    pub archived: bool,
+}
+
+impl DurableObject for Catalog {
+    fn new(state: State, _env: Env) -> Self {
+        Catalog { state }
+    }
+
+    async fn fetch(&self, req: Request) -> Result<Response> {
+        match self.dispatch(req).await {
+            Ok(response) => Ok(response),
+            Err(problem) => problem.into_response(),
+        }
+    }
+}
+
+impl Catalog {
+    fn sql(&self) -> Result<SqlStorage> {
+        let sql = self.state.storage().sql();
+        sql.exec(SCHEMA, None)?;
+        Ok(sql)
+    }
+
+    async fn dispatch(&self, mut req: Request) -> std::result::Result<Response, Problem> {
+        let path = req.path();
+        match (req.method(), path.as_str()) {
+            (Method::Post, "/intend") => {
+                let change: Change = req.json().await?;
+                self.sql()?.exec(
+                    "INSERT INTO codes(code, pending, archived) VALUES (?, 1, ?)
+                     ON CONFLICT(code) DO UPDATE SET pending = 1",
+                    vec![change.code.into(), i64::from(change.archived).into()],
+                )?;
+                Ok(Response::empty()?.with_status(204))
+            }
+            (Method::Post, "/commit") => {
+                let change: Change = req.json().await?;
+                self.sql()?.exec(
+                    "INSERT INTO codes(code, pending, archived) VALUES (?1, 0, ?2)
+                     ON CONFLICT(code) DO UPDATE SET pending = 0, archived = ?2",
+                    vec![change.code.into(), i64::from(change.archived).into()],
+                )?;
+                Ok(Response::empty()?.with_status(204))
+            }
+            (Method::Post, "/forget") => {
+                let change: Change = req.json().await?;
+                self.sql()?.exec(
+                    "DELETE FROM codes WHERE code = ? AND pending = 1",
+                    vec![change.code.into()],
+                )?;
+                Ok(Response::empty()?.with_status(204))
+            }
+            (Method::Post, "/exists") => {
+                let change: Change = req.json().await?;
+                let rows: Vec<Row> = self
+                    .sql()?
+                    .exec(
+                        "SELECT code, pending, archived FROM codes WHERE code = ?",
+                        vec![change.code.into()],
+                    )?
+                    .to_array()?;
+                let entry: Option<Entry> = rows.into_iter().next().map(Entry::from);
+                Ok(Response::from_json(&entry)?)
+            }
+            (Method::Post, "/list") => {
+                let page: Page = req.json().await?;
+                Ok(Response::from_json(&self.list(&page)?)?)
+            }
+            _ => Err(Problem::NotFound),
+        }
+    }
+
+    /// One page in code order, and whether more follow. Pending rows are
+    /// listed whatever their archived flag: the Worker checks them.
+    fn list(&self, page: &Page) -> std::result::Result<(Vec<Entry>, bool), Problem> {
+        let limit = page.limit.clamp(1, MAX_PAGE);
+        let rows: Vec<Row> = self
+            .sql()?
+            .exec(
+                "SELECT code, pending, archived FROM codes
+                 WHERE code > ?1 AND substr(code, 1, length(?2)) = ?2 AND (?3 OR archived = 0 OR pending = 1)
+                 ORDER BY code LIMIT ?4",
+                vec![
+                    page.after.clone().into(),
+                    page.prefix.clone().into(),
+                    i64::from(page.archived).into(),
+                    (i64::from(limit) + 1).into(),
+                ],
+            )?
+            .to_array()?;
+        let more = rows.len() > limit as usize;
+        Ok((rows.into_iter().take(limit as usize).map(Entry::from).collect(), more))
+    }
+}
