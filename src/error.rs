@@ -246,6 +246,15 @@ pub enum InputError {
         /// What was computed.
         what: &'static str,
     },
+    /// An amount charged that no quote of the basket can ask: in another
+    /// currency, or above the basket's total.
+    #[error("the amount charged, {charged}, cannot pay for a basket of {total}")]
+    ChargedMismatch {
+        /// What the payment provider charged.
+        charged: crate::Money,
+        /// The basket's total.
+        total: crate::Money,
+    },
     /// Text that is not JSON at all (a syntax error, or it ends too early).
     #[error("not JSON: {message}")]
     NotJson {

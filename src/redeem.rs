@@ -3,6 +3,7 @@ use serde::{Deserialize, Serialize};
 use crate::basket::Basket;
 use crate::error::InputError;
 use crate::ids::{Code, CustomerId, IdempotencyKey};
+use crate::money::Money;
 use crate::promo::PromoCode;
 use crate::rules::{PromoCodeRejected, Quote, UsageCounts};
 use crate::store::{Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState, StoreError};
@@ -266,6 +267,7 @@ impl<'a> RedeemOptions<'a> {
 pub struct CaptureOptions<'a> {
     redeem: RedeemOptions<'a>,
     quoted: Option<&'a Quote>,
+    charged: Option<Money>,
 }
 
 impl<'a> CaptureOptions<'a> {
@@ -292,6 +294,18 @@ impl<'a> CaptureOptions<'a> {
     /// [`Rejection::QuoteChanged`](crate::Rejection::QuoteChanged).
     pub fn quoted(mut self, quote: &'a Quote) -> CaptureOptions<'a> {
         self.quoted = Some(quote);
+        self
+    }
+
+    /// Pins the capture to the amount the payment provider charged, when
+    /// that is all it reports: as [`quoted`](CaptureOptions::quoted) with
+    /// the quote that charges `amount` for the basket (its discount is the
+    /// basket total minus `amount`). Refused with
+    /// [`Rejection::QuoteChanged`](crate::Rejection::QuoteChanged) when
+    /// pricing now asks another amount; [`CaptureError::Input`] when `amount`
+    /// is in another currency than the basket or above its total.
+    pub fn charged(mut self, amount: Money) -> CaptureOptions<'a> {
+        self.charged = Some(amount);
         self
     }
 }
@@ -661,6 +675,14 @@ pub fn capture<S: RedemptionStore + ?Sized>(
             }));
         }
     }
+    let charged = match (options.quoted, options.charged) {
+        (None, Some(amount)) => Some(Quote::charging(promo.code(), basket, amount, now).map_err(CaptureError::Input)?),
+        _ => None,
+    };
+    let options = CaptureOptions {
+        quoted: options.quoted.or(charged.as_ref()),
+        ..options
+    };
     let attempt = Attempt {
         promo,
         store,

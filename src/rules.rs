@@ -447,6 +447,28 @@ impl Quote {
         }
     }
 
+    /// The quote that charges `payable` for `basket`: what a payment
+    /// provider's amount says the buyer was shown.
+    pub(crate) fn charging(code: &Code, basket: &Basket, payable: Money, now: Timestamp) -> Result<Quote, InputError> {
+        let discount = basket
+            .total()
+            .checked_sub(&payable)
+            .ok_or(InputError::ChargedMismatch {
+                charged: payable,
+                total: *basket.total(),
+            })?;
+        Ok(Quote {
+            code: code.clone(),
+            total: *basket.total(),
+            discount,
+            payable,
+            quoted_at: now,
+            lines: None,
+            shipping: None,
+            note: None,
+        })
+    }
+
     /// The code that was applied.
     pub fn code(&self) -> &Code {
         &self.code

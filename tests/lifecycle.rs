@@ -741,3 +741,69 @@ fn holds_and_receipts_keep_the_lines_and_the_split() {
     assert_eq!(json["quote"]["lines"][0]["discount"]["amount"], "3.75");
     assert_eq!(json["quote"]["shipping"]["amount"]["amount"], "4.90");
 }
+
+#[test]
+fn a_capture_pinned_to_the_amount_charged_refuses_another_price() {
+    let promo = capped("SAVE10", Some(5), None);
+    let store = InMemoryRedemptionStore::new();
+    let receipt = capture(
+        &promo,
+        &store,
+        None,
+        &basket("80.00"),
+        start(),
+        CaptureOptions::new().charged(eur("72.00")),
+    )
+    .unwrap();
+    assert_eq!(receipt.quote.payable(), &eur("72.00"));
+    let err = capture(
+        &promo,
+        &store,
+        None,
+        &basket("80.00"),
+        start(),
+        CaptureOptions::new().charged(eur("75.00")),
+    )
+    .unwrap_err();
+    match err {
+        CaptureError::Rejected(stale) => {
+            assert_eq!(stale.rejection(), Rejection::QuoteChanged);
+            assert_eq!(
+                stale.quote.payable(),
+                &eur("75.00"),
+                "the stale quote charges what was charged"
+            );
+            assert_eq!(stale.current.unwrap().payable(), &eur("72.00"));
+        }
+        other => panic!("{other:?}"),
+    }
+    let more = capture(
+        &promo,
+        &store,
+        None,
+        &basket("80.00"),
+        start(),
+        CaptureOptions::new().charged(eur("81.00")),
+    );
+    assert!(matches!(
+        more,
+        Err(CaptureError::Input(InputError::ChargedMismatch { .. }))
+    ));
+    let yen = capture(
+        &promo,
+        &store,
+        None,
+        &basket("80.00"),
+        start(),
+        CaptureOptions::new().charged(money("72", "JPY")),
+    );
+    assert!(matches!(
+        yen,
+        Err(CaptureError::Input(InputError::ChargedMismatch { .. }))
+    ));
+    assert_eq!(
+        usage_at(&store, &promo, None, start()).total(),
+        1,
+        "only the first capture counted"
+    );
+}

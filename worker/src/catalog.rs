@@ -24,7 +24,18 @@ pub const DEFAULT_PAGE: u32 = 100;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS codes(code TEXT PRIMARY KEY, pending INTEGER NOT NULL, archived INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS payments(payment TEXT PRIMARY KEY, code TEXT NOT NULL);
 ";
+
+/// A payment and the code it was captured for (so that a refund that does
+/// not name the code finds it): `{"payment": "pi_...", "code": "SAVE10"}`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Payment {
+    /// The payment's id.
+    pub payment: String,
+    /// The code, normalised; empty when asking.
+    pub code: String,
+}
 
 /// The Durable Object holding the list of codes.
 #[durable_object]
@@ -142,6 +153,25 @@ impl Catalog {
                     .to_array()?;
                 let entry: Option<Entry> = rows.into_iter().next().map(Entry::from);
                 Ok(Response::from_json(&entry)?)
+            }
+            (Method::Post, "/payment") => {
+                let payment: Payment = req.json().await?;
+                self.sql()?.exec(
+                    "INSERT INTO payments(payment, code) VALUES (?, ?) ON CONFLICT(payment) DO NOTHING",
+                    vec![payment.payment.into(), payment.code.into()],
+                )?;
+                Ok(Response::empty()?.with_status(204))
+            }
+            (Method::Post, "/payment-code") => {
+                let payment: Payment = req.json().await?;
+                let rows: Vec<Payment> = self
+                    .sql()?
+                    .exec(
+                        "SELECT payment, code FROM payments WHERE payment = ?",
+                        vec![payment.payment.into()],
+                    )?
+                    .to_array()?;
+                Ok(Response::from_json(&rows.into_iter().next())?)
             }
             (Method::Post, "/list") => {
                 let page: Page = req.json().await?;

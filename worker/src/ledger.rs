@@ -14,8 +14,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use promocodes::api::{BasketRequest, BasketRequestKind, CodePatch, ReleaseRequest};
-use promocodes::{capture, hold, release, CaptureError, CaptureOptions, Code, HoldOptions, IdempotencyKey, PromoCode};
-use promocodes::{RedeemError, RedemptionStore, ReleaseError, Timestamp};
+use promocodes::{capture, hold, release, Basket, CaptureError, CaptureOptions, Code, Currency, CustomerId};
+use promocodes::{HoldOptions, IdempotencyKey, Line, Money, PromoCode, Quote, RedeemError, RedemptionStore};
+use promocodes::{ReleaseError, Timestamp};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use worker::{durable_object, DurableObject, Env, Method, Request, Response, Result, State};
 
@@ -119,7 +121,6 @@ impl Ledger {
             return Ok(store);
         }
         let store = Rc::new(SqliteRedemptionStore::create(self.state.storage())?);
-        self.state.storage().sql().exec(stats::SCHEMA, None)?;
         self.cache.borrow_mut().store = Some(store.clone());
         Ok(store)
     }
@@ -151,8 +152,7 @@ impl Ledger {
     }
 
     /// Adds to the code's figures; a failure is logged, never returned.
-    fn count(&self, store: &SqliteRedemptionStore, event: Event<'_>, n: i64, at: Timestamp) {
-        let _ = store;
+    fn count(&self, event: Event<'_>, n: i64, at: Timestamp) {
         let sql = self.state.storage().sql();
         let now_minute = minute(at);
         let result = stats::record(&sql, event, n, now_minute).and_then(|()| {
@@ -201,6 +201,10 @@ impl Ledger {
             (Method::Post, "/release") => {
                 let body = req.text().await?;
                 self.handle_release(&body)
+            }
+            (Method::Post, "/payment-capture") => {
+                let capture: PaymentCapture = req.json().await?;
+                self.handle_payment_capture(&capture)
             }
             (Method::Get, "/redemptions") => self.handle_redemptions(&req),
             (Method::Get, "/stats") => self.handle_stats(&Self::code_param(&req)?),
@@ -315,11 +319,11 @@ impl Ledger {
         let usage = store.usage_for(&req.code, req.customer.as_ref(), at)?;
         match definition.promo.quote(req.customer.as_ref(), usage, &req.basket, at) {
             Ok(quote) => {
-                self.count(&store, Event::Quote, 1, at);
+                self.count(Event::Quote, 1, at);
                 json_response(&quote, 200)
             }
             Err(rejected) => {
-                self.count(&store, Event::Rejected("quotes", rejected.rejection().code()), 1, at);
+                self.count(Event::Rejected("quotes", rejected.rejection().code()), 1, at);
                 Err(Problem::rejected(rejected, None, None))
             }
         }
@@ -346,19 +350,19 @@ impl Ledger {
         );
         match held {
             Ok(held) if held.replayed => {
-                self.count(&store, Event::Replay, 1, at);
+                self.count(Event::Replay, 1, at);
                 log(code, "hold", "replayed", None, t0);
                 json_response(&held, 200)
             }
             Ok(held) => {
-                self.count(&store, Event::Hold, 1, at);
+                self.count(Event::Hold, 1, at);
                 self.schedule_expiry(&store, code).await?;
                 log(code, "hold", "held", None, t0);
                 json_response(&held, 201)
             }
             Err(err) => {
                 let problem = Problem::from(err);
-                self.count_failure(&store, "holds", &problem, at);
+                self.count_failure("holds", &problem, at);
                 log_problem(code, "hold", &problem, t0);
                 Err(problem)
             }
@@ -395,13 +399,12 @@ impl Ledger {
         } else {
             capture(promo, &*store, customer, basket, at, options)
         };
-        self.answer_capture(&store, &req.code, result, at, t0)
+        self.answer_capture(&req.code, result, at, t0)
     }
 
     /// Figures, the log line and the HTTP answer of a capture.
-    pub(crate) fn answer_capture(
+    fn answer_capture(
         &self,
-        store: &SqliteRedemptionStore,
         code: &Code,
         result: std::result::Result<promocodes::Receipt, CaptureError>,
         at: Timestamp,
@@ -409,30 +412,151 @@ impl Ledger {
     ) -> std::result::Result<Response, Problem> {
         match result {
             Ok(receipt) if receipt.replayed => {
-                self.count(store, Event::Replay, 1, at);
+                self.count(Event::Replay, 1, at);
                 log(code, "capture", "replayed", None, t0);
                 json_response(&receipt, 200)
             }
             Ok(receipt) => {
-                self.count(store, Event::Capture, 1, at);
+                self.count(Event::Capture, 1, at);
                 log(code, "capture", "captured", None, t0);
                 json_response(&receipt, 201)
             }
             Err(err) => {
                 let problem = Problem::from(err);
-                self.count_failure(store, "captures", &problem, at);
+                self.count_failure("captures", &problem, at);
                 log_problem(code, "capture", &problem, t0);
                 Err(problem)
             }
         }
     }
 
-    fn count_failure(&self, store: &SqliteRedemptionStore, op: &str, problem: &Problem, at: Timestamp) {
+    fn count_failure(&self, op: &str, problem: &Problem, at: Timestamp) {
         match problem {
-            Problem::Rejected(r) => self.count(store, Event::Rejected(op, r.rejected.rejection().code()), 1, at),
-            Problem::Conflict(_) => self.count(store, Event::Conflict, 1, at),
+            Problem::Rejected(r) => self.count(Event::Rejected(op, r.rejected.rejection().code()), 1, at),
+            Problem::Conflict(_) => self.count(Event::Conflict, 1, at),
             _ => {}
         }
+    }
+
+    /// A payment provider's confirmation (the Stripe webhook): the money has
+    /// moved. A capture refused now cannot be undone by an error answer, so
+    /// it is recorded as a refused payment capture, for the operator to refund
+    /// or honour, and answered 200; a conflict or a store failure is a 5xx, so
+    /// the provider delivers again.
+    fn handle_payment_capture(&self, payment: &PaymentCapture) -> std::result::Result<Response, Problem> {
+        let t0 = started();
+        let code = Code::parse(&payment.code)?;
+        let key = IdempotencyKey::parse(&payment.key)?;
+        let (store, definition) = self.stored(&code)?;
+        let at = now()?;
+        let refuse = |rejection: Option<&str>, detail: String, quote: Option<&promocodes::Quote>| {
+            self.refuse_payment(&store, &code, &key, payment, at, rejection, detail, quote, t0)
+        };
+        let earlier = store.reservation(&code, &key)?;
+        let customer = match payment.customer.as_deref().map(CustomerId::parse).transpose() {
+            Ok(customer) => customer,
+            Err(err) => return refuse(None, format!("metadata.customer: {err}"), None),
+        };
+        let basket = match (&payment.basket, &earlier) {
+            (Some(json), _) => match Basket::from_json(json) {
+                Ok(basket) => basket,
+                Err(err) => return refuse(None, format!("metadata.promo_basket: {}", err.at(".")), None),
+            },
+            (None, Some(held)) => basket_of(&held.quote)?,
+            (None, None) => {
+                return refuse(
+                    None,
+                    "metadata has no promo_basket and no hold was taken under the payment's id".to_owned(),
+                    None,
+                )
+            }
+        };
+        let charged = match Currency::from_code(&payment.currency).and_then(|c| Money::parse(&payment.charged, c)) {
+            Ok(charged) => charged,
+            Err(err) => return refuse(None, format!("the amount charged: {err}"), None),
+        };
+        if definition.archived && earlier.is_none() {
+            return refuse(None, format!("the code {code} is archived"), None);
+        }
+        let options = CaptureOptions::new().idempotency_key(&key).charged(charged);
+        let result = capture(&definition.promo, &*store, customer.as_ref(), &basket, at, options);
+        match result {
+            Ok(receipt) => {
+                let (event, outcome, status) = if receipt.replayed {
+                    (Event::Replay, "replayed", "replayed")
+                } else {
+                    (Event::Capture, "captured", "captured")
+                };
+                self.count(event, 1, at);
+                log(
+                    &code,
+                    "capture",
+                    outcome,
+                    Some(("event", payment.event_id.as_str())),
+                    t0,
+                );
+                json_response(&json!({ "received": true, "action": status, "receipt": receipt }), 200)
+            }
+            Err(CaptureError::Conflict(conflict)) => {
+                self.count(Event::Conflict, 1, at);
+                log(&code, "capture", "problem", Some(("problem", "conflict")), t0);
+                Err(Problem::RetryLater(conflict))
+            }
+            Err(CaptureError::Store(err)) => Err(Problem::Store(err)),
+            Err(CaptureError::Rejected(stale)) => {
+                let rejection = stale.rejection().code();
+                refuse(Some(rejection), stale.rejected.message().to_owned(), Some(&stale.quote))
+            }
+            Err(other) => refuse(None, other.to_string(), None),
+        }
+    }
+
+    /// Records and answers a payment capture refused after the money moved.
+    #[allow(clippy::too_many_arguments)]
+    fn refuse_payment(
+        &self,
+        store: &SqliteRedemptionStore,
+        code: &Code,
+        key: &IdempotencyKey,
+        payment: &PaymentCapture,
+        at: Timestamp,
+        rejection: Option<&str>,
+        detail: String,
+        quote: Option<&promocodes::Quote>,
+        t0: f64,
+    ) -> std::result::Result<Response, Problem> {
+        let refusal = json!({
+            "customer": payment.customer,
+            "rejection": rejection,
+            "detail": detail,
+            "charged": { "amount": payment.charged, "currency": payment.currency },
+            "event_id": payment.event_id,
+            "refused_at": at,
+            "quote": quote,
+        });
+        let first = store.record_refusal(code, key, &refusal)?;
+        if first {
+            self.count(
+                Event::Rejected("captures", rejection.unwrap_or("invalid_request")),
+                1,
+                at,
+            );
+        }
+        log(
+            code,
+            "capture",
+            "refused_after_payment",
+            Some(("rejection", rejection.unwrap_or("invalid_request"))),
+            t0,
+        );
+        worker::console_warn!(
+            "{}",
+            json!({"code": code, "op": "capture", "refused_payment": key, "detail": detail})
+        );
+        json_response(
+            &json!({ "received": true, "action": "refused", "rejection": rejection, "detail": detail, "replayed": !first }),
+            200,
+        )
     }
 
     fn handle_release(&self, body: &str) -> std::result::Result<Response, Problem> {
@@ -448,7 +572,7 @@ impl Ledger {
                 } else {
                     (Event::Release, "released")
                 };
-                self.count(&store, event, 1, at);
+                self.count(event, 1, at);
                 log(&req.code, "release", outcome, Some(("was", released.was.as_str())), t0);
                 json_response(&released, 200)
             }
@@ -497,7 +621,7 @@ impl Ledger {
             };
             let (expired, _) = store.expire_holds(&code, at)?;
             if expired > 0 {
-                self.count(&store, Event::Expired, expired as i64, at);
+                self.count(Event::Expired, expired as i64, at);
                 worker::console_log!(
                     "{}",
                     json!({"code": code, "op": "expire", "outcome": "expired", "holds": expired})
@@ -537,7 +661,7 @@ impl Ledger {
         let (store, _) = self.stored(&code)?;
         let (items, more) = store.redemptions(&code, after, limit, now()?)?;
         let next = if more {
-            items.last().map(|r| r.seq.to_string())
+            items.last().map(|r| r["seq"].to_string())
         } else {
             None
         };
@@ -575,6 +699,42 @@ impl Ledger {
             &json!({ "conformance": "passed", "store": "sqlite", "failed_transaction_rolled_back": rolled_back }),
             200,
         )
+    }
+}
+
+/// What the Worker forwards of a payment provider's confirmation: the code,
+/// the payment's id as the key, and the metadata's customer and basket as
+/// given (the object reads them, so that a bad one is recorded, not lost).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PaymentCapture {
+    /// The code from the metadata, normalised.
+    pub code: String,
+    /// The payment's id (`pi_...`): the capture's idempotency key.
+    pub key: String,
+    /// The metadata's customer, if any.
+    pub customer: Option<String>,
+    /// The metadata's basket (JSON text), if any.
+    pub basket: Option<String>,
+    /// The amount charged, in major units (`"72.00"`).
+    pub charged: String,
+    /// Its currency (`"EUR"`).
+    pub currency: String,
+    /// The provider's event id, for the record.
+    pub event_id: String,
+}
+
+/// The basket a quote was made for, as far as a capture needs it: the same
+/// lines (sku and amount) and shipping, or the same total.
+fn basket_of(quote: &Quote) -> std::result::Result<Basket, Problem> {
+    match quote.lines() {
+        None => Ok(Basket::from(*quote.total())),
+        Some(lines) => {
+            let lines = lines
+                .iter()
+                .map(|l| Line::new(l.sku.clone(), 1, l.amount))
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            Ok(Basket::from_lines(lines, quote.shipping().map(|s| s.amount))?)
+        }
     }
 }
 

@@ -69,6 +69,7 @@ use crate::catalog::{Change, Entry, Page};
 use crate::cors::Cors;
 use crate::http::{authorize, idempotency_key, is_trusted, path_code, read_body, Role};
 use crate::limits::{BASKET_BODY_LIMIT, DEFAULT_BODY_LIMIT, DEFINITION_BODY_LIMIT};
+use crate::limits::{WEBHOOK_BODY_LIMIT, WEBHOOK_TOLERANCE_SECONDS};
 use crate::problem::Problem;
 
 /// The code objects' binding in `wrangler.toml`.
@@ -99,6 +100,8 @@ enum Route<'a> {
     Captures,
     /// `/v1/releases`: capture token.
     Releases,
+    /// `/v1/webhooks/stripe`: Stripe's signature.
+    StripeWebhook,
     /// `/v1/__conformance`: test builds only.
     #[cfg(feature = "conformance")]
     Conformance,
@@ -131,6 +134,7 @@ impl<'a> Route<'a> {
             ["v1", "holds"] => Route::Holds,
             ["v1", "captures"] => Route::Captures,
             ["v1", "releases"] => Route::Releases,
+            ["v1", "webhooks", "stripe"] => Route::StripeWebhook,
             #[cfg(feature = "conformance")]
             ["v1", "__conformance"] => Route::Conformance,
             ["demo", "quote"] if demo => Route::Demo(DemoStep::Quote),
@@ -220,10 +224,13 @@ async fn dispatch(route: Route<'_>, req: Request, env: &Env, cors: Option<&Cors>
         (Route::Holds, Method::Post) => handle_keyed(&req, env, BasketRequestKind::Hold).await,
         (Route::Captures, Method::Post) => handle_keyed(&req, env, BasketRequestKind::Capture).await,
         (Route::Releases, Method::Post) => handle_release(&req, env).await,
+        (Route::StripeWebhook, Method::Post) => handle_stripe_webhook(&req, env).await,
         #[cfg(feature = "conformance")]
         (Route::Conformance, Method::Post) => handle_conformance(&req, env).await,
         (Route::Demo(step), Method::Post) => handle_demo(&req, env, step).await,
-        (Route::Holds | Route::Captures | Route::Releases | Route::Demo(_), _) => not_allowed(POST_ONLY),
+        (Route::Holds | Route::Captures | Route::Releases | Route::StripeWebhook | Route::Demo(_), _) => {
+            not_allowed(POST_ONLY)
+        }
         #[cfg(feature = "conformance")]
         (Route::Conformance, _) => not_allowed(POST_ONLY),
         (Route::NotFound | Route::Asset, _) => Err(Problem::NotFound),
@@ -593,6 +600,132 @@ async fn release_through_ledger(env: &Env, body: String) -> Answer {
     let release = ReleaseRequest::from_json(&body)?;
     require_known(env, &release.code).await?;
     to_ledger(env, &release.code, internal(Method::Post, "/release", Some(body), &[])?).await
+}
+
+/// The secret Stripe signs webhooks with (`whsec_...`).
+pub const STRIPE_WEBHOOK_SECRET: &str = "STRIPE_WEBHOOK_SECRET";
+
+/// `POST /v1/webhooks/stripe`: Stripe's events, verified by their signature.
+///
+/// - `payment_intent.succeeded` with `metadata.promo_code` captures under the
+///   PaymentIntent's id, pinned to `amount_received`, converting a hold taken
+///   under that id; a capture refused now (the money moved) is recorded as a
+///   refused payment capture and answered 200.
+/// - `payment_intent.canceled`, `payment_intent.payment_failed` and a full
+///   `charge.refunded` release what is recorded under the PaymentIntent's id.
+/// - Everything else is answered 200 and ignored; a conflict or a store
+///   failure is a 5xx, so that Stripe delivers the event again.
+async fn handle_stripe_webhook(req: &Request, env: &Env) -> Answer {
+    let secret = env
+        .secret(STRIPE_WEBHOOK_SECRET)
+        .map(|s| s.to_string())
+        .ok()
+        .filter(|s| !s.is_empty())
+        .ok_or(Problem::Misconfigured(STRIPE_WEBHOOK_SECRET))?;
+    let body = read_body(req, WEBHOOK_BODY_LIMIT).await?;
+    let header = req.headers().get(stripe::SIGNATURE_HEADER)?;
+    let now = (worker::Date::now().as_millis() / 1000) as i64;
+    stripe::verify(
+        header.as_deref(),
+        body.as_bytes(),
+        &secret,
+        now,
+        WEBHOOK_TOLERANCE_SECONDS,
+    )
+    .map_err(|err| Problem::InvalidSignature(err.to_string()))?;
+    let action = stripe::parse_event(body.as_bytes()).map_err(|err| Problem::InvalidEvent(err.to_string()))?;
+    match action {
+        stripe::Action::Ignore { event_id, why } => webhook_ignored(&event_id, &why),
+        stripe::Action::Capture {
+            event_id,
+            payment_intent,
+            code,
+            customer,
+            basket_json,
+            charged_major,
+            currency,
+        } => {
+            let Ok(code) = Code::parse(&code) else {
+                return webhook_ignored(&event_id, &format!("metadata.promo_code {code:?} is not a promo code"));
+            };
+            if !is_known(env, &code).await? {
+                return webhook_ignored(&event_id, &format!("no promo code {code} is defined"));
+            }
+            let payment = ledger::PaymentCapture {
+                code: code.as_str().to_owned(),
+                key: payment_intent.clone(),
+                customer,
+                basket: basket_json,
+                charged: charged_major,
+                currency,
+                event_id,
+            };
+            let body = serde_json::to_string(&payment).map_err(|e| Problem::Internal(e.to_string()))?;
+            let response = to_ledger(env, &code, internal(Method::Post, "/payment-capture", Some(body), &[])?).await?;
+            if response.status_code() == 200 {
+                let index = catalog::Payment {
+                    payment: payment_intent,
+                    code: code.as_str().to_owned(),
+                };
+                to_catalog(env, "/payment", &index).await?;
+            }
+            Ok(response)
+        }
+        stripe::Action::Release {
+            event_id,
+            payment_intent,
+            code,
+            reason,
+        } => {
+            let code = match code.as_deref().map(Code::parse) {
+                Some(Ok(code)) => Some(code),
+                _ => payment_code(env, &payment_intent).await?,
+            };
+            let Some(code) = code else {
+                return webhook_ignored(&event_id, &format!("nothing is recorded for {payment_intent}"));
+            };
+            if !is_known(env, &code).await? {
+                return webhook_ignored(&event_id, &format!("no promo code {code} is defined"));
+            }
+            let reason: String = reason.chars().take(promocodes::MAX_REASON_LEN).collect();
+            let body = json!({ "code": code, "key": payment_intent, "reason": reason }).to_string();
+            let mut response = to_ledger(env, &code, internal(Method::Post, "/release", Some(body), &[])?).await?;
+            match response.status_code() {
+                200 => {
+                    let released: Value = response.json().await?;
+                    Ok(Response::from_json(
+                        &json!({ "received": true, "action": "released", "release": released }),
+                    )?)
+                }
+                404 => webhook_ignored(
+                    &event_id,
+                    &format!("nothing is held or captured under {payment_intent}"),
+                ),
+                _ => Ok(response),
+            }
+        }
+    }
+}
+
+/// The code a payment was captured for, from the catalog's index.
+async fn payment_code(env: &Env, payment: &str) -> std::result::Result<Option<Code>, Problem> {
+    let ask = catalog::Payment {
+        payment: payment.to_owned(),
+        code: String::new(),
+    };
+    let found: Option<catalog::Payment> = to_catalog(env, "/payment-code", &ask).await?.json().await?;
+    Ok(found.and_then(|p| Code::parse(&p.code).ok()))
+}
+
+/// A webhook answered 200 with nothing to do, logged.
+fn webhook_ignored(event_id: &str, why: &str) -> Answer {
+    worker::console_log!(
+        "{}",
+        json!({ "op": "webhook", "event": event_id, "outcome": "ignored", "why": why })
+    );
+    Ok(Response::from_json(
+        &json!({ "received": true, "action": "ignored", "why": why }),
+    )?)
 }
 
 #[cfg(feature = "conformance")]

@@ -13,6 +13,12 @@ pub const DEFINITION_BODY_LIMIT: usize = 1024 * 1024;
 /// coming `/v1/holds`, and the demo routes): up to 500 lines.
 pub const BASKET_BODY_LIMIT: usize = 64 * 1024;
 
+/// The most bytes of a payment provider's webhook (Stripe's events are a few KB).
+pub const WEBHOOK_BODY_LIMIT: usize = 64 * 1024;
+
+/// How far a webhook signature's timestamp may be from now, in seconds (Stripe's default).
+pub const WEBHOOK_TOLERANCE_SECONDS: i64 = 300;
+
 /// The most bytes of any other request body.
 pub const DEFAULT_BODY_LIMIT: usize = 16 * 1024;
 

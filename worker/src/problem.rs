@@ -52,6 +52,13 @@ pub enum Problem {
     IdempotencyKeyReused(IdempotencyKey),
     /// Every compare-and-set attempt lost.
     Conflict(RedemptionConflict),
+    /// Every attempt lost on a payment provider's confirmation: a 5xx, so that
+    /// the provider delivers it again.
+    RetryLater(RedemptionConflict),
+    /// A webhook without a valid signature: nothing happened.
+    InvalidSignature(String),
+    /// A signed webhook body that is not an event promocodes can read.
+    InvalidEvent(String),
     /// The SQLite store failed.
     Store(StoreError),
     /// A secret the route needs is not configured.
@@ -148,6 +155,9 @@ impl Problem {
                 "Idempotency key used for another redemption",
             ),
             Problem::Conflict(_) => (409, "conflict", "Busy, retry with the same idempotency key"),
+            Problem::RetryLater(_) => (503, "conflict", "Busy, deliver the event again"),
+            Problem::InvalidSignature(_) => (400, "invalid_signature", "Webhook signature missing or wrong"),
+            Problem::InvalidEvent(_) => (400, "invalid_event", "Not an event promocodes can read"),
             Problem::Store(_) => (503, "store_unavailable", "Storage unavailable"),
             Problem::Misconfigured(_) => (500, "misconfigured", "Server misconfigured"),
             Problem::Internal(_) => (500, "internal", "Internal error"),
@@ -175,7 +185,8 @@ impl Problem {
             Problem::IdempotencyKeyReused(key) => {
                 format!("idempotency key {key} was already used for a different customer or total")
             }
-            Problem::Conflict(conflict) => conflict.to_string(),
+            Problem::Conflict(conflict) | Problem::RetryLater(conflict) => conflict.to_string(),
+            Problem::InvalidSignature(why) | Problem::InvalidEvent(why) => why.clone(),
             Problem::Store(err) => err.to_string(),
             Problem::Misconfigured(what) => format!("{what} is not configured"),
             Problem::Internal(message) => message.clone(),
@@ -219,7 +230,9 @@ impl Problem {
         match &self {
             Problem::MethodNotAllowed { allow } => headers.set("allow", allow)?,
             Problem::Unauthorized => headers.set("www-authenticate", "Bearer")?,
-            Problem::Conflict(_) => headers.set("retry-after", &CONFLICT_RETRY_AFTER_SECONDS.to_string())?,
+            Problem::Conflict(_) | Problem::RetryLater(_) => {
+                headers.set("retry-after", &CONFLICT_RETRY_AFTER_SECONDS.to_string())?
+            }
             Problem::TooManyRequests { retry_after } => headers.set("retry-after", &retry_after.to_string())?,
             _ => {}
         }

@@ -33,6 +33,7 @@ CREATE TABLE IF NOT EXISTS redemptions(
 CREATE INDEX IF NOT EXISTS redemptions_by_code ON redemptions(code, seq);
 CREATE TABLE IF NOT EXISTS idempotency_keys(
     code TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY(code, key));
+CREATE TABLE IF NOT EXISTS refusals(code TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY(code, key));
 ";
 
 /// Columns added after the first release, for objects whose tables predate them.
@@ -159,8 +160,12 @@ struct ExpiresRow {
 struct ListRow {
     seq: i64,
     idempotency_key: Option<String>,
+    state: String,
     reservation: String,
 }
+
+/// The state of a refused payment capture in the history.
+pub const REFUSED: &str = "refused";
 
 #[derive(Deserialize)]
 struct NameRow {
@@ -216,8 +221,16 @@ impl SqliteRedemptionStore {
         Ok(store)
     }
 
-    /// Adds the columns of [`MIGRATIONS`] that an older object lacks.
+    /// Adds the tables and columns of [`MIGRATIONS`] that an older object lacks.
     fn migrate(&self) -> Result<(), StoreError> {
+        self.sql
+            .exec(
+                "CREATE TABLE IF NOT EXISTS refusals(code TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL,
+                 PRIMARY KEY(code, key))",
+                None,
+            )
+            .map_err(backend)?;
+        self.sql.exec(crate::stats::SCHEMA, None).map_err(backend)?;
         for (table, column, statement) in MIGRATIONS {
             let columns: Vec<NameRow> = self
                 .sql
@@ -328,8 +341,9 @@ impl SqliteRedemptionStore {
         .map_err(backend)
     }
 
-    /// The reservations of `code` after `after` (a `seq`), oldest first, at
-    /// most `limit`, each with its state at `now`, and whether more follow.
+    /// The history of `code` after `after` (a `seq`), oldest first, at most
+    /// `limit`: each reservation with its state at `now`, and each refused
+    /// payment capture (state `refused`); and whether more follow.
     ///
     /// # Errors
     ///
@@ -340,11 +354,11 @@ impl SqliteRedemptionStore {
         after: i64,
         limit: u32,
         now: Timestamp,
-    ) -> Result<(Vec<RecordedRedemption>, bool), StoreError> {
+    ) -> Result<(Vec<serde_json::Value>, bool), StoreError> {
         let rows: Vec<ListRow> = self
             .sql
             .exec(
-                "SELECT seq, idempotency_key, reservation FROM redemptions
+                "SELECT seq, idempotency_key, state, reservation FROM redemptions
                  WHERE code = ? AND seq > ? ORDER BY seq LIMIT ?",
                 vec![code.as_str().into(), after.into(), (i64::from(limit) + 1).into()],
             )
@@ -355,8 +369,15 @@ impl SqliteRedemptionStore {
             .into_iter()
             .take(limit as usize)
             .map(|row| {
+                if row.state == REFUSED {
+                    let mut refusal: serde_json::Value = serde_json::from_str(&row.reservation).map_err(backend)?;
+                    refusal["seq"] = row.seq.into();
+                    refusal["idempotency_key"] = row.idempotency_key.into();
+                    refusal["state"] = REFUSED.into();
+                    return Ok(refusal);
+                }
                 let r: Reservation = serde_json::from_str(&row.reservation).map_err(backend)?;
-                Ok(RecordedRedemption {
+                let item = RecordedRedemption {
                     seq: row.seq,
                     idempotency_key: row.idempotency_key,
                     state: r.state_at(now),
@@ -368,10 +389,53 @@ impl SqliteRedemptionStore {
                     released_at: r.released_at,
                     reason: r.reason,
                     was: r.was,
-                })
+                };
+                serde_json::to_value(item).map_err(backend)
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
         Ok((items, more))
+    }
+
+    /// Records a payment capture refused after the money moved (a webhook's
+    /// capture that a rule refused), once per key: the operator refunds or
+    /// honours it. Returns false when one was recorded under `key` before.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the write fails.
+    pub fn record_refusal(
+        &self,
+        code: &Code,
+        key: &IdempotencyKey,
+        refusal: &serde_json::Value,
+    ) -> Result<bool, StoreError> {
+        let json = refusal.to_string();
+        transaction_sync(&self.storage, || {
+            let known = !self
+                .sql
+                .exec(
+                    "SELECT seq FROM refusals WHERE code = ? AND key = ?",
+                    vec![code.as_str().into(), key.as_str().into()],
+                )?
+                .to_array::<SeqRow>()?
+                .is_empty();
+            if known {
+                return Ok(false);
+            }
+            let row: SeqRow = self
+                .sql
+                .exec(
+                    "INSERT INTO redemptions(code, idempotency_key, state, reservation) VALUES (?, ?, ?, ?) RETURNING seq",
+                    vec![code.as_str().into(), key.as_str().into(), REFUSED.into(), json.clone().into()],
+                )?
+                .one()?;
+            self.sql.exec(
+                "INSERT INTO refusals(code, key, seq) VALUES (?, ?, ?)",
+                vec![code.as_str().into(), key.as_str().into(), row.seq.into()],
+            )?;
+            Ok(true)
+        })
+        .map_err(backend)
     }
 
     /// Marks the holds expired at `now` as `expired` (the alarm's work; counts
