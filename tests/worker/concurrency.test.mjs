@@ -15,7 +15,7 @@ after(async () => {
   console.log(`# wrangler proxy 503s retried with the same key: ${call.proxy503 ?? 0}`);
 });
 
-const usage = async (code) => (await call(worker.base, "GET", `/v1/codes/${code}`)).json.usage.total;
+const usage = async (code) => (await call(worker.base, "GET", `/v1/codes/${code}`, { headers: admin })).json.usage.total;
 const tally = (results) => results.reduce((m, r) => ((m[r.status] = (m[r.status] ?? 0) + 1), m), {});
 
 async function allRedemptions(code) {

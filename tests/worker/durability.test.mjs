@@ -12,7 +12,7 @@ after(async () => {
   removeDir(state);
 });
 
-const usage = async (code) => (await call(worker.base, "GET", `/v1/codes/${code}`)).json.usage.total;
+const usage = async (code) => (await call(worker.base, "GET", `/v1/codes/${code}`, { headers: admin })).json.usage.total;
 async function receipts(code) {
   const items = [];
   let after = 0;
@@ -138,14 +138,14 @@ test("SIGKILL with active holds: holds, expiries and releases survive, and no co
   }
   const states = recorded.reduce((m, r) => ((m[r.state] = (m[r.state] ?? 0) + 1), m), {});
   assert.deepEqual(states, { held: 5, released: 3, captured: 2, expired: 5 });
-  const view = (await call(worker.base, "GET", "/v1/codes/HOLDS")).json;
+  const view = (await call(worker.base, "GET", "/v1/codes/HOLDS", { headers: admin })).json;
   assert.deepEqual(view.usage, { total: 7, held: 5 }, "the count is the captured and the held records");
   // Releases and captures replay after the restart; nothing counts twice.
   const again = await call(worker.base, "POST", "/v1/releases", { body: { code: "HOLDS", key: "long-0" }, headers: capturer });
   assert.equal(again.json.replayed, true);
   const converted = await captureReq(worker.base, "long-5", { code: "HOLDS", total: eur("20.00"), customer: "long-5" });
   assert.equal(converted.status, 201, "a hold from before the kill converts");
-  assert.deepEqual((await call(worker.base, "GET", "/v1/codes/HOLDS")).json.usage, { total: 7, held: 4 });
+  assert.deepEqual((await call(worker.base, "GET", "/v1/codes/HOLDS", { headers: admin })).json.usage, { total: 7, held: 4 });
   await worker.stop();
   worker = undefined;
 });

@@ -64,14 +64,14 @@ function config(dir, publicLimit) {
  * `vars` adds variables (e.g. ALLOWED_ORIGINS); `publicLimit` is the public routes' rate
  * limit per 10 s, raised for the suites by default, `"shipped"` for wrangler.toml's own.
  */
-export async function startWorker({ state, demo = false, vars: extra = {}, publicLimit = TEST_LIMIT } = {}) {
+export async function startWorker({ state, demo = false, vars: extra = {}, publicLimit = TEST_LIMIT, logLevel = "warn" } = {}) {
   const port = await freePort();
   const confDir = tempDir("promocodes-conf-");
   const vars = [`ADMIN_TOKEN:${ADMIN_TOKEN}`, `CAPTURE_TOKEN:${CAPTURE_TOKEN}`];
   if (demo) vars.push("DEMO:1");
   for (const [name, value] of Object.entries(extra)) vars.push(`${name}:${value}`);
   const args = ["dev", "--config", config(confDir, publicLimit), "--local", "--ip", "127.0.0.1", "--port", String(port),
-    "--persist-to", state, "--show-interactive-dev-session=false", "--log-level", "warn",
+    "--persist-to", state, "--show-interactive-dev-session=false", "--log-level", logLevel,
     "--inspector-port", String(await freePort()), "--var", ...vars];
   const child = spawn(WRANGLER, args, {
     cwd: confDir,

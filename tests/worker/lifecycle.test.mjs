@@ -18,7 +18,7 @@ after(async () => {
 const base = () => worker.base;
 const holdReq = (key, body) => call(base(), "POST", "/v1/holds", { body, headers: { ...capturer, "idempotency-key": key } });
 const releaseReq = (body) => call(base(), "POST", "/v1/releases", { body, headers: capturer });
-const lookup = async (code) => (await call(base(), "GET", `/v1/codes/${code}`)).json;
+const lookup = async (code) => (await call(base(), "GET", `/v1/codes/${code}`, { headers: admin })).json;
 const tally = (results) => results.reduce((m, r) => ((m[r.status] = (m[r.status] ?? 0) + 1), m), {});
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function records(code) {

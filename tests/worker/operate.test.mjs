@@ -187,3 +187,55 @@ test("stats match a known mix of 30 captures, 5 replays, 10 rejections and a for
   assert.equal((await call(base(), "GET", "/v1/codes/FIG/stats")).status, 401);
   assert.equal((await call(base(), "GET", "/v1/codes/NOPE/stats", { headers: admin })).status, 404);
 });
+
+test("the public lookup is served from the edge cache for a few seconds; a token reads live; a change purges it", async () => {
+  assert.equal((await putCode(base(), def("CROWD", { limits: { total: 100 } }))).status, 201);
+  const first = await call(base(), "GET", "/v1/codes/CROWD");
+  assert.equal(first.status, 200);
+  assert.equal(first.headers.get("x-promocodes-cache"), "miss");
+  assert.equal(first.headers.get("cache-control"), "public, max-age=5");
+  assert.equal((await captureReq(base(), "crowd-1", { code: "CROWD", total: eur("10.00") })).status, 201);
+  const cached = await call(base(), "GET", "/v1/codes/CROWD");
+  assert.equal(cached.headers.get("x-promocodes-cache"), "hit");
+  assert.deepEqual(cached.json.usage, { total: 0, held: 0 }, "a few seconds old, as documented");
+  const live = await call(base(), "GET", "/v1/codes/CROWD", { headers: admin });
+  assert.equal(live.headers.get("x-promocodes-cache"), null);
+  assert.equal(live.headers.get("cache-control"), "no-store");
+  assert.deepEqual(live.json.usage, { total: 1, held: 0 });
+  // Switching it off purges the entry at once.
+  assert.equal((await call(base(), "PATCH", "/v1/codes/CROWD", { body: { active: false }, headers: admin })).status, 200);
+  const off = await call(base(), "GET", "/v1/codes/CROWD");
+  assert.equal(off.json.active, false);
+  assert.equal(off.headers.get("x-promocodes-cache"), "miss");
+  // And it ages out after its max-age.
+  await new Promise((r) => setTimeout(r, 5_500));
+  await call(base(), "PATCH", "/v1/codes/CROWD", { body: { active: true }, headers: admin });
+  assert.equal((await captureReq(base(), "crowd-2", { code: "CROWD", total: eur("10.00") })).status, 201);
+  const seen = await call(base(), "GET", "/v1/codes/CROWD");
+  assert.equal(seen.headers.get("x-promocodes-cache"), "miss");
+  await new Promise((r) => setTimeout(r, 5_500));
+  const later = await call(base(), "GET", "/v1/codes/CROWD");
+  assert.equal(later.headers.get("x-promocodes-cache"), "miss", "expired after max-age");
+  assert.deepEqual(later.json.usage, { total: 2, held: 0 });
+});
+
+test("one JSON log line per hold, capture and release", async () => {
+  const logged = await startWorker({ state: tempDir("promocodes-logs-"), logLevel: "log" });
+  try {
+    assert.equal((await putCode(logged.base, def("LOGS"))).status, 201);
+    const held = await call(logged.base, "POST", "/v1/holds", { body: { code: "LOGS", total: eur("10.00") }, headers: { ...capturer, "idempotency-key": "log-1" } });
+    assert.equal(held.status, 201);
+    assert.equal((await captureReq(logged.base, "log-1", { code: "LOGS", total: eur("10.00") })).status, 201);
+    assert.equal((await call(logged.base, "POST", "/v1/releases", { body: { code: "LOGS", key: "log-1", reason: "refund" }, headers: capturer })).status, 200);
+    assert.equal((await captureReq(logged.base, "log-2", { code: "LOGS", total: eur("0.00"), customer: "" })).status, 400);
+    await new Promise((r) => setTimeout(r, 500));
+    const lines = logged.log().split("\n").map((l) => l.slice(l.indexOf("{"))).filter((l) => l.startsWith('{"'))
+      .map((l) => { try { return JSON.parse(l); } catch { return null; } }).filter((l) => l && l.code === "LOGS");
+    const ops = lines.map((l) => `${l.op}:${l.outcome}`);
+    assert.deepEqual(ops, ["hold:held", "capture:captured", "release:released"], logged.log());
+    assert.ok(lines.every((l) => typeof l.ms === "number"));
+  } finally {
+    await logged.stop();
+    removeDir(logged.state);
+  }
+});

@@ -28,7 +28,7 @@ after(async () => {
 });
 
 const base = () => worker.base;
-const usage = async (code) => (await call(base(), "GET", `/v1/codes/${code}`)).json.usage;
+const usage = async (code) => (await call(base(), "GET", `/v1/codes/${code}`, { headers: admin })).json.usage;
 const records = async (code) => (await call(base(), "GET", `/v1/codes/${code}/redemptions?limit=1000`, { headers: admin })).json.redemptions;
 const basket80 = { total: eur("80.00") };
 

@@ -43,6 +43,7 @@ in one place. Public routes answer CORS ([`cors`]); the others never do.
 #[allow(missing_docs)]
 pub mod catalog;
 pub mod cors;
+pub mod edge_cache;
 pub mod http;
 // `#[durable_object]` generates public glue (the JavaScript class's methods) without docs.
 #[allow(missing_docs)]
@@ -395,6 +396,7 @@ async fn handle_put_code(req: &Request, env: &Env, code: &str) -> Answer {
         ));
     }
     catalog_change(env, "/commit", &code, false).await?;
+    edge_cache::purge(req, &code).await?;
     Ok(response)
 }
 
@@ -405,7 +407,9 @@ async fn handle_patch_code(req: &Request, env: &Env, code: &str) -> Answer {
     CodePatch::from_json(&body)?;
     require_known(env, &code).await?;
     let path = code_query("/definition", &code);
-    to_ledger(env, &code, internal(Method::Patch, &path, Some(body), &[])?).await
+    let response = to_ledger(env, &code, internal(Method::Patch, &path, Some(body), &[])?).await?;
+    edge_cache::purge(req, &code).await?;
+    Ok(response)
 }
 
 async fn handle_archive_code(req: &Request, env: &Env, code: &str) -> Answer {
@@ -418,15 +422,29 @@ async fn handle_archive_code(req: &Request, env: &Env, code: &str) -> Answer {
     if response.status_code() == 200 {
         catalog_change(env, "/commit", &code, true).await?;
     }
+    edge_cache::purge(req, &code).await?;
     Ok(response)
 }
 
 async fn handle_get_code(req: &Request, env: &Env, code: &str) -> Answer {
-    limit_public(req, env, is_trusted(req, env)?).await?;
+    let trusted = is_trusted(req, env)?;
+    limit_public(req, env, trusted).await?;
     let code = path_code(code)?;
+    if !trusted {
+        if let Some(cached) = edge_cache::lookup(req, &code).await? {
+            return Ok(cached);
+        }
+    }
     require_known(env, &code).await?;
     let path = code_query("/definition", &code);
-    to_ledger(env, &code, internal(Method::Get, &path, None, &[])?).await
+    let response = to_ledger(env, &code, internal(Method::Get, &path, None, &[])?).await?;
+    if trusted {
+        let mut response = edge_cache::mutable(response).await?;
+        response.headers_mut().set("cache-control", "no-store")?;
+        Ok(response)
+    } else {
+        edge_cache::store(req, &code, response).await
+    }
 }
 
 /// A query parameter's value, if given.
