@@ -426,6 +426,7 @@ test('for a customer who used the code, the page asks the Worker once and shows 
   assert.equal(asked[0].customer, 'dave');
   assert.equal(asked[0].code, 'USED1');
   assert.ok(Array.isArray(asked[0].lines));
+  await screenshot(page, 'customer-used');
 
   await page.locator('#customer').fill('erin');
   await waitForText(page, '#quote-message', 'USED1 applied');
@@ -540,6 +541,7 @@ test('one announcement per lookup while typing a code, none per keystroke', asyn
   assert.ok(lookups >= 1);
   assert.ok(announcements.length <= lookups, `${announcements.length} announcements for ${lookups} lookups`);
   assert.equal(announcements.at(-1), 'SAVE10 applied: 10% off. To pay: €76.90.');
+  await screenshot(page, 'announcement');
   await page.done();
 });
 
