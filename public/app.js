@@ -1,18 +1,33 @@
-// The checkout page: live quotes from the promocodes WebAssembly module, capture through the Worker.
+// The checkout page: live quotes from the promocodes WebAssembly module; hold, capture and release
+// through the Worker's demo routes.
 //
-// Money never goes through a JS number: prices are decimal strings, the basket total is summed in
-// integer minor units with BigInt, and every discount is computed by the wasm module (the core's maths).
-// A code's definition is fetched once per normalised code; from then on every keystroke and quantity
-// change re-quotes in the browser, with no network call. Codes assigned to named customers are quoted by
-// the Worker (the public definition does not say who), with the customer.
-import init, { quote as wasmQuote, normalizeCode } from './pkg/promocodes.js';
+// Money never goes through a JS number: prices are decimal strings, line amounts and the basket total
+// are summed in integer minor units with BigInt, every discount is computed by the wasm module (the
+// core's maths), and amounts are shown with Intl.NumberFormat, which formats decimal strings exactly.
+//
+// A code's definition is fetched once per normalised code and parsed once (`PromoCode.parse`); from
+// then on every keystroke and quantity change re-quotes in the browser with `promo.quote(...)`, with no
+// network call. What the browser cannot know, whether a named customer may still use a code (its
+// audience, the customer's own count), the Worker is asked once per code and customer (`/demo/quote`).
+//
+// Paying is three steps: Pay takes a hold (`/demo/hold`, the use is reserved for a few minutes), then
+// Confirm payment captures it pinned to the quote shown (`/demo/pay`), or Cancel releases it
+// (`/demo/cancel`). Without a code there is nothing to reserve: Pay and Confirm make no request.
+import init, { PromoCode, normalizeCode } from './pkg/promocodes.js';
 
 const LOOKUP_DELAY_MS = 250;
-const SERVER_QUOTE_DELAY_MS = 250;
+const CUSTOMER_CHECK_DELAY_MS = 300;
+// An outcome is announced once it has stood this long: one announcement per lookup, not per keystroke.
+const ANNOUNCE_DELAY_MS = 500;
+// How long Pay reserves the code; `?hold=SECONDS` (1 to 3600) overrides it, e.g. for tests.
+const DEFAULT_HOLD_SECONDS = 120;
 // Minor-unit digits of the currencies this page can sum; the core's ISO 4217 table decides the rest.
 const MINOR_DIGITS = { EUR: 2, USD: 2, GBP: 2, CHF: 2, SEK: 2, JPY: 0 };
-// Fields of the core's definition shape; the public view adds `assigned`, the Worker adds `usage`, `remaining`.
-const DEFINITION_FIELDS = ['code', 'discount', 'limits', 'starts_at', 'ends_at', 'minimum'];
+// The fields of the core's Definition. GET /v1/codes/{code} adds `assigned`, `usage`, `remaining`.
+const DEFINITION_FIELDS = ['code', 'active', 'discount', 'applies_to', 'limits', 'starts_at', 'ends_at', 'minimum'];
+// Rejections decided by the basket. The rules run in order and these come after every rule about the
+// customer: a Worker answer with one of them says the customer may use the code.
+const BASKET_RULES = new Set(['currency_mismatch', 'no_eligible_items', 'below_minimum']);
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -20,33 +35,81 @@ const ui = {
   code: $('code'),
   customer: $('customer'),
   quote: $('quote'),
-  total: $('total'),
+  subtotal: $('subtotal'),
+  shipping: $('shipping'),
   discount: $('discount'),
   payable: $('payable'),
+  payableLabel: $('payable-label'),
   message: $('quote-message'),
+  checkAgain: $('check-again'),
   pay: $('pay'),
   newOrder: $('new-order'),
   outcome: $('outcome'),
+  announce: $('announce'),
 };
 const currency = ui.basket.dataset.currency;
 const digits = MINOR_DIGITS[currency];
+const rows = [...ui.basket.querySelectorAll('tbody tr')].map((row) => ({
+  item: row.dataset.item,
+  sku: row.dataset.sku,
+  category: row.dataset.category,
+  price: row.dataset.price,
+  name: row.querySelector('th').textContent.trim(),
+  input: row.querySelector('input.qty'),
+  amount: $(`line-${row.dataset.item}`),
+  discount: $(`line-discount-${row.dataset.item}`),
+  priceCell: row.querySelector('.price'),
+}));
+const shippingRow = { amount: $('line-shipping'), discount: $('line-discount-shipping') };
 
-// normalised code -> { status: 'pending' } | { status: 'found', definition, assigned, usage, remaining }
-//                    | { status: 'unknown' } | { status: 'error', message }
+// normalised code -> { status: 'pending' } | { status: 'unknown' } | { status: 'error', message }
+//   | { status: 'found', promo (a parsed PromoCode), definition, assigned, usage: { total, held } }
 const codes = new Map();
-// `${code}\n${customer}` -> that customer's uses of the code, as last reported by a receipt.
-const customerUses = new Map();
+// `${code}\n${customer}` -> what the Worker said about this customer and code:
+//   { status: 'pending' } | { status: 'error', message }
+//   | { status: 'known', perCustomer, refusal: null | { rejection, detail } }
+const customers = new Map();
 
 const state = {
   ready: false,
-  current: null, // what Pay would capture: { code, total, customer, quote } when the quote is ok
-  attempt: null, // the idempotency key of this checkout attempt, made on the first Pay
-  paying: false,
-  paid: false,
+  interacted: false, // nothing is announced before the buyer does something
+  // shopping -> holding -> held -> confirming -> paid; held -> cancelling -> shopping
+  phase: 'shopping',
+  current: null, // what Pay would pay for: { code (null without one), basket, customer, quote }
+  order: null, // the checkout being paid: current + { attempt, hold, deadline }
+  attempt: null, // the checkout attempt id of a Pay that got no answer (a retry reuses it)
   lookupTimer: 0,
-  serverQuoteTimer: 0,
-  serverQuoteSeq: 0,
+  customerTimer: 0,
+  countdownTimer: 0,
+  announceTimer: 0,
+  announced: '',
 };
+
+// ---- formatting: the buyer's locale and time zone ----
+
+const numberFormats = new Map();
+function show(money) {
+  if (!numberFormats.has(money.currency)) {
+    numberFormats.set(money.currency, new Intl.NumberFormat(undefined, { style: 'currency', currency: money.currency }));
+  }
+  return numberFormats.get(money.currency).format(money.amount); // a decimal string: formatted exactly
+}
+const minus = (money) => `−${show(money)}`;
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeStyle: 'short' });
+const clock = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+const when = (rfc3339) => dateTime.format(new Date(rfc3339));
+
+function minutesSeconds(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+function ordinalWord(n) {
+  const words = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+  return words[n - 1] ?? `number ${n}`;
+}
+
+const capitalise = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
 
 // ---- money as decimal strings ----
 
@@ -62,51 +125,128 @@ function fromMinor(minor) {
   return `${text.slice(0, -digits)}.${text.slice(-digits)}`;
 }
 
-const show = (money) => `${money.currency} ${money.amount}`;
+const money = (minor) => ({ amount: fromMinor(minor), currency });
+const isZero = (m) => !m || /^0*(\.0*)?$/.test(m.amount);
 
-// Reads the basket: line amounts and the total as a Money, or an error message for a bad quantity.
+// ---- the basket ----
+
+// Reads the table: the lines to quote (quantity 0 left out), the shipping, the subtotal and the total,
+// or an error sentence for a quantity that is not a whole number from 0 to 99.
 function readBasket() {
-  let total = 0n;
+  const shipping = ui.basket.dataset.shipping ? toMinor(ui.basket.dataset.shipping) : null;
+  const lines = [];
+  let subtotal = 0n;
   let error = null;
-  for (const row of ui.basket.querySelectorAll('tbody tr')) {
-    const input = row.querySelector('input.qty');
-    const line = row.querySelector('.line');
-    const text = input.value.trim();
+  for (const row of rows) {
+    const text = row.input.value.trim();
     if (!/^\d{1,2}$/.test(text)) {
-      error = `the quantity of ${row.querySelector('th').textContent} must be a whole number from 0 to 99`;
-      input.setAttribute('aria-invalid', 'true');
-      line.textContent = '–';
+      error ??= `Enter a quantity from 0 to 99 for the ${row.name.toLowerCase()}.`;
+      row.input.setAttribute('aria-invalid', 'true');
+      row.amount.textContent = '–';
       continue;
     }
-    input.removeAttribute('aria-invalid');
-    const amount = toMinor(row.dataset.price) * BigInt(text);
-    line.textContent = `${currency} ${fromMinor(amount)}`;
-    total += amount;
+    row.input.removeAttribute('aria-invalid');
+    const quantity = Number(text);
+    const amount = toMinor(row.price) * BigInt(quantity);
+    row.amount.textContent = show(money(amount));
+    subtotal += amount;
+    if (quantity > 0) {
+      lines.push({
+        sku: row.sku,
+        quantity,
+        unit_price: { amount: row.price, currency },
+        categories: [row.category],
+      });
+    }
   }
-  return { total: { amount: fromMinor(total), currency }, error };
+  const request = { lines };
+  if (shipping !== null) request.shipping = money(shipping);
+  shippingRow.amount.textContent = shipping === null ? '–' : show(money(shipping));
+  return {
+    request, // the core's Basket: { lines, shipping }
+    empty: lines.length === 0,
+    subtotal: money(subtotal),
+    shipping: shipping === null ? null : money(shipping),
+    total: money(subtotal + (shipping ?? 0n)),
+    error,
+  };
 }
 
-// ---- rendering ----
+// ---- rendering the summary ----
 
-function render({ total, discount = null, payable = null, message, kind, current = null }) {
-  ui.total.textContent = total ? show(total) : '–';
-  ui.discount.textContent = discount ? `− ${show(discount)}` : '–';
-  ui.payable.textContent = payable ? show(payable) : total ? show(total) : '–';
+// Shows each line's part of the discount (and the shipping's), from a quote with lines, or none.
+function paintDiscounts(quote) {
+  const parts = new Map((quote?.lines ?? []).map((line) => [line.sku, line.discount]));
+  for (const row of rows) {
+    const part = parts.get(row.sku);
+    row.discount.textContent = isZero(part) ? '' : minus(part);
+  }
+  const shipping = quote?.shipping?.discount;
+  shippingRow.discount.textContent = isZero(shipping) ? '' : minus(shipping);
+}
+
+// Renders the summary. `kind` is the state of the quote (styled, and read by the tests); `announce`
+// is what a screen reader should hear once this outcome has stood for a moment (null: nothing yet).
+function render({ basket, quote = null, message, kind, current = null, announce = null, checkAgain = false }) {
+  ui.subtotal.textContent = basket ? show(basket.subtotal) : '–';
+  ui.shipping.textContent = basket?.shipping ? show(basket.shipping) : '–';
+  ui.discount.textContent = quote && !isZero(quote.discount) ? minus(quote.discount) : '–';
+  ui.payable.textContent = quote ? show(quote.payable) : basket && !basket.error ? show(basket.total) : '–';
+  ui.payableLabel.textContent = kind === 'paid' ? 'Paid' : 'To pay';
   ui.message.textContent = message;
   ui.quote.dataset.state = kind;
+  ui.checkAgain.hidden = !checkAgain;
+  paintDiscounts(quote);
   state.current = current;
-  updatePay();
+  updateButtons();
+  const toPay = basket && !basket.error ? ` To pay: ${ui.payable.textContent}.` : '';
+  if (announce) scheduleAnnouncement(`${announce}${toPay}`);
+  else cancelAnnouncement();
 }
 
-function updatePay() {
-  const payable = state.current?.quote.payable;
-  ui.pay.disabled = !state.ready || state.paying || state.paid || !state.current;
-  ui.pay.textContent = state.paying ? 'Paying…' : state.paid ? 'Paid' : payable ? `Pay ${show(payable)}` : 'Pay';
+function updateButtons() {
+  const { phase } = state;
+  const payable = state.current?.quote?.payable ?? state.current?.basket.total;
+  ui.pay.hidden = phase === 'held' || phase === 'confirming' || phase === 'cancelling' || phase === 'paid';
+  ui.pay.disabled = !state.ready || phase !== 'shopping' || !state.current;
+  ui.pay.textContent = phase === 'holding' ? 'Reserving…' : payable && state.current ? `Pay ${show(payable)}` : 'Pay';
+  ui.newOrder.hidden = phase !== 'paid';
+  const locked = phase !== 'shopping';
+  for (const input of [ui.code, ui.customer, ...rows.map((r) => r.input)]) input.disabled = locked;
 }
 
-function showOutcome(kind, html) {
+// ---- announcements: one per settled outcome ----
+
+function scheduleAnnouncement(text) {
+  clearTimeout(state.announceTimer);
+  if (!state.interacted) return;
+  state.announceTimer = setTimeout(() => announceNow(text), ANNOUNCE_DELAY_MS);
+}
+
+function cancelAnnouncement() {
+  clearTimeout(state.announceTimer);
+}
+
+function announceNow(text) {
+  clearTimeout(state.announceTimer);
+  if (text === state.announced) return;
+  state.announced = text;
+  ui.announce.textContent = text;
+}
+
+// ---- the outcome panel (the hold, the receipt, a refusal) ----
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs ?? {})) node.setAttribute(key, value);
+  node.append(...children.filter((c) => c !== null && c !== undefined && c !== ''));
+  return node;
+}
+
+function showOutcome(kind, children, { focus = false } = {}) {
   ui.outcome.dataset.kind = kind;
-  ui.outcome.replaceChildren(...html);
+  ui.outcome.replaceChildren(...children.filter(Boolean));
+  if (focus) ui.outcome.focus();
 }
 
 function clearOutcome() {
@@ -114,18 +254,80 @@ function clearOutcome() {
   ui.outcome.replaceChildren();
 }
 
-function el(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs ?? {})) node.setAttribute(key, value);
-  node.append(...children);
-  return node;
+// ---- sentences for the buyer, from the rejection code and the definition ----
+
+function describeDiscount(definition) {
+  const d = definition.discount;
+  let text;
+  if (d.kind === 'percent') text = `${d.percent}% off`;
+  else if (d.kind === 'fixed') text = `${show(d.amount)} off`;
+  else text = 'free shipping';
+  if (d.max) text += ` (at most ${show(d.max)})`;
+  const scope = describeScope(definition.applies_to);
+  if (scope && d.kind !== 'free_shipping') text = text.replace(' off', ` off ${scope}`);
+  return text;
 }
 
-function describe(definition) {
-  const d = definition.discount;
-  let text = d.kind === 'percent' ? `${d.percent}% off` : `${show(d.amount)} off`;
-  if (d.kind === 'percent' && d.max) text += ` (at most ${show(d.max)})`;
-  return text;
+// "mugs", "mugs or coffee", "enamel mug": the products a scoped code applies to ('' for every product).
+function describeScope(appliesTo) {
+  if (!appliesTo) return '';
+  const names = [
+    ...(appliesTo.categories ?? []),
+    ...(appliesTo.skus ?? []).map((sku) => rows.find((r) => r.sku === sku)?.name.toLowerCase() ?? sku),
+  ];
+  return names.length === 0 ? '' : new Intl.ListFormat('en', { type: 'disjunction' }).format(names);
+}
+
+// The sentence for a refusal of `code`. `detail` is the core's message, kept only as a fallback.
+function refusalSentence(rejection, code, definition, { customer = '', detail = '', usage = null } = {}) {
+  const scope = describeScope(definition?.applies_to);
+  switch (rejection) {
+    case 'inactive':
+      return `${code} is switched off at the moment.`;
+    case 'customer_required':
+      return `${code} is for signed-in customers: enter your customer id.`;
+    case 'not_assigned':
+      return customer ? `${code} is not available to ${customer}.` : `${code} is not available to you.`;
+    case 'not_started':
+      return definition?.starts_at ? `${code} can be used from ${when(definition.starts_at)}.` : `${code} cannot be used yet.`;
+    case 'expired':
+      return definition?.ends_at ? `${code} expired on ${when(definition.ends_at)}.` : `${code} has expired.`;
+    case 'exhausted':
+      return usage?.held > 0
+        ? `Every use of ${code} is taken or reserved by someone paying right now. A use comes back if they cancel.`
+        : `${code} has been used up.`;
+    case 'customer_limit_reached': {
+      const limit = definition?.limits?.per_customer;
+      return limit > 1
+        ? `You have already used ${code} ${limit} times, as often as it allows.`
+        : 'You have already used this code.';
+    }
+    case 'currency_mismatch':
+      return `${code} cannot be used for a payment in ${currency}.`;
+    case 'no_eligible_items':
+      return scope ? `${code} applies only to ${scope}: add some to your basket.` : `${code} applies to nothing in your basket.`;
+    case 'below_minimum': {
+      const minimum = definition?.minimum;
+      if (!minimum) return `${code} needs a larger basket.`;
+      return scope
+        ? `${code} needs at least ${show(minimum)} of ${scope}.`
+        : `${code} needs a basket of at least ${show(minimum)}.`;
+    }
+    default:
+      return detail ? `${capitalise(detail)}.`.replace(/\.\.$/, '.') : `${code} cannot be used.`;
+  }
+}
+
+// Why a typed code is not a code: the page's own words for the core's refusal.
+function malformedSentence(text) {
+  const trimmed = [...text.trim()];
+  const at = trimmed.findIndex((c) => !/^[A-Za-z0-9_-]$/.test(c));
+  if (at >= 0) {
+    const c = trimmed[at];
+    const what = c === ' ' ? 'a space' : `“${c}”`;
+    return `A promo code has only letters, digits, - and _: its ${ordinalWord(at + 1)} character is ${what}.`;
+  }
+  return 'This is too long for a promo code.';
 }
 
 // ---- quoting ----
@@ -133,266 +335,520 @@ function describe(definition) {
 function normalise(text) {
   try {
     const code = normalizeCode(text);
-    return typeof code === 'string' ? { code } : { error: 'this is not a valid code' };
-  } catch (error) {
-    return { error: error.message.replace(/^code: /, "") };
+    return typeof code === 'string' ? { code } : { error: malformedSentence(text) };
+  } catch {
+    return { error: malformedSentence(text) };
   }
 }
 
-// Re-quotes from what the page knows. Synchronous (no network) unless the code is assigned.
-function requote() {
-  if (!state.ready) return;
-  clearTimeout(state.serverQuoteTimer);
-  state.serverQuoteSeq += 1;
-  const { total, error } = readBasket();
-  if (error) return render({ total: null, message: error, kind: 'invalid' });
+const customerKey = (code, customer) => `${code}\n${customer}`;
 
+// Whether the Worker must be asked about this customer: the code is for named customers, or limits
+// each customer's uses. The browser knows neither the audience nor the customer's count.
+const needsCustomerCheck = (entry) => entry.assigned || Boolean(entry.definition.limits?.per_customer);
+
+// Re-quotes from what the page knows. No network unless a code or a customer is new.
+function requote() {
+  if (!state.ready || state.phase !== 'shopping') return;
+  const basket = readBasket();
+  if (basket.error) return render({ basket: null, message: basket.error, kind: 'invalid', announce: basket.error });
+  if (basket.empty) {
+    const message = 'Your basket is empty: add something to pay for.';
+    return render({ basket, message, kind: 'empty', announce: message });
+  }
+  const customer = ui.customer.value.trim();
   const text = ui.code.value;
-  if (text.trim() === '') return render({ total, message: 'Enter a promo code to see your discount.', kind: 'empty' });
+  if (text.trim() === '') {
+    const message = 'No promo code: you pay the full price.';
+    return render({ basket, message, kind: 'none', announce: message, current: { code: null, basket, customer, quote: null } });
+  }
   const normal = normalise(text);
-  if (normal.error) return render({ total, message: normal.error, kind: 'invalid' });
+  if (normal.error) return render({ basket, message: normal.error, kind: 'invalid', announce: normal.error });
   const code = normal.code;
 
   const entry = codes.get(code);
-  if (!entry || entry.status === 'pending') {
-    return render({ total, message: `Looking up ${code}…`, kind: 'loading' });
+  if (!entry || entry.status === 'pending') return render({ basket, message: `Looking up ${code}…`, kind: 'loading' });
+  if (entry.status === 'unknown') {
+    const message = `There is no code ${code}. Check the spelling, or pay without a code.`;
+    return render({ basket, message, kind: 'unknown', announce: message });
   }
-  if (entry.status === 'unknown') return render({ total, message: `There is no code ${code}.`, kind: 'unknown' });
-  if (entry.status === 'error') return render({ total, message: entry.message, kind: 'error' });
+  if (entry.status === 'error') return render({ basket, message: entry.message, kind: 'error', announce: entry.message });
 
-  const customer = ui.customer.value.trim();
-  if (entry.assigned) return quoteOnServer(code, total, customer);
+  let known = null;
+  if (customer !== '' && needsCustomerCheck(entry)) {
+    known = customers.get(customerKey(code, customer));
+    if (!known || known.status === 'pending') {
+      scheduleCustomerCheck(code, customer);
+      return render({ basket, message: `Checking ${code} for ${customer}…`, kind: 'loading' });
+    }
+    if (known.status === 'error') return render({ basket, message: known.message, kind: 'error', announce: known.message });
+    if (known.refusal) {
+      const message = refusalSentence(known.refusal.rejection, code, entry.definition, {
+        customer,
+        detail: known.refusal.detail,
+        usage: entry.usage,
+      });
+      return render({ basket, message, kind: 'rejected', announce: message });
+    }
+  } else if (customer === '' && entry.assigned) {
+    const message = `${code} is for named customers: enter your customer id.`;
+    return render({ basket, message, kind: 'rejected', announce: message });
+  }
 
-  const options = {
-    usage: { total: entry.usage.total, per_customer: customerUses.get(`${code}\n${customer}`) ?? 0 },
-  };
+  const options = { usage: { total: entry.usage.total, per_customer: known?.perCustomer ?? 0 } };
   if (customer !== '') options.customer = customer;
   let result;
   try {
-    result = wasmQuote(entry.definition, { total }, options);
+    result = entry.promo.quote(basket.request, options);
   } catch (err) {
-    return render({ total, message: err.message, kind: 'invalid' });
+    const message = `This basket cannot be priced: ${err.message}`;
+    return render({ basket, message, kind: 'invalid', announce: message });
   }
-  showResult(result, entry, total, customer);
-}
-
-function showResult(result, entry, total, customer) {
   if (result.ok) {
     const { quote } = result;
-    let message = `${quote.code} applied: ${describe(entry.definition)}.`;
-    if (typeof entry.remaining === 'number') {
-      message += ` ${entry.remaining} ${entry.remaining === 1 ? 'use' : 'uses'} left.`;
-    }
-    render({
-      total: quote.total,
-      discount: quote.discount,
-      payable: quote.payable,
+    let message = `${quote.code} applied: ${describeDiscount(entry.definition)}.`;
+    if (quote.note) message += ` ${capitalise(quote.note)}.`.replace(/\.\.$/, '.');
+    return render({
+      basket,
+      quote,
       message,
       kind: 'quoted',
-      current: { code: quote.code, total, customer, quote },
+      announce: message,
+      current: { code: quote.code, basket, customer, quote },
     });
-  } else {
-    const hint = result.rejection === 'customer_required' ? ': enter your customer id' : '';
-    render({ total, message: `${capitalise(result.message)}${hint}`, kind: 'rejected' });
+  }
+  const message = refusalSentence(result.rejection, code, entry.definition, {
+    customer,
+    detail: result.message,
+    usage: entry.usage,
+  });
+  const checkAgain = result.rejection === 'exhausted' && entry.usage.held > 0;
+  return render({ basket, message, kind: 'rejected', announce: message, checkAgain });
+}
+
+// ---- the Worker ----
+
+async function post(route, body) {
+  try {
+    const res = await fetch(route, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const answer = await res.json().catch(() => ({}));
+    return { status: res.status, answer, headers: res.headers };
+  } catch (err) {
+    return { status: 0, answer: { detail: err.message }, headers: new Headers() };
   }
 }
 
-const capitalise = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
-
-// Assigned codes: the Worker knows the audience, so it quotes (debounced; the latest answer wins).
-function quoteOnServer(code, total, customer) {
-  const entry = codes.get(code);
-  if (customer === '') {
-    return render({
-      total,
-      message: `${code} is for named customers: enter your customer id to check it.`,
-      kind: 'rejected',
-    });
-  }
-  render({ total, message: `Checking ${code} for ${customer}…`, kind: 'loading' });
-  const seq = state.serverQuoteSeq;
-  state.serverQuoteTimer = setTimeout(async () => {
-    let result;
-    try {
-      const res = await fetch('/demo/quote', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ code, total, customer }),
-      });
-      const body = await res.json().catch(() => ({}));
-      if (res.ok) result = { ok: true, quote: body.quote ?? body };
-      else if (res.status === 422 && body.rejection) {
-        result = { ok: false, rejection: body.rejection, message: body.detail ?? body.message ?? body.rejection };
-      } else result = { ok: false, message: `could not check the code: ${body.detail ?? res.statusText}` };
-    } catch (err) {
-      result = { ok: false, message: `could not check the code: ${err.message}` };
-    }
-    if (seq === state.serverQuoteSeq) showResult(result, entry, total, customer);
-  }, SERVER_QUOTE_DELAY_MS);
+function problemSentence(status, answer) {
+  if (status === 0) return 'The shop could not be reached. Check your connection and try again.';
+  if (status === 429) return 'Too many requests from this connection: wait a few seconds and try again.';
+  return `The shop answered ${status}${answer.detail ? ` (${answer.detail})` : ''}.`;
 }
 
-// Fetches a code's definition once (per normalised code), then re-quotes if it is still the one typed.
-async function lookup(code) {
-  if (codes.has(code) && codes.get(code).status !== 'error') return;
+// Fetches a code's definition (once per normalised code, or again when `force`d), parses it once,
+// then re-quotes if it is still the code typed.
+async function lookup(code, { force = false } = {}) {
+  const previous = codes.get(code);
+  if (previous && !force && previous.status !== 'error') return;
+  if (previous?.status === 'pending') return;
   codes.set(code, { status: 'pending' });
   let entry;
   try {
     const res = await fetch(`/v1/codes/${encodeURIComponent(code)}`, { headers: { accept: 'application/json' } });
+    const body = await res.json().catch(() => ({}));
     if (res.status === 404) entry = { status: 'unknown' };
-    else if (!res.ok) {
-      const body = await res.json().catch(() => ({}));
-      entry = { status: 'error', message: `could not look up ${code}: ${body.detail ?? res.statusText}` };
-    } else entry = toEntry(await res.json());
+    else if (!res.ok) entry = { status: 'error', message: `${code} could not be looked up. ${problemSentence(res.status, body)}` };
+    else entry = toEntry(body);
   } catch (err) {
-    entry = { status: 'error', message: `could not look up ${code}: ${err.message}` };
+    entry = { status: 'error', message: `${code} could not be looked up. ${problemSentence(0, { detail: err.message })}` };
   }
+  previous?.promo?.free(); // the definition this one replaces, parsed once and now done with
   codes.set(code, entry);
   if (normalise(ui.code.value).code === code) requote();
 }
 
+// A fetched definition, parsed once. Only the fields of the core's Definition go to the module.
 function toEntry(body) {
-  const source = body.definition ?? body;
   const definition = {};
-  for (const field of DEFINITION_FIELDS) if (source[field] !== undefined) definition[field] = source[field];
+  for (const field of DEFINITION_FIELDS) if (body[field] !== undefined && body[field] !== null) definition[field] = body[field];
+  let promo;
+  try {
+    promo = PromoCode.parse(definition);
+  } catch (err) {
+    return { status: 'error', message: `${definition.code ?? 'This code'} cannot be used on this page (${err.message}).` };
+  }
   return {
     status: 'found',
+    promo,
     definition,
-    assigned: Boolean(source.assigned ?? body.assigned),
-    usage: { total: body.usage?.total ?? 0 },
-    remaining: body.remaining,
+    assigned: Boolean(body.assigned),
+    usage: { total: body.usage?.total ?? 0, held: body.usage?.held ?? 0 },
   };
 }
 
 function scheduleLookup() {
   clearTimeout(state.lookupTimer);
   const normal = normalise(ui.code.value);
-  if (!normal.code || codes.has(normal.code)) return;
+  if (!normal.code) return;
+  const known = codes.get(normal.code);
+  if (known && known.status !== 'error') return;
   state.lookupTimer = setTimeout(() => lookup(normal.code), LOOKUP_DELAY_MS);
 }
 
-// ---- paying ----
+function scheduleCustomerCheck(code, customer) {
+  clearTimeout(state.customerTimer);
+  state.customerTimer = setTimeout(() => checkCustomer(code, customer), CUSTOMER_CHECK_DELAY_MS);
+}
 
-// A changed basket, code or customer is a new checkout attempt.
-function newAttempt() {
-  state.attempt = null;
-  state.paid = false;
-  ui.newOrder.hidden = true;
-  clearOutcome();
+// Asks the Worker once whether `customer` may use `code` (POST /demo/quote: the page holds no token).
+async function checkCustomer(code, customer) {
+  const key = customerKey(code, customer);
+  if (customers.has(key)) return;
+  const entry = codes.get(code);
+  const basket = readBasket();
+  if (entry?.status !== 'found' || basket.error || basket.empty) return;
+  customers.set(key, { status: 'pending' });
+  const { status, answer } = await post('/demo/quote', { code, ...basket.request, customer });
+  let known;
+  if (status === 200) known = { status: 'known', perCustomer: 0, refusal: null };
+  else if (status === 422 && answer.rejection === 'customer_limit_reached') {
+    // The customer's count is at the limit: the local quote refuses the same way from now on.
+    known = { status: 'known', perCustomer: entry.definition.limits?.per_customer ?? 1, refusal: null };
+  } else if (status === 422 && BASKET_RULES.has(answer.rejection)) {
+    known = { status: 'known', perCustomer: 0, refusal: null };
+  } else if (status === 422 && answer.rejection) {
+    known = { status: 'known', perCustomer: 0, refusal: { rejection: answer.rejection, detail: answer.detail ?? '' } };
+  } else known = { status: 'error', message: `${code} could not be checked for ${customer}. ${problemSentence(status, answer)}` };
+  if (known.status === 'error') customers.delete(key); // asked again on the next change
+  else customers.set(key, known);
+  const current = normalise(ui.code.value).code === code && ui.customer.value.trim() === customer;
+  if (!current) return;
+  if (known.status === 'error') {
+    render({ basket, message: known.message, kind: 'error', announce: known.message });
+  } else requote();
+}
+
+// ---- paying: Pay (hold) -> Confirm payment (capture) | Cancel (release) ----
+
+function holdSeconds() {
+  const text = new URLSearchParams(location.search).get('hold');
+  const seconds = Number(text);
+  return text && Number.isInteger(seconds) && seconds >= 1 && seconds <= 3600 ? seconds : DEFAULT_HOLD_SECONDS;
+}
+
+function setPhase(phase) {
+  state.phase = phase;
+  updateButtons();
 }
 
 async function pay() {
-  if (state.paying || state.paid || !state.current) return;
-  const sent = state.current;
-  state.paying = true;
-  state.attempt ??= crypto.randomUUID();
-  updatePay();
+  if (state.phase !== 'shopping' || !state.current) return;
+  const order = { ...state.current, attempt: state.attempt ?? crypto.randomUUID(), hold: null, deadline: 0 };
   clearOutcome();
-  const body = { code: sent.code, total: sent.total, attempt: state.attempt };
-  if (sent.customer !== '') body.customer = sent.customer;
-  let res;
-  let answer = {};
-  try {
-    res = await fetch('/demo/pay', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
+  if (order.code === null) {
+    // Nothing to reserve: confirm the payment of the full price.
+    state.order = order;
+    setPhase('held');
+    return showHeld({ focus: true });
+  }
+  state.attempt = order.attempt; // a retry after no answer is the same attempt
+  setPhase('holding');
+  const body = { code: order.code, ...order.basket.request, ttl_seconds: holdSeconds(), attempt: order.attempt };
+  if (order.customer !== '') body.customer = order.customer;
+  const { status, answer, headers } = await post('/demo/hold', body);
+  if ((status === 201 || status === 200) && answer.state === 'held') {
+    state.attempt = null;
+    order.hold = answer;
+    order.deadline = Date.now() + Math.min(holdSeconds() * 1000, Date.parse(answer.expires_at) - Date.now());
+    state.order = order;
+    setPhase('held');
+    showHeld({ focus: true });
+    startCountdown();
+    return;
+  }
+  setPhase('shopping');
+  if (status === 422 && answer.rejection) {
+    state.attempt = null;
+    refusedWhilePaying(order, answer);
+  } else if (status === 409) busy(headers, { focus: true });
+  else {
+    if (status === 200 || status === 201) state.attempt = null; // a replay of an old attempt: start afresh
+    failed(status, answer, 'Nothing was reserved or charged.', { focus: true });
+  }
+  requote();
+}
+
+// The held state: what is reserved, until when, and the two buttons.
+function showHeld({ focus = false, note = null } = {}) {
+  const order = state.order;
+  const payable = order.quote?.payable ?? order.basket.total;
+  const confirm = el('button', { type: 'button', id: 'confirm' }, `Confirm payment of ${show(payable)}`);
+  const cancel = el('button', { type: 'button', id: 'cancel', class: 'secondary' }, 'Cancel');
+  confirm.addEventListener('click', confirmPayment);
+  cancel.addEventListener('click', cancelPayment);
+  const reserved = order.hold
+    ? el('p', { id: 'hold-message' }, reservationSentence(order))
+    : el('p', { id: 'hold-message' }, 'No promo code: there is nothing to reserve.');
+  showOutcome(
+    order.hold ? 'held' : 'confirm',
+    [
+      el('h3', {}, 'Confirm your payment'),
+      reserved,
+      note,
+      el('p', { class: 'hint' }, `Confirm payment stands for your payment provider's confirmation of ${show(payable)}.`),
+      el('div', { class: 'actions' }, confirm, cancel),
+    ],
+    { focus },
+  );
+}
+
+function reservationSentence(order) {
+  const until = clock.format(new Date(order.deadline));
+  return `${order.code} is reserved for you until ${until} (${minutesSeconds(order.deadline - Date.now())} left).`;
+}
+
+function startCountdown() {
+  clearInterval(state.countdownTimer);
+  state.countdownTimer = setInterval(tick, 1000);
+}
+
+function stopCountdown() {
+  clearInterval(state.countdownTimer);
+}
+
+function tick() {
+  const order = state.order;
+  if (!order?.hold) return stopCountdown();
+  if (state.phase !== 'held') return; // confirming or cancelling: their answer decides
+  if (Date.now() >= order.deadline) return expired(order);
+  const line = $('hold-message');
+  if (line) line.textContent = reservationSentence(order);
+}
+
+// The hold ran out on screen: say so, give the page back to the buyer, and re-quote. (The usage the
+// page knows was read before the hold, so the quote needs no new lookup.) One announcement: the expiry.
+function expired(order) {
+  stopCountdown();
+  state.order = null;
+  setPhase('shopping');
+  const sentence = `Your reservation of ${order.code} ran out at ${clock.format(new Date(order.deadline))}. Nothing was charged.`;
+  showOutcome('expired', [
+    el('h3', {}, 'Reservation expired'),
+    el('p', { id: 'expired-message' }, sentence),
+    el('p', { class: 'hint' }, 'Pay again to reserve the code again.'),
+  ]);
+  requote();
+  announceNow(sentence);
+}
+
+async function confirmPayment() {
+  const order = state.order;
+  if (state.phase !== 'held' || !order) return;
+  if (!order.hold) return paid({ quote: null, usage: null, replayed: false }, order);
+  setPhase('confirming');
+  const body = { code: order.code, ...order.basket.request, quote: order.quote, attempt: order.attempt };
+  if (order.customer !== '') body.customer = order.customer;
+  const { status, answer, headers } = await post('/demo/pay', body);
+  if ((status === 201 || status === 200) && answer.state === 'captured') return paid(answer, order);
+  if (status === 422 && answer.rejection) {
+    stopCountdown();
+    state.order = null;
+    setPhase('shopping');
+    release(order, answer.rejection); // the use stays reserved otherwise, until the hold runs out
+    refusedWhilePaying(order, answer);
+    return requote();
+  }
+  if (Date.now() >= order.deadline) return expired(order);
+  setPhase('held');
+  const note = status === 409 ? busyNote(headers) : failedNote(status, answer);
+  showHeld({ focus: true, note });
+}
+
+async function cancelPayment() {
+  const order = state.order;
+  if (state.phase !== 'held' || !order) return;
+  stopCountdown();
+  if (!order.hold) {
+    state.order = null;
+    setPhase('shopping');
+    showOutcome('cancelled', [el('h3', {}, 'Payment cancelled'), el('p', {}, 'Nothing was charged.')], { focus: true });
+    return requote();
+  }
+  setPhase('cancelling');
+  const { status, answer } = await release(order, 'cancelled by the buyer');
+  state.order = null;
+  setPhase('shopping');
+  if (status === 200) {
+    showOutcome('cancelled', [
+      el('h3', {}, 'Payment cancelled'),
+      el('p', { id: 'cancel-message' }, `${order.code} is no longer reserved for you, and nothing was charged.`),
+    ], { focus: true });
+  } else {
+    failed(status, answer, `Nothing was charged; the reservation of ${order.code} runs out by itself.`, { focus: true });
+  }
+  requote();
+}
+
+// Gives the held use back. The answer's usage is the code's count now.
+async function release(order, reason) {
+  const answer = await post('/demo/cancel', { code: order.code, attempt: order.attempt, reason });
+  const entry = codes.get(order.code);
+  if (answer.status === 200 && entry?.status === 'found' && answer.answer.usage) {
+    entry.usage = { ...entry.usage, total: answer.answer.usage.total };
+  }
+  return answer;
+}
+
+// The final state: the summary shows what was paid, the receipt next to it.
+function paid(receipt, order) {
+  stopCountdown();
+  state.order = null;
+  state.attempt = null;
+  setPhase('paid');
+  const quote = receipt.quote;
+  if (quote) learnFromReceipt(receipt, order);
+  const basket = order.basket;
+  const message = quote ? `Paid with ${quote.code}.` : 'Paid, without a promo code.';
+  render({ basket, quote, message, kind: 'paid' });
+  const payable = quote?.payable ?? basket.total;
+  const discount = quote?.discount;
+  showOutcome(
+    'receipt',
+    [
+      el('h3', {}, 'Payment confirmed'),
+      el(
+        'p',
+        { id: 'receipt-message' },
+        quote && !isZero(discount)
+          ? `You paid ${show(payable)}: ${show(discount)} off ${show(quote.total)} with ${quote.code}.`
+          : `You paid ${show(payable)}.`,
+      ),
+      el(
+        'dl',
+        { class: 'receipt' },
+        quote ? el('div', {}, el('dt', {}, 'Code'), el('dd', {}, quote.code)) : null,
+        el('div', {}, el('dt', {}, 'Total'), el('dd', {}, show(quote?.total ?? basket.total))),
+        quote ? el('div', {}, el('dt', {}, 'Discount'), el('dd', {}, isZero(discount) ? show(discount) : minus(discount))) : null,
+        el('div', {}, el('dt', {}, 'Paid'), el('dd', { id: 'receipt-paid' }, show(payable))),
+        quote ? el('div', {}, el('dt', {}, 'Quoted'), el('dd', {}, when(quote.quoted_at))) : null,
+      ),
+      receipt.replayed ? el('p', { class: 'hint' }, 'This payment was already recorded; nothing was charged twice.') : null,
+    ],
+    { focus: true },
+  );
+}
+
+// A receipt says how often the code (and this customer) has used it: the next order's quote knows.
+function learnFromReceipt(receipt, order) {
+  const entry = codes.get(receipt.quote.code);
+  if (entry?.status !== 'found' || !receipt.usage) return;
+  entry.usage = { ...entry.usage, total: receipt.usage.total };
+  if (order.customer !== '') {
+    customers.set(customerKey(receipt.quote.code, order.customer), {
+      status: 'known',
+      perCustomer: receipt.usage.per_customer,
+      refusal: null,
     });
-    answer = await res.json().catch(() => ({}));
-  } catch (err) {
-    res = null;
-    answer = { detail: err.message };
   }
-  state.paying = false;
-  if (res && (res.status === 200 || res.status === 201) && answer.quote) paid(answer, sent);
-  else if (res && res.status === 422 && answer.rejection) rejectedAtPayment(answer, sent);
-  else if (res && res.status === 409) busy(res);
-  else failed(res, answer);
-  updatePay();
 }
 
-function paid(receipt, sent) {
-  const { quote, usage } = receipt;
-  state.paid = true;
-  state.attempt = null; // a finished payment: the next one is a new attempt
-  const entry = codes.get(quote.code);
-  if (entry?.status === 'found' && usage) {
-    entry.usage = { total: usage.total };
-    if (typeof entry.definition.limits?.total === 'number') entry.remaining = Math.max(entry.definition.limits.total - usage.total, 0);
-    if (sent.customer !== '') customerUses.set(`${quote.code}\n${sent.customer}`, usage.per_customer);
+// A refusal while reserving or paying: the reason, what the buyer was quoted, and that nothing was charged.
+function refusedWhilePaying(order, answer) {
+  const entry = codes.get(order.code);
+  const definition = entry?.status === 'found' ? entry.definition : null;
+  let title;
+  let sentence;
+  if (answer.rejection === 'quote_changed' && answer.current) {
+    title = 'The price changed';
+    sentence = `The price changed while you were paying: you were quoted ${show(answer.quote?.payable ?? order.quote.payable)}, it is now ${show(answer.current.payable)}. Nothing was charged.`;
+  } else if (answer.rejection === 'exhausted') {
+    title = `${order.code} could not be applied`;
+    sentence = `Someone else took the last use of ${order.code} while you were paying. Nothing was charged.`;
+  } else {
+    title = `${order.code} could not be applied`;
+    sentence = `${refusalSentence(answer.rejection, order.code, definition, { customer: order.customer, detail: answer.detail })} Nothing was charged.`;
   }
-  ui.newOrder.hidden = false;
-  requote(); // the live quote with the new usage ("99 uses left"); Pay stays off until a new order
-  showOutcome('receipt', [
-    el('h3', {}, 'Payment confirmed'),
-    el('p', {}, `You paid ${show(quote.payable)}: ${show(quote.discount)} off ${show(quote.total)} with ${quote.code}.`),
-    el(
-      'dl',
-      { class: 'receipt' },
-      el('div', {}, el('dt', {}, 'Code'), el('dd', {}, quote.code)),
-      el('div', {}, el('dt', {}, 'Basket total'), el('dd', {}, show(quote.total))),
-      el('div', {}, el('dt', {}, 'Discount'), el('dd', {}, `− ${show(quote.discount)}`)),
-      el('div', {}, el('dt', {}, 'Paid'), el('dd', { id: 'receipt-paid' }, show(quote.payable))),
-      el('div', {}, el('dt', {}, 'Quoted at'), el('dd', {}, quote.quoted_at.replace('T', ' ').replace('Z', ' UTC'))),
-      usage ? el('div', {}, el('dt', {}, 'Uses of the code'), el('dd', { id: 'receipt-usage' }, String(usage.total))) : '',
-    ),
-    receipt.replayed ? el('p', { class: 'hint' }, 'This confirmation was already recorded; nothing was charged twice.') : '',
-  ]);
+  showOutcome(
+    answer.rejection === 'quote_changed' ? 'changed' : 'stale',
+    [
+      el('h3', {}, title),
+      el('p', { id: 'stale-message' }, sentence),
+      el(
+        'p',
+        { class: 'hint' },
+        answer.rejection === 'quote_changed'
+          ? 'Check the new price above, then pay again.'
+          : `You can pay the full price without the code, or try another code.`,
+      ),
+    ],
+    { focus: true },
+  );
+  // What the page knew is out of date: fetch the definition again, so the live quote says why.
+  if (order.customer !== '') customers.delete(customerKey(order.code, order.customer));
+  refresh(order.code);
 }
 
-function rejectedAtPayment(answer, sent) {
-  const stale = answer.quote;
-  const reason =
-    answer.rejection === 'exhausted'
-      ? 'the code ran out while you were paying'
-      : `the code no longer applies (${answer.detail ?? answer.rejection})`;
-  const sentence = stale
-    ? `${capitalise(reason)}: you were quoted ${show(stale.payable)}, the total is now ${show(stale.total)}.`
-    : `${capitalise(reason)}.`;
-  showOutcome('stale', [
-    el('h3', {}, 'The discount could not be applied'),
-    el('p', { id: 'stale-message' }, sentence),
-    el('p', { class: 'hint' }, 'Nothing was charged and the code was not used. Try another code.'),
-  ]);
-  // The definition's usage is out of date: fetch it again, so the live quote says why.
-  codes.delete(sent.code);
-  lookup(sent.code);
+function refresh(code) {
+  lookup(code, { force: true });
 }
 
-function busy(res) {
-  const after = res.headers.get('retry-after');
-  showOutcome('conflict', [
-    el('h3', {}, 'Busy, try again'),
-    el('p', {}, `Many people are using this code right now${after ? `; try again in ${after} s` : ''}. Nothing was charged, and paying again is safe.`),
-  ]);
+function busyNote(headers) {
+  const after = headers.get('retry-after');
+  return el(
+    'p',
+    { id: 'busy-message', class: 'note' },
+    `Many people are using this code right now${after ? `; try again in ${after} s` : ''}. Nothing was charged, and trying again is safe.`,
+  );
 }
 
-function failed(res, answer) {
+function busy(headers, options) {
+  showOutcome('conflict', [el('h3', {}, 'Busy, try again'), busyNote(headers)], options);
+}
+
+function failedNote(status, answer) {
+  return el('p', { id: 'error-message', class: 'note' }, `The payment did not go through. ${problemSentence(status, answer)} Nothing was charged; you can try again.`);
+}
+
+function failed(status, answer, consequence, options) {
   showOutcome('error', [
-    el('h3', {}, 'The payment did not go through'),
-    el('p', {}, `${res ? `${res.status}: ` : ''}${answer.detail ?? answer.title ?? 'no answer from the server'}. Nothing was charged.`),
-  ]);
+    el('h3', {}, 'Something went wrong'),
+    el('p', { id: 'error-message' }, `${problemSentence(status, answer)} ${consequence}`),
+  ], options);
 }
 
 // ---- wiring ----
 
-function onBasketOrCustomer() {
-  newAttempt();
+function onInput() {
+  state.interacted = true;
+  state.attempt = null; // a changed order is a new checkout attempt
+  if (ui.outcome.dataset.kind !== 'none') clearOutcome();
   requote();
 }
 
-ui.basket.addEventListener('input', onBasketOrCustomer);
-ui.customer.addEventListener('input', onBasketOrCustomer);
+ui.basket.addEventListener('input', onInput);
+ui.customer.addEventListener('input', onInput);
 ui.code.addEventListener('input', () => {
-  newAttempt();
-  requote();
+  onInput();
   scheduleLookup();
 });
 ui.pay.addEventListener('click', pay);
+ui.checkAgain.addEventListener('click', () => {
+  state.interacted = true;
+  const { code } = normalise(ui.code.value);
+  if (code) refresh(code);
+  requote();
+});
 ui.newOrder.addEventListener('click', () => {
-  newAttempt();
+  clearOutcome();
+  setPhase('shopping');
   requote();
   ui.code.focus();
 });
+
+for (const row of rows) row.priceCell.textContent = show({ amount: row.price, currency });
 
 try {
   await init();
@@ -401,5 +857,5 @@ try {
   requote();
   scheduleLookup();
 } catch (err) {
-  render({ total: null, message: `The quote module failed to load: ${err.message}`, kind: 'error' });
+  render({ basket: null, message: `The quote module failed to load: ${err.message}`, kind: 'error' });
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The README's run command: installs what is missing, builds, and serves the edge Worker and the
 # checkout page locally on workerd (wrangler dev) at http://127.0.0.1:$PORT/ (PORT defaults to
-# 8787), with its SQLite state in .state/ and its local secrets in .dev.vars. Defines a demo code,
-# SAVE10, if none exists. Ctrl-C stops everything.
+# 8787), with its SQLite state in .state/ and its local secrets in .dev.vars. Defines the demo codes
+# the page lists (SAVE10, MUGS15, SHIPFREE) where missing. Ctrl-C stops everything.
 #
 # It builds once per start (scripts/build.sh: the browser module and the Worker), then serves the
 # built files with a copy of wrangler.toml without [build], so wrangler dev builds nothing itself.
@@ -64,26 +64,40 @@ for _ in $(seq 1 240); do
 done
 [ -n "$up" ] || { log "wrangler dev did not answer on $BASE within 2 minutes" >&2; exit 1; }
 
-status=$(curl -s -o /dev/null -w '%{http_code}' "$BASE/v1/codes/SAVE10")
-if [ "$status" = 404 ]; then
-  status=$(curl -s -o /dev/null -w '%{http_code}' -X PUT "$BASE/v1/codes/SAVE10" \
-    -H "authorization: Bearer $ADMIN_TOKEN" -H 'content-type: application/json' \
-    -d '{"code":"SAVE10","discount":{"kind":"percent","percent":"10"},"limits":{"total":100,"per_customer":1},"minimum":{"amount":"20.00","currency":"EUR"}}')
+# The demo codes the checkout page lists as hints, each defined only if it does not exist yet (a code
+# changed through the admin API keeps its changes across restarts).
+define_demo_code() { # code, definition JSON, what it does
+  local status
+  status=$(curl -s -o /dev/null -w '%{http_code}' "$BASE/v1/codes/$1")
+  [ "$status" = 404 ] || return 0
+  status=$(curl -s -o /dev/null -w '%{http_code}' -X PUT "$BASE/v1/codes/$1" \
+    -H "authorization: Bearer $ADMIN_TOKEN" -H 'content-type: application/json' -d "$2")
   if [ "$status" != 201 ]; then
-    log "defining the demo code SAVE10 answered $status, not 201: is ADMIN_TOKEN in .dev.vars?" >&2
+    log "defining the demo code $1 answered $status, not 201: is ADMIN_TOKEN in .dev.vars?" >&2
     exit 1
   fi
-  log "defined the demo code SAVE10: 10% off, minimum EUR 20.00, 100 uses, 1 per customer"
-fi
+  log "defined the demo code $1: $3"
+}
+define_demo_code SAVE10 \
+  '{"code":"SAVE10","discount":{"kind":"percent","percent":"10"},"limits":{"total":100,"per_customer":1},"minimum":{"amount":"20.00","currency":"EUR"}}' \
+  "10% off, minimum EUR 20.00, 100 uses, 1 per customer"
+define_demo_code MUGS15 \
+  '{"code":"MUGS15","discount":{"kind":"percent","percent":"15"},"applies_to":{"categories":["mugs"]}}' \
+  "15% off the category mugs"
+define_demo_code SHIPFREE \
+  '{"code":"SHIPFREE","discount":{"kind":"free_shipping"},"minimum":{"amount":"50.00","currency":"EUR"}}' \
+  "free shipping, minimum EUR 50.00"
 
 cat <<MSG
 
   promocodes is running. Open $BASE/ for the checkout page.
 
+  Demo codes: SAVE10 (10% off, 1 per customer), MUGS15 (15% off mugs), SHIPFREE (free shipping from EUR 50).
+
   Try the API (tokens from .dev.vars):
     curl $BASE/v1/codes/SAVE10
     curl -X POST $BASE/v1/quotes -H 'content-type: application/json' \\
-      -d '{"code":"SAVE10","total":{"amount":"80.00","currency":"EUR"},"customer":"alice"}'
+      -d '{"code":"SAVE10","total":{"amount":"80.00","currency":"EUR"}}'
     curl -X POST $BASE/v1/captures -H 'authorization: Bearer $CAPTURE_TOKEN' -H 'idempotency-key: evt_1' \\
       -H 'content-type: application/json' \\
       -d '{"code":"SAVE10","total":{"amount":"80.00","currency":"EUR"},"customer":"alice"}'

@@ -3,7 +3,7 @@
 # worker/build (scripts/build.sh; warm cargo cache: seconds), then runs tests/e2e/ with Node's test
 # runner. The tests start the real Worker (wrangler dev on 127.0.0.1, a random port, a temporary
 # state folder) and drive Debian's Chromium through playwright-core; both are stopped afterwards,
-# also on failure.
+# also on failure. Screenshots of each checkout state go to test-output/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
