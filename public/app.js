@@ -457,7 +457,12 @@ async function lookup(code, { force = false } = {}) {
   codes.set(code, { status: 'pending' });
   let entry;
   try {
-    const res = await fetch(`/v1/codes/${encodeURIComponent(code)}`, { headers: { accept: 'application/json' } });
+    // A forced lookup (after the Worker refused or the code changed) skips the browser's copy; the Worker's
+    // edge copy is purged whenever the code is redefined or reaches or leaves its cap.
+    const res = await fetch(`/v1/codes/${encodeURIComponent(code)}`, {
+      headers: { accept: 'application/json' },
+      cache: force ? 'no-store' : 'default',
+    });
     const body = await res.json().catch(() => ({}));
     if (res.status === 404) entry = { status: 'unknown' };
     else if (!res.ok) entry = { status: 'error', message: `${code} could not be looked up. ${problemSentence(res.status, body)}` };

@@ -239,3 +239,23 @@ test("one JSON log line per hold, capture and release", async () => {
     removeDir(logged.state);
   }
 });
+
+test("reaching the cap, or leaving it, purges the cached lookup: buyers see 'used up' at once", async () => {
+  assert.equal((await putCode(base(), def("FEW", { limits: { total: 2 } }))).status, 201);
+  const lookup = () => call(base(), "GET", "/v1/codes/FEW");
+  assert.equal((await lookup()).headers.get("x-promocodes-cache"), "miss");
+  assert.equal((await captureReq(base(), "few-1", { code: "FEW", total: eur("10.00") })).status, 201);
+  const stale = await lookup();
+  assert.equal(stale.headers.get("x-promocodes-cache"), "hit", "below the cap the figure may be seconds old");
+  assert.equal(stale.json.remaining, 2);
+  const held = await call(base(), "POST", "/v1/holds", { body: { code: "FEW", total: eur("10.00") }, headers: { ...capturer, "idempotency-key": "few-2" } });
+  assert.equal(held.status, 201);
+  const full = await lookup();
+  assert.equal(full.headers.get("x-promocodes-cache"), "miss", "the hold took the last use: purged");
+  assert.equal(full.json.remaining, 0);
+  assert.equal((await lookup()).headers.get("x-promocodes-cache"), "hit");
+  assert.equal((await call(base(), "POST", "/v1/releases", { body: { code: "FEW", key: "few-2" }, headers: capturer })).status, 200);
+  const freed = await lookup();
+  assert.equal(freed.headers.get("x-promocodes-cache"), "miss", "a use came back: purged");
+  assert.equal(freed.json.remaining, 1);
+});

@@ -55,10 +55,12 @@ impl DurableObject for Ledger {
     }
 
     async fn fetch(&self, req: Request) -> Result<Response> {
-        match self.dispatch(req).await {
-            Ok(response) => Ok(response),
-            Err(problem) => problem.into_response(),
-        }
+        OUTCOME.with(|slot| slot.borrow_mut().take());
+        let response = match self.dispatch(req).await {
+            Ok(response) => response,
+            Err(problem) => problem.into_response()?,
+        };
+        with_outcome(response)
     }
 
     async fn alarm(&self) -> Result<Response> {
@@ -86,22 +88,51 @@ fn minute(at: Timestamp) -> i64 {
     at.as_unix_seconds().div_euclid(60)
 }
 
-/// One JSON log line per capture, hold and release, for Workers Logs.
-fn log(code: &Code, op: &str, outcome: &str, detail: Option<(&str, &str)>, started: f64) {
-    let mut line = json!({
-        "code": code,
-        "op": op,
-        "outcome": outcome,
-        "ms": ((worker::Date::now().as_millis() as f64 - started).max(0.0)),
-    });
+thread_local! {
+    /// The outcome of the request being handled, for its log line: the object
+    /// decides it, the Worker times the whole request (a Worker's clock only
+    /// moves across I/O, so the object cannot) and writes the line.
+    static OUTCOME: std::cell::RefCell<Option<Value>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The header that carries a hold's, capture's or release's outcome to the Worker, which logs it.
+pub const OUTCOME_HEADER: &str = "x-promocodes-outcome";
+
+/// Notes the outcome of this request (`code`, `op`, `outcome`, and a
+/// `rejection`, `problem` or other detail) for its one JSON log line.
+fn log(code: &Code, op: &str, outcome: &str, detail: Option<(&str, &str)>) {
+    let mut line = json!({ "code": code, "op": op, "outcome": outcome });
     if let Some((field, value)) = detail {
         line[field] = json!(value);
     }
-    worker::console_log!("{line}");
+    OUTCOME.with(|slot| *slot.borrow_mut() = Some(line));
 }
 
-fn started() -> f64 {
-    worker::Date::now().as_millis() as f64
+/// Notes, on the outcome, that this request moved the code to its total cap
+/// (`cap: "reached"`) or from it (`cap: "freed"`): the Worker then purges the
+/// code's cached public lookup, whose meaning (available or used up) changed.
+fn note_cap(promo: &PromoCode, total_after: u64, released: bool) {
+    let Some(cap) = promo.limits().total() else {
+        return;
+    };
+    let change = match released {
+        false if total_after >= cap => "reached",
+        true if total_after + 1 == cap => "freed",
+        _ => return,
+    };
+    OUTCOME.with(|slot| {
+        if let Some(line) = slot.borrow_mut().as_mut() {
+            line["cap"] = json!(change);
+        }
+    });
+}
+
+/// Attaches the noted outcome, if any, to the answer.
+fn with_outcome(mut response: Response) -> Result<Response> {
+    if let Some(line) = OUTCOME.with(|slot| slot.borrow_mut().take()) {
+        response.headers_mut().set(OUTCOME_HEADER, &line.to_string())?;
+    }
+    Ok(response)
 }
 
 impl Ledger {
@@ -330,7 +361,6 @@ impl Ledger {
     }
 
     async fn handle_hold(&self, key: &IdempotencyKey, body: &str) -> std::result::Result<Response, Problem> {
-        let t0 = started();
         let req = BasketRequest::parse(body, BasketRequestKind::Hold)?;
         let (store, definition) = self.live(&req.code)?;
         let at = now()?;
@@ -351,19 +381,20 @@ impl Ledger {
         match held {
             Ok(held) if held.replayed => {
                 self.count(Event::Replay, 1, at);
-                log(code, "hold", "replayed", None, t0);
+                log(code, "hold", "replayed", None);
                 json_response(&held, 200)
             }
             Ok(held) => {
                 self.count(Event::Hold, 1, at);
                 self.schedule_expiry(&store, code).await?;
-                log(code, "hold", "held", None, t0);
+                log(code, "hold", "held", None);
+                note_cap(&definition.promo, held.usage.total(), false);
                 json_response(&held, 201)
             }
             Err(err) => {
                 let problem = Problem::from(err);
                 self.count_failure("holds", &problem, at);
-                log_problem(code, "hold", &problem, t0);
+                log_problem(code, "hold", &problem);
                 Err(problem)
             }
         }
@@ -375,7 +406,6 @@ impl Ledger {
         body: &str,
         conflict: bool,
     ) -> std::result::Result<Response, Problem> {
-        let t0 = started();
         let req = BasketRequest::parse(body, BasketRequestKind::Capture)?;
         let (store, definition) = self.stored(&req.code)?;
         // An archived code takes no new captures; a retry of one recorded before still replays.
@@ -399,32 +429,33 @@ impl Ledger {
         } else {
             capture(promo, &*store, customer, basket, at, options)
         };
-        self.answer_capture(&req.code, result, at, t0)
+        self.answer_capture(&req.code, promo, result, at)
     }
 
     /// Figures, the log line and the HTTP answer of a capture.
     fn answer_capture(
         &self,
         code: &Code,
+        promo: &PromoCode,
         result: std::result::Result<promocodes::Receipt, CaptureError>,
         at: Timestamp,
-        t0: f64,
     ) -> std::result::Result<Response, Problem> {
         match result {
             Ok(receipt) if receipt.replayed => {
                 self.count(Event::Replay, 1, at);
-                log(code, "capture", "replayed", None, t0);
+                log(code, "capture", "replayed", None);
                 json_response(&receipt, 200)
             }
             Ok(receipt) => {
                 self.count(Event::Capture, 1, at);
-                log(code, "capture", "captured", None, t0);
+                log(code, "capture", "captured", None);
+                note_cap(promo, receipt.usage.total(), false);
                 json_response(&receipt, 201)
             }
             Err(err) => {
                 let problem = Problem::from(err);
                 self.count_failure("captures", &problem, at);
-                log_problem(code, "capture", &problem, t0);
+                log_problem(code, "capture", &problem);
                 Err(problem)
             }
         }
@@ -444,13 +475,12 @@ impl Ledger {
     /// or honour, and answered 200; a conflict or a store failure is a 5xx, so
     /// the provider delivers again.
     fn handle_payment_capture(&self, payment: &PaymentCapture) -> std::result::Result<Response, Problem> {
-        let t0 = started();
         let code = Code::parse(&payment.code)?;
         let key = IdempotencyKey::parse(&payment.key)?;
         let (store, definition) = self.stored(&code)?;
         let at = now()?;
         let refuse = |rejection: Option<&str>, detail: String, quote: Option<&promocodes::Quote>| {
-            self.refuse_payment(&store, &code, &key, payment, at, rejection, detail, quote, t0)
+            self.refuse_payment(&store, &code, &key, payment, at, rejection, detail, quote)
         };
         let earlier = store.reservation(&code, &key)?;
         let customer = match payment.customer.as_deref().map(CustomerId::parse).transpose() {
@@ -488,18 +518,15 @@ impl Ledger {
                     (Event::Capture, "captured", "captured")
                 };
                 self.count(event, 1, at);
-                log(
-                    &code,
-                    "capture",
-                    outcome,
-                    Some(("event", payment.event_id.as_str())),
-                    t0,
-                );
+                log(&code, "capture", outcome, Some(("event", payment.event_id.as_str())));
+                if !receipt.replayed {
+                    note_cap(&definition.promo, receipt.usage.total(), false);
+                }
                 json_response(&json!({ "received": true, "action": status, "receipt": receipt }), 200)
             }
             Err(CaptureError::Conflict(conflict)) => {
                 self.count(Event::Conflict, 1, at);
-                log(&code, "capture", "problem", Some(("problem", "conflict")), t0);
+                log(&code, "capture", "problem", Some(("problem", "conflict")));
                 Err(Problem::RetryLater(conflict))
             }
             Err(CaptureError::Store(err)) => Err(Problem::Store(err)),
@@ -523,7 +550,6 @@ impl Ledger {
         rejection: Option<&str>,
         detail: String,
         quote: Option<&promocodes::Quote>,
-        t0: f64,
     ) -> std::result::Result<Response, Problem> {
         let refusal = json!({
             "customer": payment.customer,
@@ -547,12 +573,14 @@ impl Ledger {
             "capture",
             "refused_after_payment",
             Some(("rejection", rejection.unwrap_or("invalid_request"))),
-            t0,
         );
-        worker::console_warn!(
-            "{}",
-            json!({"code": code, "op": "capture", "refused_payment": key, "detail": detail})
-        );
+        OUTCOME.with(|slot| {
+            if let Some(line) = slot.borrow_mut().as_mut() {
+                line["payment"] = json!(key);
+                line["event"] = json!(payment.event_id);
+                line["detail"] = json!(detail);
+            }
+        });
         json_response(
             &json!({ "received": true, "action": "refused", "rejection": rejection, "detail": detail, "replayed": !first }),
             200,
@@ -560,7 +588,6 @@ impl Ledger {
     }
 
     fn handle_release(&self, body: &str) -> std::result::Result<Response, Problem> {
-        let t0 = started();
         let req = ReleaseRequest::from_json(body)?;
         let store = self.store()?.ok_or_else(|| Problem::UnknownCode(req.code.clone()))?;
         self.stored(&req.code)?;
@@ -573,7 +600,10 @@ impl Ledger {
                     (Event::Release, "released")
                 };
                 self.count(event, 1, at);
-                log(&req.code, "release", outcome, Some(("was", released.was.as_str())), t0);
+                log(&req.code, "release", outcome, Some(("was", released.was.as_str())));
+                if let (false, Ok((_, definition))) = (released.replayed, self.stored(&req.code)) {
+                    note_cap(&definition.promo, released.usage.total(), true);
+                }
                 json_response(&released, 200)
             }
             Err(err) => {
@@ -583,7 +613,7 @@ impl Ledger {
                     ReleaseError::Store(store) => Problem::Store(store),
                     other => Problem::Internal(other.to_string()),
                 };
-                log_problem(&req.code, "release", &problem, t0);
+                log_problem(&req.code, "release", &problem);
                 Err(problem)
             }
         }
@@ -738,16 +768,10 @@ fn basket_of(quote: &Quote) -> std::result::Result<Basket, Problem> {
     }
 }
 
-fn log_problem(code: &Code, op: &str, problem: &Problem, t0: f64) {
+fn log_problem(code: &Code, op: &str, problem: &Problem) {
     match problem {
-        Problem::Rejected(r) => log(
-            code,
-            op,
-            "rejected",
-            Some(("rejection", r.rejected.rejection().code())),
-            t0,
-        ),
-        other => log(code, op, "problem", Some(("problem", other.slug())), t0),
+        Problem::Rejected(r) => log(code, op, "rejected", Some(("rejection", r.rejected.rejection().code()))),
+        other => log(code, op, "problem", Some(("problem", other.slug()))),
     }
 }
 

@@ -271,6 +271,28 @@ async fn to_ledger(env: &Env, code: &Code, req: Request) -> Answer {
     to_object(env, code.as_str(), req).await
 }
 
+/// Sends a hold, capture or release to the object of `code`, and writes its
+/// one JSON log line: the outcome the object decided, and the milliseconds
+/// the request took there (a Worker's clock moves across I/O, not inside it).
+///
+/// A request that took the code to its total cap, or gave a use back from
+/// it, also purges the code's cached public lookup: buyers see "used up" (or
+/// available again) at once, while other counts may be a few seconds old.
+async fn to_ledger_logged(env: &Env, code: &Code, req: Request, origin: &Request) -> Answer {
+    let started = worker::Date::now().as_millis();
+    let response = to_ledger(env, code, req).await?;
+    if let Some(line) = response.headers().get(ledger::OUTCOME_HEADER)? {
+        if let Ok(mut line) = serde_json::from_str::<Value>(&line) {
+            line["ms"] = json!(worker::Date::now().as_millis().saturating_sub(started));
+            worker::console_log!("{line}");
+            if line.get("cap").is_some() {
+                edge_cache::purge(origin, code).await?;
+            }
+        }
+    }
+    Ok(response)
+}
+
 /// Asks the catalog, posting `body` to `path`.
 async fn to_catalog(env: &Env, path: &str, body: &impl serde::Serialize) -> Answer {
     let body = serde_json::to_string(body).map_err(|e| Problem::Internal(e.to_string()))?;
@@ -583,11 +605,12 @@ async fn handle_keyed(req: &Request, env: &Env, kind: BasketRequestKind) -> Answ
     let key = idempotency_key(req)?;
     let body = read_body(req, BASKET_BODY_LIMIT).await?;
     let conflict = req.headers().get("x-test-conflict")?.is_some() && cfg!(feature = "conformance");
-    keyed_through_ledger(env, kind, &key, body, conflict).await
+    keyed_through_ledger(req, env, kind, &key, body, conflict).await
 }
 
 /// The hold and capture path shared by the API and the demo routes.
 async fn keyed_through_ledger(
+    req: &Request,
     env: &Env,
     kind: BasketRequestKind,
     key: &IdempotencyKey,
@@ -604,20 +627,32 @@ async fn keyed_through_ledger(
     if conflict {
         headers.push(("x-test-conflict", "1"));
     }
-    to_ledger(env, &routing.code, internal(Method::Post, path, Some(body), &headers)?).await
+    to_ledger_logged(
+        env,
+        &routing.code,
+        internal(Method::Post, path, Some(body), &headers)?,
+        req,
+    )
+    .await
 }
 
 /// `POST /v1/releases`: `{code, key, reason?}` with the capture token.
 async fn handle_release(req: &Request, env: &Env) -> Answer {
     authorize(req, env, Role::Capture)?;
     let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
-    release_through_ledger(env, body).await
+    release_through_ledger(req, env, body).await
 }
 
-async fn release_through_ledger(env: &Env, body: String) -> Answer {
+async fn release_through_ledger(req: &Request, env: &Env, body: String) -> Answer {
     let release = ReleaseRequest::from_json(&body)?;
     require_known(env, &release.code).await?;
-    to_ledger(env, &release.code, internal(Method::Post, "/release", Some(body), &[])?).await
+    to_ledger_logged(
+        env,
+        &release.code,
+        internal(Method::Post, "/release", Some(body), &[])?,
+        req,
+    )
+    .await
 }
 
 /// The secret Stripe signs webhooks with (`whsec_...`).
@@ -679,7 +714,13 @@ async fn handle_stripe_webhook(req: &Request, env: &Env) -> Answer {
                 event_id,
             };
             let body = serde_json::to_string(&payment).map_err(|e| Problem::Internal(e.to_string()))?;
-            let response = to_ledger(env, &code, internal(Method::Post, "/payment-capture", Some(body), &[])?).await?;
+            let response = to_ledger_logged(
+                env,
+                &code,
+                internal(Method::Post, "/payment-capture", Some(body), &[])?,
+                req,
+            )
+            .await?;
             if response.status_code() == 200 {
                 let index = catalog::Payment {
                     payment: payment_intent,
@@ -707,7 +748,8 @@ async fn handle_stripe_webhook(req: &Request, env: &Env) -> Answer {
             }
             let reason: String = reason.chars().take(promocodes::MAX_REASON_LEN).collect();
             let body = json!({ "code": code, "key": payment_intent, "reason": reason }).to_string();
-            let mut response = to_ledger(env, &code, internal(Method::Post, "/release", Some(body), &[])?).await?;
+            let mut response =
+                to_ledger_logged(env, &code, internal(Method::Post, "/release", Some(body), &[])?, req).await?;
             match response.status_code() {
                 200 => {
                     let released: Value = response.json().await?;
@@ -793,10 +835,11 @@ async fn handle_demo(req: &Request, env: &Env, step: DemoStep) -> Answer {
     match step {
         DemoStep::Cancel => {
             fields.insert("key".to_owned(), json!(key));
-            release_through_ledger(env, Value::Object(fields).to_string()).await
+            release_through_ledger(req, env, Value::Object(fields).to_string()).await
         }
         DemoStep::Hold => {
             keyed_through_ledger(
+                req,
                 env,
                 BasketRequestKind::Hold,
                 &key,
@@ -807,6 +850,7 @@ async fn handle_demo(req: &Request, env: &Env, step: DemoStep) -> Answer {
         }
         _ => {
             keyed_through_ledger(
+                req,
                 env,
                 BasketRequestKind::Capture,
                 &key,
