@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { failures, mismatch } from "./openapi-check.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const ADMIN_TOKEN = "test-admin-token";
@@ -37,6 +38,42 @@ const running = new Set();
 process.on("exit", () => {
   for (const pid of running) { try { process.kill(-pid, "SIGKILL"); } catch { /* gone */ } }
 });
+
+// Every answer a Worker test receives is checked against docs/openapi.json (openapi-check.mjs):
+// through `call`, which throws at the request that does not match, and through `fetch` to a
+// Worker started here. A mismatch a test swallowed (a client loop that catches everything) still
+// fails the file: it is reported when the process exits, with a failing exit code.
+const workers = new Map(); // base URL -> { demo }
+let answersChecked = 0;
+process.on("exit", () => {
+  if (answersChecked > 0) process.stdout.write(`answers checked against docs/openapi.json: ${answersChecked}\n`);
+  if (failures.length === 0) return;
+  process.exitCode = 1;
+  process.stderr.write(`\n${failures.length} answer(s) did not match docs/openapi.json:\n${failures.join("\n\n")}\n`);
+});
+/** Whether a DEMO value turns the demo routes on, as worker/src/lib.rs `demo_enabled` reads it. */
+const demoOn = (value) => value !== undefined && value !== "" && value !== "0" && String(value).toLowerCase() !== "false";
+const isProxy503 = (status, headers) => status === 503 && !(headers.get("content-type") ?? "").includes("problem+json");
+
+/** Checks one answer of the Worker at `base`; an Error naming the mismatch, or undefined. */
+function checked(base, method, route, status, headers, text, request) {
+  answersChecked++;
+  return mismatch({ method, url: route, status, headers, text, request, demo: workers.get(base)?.demo ?? false });
+}
+
+// fetch() to a Worker started here is checked too (the tests that need raw answers: HEAD, preflights).
+const rawFetch = globalThis.fetch;
+globalThis.fetch = async function checkedFetch(input, init) {
+  const res = await rawFetch(input, init);
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  if (!workers.has(url.origin) || isProxy503(res.status, res.headers)) return res;
+  let text;
+  try { text = await res.clone().text(); } catch { return res; } // the connection died: nothing to check
+  const method = init?.method ?? (input instanceof Request ? input.method : "GET");
+  const error = checked(url.origin, method, url.pathname + url.search, res.status, res.headers, text, init?.body);
+  if (error) throw error;
+  return res;
+};
 
 // The public routes' rate limit in wrangler.toml (per client address; every test request comes from
 // 127.0.0.1). The suites raise it, except the rate-limit test, which keeps the shipped default.
@@ -91,6 +128,7 @@ export async function startWorker({ state, demo = false, vars: extra = {}, publi
     base, port, state,
     log: () => log,
     async stop(sig = "SIGTERM") {
+      workers.delete(base);
       signal(sig);
       const timer = setTimeout(() => signal("SIGKILL"), 10_000);
       await exited;
@@ -103,16 +141,22 @@ export async function startWorker({ state, demo = false, vars: extra = {}, publi
   for (;;) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${log}`);
     try {
-      const r = await fetch(`${base}/v1/codes/PING`);
+      const r = await rawFetch(`${base}/v1/codes/PING`);
       await r.arrayBuffer();
-      if (r.status === 404) return worker;
+      if (r.status === 404) {
+        workers.set(base, { demo: demo || demoOn(extra.DEMO) });
+        return worker;
+      }
     } catch { /* not up yet */ }
     if (Date.now() > deadline) { await worker.stop(); throw new Error(`wrangler dev did not answer:\n${log}`); }
     await new Promise((r) => setTimeout(r, 250));
   }
 }
 
-/** fetch that retries wrangler's proxy 503 ("worker restarted mid-request") with the same request. */
+/**
+ * fetch that retries wrangler's proxy 503 ("worker restarted mid-request") with the same request,
+ * and checks the answer against docs/openapi.json (throwing at a mismatch).
+ */
 export async function call(base, method, route, { body, headers = {}, raw } = {}) {
   for (let attempt = 0; ; attempt++) {
     const init = { method, headers: { ...headers } };
@@ -123,14 +167,15 @@ export async function call(base, method, route, { body, headers = {}, raw } = {}
     }
     let res;
     try {
-      res = await fetch(base + route, init);
+      res = await rawFetch(base + route, init);
     } catch (err) {
       if (attempt < 20) { await new Promise((r) => setTimeout(r, 100)); continue; }
       throw err;
     }
     const text = await res.text();
-    const isProxy503 = res.status === 503 && !(res.headers.get("content-type") ?? "").includes("problem+json");
-    if (isProxy503 && attempt < 20) { call.proxy503 = (call.proxy503 ?? 0) + 1; continue; }
+    if (isProxy503(res.status, res.headers) && attempt < 20) { call.proxy503 = (call.proxy503 ?? 0) + 1; continue; }
+    const error = checked(base, method, route, res.status, res.headers, text, raw ?? body);
+    if (error) throw error;
     let json;
     try { json = JSON.parse(text); } catch { json = undefined; }
     return { status: res.status, headers: res.headers, json, text };
@@ -172,5 +217,6 @@ export async function startMiniflare({ publicLimit = TEST_LIMIT, vars = {} } = {
     port: await freePort(),
   });
   const url = await mf.ready;
-  return { base: url.origin, port: Number(url.port), stop: () => mf.dispose() };
+  workers.set(url.origin, { demo: demoOn(vars.DEMO) });
+  return { base: url.origin, port: Number(url.port), stop: () => { workers.delete(url.origin); return mf.dispose(); } };
 }

@@ -35,6 +35,7 @@ in one place. Public routes answer CORS ([`cors`]); the others never do.
 | `POST /v1/captures` | `CAPTURE_TOKEN` + `Idempotency-Key` | 201 receipt / 200 replay / 422 / 409 |
 | `POST /v1/releases` | `CAPTURE_TOKEN` | 200 released (or replayed) / 404 unknown key |
 | `POST /demo/{quote,hold,pay,cancel}` | none, only with `DEMO` set | the same, on the server side, keyed by the checkout attempt |
+| `GET`/`HEAD /v1/openapi.json` | none | [`OPENAPI`]: this API's OpenAPI 3.1 description |
 */
 
 #![deny(missing_docs)]
@@ -79,6 +80,8 @@ pub const LEDGER_BINDING: &str = "LEDGER";
 pub const CATALOG_BINDING: &str = "CATALOG";
 /// The catalog's one object.
 pub const CATALOG_NAME: &str = "catalog";
+/// The OpenAPI 3.1 description of every route, `docs/openapi.json`, served at `GET /v1/openapi.json`.
+pub const OPENAPI: &str = include_str!("../../docs/openapi.json");
 
 type Answer = std::result::Result<Response, Problem>;
 
@@ -103,6 +106,8 @@ enum Route<'a> {
     Releases,
     /// `/v1/webhooks/stripe`: Stripe's signature.
     StripeWebhook,
+    /// `/v1/openapi.json`: public.
+    OpenApi,
     /// `/v1/__conformance`: test builds only.
     #[cfg(feature = "conformance")]
     Conformance,
@@ -136,6 +141,7 @@ impl<'a> Route<'a> {
             ["v1", "captures"] => Route::Captures,
             ["v1", "releases"] => Route::Releases,
             ["v1", "webhooks", "stripe"] => Route::StripeWebhook,
+            ["v1", "openapi.json"] => Route::OpenApi,
             #[cfg(feature = "conformance")]
             ["v1", "__conformance"] => Route::Conformance,
             ["demo", "quote"] if demo => Route::Demo(DemoStep::Quote),
@@ -226,16 +232,24 @@ async fn dispatch(route: Route<'_>, req: Request, env: &Env, cors: Option<&Cors>
         (Route::Captures, Method::Post) => handle_keyed(&req, env, BasketRequestKind::Capture).await,
         (Route::Releases, Method::Post) => handle_release(&req, env).await,
         (Route::StripeWebhook, Method::Post) => handle_stripe_webhook(&req, env).await,
+        (Route::OpenApi, Method::Get | Method::Head) => openapi(),
+        (Route::OpenApi, _) => not_allowed(LIST_METHODS),
         #[cfg(feature = "conformance")]
         (Route::Conformance, Method::Post) => handle_conformance(&req, env).await,
         (Route::Demo(step), Method::Post) => handle_demo(&req, env, step).await,
-        (Route::Holds | Route::Captures | Route::Releases | Route::StripeWebhook | Route::Demo(_), _) => {
-            not_allowed(POST_ONLY)
-        }
+        (Route::Holds | Route::Captures | Route::Releases, _) => not_allowed(POST_ONLY),
+        (Route::StripeWebhook | Route::Demo(_), _) => not_allowed(POST_ONLY),
         #[cfg(feature = "conformance")]
         (Route::Conformance, _) => not_allowed(POST_ONLY),
         (Route::NotFound | Route::Asset, _) => Err(Problem::NotFound),
     }
+}
+
+/// `GET /v1/openapi.json`: [`OPENAPI`], as JSON.
+fn openapi() -> Answer {
+    let headers = Headers::new();
+    headers.set("content-type", "application/json")?;
+    Ok(Response::ok(OPENAPI)?.with_headers(headers))
 }
 
 /// Whether the demo routes are on: a non-empty `DEMO` variable other than `0` or `false`.
@@ -416,6 +430,10 @@ async fn handle_put_code(req: &Request, env: &Env, code: &str) -> Answer {
         return Err(Problem::Internal(
             "injected failure between the code's object and the catalog".to_owned(),
         ));
+    }
+    if response.status_code() >= 300 {
+        // The object did not write it: the pending entry is repaired (or forgotten) by the next listing.
+        return Ok(response);
     }
     catalog_change(env, "/commit", &code, false).await?;
     edge_cache::purge(req, &code).await?;
@@ -864,9 +882,120 @@ async fn handle_demo(req: &Request, env: &Env, step: DemoStep) -> Answer {
 
 #[cfg(test)]
 mod tests {
+    use promocodes::{Code, IdempotencyKey, PromoCode, PromoCodeRejected, RedemptionConflict, Rejection, StoreError};
+    use serde_json::{json, Value};
     use worker::Method;
 
     use super::Route;
+    use crate::problem::Problem;
+
+    fn description() -> Value {
+        serde_json::from_str(super::OPENAPI).expect("docs/openapi.json is JSON")
+    }
+
+    #[test]
+    fn the_description_is_served_and_has_a_path_for_every_route() {
+        let doc = description();
+        assert_eq!(doc["openapi"], "3.1.0");
+        let paths = doc["paths"].as_object().expect("paths");
+        for (path, template) in [
+            ("/v1/codes", "/v1/codes"),
+            ("/v1/codes/A", "/v1/codes/{code}"),
+            ("/v1/codes/A/redemptions", "/v1/codes/{code}/redemptions"),
+            ("/v1/codes/A/stats", "/v1/codes/{code}/stats"),
+            ("/v1/quotes", "/v1/quotes"),
+            ("/v1/holds", "/v1/holds"),
+            ("/v1/captures", "/v1/captures"),
+            ("/v1/releases", "/v1/releases"),
+            ("/v1/openapi.json", "/v1/openapi.json"),
+            ("/demo/quote", "/demo/quote"),
+            ("/demo/hold", "/demo/hold"),
+            ("/demo/pay", "/demo/pay"),
+            ("/demo/cancel", "/demo/cancel"),
+        ] {
+            assert!(
+                !matches!(Route::of(path, true), Route::NotFound | Route::Asset),
+                "{path} is a route"
+            );
+            assert!(paths.contains_key(template), "docs/openapi.json has no {template}");
+        }
+    }
+
+    /// One of each problem; the match below fails to compile when a variant is added.
+    fn every_problem() -> Vec<Problem> {
+        let code = Code::parse("A").unwrap();
+        let key = IdempotencyKey::parse("k").unwrap();
+        let promo = PromoCode::from_json(r#"{"code":"A","discount":{"kind":"percent","percent":"10"}}"#).unwrap();
+        let problems = vec![
+            Problem::NotFound,
+            Problem::MethodNotAllowed { allow: "POST" },
+            Problem::Unauthorized,
+            Problem::PayloadTooLarge { limit: 1 },
+            Problem::TooManyRequests { retry_after: 1 },
+            Problem::Input(Code::parse("").unwrap_err()),
+            Problem::CodeMismatch {
+                path: code.clone(),
+                body: code.clone(),
+            },
+            Problem::MissingIdempotencyKey,
+            Problem::UnknownCode(code.clone()),
+            Problem::UnknownKey(key.clone()),
+            Problem::rejected(PromoCodeRejected::new(&promo, Rejection::Exhausted), None, None),
+            Problem::IdempotencyKeyReused(key),
+            Problem::Conflict(RedemptionConflict { code, attempts: 3 }),
+            Problem::Store(StoreError::Backend {
+                store: "sqlite",
+                message: "x".to_owned(),
+            }),
+            Problem::Misconfigured("X"),
+            Problem::Internal("x".to_owned()),
+        ];
+        for problem in &problems {
+            match problem {
+                Problem::NotFound
+                | Problem::MethodNotAllowed { .. }
+                | Problem::Unauthorized
+                | Problem::PayloadTooLarge { .. }
+                | Problem::TooManyRequests { .. }
+                | Problem::Input(_)
+                | Problem::CodeMismatch { .. }
+                | Problem::MissingIdempotencyKey
+                | Problem::UnknownCode(_)
+                | Problem::UnknownKey(_)
+                | Problem::Rejected(_)
+                | Problem::IdempotencyKeyReused(_)
+                | Problem::Conflict(_)
+                | Problem::Store(_)
+                | Problem::Misconfigured(_)
+                | Problem::Internal(_) => {}
+            }
+        }
+        problems
+    }
+
+    #[test]
+    fn the_description_names_every_problem_rejection_and_currency_of_the_code() {
+        let doc = description();
+        let schemas = &doc["components"]["schemas"];
+        let types = schemas["ProblemType"]["enum"].as_array().expect("ProblemType");
+        for problem in every_problem() {
+            let body = problem.body();
+            let name: String = problem
+                .slug()
+                .split('_')
+                .map(|w| w[..1].to_uppercase() + &w[1..])
+                .collect();
+            let fixed = &schemas[format!("{name}Problem")]["properties"];
+            assert_eq!(fixed["type"]["const"], body["type"], "{name}");
+            assert_eq!(fixed["title"]["const"], body["title"], "{name}");
+            assert_eq!(fixed["status"]["const"], body["status"], "{name}");
+            assert!(types.contains(&body["type"]), "{name}");
+        }
+        let rejections: Vec<&str> = Rejection::ALL.iter().map(|r| r.code()).collect();
+        assert_eq!(schemas["RejectionCode"]["enum"], json!(rejections));
+        let currencies: Vec<&str> = promocodes::Currency::all().map(|c| c.code()).collect();
+        assert_eq!(schemas["Currency"]["enum"], json!(currencies));
+    }
 
     #[test]
     fn paths_name_routes() {
@@ -882,6 +1011,8 @@ mod tests {
         assert_eq!(Route::of("/v1/codes/X/stats", false), Route::Stats("X"));
         assert_eq!(Route::of("/v1/holds", false), Route::Holds);
         assert_eq!(Route::of("/v1/releases", false), Route::Releases);
+        assert_eq!(Route::of("/v1/openapi.json", false), Route::OpenApi);
+        assert_eq!(Route::of("/v1/openapi.json/x", false), Route::NotFound);
         assert_eq!(Route::of("/v1/nope", true), Route::NotFound);
         assert_eq!(Route::of("/", true), Route::Asset);
         assert_eq!(Route::of("/app.js", true), Route::Asset);
