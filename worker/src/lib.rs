@@ -942,7 +942,13 @@ mod tests {
             Problem::UnknownKey(key.clone()),
             Problem::rejected(PromoCodeRejected::new(&promo, Rejection::Exhausted), None, None),
             Problem::IdempotencyKeyReused(key),
-            Problem::Conflict(RedemptionConflict { code, attempts: 3 }),
+            Problem::Conflict(RedemptionConflict {
+                code: code.clone(),
+                attempts: 3,
+            }),
+            Problem::RetryLater(RedemptionConflict { code, attempts: 3 }),
+            Problem::InvalidSignature("x".to_owned()),
+            Problem::InvalidEvent("x".to_owned()),
             Problem::Store(StoreError::Backend {
                 store: "sqlite",
                 message: "x".to_owned(),
@@ -965,6 +971,9 @@ mod tests {
                 | Problem::Rejected(_)
                 | Problem::IdempotencyKeyReused(_)
                 | Problem::Conflict(_)
+                | Problem::RetryLater(_)
+                | Problem::InvalidSignature(_)
+                | Problem::InvalidEvent(_)
                 | Problem::Store(_)
                 | Problem::Misconfigured(_)
                 | Problem::Internal(_) => {}
@@ -980,11 +989,15 @@ mod tests {
         let types = schemas["ProblemType"]["enum"].as_array().expect("ProblemType");
         for problem in every_problem() {
             let body = problem.body();
-            let name: String = problem
-                .slug()
-                .split('_')
-                .map(|w| w[..1].to_uppercase() + &w[1..])
-                .collect();
+            let name: String = match problem {
+                // The same type as a 409 conflict, answered 503 on the Stripe webhook so that Stripe redelivers.
+                Problem::RetryLater(_) => "WebhookConflict".to_owned(),
+                _ => problem
+                    .slug()
+                    .split('_')
+                    .map(|w| w[..1].to_uppercase() + &w[1..])
+                    .collect(),
+            };
             let fixed = &schemas[format!("{name}Problem")]["properties"];
             assert_eq!(fixed["type"]["const"], body["type"], "{name}");
             assert_eq!(fixed["title"]["const"], body["title"], "{name}");
