@@ -56,6 +56,11 @@ fn take_invalid() -> Option<(String, InputError)> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn from_json<T: DeserializeOwned>(json: &str) -> Result<T, InputError> {
+    // Good input, the common case, is read once without tracking paths; bad input is read
+    // again with them, so that the error names its field.
+    if let Ok(value) = serde_json::from_str(json) {
+        return Ok(value);
+    }
     take_invalid();
     let mut deserializer = serde_json::Deserializer::from_str(json);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {

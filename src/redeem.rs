@@ -404,20 +404,18 @@ struct Attempt<'a, S: ?Sized> {
 }
 
 impl<S: RedemptionStore + ?Sized> Attempt<'_, S> {
-    /// The compare-and-set loop: each pass settles a known key, re-reads the
-    /// counts, re-runs every rule, then writes against exactly those counts.
+    /// The compare-and-set loop: each pass re-reads the counts, re-runs every
+    /// rule, then writes against exactly those counts. A key the store already
+    /// holds is settled from the write's answer, or, when a rule refused, from
+    /// a read of the key before the refusal is returned.
     fn run(&self, attempts: u32) -> Result<Reservation, Failure> {
         if attempts == 0 {
             return Err(Failure::Input(InputError::ZeroAttempts));
         }
         let code = self.promo.code();
         for _ in 0..attempts {
-            if let Some((key, earlier)) = self.earlier()? {
-                match self.settle(key, earlier) {
-                    Settled::Done(answer) => return answer,
-                    Settled::Fresh => {}
-                }
-            }
+            // A known key needs no read of its own here: the write answers with its record
+            // (atomically), and a refusal looks the key up before it is returned.
             let usage = self.store.usage_for(code, self.customer, self.now)?;
             let quote = match self.promo.quote(self.customer, usage, self.basket, self.now) {
                 Ok(quote) => quote,

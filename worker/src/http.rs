@@ -192,6 +192,13 @@ pub async fn read_body(req: &Request, limit: usize) -> Result<String, Problem> {
     if declared.is_some_and(|n| n > limit as u64) {
         return Err(Problem::PayloadTooLarge { limit });
     }
+    if declared.is_some() {
+        // A declared length within the limit: the runtime holds the body to it, so read it at once.
+        let buffer = JsFuture::from(req.inner().array_buffer().map_err(js_error)?)
+            .await
+            .map_err(js_error)?;
+        return utf8(Uint8Array::new(&buffer).to_vec());
+    }
     let Some(stream) = req.inner().body() else {
         return Ok(String::new());
     };
@@ -218,6 +225,10 @@ pub async fn read_body(req: &Request, limit: usize) -> Result<String, Problem> {
         bytes.resize(end, 0);
         value.copy_to(&mut bytes[start..]);
     }
+    utf8(bytes)
+}
+
+fn utf8(bytes: Vec<u8>) -> Result<String, Problem> {
     String::from_utf8(bytes).map_err(|_| {
         Problem::Input(InputError::Malformed {
             path: ".".to_owned(),

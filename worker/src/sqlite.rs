@@ -3,6 +3,10 @@
 
 use promocodes::{Code, Conversion, CustomerId, IdempotencyKey, PromoCode, Redemption, RedemptionStore, Release};
 use promocodes::{Reservation, ReservationState, StoreError, Timestamp, UsageCounts};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Bound;
+
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::closure::ScopedClosure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -77,6 +81,45 @@ pub fn instant(at: Timestamp) -> String {
 pub struct SqliteRedemptionStore {
     storage: Storage,
     sql: SqlStorage,
+    /// The counts as SQLite has them, per code, read once and kept up to date
+    /// by this store's own writes (a Durable Object is the only writer of its
+    /// storage). Reads and compare-and-sets use it instead of a query.
+    mirror: RefCell<HashMap<String, CodeMirror>>,
+    /// The changes of the transaction in progress, applied to `mirror` once it commits.
+    pending: RefCell<Vec<Delta>>,
+}
+
+/// One code's counts in memory.
+#[derive(Debug, Default)]
+struct CodeMirror {
+    /// Captured uses.
+    captured: u64,
+    /// Captured uses per customer, for the customers read so far.
+    captured_by: HashMap<String, u64>,
+    /// The holds still marked held, by expiry (as [`instant`] text) and sequence number.
+    holds: BTreeMap<(String, i64), Option<String>>,
+    /// Each hold's expiry, by sequence number.
+    expiry: HashMap<i64, String>,
+}
+
+/// A change a transaction made, applied to the mirror when it commits.
+#[derive(Debug, Clone)]
+enum Delta {
+    Captured {
+        code: String,
+        customer: Option<String>,
+        delta: i64,
+    },
+    HoldAdded {
+        code: String,
+        seq: i64,
+        expires: String,
+        customer: Option<String>,
+    },
+    HoldRemoved {
+        code: String,
+        seq: i64,
+    },
 }
 
 /// One reservation in the admin list.
@@ -128,9 +171,10 @@ struct CountRow {
 }
 
 #[derive(Deserialize)]
-struct UsageRow {
-    total: i64,
-    per_customer: i64,
+struct HoldRow {
+    seq: i64,
+    customer: Option<String>,
+    expires: String,
 }
 
 #[derive(Deserialize)]
@@ -202,7 +246,7 @@ impl SqliteRedemptionStore {
         if tables.is_empty() {
             return Ok(None);
         }
-        let store = SqliteRedemptionStore { storage, sql };
+        let store = SqliteRedemptionStore::over(storage, sql);
         store.migrate()?;
         Ok(Some(store))
     }
@@ -216,9 +260,80 @@ impl SqliteRedemptionStore {
     pub fn create(storage: Storage) -> Result<SqliteRedemptionStore, StoreError> {
         let sql = storage.sql();
         sql.exec(SCHEMA, None).map_err(backend)?;
-        let store = SqliteRedemptionStore { storage, sql };
+        let store = SqliteRedemptionStore::over(storage, sql);
         store.migrate()?;
         Ok(store)
+    }
+
+    fn over(storage: Storage, sql: SqlStorage) -> SqliteRedemptionStore {
+        SqliteRedemptionStore {
+            storage,
+            sql,
+            mirror: RefCell::new(HashMap::new()),
+            pending: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Runs `f` as one transaction; its changes reach the mirror only if it commits.
+    fn transaction<T>(&self, f: impl FnOnce() -> worker::Result<T>) -> worker::Result<T> {
+        self.pending.borrow_mut().clear();
+        let result = transaction_sync(&self.storage, f);
+        let changes = std::mem::take(&mut *self.pending.borrow_mut());
+        if result.is_ok() {
+            let mut mirror = self.mirror.borrow_mut();
+            for change in changes {
+                apply(&mut mirror, change);
+            }
+        }
+        result
+    }
+
+    /// Reads `code`'s counts (and `customer`'s) into the mirror, if they are not
+    /// there yet. Called before a transaction writes anything for the code.
+    fn load(&self, code: &Code, customer: Option<&CustomerId>) -> worker::Result<()> {
+        if !self.mirror.borrow().contains_key(code.as_str()) {
+            let captured: Vec<CountRow> = self
+                .sql
+                .exec("SELECT n FROM usage_total WHERE code = ?", vec![code.as_str().into()])?
+                .to_array()?;
+            let holds: Vec<HoldRow> = self
+                .sql
+                .exec(
+                    "SELECT seq, customer, expires FROM holds WHERE code = ?",
+                    vec![code.as_str().into()],
+                )?
+                .to_array()?;
+            let mut loaded = CodeMirror {
+                captured: captured.first().map_or(0, |r| u64::try_from(r.n).unwrap_or(0)),
+                ..CodeMirror::default()
+            };
+            for hold in holds {
+                loaded.expiry.insert(hold.seq, hold.expires.clone());
+                loaded.holds.insert((hold.expires, hold.seq), hold.customer);
+            }
+            self.mirror.borrow_mut().insert(code.as_str().to_owned(), loaded);
+        }
+        if let Some(customer) = customer {
+            let known = self
+                .mirror
+                .borrow()
+                .get(code.as_str())
+                .is_some_and(|m| m.captured_by.contains_key(customer.as_str()));
+            if !known {
+                let rows: Vec<CountRow> = self
+                    .sql
+                    .exec(
+                        "SELECT n FROM usage_customer WHERE code = ? AND customer = ?",
+                        vec![code.as_str().into(), customer.as_str().into()],
+                    )?
+                    .to_array()?;
+                let n = rows.first().map_or(0, |r| u64::try_from(r.n).unwrap_or(0));
+                if let Some(m) = self.mirror.borrow_mut().get_mut(code.as_str()) {
+                    m.captured_by.insert(customer.as_str().to_owned(), n);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Adds the tables and columns of [`MIGRATIONS`] that an older object lacks.
@@ -257,6 +372,7 @@ impl SqliteRedemptionStore {
                 None,
             )
             .map_err(backend)?;
+        self.mirror.borrow_mut().clear();
         Ok(())
     }
 
@@ -447,7 +563,8 @@ impl SqliteRedemptionStore {
     /// [`StoreError::Backend`] when the write fails.
     pub fn expire_holds(&self, code: &Code, now: Timestamp) -> Result<(u64, Option<Timestamp>), StoreError> {
         let at = instant(now);
-        transaction_sync(&self.storage, || {
+        self.load(code, None).map_err(backend)?;
+        self.transaction(|| {
             let due: Vec<KeyedRow> = self
                 .sql
                 .exec(
@@ -463,7 +580,7 @@ impl SqliteRedemptionStore {
                     ..held
                 };
                 self.update(row.seq, &expired)?;
-                self.sql.exec("DELETE FROM holds WHERE seq = ?", vec![row.seq.into()])?;
+                self.delete_hold(code, row.seq)?;
             }
             Ok((due.len() as u64, self.next_expiry(code)?))
         })
@@ -521,27 +638,93 @@ impl SqliteRedemptionStore {
         u64::try_from(n).map_err(|_| rust_error(format!("negative count {n}")))
     }
 
-    /// The counts at `now`: captured plus holds with `expires > now`, in one query.
+    /// The counts at `now`, from the mirror and the transaction's changes so
+    /// far: captured plus holds with `expires > now`.
     fn usage(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> worker::Result<UsageCounts> {
-        let who: SqlStorageValue = customer.map(|c| c.as_str().to_owned()).into();
-        let row: UsageRow = self
-            .sql
-            .exec(
-                "SELECT
-                   (SELECT coalesce(max(n), 0) FROM usage_total WHERE code = ?1)
-                   + (SELECT count(*) FROM holds WHERE code = ?1 AND expires > ?3) AS total,
-                   (SELECT coalesce(max(n), 0) FROM usage_customer WHERE code = ?1 AND customer = ?2)
-                   + (SELECT count(*) FROM holds WHERE code = ?1 AND customer = ?2 AND expires > ?3) AS per_customer",
-                vec![code.as_str().into(), who, instant(now).into()],
-            )?
-            .one()?;
-        let total = u64::try_from(row.total).map_err(rust_error)?;
-        let per_customer = if customer.is_some() {
-            u64::try_from(row.per_customer).map_err(rust_error)?
+        let mirror = self.mirror.borrow();
+        let m = mirror
+            .get(code.as_str())
+            .ok_or_else(|| rust_error(format!("the counts of {code} were not read")))?;
+        let at = instant(now);
+        let who = customer.map(CustomerId::as_str);
+        let is_who = |c: &Option<String>| who.is_some() && c.as_deref() == who;
+        let mut total = i64::try_from(m.captured).map_err(rust_error)?;
+        let mut mine = who
+            .and_then(|c| m.captured_by.get(c))
+            .map_or(0, |n| i64::try_from(*n).unwrap_or(i64::MAX));
+        for (_, holder) in m
+            .holds
+            .range((Bound::Excluded((at.clone(), i64::MAX)), Bound::Unbounded))
+        {
+            total += 1;
+            mine += i64::from(is_who(holder));
+        }
+        for change in self.pending.borrow().iter() {
+            match change {
+                Delta::Captured {
+                    code: c,
+                    customer: holder,
+                    delta,
+                } if c == code.as_str() => {
+                    total += delta;
+                    if is_who(holder) {
+                        mine += delta;
+                    }
+                }
+                Delta::HoldAdded {
+                    code: c,
+                    expires,
+                    customer: holder,
+                    ..
+                } if c == code.as_str() && *expires > at => {
+                    total += 1;
+                    mine += i64::from(is_who(holder));
+                }
+                Delta::HoldRemoved { code: c, seq } if c == code.as_str() => {
+                    if let Some(expires) = m.expiry.get(seq).filter(|e| **e > at) {
+                        total -= 1;
+                        let holder = m.holds.get(&(expires.clone(), *seq)).cloned().flatten();
+                        mine -= i64::from(is_who(&holder));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let total = u64::try_from(total).map_err(rust_error)?;
+        let mine = if who.is_some() {
+            u64::try_from(mine).map_err(rust_error)?
         } else {
             0
         };
-        UsageCounts::new(total, per_customer).map_err(rust_error)
+        UsageCounts::new(total, mine).map_err(rust_error)
+    }
+
+    fn insert_hold(&self, code: &Code, seq: i64, customer: Option<&CustomerId>, expires: String) -> worker::Result<()> {
+        self.sql.exec(
+            "INSERT INTO holds(seq, code, customer, expires) VALUES (?, ?, ?, ?)",
+            vec![
+                seq.into(),
+                code.as_str().into(),
+                customer.map(|c| c.as_str().to_owned()).into(),
+                expires.clone().into(),
+            ],
+        )?;
+        self.pending.borrow_mut().push(Delta::HoldAdded {
+            code: code.as_str().to_owned(),
+            seq,
+            expires,
+            customer: customer.map(|c| c.as_str().to_owned()),
+        });
+        Ok(())
+    }
+
+    fn delete_hold(&self, code: &Code, seq: i64) -> worker::Result<()> {
+        self.sql.exec("DELETE FROM holds WHERE seq = ?", vec![seq.into()])?;
+        self.pending.borrow_mut().push(Delta::HoldRemoved {
+            code: code.as_str().to_owned(),
+            seq,
+        });
+        Ok(())
     }
 
     /// The reservation under `key`, with its sequence number.
@@ -574,6 +757,11 @@ impl SqliteRedemptionStore {
                 vec![code.as_str().into(), customer.as_str().into(), delta.into()],
             )?;
         }
+        self.pending.borrow_mut().push(Delta::Captured {
+            code: code.as_str().to_owned(),
+            customer: customer.map(|c| c.as_str().to_owned()),
+            delta,
+        });
         Ok(())
     }
 
@@ -615,19 +803,19 @@ impl SqliteRedemptionStore {
 
 impl RedemptionStore for SqliteRedemptionStore {
     fn usage_for(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> Result<UsageCounts, StoreError> {
+        self.load(code, customer).map_err(backend)?;
         self.usage(code, customer, now).map_err(backend)
     }
 
     fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
-        let row: CountRow = self
-            .sql
-            .exec(
-                "SELECT count(*) AS n FROM holds WHERE code = ? AND expires > ?",
-                vec![code.as_str().into(), instant(now).into()],
-            )
-            .and_then(|c| c.one())
-            .map_err(backend)?;
-        u64::try_from(row.n).map_err(backend)
+        self.load(code, None).map_err(backend)?;
+        let mirror = self.mirror.borrow();
+        let at = instant(now);
+        Ok(mirror.get(code.as_str()).map_or(0, |m| {
+            m.holds
+                .range((Bound::Excluded((at, i64::MAX)), Bound::Unbounded))
+                .count() as u64
+        }))
     }
 
     fn reservation(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<Reservation>, StoreError> {
@@ -636,7 +824,8 @@ impl RedemptionStore for SqliteRedemptionStore {
 
     fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
         let (code, customer, now) = (redemption.code, redemption.customer, redemption.now);
-        transaction_sync(&self.storage, || {
+        self.load(code, customer).map_err(backend)?;
+        self.transaction(|| {
             let mut replacing = None;
             if let Some(key) = redemption.idempotency_key {
                 if let Some((seq, earlier)) = self.keyed(code, key)? {
@@ -645,7 +834,7 @@ impl RedemptionStore for SqliteRedemptionStore {
                         return Ok(Some(earlier.replayed()));
                     }
                     // A capture under the key of an expired hold: a new capture that replaces it.
-                    self.sql.exec("DELETE FROM holds WHERE seq = ?", vec![seq.into()])?;
+                    self.delete_hold(code, seq)?;
                     replacing = Some(seq);
                 }
             }
@@ -680,17 +869,7 @@ impl RedemptionStore for SqliteRedemptionStore {
                 None => self.insert(code, &reservation)?,
             };
             match redemption.hold_until {
-                Some(expires_at) => {
-                    self.sql.exec(
-                        "INSERT INTO holds(seq, code, customer, expires) VALUES (?, ?, ?, ?)",
-                        vec![
-                            seq.into(),
-                            code.as_str().into(),
-                            customer.map(|c| c.as_str().to_owned()).into(),
-                            instant(expires_at).into(),
-                        ],
-                    )?;
-                }
+                Some(expires_at) => self.insert_hold(code, seq, customer, instant(expires_at))?,
                 None => self.add_captured(code, customer, 1)?,
             }
             Ok(Some(reservation))
@@ -700,7 +879,7 @@ impl RedemptionStore for SqliteRedemptionStore {
 
     fn convert(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
         let (code, now) = (conversion.code, conversion.now);
-        transaction_sync(&self.storage, || {
+        self.transaction(|| {
             let Some((seq, held)) = self.keyed(code, conversion.key)? else {
                 return Ok(None);
             };
@@ -709,7 +888,9 @@ impl RedemptionStore for SqliteRedemptionStore {
                 ReservationState::Expired => return Ok(None),
                 _ => return Ok(Some(held.replayed())),
             }
-            self.sql.exec("DELETE FROM holds WHERE seq = ?", vec![seq.into()])?;
+            // Read before this transaction writes: the mirror must hold committed counts.
+            self.load(code, held.customer.as_ref())?;
+            self.delete_hold(code, seq)?;
             self.add_captured(code, held.customer.as_ref(), 1)?;
             let captured = Reservation {
                 quote: conversion.quote.clone(),
@@ -726,20 +907,21 @@ impl RedemptionStore for SqliteRedemptionStore {
 
     fn release(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
         let (code, now) = (release.code, release.now);
-        transaction_sync(&self.storage, || {
+        self.transaction(|| {
             let Some((seq, earlier)) = self.keyed(code, release.key)? else {
                 return Ok(None);
             };
-            let was = match earlier.state_at(now) {
-                ReservationState::Released => return Ok(Some(earlier.replayed())),
-                ReservationState::Captured => {
-                    self.add_captured(code, earlier.customer.as_ref(), -1)?;
-                    ReservationState::Captured
-                }
-                _ => {
-                    self.sql.exec("DELETE FROM holds WHERE seq = ?", vec![seq.into()])?;
-                    ReservationState::Held
-                }
+            if earlier.state_at(now) == ReservationState::Released {
+                return Ok(Some(earlier.replayed()));
+            }
+            // Read before this transaction writes: the mirror must hold committed counts.
+            self.load(code, earlier.customer.as_ref())?;
+            let was = if earlier.state_at(now) == ReservationState::Captured {
+                self.add_captured(code, earlier.customer.as_ref(), -1)?;
+                ReservationState::Captured
+            } else {
+                self.delete_hold(code, seq)?;
+                ReservationState::Held
             };
             let released = Reservation {
                 usage: self.usage(code, earlier.customer.as_ref(), now)?,
@@ -753,6 +935,38 @@ impl RedemptionStore for SqliteRedemptionStore {
             Ok(Some(released))
         })
         .map_err(backend)
+    }
+}
+
+/// Applies a committed change to the mirror (a code not read yet is read from SQLite when needed).
+fn apply(mirror: &mut HashMap<String, CodeMirror>, change: Delta) {
+    match change {
+        Delta::Captured { code, customer, delta } => {
+            if let Some(m) = mirror.get_mut(&code) {
+                m.captured = m.captured.saturating_add_signed(delta);
+                if let Some(n) = customer.and_then(|c| m.captured_by.get_mut(&c)) {
+                    *n = n.saturating_add_signed(delta);
+                }
+            }
+        }
+        Delta::HoldAdded {
+            code,
+            seq,
+            expires,
+            customer,
+        } => {
+            if let Some(m) = mirror.get_mut(&code) {
+                m.expiry.insert(seq, expires.clone());
+                m.holds.insert((expires, seq), customer);
+            }
+        }
+        Delta::HoldRemoved { code, seq } => {
+            if let Some(m) = mirror.get_mut(&code) {
+                if let Some(expires) = m.expiry.remove(&seq) {
+                    m.holds.remove(&(expires, seq));
+                }
+            }
+        }
     }
 }
 

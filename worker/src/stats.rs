@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use worker::SqlStorage;
 
-/// The tables, created with the code's schema.
+/// The table, created with the code's schema: one row per figure and minute
+/// of the last hour, and one per figure (`minute = 0`) for everything older.
 pub const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS stats_total(name TEXT PRIMARY KEY, n INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS stats_minute(minute INTEGER NOT NULL, name TEXT NOT NULL, n INTEGER NOT NULL,
+CREATE TABLE IF NOT EXISTS stats(minute INTEGER NOT NULL, name TEXT NOT NULL, n INTEGER NOT NULL,
     PRIMARY KEY(minute, name));
 ";
 
@@ -56,34 +56,37 @@ impl Event<'_> {
     }
 }
 
-/// Adds `n` to the figure of `event`, since the start and in the minute `minute`.
+/// Adds `n` to the figure of `event` in the minute `minute`: one statement.
 ///
 /// # Errors
 ///
 /// A runtime error from SQLite; the caller logs it and goes on.
 pub fn record(sql: &SqlStorage, event: Event<'_>, n: i64, minute: i64) -> worker::Result<()> {
-    let name = event.name();
     sql.exec(
-        "INSERT INTO stats_total(name, n) VALUES (?1, ?2) ON CONFLICT(name) DO UPDATE SET n = n + ?2",
-        vec![name.clone().into(), n.into()],
-    )?;
-    sql.exec(
-        "INSERT INTO stats_minute(minute, name, n) VALUES (?1, ?2, ?3)
+        "INSERT INTO stats(minute, name, n) VALUES (?1, ?2, ?3)
          ON CONFLICT(minute, name) DO UPDATE SET n = n + ?3",
-        vec![minute.into(), name.into(), n.into()],
+        vec![minute.into(), event.name().into(), n.into()],
     )?;
     Ok(())
 }
 
-/// Drops the minute buckets older than the window.
+/// Folds the minutes older than the window into the rows of `minute = 0`
+/// (done once a minute, not on every figure).
 ///
 /// # Errors
 ///
 /// A runtime error from SQLite.
 pub fn prune(sql: &SqlStorage, minute: i64) -> worker::Result<()> {
+    let cutoff = minute - WINDOW_MINUTES;
     sql.exec(
-        "DELETE FROM stats_minute WHERE minute <= ?",
-        vec![(minute - WINDOW_MINUTES).into()],
+        "INSERT INTO stats(minute, name, n)
+         SELECT 0, name, sum(n) FROM stats WHERE minute > 0 AND minute <= ?1 GROUP BY name
+         ON CONFLICT(minute, name) DO UPDATE SET n = n + excluded.n",
+        vec![cutoff.into()],
+    )?;
+    sql.exec(
+        "DELETE FROM stats WHERE minute > 0 AND minute <= ?",
+        vec![cutoff.into()],
     )?;
     Ok(())
 }
@@ -158,13 +161,16 @@ struct Row {
 /// A runtime error from SQLite.
 pub fn read(sql: &SqlStorage, minute: i64) -> worker::Result<(Figures, Figures)> {
     let mut total = Figures::default();
-    for row in sql.exec("SELECT name, n FROM stats_total", None)?.to_array::<Row>()? {
+    for row in sql
+        .exec("SELECT name, sum(n) AS n FROM stats GROUP BY name", None)?
+        .to_array::<Row>()?
+    {
         total.add(&row.name, row.n);
     }
     let mut recent = Figures::default();
     let rows: Vec<Row> = sql
         .exec(
-            "SELECT name, sum(n) AS n FROM stats_minute WHERE minute > ? GROUP BY name",
+            "SELECT name, sum(n) AS n FROM stats WHERE minute > ? GROUP BY name",
             vec![(minute - WINDOW_MINUTES).into()],
         )?
         .to_array()?;
