@@ -262,7 +262,6 @@ fn demo_enabled(env: &Env) -> bool {
 /// An internal request to a Durable Object: `https://do/<path>`, a JSON body, extra headers.
 fn internal(method: Method, path: &str, body: Option<String>, headers: &[(&str, &str)]) -> Result<Request> {
     let all = Headers::new();
-    all.set("content-type", "application/json")?;
     for (name, value) in headers {
         all.set(name, value)?;
     }

@@ -40,6 +40,14 @@ CREATE TABLE IF NOT EXISTS idempotency_keys(
 CREATE TABLE IF NOT EXISTS refusals(code TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY(code, key));
 ";
 
+/// A reservation's key is indexed by the database in the statement that
+/// inserts the reservation (one statement where there were two).
+const KEY_TRIGGER: &str = "
+CREATE TRIGGER IF NOT EXISTS redemption_key AFTER INSERT ON redemptions
+WHEN NEW.idempotency_key IS NOT NULL AND NEW.state != 'refused'
+BEGIN INSERT INTO idempotency_keys(code, key, seq) VALUES (NEW.code, NEW.idempotency_key, NEW.seq); END;
+";
+
 /// Columns added after the first release, for objects whose tables predate them.
 const MIGRATIONS: &[(&str, &str, &str)] = &[
     (
@@ -196,6 +204,11 @@ struct SeqRow {
 }
 
 #[derive(Deserialize)]
+struct ReservationRow {
+    reservation: String,
+}
+
+#[derive(Deserialize)]
 struct ExpiresRow {
     expires: Option<String>,
 }
@@ -346,6 +359,7 @@ impl SqliteRedemptionStore {
             )
             .map_err(backend)?;
         self.sql.exec(crate::stats::SCHEMA, None).map_err(backend)?;
+        self.sql.exec(KEY_TRIGGER, None).map_err(backend)?;
         for (table, column, statement) in MIGRATIONS {
             let columns: Vec<NameRow> = self
                 .sql
@@ -727,19 +741,26 @@ impl SqliteRedemptionStore {
         Ok(())
     }
 
-    /// The reservation under `key`, with its sequence number.
+    /// The reservation under `key`, with its sequence number: the key's index
+    /// first (a new key, the common case, stops there), then its reservation.
     fn keyed(&self, code: &Code, key: &IdempotencyKey) -> worker::Result<Option<(i64, Reservation)>> {
-        let rows: Vec<KeyedRow> = self
+        let seqs: Vec<SeqRow> = self
             .sql
             .exec(
-                "SELECT r.seq AS seq, r.reservation AS reservation FROM idempotency_keys k JOIN redemptions r ON r.seq = k.seq
-                 WHERE k.code = ? AND k.key = ?",
+                "SELECT seq FROM idempotency_keys WHERE code = ? AND key = ?",
                 vec![code.as_str().into(), key.as_str().into()],
             )?
             .to_array()?;
+        let Some(seq) = seqs.first().map(|row| row.seq) else {
+            return Ok(None);
+        };
+        let rows: Vec<ReservationRow> = self
+            .sql
+            .exec("SELECT reservation FROM redemptions WHERE seq = ?", vec![seq.into()])?
+            .to_array()?;
         rows.into_iter()
             .next()
-            .map(|row| Ok((row.seq, serde_json::from_str(&row.reservation).map_err(rust_error)?)))
+            .map(|row| Ok((seq, serde_json::from_str(&row.reservation).map_err(rust_error)?)))
             .transpose()
     }
 
@@ -775,29 +796,32 @@ impl SqliteRedemptionStore {
         Ok(())
     }
 
-    /// Appends a reservation to the history; returns its sequence number.
-    fn insert(&self, code: &Code, reservation: &Reservation) -> worker::Result<i64> {
+    /// Appends a reservation to the history (its key is indexed by [`KEY_TRIGGER`]);
+    /// returns its sequence number when `want_seq`.
+    fn insert(&self, code: &Code, reservation: &Reservation, want_seq: bool) -> worker::Result<Option<i64>> {
         let json = serde_json::to_string(reservation).map_err(rust_error)?;
         let key = reservation.key.as_ref().map(|k| k.as_str().to_owned());
+        let bindings = vec![
+            code.as_str().into(),
+            key.into(),
+            reservation.state.as_str().into(),
+            json.into(),
+        ];
+        if !want_seq {
+            self.sql.exec(
+                "INSERT INTO redemptions(code, idempotency_key, state, reservation) VALUES (?, ?, ?, ?)",
+                bindings,
+            )?;
+            return Ok(None);
+        }
         let row: SeqRow = self
             .sql
             .exec(
                 "INSERT INTO redemptions(code, idempotency_key, state, reservation) VALUES (?, ?, ?, ?) RETURNING seq",
-                vec![
-                    code.as_str().into(),
-                    key.clone().into(),
-                    reservation.state.as_str().into(),
-                    json.into(),
-                ],
+                bindings,
             )?
             .one()?;
-        if let Some(key) = key {
-            self.sql.exec(
-                "INSERT INTO idempotency_keys(code, key, seq) VALUES (?, ?, ?)",
-                vec![code.as_str().into(), key.into(), row.seq.into()],
-            )?;
-        }
-        Ok(row.seq)
+        Ok(Some(row.seq))
     }
 }
 
@@ -864,13 +888,14 @@ impl RedemptionStore for SqliteRedemptionStore {
             let seq = match replacing {
                 Some(seq) => {
                     self.update(seq, &reservation)?;
-                    seq
+                    Some(seq)
                 }
-                None => self.insert(code, &reservation)?,
+                None => self.insert(code, &reservation, redemption.hold_until.is_some())?,
             };
-            match redemption.hold_until {
-                Some(expires_at) => self.insert_hold(code, seq, customer, instant(expires_at))?,
-                None => self.add_captured(code, customer, 1)?,
+            match (redemption.hold_until, seq) {
+                (Some(expires_at), Some(seq)) => self.insert_hold(code, seq, customer, instant(expires_at))?,
+                (Some(_), None) => return Err(rust_error("a hold was written without its sequence number")),
+                (None, _) => self.add_captured(code, customer, 1)?,
             }
             Ok(Some(reservation))
         })
