@@ -533,7 +533,7 @@ async fn handle_list_codes(req: &Request, env: &Env) -> Answer {
     let (entries, more): (Vec<Entry>, bool) = response.json().await?;
     let summaries = futures_util::future::join_all(entries.iter().map(|entry| summary(env, entry))).await;
     let mut codes = Vec::with_capacity(entries.len());
-    for (entry, summary) in entries.iter().zip(summaries) {
+    for summary in summaries {
         let Some(summary) = summary? else {
             continue;
         };
@@ -541,7 +541,6 @@ async fn handle_list_codes(req: &Request, env: &Env) -> Answer {
         if archived || !is_archived {
             codes.push(summary);
         }
-        let _ = entry;
     }
     let next = if more {
         entries.last().map(|e| e.code.clone())
@@ -834,7 +833,6 @@ async fn handle_demo(req: &Request, env: &Env, step: DemoStep) -> Answer {
     let body = read_body(req, BASKET_BODY_LIMIT).await?;
     demo_server_token(env)?;
     if step == DemoStep::Quote {
-        routing(&body, BasketRequestKind::Quote)?;
         let code = routing(&body, BasketRequestKind::Quote)?.code;
         return quote_through_ledger(env, &code, body).await;
     }
