@@ -85,6 +85,25 @@ row(
   `writes/s (n=${run.floorSpread.n})`,
   `${num(run.floorSpread.perSecond / run.floorN.perSecond, 2)} of one object`,
 );
+for (const [label, c, f] of [["1 client", run.capture1, run.floor1], [`${run.captureN.clients} clients`, run.captureN, run.floorN]]) {
+  if (Number.isFinite(c.cpuMsPerRequest) && Number.isFinite(f.cpuMsPerRequest)) {
+    row(`capture, ${label}: workerd CPU per request`, num(c.cpuMsPerRequest, 2), "ms", `${times(c.cpuMsPerRequest / f.cpuMsPerRequest)} floor (${num(f.cpuMsPerRequest, 2)} ms)`);
+  }
+}
+if (run.checkoutN) {
+  const h = run.checkoutN;
+  row(`hold + capture, basket with lines, ${h.clients} clients: throughput`, auto(h.perSecond), `checkouts/s (n=${h.n}; 2 requests each)`, `${num(h.perSecond / run.captureN.perSecond, 2)} of plain captures/s`);
+  row(`hold + capture, basket with lines: p50 / p99`, `${auto(h.p50Ms)} / ${auto(h.p99Ms)}`, "ms (hold sent to capture answered)");
+}
+if (run.lookupCached) {
+  row(`lookups of one hot code, ${run.lookupCached.clients} clients, edge cache`, auto(run.lookupCached.perSecond), `lookups/s (n=${run.lookupCached.n})`, `${times(run.lookupCached.perSecond / run.lookupLive.perSecond)} live`);
+  row(`lookups of one hot code, ${run.lookupLive.clients} clients, live (token)`, auto(run.lookupLive.perSecond), `lookups/s (n=${run.lookupLive.n})`);
+  for (const name of ["Cached", "Live"]) {
+    const c = run[`captureWithLookups${name}`];
+    const l = run[`lookupsDuringCapture${name}`];
+    row(`capture, ${c.clients} clients, while ${l.clients} clients look up (${name.toLowerCase()})`, auto(c.perSecond), `captures/s (lookups ${auto(l.perSecond)}/s)`, `${num(c.perSecond / run.captureN.perSecond, 2)} of captures alone`);
+  }
+}
 const retries = ["capture1", "captureN", "captureSpread"].reduce((a, k) => a + run[k].retries, 0);
 row("capture: retries (409/5xx, same key) / count check", `${retries} / ${run.hotConsistent ? "ok" : "MISMATCH"}`, "");
 
@@ -104,8 +123,27 @@ const env = (v, f) => (process.env[v] ? path.join(process.env[v], f) : undefined
 size("browser module", [env("BENCH_PKG", "promocodes_bg.wasm"), "public/pkg/promocodes_bg.wasm", "pkg/promocodes_bg.wasm"]);
 size("Worker", [env("BENCH_WORKER_BUILD", "index_bg.wasm"), "worker/build/index_bg.wasm"]);
 
+// The four figures of issue 13, with their targets, from this one run.
+const gzipOf = (candidates) => {
+  const file = candidates.filter(Boolean).map((p) => path.resolve(root, p)).find(existsSync);
+  return file ? gzipSync(readFileSync(file), { level: 9 }).length : NaN;
+};
+const moduleGz = gzipOf([env("BENCH_PKG", "promocodes_bg.wasm"), "public/pkg/promocodes_bg.wasm", "pkg/promocodes_bg.wasm"]);
+const quoteUs = us(b.handle?.meanMs ?? b.wasm.meanMs);
+const headline = [
+  ["capture / floor throughput, one hot code, 1 client", num(run.capture1.perSecond / run.floor1.perSecond, 2), "≥ 0.85", run.capture1.perSecond / run.floor1.perSecond >= 0.85],
+  [`capture / floor throughput, one hot code, ${run.captureN.clients} clients`, num(run.captureN.perSecond / run.floorN.perSecond, 2), "≥ 0.85", run.captureN.perSecond / run.floorN.perSecond >= 0.85],
+  [`capture p99 / floor p99, ${run.captureN.clients} clients`, num(run.captureN.p99Ms / run.floorN.p99Ms, 2), "≤ 1.3", run.captureN.p99Ms / run.floorN.p99Ms <= 1.3],
+  ["browser `quote()` of a parsed code, mean", `${num(quoteUs, 2)} µs`, "≤ 1 µs", quoteUs <= 1],
+  ["`POST /v1/quotes` round trip / browser quote", times(b.http.meanMs / (quoteUs / 1000)), "≥ 3,000×", b.http.meanMs / (quoteUs / 1000) >= 3000],
+  ["browser module, gzip -9", `${num(moduleGz, 0)} B`, "≤ 65,536 B", moduleGz <= 65536],
+];
 const out = [
   `Edge figures: the built Worker under ${run.server} (not wrangler dev), on-disk SQLite, 127.0.0.1; ${run.mode} counts.`,
+  "",
+  "| target (issue 13) | this run | target | met |",
+  "|---|---:|---|---|",
+  ...headline.map(([f, v, t, ok]) => `| ${f} | ${v} | ${t} | ${ok ? "yes" : "no"} |`),
   "",
   "| figure | value | unit | ratio |",
   "|---|---:|---|---|",

@@ -15,7 +15,7 @@
 // browser are stopped on exit, on error and on SIGINT/SIGTERM.
 import { Miniflare } from "miniflare";
 import { chromium } from "playwright-core";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -26,8 +26,8 @@ const smoke = flags.includes("--smoke");
 
 // Counts and time limits (each phase stops at whichever comes first).
 const N = smoke
-  ? { one: 20, many: 100, clients: 50, spread: 100, quotes: 2000, trips: 20, phaseMs: 5000, browserMs: 5000 }
-  : { one: 1500, many: 6000, clients: 50, spread: 6000, quotes: 200000, trips: 1500, phaseMs: 20000, browserMs: 15000 };
+  ? { one: 20, many: 100, clients: 50, spread: 100, lookups: 200, quotes: 2000, trips: 20, phaseMs: 5000, browserMs: 5000 }
+  : { one: 1500, many: 6000, clients: 50, spread: 6000, lookups: 30000, quotes: 200000, trips: 1500, phaseMs: 20000, browserMs: 15000 };
 const CODES = 100;
 
 const ADMIN = "bench-admin-token";
@@ -94,8 +94,15 @@ async function startProduct() {
     ],
     compatibilityDate: "2026-04-01",
     bindings: { ADMIN_TOKEN: ADMIN, CAPTURE_TOKEN: CAPTURE },
-    durableObjects: { LEDGER: { className: "Ledger", useSQLite: true } },
+    durableObjects: { LEDGER: { className: "Ledger", useSQLite: true }, CATALOG: { className: "Catalog", useSQLite: true } },
+    // The public rate limit (60 per 10 s per address in wrangler.toml) would measure itself here.
+    ratelimits: { PUBLIC_LIMITER: { simple: { limit: 100_000_000, period: 10 } } },
     durableObjectsPersist: path.join(scratch, "state-worker"),
+    // The Worker writes one log line per capture; drain them rather than print them from this process.
+    handleRuntimeStdio(stdout, stderr) {
+      stdout.resume();
+      stderr.resume();
+    },
     assets: {
       directory: site(),
       binding: "ASSETS",
@@ -119,10 +126,33 @@ async function startFloor() {
     compatibilityDate: "2026-04-01",
     durableObjects: { FLOOR: { className: "Floor", useSQLite: true } },
     durableObjectsPersist: path.join(scratch, "state-floor"),
+    handleRuntimeStdio(stdout, stderr) {
+      stdout.resume();
+      stderr.resume();
+    },
   });
   cleanups.push(() => mf.dispose());
   return (await mf.ready).origin;
 }
+
+// CPU time of the workerd processes each Miniflare started (its children), from /proc: the cost of a
+// request on the server, which the shared machine's load disturbs far less than wall-clock rates.
+function children() {
+  return readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        return { pid: Number(d), ppid: Number(f[1]), cpuMs: (Number(f[11]) + Number(f[12])) * 10 };
+      } catch {
+        return null;
+      }
+    })
+    .filter((p) => p && p.ppid === process.pid);
+}
+const cpuOf = (pids) => children().filter((c) => pids.has(c.pid)).reduce((a, c) => a + c.cpuMs, 0);
+const pidsOf = {};
 
 function summarize(latencies, elapsedMs, extra) {
   const s = Float64Array.from(latencies).sort();
@@ -140,7 +170,8 @@ function summarize(latencies, elapsedMs, extra) {
 /// `clients` concurrent clients send request(i) for i = 0.. until `total` succeeded or `maxMs`
 /// passed. 409 and 5xx are retried with the same idempotency key (the request is the same); the
 /// latency of a capture is from its first send to its success.
-async function load({ clients, total, maxMs, request, ok = [201] }) {
+async function load({ clients, total, maxMs, request, ok = [201], server }) {
+  const cpu0 = server ? cpuOf(pidsOf[server]) : 0;
   let next = 0;
   let retries = 0;
   const latencies = [];
@@ -166,7 +197,9 @@ async function load({ clients, total, maxMs, request, ok = [201] }) {
       }
     }),
   );
-  return summarize(latencies, performance.now() - start, { clients, retries });
+  const elapsed = performance.now() - start;
+  const cpuMsPerRequest = server ? (cpuOf(pidsOf[server]) - cpu0) / Math.max(1, latencies.length) : undefined;
+  return summarize(latencies, elapsed, { clients, retries, cpuMsPerRequest });
 }
 
 const run = Date.now().toString(36);
@@ -187,6 +220,60 @@ const floorRequest = (origin, nameOf, tag) => (i) => ({
   init: { method: "POST", headers: { "idempotency-key": `${run}-${tag}-${i}` } },
 });
 
+// The capture real checkouts do: a basket with lines, held while the buyer pays, then captured under
+// the hold's key with the quote shown. One "request" here is the hold and its capture.
+const LINES = {
+  lines: [
+    { sku: "MUG", quantity: 2, unit_price: { amount: "12.50", currency: "EUR" }, categories: ["mugs"] },
+    { sku: "BEANS", quantity: 1, unit_price: { amount: "8.50", currency: "EUR" }, categories: ["coffee"] },
+    { sku: "GRINDER", quantity: 1, unit_price: { amount: "46.50", currency: "EUR" }, categories: ["grinders"] },
+  ],
+  shipping: { amount: "4.90", currency: "EUR" },
+};
+async function checkoutLoad({ origin, code, clients, total, maxMs, tag }) {
+  const cpu0 = cpuOf(pidsOf.worker);
+  let next = 0;
+  let retries = 0;
+  const latencies = [];
+  const deadline = performance.now() + maxMs;
+  const start = performance.now();
+  const post = async (route, key, body) => {
+    for (let attempt = 0; ; attempt++) {
+      const r = await fetch(`${origin}${route}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${CAPTURE}`, "idempotency-key": key },
+        body: JSON.stringify(body),
+      });
+      const text = await r.text();
+      if (r.status === 201) return JSON.parse(text);
+      if ((r.status === 409 || r.status >= 500) && attempt < 50) {
+        retries++;
+        continue;
+      }
+      throw new Error(`POST ${route} answered ${r.status}: ${text.slice(0, 300)}`);
+    }
+  };
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < total && performance.now() < deadline) {
+        const key = `${run}-${tag}-${next++}`;
+        const t0 = performance.now();
+        const held = await post("/v1/holds", key, { code, ...LINES });
+        await post("/v1/captures", key, { code, ...LINES, quote: held.quote });
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const out = summarize(latencies, performance.now() - start, { clients, retries });
+  out.cpuMsPerRequest = (cpuOf(pidsOf.worker) - cpu0) / Math.max(1, latencies.length);
+  return out;
+}
+
+const lookupRequest = (origin, code, token) => () => ({
+  url: `${origin}/v1/codes/${code}`,
+  init: { method: "GET", headers: token ? { authorization: `Bearer ${token}` } : {} },
+});
+
 async function putCode(origin, code) {
   const r = await fetch(`${origin}/v1/codes/${code}`, {
     method: "PUT",
@@ -197,7 +284,8 @@ async function putCode(origin, code) {
 }
 
 async function usageOf(origin, code) {
-  const r = await fetch(`${origin}/v1/codes/${code}`);
+  // Live counts: a token bypasses the lookup's edge cache.
+  const r = await fetch(`${origin}/v1/codes/${code}`, { headers: { authorization: `Bearer ${ADMIN}` } });
   const j = await r.json();
   return j.usage?.total;
 }
@@ -235,7 +323,11 @@ async function browser(origin) {
 }
 
 try {
-  const [worker, floor] = await Promise.all([startProduct(), startFloor()]);
+  // One after the other, so that each server's workerd processes are known (for their CPU time).
+  const worker = await startProduct();
+  pidsOf.worker = new Set(children().map((c) => c.pid));
+  const floor = await startFloor();
+  pidsOf.floor = new Set(children().map((c) => c.pid).filter((p) => !pidsOf.worker.has(p)));
   log(`Worker (Miniflare from Node) at ${worker}, floor at ${floor}; ${smoke ? "smoke" : "full"} counts`);
   await putCode(worker, "HOT");
   for (let c = 0; c < CODES; c++) await putCode(worker, `SPREAD${c}`);
@@ -251,15 +343,16 @@ try {
   const hot = () => "HOT";
   const spread = (i) => `SPREAD${i % CODES}`;
   log("capture, 1 client");
-  res.capture1 = await load({ clients: 1, total: N.one, maxMs: N.phaseMs, request: captureRequest(worker, hot, "c1") });
+  res.capture1 = await load({ clients: 1, total: N.one, maxMs: N.phaseMs, request: captureRequest(worker, hot, "c1"), server: "worker" });
   log("floor, 1 client");
-  res.floor1 = await load({ clients: 1, total: N.one, maxMs: N.phaseMs, request: floorRequest(floor, () => "hot", "f1") });
+  res.floor1 = await load({ clients: 1, total: N.one, maxMs: N.phaseMs, request: floorRequest(floor, () => "hot", "f1"), server: "floor" });
   log(`capture, ${N.clients} clients`);
   res.captureN = await load({
     clients: N.clients,
     total: N.many,
     maxMs: N.phaseMs,
     request: captureRequest(worker, hot, "cN"),
+    server: "worker",
   });
   log(`floor, ${N.clients} clients`);
   res.floorN = await load({
@@ -267,6 +360,7 @@ try {
     total: N.many,
     maxMs: N.phaseMs,
     request: floorRequest(floor, () => "hot", "fN"),
+    server: "floor",
   });
   log(`capture, ${N.clients} clients over ${CODES} codes`);
   res.captureSpread = await load({
@@ -282,9 +376,26 @@ try {
     maxMs: N.phaseMs,
     request: floorRequest(floor, (i) => `spread${i % CODES}`, "fS"),
   });
+  log(`hold + capture of a basket with lines, ${N.clients} clients, one code`);
+  res.checkoutN = await checkoutLoad({ origin: worker, code: "HOT", clients: N.clients, total: N.many / 2, maxMs: N.phaseMs, tag: "hN" });
+  log(`lookups of one hot code, ${N.clients} clients: from the edge cache, then live (a token bypasses it)`);
+  res.lookupCached = await load({ clients: N.clients, total: N.lookups, maxMs: N.phaseMs, request: lookupRequest(worker, "HOT"), ok: [200], server: "worker" });
+  res.lookupLive = await load({ clients: N.clients, total: N.lookups, maxMs: N.phaseMs, request: lookupRequest(worker, "HOT", ADMIN), ok: [200], server: "worker" });
+  log(`capture, ${N.clients} clients, while ${N.clients} clients look the code up (cached, then live)`);
+  for (const [name, token] of [["Cached", undefined], ["Live", ADMIN]]) {
+    const lookups = load({ clients: N.clients, total: N.lookups, maxMs: N.phaseMs, request: lookupRequest(worker, "HOT", token), ok: [200] });
+    res[`captureWithLookups${name}`] = await load({
+      clients: N.clients,
+      total: N.many,
+      maxMs: N.phaseMs,
+      request: captureRequest(worker, hot, `cL${name}`),
+    });
+    res[`lookupsDuringCapture${name}`] = await lookups;
+  }
   const after = await usageOf(worker, "HOT");
-  res.hotConsistent = after - before === res.capture1.n + res.captureN.n;
-  log(`HOT usage ${before} → ${after}, captures ${res.capture1.n + res.captureN.n}: consistent=${res.hotConsistent}`);
+  const hotCaptures = res.capture1.n + res.captureN.n + res.checkoutN.n + res.captureWithLookupsCached.n + res.captureWithLookupsLive.n;
+  res.hotConsistent = after - before === hotCaptures;
+  log(`HOT usage ${before} → ${after}, captures ${hotCaptures}: consistent=${res.hotConsistent}`);
 
   log("browser: wasm quote vs POST /v1/quotes");
   res.browser = await browser(worker);

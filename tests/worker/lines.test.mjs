@@ -106,3 +106,15 @@ test("bad lines are named and record nothing; 500 lines fit the 64 KiB body, 501
   const list = await call(base(), "GET", "/v1/codes/TEN/redemptions", { headers: admin });
   assert.equal(list.json.redemptions.length, 1, "nothing but the one good capture");
 });
+
+test("a body that is not JSON at all says so", async () => {
+  for (const raw of ["hello", "{\"code\": ", ""]) {
+    const r = await call(base(), "POST", "/v1/quotes", { raw, headers: { "content-type": "application/json" } });
+    assert.equal(r.status, 400, raw);
+    assert.equal(r.json.type, "/problems/invalid_request");
+    assert.match(r.json.detail, /^the body is not JSON: /, r.json.detail);
+  }
+  const amount = await call(base(), "POST", "/v1/quotes", { body: { code: "TEN", total: { amount: "-0", currency: "EUR" } } });
+  assert.equal(amount.status, 400, "an amount written -0 is refused: amounts have no sign");
+  assert.match(amount.json.detail, /total\.amount: .*sign/);
+});
