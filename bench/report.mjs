@@ -96,7 +96,11 @@ if (run.checkoutN) {
   row(`hold + capture, basket with lines: p50 / p99`, `${auto(h.p50Ms)} / ${auto(h.p99Ms)}`, "ms (hold sent to capture answered)");
 }
 if (run.lookupCached) {
-  row(`lookups of one hot code, ${run.lookupCached.clients} clients, edge cache`, auto(run.lookupCached.perSecond), `lookups/s (n=${run.lookupCached.n})`, `${times(run.lookupCached.perSecond / run.lookupLive.perSecond)} live`);
+  const lc = run.lookupCached;
+  row(`lookups of one hot code, ${lc.clients} clients, edge cache`, auto(lc.perSecond), `lookups/s (n=${lc.n})`, `${times(lc.perSecond / run.lookupLive.perSecond)} live`);
+  if (Number.isFinite(lc.objectReads)) {
+    row("lookups through the edge cache: reads that reached the code's object", `${lc.objectReads} of ${lc.n}`, `in ${num(lc.seconds, 1)} s (one per ${num(lc.seconds / Math.max(1, lc.objectReads), 1)} s)`, `${num((100 * lc.objectReads) / Math.max(1, lc.n), 2)} % of lookups`);
+  }
   row(`lookups of one hot code, ${run.lookupLive.clients} clients, live (token)`, auto(run.lookupLive.perSecond), `lookups/s (n=${run.lookupLive.n})`);
   for (const name of ["Cached", "Live"]) {
     const c = run[`captureWithLookups${name}`];

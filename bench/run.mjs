@@ -170,7 +170,7 @@ function summarize(latencies, elapsedMs, extra) {
 /// `clients` concurrent clients send request(i) for i = 0.. until `total` succeeded or `maxMs`
 /// passed. 409 and 5xx are retried with the same idempotency key (the request is the same); the
 /// latency of a capture is from its first send to its success.
-async function load({ clients, total, maxMs, request, ok = [201], server }) {
+async function load({ clients, total, maxMs, request, ok = [201], server, onResponse }) {
   const cpu0 = server ? cpuOf(pidsOf[server]) : 0;
   let next = 0;
   let retries = 0;
@@ -186,6 +186,7 @@ async function load({ clients, total, maxMs, request, ok = [201], server }) {
         for (let attempt = 0; ; attempt++) {
           const r = await fetch(url, init);
           const text = await r.text();
+          onResponse?.(r);
           if (ok.includes(r.status)) break;
           if ((r.status === 409 || r.status >= 500) && attempt < 50) {
             retries++;
@@ -379,7 +380,21 @@ try {
   log(`hold + capture of a basket with lines, ${N.clients} clients, one code`);
   res.checkoutN = await checkoutLoad({ origin: worker, code: "HOT", clients: N.clients, total: N.many / 2, maxMs: N.phaseMs, tag: "hN" });
   log(`lookups of one hot code, ${N.clients} clients: from the edge cache, then live (a token bypasses it)`);
-  res.lookupCached = await load({ clients: N.clients, total: N.lookups, maxMs: N.phaseMs, request: lookupRequest(worker, "HOT"), ok: [200], server: "worker" });
+  let misses = 0;
+  const countMisses = (r) => {
+    if (r.headers.get("x-promocodes-cache") === "miss") misses++;
+  };
+  res.lookupCached = await load({
+    clients: N.clients,
+    total: N.lookups,
+    maxMs: N.phaseMs,
+    request: lookupRequest(worker, "HOT"),
+    ok: [200],
+    server: "worker",
+    onResponse: countMisses,
+  });
+  // How many of those lookups reached the code's object (the rest came from the edge cache).
+  res.lookupCached.objectReads = misses;
   res.lookupLive = await load({ clients: N.clients, total: N.lookups, maxMs: N.phaseMs, request: lookupRequest(worker, "HOT", ADMIN), ok: [200], server: "worker" });
   log(`capture, ${N.clients} clients, while ${N.clients} clients look the code up (cached, then live)`);
   for (const [name, token] of [["Cached", undefined], ["Live", ADMIN]]) {
