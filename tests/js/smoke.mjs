@@ -95,5 +95,77 @@ test("a parsed code quotes many baskets and answers as the one-shot functions do
   eq(typeof PromoCode.prototype[Symbol.dispose], "function");
 });
 
+// The shared vectors through the handle and the one-shot functions, on both roads the module reads
+// arguments by: plain data (its fast road) and anything else (class instances here), read from their
+// JSON text. Answers must be the vectors' JSON exactly (key order included), refusals the same text.
+const vectors = JSON.parse(readFileSync(new URL("../vectors.json", import.meta.url), "utf8"));
+const definitionOf = (c) => (typeof c.definition === "string" ? vectors.definitions[c.definition] : c.definition);
+class Data {}
+const byJson = (v) => {
+  if (Array.isArray(v)) return v.map(byJson);
+  if (v && typeof v === "object") return Object.assign(new Data(), Object.fromEntries(Object.entries(v).map(([k, x]) => [k, byJson(x)])));
+  return v;
+};
+const roads = [["plain", (v) => structuredClone(v)], ["by JSON", byJson]];
+const refusal = (fn) => {
+  try {
+    fn();
+  } catch (e) {
+    if (!(e instanceof Error) || e.name !== "PromoInputError") throw new Error(`threw ${e}`);
+    if (!e.message.startsWith(`${e.field}: `)) throw new Error(`field ${e.field} of ${e.message}`);
+    return e.message;
+  }
+  throw new Error("did not throw");
+};
+test("every vector: the handle and the one-shot functions answer the vector's JSON on both roads", () => {
+  for (const c of vectors.cases) {
+    const promo = PromoCode.parse(definitionOf(c));
+    const expectQuote = JSON.stringify(c.expect);
+    const { quote: _, ...checked } = c.expect;
+    const expectCheck = JSON.stringify(checked);
+    for (const [road, data] of roads) {
+      const at = `${c.name} (${road})`;
+      const got = [
+        promo.quote(data(c.basket), data(c.options)),
+        quote(data(definitionOf(c)), data(c.basket), data(c.options)),
+      ];
+      for (const r of got) if (JSON.stringify(r) !== expectQuote) throw new Error(`${at}: ${JSON.stringify(r)} !== ${expectQuote}`);
+      const checks = [promo.check(data(c.basket), data(c.options)), check(definitionOf(c), data(c.basket), data(c.options))];
+      for (const r of checks) if (JSON.stringify(r) !== expectCheck) throw new Error(`${at}: check ${JSON.stringify(r)}`);
+    }
+    promo.free();
+  }
+});
+test("every malformed vector: the handle refuses it as the one-shot functions do, on both roads", () => {
+  for (const c of vectors.malformed) {
+    const options = c.options ?? { now };
+    for (const [road, data] of roads) {
+      const at = `${c.name} (${road})`;
+      const one = refusal(() => quote(data(definitionOf(c)), data(c.basket), data(options)));
+      if (one !== c.error) throw new Error(`${at}: one-shot ${one} !== ${c.error}`);
+      if (c.error.startsWith("definition")) {
+        const parsed = refusal(() => PromoCode.parse(data(definitionOf(c))));
+        if (parsed !== c.error) throw new Error(`${at}: parse ${parsed}`);
+        continue;
+      }
+      const promo = PromoCode.parse(data(definitionOf(c)));
+      for (const call of [() => promo.quote(data(c.basket), data(options)), () => promo.check(data(c.basket), data(options))]) {
+        const got = refusal(call);
+        if (got !== c.error) throw new Error(`${at}: ${got} !== ${c.error}`);
+      }
+      promo.free();
+    }
+  }
+});
+test("a handle's helpers do not leak a thrown getter or a proxy trap", () => {
+  const promo = PromoCode.parse(save10);
+  const getter = { get total() { throw new RangeError("getter"); } };
+  throws(() => promo.quote(getter, { now }), "basket: is not JSON data (a cycle, a BigInt, or a toJSON that throws)");
+  const trap = new Proxy({}, { ownKeys() { throw new Error("trap"); } });
+  throws(() => promo.quote(basket, trap), "options: is not JSON data (a cycle, a BigInt, or a toJSON that throws)");
+  eq(promo.quote(basket, { now }).quote.payable.amount, "72.00");
+  promo[Symbol.dispose]();
+});
+
 console.log(failed ? `${failed} failed` : "all passed");
 process.exit(failed ? 1 : 0);
