@@ -69,14 +69,21 @@ impl Currency {
     /// [`InputError::UnknownCurrency`] when the code is not an active ISO 4217
     /// currency with minor units.
     pub fn from_code(code: &str) -> Result<Currency, InputError> {
-        // A binary search of the sorted table.
-        let (mut low, mut high) = (0, COUNT);
-        while low < high {
-            let middle = (low + high) / 2;
-            match code_at(middle).cmp(code) {
-                std::cmp::Ordering::Less => low = middle + 1,
-                std::cmp::Ordering::Greater => high = middle,
-                std::cmp::Ordering::Equal => return Ok(Currency { index: middle as u16 }),
+        // A binary search of the sorted table, on the three letters as one number (which sorts alike).
+        if let [a, b, c] = *code.as_bytes() {
+            let wanted = key(a, b, c);
+            let (mut low, mut high) = (0, COUNT);
+            while low < high {
+                let middle = (low + high) / 2;
+                let have = match CODES.as_bytes().get(3 * middle..3 * middle + 3) {
+                    Some(&[a, b, c]) => key(a, b, c),
+                    _ => break,
+                };
+                match have.cmp(&wanted) {
+                    std::cmp::Ordering::Less => low = middle + 1,
+                    std::cmp::Ordering::Greater => high = middle,
+                    std::cmp::Ordering::Equal => return Ok(Currency { index: middle as u16 }),
+                }
             }
         }
         Err(InputError::UnknownCurrency {
@@ -101,6 +108,11 @@ impl Currency {
     pub fn all() -> impl ExactSizeIterator<Item = Currency> {
         (0..COUNT).map(|index| Currency { index: index as u16 })
     }
+}
+
+/// Three bytes as one number, ordered as the bytes are.
+fn key(a: u8, b: u8, c: u8) -> u32 {
+    u32::from_be_bytes([0, a, b, c])
 }
 
 /// The code of the table's `index`th currency.

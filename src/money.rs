@@ -81,15 +81,15 @@ impl Money {
                 max,
             });
         }
-        if amount > Money::MAX_AMOUNT {
+        // At most `max` places, so in minor units exactly (a 96-bit mantissa times at most 10^4).
+        let minor = amount.mantissa().unsigned_abs() * 10_u128.pow(max - amount.scale());
+        if minor > Money::max_minor(currency).unsigned_abs() {
             return Err(InputError::AmountTooLarge {
                 amount: amount.to_string(),
                 max: Money::MAX_AMOUNT.to_string(),
             });
         }
-        // At most `max` places and at most MAX_AMOUNT: the minor units fit an i128 and a Decimal.
-        let minor = amount.mantissa().abs() * 10_i128.pow(max - amount.scale());
-        Ok(Money::of_minor(minor, currency))
+        Ok(Money::of_minor(minor as i128, currency))
     }
 
     /// Parses a plain decimal amount such as `"80"` or `"12.50"` in `currency`.
@@ -130,7 +130,8 @@ impl Money {
 
     /// [`Money::MAX_AMOUNT`] in minor units of `currency`.
     fn max_minor(currency: Currency) -> i128 {
-        10_i128.pow(15 + currency.minor_units())
+        // At most 10^19: a u64.
+        i128::from(10_u64.pow(15 + currency.minor_units()))
     }
 
     /// The amount, with exactly as many decimal places as the currency has.
@@ -150,7 +151,31 @@ impl Money {
 
     /// The amount as text with exactly the currency's decimal places, `"8.00"`.
     pub fn amount_text(&self) -> String {
-        self.amount.to_string()
+        let mut text = String::with_capacity(24);
+        self.write_amount(&mut text);
+        text
+    }
+
+    /// Appends the amount's text to `out`, as `Decimal`'s `Display` writes it,
+    /// digit by digit rather than through the formatting machinery.
+    pub(crate) fn write_amount(&self, out: &mut String) {
+        let places = self.currency.minor_units() as usize;
+        // At most 10^19 minor units (20 digits), a point and a leading 0, written from the end.
+        let mut text = [b'0'; 24];
+        let mut at = text.len();
+        let mut rest = u64::try_from(self.minor()).unwrap_or_default();
+        let mut written = 0;
+        while rest > 0 || written <= places {
+            if written == places && places > 0 {
+                at -= 1;
+                text[at] = b'.';
+            }
+            at -= 1;
+            text[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            written += 1;
+        }
+        out.push_str(std::str::from_utf8(&text[at..]).unwrap_or_default());
     }
 
     /// `percent` percent of this amount, rounded to the minor unit with [`ROUNDING`].
@@ -176,7 +201,11 @@ impl Money {
         // At most 10^19 minor units times a mantissa of at most 10^6: no overflow.
         let numerator = self.minor() * percent.mantissa();
         let denominator = 100 * 10_i128.pow(percent.scale());
-        let (quotient, remainder) = (numerator / denominator, numerator % denominator);
+        // 64-bit division when it fits (128-bit division is slow in wasm).
+        let (quotient, remainder) = match (u64::try_from(numerator), u64::try_from(denominator)) {
+            (Ok(n), Ok(d)) => (i128::from(n / d), i128::from(n % d)),
+            _ => (numerator / denominator, numerator % denominator),
+        };
         let rounded = if 2 * remainder >= denominator {
             quotient + 1
         } else {
@@ -244,19 +273,27 @@ pub(crate) fn parse_decimal(field: &'static str, text: &str) -> Result<Decimal, 
         field,
         input: text.chars().take(MAX_DECIMAL_TEXT).collect(),
     };
-    let (negative, digits) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text),
+    let (negative, digits) = match text.as_bytes() {
+        [b'-', rest @ ..] => (true, rest),
+        bytes => (false, bytes),
     };
-    let (whole, fraction) = match digits.split_once('.') {
-        Some((whole, fraction)) => (whole, Some(fraction)),
-        None => (digits, None),
-    };
-    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if text.len() > MAX_DECIMAL_TEXT || !all_digits(whole) || !fraction.is_none_or(all_digits) {
+    // Digits, then optionally one `.` and more digits (plain loops: this runs on every amount).
+    let mut point = digits.len();
+    let mut plain = text.len() <= MAX_DECIMAL_TEXT;
+    let mut i = 0;
+    while i < digits.len() {
+        match digits[i] {
+            b'.' if point == digits.len() => point = i,
+            b'0'..=b'9' => {}
+            _ => plain = false,
+        }
+        i += 1;
+    }
+    if !plain || point == 0 || point + 1 == digits.len() {
         return Err(not_a_decimal());
     }
-    let value = Decimal::from_str_exact(digits).map_err(|_| not_a_decimal())?;
+    let (whole, fraction) = digits.split_at(point);
+    let value = exact_decimal(whole, fraction.get(1..).unwrap_or_default()).ok_or_else(not_a_decimal)?;
     if negative {
         return Err(if value.is_zero() {
             InputError::SignedZero {
@@ -269,6 +306,40 @@ pub(crate) fn parse_decimal(field: &'static str, text: &str) -> Result<Decimal, 
         });
     }
     Ok(value)
+}
+
+/// The decimal `whole.fraction` (ASCII digits), as `Decimal::from_str_exact`
+/// reads it: every digit kept, the fraction's length as the scale; `None`
+/// when it does not fit a `Decimal` exactly (a mantissa of 2^96 or more, or
+/// more than 28 places).
+fn exact_decimal(whole: &[u8], fraction: &[u8]) -> Option<Decimal> {
+    let scale = u32::try_from(fraction.len()).ok().filter(|&places| places <= 28)?;
+    let mut mantissa = 0_u128;
+    if whole.len() + fraction.len() <= 19 {
+        // Fits a u64: 64-bit arithmetic (128-bit multiplication is a call in wasm).
+        let mut small = 0_u64;
+        for &digit in whole.iter().chain(fraction) {
+            small = small * 10 + u64::from(digit - b'0');
+        }
+        mantissa = u128::from(small);
+    } else {
+        for &digit in whole.iter().chain(fraction) {
+            // Below 2^96 before, so below 2^100 after: no overflow.
+            mantissa = mantissa * 10 + u128::from(digit - b'0');
+            if mantissa >> 96 != 0 {
+                return None;
+            }
+        }
+    }
+    (mantissa >> 96 == 0).then(|| {
+        Decimal::from_parts(
+            mantissa as u32,
+            (mantissa >> 32) as u32,
+            (mantissa >> 64) as u32,
+            false,
+            scale,
+        )
+    })
 }
 
 impl fmt::Debug for Money {
@@ -453,6 +524,77 @@ mod tests {
                 let product = a.amount() * Decimal::from(quantity);
                 assert_eq!(text(a.checked_mul(quantity)), exact(product, a.currency()));
             }
+        }
+    }
+
+    /// The decimals `parse_decimal` reads are the ones `Decimal::from_str_exact` reads (what it replaced).
+    #[test]
+    fn exact_decimal_is_from_str_exact() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut texts: Vec<String> = [
+            "0",
+            "00",
+            "0.0",
+            "80",
+            "80.00",
+            "0080.00",
+            "1.005",
+            "79228162514264337593543950335",
+            "79228162514264337593543950336",
+            "7922816251426433759354395033.5",
+            "7922816251426433759354395033.6",
+            "0.0000000000000000000000000001",
+            "0.00000000000000000000000000001",
+            "1.0000000000000000000000000000",
+            "10000000000000000000000000000",
+            "99999999999999999999999999999999",
+            "000000000000000000000000000000001",
+            "1.00000000000000000000000000000",
+            "123456789012345678.9",
+            "12345678901234567",
+            "123456789012345678",
+        ]
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+        for _ in 0..20_000 {
+            let whole = 1 + next(30) as usize;
+            let text: String = (0..whole).map(|_| char::from(b'0' + next(10) as u8)).collect();
+            let text = match next(3) {
+                0 => text,
+                _ => {
+                    let fraction: String = (0..1 + next(32)).map(|_| char::from(b'0' + next(10) as u8)).collect();
+                    format!("{text}.{fraction}")
+                }
+            };
+            if text.len() <= MAX_DECIMAL_TEXT {
+                texts.push(text);
+            }
+        }
+        for text in texts {
+            let ours = parse_decimal("amount", &text).ok();
+            let theirs = Decimal::from_str_exact(&text).ok();
+            assert_eq!(
+                ours.map(|d| (d.mantissa(), d.scale())),
+                theirs.map(|d| (d.mantissa(), d.scale())),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn write_amount_writes_amount_text() {
+        for amount in amounts() {
+            let mut out = String::from("x");
+            amount.write_amount(&mut out);
+            // What `Decimal`'s own display writes, with the currency's places.
+            assert_eq!(out, format!("x{}", amount.amount()));
         }
     }
 

@@ -170,12 +170,49 @@ const SEP: char = '\u{1}';
 
 /// The JavaScript helpers, in `src/wasm.js` (wasm-bindgen copies it next to
 /// `promocodes.js`, as `snippets/.../src/wasm.js`).
+///
+/// Both are told where the shared buffer is on every call (this module's
+/// memory, the buffer's address and size): they keep no state of their own
+/// but a view of it, so two instances of the module cannot mix up buffers.
 #[wasm_bindgen(module = "/src/wasm.js")]
 extern "C" {
-    /// A plain basket and options as one string of fields, or `None`.
-    fn flatten(basket: &JsValue, options: &JsValue) -> Option<String>;
-    /// An answer's objects from its fields.
-    fn build(fields: &str) -> JsValue;
+    /// Writes a plain basket and options into the buffer as fields: how many bytes, or -1.
+    fn flatten(basket: &JsValue, options: &JsValue, memory: &JsValue, pointer: u32, size: u32) -> i32;
+    /// An answer's objects from the fields in the buffer's first `length` bytes.
+    fn build(memory: &JsValue, pointer: u32, size: u32, length: u32) -> JsValue;
+}
+
+/// The shared buffer's size. Whatever `flatten` writes fits, so the
+/// arguments' JSON text is far below [`MAX_INPUT_LEN`]: at most 6 characters
+/// of JSON for each byte (an escaped control character), plus the keys of at
+/// most 500 lines of 20 categories, some 800,000 characters. Every answer
+/// fits too: 500 lines of at most 150 bytes.
+const SHARED_LEN: usize = 128 * 1024;
+
+thread_local! {
+    /// The buffer `flatten` writes and `build` reads (allocated once, at its
+    /// full size, so its address never changes). No Rust borrow of it is held
+    /// while the helpers run, and they touch it only then.
+    static SHARED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// This module's memory, for the helpers.
+    static MEMORY: JsValue = wasm_bindgen::memory();
+}
+
+/// Runs `with` on the shared buffer.
+fn with_shared<T>(with: impl FnOnce(&mut Vec<u8>) -> T) -> T {
+    SHARED.with(|shared| {
+        let mut shared = shared.borrow_mut();
+        if shared.is_empty() {
+            shared.resize(SHARED_LEN, 0);
+        }
+        with(&mut shared)
+    })
+}
+
+/// Calls a helper with this module's memory and the shared buffer's address.
+fn with_buffer<T>(call: impl FnOnce(&JsValue, u32) -> T) -> T {
+    let pointer = with_shared(|shared| shared.as_ptr() as u32);
+    MEMORY.with(|memory| call(memory, pointer))
 }
 
 #[wasm_bindgen]
@@ -264,11 +301,14 @@ fn read<T>(argument: &str, value: &JsValue, read: fn(&str) -> Result<T, InputErr
 fn basket_and_options(basket: &JsValue, options: Option<&JsValue>) -> Result<(Basket, QuoteOptions), js_sys::Error> {
     // `Some(null)` (only Rust can pass it; JavaScript's null is `None`) is refused by the JSON road.
     let absent = options.is_some_and(|options| options.is_null() || options.is_undefined());
-    if let Some(fields) = (!absent)
-        .then(|| flatten(basket, options.unwrap_or(&JsValue::UNDEFINED)))
-        .flatten()
-    {
-        if let Some(read) = plain(&fields) {
+    if !absent {
+        let undefined = JsValue::UNDEFINED;
+        let options = options.unwrap_or(&undefined);
+        let written = with_buffer(|memory, pointer| flatten(basket, options, memory, pointer, SHARED_LEN as u32));
+        let read = usize::try_from(written)
+            .ok()
+            .and_then(|written| with_shared(|shared| plain(std::str::from_utf8(shared.get(..written)?).ok()?)));
+        if let Some(read) = read {
             return Ok(read);
         }
     }
@@ -280,19 +320,29 @@ fn basket_and_options(basket: &JsValue, options: Option<&JsValue>) -> Result<(Ba
     Ok((basket, options))
 }
 
-/// The fields `flatten` wrote, in order.
-struct Fields<'a>(std::str::Split<'a, char>);
+/// The fields `flatten` wrote, in order (each after a separator).
+struct Fields<'a>(&'a str);
 
 impl<'a> Fields<'a> {
     fn next(&mut self) -> Option<&'a str> {
-        self.0.next()
+        // Plain loops and slice patterns: this runs for every field.
+        let bytes = self.0.as_bytes();
+        let [SEP_BYTE, ..] = bytes else { return None };
+        let mut end = 1;
+        while end < bytes.len() && bytes[end] != SEP_BYTE {
+            end += 1;
+        }
+        // The separator is ASCII, so both ends are character boundaries.
+        let (field, rest) = (self.0.get(1..end)?, self.0.get(end..)?);
+        self.0 = rest;
+        Some(field)
     }
 
     /// Whether an optional value follows (`=`) or not (`-`).
     fn present(&mut self) -> Option<bool> {
-        match self.next()? {
-            "=" => Some(true),
-            "-" => Some(false),
+        match self.next()?.as_bytes() {
+            [b'='] => Some(true),
+            [b'-'] => Some(false),
             _ => None,
         }
     }
@@ -334,8 +384,7 @@ impl<'a> Fields<'a> {
 /// A basket and options from `flatten`'s fields, built by the same
 /// constructors as the JSON road; `None` for anything they refuse.
 fn plain(fields: &str) -> Option<(Basket, QuoteOptions)> {
-    let mut fields = Fields(fields.split(SEP));
-    fields.next().filter(|lead| lead.is_empty())?;
+    let mut fields = Fields(fields);
     let total = fields.maybe(Fields::money)?;
     let lines = fields.maybe(|fields| (0..fields.number()?).map(|_| fields.line()).collect())?;
     let shipping = fields.maybe(Fields::money)?;
@@ -345,7 +394,7 @@ fn plain(fields: &str) -> Option<(Basket, QuoteOptions)> {
         usage: fields.maybe(|fields| UsageCounts::new(fields.number()?, fields.number()?).ok())?,
         now: fields.maybe(|fields| Timestamp::parse(fields.next()?).ok())?,
     };
-    fields.next().is_none().then_some((basket, options))
+    fields.0.is_empty().then_some((basket, options))
 }
 
 /// The time to quote at: the option, else the browser clock.
@@ -357,15 +406,42 @@ fn now(options: &QuoteOptions) -> Result<Timestamp, js_sys::Error> {
     }
 }
 
+/// The separator, as a byte.
+const SEP_BYTE: u8 = SEP as u8;
+
+/// The separator, as text.
+const SEP_TEXT: &str = "\u{1}";
+
 fn field(out: &mut String, text: &str) {
-    out.push(SEP);
+    out.push_str(SEP_TEXT);
     out.push_str(text);
 }
 
 fn money_fields(out: &mut String, money: &Money) {
-    out.push(SEP);
-    let _ = write!(out, "{}", money.amount());
+    out.push_str(SEP_TEXT);
+    money.write_amount(out);
     field(out, money.currency().code());
+}
+
+thread_local! {
+    /// The last time written, and its text: a page quotes at one `now` many times.
+    static LAST_TIME: std::cell::RefCell<Option<(Timestamp, String)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Appends `at` as RFC 3339 (its `Display`).
+fn time_field(out: &mut String, at: Timestamp) {
+    out.push_str(SEP_TEXT);
+    LAST_TIME.with(|last| {
+        let mut last = last.borrow_mut();
+        match &*last {
+            Some((time, text)) if *time == at => out.push_str(text),
+            _ => {
+                let text = at.to_string();
+                out.push_str(&text);
+                *last = Some((at, text));
+            }
+        }
+    });
 }
 
 /// `{ ok: true, quote }`, in `Quote`'s serde shape.
@@ -376,12 +452,11 @@ fn accepted(quote: &Quote) -> JsValue {
     for money in [quote.total(), quote.discount(), quote.payable()] {
         money_fields(&mut out, money);
     }
-    out.push(SEP);
-    let _ = write!(out, "{}", quote.quoted_at());
+    time_field(&mut out, quote.quoted_at());
     match quote.lines() {
         Some(lines) => {
             field(&mut out, "=");
-            out.push(SEP);
+            out.push_str(SEP_TEXT);
             let _ = write!(out, "{}", lines.len());
             for line in lines {
                 field(&mut out, line.sku.as_str());
@@ -406,7 +481,18 @@ fn accepted(quote: &Quote) -> JsValue {
         }
         None => field(&mut out, "-"),
     }
-    build(&out)
+    answer(&out)
+}
+
+/// The answer whose fields are `fields`, made by `build`.
+fn answer(fields: &str) -> JsValue {
+    // Every answer fits (see SHARED_LEN); a longer one would be cut at a field.
+    let length = with_shared(|shared| {
+        let length = fields.len().min(shared.len());
+        shared[..length].copy_from_slice(&fields.as_bytes()[..length]);
+        length
+    });
+    with_buffer(|memory, pointer| build(memory, pointer, SHARED_LEN as u32, length as u32))
 }
 
 /// `{ ok: false, rejection, message }`.
@@ -414,7 +500,7 @@ fn rejected(rejected: &PromoCodeRejected) -> JsValue {
     let mut out = String::from("r");
     field(&mut out, rejected.rejection().code());
     field(&mut out, rejected.message());
-    build(&out)
+    answer(&out)
 }
 
 fn quote_with(promo: &PromoCode, basket: &Basket, options: &QuoteOptions) -> Result<JsValue, js_sys::Error> {
@@ -430,7 +516,7 @@ fn check_with(promo: &PromoCode, basket: &Basket, options: &QuoteOptions) -> Res
     let now = now(options)?;
     let usage = options.usage.unwrap_or(UsageCounts::ZERO);
     Ok(match promo.validate(options.customer.as_ref(), usage, basket, now) {
-        Ok(()) => build("c"),
+        Ok(()) => answer("c"),
         Err(refusal) => rejected(&refusal),
     })
 }

@@ -595,6 +595,10 @@ const JAVASCRIPT_OPTIONS: &[&str] = &[
     "({ now: '2026-12-02T10:00:00Z', customer: ' bob ' })",
     "({ now: '2026-12-02T10:00:00Z', customer: 'al\\u0001ce' })",
     "Object.assign(Object.create({ customer: 'mallory' }), { now: '2026-12-02T10:00:00Z' })",
+    "({ now: '2026-12-02T10:00:00Z', customer: 'd\\u00f6rte \\u4e2d\\u6587 \\ud83d\\ude00' })",
+    "({ now: '2026-12-02T10:00:00Z', customer: 'alice\\ud83d' })",
+    "({ now: '2026-12-02T10:00:00Z', customer: '\\ude00alice' })",
+    "({ now: '2026-12-02T10:00:00Z', customer: ' '.repeat(200000) + 'a' })",
 ];
 
 #[wasm_bindgen_test]
