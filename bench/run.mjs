@@ -98,7 +98,9 @@ async function startProduct() {
     ],
     compatibilityDate: "2026-04-01",
     bindings: { ADMIN_TOKEN: ADMIN, CAPTURE_TOKEN: CAPTURE },
-    durableObjects: { LEDGER: { className: "Ledger", useSQLite: true } },
+    durableObjects: { LEDGER: { className: "Ledger", useSQLite: true }, CATALOG: { className: "Catalog", useSQLite: true } },
+    // The public routes' per-address limit, high enough that the round trips below never meet it.
+    ratelimits: { PUBLIC_LIMITER: { simple: { limit: 1_000_000, period: 60 } } },
     durableObjectsPersist: path.join(scratch, "state-worker"),
     assets: {
       directory: site(),

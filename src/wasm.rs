@@ -16,16 +16,18 @@
 //! server's JSON parser refuses (unknown fields included) with the same
 //! messages. A basket and options that are plain data of the documented
 //! shape take a faster road to the same values: a small JavaScript helper
-//! (`flatten`, in `src/wasm.js`) hands their strings and integers over in one
-//! string, and the core's own constructors check them. Anything else at all
-//! (a class instance, a getter that throws, an unknown field, a value a
-//! check refuses) goes the `JSON.stringify` road, which gives the refusal.
+//! (`flatten`, in `src/wasm.js`) writes their strings and integers as fields
+//! into a buffer in the module's memory, and the core's own constructors
+//! check them. Anything else at all (a class instance, a getter that throws,
+//! an unknown field, a value a check refuses) goes the `JSON.stringify` road,
+//! which gives the refusal: the fast road never refuses anything itself.
 //!
 //! # Answers
 //!
-//! The answer's objects are made by the other helper (`build`) from one
-//! string of fields, in the order the core's serde shapes write them, which
-//! is much cheaper than `JSON.parse` of the same answer as JSON text.
+//! The module writes an answer's fields into the same buffer, and the other
+//! helper (`build`) makes its objects, in the order the core's serde shapes
+//! write them: much cheaper than `JSON.parse` of the answer as JSON text, and
+//! than handing each string across on its own.
 
 use std::fmt::Write as _;
 
@@ -182,17 +184,16 @@ extern "C" {
     fn build(memory: &JsValue, pointer: u32, size: u32, length: u32) -> JsValue;
 }
 
-/// The shared buffer's size. Whatever `flatten` writes fits, so the
-/// arguments' JSON text is far below [`MAX_INPUT_LEN`]: at most 6 characters
-/// of JSON for each byte (an escaped control character), plus the keys of at
-/// most 500 lines of 20 categories, some 800,000 characters. Every answer
-/// fits too: 500 lines of at most 150 bytes.
+/// The most `flatten` writes (the shared buffer's size). Whatever it writes,
+/// the arguments' JSON text is far below [`MAX_INPUT_LEN`]: at most 6
+/// characters of JSON for each byte (an escaped control character), plus the
+/// keys of at most 500 lines of 20 categories, some 800,000 characters.
 const SHARED_LEN: usize = 128 * 1024;
 
 thread_local! {
-    /// The buffer `flatten` writes and `build` reads (allocated once, at its
-    /// full size, so its address never changes). No Rust borrow of it is held
-    /// while the helpers run, and they touch it only then.
+    /// The buffer `flatten` writes and `build` reads (at least `SHARED_LEN`
+    /// bytes; the helpers are told where it is on every call). No Rust borrow
+    /// of it is held while the helpers run, and they touch it only then.
     static SHARED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     /// This module's memory, for the helpers.
     static MEMORY: JsValue = wasm_bindgen::memory();
@@ -209,10 +210,10 @@ fn with_shared<T>(with: impl FnOnce(&mut Vec<u8>) -> T) -> T {
     })
 }
 
-/// Calls a helper with this module's memory and the shared buffer's address.
-fn with_buffer<T>(call: impl FnOnce(&JsValue, u32) -> T) -> T {
-    let pointer = with_shared(|shared| shared.as_ptr() as u32);
-    MEMORY.with(|memory| call(memory, pointer))
+/// Calls a helper with this module's memory and the shared buffer's address and size.
+fn with_buffer<T>(call: impl FnOnce(&JsValue, u32, u32) -> T) -> T {
+    let (pointer, size) = with_shared(|shared| (shared.as_ptr() as u32, shared.len() as u32));
+    MEMORY.with(|memory| call(memory, pointer, size))
 }
 
 #[wasm_bindgen]
@@ -304,7 +305,7 @@ fn basket_and_options(basket: &JsValue, options: Option<&JsValue>) -> Result<(Ba
     if !absent {
         let undefined = JsValue::UNDEFINED;
         let options = options.unwrap_or(&undefined);
-        let written = with_buffer(|memory, pointer| flatten(basket, options, memory, pointer, SHARED_LEN as u32));
+        let written = with_buffer(|memory, pointer, _| flatten(basket, options, memory, pointer, SHARED_LEN as u32));
         let read = usize::try_from(written)
             .ok()
             .and_then(|written| with_shared(|shared| plain(std::str::from_utf8(shared.get(..written)?).ok()?)));
@@ -486,13 +487,14 @@ fn accepted(quote: &Quote) -> JsValue {
 
 /// The answer whose fields are `fields`, made by `build`.
 fn answer(fields: &str) -> JsValue {
-    // Every answer fits (see SHARED_LEN); a longer one would be cut at a field.
-    let length = with_shared(|shared| {
-        let length = fields.len().min(shared.len());
-        shared[..length].copy_from_slice(&fields.as_bytes()[..length]);
-        length
+    with_shared(|shared| {
+        // Far larger than any answer (500 lines of some 150 bytes); grown if ever needed.
+        if shared.len() < fields.len() {
+            shared.resize(fields.len(), 0);
+        }
+        shared[..fields.len()].copy_from_slice(fields.as_bytes());
     });
-    with_buffer(|memory, pointer| build(memory, pointer, SHARED_LEN as u32, length as u32))
+    with_buffer(|memory, pointer, size| build(memory, pointer, size, fields.len() as u32))
 }
 
 /// `{ ok: false, rejection, message }`.
