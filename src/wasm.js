@@ -9,7 +9,8 @@
 // fields and returns how many bytes it wrote, or -1 for anything it does not vouch for: then the
 // module reads the argument's JSON.stringify text instead, as the server reads a request body.
 // A value it writes is one JSON.stringify would write as it is: a string, a safe non-negative
-// integer, an own enumerable property of a plain object or an element of an array. The buffer's
+// integer, an own enumerable property of a plain object (an inherited one gives up) or an element
+// of an array. The buffer's
 // size bounds what it writes, and so the arguments' JSON text, well under the module's
 // MAX_INPUT_LEN (src/wasm.rs, SHARED_LEN).
 //
@@ -18,6 +19,12 @@
 const SEP = 1;
 const BAIL = {};
 const OBJECT = Object.prototype;
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/// Gives up on a key of `for (k in o)` that `o` inherits (JSON.stringify writes only its own).
+function own(o, k) {
+  if (!hasOwn.call(o, k)) throw BAIL;
+}
 
 // A view of the buffer, kept from call to call: a new one for another module's buffer, and when the
 // memory has grown (the old view is then detached, of length 0).
@@ -99,6 +106,7 @@ function money(m) {
   plain(m);
   let amount, currency;
   for (const k in m) {
+    own(m, k);
     if (k === "amount") amount = m[k];
     else if (k === "currency") currency = m[k];
     else throw BAIL;
@@ -123,6 +131,7 @@ function line(l) {
   plain(l);
   let sku, quantity, price, categories;
   for (const k in l) {
+    own(l, k);
     if (k === "sku") sku = l[k];
     else if (k === "quantity") quantity = l[k];
     else if (k === "unit_price") price = l[k];
@@ -145,6 +154,7 @@ function usage(u) {
   plain(u);
   let total, perCustomer;
   for (const k in u) {
+    own(u, k);
     if (k === "total") total = u[k];
     else if (k === "per_customer") perCustomer = u[k];
     else throw BAIL;
@@ -158,6 +168,7 @@ export function flatten(basket, options, wasmMemory, pointer, size) {
     plain(basket);
     let total, items, shipping, customer, used, now;
     for (const k in basket) {
+      own(basket, k);
       if (k === "total") total = basket[k];
       else if (k === "lines") items = basket[k];
       else if (k === "shipping") shipping = basket[k];
@@ -166,6 +177,7 @@ export function flatten(basket, options, wasmMemory, pointer, size) {
     if (options != null) {
       plain(options);
       for (const k in options) {
+        own(options, k);
         if (k === "customer") customer = options[k];
         else if (k === "usage") used = options[k];
         else if (k === "now") now = options[k];

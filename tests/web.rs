@@ -618,12 +618,21 @@ fn the_plain_road_answers_as_the_json_text_of_any_javascript_value() {
         }
     }
     // Properties inherited from a polluted Object.prototype are not the page's data.
-    eval("Object.prototype.shipping = { amount: '4.90', currency: 'EUR' }");
-    let polluted = answer_text(promo.quote(js(&eur("80.00")).unchecked_into(), Some(js(&at(NOW)).unchecked_into())));
-    eval("delete Object.prototype.shipping");
-    let clean = answer_text(promo.quote(js(&eur("80.00")).unchecked_into(), Some(js(&at(NOW)).unchecked_into())));
+    let lines = serde_json::json!({"lines": [{"sku": "MUG", "quantity": 2,
+        "unit_price": {"amount": "12.50", "currency": "EUR"}}]});
+    let answers = || {
+        [eur("80.00"), lines.clone()]
+            .iter()
+            .map(|basket| answer_text(promo.quote(js(basket).unchecked_into(), Some(js(&at(NOW)).unchecked_into()))))
+            .collect::<Vec<_>>()
+    };
+    eval("Object.prototype.shipping = { amount: '4.90', currency: 'EUR' }; Object.prototype.customer = 'x'");
+    let polluted = answers();
+    eval("delete Object.prototype.shipping; delete Object.prototype.customer");
+    let clean = answers();
     assert_eq!(polluted, clean);
-    assert!(clean.contains("\"payable\":{\"amount\":\"72.00\""), "{clean}");
+    assert!(clean[0].contains("\"payable\":{\"amount\":\"72.00\""), "{clean:?}");
+    assert!(!clean[1].contains("shipping"), "{clean:?}");
 }
 
 #[wasm_bindgen_test]

@@ -205,6 +205,13 @@ test("flatten gives up on anything JSON.stringify would not write as it is", () 
     [new Proxy({}, { ownKeys() { throw new Error("trap"); } })],
   ];
   for (const [b, o] of bad) eq(written(b, o), null);
+  // An inherited property is not the page's data (JSON.stringify leaves it out).
+  Object.prototype.shipping = { amount: "4.90", currency: "EUR" };
+  try {
+    eq(written({ lines: [] }), null);
+  } finally {
+    delete Object.prototype.shipping;
+  }
   eq(written(basket, { now }, 20), null);
 });
 test("build makes an answer's objects from its fields", () => {
