@@ -7,7 +7,8 @@
 //   SQLite compare-and-set and key insert in one transactionSync.
 // - Capture on one hot code with 1 and 50 concurrent clients, the floor the same way, interleaved;
 //   then the same 50-client load spread over 100 codes (and 100 floor objects).
-// - Headless Chromium (playwright-core, /usr/bin/chromium) times wasm quote() calls and
+// - Headless Chromium (playwright-core, /usr/bin/chromium) times the browser module's quotes (a
+//   parsed code's promo.quote(), for a total and for 3 lines; the one-shot quote()) and
 //   POST /v1/quotes round trips in one page.
 //
 // usage: node bench/run.mjs OUT.json [--smoke]
@@ -26,8 +27,8 @@ const smoke = flags.includes("--smoke");
 
 // Counts and time limits (each phase stops at whichever comes first).
 const N = smoke
-  ? { one: 20, many: 100, clients: 50, spread: 100, lookups: 200, quotes: 2000, trips: 20, phaseMs: 5000, browserMs: 5000 }
-  : { one: 1500, many: 6000, clients: 50, spread: 6000, lookups: 30000, quotes: 200000, trips: 1500, phaseMs: 20000, browserMs: 15000 };
+  ? { one: 20, many: 100, clients: 50, spread: 100, lookups: 200, quotes: 2000, oneShots: 500, trips: 20, phaseMs: 5000, browserMs: 5000 }
+  : { one: 1500, many: 6000, clients: 50, spread: 6000, lookups: 30000, quotes: 200000, oneShots: 50000, trips: 1500, phaseMs: 20000, browserMs: 15000 };
 const CODES = 100;
 
 const ADMIN = "bench-admin-token";
@@ -74,7 +75,10 @@ function site() {
   if (!pkg) throw new Error("no browser module: run scripts/build-web.sh (public/pkg/ or pkg/)");
   mkdirSync(path.join(dir, "pkg"), { recursive: true });
   cpSync(path.join(root, "bench/browser"), dir, { recursive: true });
-  for (const f of ["promocodes.js", "promocodes_bg.wasm"]) cpSync(path.join(pkg, f), path.join(dir, "pkg", f));
+  // promocodes.js imports its JavaScript helpers from ./snippets/.
+  for (const f of ["promocodes.js", "promocodes_bg.wasm", "snippets"]) {
+    cpSync(path.join(pkg, f), path.join(dir, "pkg", f), { recursive: true });
+  }
   return dir;
 }
 
@@ -313,9 +317,19 @@ async function browser(origin) {
   const out = await page.evaluate((cfg) => window.runBench(cfg), {
     definition: definition("HOT"),
     basket: { total: TOTAL },
+    // A basket of 3 lines and shipping, as a checkout page sends it.
+    lines: {
+      lines: [
+        { sku: "MUG-ENAMEL", quantity: 2, unit_price: { amount: "12.50", currency: "EUR" }, categories: ["mugs"] },
+        { sku: "BEANS-1KG", quantity: 1, unit_price: { amount: "28.50", currency: "EUR" }, categories: ["coffee"] },
+        { sku: "GRINDER", quantity: 1, unit_price: { amount: "46.50", currency: "EUR" } },
+      ],
+      shipping: { amount: "4.90", currency: "EUR" },
+    },
     options: { now: "2026-12-02T10:00:00Z" },
     request: { code: "HOT", total: TOTAL },
     quoteCalls: N.quotes,
+    oneShotCalls: N.oneShots,
     roundTrips: N.trips,
     maxMillis: N.browserMs,
   });

@@ -10,6 +10,9 @@ wasm-pack build --target web --release --mode no-install --out-dir pkg --out-nam
 
 mkdir -p public/pkg
 cp pkg/promocodes.js pkg/promocodes_bg.wasm public/pkg/
+# promocodes.js imports its JavaScript helpers (src/wasm.js) from ./snippets/.
+rm -rf public/pkg/snippets
+cp -r pkg/snippets public/pkg/
 # The size the README points at: raw, and what a browser downloads (gzip -9, as the budget in
 # scripts/test-browser.sh counts it).
 raw=$(wc -c < public/pkg/promocodes_bg.wasm)

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize, Serializer};
 use crate::currency::Currency;
 use crate::error::InputError;
 use crate::ids::{Category, Sku};
-use crate::json::{from_json, invalid};
+use crate::json::{from_json, invalid, Refused};
 use crate::money::Money;
 
 /// One line of a basket: a product (its [`Sku`] and [`Category`]s), how many,
@@ -100,7 +100,7 @@ impl Line {
     }
 }
 
-fn check_quantity(quantity: u64) -> Result<u32, InputError> {
+pub(crate) fn check_quantity(quantity: u64) -> Result<u32, InputError> {
     u32::try_from(quantity)
         .ok()
         .filter(|q| (1..=Basket::MAX_QUANTITY).contains(q))
@@ -350,7 +350,30 @@ impl Serialize for Basket {
 }
 
 /// A quantity as read: a JSON integer from 1 to 10,000.
-struct Quantity(u32);
+pub(crate) struct Quantity(pub(crate) u32);
+
+impl Quantity {
+    /// What a reader expects in place of a quantity, for its "invalid type" message.
+    pub(crate) fn expecting(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a whole number from 1 to {}", Basket::MAX_QUANTITY)
+    }
+
+    /// A quantity read as a JSON integer (`from_u64`) ...
+    pub(crate) fn from_u64(v: u64) -> Result<Quantity, InputError> {
+        check_quantity(v).map(Quantity)
+    }
+
+    /// ... or as a negative one.
+    pub(crate) fn from_i64(v: i64) -> Result<Quantity, InputError> {
+        match u64::try_from(v) {
+            Ok(v) => Quantity::from_u64(v),
+            Err(_) => Err(InputError::QuantityOutOfRange {
+                quantity: v.to_string(),
+                max: Basket::MAX_QUANTITY,
+            }),
+        }
+    }
+}
 
 impl<'de> Deserialize<'de> for Quantity {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Quantity, D::Error> {
@@ -360,24 +383,15 @@ impl<'de> Deserialize<'de> for Quantity {
             type Value = Quantity;
 
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "a whole number from 1 to {}", Basket::MAX_QUANTITY)
+                Quantity::expecting(f)
             }
 
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Quantity, E> {
-                check_quantity(v).map(Quantity).map_err(|err| invalid("", err))
+                Quantity::from_u64(v).map_err(|err| invalid("", err))
             }
 
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Quantity, E> {
-                match u64::try_from(v) {
-                    Ok(v) => self.visit_u64(v),
-                    Err(_) => Err(invalid(
-                        "",
-                        InputError::QuantityOutOfRange {
-                            quantity: v.to_string(),
-                            max: Basket::MAX_QUANTITY,
-                        },
-                    )),
-                }
+                Quantity::from_i64(v).map_err(|err| invalid("", err))
             }
         }
 
@@ -386,24 +400,30 @@ impl<'de> Deserialize<'de> for Quantity {
 }
 
 /// A line's categories as read: at most [`Basket::MAX_CATEGORIES`].
-struct Categories(Vec<Category>);
+pub(crate) struct Categories(pub(crate) Vec<Category>);
+
+impl Categories {
+    /// The categories of a line, or why not.
+    pub(crate) fn finish(categories: Vec<Category>) -> Result<Categories, Refused> {
+        check_categories(categories.len()).map_err(|err| Refused::at("", err))?;
+        Ok(Categories(categories))
+    }
+}
 
 impl<'de> Deserialize<'de> for Categories {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Categories, D::Error> {
-        let categories = Vec::<Category>::deserialize(deserializer)?;
-        check_categories(categories.len()).map_err(|err| invalid("", err))?;
-        Ok(Categories(categories))
+        Categories::finish(Vec::<Category>::deserialize(deserializer)?).map_err(Refused::into_serde)
     }
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct LineRepr {
-    sku: Sku,
-    quantity: Quantity,
-    unit_price: Money,
+    pub(crate) sku: Sku,
+    pub(crate) quantity: Quantity,
+    pub(crate) unit_price: Money,
     #[serde(default)]
-    categories: Option<Categories>,
+    pub(crate) categories: Option<Categories>,
 }
 
 impl LineRepr {
@@ -428,24 +448,32 @@ pub(crate) fn into_lines(lines: Vec<LineRepr>) -> Result<Vec<Line>, InputError> 
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct BasketRepr {
+pub(crate) struct BasketRepr {
     #[serde(default)]
-    total: Option<Money>,
+    pub(crate) total: Option<Money>,
     #[serde(default)]
-    lines: Option<Vec<LineRepr>>,
+    pub(crate) lines: Option<Vec<LineRepr>>,
     #[serde(default)]
-    shipping: Option<Money>,
+    pub(crate) shipping: Option<Money>,
+}
+
+impl BasketRepr {
+    /// The basket its fields make, or why not.
+    pub(crate) fn finish(self) -> Result<Basket, Refused> {
+        let lines = self.lines.map(into_lines).transpose();
+        lines
+            .and_then(|lines| Basket::from_parts(self.total, lines, self.shipping))
+            .map_err(|err| match err {
+                InputError::Field { path, error } => Refused::Invalid(path, *error),
+                other => Refused::at("", other),
+            })
+    }
 }
 
 impl<'de> Deserialize<'de> for Basket {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Basket, D::Error> {
-        let repr = BasketRepr::deserialize(deserializer)?;
-        let lines = repr.lines.map(into_lines).transpose();
-        lines
-            .and_then(|lines| Basket::from_parts(repr.total, lines, repr.shipping))
-            .map_err(|err| match err {
-                InputError::Field { path, error } => invalid(&path, *error),
-                other => invalid("", other),
-            })
+        BasketRepr::deserialize(deserializer)?
+            .finish()
+            .map_err(Refused::into_serde)
     }
 }

@@ -5,7 +5,7 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::{Serialize, Serializer};
 
 use crate::error::InputError;
-use crate::iso4217::TABLE;
+use crate::iso4217::{CODES, COUNT, MINOR_UNITS, TABLE};
 
 /// An ISO 4217 currency and the number of its minor units.
 ///
@@ -69,28 +69,55 @@ impl Currency {
     /// [`InputError::UnknownCurrency`] when the code is not an active ISO 4217
     /// currency with minor units.
     pub fn from_code(code: &str) -> Result<Currency, InputError> {
-        TABLE
-            .binary_search_by(|(c, _)| (*c).cmp(code))
-            .map(|index| Currency { index: index as u16 })
-            .map_err(|_| InputError::UnknownCurrency {
-                code: code.chars().take(8).collect(),
-            })
+        // A binary search of the sorted table, on the three letters as one number (which sorts alike).
+        if let [a, b, c] = *code.as_bytes() {
+            let wanted = key(a, b, c);
+            let (mut low, mut high) = (0, COUNT);
+            while low < high {
+                let middle = (low + high) / 2;
+                let have = match CODES.as_bytes().get(3 * middle..3 * middle + 3) {
+                    Some(&[a, b, c]) => key(a, b, c),
+                    _ => break,
+                };
+                match have.cmp(&wanted) {
+                    std::cmp::Ordering::Less => low = middle + 1,
+                    std::cmp::Ordering::Greater => high = middle,
+                    std::cmp::Ordering::Equal => return Ok(Currency { index: middle as u16 }),
+                }
+            }
+        }
+        Err(InputError::UnknownCurrency {
+            code: code.chars().take(8).collect(),
+        })
     }
 
     /// The three-letter code, `"EUR"`.
     pub fn code(self) -> &'static str {
-        TABLE[usize::from(self.index)].0
+        code_at(usize::from(self.index))
     }
 
     /// How many decimal places an amount in this currency has: 2 for EUR, 0 for JPY.
     pub fn minor_units(self) -> u32 {
-        u32::from(TABLE[usize::from(self.index)].1)
+        u32::from(MINOR_UNITS[usize::from(self.index)])
     }
+
+    /// What a reader expects in place of a currency, for its "invalid type" message.
+    pub(crate) const EXPECTING: &'static str = "an ISO 4217 currency code such as \"EUR\"";
 
     /// Every known currency, in code order.
     pub fn all() -> impl ExactSizeIterator<Item = Currency> {
-        (0..TABLE.len()).map(|index| Currency { index: index as u16 })
+        (0..COUNT).map(|index| Currency { index: index as u16 })
     }
+}
+
+/// Three bytes as one number, ordered as the bytes are.
+fn key(a: u8, b: u8, c: u8) -> u32 {
+    u32::from_be_bytes([0, a, b, c])
+}
+
+/// The code of the table's `index`th currency.
+fn code_at(index: usize) -> &'static str {
+    CODES.get(3 * index..3 * index + 3).unwrap_or_default()
 }
 
 impl fmt::Debug for Currency {
@@ -127,7 +154,7 @@ impl<'de> serde::Deserialize<'de> for Currency {
             type Value = Currency;
 
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an ISO 4217 currency code such as \"EUR\"")
+                f.write_str(Currency::EXPECTING)
             }
 
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Currency, E> {

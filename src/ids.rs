@@ -240,6 +240,11 @@ fn visible_name(field: &'static str, text: &str, max: usize) -> Result<String, I
 /// the way in.
 macro_rules! string_identifier {
     ($name:ident, $expecting:literal) => {
+        impl $name {
+            /// What a reader expects in place of one, for its "invalid type" message.
+            pub(crate) const EXPECTING: &'static str = $expecting;
+        }
+
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str(&self.0)
@@ -280,7 +285,7 @@ macro_rules! string_identifier {
                     type Value = $name;
 
                     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                        f.write_str($expecting)
+                        f.write_str($name::EXPECTING)
                     }
 
                     fn visit_str<E: de::Error>(self, v: &str) -> Result<$name, E> {

@@ -1,6 +1,9 @@
 // The active ISO 4217 currencies that have minor units, sorted by code.
 // Funds codes (BOV, CHE, ...) are included; precious metals and testing codes are not.
-pub(crate) static TABLE: &[(&str, u8)] = &[
+//
+// `TABLE` is the readable source and exists only at compile time; the binary holds it packed
+// (`CODES`, `MINOR_UNITS`: 4 bytes a currency instead of a 12-byte entry and its string).
+pub(crate) const TABLE: &[(&str, u8)] = &[
     ("AED", 2),
     ("AFN", 2),
     ("ALL", 2),
@@ -166,3 +169,39 @@ pub(crate) static TABLE: &[(&str, u8)] = &[
     ("ZMW", 2),
     ("ZWG", 2),
 ];
+
+/// How many currencies the table has.
+pub(crate) const COUNT: usize = TABLE.len();
+
+/// Every code, three letters each, in table order: `"AEDAFNALL..."`.
+pub(crate) static CODES: &str = match std::str::from_utf8(&pack_codes()) {
+    Ok(codes) => codes,
+    Err(_) => panic!("ISO 4217 codes are ASCII"),
+};
+
+/// Each currency's minor units, in table order.
+pub(crate) static MINOR_UNITS: [u8; COUNT] = pack_units();
+
+const fn pack_codes() -> [u8; 3 * COUNT] {
+    let mut codes = [0; 3 * COUNT];
+    let mut i = 0;
+    while i < COUNT {
+        let code = TABLE[i].0.as_bytes();
+        assert!(code.len() == 3, "ISO 4217 codes have three letters");
+        codes[3 * i] = code[0];
+        codes[3 * i + 1] = code[1];
+        codes[3 * i + 2] = code[2];
+        i += 1;
+    }
+    codes
+}
+
+const fn pack_units() -> [u8; COUNT] {
+    let mut units = [0; COUNT];
+    let mut i = 0;
+    while i < COUNT {
+        units[i] = TABLE[i].1;
+        i += 1;
+    }
+    units
+}

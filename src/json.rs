@@ -20,6 +20,32 @@ pub(crate) fn invalid<E: serde::de::Error>(relative: &str, error: InputError) ->
     E::custom(message)
 }
 
+/// Why a value whose fields were all read is refused: one of serde's two
+/// kinds of custom error, kept apart so that every reader of the core's JSON
+/// shapes (serde's, and the browser module's own) reports it the same way.
+pub(crate) enum Refused {
+    /// A value that breaks a rule: the typed error, and where it is inside
+    /// the value (`""` for the value itself, `"amount"` for one of its fields).
+    Invalid(String, InputError),
+    /// Anything else, as serde's `Error::custom` would say it.
+    Message(String),
+}
+
+impl Refused {
+    /// `error` at `relative` inside the value.
+    pub(crate) fn at(relative: &str, error: InputError) -> Refused {
+        Refused::Invalid(relative.to_owned(), error)
+    }
+
+    /// The serde error for it (an [`invalid`] one for a typed error).
+    pub(crate) fn into_serde<E: serde::de::Error>(self) -> E {
+        match self {
+            Refused::Invalid(relative, error) => invalid(&relative, error),
+            Refused::Message(message) => E::custom(message),
+        }
+    }
+}
+
 fn take_invalid() -> Option<(String, InputError)> {
     LAST_INVALID.with(|slot| slot.borrow_mut().take())
 }

@@ -203,6 +203,8 @@ mod json;
 mod memory;
 mod money;
 mod promo;
+#[cfg(any(test, all(target_arch = "wasm32", feature = "wasm")))]
+mod reader;
 mod redeem;
 mod rules;
 mod store;

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use crate::currency::Currency;
 use crate::error::InputError;
+use crate::json::Refused;
 
 /// How promocodes rounds a computed amount to its currency's minor unit:
 /// half away from zero, so EUR 0.125 becomes EUR 0.13 and JPY 2.5 becomes JPY 3.
@@ -80,13 +81,15 @@ impl Money {
                 max,
             });
         }
-        if amount > Money::MAX_AMOUNT {
+        // At most `max` places, so in minor units exactly (a 96-bit mantissa times at most 10^4).
+        let minor = amount.mantissa().unsigned_abs() * 10_u128.pow(max - amount.scale());
+        if minor > Money::max_minor(currency).unsigned_abs() {
             return Err(InputError::AmountTooLarge {
                 amount: amount.to_string(),
                 max: Money::MAX_AMOUNT.to_string(),
             });
         }
-        Ok(Money::exact(amount.abs(), currency))
+        Ok(Money::of_minor(minor as i128, currency))
     }
 
     /// Parses a plain decimal amount such as `"80"` or `"12.50"` in `currency`.
@@ -104,13 +107,31 @@ impl Money {
 
     /// Zero in `currency`.
     pub fn zero(currency: Currency) -> Money {
-        Money::exact(Decimal::ZERO, currency)
+        Money::of_minor(0, currency)
     }
 
-    /// An amount already known to be valid, written with exactly the currency's places.
-    fn exact(mut amount: Decimal, currency: Currency) -> Money {
-        amount.rescale(currency.minor_units());
+    /// `minor` minor units of `currency`, known to be from 0 to [`Money::MAX_AMOUNT`]:
+    /// the amount with exactly the currency's places.
+    ///
+    /// Every amount is held this way, so sums, differences and products are
+    /// computed on the minor units, exactly, with integers (the same values
+    /// the `Decimal` operations give, with less code in the browser module).
+    fn of_minor(minor: i128, currency: Currency) -> Money {
+        let bits = minor as u128;
+        let amount = Decimal::from_parts(
+            bits as u32,
+            (bits >> 32) as u32,
+            (bits >> 64) as u32,
+            false,
+            currency.minor_units(),
+        );
         Money { amount, currency }
+    }
+
+    /// [`Money::MAX_AMOUNT`] in minor units of `currency`.
+    fn max_minor(currency: Currency) -> i128 {
+        // At most 10^19: a u64.
+        i128::from(10_u64.pow(15 + currency.minor_units()))
     }
 
     /// The amount, with exactly as many decimal places as the currency has.
@@ -130,7 +151,31 @@ impl Money {
 
     /// The amount as text with exactly the currency's decimal places, `"8.00"`.
     pub fn amount_text(&self) -> String {
-        self.amount.to_string()
+        let mut text = String::with_capacity(24);
+        self.write_amount(&mut text);
+        text
+    }
+
+    /// Appends the amount's text to `out`, as `Decimal`'s `Display` writes it,
+    /// digit by digit rather than through the formatting machinery.
+    pub(crate) fn write_amount(&self, out: &mut String) {
+        let places = self.currency.minor_units() as usize;
+        // At most 10^19 minor units (20 digits), a point and a leading 0, written from the end.
+        let mut text = [b'0'; 24];
+        let mut at = text.len();
+        let mut rest = u64::try_from(self.minor()).unwrap_or_default();
+        let mut written = 0;
+        while rest > 0 || written <= places {
+            if written == places && places > 0 {
+                at -= 1;
+                text[at] = b'.';
+            }
+            at -= 1;
+            text[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            written += 1;
+        }
+        out.push_str(std::str::from_utf8(&text[at..]).unwrap_or_default());
     }
 
     /// `percent` percent of this amount, rounded to the minor unit with [`ROUNDING`].
@@ -139,17 +184,43 @@ impl Money {
     /// amount up to [`Money::MAX_AMOUNT`] and percent up to 100 reaches.
     pub fn checked_percent(&self, percent: Decimal) -> Option<Money> {
         let raw = self.amount.checked_mul(percent)?.checked_div(Decimal::ONE_HUNDRED)?;
-        let rounded = raw.round_dp_with_strategy(self.currency.minor_units(), ROUNDING);
-        Some(Money::exact(rounded, self.currency))
+        let mut rounded = raw.round_dp_with_strategy(self.currency.minor_units(), ROUNDING);
+        rounded.rescale(self.currency.minor_units());
+        Some(Money {
+            amount: rounded,
+            currency: self.currency,
+        })
+    }
+
+    /// A discount's `percent` percent of this amount (above 0, at most 100, at
+    /// most [`Discount::MAX_PERCENT_PLACES`](crate::Discount::MAX_PERCENT_PLACES)
+    /// places, as a [`Discount`](crate::Discount) holds it): what
+    /// [`checked_percent`](Money::checked_percent) gives, computed exactly on
+    /// the minor units and rounded half away from zero.
+    pub(crate) fn percent_of(&self, percent: Decimal) -> Money {
+        // At most 10^19 minor units times a mantissa of at most 10^6: no overflow.
+        let numerator = self.minor() * percent.mantissa();
+        let denominator = 100 * 10_i128.pow(percent.scale());
+        // 64-bit division when it fits (128-bit division is slow in wasm).
+        let (quotient, remainder) = match (u64::try_from(numerator), u64::try_from(denominator)) {
+            (Ok(n), Ok(d)) => (i128::from(n / d), i128::from(n % d)),
+            _ => (numerator / denominator, numerator % denominator),
+        };
+        let rounded = if 2 * remainder >= denominator {
+            quotient + 1
+        } else {
+            quotient
+        };
+        Money::of_minor(rounded, self.currency)
     }
 
     /// This amount minus `other`, or `None` when the currencies differ or the
     /// result would be negative.
     pub fn checked_sub(&self, other: &Money) -> Option<Money> {
-        if self.currency != other.currency || other.amount > self.amount {
+        if self.currency != other.currency || other.minor() > self.minor() {
             return None;
         }
-        Some(Money::exact(self.amount.checked_sub(other.amount)?, self.currency))
+        Some(Money::of_minor(self.minor() - other.minor(), self.currency))
     }
 
     /// This amount plus `other`, or `None` when the currencies differ or the
@@ -158,13 +229,13 @@ impl Money {
         if self.currency != other.currency {
             return None;
         }
-        let sum = self.amount.checked_add(other.amount)?;
-        (sum <= Money::MAX_AMOUNT).then(|| Money::exact(sum, self.currency))
+        let sum = self.minor() + other.minor();
+        (sum <= Money::max_minor(self.currency)).then(|| Money::of_minor(sum, self.currency))
     }
 
     /// The smaller of two amounts in one currency (`self` when they differ in currency).
     pub(crate) fn min_same(self, other: Money) -> Money {
-        if self.currency == other.currency && other.amount < self.amount {
+        if self.currency == other.currency && other.minor() < self.minor() {
             other
         } else {
             self
@@ -173,8 +244,8 @@ impl Money {
 
     /// This amount times `quantity`, or `None` above [`Money::MAX_AMOUNT`].
     pub fn checked_mul(&self, quantity: u32) -> Option<Money> {
-        let product = self.amount.checked_mul(Decimal::from(quantity))?;
-        (product <= Money::MAX_AMOUNT).then(|| Money::exact(product, self.currency))
+        let product = self.minor() * i128::from(quantity);
+        (product <= Money::max_minor(self.currency)).then(|| Money::of_minor(product, self.currency))
     }
 
     /// The amount in minor units (cents for EUR): `EUR 8.00` is 800.
@@ -185,16 +256,14 @@ impl Money {
 
     /// `minor` minor units of `currency`; `None` below zero or above [`Money::MAX_AMOUNT`].
     pub fn from_minor(minor: i128, currency: Currency) -> Option<Money> {
-        if minor < 0 {
-            return None;
-        }
-        let amount = Decimal::try_from_i128_with_scale(minor, currency.minor_units()).ok()?;
-        (amount <= Money::MAX_AMOUNT).then(|| Money::exact(amount, currency))
+        (0..=Money::max_minor(currency))
+            .contains(&minor)
+            .then(|| Money::of_minor(minor, currency))
     }
 
     /// Compares two amounts of one currency; `None` across currencies.
     pub fn partial_cmp_same(&self, other: &Money) -> Option<Ordering> {
-        (self.currency == other.currency).then(|| self.amount.cmp(&other.amount))
+        (self.currency == other.currency).then(|| self.minor().cmp(&other.minor()))
     }
 }
 
@@ -204,19 +273,27 @@ pub(crate) fn parse_decimal(field: &'static str, text: &str) -> Result<Decimal, 
         field,
         input: text.chars().take(MAX_DECIMAL_TEXT).collect(),
     };
-    let (negative, digits) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text),
+    let (negative, digits) = match text.as_bytes() {
+        [b'-', rest @ ..] => (true, rest),
+        bytes => (false, bytes),
     };
-    let (whole, fraction) = match digits.split_once('.') {
-        Some((whole, fraction)) => (whole, Some(fraction)),
-        None => (digits, None),
-    };
-    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if text.len() > MAX_DECIMAL_TEXT || !all_digits(whole) || !fraction.is_none_or(all_digits) {
+    // Digits, then optionally one `.` and more digits (plain loops: this runs on every amount).
+    let mut point = digits.len();
+    let mut plain = text.len() <= MAX_DECIMAL_TEXT;
+    let mut i = 0;
+    while i < digits.len() {
+        match digits[i] {
+            b'.' if point == digits.len() => point = i,
+            b'0'..=b'9' => {}
+            _ => plain = false,
+        }
+        i += 1;
+    }
+    if !plain || point == 0 || point + 1 == digits.len() {
         return Err(not_a_decimal());
     }
-    let value = Decimal::from_str_exact(digits).map_err(|_| not_a_decimal())?;
+    let (whole, fraction) = digits.split_at(point);
+    let value = exact_decimal(whole, fraction.get(1..).unwrap_or_default()).ok_or_else(not_a_decimal)?;
     if negative {
         return Err(if value.is_zero() {
             InputError::SignedZero {
@@ -229,6 +306,40 @@ pub(crate) fn parse_decimal(field: &'static str, text: &str) -> Result<Decimal, 
         });
     }
     Ok(value)
+}
+
+/// The decimal `whole.fraction` (ASCII digits), as `Decimal::from_str_exact`
+/// reads it: every digit kept, the fraction's length as the scale; `None`
+/// when it does not fit a `Decimal` exactly (a mantissa of 2^96 or more, or
+/// more than 28 places).
+fn exact_decimal(whole: &[u8], fraction: &[u8]) -> Option<Decimal> {
+    let scale = u32::try_from(fraction.len()).ok().filter(|&places| places <= 28)?;
+    let mut mantissa = 0_u128;
+    if whole.len() + fraction.len() <= 19 {
+        // Fits a u64: 64-bit arithmetic (128-bit multiplication is a call in wasm).
+        let mut small = 0_u64;
+        for &digit in whole.iter().chain(fraction) {
+            small = small * 10 + u64::from(digit - b'0');
+        }
+        mantissa = u128::from(small);
+    } else {
+        for &digit in whole.iter().chain(fraction) {
+            // Below 2^96 before, so below 2^100 after: no overflow.
+            mantissa = mantissa * 10 + u128::from(digit - b'0');
+            if mantissa >> 96 != 0 {
+                return None;
+            }
+        }
+    }
+    (mantissa >> 96 == 0).then(|| {
+        Decimal::from_parts(
+            mantissa as u32,
+            (mantissa >> 32) as u32,
+            (mantissa >> 64) as u32,
+            false,
+            scale,
+        )
+    })
 }
 
 impl fmt::Debug for Money {
@@ -256,6 +367,11 @@ impl Serialize for Money {
 /// A decimal that arrives as a JSON string; a JSON number is refused.
 pub(crate) struct DecimalText(pub(crate) String);
 
+impl DecimalText {
+    /// What a reader expects here, for its "invalid type" message.
+    pub(crate) const EXPECTING: &'static str = "a decimal number written as a string, such as \"12.50\"";
+}
+
 impl<'de> Deserialize<'de> for DecimalText {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<DecimalText, D::Error> {
         struct TextVisitor;
@@ -264,7 +380,7 @@ impl<'de> Deserialize<'de> for DecimalText {
             type Value = DecimalText;
 
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a decimal number written as a string, such as \"12.50\"")
+                f.write_str(DecimalText::EXPECTING)
             }
 
             fn visit_str<E: de::Error>(self, v: &str) -> Result<DecimalText, E> {
@@ -278,15 +394,23 @@ impl<'de> Deserialize<'de> for DecimalText {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct MoneyRepr {
-    amount: DecimalText,
-    currency: Currency,
+pub(crate) struct MoneyRepr {
+    pub(crate) amount: DecimalText,
+    pub(crate) currency: Currency,
+}
+
+impl MoneyRepr {
+    /// The money its fields make, or why not.
+    pub(crate) fn finish(self) -> Result<Money, Refused> {
+        Money::parse(&self.amount.0, self.currency).map_err(|err| Refused::at("amount", err))
+    }
 }
 
 impl<'de> Deserialize<'de> for Money {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Money, D::Error> {
-        let repr = MoneyRepr::deserialize(deserializer)?;
-        Money::parse(&repr.amount.0, repr.currency).map_err(|err| crate::json::invalid("amount", err))
+        MoneyRepr::deserialize(deserializer)?
+            .finish()
+            .map_err(Refused::into_serde)
     }
 }
 
@@ -345,6 +469,152 @@ mod tests {
             Money::parse("99999999999999999999999999999999", Currency::EUR),
             Err(InputError::NotADecimal { .. })
         ));
+    }
+
+    /// Amounts of every size and every number of places, a few at random (a fixed seed).
+    fn amounts() -> Vec<Money> {
+        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let currencies = [Currency::JPY, Currency::EUR, Currency::KWD, "CLF".parse().unwrap()];
+        let mut amounts = Vec::new();
+        for currency in currencies {
+            let max = Money::max_minor(currency);
+            for minor in [0, 1, 5, 49, 50, 99, 100, 12_345, max / 3, max - 1, max] {
+                amounts.push(Money::from_minor(minor, currency).unwrap());
+            }
+            for _ in 0..300 {
+                let minor = (next() as i128 % max) >> (next() % 60);
+                amounts.push(Money::from_minor(minor.abs(), currency).unwrap());
+            }
+        }
+        amounts
+    }
+
+    /// The integer arithmetic gives what `Decimal`'s operations give (what it replaced).
+    #[test]
+    fn minor_unit_arithmetic_is_decimal_arithmetic() {
+        let amounts = amounts();
+        let exact = |d: Decimal, c: Currency| {
+            let mut d = d;
+            d.rescale(c.minor_units());
+            (d <= Money::MAX_AMOUNT).then(|| d.to_string())
+        };
+        for pair in amounts.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            let text = |m: Option<Money>| m.map(|m| m.amount_text());
+            if a.currency() == b.currency() {
+                assert_eq!(text(a.checked_add(&b)), exact(a.amount() + b.amount(), a.currency()));
+                let difference = (a.amount() >= b.amount()).then(|| (a.amount() - b.amount()).to_string());
+                assert_eq!(
+                    text(a.checked_sub(&b)),
+                    difference.map(|_| exact(a.amount() - b.amount(), a.currency()).unwrap())
+                );
+                assert_eq!(a.partial_cmp_same(&b), Some(a.amount().cmp(&b.amount())));
+                assert_eq!(
+                    a.min_same(b).amount_text(),
+                    exact(a.amount().min(b.amount()), a.currency()).unwrap()
+                );
+            }
+            for quantity in [0, 1, 3, 10_000, u32::MAX] {
+                let product = a.amount() * Decimal::from(quantity);
+                assert_eq!(text(a.checked_mul(quantity)), exact(product, a.currency()));
+            }
+        }
+    }
+
+    /// The decimals `parse_decimal` reads are the ones `Decimal::from_str_exact` reads (what it replaced).
+    #[test]
+    fn exact_decimal_is_from_str_exact() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut texts: Vec<String> = [
+            "0",
+            "00",
+            "0.0",
+            "80",
+            "80.00",
+            "0080.00",
+            "1.005",
+            "79228162514264337593543950335",
+            "79228162514264337593543950336",
+            "7922816251426433759354395033.5",
+            "7922816251426433759354395033.6",
+            "0.0000000000000000000000000001",
+            "0.00000000000000000000000000001",
+            "1.0000000000000000000000000000",
+            "10000000000000000000000000000",
+            "99999999999999999999999999999999",
+            "000000000000000000000000000000001",
+            "1.00000000000000000000000000000",
+            "123456789012345678.9",
+            "12345678901234567",
+            "123456789012345678",
+        ]
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+        for _ in 0..20_000 {
+            let whole = 1 + next(30) as usize;
+            let text: String = (0..whole).map(|_| char::from(b'0' + next(10) as u8)).collect();
+            let text = match next(3) {
+                0 => text,
+                _ => {
+                    let fraction: String = (0..1 + next(32)).map(|_| char::from(b'0' + next(10) as u8)).collect();
+                    format!("{text}.{fraction}")
+                }
+            };
+            if text.len() <= MAX_DECIMAL_TEXT {
+                texts.push(text);
+            }
+        }
+        for text in texts {
+            let ours = parse_decimal("amount", &text).ok();
+            let theirs = Decimal::from_str_exact(&text).ok();
+            assert_eq!(
+                ours.map(|d| (d.mantissa(), d.scale())),
+                theirs.map(|d| (d.mantissa(), d.scale())),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn write_amount_writes_amount_text() {
+        for amount in amounts() {
+            let mut out = String::from("x");
+            amount.write_amount(&mut out);
+            // What `Decimal`'s own display writes, with the currency's places.
+            assert_eq!(out, format!("x{}", amount.amount()));
+        }
+    }
+
+    /// A discount's percent of any amount is what `checked_percent` gives.
+    #[test]
+    fn percent_of_is_checked_percent() {
+        let percents: Vec<Decimal> = [
+            "0.0001", "0.5", "1", "10", "12.5", "15", "33.3333", "49.9999", "50", "99.9999", "100",
+        ]
+        .iter()
+        .map(|p| p.parse::<Decimal>().unwrap().normalize())
+        .collect();
+        for amount in amounts() {
+            for percent in &percents {
+                let expected = amount.checked_percent(*percent).unwrap();
+                let got = amount.percent_of(*percent);
+                assert_eq!(got.amount_text(), expected.amount_text(), "{percent}% of {amount}");
+                assert_eq!(got, expected);
+            }
+        }
     }
 
     #[test]

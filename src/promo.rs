@@ -9,7 +9,7 @@ use crate::basket::Line;
 use crate::currency::Currency;
 use crate::error::InputError;
 use crate::ids::{Category, Code, CustomerId, Sku};
-use crate::json::invalid;
+use crate::json::{invalid, Refused};
 use crate::money::{parse_decimal, DecimalText, Money};
 use crate::rules::agreed_currency;
 
@@ -184,6 +184,14 @@ impl Discount {
     }
 }
 
+/// The set of `items`, inserted one by one: the same set as `collect()`,
+/// with less code in the browser module than its sort-then-build.
+fn set_of<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
+    let mut set = BTreeSet::new();
+    set.extend(items);
+    set
+}
+
 /// Caps on how often a code may be redeemed: overall and per customer.
 ///
 /// Each cap is optional (none means unlimited) and at least 1.
@@ -198,23 +206,31 @@ pub struct UsageLimits {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct LimitsRepr {
+pub(crate) struct LimitsRepr {
     #[serde(default)]
-    total: Option<u64>,
+    pub(crate) total: Option<u64>,
     #[serde(default)]
-    per_customer: Option<u64>,
+    pub(crate) per_customer: Option<u64>,
 }
 
-impl<'de> Deserialize<'de> for UsageLimits {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<UsageLimits, D::Error> {
-        let repr = LimitsRepr::deserialize(deserializer)?;
-        UsageLimits::new(repr.total, repr.per_customer).map_err(|err| {
+impl LimitsRepr {
+    /// The limits its fields make, or why not.
+    pub(crate) fn finish(self) -> Result<UsageLimits, Refused> {
+        UsageLimits::new(self.total, self.per_customer).map_err(|err| {
             let field = match &err {
                 InputError::ZeroLimit { field } => *field,
                 _ => "",
             };
-            invalid(field, err)
+            Refused::at(field, err)
         })
+    }
+}
+
+impl<'de> Deserialize<'de> for UsageLimits {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<UsageLimits, D::Error> {
+        LimitsRepr::deserialize(deserializer)?
+            .finish()
+            .map_err(Refused::into_serde)
     }
 }
 
@@ -287,7 +303,7 @@ impl Audience {
     /// [`InputError::EmptyAudience`] when there are none,
     /// [`InputError::TooMany`] beyond [`Audience::MAX_CUSTOMERS`].
     pub fn assigned(customers: impl IntoIterator<Item = CustomerId>) -> Result<Audience, InputError> {
-        let customers: BTreeSet<CustomerId> = customers.into_iter().collect();
+        let customers = set_of(customers);
         if customers.is_empty() {
             return Err(InputError::EmptyAudience);
         }
@@ -362,8 +378,8 @@ impl AppliesTo {
         skus: impl IntoIterator<Item = Sku>,
         categories: impl IntoIterator<Item = Category>,
     ) -> Result<AppliesTo, InputError> {
-        let skus: BTreeSet<Sku> = skus.into_iter().collect();
-        let categories: BTreeSet<Category> = categories.into_iter().collect();
+        let skus = set_of(skus);
+        let categories = set_of(categories);
         if skus.is_empty() && categories.is_empty() {
             return Err(InputError::EmptyScope);
         }
@@ -728,7 +744,7 @@ enum DiscountRepr<'a> {
 
 #[derive(Deserialize, Clone, Copy)]
 #[serde(rename_all = "snake_case")]
-enum KindText {
+pub(crate) enum KindText {
     Percent,
     Fixed,
     FreeShipping,
@@ -738,18 +754,31 @@ enum KindText {
 /// an error in any field keeps its path (`discount.percent`).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct DiscountFields {
-    kind: KindText,
+pub(crate) struct DiscountFields {
+    pub(crate) kind: KindText,
     #[serde(default)]
-    percent: Option<PercentText>,
+    pub(crate) percent: Option<PercentText>,
     #[serde(default)]
-    max: Option<Money>,
+    pub(crate) max: Option<Money>,
     #[serde(default)]
-    amount: Option<Money>,
+    pub(crate) amount: Option<Money>,
 }
 
 /// A percent as a JSON string: `"10"`, `"12.5"`.
-struct PercentText(Decimal);
+pub(crate) struct PercentText(Decimal);
+
+impl PercentText {
+    /// The percent written `text`, or why not.
+    pub(crate) fn from_text(text: &str) -> Result<PercentText, InputError> {
+        let value = parse_decimal("percent", text).map_err(|err| match err {
+            InputError::NegativeAmount { amount } | InputError::SignedZero { amount } => {
+                InputError::PercentOutOfRange { percent: amount }
+            }
+            other => other,
+        });
+        value.and_then(|v| Discount::percent(v).map(|_| PercentText(v)))
+    }
+}
 
 impl Serialize for PercentText {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -760,14 +789,7 @@ impl Serialize for PercentText {
 impl<'de> Deserialize<'de> for PercentText {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<PercentText, D::Error> {
         let text = DecimalText::deserialize(deserializer)?;
-        let value = parse_decimal("percent", &text.0).map_err(|err| match err {
-            InputError::NegativeAmount { amount } | InputError::SignedZero { amount } => {
-                InputError::PercentOutOfRange { percent: amount }
-            }
-            other => other,
-        });
-        let value = value.and_then(|v| Discount::percent(v).map(|_| v));
-        value.map(PercentText).map_err(|err| invalid("", err))
+        PercentText::from_text(&text.0).map_err(|err| invalid("", err))
     }
 }
 
@@ -828,21 +850,21 @@ impl DiscountFields {
     }
 }
 
-impl<'de> Deserialize<'de> for Discount {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Discount, D::Error> {
-        let fields = DiscountFields::deserialize(deserializer)?;
-        let amount_zero = fields.amount.is_some_and(|a| a.is_zero());
-        let max_zero = fields.max.is_some_and(|m| m.is_zero());
-        fields.into_discount().map_err(|(field, message)| match field {
-            "amount" if amount_zero => invalid(
+impl DiscountFields {
+    /// The discount its fields make, or why not.
+    pub(crate) fn finish(self) -> Result<Discount, Refused> {
+        let amount_zero = self.amount.is_some_and(|a| a.is_zero());
+        let max_zero = self.max.is_some_and(|m| m.is_zero());
+        self.into_discount().map_err(|(field, message)| match field {
+            "amount" if amount_zero => Refused::at(
                 "amount",
                 InputError::ZeroAmount {
                     field: "discount.amount",
                 },
             ),
-            "max" if max_zero => invalid("max", InputError::ZeroAmount { field: "discount.max" }),
-            "." => serde::de::Error::custom(message),
-            field => invalid(
+            "max" if max_zero => Refused::at("max", InputError::ZeroAmount { field: "discount.max" }),
+            "." => Refused::Message(message),
+            field => Refused::at(
                 field,
                 InputError::Malformed {
                     path: ".".to_owned(),
@@ -853,47 +875,63 @@ impl<'de> Deserialize<'de> for Discount {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ScopeRepr {
-    #[serde(default)]
-    skus: Vec<Sku>,
-    #[serde(default)]
-    categories: Vec<Category>,
-}
-
-impl<'de> Deserialize<'de> for AppliesTo {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<AppliesTo, D::Error> {
-        let repr = ScopeRepr::deserialize(deserializer)?;
-        AppliesTo::new(repr.skus, repr.categories).map_err(|err| {
-            let field = match &err {
-                InputError::TooMany { field, .. } => field.trim_start_matches("applies_to."),
-                _ => "",
-            };
-            invalid(field, err)
-        })
+impl<'de> Deserialize<'de> for Discount {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Discount, D::Error> {
+        DiscountFields::deserialize(deserializer)?
+            .finish()
+            .map_err(Refused::into_serde)
     }
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct DefinitionRepr {
-    code: Code,
+pub(crate) struct ScopeRepr {
     #[serde(default)]
-    active: Option<bool>,
-    discount: Discount,
+    pub(crate) skus: Vec<Sku>,
     #[serde(default)]
-    applies_to: Option<AppliesTo>,
+    pub(crate) categories: Vec<Category>,
+}
+
+impl ScopeRepr {
+    /// The scope its fields make, or why not.
+    pub(crate) fn finish(self) -> Result<AppliesTo, Refused> {
+        AppliesTo::new(self.skus, self.categories).map_err(|err| {
+            let field = match &err {
+                InputError::TooMany { field, .. } => field.trim_start_matches("applies_to."),
+                _ => "",
+            };
+            Refused::at(field, err)
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for AppliesTo {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<AppliesTo, D::Error> {
+        ScopeRepr::deserialize(deserializer)?
+            .finish()
+            .map_err(Refused::into_serde)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DefinitionRepr {
+    pub(crate) code: Code,
     #[serde(default)]
-    limits: Option<UsageLimits>,
+    pub(crate) active: Option<bool>,
+    pub(crate) discount: Discount,
     #[serde(default)]
-    starts_at: Option<Timestamp>,
+    pub(crate) applies_to: Option<AppliesTo>,
     #[serde(default)]
-    ends_at: Option<Timestamp>,
+    pub(crate) limits: Option<UsageLimits>,
     #[serde(default)]
-    minimum: Option<Money>,
+    pub(crate) starts_at: Option<Timestamp>,
     #[serde(default)]
-    audience: Option<Vec<CustomerId>>,
+    pub(crate) ends_at: Option<Timestamp>,
+    #[serde(default)]
+    pub(crate) minimum: Option<Money>,
+    #[serde(default)]
+    pub(crate) audience: Option<Vec<CustomerId>>,
 }
 
 impl DefinitionRepr {
@@ -922,17 +960,25 @@ impl DefinitionRepr {
     }
 }
 
-impl<'de> Deserialize<'de> for PromoCode {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<PromoCode, D::Error> {
-        let repr = DefinitionRepr::deserialize(deserializer)?;
-        repr.build().map_err(|err| {
+impl DefinitionRepr {
+    /// The code its fields make, or why not.
+    pub(crate) fn finish(self) -> Result<PromoCode, Refused> {
+        self.build().map_err(|err| {
             let field = match &err {
                 InputError::EmptyWindow { .. } => "ends_at",
                 InputError::CurrencyMismatch { field, .. } => field,
                 InputError::EmptyAudience | InputError::TooMany { .. } => "audience",
                 _ => "",
             };
-            invalid(field, err)
+            Refused::at(field, err)
         })
+    }
+}
+
+impl<'de> Deserialize<'de> for PromoCode {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<PromoCode, D::Error> {
+        DefinitionRepr::deserialize(deserializer)?
+            .finish()
+            .map_err(Refused::into_serde)
     }
 }

@@ -7,6 +7,7 @@ use crate::basket::Basket;
 use crate::currency::Currency;
 use crate::error::InputError;
 use crate::ids::{Code, CustomerId, Sku};
+use crate::json::Refused;
 use crate::money::Money;
 use crate::promo::{DiscountKind, PromoCode};
 
@@ -28,8 +29,7 @@ use crate::promo::{DiscountKind, PromoCode};
 /// assert!(UsageCounts::new(1, 2).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(try_from = "UsageRepr")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
 pub struct UsageCounts {
     total: u64,
     per_customer: u64,
@@ -37,9 +37,24 @@ pub struct UsageCounts {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct UsageRepr {
-    total: u64,
-    per_customer: u64,
+pub(crate) struct UsageRepr {
+    pub(crate) total: u64,
+    pub(crate) per_customer: u64,
+}
+
+impl UsageRepr {
+    /// The counts its fields make, or why not (serde's `try_from` error: a message).
+    pub(crate) fn finish(self) -> Result<UsageCounts, Refused> {
+        UsageCounts::try_from(self).map_err(|err| Refused::Message(err.to_string()))
+    }
+}
+
+impl<'de> Deserialize<'de> for UsageCounts {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<UsageCounts, D::Error> {
+        UsageRepr::deserialize(deserializer)?
+            .finish()
+            .map_err(Refused::into_serde)
+    }
 }
 
 impl TryFrom<UsageRepr> for UsageCounts {
@@ -749,8 +764,7 @@ impl PromoCode {
             }
             DiscountKind::Percent => {
                 let percent = self.discount().as_percent().unwrap_or_default();
-                // No amount up to Money::MAX_AMOUNT times a percent up to 100 overflows a Decimal.
-                let off = eligible.checked_percent(percent).unwrap_or(eligible);
+                let off = eligible.percent_of(percent);
                 cap(off, self.discount().max()).min_same(eligible)
             }
             DiscountKind::Fixed => self
@@ -826,9 +840,17 @@ pub(crate) fn largest_remainder(total: i128, weights: &[i128]) -> Vec<i128> {
     let total = total.min(sum);
     let mut parts: Vec<i128> = weights.iter().map(|w| total * w / sum).collect();
     let mut left = total - parts.iter().sum::<i128>();
+    let remainders: Vec<i128> = weights.iter().map(|w| total * w % sum).collect();
     let mut order: Vec<usize> = (0..weights.len()).filter(|&i| weights[i] > 0).collect();
-    // Largest remainder first; the sort is stable, so ties keep line order.
-    order.sort_by_key(|&i| std::cmp::Reverse(total * weights[i] % sum));
+    // Largest remainder first, ties in line order: a stable insertion sort
+    // (at most Basket::MAX_LINES lines; far less code than the library's sorts).
+    for sorted in 1..order.len() {
+        let mut at = sorted;
+        while at > 0 && remainders[order[at - 1]] < remainders[order[at]] {
+            order.swap(at - 1, at);
+            at -= 1;
+        }
+    }
     for i in order {
         if left == 0 {
             break;

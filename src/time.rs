@@ -125,6 +125,11 @@ impl Timestamp {
     }
 }
 
+impl Timestamp {
+    /// What a reader expects in place of a time, for its "invalid type" message.
+    pub(crate) const EXPECTING: &'static str = "an RFC 3339 time such as \"2026-12-01T00:00:00Z\"";
+}
+
 /// Reads `N` ASCII digits at `at` as a number.
 fn digits(bytes: &[u8], at: usize, n: usize) -> Option<u32> {
     let field = bytes.get(at..at + n)?;
@@ -273,7 +278,7 @@ impl<'de> serde::Deserialize<'de> for Timestamp {
             type Value = Timestamp;
 
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an RFC 3339 time such as \"2026-12-01T00:00:00Z\"")
+                f.write_str(Timestamp::EXPECTING)
             }
 
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Timestamp, E> {

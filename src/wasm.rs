@@ -9,16 +9,36 @@
 //!   whose message starts with the field: `basket.total.currency: unknown
 //!   currency "XYZ"; ...`. Its `field` property holds the field alone.
 //!
-//! Arguments are read through `JSON.stringify` and the core's own JSON
-//! parser, so the browser refuses exactly what the server refuses (unknown
-//! fields included) with the same messages.
+//! # Reading arguments
+//!
+//! An argument is what `JSON.stringify` makes of it, read by the core's
+//! reader for the browser (`src/reader.rs`), which refuses exactly what the
+//! server's JSON parser refuses (unknown fields included) with the same
+//! messages. A basket and options that are plain data of the documented
+//! shape take a faster road to the same values: a small JavaScript helper
+//! (`flatten`, in `src/wasm.js`) writes their strings and integers as fields
+//! into a buffer in the module's memory, and the core's own constructors
+//! check them. Anything else at all (a class instance, a getter that throws,
+//! an unknown field, a value a check refuses) goes the `JSON.stringify` road,
+//! which gives the refusal: the fast road never refuses anything itself.
+//!
+//! # Answers
+//!
+//! The module writes an answer's fields into the same buffer, and the other
+//! helper (`build`) makes its objects, in the order the core's serde shapes
+//! write them: much cheaper than `JSON.parse` of the answer as JSON text, and
+//! than handing each string across on its own.
 
-use serde::de::DeserializeOwned;
-use serde::Serialize;
+use std::fmt::Write as _;
+
 use wasm_bindgen::prelude::*;
 
 use crate::api::QuoteOptions;
-use crate::{Basket, Code, InputError, PromoCode, PromoCodeRejected, Quote, Rejection, Timestamp, UsageCounts};
+use crate::basket::{BasketRepr, Categories, LineRepr, Quantity};
+use crate::{
+    Basket, Category, Code, Currency, CustomerId, InputError, Money, PromoCode, PromoCodeRejected, Quote, Sku,
+    Timestamp, UsageCounts,
+};
 
 /// The longest argument accepted, in UTF-16 code units of its JSON text.
 /// Anything longer is refused before it is copied into the module's memory.
@@ -146,6 +166,56 @@ export type CheckResult = { ok: true } | Rejected;
 export interface PromoInputError extends Error { name: "PromoInputError"; field: string; }
 "#;
 
+/// The separator of the fields `flatten` and `build` exchange (no field the
+/// module writes contains it; `flatten` gives up on a value that does).
+const SEP: char = '\u{1}';
+
+/// The JavaScript helpers, in `src/wasm.js` (wasm-bindgen copies it next to
+/// `promocodes.js`, as `snippets/.../src/wasm.js`).
+///
+/// Both are told where the shared buffer is on every call (this module's
+/// memory, the buffer's address and size): they keep no state of their own
+/// but a view of it, so two instances of the module cannot mix up buffers.
+#[wasm_bindgen(module = "/src/wasm.js")]
+extern "C" {
+    /// Writes a plain basket and options into the buffer as fields: how many bytes, or -1.
+    fn flatten(basket: &JsValue, options: &JsValue, memory: &JsValue, pointer: u32, size: u32) -> i32;
+    /// An answer's objects from the fields in the buffer's first `length` bytes.
+    fn build(memory: &JsValue, pointer: u32, size: u32, length: u32) -> JsValue;
+}
+
+/// The most `flatten` writes (the shared buffer's size). Whatever it writes,
+/// the arguments' JSON text is far below [`MAX_INPUT_LEN`]: at most 6
+/// characters of JSON for each byte (an escaped control character), plus the
+/// keys of at most 500 lines of 20 categories, some 800,000 characters.
+const SHARED_LEN: usize = 128 * 1024;
+
+thread_local! {
+    /// The buffer `flatten` writes and `build` reads (at least `SHARED_LEN`
+    /// bytes; the helpers are told where it is on every call). No Rust borrow
+    /// of it is held while the helpers run, and they touch it only then.
+    static SHARED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// This module's memory, for the helpers.
+    static MEMORY: JsValue = wasm_bindgen::memory();
+}
+
+/// Runs `with` on the shared buffer.
+fn with_shared<T>(with: impl FnOnce(&mut Vec<u8>) -> T) -> T {
+    SHARED.with(|shared| {
+        let mut shared = shared.borrow_mut();
+        if shared.is_empty() {
+            shared.resize(SHARED_LEN, 0);
+        }
+        with(&mut shared)
+    })
+}
+
+/// Calls a helper with this module's memory and the shared buffer's address and size.
+fn with_buffer<T>(call: impl FnOnce(&JsValue, u32, u32) -> T) -> T {
+    let (pointer, size) = with_shared(|shared| (shared.as_ptr() as u32, shared.len() as u32));
+    MEMORY.with(|memory| call(memory, pointer, size))
+}
+
 #[wasm_bindgen]
 extern "C" {
     /// A promo code definition (TypeScript `Definition`).
@@ -157,38 +227,6 @@ extern "C" {
     /// Quote options (TypeScript `QuoteOptions`).
     #[wasm_bindgen(typescript_type = "QuoteOptions")]
     pub type JsQuoteOptions;
-}
-
-/// The discriminated result: `{ok: true, quote?}` or `{ok: false, rejection, message}`.
-#[derive(Serialize)]
-struct Outcome<'a> {
-    ok: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    quote: Option<&'a Quote>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rejection: Option<Rejection>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    message: Option<&'a str>,
-}
-
-impl<'a> Outcome<'a> {
-    fn accepted(quote: Option<&'a Quote>) -> Outcome<'a> {
-        Outcome {
-            ok: true,
-            quote,
-            rejection: None,
-            message: None,
-        }
-    }
-
-    fn rejected(rejected: &'a PromoCodeRejected) -> Outcome<'a> {
-        Outcome {
-            ok: false,
-            quote: None,
-            rejection: Some(rejected.rejection()),
-            message: Some(rejected.message()),
-        }
-    }
 }
 
 /// The `Error` thrown for malformed input: `"<argument>.<path>: <message>"`,
@@ -251,28 +289,113 @@ fn json_text(argument: &str, value: &JsValue) -> Result<String, js_sys::Error> {
     Ok(String::from(text))
 }
 
-/// Reads an object argument in its core JSON shape.
-fn read<T: DeserializeOwned>(argument: &str, value: &JsValue) -> Result<T, js_sys::Error> {
+/// Reads an object argument from its JSON text with `read` (one of the reader's functions).
+fn read<T>(argument: &str, value: &JsValue, read: fn(&str) -> Result<T, InputError>) -> Result<T, js_sys::Error> {
     if !value.is_object() || js_sys::Array::is_array(value) {
         return Err(refused(argument, format!("expected an object, got {}", kind_of(value))));
     }
     let text = json_text(argument, value)?;
-    crate::from_json::<T>(&text).map_err(|err| input_error(argument, err))
+    read(&text).map_err(|err| input_error(argument, err))
 }
 
-fn read_options(options: Option<JsQuoteOptions>) -> Result<QuoteOptions, js_sys::Error> {
-    match options {
-        None => Ok(QuoteOptions::default()),
-        Some(options) => read("options", &options.into()),
+/// The basket and the options: the fast road for plain data, else their JSON text.
+fn basket_and_options(basket: &JsValue, options: Option<&JsValue>) -> Result<(Basket, QuoteOptions), js_sys::Error> {
+    // `Some(null)` (only Rust can pass it; JavaScript's null is `None`) is refused by the JSON road.
+    let absent = options.is_some_and(|options| options.is_null() || options.is_undefined());
+    if !absent {
+        let undefined = JsValue::UNDEFINED;
+        let options = options.unwrap_or(&undefined);
+        let written = with_buffer(|memory, pointer, _| flatten(basket, options, memory, pointer, SHARED_LEN as u32));
+        let read = usize::try_from(written)
+            .ok()
+            .and_then(|written| with_shared(|shared| plain(std::str::from_utf8(shared.get(..written)?).ok()?)));
+        if let Some(read) = read {
+            return Ok(read);
+        }
+    }
+    let basket = read("basket", basket, crate::reader::basket)?;
+    let options = match options {
+        None => QuoteOptions::default(),
+        Some(options) => read("options", options, crate::reader::options)?,
+    };
+    Ok((basket, options))
+}
+
+/// The fields `flatten` wrote, in order (each after a separator).
+struct Fields<'a>(&'a str);
+
+impl<'a> Fields<'a> {
+    fn next(&mut self) -> Option<&'a str> {
+        // Plain loops and slice patterns: this runs for every field.
+        let bytes = self.0.as_bytes();
+        let [SEP_BYTE, ..] = bytes else { return None };
+        let mut end = 1;
+        while end < bytes.len() && bytes[end] != SEP_BYTE {
+            end += 1;
+        }
+        // The separator is ASCII, so both ends are character boundaries.
+        let (field, rest) = (self.0.get(1..end)?, self.0.get(end..)?);
+        self.0 = rest;
+        Some(field)
+    }
+
+    /// Whether an optional value follows (`=`) or not (`-`).
+    fn present(&mut self) -> Option<bool> {
+        match self.next()?.as_bytes() {
+            [b'='] => Some(true),
+            [b'-'] => Some(false),
+            _ => None,
+        }
+    }
+
+    fn number(&mut self) -> Option<u64> {
+        self.next()?.parse().ok()
+    }
+
+    fn maybe<T>(&mut self, read: fn(&mut Fields<'a>) -> Option<T>) -> Option<Option<T>> {
+        match self.present()? {
+            true => read(self).map(Some),
+            false => Some(None),
+        }
+    }
+
+    fn money(&mut self) -> Option<Money> {
+        let amount = self.next()?;
+        Money::parse(amount, Currency::from_code(self.next()?).ok()?).ok()
+    }
+
+    fn line(&mut self) -> Option<LineRepr> {
+        let sku = Sku::parse(self.next()?).ok()?;
+        let quantity = Quantity::from_u64(self.number()?).ok()?;
+        let unit_price = self.money()?;
+        let categories = self.maybe(|fields| {
+            let count = fields.number()?;
+            let names: Option<Vec<Category>> = (0..count).map(|_| Category::parse(fields.next()?).ok()).collect();
+            Categories::finish(names?).ok()
+        })?;
+        Some(LineRepr {
+            sku,
+            quantity,
+            unit_price,
+            categories,
+        })
     }
 }
 
-/// A plain JavaScript object (not a `Map`) in the core's JSON shape: the
-/// core's own JSON text, parsed by `JSON.parse` (smaller than a second serializer).
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, js_sys::Error> {
-    let text =
-        serde_json::to_string(value).map_err(|err| js_sys::Error::new(&format!("cannot return the result: {err}")))?;
-    js_sys::JSON::parse(&text).map_err(|_| js_sys::Error::new("cannot return the result"))
+/// A basket and options from `flatten`'s fields, built by the same
+/// constructors as the JSON road; `None` for anything they refuse.
+fn plain(fields: &str) -> Option<(Basket, QuoteOptions)> {
+    let mut fields = Fields(fields);
+    let total = fields.maybe(Fields::money)?;
+    let lines = fields.maybe(|fields| (0..fields.number()?).map(|_| fields.line()).collect())?;
+    let shipping = fields.maybe(Fields::money)?;
+    let basket = BasketRepr { total, lines, shipping }.finish().ok()?;
+    let options = QuoteOptions {
+        customer: fields.maybe(|fields| CustomerId::parse(fields.next()?).ok())?,
+        usage: fields.maybe(|fields| UsageCounts::new(fields.number()?, fields.number()?).ok())?,
+        now: fields.maybe(|fields| Timestamp::parse(fields.next()?).ok())?,
+    };
+    fields.0.is_empty().then_some((basket, options))
 }
 
 /// The time to quote at: the option, else the browser clock.
@@ -284,43 +407,125 @@ fn now(options: &QuoteOptions) -> Result<Timestamp, js_sys::Error> {
     }
 }
 
-/// The arguments of `quote` and `check`, read.
-fn arguments(
-    definition: JsDefinition,
-    basket: JsBasket,
-    options: Option<JsQuoteOptions>,
-) -> Result<(PromoCode, Basket, QuoteOptions, Timestamp), js_sys::Error> {
-    let promo: PromoCode = read("definition", &definition.into())?;
-    let basket: Basket = read("basket", &basket.into())?;
-    let options = read_options(options)?;
-    let now = now(&options)?;
-    Ok((promo, basket, options, now))
+/// The separator, as a byte.
+const SEP_BYTE: u8 = SEP as u8;
+
+/// The separator, as text.
+const SEP_TEXT: &str = "\u{1}";
+
+fn field(out: &mut String, text: &str) {
+    out.push_str(SEP_TEXT);
+    out.push_str(text);
 }
 
-fn quote_with(
-    promo: &PromoCode,
-    basket: &Basket,
-    options: &QuoteOptions,
-    now: Timestamp,
-) -> Result<JsValue, js_sys::Error> {
-    let usage = options.usage.unwrap_or(UsageCounts::ZERO);
-    match promo.quote(options.customer.as_ref(), usage, basket, now) {
-        Ok(quote) => to_js(&Outcome::accepted(Some(&quote))),
-        Err(rejected) => to_js(&Outcome::rejected(&rejected)),
-    }
+fn money_fields(out: &mut String, money: &Money) {
+    out.push_str(SEP_TEXT);
+    money.write_amount(out);
+    field(out, money.currency().code());
 }
 
-fn check_with(
-    promo: &PromoCode,
-    basket: &Basket,
-    options: &QuoteOptions,
-    now: Timestamp,
-) -> Result<JsValue, js_sys::Error> {
-    let usage = options.usage.unwrap_or(UsageCounts::ZERO);
-    match promo.validate(options.customer.as_ref(), usage, basket, now) {
-        Ok(()) => to_js(&Outcome::accepted(None)),
-        Err(rejected) => to_js(&Outcome::rejected(&rejected)),
+thread_local! {
+    /// The last time written, and its text: a page quotes at one `now` many times.
+    static LAST_TIME: std::cell::RefCell<Option<(Timestamp, String)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Appends `at` as RFC 3339 (its `Display`).
+fn time_field(out: &mut String, at: Timestamp) {
+    out.push_str(SEP_TEXT);
+    LAST_TIME.with(|last| {
+        let mut last = last.borrow_mut();
+        match &*last {
+            Some((time, text)) if *time == at => out.push_str(text),
+            _ => {
+                let text = at.to_string();
+                out.push_str(&text);
+                *last = Some((at, text));
+            }
+        }
+    });
+}
+
+/// `{ ok: true, quote }`, in `Quote`'s serde shape.
+fn accepted(quote: &Quote) -> JsValue {
+    let mut out = String::with_capacity(160);
+    out.push('q');
+    field(&mut out, quote.code().as_str());
+    for money in [quote.total(), quote.discount(), quote.payable()] {
+        money_fields(&mut out, money);
     }
+    time_field(&mut out, quote.quoted_at());
+    match quote.lines() {
+        Some(lines) => {
+            field(&mut out, "=");
+            out.push_str(SEP_TEXT);
+            let _ = write!(out, "{}", lines.len());
+            for line in lines {
+                field(&mut out, line.sku.as_str());
+                money_fields(&mut out, &line.amount);
+                money_fields(&mut out, &line.discount);
+            }
+        }
+        None => field(&mut out, "-"),
+    }
+    match quote.shipping() {
+        Some(shipping) => {
+            field(&mut out, "=");
+            money_fields(&mut out, &shipping.amount);
+            money_fields(&mut out, &shipping.discount);
+        }
+        None => field(&mut out, "-"),
+    }
+    match quote.note() {
+        Some(note) => {
+            field(&mut out, "=");
+            field(&mut out, note);
+        }
+        None => field(&mut out, "-"),
+    }
+    answer(&out)
+}
+
+/// The answer whose fields are `fields`, made by `build`.
+fn answer(fields: &str) -> JsValue {
+    with_shared(|shared| {
+        // Far larger than any answer (500 lines of some 150 bytes); grown if ever needed.
+        if shared.len() < fields.len() {
+            shared.resize(fields.len(), 0);
+        }
+        shared[..fields.len()].copy_from_slice(fields.as_bytes());
+    });
+    with_buffer(|memory, pointer, size| build(memory, pointer, size, fields.len() as u32))
+}
+
+/// `{ ok: false, rejection, message }`.
+fn rejected(rejected: &PromoCodeRejected) -> JsValue {
+    let mut out = String::from("r");
+    field(&mut out, rejected.rejection().code());
+    field(&mut out, rejected.message());
+    answer(&out)
+}
+
+fn quote_with(promo: &PromoCode, basket: &Basket, options: &QuoteOptions) -> Result<JsValue, js_sys::Error> {
+    let now = now(options)?;
+    let usage = options.usage.unwrap_or(UsageCounts::ZERO);
+    Ok(match promo.quote(options.customer.as_ref(), usage, basket, now) {
+        Ok(quote) => accepted(&quote),
+        Err(refusal) => rejected(&refusal),
+    })
+}
+
+fn check_with(promo: &PromoCode, basket: &Basket, options: &QuoteOptions) -> Result<JsValue, js_sys::Error> {
+    let now = now(options)?;
+    let usage = options.usage.unwrap_or(UsageCounts::ZERO);
+    Ok(match promo.validate(options.customer.as_ref(), usage, basket, now) {
+        Ok(()) => answer("c"),
+        Err(refusal) => rejected(&refusal),
+    })
+}
+
+/// A definition argument.
+fn definition(definition: JsDefinition) -> Result<PromoCode, js_sys::Error> {
+    read("definition", &definition.into(), crate::reader::definition)
 }
 
 /// Prices `basket` with the code `definition`, touching no counter.
@@ -336,8 +541,9 @@ pub fn quote(
     basket: JsBasket,
     options: Option<JsQuoteOptions>,
 ) -> Result<JsValue, js_sys::Error> {
-    let (promo, basket, options, now) = arguments(definition, basket, options)?;
-    quote_with(&promo, &basket, &options, now)
+    let promo = self::definition(definition)?;
+    let (basket, options) = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
+    quote_with(&promo, &basket, &options)
 }
 
 /// Checks the code's rules against `basket` without pricing it.
@@ -352,8 +558,9 @@ pub fn check(
     basket: JsBasket,
     options: Option<JsQuoteOptions>,
 ) -> Result<JsValue, js_sys::Error> {
-    let (promo, basket, options, now) = arguments(definition, basket, options)?;
-    check_with(&promo, &basket, &options, now)
+    let promo = self::definition(definition)?;
+    let (basket, options) = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
+    check_with(&promo, &basket, &options)
 }
 
 /// The code as the engine stores it: trimmed and upper-cased (`" save10 "` is `"SAVE10"`).
@@ -396,8 +603,9 @@ pub struct PromoHandle {
 impl PromoHandle {
     /// Parses and checks `definition` once (the same refusals as `quote`).
     pub fn parse(definition: JsDefinition) -> Result<PromoHandle, js_sys::Error> {
-        let promo: PromoCode = read("definition", &definition.into())?;
-        Ok(PromoHandle { promo })
+        Ok(PromoHandle {
+            promo: self::definition(definition)?,
+        })
     }
 
     /// The normalised code.
@@ -409,18 +617,14 @@ impl PromoHandle {
     /// Prices `basket`, as the one-shot `quote(definition, basket, options)` does.
     #[wasm_bindgen(unchecked_return_type = "QuoteResult")]
     pub fn quote(&self, basket: JsBasket, options: Option<JsQuoteOptions>) -> Result<JsValue, js_sys::Error> {
-        let basket: Basket = read("basket", &basket.into())?;
-        let options = read_options(options)?;
-        let now = now(&options)?;
-        quote_with(&self.promo, &basket, &options, now)
+        let (basket, options) = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
+        quote_with(&self.promo, &basket, &options)
     }
 
     /// Checks the rules against `basket`, as the one-shot `check(definition, basket, options)` does.
     #[wasm_bindgen(unchecked_return_type = "CheckResult")]
     pub fn check(&self, basket: JsBasket, options: Option<JsQuoteOptions>) -> Result<JsValue, js_sys::Error> {
-        let basket: Basket = read("basket", &basket.into())?;
-        let options = read_options(options)?;
-        let now = now(&options)?;
-        check_with(&self.promo, &basket, &options, now)
+        let (basket, options) = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
+        check_with(&self.promo, &basket, &options)
     }
 }

@@ -6,7 +6,10 @@
 #![cfg(all(target_arch = "wasm32", feature = "wasm"))]
 
 use js_sys::{Error, JSON};
-use promocodes::wasm::{check, normalize_code, quote, JsBasket, JsDefinition, JsQuoteOptions};
+use promocodes::api::QuoteOptions;
+use promocodes::wasm::{check, normalize_code, quote, JsBasket, JsDefinition, JsQuoteOptions, PromoHandle};
+use promocodes::{from_json, Basket, PromoCode, Quote, Rejection};
+use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -380,7 +383,6 @@ fn oversized_and_unserialisable_input_is_refused_by_name() {
 
 #[wasm_bindgen_test]
 fn a_parsed_code_quotes_lines_as_the_one_shot_function_does() {
-    use promocodes::wasm::PromoHandle;
     let vectors = vectors();
     let mut lines_cases = 0;
     for case in vectors["cases"].as_array().unwrap() {
@@ -394,4 +396,259 @@ fn a_parsed_code_quotes_lines_as_the_one_shot_function_does() {
         }
     }
     assert!(lines_cases >= 10, "the vectors have baskets with lines");
+}
+
+/// The answer as the server would write it (serde, the core's shapes): the
+/// referee for the exact JSON text of an answer, key order included.
+#[derive(Serialize)]
+struct Outcome<'a> {
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    quote: Option<&'a Quote>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rejection: Option<Rejection>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'a str>,
+}
+
+/// The JSON text of the core's answer to a case, for `quote` or for `check`.
+fn servers_text(definition: &Value, basket: &Value, options: &Value, only_check: bool) -> String {
+    let promo = PromoCode::from_json(&definition.to_string()).unwrap();
+    let basket = Basket::from_json(&basket.to_string()).unwrap();
+    let options: QuoteOptions = from_json(&options.to_string()).unwrap();
+    let usage = options.usage.unwrap_or_default();
+    let now = options.now.unwrap();
+    let answer = match only_check {
+        false => promo.quote(options.customer.as_ref(), usage, &basket, now).map(Some),
+        true => promo
+            .validate(options.customer.as_ref(), usage, &basket, now)
+            .map(|()| None),
+    };
+    let outcome = match &answer {
+        Ok(quote) => Outcome {
+            ok: true,
+            quote: quote.as_ref(),
+            rejection: None,
+            message: None,
+        },
+        Err(refused) => Outcome {
+            ok: false,
+            quote: None,
+            rejection: Some(refused.rejection()),
+            message: Some(refused.message()),
+        },
+    };
+    serde_json::to_string(&outcome).unwrap()
+}
+
+/// A value's JSON text, as the page would see it.
+fn text_of(value: &JsValue) -> String {
+    JSON::stringify(value).unwrap().into()
+}
+
+/// The same data with every object an instance of a class: the module's fast
+/// road for plain data does not take it, so it is read from its JSON text.
+fn by_json(value: &JsValue) -> JsValue {
+    let convert = eval(
+        "(function convert(v) { class Data {} \
+           if (Array.isArray(v)) return v.map(convert); \
+           if (v && typeof v === 'object') { const o = new Data(); \
+             for (const k of Object.keys(v)) o[k] = convert(v[k]); return o; } \
+           return v; })",
+    );
+    let convert: js_sys::Function = convert.unchecked_into();
+    convert.call1(&JsValue::NULL, value).unwrap()
+}
+
+/// A way to hand the module a value: as it is, or otherwise.
+type Road = (&'static str, fn(&JsValue) -> JsValue);
+
+/// The two ways a page's argument is read: plain data, and anything else.
+const ROADS: [Road; 2] = [("plain", |v| v.clone()), ("by JSON", by_json)];
+
+#[wasm_bindgen_test]
+fn every_vector_answers_the_servers_json_on_both_roads() {
+    let vectors = vectors();
+    for case in vectors["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let definition = definition_of(&vectors, case);
+        let expect_quote = servers_text(definition, &case["basket"], &case["options"], false);
+        let expect_check = servers_text(definition, &case["basket"], &case["options"], true);
+        let promo = PromoHandle::parse(js(definition).unchecked_into()).unwrap();
+        for (road, data) in ROADS {
+            let basket = || data(&js(&case["basket"])).unchecked_into::<JsBasket>();
+            let options = || Some(data(&js(&case["options"])).unchecked_into::<JsQuoteOptions>());
+            let quoted = promo.quote(basket(), options()).unwrap();
+            assert!(is_plain_object(&quoted), "{name} ({road}): not a plain object");
+            assert_eq!(text_of(&quoted), expect_quote, "{name} ({road}): handle quote");
+            assert_eq!(
+                text_of(&promo.check(basket(), options()).unwrap()),
+                expect_check,
+                "{name} ({road}): handle check"
+            );
+            let one_shot = quote(js(definition).unchecked_into(), basket(), options()).unwrap();
+            assert_eq!(text_of(&one_shot), expect_quote, "{name} ({road}): quote");
+            let one_shot = check(js(definition).unchecked_into(), basket(), options()).unwrap();
+            assert_eq!(text_of(&one_shot), expect_check, "{name} ({road}): check");
+        }
+    }
+}
+
+/// The message of what `call` threw, after checking that it is a `PromoInputError` naming its field.
+fn refusal(call: Result<JsValue, Error>, name: &str) -> String {
+    let err = thrown(call);
+    let text = message(&err);
+    assert_eq!(String::from(err.name()), "PromoInputError", "{name}");
+    let field = js_sys::Reflect::get(&err, &"field".into())
+        .unwrap()
+        .as_string()
+        .unwrap();
+    assert!(
+        text.starts_with(&format!("{field}: ")),
+        "{name}: field {field:?} of {text:?}"
+    );
+    text
+}
+
+#[wasm_bindgen_test]
+fn every_malformed_vector_is_refused_alike_by_a_parsed_code_on_both_roads() {
+    let vectors = vectors();
+    let default_options = at(NOW);
+    for case in vectors["malformed"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let expected = case["error"].as_str().unwrap();
+        let definition = definition_of(&vectors, case);
+        let options = case.get("options").unwrap_or(&default_options);
+        for (road, data) in ROADS {
+            let parsed = PromoHandle::parse(data(&js(definition)).unchecked_into());
+            if expected.starts_with("definition") {
+                let got = refusal(parsed.map(JsValue::from), name);
+                assert_eq!(got, expected, "{name} ({road}): parse");
+                continue;
+            }
+            let promo = parsed.unwrap_or_else(|e| panic!("{name}: {}", message(&e)));
+            let basket = || data(&js(&case["basket"])).unchecked_into::<JsBasket>();
+            let options = || Some(data(&js(options)).unchecked_into::<JsQuoteOptions>());
+            assert_eq!(
+                refusal(promo.quote(basket(), options()), name),
+                expected,
+                "{name} ({road}): quote"
+            );
+            assert_eq!(
+                refusal(promo.check(basket(), options()), name),
+                expected,
+                "{name} ({road}): check"
+            );
+            let one_shot = quote(js(definition).unchecked_into(), basket(), options());
+            assert_eq!(refusal(one_shot, name), expected, "{name} ({road}): one-shot quote");
+        }
+    }
+}
+
+/// What a call answered, as text: the answer's JSON, or the thrown message.
+fn answer_text(call: Result<JsValue, Error>) -> String {
+    match call {
+        Ok(answer) => text_of(&answer),
+        Err(err) => format!("threw {}", message(&err)),
+    }
+}
+
+/// JavaScript values whose JSON text is not a plain copy of them: the answer
+/// must be the one for their JSON text, whichever road the module takes.
+const JAVASCRIPT_BASKETS: &[&str] = &[
+    "({ total: { amount: '80.00', currency: 'EUR' } })",
+    "Object.assign(Object.create(null), { total: { amount: '80.00', currency: 'EUR' } })",
+    "({ total: { amount: '80.00', currency: 'EUR' }, lines: undefined, shipping: null })",
+    "({ total: { amount: '80.00', currency: 'EUR' }, lines() { return 1; } })",
+    "({ total: { amount: new String('80.00'), currency: 'EUR' } })",
+    "({ total: { amount: '80.00', currency: 'EUR', [Symbol('x')]: 1 } })",
+    "({ toJSON() { return { total: { amount: '80.00', currency: 'EUR' } }; } })",
+    "({ total: { amount: '80.00', currency: 'EUR', toJSON: 5 } })",
+    "({ get total() { return { amount: '80.00', currency: 'EUR' }; } })",
+    "Object.defineProperty({ total: { amount: '80.00', currency: 'EUR' } }, 'x', { value: 1, enumerable: false })",
+    "({ total: { amount: '80.00', currency: 'EUR\\ud800' } })",
+    "({ total: { amount: '80.00', currency: 'EUR\\u0001' } })",
+    "({ total: { amount: '80.0\\u0001', currency: 'EUR' } })",
+    "({ total: { currency: 'EUR', amount: '80.00' } })",
+    "({ lines: [{ sku: 'MUG', quantity: 2, unit_price: { amount: '12.50', currency: 'EUR' }, categories: ['mugs'] }] })",
+    "({ lines: [{ sku: 'MUG', quantity: 2.0, unit_price: { amount: '12.50', currency: 'EUR' } }] })",
+    "({ lines: [{ sku: 'MUG', quantity: -0, unit_price: { amount: '12.50', currency: 'EUR' } }] })",
+    "({ lines: [{ sku: 'MUG', quantity: 1e21, unit_price: { amount: '12.50', currency: 'EUR' } }] })",
+    "({ lines: [{ sku: 'MUG', quantity: 2 ** 53, unit_price: { amount: '12.50', currency: 'EUR' } }] })",
+    "({ lines: [{ sku: 'MUG', quantity: 2, unit_price: { amount: '12.50', currency: 'EUR' }, categories: [undefined] }] })",
+    "({ lines: [{ sku: 'MUG', quantity: 2, unit_price: { amount: '12.50', currency: 'EUR' }, categories: null }] })",
+    "({ lines: Object.assign([{ sku: 'MUG', quantity: 2, unit_price: { amount: '12.50', currency: 'EUR' } }], { x: 1 }) })",
+    "({ lines: [, { sku: 'MUG', quantity: 2, unit_price: { amount: '12.50', currency: 'EUR' } }] })",
+    "({ lines: [{ sku: 'M\\ud83d\\ude00', quantity: 2, unit_price: { amount: '12.50', currency: 'EUR' } }] })",
+    "({ lines: new Proxy([{ sku: 'MUG', quantity: 2, unit_price: { amount: '12.50', currency: 'EUR' } }], {}) })",
+    "new Proxy({ total: { amount: '80.00', currency: 'EUR' } }, {})",
+    "({ lines: [{ sku: 'MUG', quantity: 2, unit_price: { amount: '1.00', currency: 'EUR' } }], shipping: { amount: '4.90', currency: 'EUR' } })",
+];
+
+const JAVASCRIPT_OPTIONS: &[&str] = &[
+    "({ now: '2026-12-02T10:00:00Z' })",
+    "({ now: new Date('2026-12-02T10:00:00Z') })",
+    "({ now: '2026-12-02T10:00:00Z', customer: 'alice', usage: { total: 3, per_customer: 1 } })",
+    "({ now: '2026-12-02T10:00:00Z', customer: undefined, usage: null })",
+    "({ now: '2026-12-02T10:00:00Z', usage: { total: 1.5, per_customer: 0 } })",
+    "({ now: '2026-12-02T10:00:00Z', usage: { total: 2 ** 60, per_customer: 0 } })",
+    "({ now: '2026-12-02T10:00:00Z', customer: ' bob ' })",
+    "({ now: '2026-12-02T10:00:00Z', customer: 'al\\u0001ce' })",
+    "Object.assign(Object.create({ customer: 'mallory' }), { now: '2026-12-02T10:00:00Z' })",
+    "({ now: '2026-12-02T10:00:00Z', customer: 'd\\u00f6rte \\u4e2d\\u6587 \\ud83d\\ude00' })",
+    "({ now: '2026-12-02T10:00:00Z', customer: 'alice\\ud83d' })",
+    "({ now: '2026-12-02T10:00:00Z', customer: '\\ude00alice' })",
+    "({ now: '2026-12-02T10:00:00Z', customer: ' '.repeat(200000) + 'a' })",
+];
+
+#[wasm_bindgen_test]
+fn the_plain_road_answers_as_the_json_text_of_any_javascript_value() {
+    let promo = PromoHandle::parse(js(&save10()).unchecked_into()).unwrap();
+    for basket_source in JAVASCRIPT_BASKETS {
+        for options_source in JAVASCRIPT_OPTIONS {
+            let (basket, options) = (eval(basket_source), eval(options_source));
+            // The referee: the arguments' JSON text, read as such (not plain data).
+            let canonical = |v: &JsValue| by_json(&JSON::parse(&text_of(v)).unwrap());
+            let expected = answer_text(promo.quote(
+                canonical(&basket).unchecked_into(),
+                Some(canonical(&options).unchecked_into()),
+            ));
+            let got = answer_text(promo.quote(basket.clone().unchecked_into(), Some(options.clone().unchecked_into())));
+            assert_eq!(got, expected, "{basket_source} with {options_source}");
+        }
+    }
+    // Properties inherited from a polluted Object.prototype are not the page's data.
+    let lines = serde_json::json!({"lines": [{"sku": "MUG", "quantity": 2,
+        "unit_price": {"amount": "12.50", "currency": "EUR"}}]});
+    let answers = || {
+        [eur("80.00"), lines.clone()]
+            .iter()
+            .map(|basket| answer_text(promo.quote(js(basket).unchecked_into(), Some(js(&at(NOW)).unchecked_into()))))
+            .collect::<Vec<_>>()
+    };
+    eval("Object.prototype.shipping = { amount: '4.90', currency: 'EUR' }; Object.prototype.customer = 'x'");
+    let polluted = answers();
+    eval("delete Object.prototype.shipping; delete Object.prototype.customer");
+    let clean = answers();
+    assert_eq!(polluted, clean);
+    assert!(clean[0].contains("\"payable\":{\"amount\":\"72.00\""), "{clean:?}");
+    assert!(!clean[1].contains("shipping"), "{clean:?}");
+}
+
+#[wasm_bindgen_test]
+fn no_input_makes_a_parsed_code_trap() {
+    let promo = PromoHandle::parse(js(&save10()).unchecked_into()).unwrap();
+    let answered = |r: Result<JsValue, Error>| match r {
+        Ok(v) => assert!(v.is_object()),
+        Err(e) => assert!(JsValue::from(e).is_instance_of::<Error>()),
+    };
+    for source in HOSTILE {
+        let bad = eval(source);
+        answered(promo.quote(bad.clone().unchecked_into(), None));
+        answered(promo.quote(js(&eur("80.00")).unchecked_into(), Some(bad.clone().unchecked_into())));
+        answered(promo.check(bad.clone().unchecked_into(), Some(bad.clone().unchecked_into())));
+        answered(PromoHandle::parse(bad.unchecked_into()).map(JsValue::from));
+    }
+    let r = promo.quote(js(&eur("80.00")).unchecked_into(), Some(js(&at(NOW)).unchecked_into()));
+    assert_eq!(json(&r.unwrap())["quote"]["payable"]["amount"], "72.00");
 }

@@ -1,6 +1,12 @@
-// Times the browser module's quote() against a POST /v1/quotes round trip to the Worker, in one page.
-// window.runBench({definition, basket, options, request, quoteCalls, roundTrips, maxMillis}) → stats.
-import init, { quote } from "./pkg/promocodes.js";
+// Times the browser module against a POST /v1/quotes round trip to the Worker, in one page:
+// - promo.quote(basket, options) on a code parsed once (PromoCode.parse), for a basket of one total
+//   (the same one each call, and two in turn) and for a basket of 3 lines with shipping: what a
+//   checkout page does as the buyer edits the basket;
+// - the one-shot quote(definition, basket, options), which also parses the definition every call;
+// - the round trip, for the same code and basket.
+// window.runBench({definition, basket, lines, options, request, quoteCalls, oneShotCalls, roundTrips,
+// maxMillis}) → stats. With roundTrips 0 it times the module alone (no server needed).
+import init, { quote, PromoCode } from "./pkg/promocodes.js";
 
 const ready = init();
 
@@ -26,6 +32,20 @@ async function timeLoop(fn, count, maxMillis) {
   return stats(samples, performance.now() - start);
 }
 
+/// The mean of many calls of a synchronous fn(), timed as one loop (no timer call between them):
+/// what a call costs without the cost of reading the clock around it.
+function timeBatch(fn, count, maxMillis) {
+  const deadline = performance.now() + maxMillis;
+  const start = performance.now();
+  let n = 0;
+  while (n < count) {
+    for (let i = 0; i < 1000; i++) fn();
+    n += 1000;
+    if (performance.now() > deadline) break;
+  }
+  return { n, meanMs: (performance.now() - start) / n };
+}
+
 /// The smallest non-zero step of performance.now() seen in a busy loop, in ms.
 function timerResolution() {
   let best = Infinity;
@@ -40,9 +60,20 @@ function timerResolution() {
 
 window.runBench = async (cfg) => {
   await ready;
-  const first = quote(cfg.definition, cfg.basket, cfg.options);
-  if (!first.ok) throw new Error(`wasm quote refused: ${JSON.stringify(first)}`);
-  // Warm up both paths before timing.
+  const promo = PromoCode.parse(cfg.definition);
+  const expect = (r, what) => {
+    if (!r.ok) throw new Error(`${what} refused: ${JSON.stringify(r)}`);
+    return r;
+  };
+  // The parsed code and the one-shot function answer alike before anything is timed.
+  const total = JSON.stringify(expect(promo.quote(cfg.basket, cfg.options), "handle quote"));
+  if (total !== JSON.stringify(quote(cfg.definition, cfg.basket, cfg.options))) throw new Error("handle and one-shot differ");
+  expect(promo.quote(cfg.lines, cfg.options), "handle quote of lines");
+  // Warm up every path before timing.
+  for (let i = 0; i < 20000; i++) {
+    promo.quote(cfg.basket, cfg.options);
+    promo.quote(cfg.lines, cfg.options);
+  }
   for (let i = 0; i < 2000; i++) quote(cfg.definition, cfg.basket, cfg.options);
   const body = JSON.stringify(cfg.request);
   const roundTrip = async () => {
@@ -50,10 +81,24 @@ window.runBench = async (cfg) => {
     if (r.status !== 200) throw new Error(`POST /v1/quotes answered ${r.status}: ${await r.text()}`);
     await r.json();
   };
-  for (let i = 0; i < 20; i++) await roundTrip();
+  if (cfg.roundTrips > 0) for (let i = 0; i < 20; i++) await roundTrip();
 
-  const wasm = await timeLoop(() => quote(cfg.definition, cfg.basket, cfg.options), cfg.quoteCalls, cfg.maxMillis);
-  const http = await timeLoop(roundTrip, cfg.roundTrips, cfg.maxMillis);
-  return { wasm, http, timerResolutionMs: timerResolution(), crossOriginIsolated: self.crossOriginIsolated };
+  const out = { timerResolutionMs: timerResolution(), crossOriginIsolated: self.crossOriginIsolated };
+  out.handle = await timeLoop(() => promo.quote(cfg.basket, cfg.options), cfg.quoteCalls, cfg.maxMillis);
+  out.handleBatch = timeBatch(() => promo.quote(cfg.basket, cfg.options), cfg.quoteCalls, cfg.maxMillis);
+  // Two baskets in turn: no answer is the one before it (the helpers skip decoding a repeated answer).
+  const other = { total: { ...cfg.basket.total, amount: "80.01" } };
+  let flip = false;
+  out.handleAlternateBatch = timeBatch(
+    () => promo.quote((flip = !flip) ? other : cfg.basket, cfg.options),
+    cfg.quoteCalls,
+    cfg.maxMillis,
+  );
+  out.handleLines = await timeLoop(() => promo.quote(cfg.lines, cfg.options), cfg.quoteCalls, cfg.maxMillis);
+  out.handleLinesBatch = timeBatch(() => promo.quote(cfg.lines, cfg.options), cfg.quoteCalls, cfg.maxMillis);
+  out.wasm = await timeLoop(() => quote(cfg.definition, cfg.basket, cfg.options), cfg.oneShotCalls, cfg.maxMillis);
+  if (cfg.roundTrips > 0) out.http = await timeLoop(roundTrip, cfg.roundTrips, cfg.maxMillis);
+  promo.free();
+  return out;
 };
 document.getElementById("out").textContent = "ready";

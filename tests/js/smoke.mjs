@@ -1,6 +1,6 @@
 // The real JavaScript API of pkg/ (wasm-bindgen's glue included) under Node:
 // `node tests/js/smoke.mjs` after `wasm-pack build --target web`. Exits non-zero on a failure.
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { initSync, check, normalizeCode, quote, PromoCode } from "../../pkg/promocodes.js";
 
 initSync({ module: readFileSync(new URL("../../pkg/promocodes_bg.wasm", import.meta.url)) });
@@ -93,6 +93,143 @@ test("a parsed code quotes many baskets and answers as the one-shot functions do
   promo.free();
   throws(() => promo.quote(basket), "null pointer passed to rust");
   eq(typeof PromoCode.prototype[Symbol.dispose], "function");
+});
+
+// The shared vectors through the handle and the one-shot functions, on both roads the module reads
+// arguments by: plain data (its fast road) and anything else (class instances here), read from their
+// JSON text. Answers must be the vectors' JSON exactly (key order included), refusals the same text.
+const vectors = JSON.parse(readFileSync(new URL("../vectors.json", import.meta.url), "utf8"));
+const definitionOf = (c) => (typeof c.definition === "string" ? vectors.definitions[c.definition] : c.definition);
+class Data {}
+const byJson = (v) => {
+  if (Array.isArray(v)) return v.map(byJson);
+  if (v && typeof v === "object") return Object.assign(new Data(), Object.fromEntries(Object.entries(v).map(([k, x]) => [k, byJson(x)])));
+  return v;
+};
+const roads = [["plain", (v) => structuredClone(v)], ["by JSON", byJson]];
+const refusal = (fn) => {
+  try {
+    fn();
+  } catch (e) {
+    if (!(e instanceof Error) || e.name !== "PromoInputError") throw new Error(`threw ${e}`);
+    if (!e.message.startsWith(`${e.field}: `)) throw new Error(`field ${e.field} of ${e.message}`);
+    return e.message;
+  }
+  throw new Error("did not throw");
+};
+test("every vector: the handle and the one-shot functions answer the vector's JSON on both roads", () => {
+  for (const c of vectors.cases) {
+    const promo = PromoCode.parse(definitionOf(c));
+    const expectQuote = JSON.stringify(c.expect);
+    const { quote: _, ...checked } = c.expect;
+    const expectCheck = JSON.stringify(checked);
+    for (const [road, data] of roads) {
+      const at = `${c.name} (${road})`;
+      const got = [
+        promo.quote(data(c.basket), data(c.options)),
+        quote(data(definitionOf(c)), data(c.basket), data(c.options)),
+      ];
+      for (const r of got) if (JSON.stringify(r) !== expectQuote) throw new Error(`${at}: ${JSON.stringify(r)} !== ${expectQuote}`);
+      const checks = [promo.check(data(c.basket), data(c.options)), check(definitionOf(c), data(c.basket), data(c.options))];
+      for (const r of checks) if (JSON.stringify(r) !== expectCheck) throw new Error(`${at}: check ${JSON.stringify(r)}`);
+    }
+    promo.free();
+  }
+});
+test("every malformed vector: the handle refuses it as the one-shot functions do, on both roads", () => {
+  for (const c of vectors.malformed) {
+    const options = c.options ?? { now };
+    for (const [road, data] of roads) {
+      const at = `${c.name} (${road})`;
+      const one = refusal(() => quote(data(definitionOf(c)), data(c.basket), data(options)));
+      if (one !== c.error) throw new Error(`${at}: one-shot ${one} !== ${c.error}`);
+      if (c.error.startsWith("definition")) {
+        const parsed = refusal(() => PromoCode.parse(data(definitionOf(c))));
+        if (parsed !== c.error) throw new Error(`${at}: parse ${parsed}`);
+        continue;
+      }
+      const promo = PromoCode.parse(data(definitionOf(c)));
+      for (const call of [() => promo.quote(data(c.basket), data(options)), () => promo.check(data(c.basket), data(options))]) {
+        const got = refusal(call);
+        if (got !== c.error) throw new Error(`${at}: ${got} !== ${c.error}`);
+      }
+      promo.free();
+    }
+  }
+});
+test("a handle's helpers do not leak a thrown getter or a proxy trap", () => {
+  const promo = PromoCode.parse(save10);
+  const getter = { get total() { throw new RangeError("getter"); } };
+  throws(() => promo.quote(getter, { now }), "basket: is not JSON data (a cycle, a BigInt, or a toJSON that throws)");
+  const trap = new Proxy({}, { ownKeys() { throw new Error("trap"); } });
+  throws(() => promo.quote(basket, trap), "options: is not JSON data (a cycle, a BigInt, or a toJSON that throws)");
+  eq(promo.quote(basket, { now }).quote.payable.amount, "72.00");
+  promo[Symbol.dispose]();
+});
+
+// The helpers themselves (pkg/snippets/.../src/wasm.js): what the fast road hands over, and when it
+// gives up (then the module reads the JSON text, as the tests above check).
+const snippets = new URL("../../pkg/snippets/", import.meta.url);
+const helpers = await import(new URL(`${readdirSync(snippets)[0]}/src/wasm.js`, snippets));
+const memory = new WebAssembly.Memory({ initial: 1 });
+const written = (basket, options, size = 4096) => {
+  const n = helpers.flatten(basket, options, memory, 64, size);
+  return n < 0 ? null : new TextDecoder().decode(new Uint8Array(memory.buffer, 64, n));
+};
+test("flatten hands plain data over as fields", () => {
+  eq(written(basket, { now }), `\x01=\x0180.00\x01EUR\x01-\x01-\x01-\x01-\x01=\x01${now}`);
+  const lines = { lines: [{ sku: "MUG", quantity: 2, unit_price: { amount: "12.50", currency: "EUR" }, categories: ["mugs"] }],
+    shipping: { currency: "EUR", amount: "4.90" } };
+  eq(written(lines, { customer: "d\u00f6rte \u{1F600}", usage: { total: 3, per_customer: 0 } }),
+    "\x01-\x01=\x011\x01MUG\x012\x0112.50\x01EUR\x01=\x011\x01mugs\x01=\x014.90\x01EUR" +
+    "\x01=\x01d\u00f6rte \u{1F600}\x01=\x013\x010\x01-");
+  eq(written({ total: basket.total, lines: undefined, shipping: null }), "\x01=\x0180.00\x01EUR\x01-\x01-\x01-\x01-\x01-");
+});
+test("flatten gives up on anything JSON.stringify would not write as it is", () => {
+  class Data {}
+  const bad = [
+    [Object.assign(new Data(), basket)],
+    [{ total: { amount: "80.00", currency: "EUR" }, extra: 1 }],
+    [{ total: { amount: 80, currency: "EUR" } }],
+    [{ total: { amount: new String("80.00"), currency: "EUR" } }],
+    [{ total: { amount: "80.00", currency: "EUR\ud800" } }],
+    [{ total: { amount: "8\x010", currency: "EUR" } }],
+    [{ total: { amount: "80.00", currency: "EUR" }, toJSON: () => ({}) }],
+    [{ get total() { throw new Error("getter"); } }],
+    [{ lines: [{ sku: "A", quantity: 1.5, unit_price: basket.total }] }],
+    [{ lines: [{ sku: "A", quantity: 2 ** 53, unit_price: basket.total }] }],
+    [{ lines: [, { sku: "A", quantity: 1, unit_price: basket.total }] }],
+    [basket, { now: new Date() }],
+    [basket, { now, usage: { total: 1 } }],
+    [basket, 5],
+    [new Proxy({}, { ownKeys() { throw new Error("trap"); } })],
+  ];
+  for (const [b, o] of bad) eq(written(b, o), null);
+  // An inherited property is not the page's data (JSON.stringify leaves it out).
+  Object.prototype.shipping = { amount: "4.90", currency: "EUR" };
+  try {
+    eq(written({ lines: [] }), null);
+  } finally {
+    delete Object.prototype.shipping;
+  }
+  eq(written(basket, { now }, 20), null);
+});
+test("build makes an answer's objects from its fields", () => {
+  const fields = `q\x01SAVE10\x0180.00\x01EUR\x018.00\x01EUR\x0172.00\x01EUR\x01${now}\x01=\x011\x01MUG` +
+    "\x0180.00\x01EUR\x018.00\x01EUR\x01-\x01=\x01a note";
+  const n = new TextEncoder().encodeInto(fields, new Uint8Array(memory.buffer, 64, 4096)).written;
+  const expect = { ok: true, quote: { code: "SAVE10", total: basket.total, discount: { amount: "8.00", currency: "EUR" },
+    payable: { amount: "72.00", currency: "EUR" }, quoted_at: now,
+    lines: [{ sku: "MUG", amount: basket.total, discount: { amount: "8.00", currency: "EUR" } }], note: "a note" } };
+  const first = helpers.build(memory, 64, 4096, n);
+  eq(first, expect);
+  // Asked again for the same answer: equal objects, new ones.
+  const again = helpers.build(memory, 64, 4096, n);
+  eq(again, expect);
+  if (again === first || again.quote === first.quote || again.quote.total === first.quote.total) throw new Error("objects reused");
+  const refusal = "r\x01below_minimum\x01this code needs a basket of at least EUR 50.00";
+  const m = new TextEncoder().encodeInto(refusal, new Uint8Array(memory.buffer, 64, 4096)).written;
+  eq(helpers.build(memory, 64, 4096, m), { ok: false, rejection: "below_minimum", message: "this code needs a basket of at least EUR 50.00" });
 });
 
 console.log(failed ? `${failed} failed` : "all passed");

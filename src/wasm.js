@@ -1,0 +1,263 @@
+// The browser module's JavaScript helpers (src/wasm.rs explains the design); wasm-bindgen copies
+// this file next to promocodes.js (pkg/snippets/) and imports it from there.
+//
+// The module and these helpers exchange fields through one buffer in the module's memory (each call
+// says where): each field is the byte 1 and the field's UTF-8 text. Reading and writing it here
+// costs far less than handing strings across one by one.
+//
+// flatten(basket, options) writes a plain basket and plain options of the documented shape as
+// fields and returns how many bytes it wrote, or -1 for anything it does not vouch for: then the
+// module reads the argument's JSON.stringify text instead, as the server reads a request body.
+// A value it writes is one JSON.stringify would write as it is: a string, a safe non-negative
+// integer, an own enumerable property of a plain object (an inherited one gives up) or an element
+// of an array. The buffer's
+// size bounds what it writes, and so the arguments' JSON text, well under the module's
+// MAX_INPUT_LEN (src/wasm.rs, SHARED_LEN).
+//
+// build(..., length) makes an answer's objects from the fields the module wrote, in the order the
+// core's serde shapes write them.
+const SEP = 1;
+const BAIL = {};
+const OBJECT = Object.prototype;
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/// Gives up on a key of `for (k in o)` that `o` inherits (JSON.stringify writes only its own).
+function own(o, k) {
+  if (!hasOwn.call(o, k)) throw BAIL;
+}
+
+// A view of the buffer, kept from call to call: a new one for another module's buffer, and when the
+// memory has grown (the old view is then detached, of length 0).
+let memory = null;
+let bytes = null;
+
+function shared(wasmMemory, pointer, length) {
+  if (bytes === null || bytes.byteLength === 0 || memory !== wasmMemory || bytes.byteOffset !== pointer ||
+    bytes.length !== length) {
+    memory = wasmMemory;
+    bytes = new Uint8Array(wasmMemory.buffer, pointer, length);
+  }
+  return bytes;
+}
+
+// --- flatten ---
+
+let out = null;
+let at = 0;
+
+function room(n) {
+  if (at + n > out.length) throw BAIL;
+}
+
+function tag(present) {
+  room(2);
+  out[at++] = SEP;
+  out[at++] = present ? 0x3d /* = */ : 0x2d /* - */;
+}
+
+/// A string field, as UTF-8; a lone surrogate (which JSON.stringify escapes) gives up.
+function text(s) {
+  if (typeof s !== "string") throw BAIL;
+  room(1 + 3 * s.length);
+  out[at++] = SEP;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      if (c === SEP) throw BAIL;
+      out[at++] = c;
+    } else if (c < 0x800) {
+      out[at++] = 0xc0 | (c >> 6);
+      out[at++] = 0x80 | (c & 0x3f);
+    } else if (c < 0xd800 || c > 0xdfff) {
+      out[at++] = 0xe0 | (c >> 12);
+      out[at++] = 0x80 | ((c >> 6) & 0x3f);
+      out[at++] = 0x80 | (c & 0x3f);
+    } else {
+      const d = s.charCodeAt(i + 1);
+      if (c > 0xdbff || !(d >= 0xdc00 && d <= 0xdfff)) throw BAIL;
+      const point = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+      i++;
+      out[at++] = 0xf0 | (point >> 18);
+      out[at++] = 0x80 | ((point >> 12) & 0x3f);
+      out[at++] = 0x80 | ((point >> 6) & 0x3f);
+      out[at++] = 0x80 | (point & 0x3f);
+    }
+  }
+}
+
+/// A whole number field (what JSON.stringify writes as digits).
+function count(v) {
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) throw BAIL;
+  text(String(v));
+}
+
+function plain(v) {
+  if (typeof v !== "object" || v === null) throw BAIL;
+  const proto = Object.getPrototypeOf(v);
+  if ((proto !== OBJECT && proto !== null) || typeof v.toJSON === "function") throw BAIL;
+}
+
+function list(v) {
+  if (!Array.isArray(v) || typeof v.toJSON === "function") throw BAIL;
+  return v;
+}
+
+function money(m) {
+  plain(m);
+  let amount, currency;
+  for (const k in m) {
+    own(m, k);
+    if (k === "amount") amount = m[k];
+    else if (k === "currency") currency = m[k];
+    else throw BAIL;
+  }
+  text(amount);
+  text(currency);
+}
+
+/// An optional value: `-` when null or absent (as JSON.stringify leaves out undefined), else `=` and it.
+function maybe(v, write) {
+  tag(v != null);
+  if (v != null) write(v);
+}
+
+function texts(v) {
+  const a = list(v);
+  count(a.length);
+  for (let i = 0; i < a.length; i++) text(a[i]);
+}
+
+function line(l) {
+  plain(l);
+  let sku, quantity, price, categories;
+  for (const k in l) {
+    own(l, k);
+    if (k === "sku") sku = l[k];
+    else if (k === "quantity") quantity = l[k];
+    else if (k === "unit_price") price = l[k];
+    else if (k === "categories") categories = l[k];
+    else throw BAIL;
+  }
+  text(sku);
+  count(quantity);
+  money(price);
+  maybe(categories, texts);
+}
+
+function lines(v) {
+  const a = list(v);
+  count(a.length);
+  for (let i = 0; i < a.length; i++) line(a[i]);
+}
+
+function usage(u) {
+  plain(u);
+  let total, perCustomer;
+  for (const k in u) {
+    own(u, k);
+    if (k === "total") total = u[k];
+    else if (k === "per_customer") perCustomer = u[k];
+    else throw BAIL;
+  }
+  count(total);
+  count(perCustomer);
+}
+
+export function flatten(basket, options, wasmMemory, pointer, size) {
+  try {
+    plain(basket);
+    let total, items, shipping, customer, used, now;
+    for (const k in basket) {
+      own(basket, k);
+      if (k === "total") total = basket[k];
+      else if (k === "lines") items = basket[k];
+      else if (k === "shipping") shipping = basket[k];
+      else throw BAIL;
+    }
+    if (options != null) {
+      plain(options);
+      for (const k in options) {
+        own(options, k);
+        if (k === "customer") customer = options[k];
+        else if (k === "usage") used = options[k];
+        else if (k === "now") now = options[k];
+        else throw BAIL;
+      }
+    }
+    out = shared(wasmMemory, pointer, size);
+    at = 0;
+    maybe(total, money);
+    maybe(items, lines);
+    maybe(shipping, money);
+    maybe(customer, text);
+    maybe(used, usage);
+    maybe(now, text);
+    return at;
+  } catch {
+    // Anything at all (a getter or a proxy that throws included): the JSON road decides.
+    return -1;
+  } finally {
+    out = null;
+  }
+}
+
+// --- build ---
+
+const decoder = new TextDecoder();
+// The last answer's bytes and fields: a page often asks again for the same answer (the same basket
+// as the buyer types a code), and its text is then not decoded again (the objects are always new).
+let lastBytes = new Uint8Array(0);
+let lastFields = [];
+
+/// The fields in the first `length` bytes of the buffer.
+function fieldsOf(view, length) {
+  if (length === lastBytes.length) {
+    let i = 0;
+    while (i < length && view[i] === lastBytes[i]) i++;
+    if (i === length) return lastFields;
+  }
+  const text = decoder.decode(view.subarray(0, length));
+  const fields = [];
+  let from = 0;
+  for (;;) {
+    const end = text.indexOf("\x01", from);
+    if (end < 0) break;
+    fields.push(text.slice(from, end));
+    from = end + 1;
+  }
+  fields.push(text.slice(from));
+  lastBytes = view.slice(0, length);
+  lastFields = fields;
+  return fields;
+}
+
+export function build(wasmMemory, pointer, size, length) {
+  const f = fieldsOf(shared(wasmMemory, pointer, size), length);
+  if (f[0] === "r") return { ok: false, rejection: f[1], message: f[2] };
+  if (f[0] === "c") return { ok: true };
+  const quote = {
+    code: f[1],
+    total: { amount: f[2], currency: f[3] },
+    discount: { amount: f[4], currency: f[5] },
+    payable: { amount: f[6], currency: f[7] },
+    quoted_at: f[8],
+  };
+  let i = 9;
+  if (f[i++] === "=") {
+    const items = [];
+    for (let n = +f[i++]; n > 0; n--, i += 5) {
+      items.push({
+        sku: f[i],
+        amount: { amount: f[i + 1], currency: f[i + 2] },
+        discount: { amount: f[i + 3], currency: f[i + 4] },
+      });
+    }
+    quote.lines = items;
+  }
+  if (f[i++] === "=") {
+    quote.shipping = { amount: { amount: f[i], currency: f[i + 1] }, discount: { amount: f[i + 2], currency: f[i + 3] } };
+    i += 4;
+  }
+  if (f[i++] === "=") quote.note = f[i];
+  return { ok: true, quote };
+}
