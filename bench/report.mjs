@@ -157,13 +157,16 @@ const gzipOf = (candidates) => {
   return file ? gzipSync(readFileSync(file), { level: 9 }).length : NaN;
 };
 const moduleGz = gzipOf([env("BENCH_PKG", "promocodes_bg.wasm"), "public/pkg/promocodes_bg.wasm", "pkg/promocodes_bg.wasm"]);
-const quoteUs = us(b.handle?.meanMs ?? b.wasm.meanMs);
+const quoteUs = us(b.handleBatch?.meanMs ?? b.handle?.meanMs ?? b.wasm.meanMs);
+const alternateUs = us(b.handleAlternateBatch?.meanMs ?? NaN);
 const headline = [
   ["capture / floor throughput, one hot code, 1 client", num(run.capture1.perSecond / run.floor1.perSecond, 2), "≥ 0.85", run.capture1.perSecond / run.floor1.perSecond >= 0.85],
   [`capture / floor throughput, one hot code, ${run.captureN.clients} clients`, num(run.captureN.perSecond / run.floorN.perSecond, 2), "≥ 0.85", run.captureN.perSecond / run.floorN.perSecond >= 0.85],
   [`capture p99 / floor p99, ${run.captureN.clients} clients`, num(run.captureN.p99Ms / run.floorN.p99Ms, 2), "≤ 1.3", run.captureN.p99Ms / run.floorN.p99Ms <= 1.3],
-  ["browser `quote()` of a parsed code, mean", `${num(quoteUs, 2)} µs`, "≤ 1 µs", quoteUs <= 1],
-  ["`POST /v1/quotes` round trip / browser quote", times(b.http.meanMs / (quoteUs / 1000)), "≥ 3,000×", b.http.meanMs / (quoteUs / 1000) >= 3000],
+  ["browser `promo.quote()` of a parsed code, mean (one basket again and again)", `${num(quoteUs, 2)} µs`, "≤ 1 µs", quoteUs <= 1],
+  ["browser `promo.quote()`, mean (two baskets in turn: no answer repeats)", `${num(alternateUs, 2)} µs`, "≤ 1 µs", alternateUs <= 1],
+  ["`POST /v1/quotes` round trip / browser quote (one basket)", times(b.http.meanMs / (quoteUs / 1000)), "≥ 3,000×", b.http.meanMs / (quoteUs / 1000) >= 3000],
+  ["`POST /v1/quotes` round trip / browser quote (two baskets)", times(b.http.meanMs / (alternateUs / 1000)), "≥ 3,000×", b.http.meanMs / (alternateUs / 1000) >= 3000],
   ["browser module, gzip -9", `${num(moduleGz, 0)} B`, "≤ 65,536 B", moduleGz <= 65536],
 ];
 const out = [
