@@ -85,7 +85,23 @@ function site() {
 // The built Worker: worker-build's output, or the snapshot of it scripts/bench.sh took.
 const workerBuild = process.env.BENCH_WORKER_BUILD ?? path.join(root, "worker/build");
 
-async function startProduct() {
+// The Worker for the edge phases runs without its static assets: locally the asset router would
+// run on the same thread as the Worker and its objects for every request, which on Cloudflare it
+// does not (and the floor has none). The browser phase gets its own instance with the page.
+async function startProduct({ withAssets = false, state = "state-worker" } = {}) {
+  const assets = withAssets
+    ? {
+        assets: {
+          directory: site(),
+          binding: "ASSETS",
+          routerConfig: {
+            has_user_worker: true,
+            invoke_user_worker_ahead_of_assets: false,
+            static_routing: { user_worker: ["/v1/*", "/demo/*"] },
+          },
+        },
+      }
+    : {};
   const mf = new Miniflare({
     host: "127.0.0.1",
     port: 0,
@@ -101,21 +117,13 @@ async function startProduct() {
     durableObjects: { LEDGER: { className: "Ledger", useSQLite: true }, CATALOG: { className: "Catalog", useSQLite: true } },
     // The public rate limit (60 per 10 s per address in wrangler.toml) would measure itself here.
     ratelimits: { PUBLIC_LIMITER: { simple: { limit: 100_000_000, period: 10 } } },
-    durableObjectsPersist: path.join(scratch, "state-worker"),
+    durableObjectsPersist: path.join(scratch, state),
     // The Worker writes one log line per capture; drain them rather than print them from this process.
     handleRuntimeStdio(stdout, stderr) {
       stdout.resume();
       stderr.resume();
     },
-    assets: {
-      directory: site(),
-      binding: "ASSETS",
-      routerConfig: {
-        has_user_worker: true,
-        invoke_user_worker_ahead_of_assets: false,
-        static_routing: { user_worker: ["/v1/*", "/demo/*"] },
-      },
-    },
+    ...assets,
   });
   cleanups.push(() => mf.dispose());
   return (await mf.ready).origin;
@@ -427,7 +435,9 @@ try {
   log(`HOT usage ${before} → ${after}, captures ${hotCaptures}: consistent=${res.hotConsistent}`);
 
   log("browser: wasm quote vs POST /v1/quotes");
-  res.browser = await browser(worker);
+  const page = await startProduct({ withAssets: true, state: "state-page" });
+  await putCode(page, "HOT");
+  res.browser = await browser(page);
   writeFileSync(outFile, JSON.stringify(res, null, 2));
   log("done");
 } finally {
