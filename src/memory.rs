@@ -167,22 +167,7 @@ impl RedemptionStore for InMemoryRedemptionStore {
             }
             None => ledger.add_captured(code, customer, 1),
         }
-        let reservation = Reservation {
-            key: redemption.idempotency_key.cloned(),
-            customer: customer.cloned(),
-            quote: redemption.quote.clone(),
-            usage,
-            state: match redemption.hold_until {
-                Some(_) => ReservationState::Held,
-                None => ReservationState::Captured,
-            },
-            expires_at: redemption.hold_until,
-            captured_at: redemption.hold_until.is_none().then_some(now),
-            released_at: None,
-            reason: None,
-            was: None,
-            replayed: false,
-        };
+        let reservation = redemption.reservation(usage);
         if let Some(key) = redemption.idempotency_key {
             ledger
                 .keys
@@ -204,13 +189,8 @@ impl RedemptionStore for InMemoryRedemptionStore {
         }
         ledger.unindex_hold(code, seq, &held);
         ledger.add_captured(code, held.customer.as_ref(), 1);
-        let captured = Reservation {
-            quote: conversion.quote.clone(),
-            usage: ledger.usage(code, held.customer.as_ref(), now),
-            state: ReservationState::Captured,
-            captured_at: Some(now),
-            ..held
-        };
+        let usage = ledger.usage(code, held.customer.as_ref(), now);
+        let captured = held.captured(conversion.quote, usage, now);
         ledger
             .keys
             .insert((code.clone(), conversion.key.clone()), (seq, captured.clone()));
@@ -234,14 +214,8 @@ impl RedemptionStore for InMemoryRedemptionStore {
                 ReservationState::Held
             }
         };
-        let released = Reservation {
-            usage: ledger.usage(code, earlier.customer.as_ref(), now),
-            state: ReservationState::Released,
-            released_at: Some(now),
-            reason: release.reason.map(str::to_owned),
-            was: Some(was),
-            ..earlier
-        };
+        let usage = ledger.usage(code, earlier.customer.as_ref(), now);
+        let released = earlier.released(release, was, usage);
         ledger
             .keys
             .insert((code.clone(), release.key.clone()), (seq, released.clone()));

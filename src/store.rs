@@ -108,6 +108,56 @@ impl Reservation {
     pub fn replayed(self) -> Reservation {
         Reservation { replayed: true, ..self }
     }
+
+    /// This hold, captured at `now` for `quote`, with the counts after it:
+    /// what [`RedemptionStore::convert`] writes.
+    pub fn captured(self, quote: &Quote, usage: UsageCounts, now: Timestamp) -> Reservation {
+        Reservation {
+            quote: quote.clone(),
+            usage,
+            state: ReservationState::Captured,
+            captured_at: Some(now),
+            ..self
+        }
+    }
+
+    /// This reservation given back at `release.now` for `release.reason`, with
+    /// the counts after it (`was` says whether it was held or captured): what
+    /// [`RedemptionStore::release`] writes.
+    pub fn released(self, release: &Release<'_>, was: ReservationState, usage: UsageCounts) -> Reservation {
+        Reservation {
+            usage,
+            state: ReservationState::Released,
+            released_at: Some(release.now),
+            reason: release.reason.map(str::to_owned),
+            was: Some(was),
+            ..self
+        }
+    }
+}
+
+impl Redemption<'_> {
+    /// The reservation this write records, with `usage`, the counts right
+    /// after it: a hold until `hold_until`, or a capture at `now`. What
+    /// [`RedemptionStore::record`] stores and answers.
+    pub fn reservation(&self, usage: UsageCounts) -> Reservation {
+        Reservation {
+            key: self.idempotency_key.cloned(),
+            customer: self.customer.cloned(),
+            quote: self.quote.clone(),
+            usage,
+            state: match self.hold_until {
+                Some(_) => ReservationState::Held,
+                None => ReservationState::Captured,
+            },
+            expires_at: self.hold_until,
+            captured_at: self.hold_until.is_none().then_some(self.now),
+            released_at: None,
+            reason: None,
+            was: None,
+            replayed: false,
+        }
+    }
 }
 
 /// A new use a store is asked to write (a capture, or a hold when

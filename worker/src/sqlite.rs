@@ -869,22 +869,7 @@ impl RedemptionStore for SqliteRedemptionStore {
             let Some(usage) = current.incremented(customer.is_some()) else {
                 return Ok(None);
             };
-            let reservation = Reservation {
-                key: redemption.idempotency_key.cloned(),
-                customer: customer.cloned(),
-                quote: redemption.quote.clone(),
-                usage,
-                state: match redemption.hold_until {
-                    Some(_) => ReservationState::Held,
-                    None => ReservationState::Captured,
-                },
-                expires_at: redemption.hold_until,
-                captured_at: redemption.hold_until.is_none().then_some(now),
-                released_at: None,
-                reason: None,
-                was: None,
-                replayed: false,
-            };
+            let reservation = redemption.reservation(usage);
             let seq = match replacing {
                 Some(seq) => {
                     self.update(seq, &reservation)?;
@@ -917,13 +902,8 @@ impl RedemptionStore for SqliteRedemptionStore {
             self.load(code, held.customer.as_ref())?;
             self.delete_hold(code, seq)?;
             self.add_captured(code, held.customer.as_ref(), 1)?;
-            let captured = Reservation {
-                quote: conversion.quote.clone(),
-                usage: self.usage(code, held.customer.as_ref(), now)?,
-                state: ReservationState::Captured,
-                captured_at: Some(now),
-                ..held
-            };
+            let usage = self.usage(code, held.customer.as_ref(), now)?;
+            let captured = held.captured(conversion.quote, usage, now);
             self.update(seq, &captured)?;
             Ok(Some(captured))
         })
@@ -948,14 +928,8 @@ impl RedemptionStore for SqliteRedemptionStore {
                 self.delete_hold(code, seq)?;
                 ReservationState::Held
             };
-            let released = Reservation {
-                usage: self.usage(code, earlier.customer.as_ref(), now)?,
-                state: ReservationState::Released,
-                released_at: Some(now),
-                reason: release.reason.map(str::to_owned),
-                was: Some(was),
-                ..earlier
-            };
+            let usage = self.usage(code, earlier.customer.as_ref(), now)?;
+            let released = earlier.released(release, was, usage);
             self.update(seq, &released)?;
             Ok(Some(released))
         })
