@@ -16,7 +16,7 @@ use std::rc::Rc;
 use promocodes::api::{BasketRequest, BasketRequestKind, CodePatch, ReleaseRequest};
 use promocodes::{capture, hold, release, Basket, CaptureError, CaptureOptions, Code, Currency, CustomerId};
 use promocodes::{HoldOptions, IdempotencyKey, Line, Money, PromoCode, Quote, RedeemError, RedemptionStore};
-use promocodes::{ReleaseError, Timestamp};
+use promocodes::{ReleaseError, Reservation, ReservationState, Timestamp};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use worker::{durable_object, DurableObject, Env, Method, Request, Response, Result, State};
@@ -236,6 +236,10 @@ impl Ledger {
             (Method::Post, "/payment-capture") => {
                 let capture: PaymentCapture = req.json().await?;
                 self.handle_payment_capture(&capture)
+            }
+            (Method::Post, "/payment-release") => {
+                let release: PaymentRelease = req.json().await?;
+                self.handle_payment_release(&release)
             }
             (Method::Get, "/redemptions") => self.handle_redemptions(&req),
             (Method::Get, "/stats") => self.handle_stats(&Self::code_param(&req)?),
@@ -476,13 +480,21 @@ impl Ledger {
     /// the provider delivers again.
     fn handle_payment_capture(&self, payment: &PaymentCapture) -> std::result::Result<Response, Problem> {
         let code = Code::parse(&payment.code)?;
-        let key = IdempotencyKey::parse(&payment.key)?;
+        let payment_key = IdempotencyKey::parse(&payment.key)?;
         let (store, definition) = self.stored(&code)?;
         let at = now()?;
+        let mut key = payment_key.clone();
+        let mut earlier = store.reservation(&code, &key)?;
+        if earlier.as_ref().is_some_and(released_hold) {
+            // A hold released by a failed attempt (`payment_failed`), then a
+            // retry that paid: the payment's key names a use given back, so
+            // this payment is captured afresh under its second key.
+            key = paid_after_release(&payment_key)?;
+            earlier = store.reservation(&code, &key)?.or(earlier);
+        }
         let refuse = |rejection: Option<&str>, detail: String, quote: Option<&promocodes::Quote>| {
             self.refuse_payment(&store, &code, &key, payment, at, rejection, detail, quote)
         };
-        let earlier = store.reservation(&code, &key)?;
         let customer = match payment.customer.as_deref().map(CustomerId::parse).transpose() {
             Ok(customer) => customer,
             Err(err) => return refuse(None, format!("metadata.customer: {err}"), None),
@@ -589,10 +601,55 @@ impl Ledger {
 
     fn handle_release(&self, body: &str) -> std::result::Result<Response, Problem> {
         let req = ReleaseRequest::from_json(body)?;
-        let store = self.store()?.ok_or_else(|| Problem::UnknownCode(req.code.clone()))?;
-        self.stored(&req.code)?;
+        self.release_answer(&req.code, &req.key, req.reason.as_deref())
+    }
+
+    /// A payment provider's "give the use back" (the Stripe webhook): the
+    /// release of what is recorded under the payment's id, or under its
+    /// second key if a retry paid after a failed attempt released the hold.
+    /// A failed or cancelled payment releases only a hold: a capture is left
+    /// as it is and the event is answered as ignored (200, with why).
+    fn handle_payment_release(&self, payment: &PaymentRelease) -> std::result::Result<Response, Problem> {
+        let code = Code::parse(&payment.code)?;
+        let key = IdempotencyKey::parse(&payment.key)?;
+        let store = self.store()?.ok_or_else(|| Problem::UnknownCode(code.clone()))?;
+        let paid = paid_after_release(&key)?;
+        let key = if store.reservation(&code, &paid)?.is_some() {
+            paid
+        } else {
+            key
+        };
+        if payment.holds_only {
+            if let Some(recorded) = store.reservation(&code, &key)? {
+                if recorded.state == ReservationState::Captured {
+                    let why = format!(
+                        "{} is captured: a failed or cancelled payment releases only a hold",
+                        key.as_str()
+                    );
+                    log(&code, "release", "ignored", Some(("why", why.as_str())));
+                    return json_response(&json!({ "received": true, "action": "ignored", "why": why }), 200);
+                }
+            }
+        }
+        let reason = payment
+            .reason
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(promocodes::MAX_REASON_LEN)
+            .collect::<String>();
+        self.release_answer(&code, &key, Some(&reason))
+    }
+
+    fn release_answer(
+        &self,
+        code: &Code,
+        key: &IdempotencyKey,
+        reason: Option<&str>,
+    ) -> std::result::Result<Response, Problem> {
+        let store = self.store()?.ok_or_else(|| Problem::UnknownCode(code.clone()))?;
+        self.stored(code)?;
         let at = now()?;
-        match release(&*store, &req.code, &req.key, at, req.reason.as_deref()) {
+        match release(&*store, code, key, at, reason) {
             Ok(released) => {
                 let (event, outcome) = if released.replayed {
                     (Event::Replay, "replayed")
@@ -600,8 +657,8 @@ impl Ledger {
                     (Event::Release, "released")
                 };
                 self.count(event, 1, at);
-                log(&req.code, "release", outcome, Some(("was", released.was.as_str())));
-                if let (false, Ok((_, definition))) = (released.replayed, self.stored(&req.code)) {
+                log(code, "release", outcome, Some(("was", released.was.as_str())));
+                if let (false, Ok((_, definition))) = (released.replayed, self.stored(code)) {
                     note_cap(&definition.promo, released.usage.total(), true);
                 }
                 json_response(&released, 200)
@@ -613,7 +670,7 @@ impl Ledger {
                     ReleaseError::Store(store) => Problem::Store(store),
                     other => Problem::Internal(other.to_string()),
                 };
-                log_problem(&req.code, "release", &problem);
+                log_problem(code, "release", &problem);
                 Err(problem)
             }
         }
@@ -751,6 +808,49 @@ pub struct PaymentCapture {
     pub currency: String,
     /// The provider's event id, for the record.
     pub event_id: String,
+}
+
+/// The suffix of the second key a payment is captured under when its first
+/// key names a hold that a failed attempt released (see [`paid_after_release`]).
+pub const PAID_AFTER_RELEASE_SUFFIX: &str = ":paid";
+
+/// The key a payment is captured under when the hold taken under its own id
+/// was released by a failed attempt (`payment_intent.payment_failed`) and a
+/// retry then paid: `<payment id>:paid`. A key names one redemption forever,
+/// and the payment's own key names the use given back; the payment that went
+/// through is a second redemption, under this key, which a later refund
+/// releases.
+///
+/// # Errors
+///
+/// [`Problem::Input`] when the payment id is too long to take the suffix.
+pub fn paid_after_release(payment: &IdempotencyKey) -> std::result::Result<IdempotencyKey, Problem> {
+    Ok(IdempotencyKey::parse(&format!(
+        "{}{PAID_AFTER_RELEASE_SUFFIX}",
+        payment.as_str()
+    ))?)
+}
+
+/// A hold given back before it was ever captured.
+fn released_hold(reservation: &Reservation) -> bool {
+    reservation.state == ReservationState::Released && reservation.was == Some(ReservationState::Held)
+}
+
+/// What the Worker forwards of a payment provider's "give the use back":
+/// the code, the payment's id, the reason, and whether only a hold may be
+/// released (a failed or cancelled payment) or a capture too (a refund).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PaymentRelease {
+    /// The code, normalised.
+    pub code: String,
+    /// The payment's id (`pi_...`).
+    pub key: String,
+    /// Why, for the record.
+    pub reason: String,
+    /// True for `payment_intent.canceled` and `payment_intent.payment_failed`:
+    /// they release a hold, never a capture (Stripe does not order its
+    /// events, so a late `payment_failed` can arrive after the retry that paid).
+    pub holds_only: bool,
 }
 
 /// The basket a quote was made for, as far as a capture needs it: the same

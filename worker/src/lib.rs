@@ -751,6 +751,7 @@ async fn handle_stripe_webhook(req: &Request, env: &Env) -> Answer {
             payment_intent,
             code,
             reason,
+            holds_only,
         } => {
             let code = match code.as_deref().map(Code::parse) {
                 Some(Ok(code)) => Some(code),
@@ -762,15 +763,30 @@ async fn handle_stripe_webhook(req: &Request, env: &Env) -> Answer {
             if !is_known(env, &code).await? {
                 return webhook_ignored(&event_id, &format!("no promo code {code} is defined"));
             }
-            let reason: String = reason.chars().take(promocodes::MAX_REASON_LEN).collect();
-            let body = json!({ "code": code, "key": payment_intent, "reason": reason }).to_string();
-            let mut response =
-                to_ledger_logged(env, &code, internal(Method::Post, "/release", Some(body), &[])?, req).await?;
+            let release = ledger::PaymentRelease {
+                code: code.as_str().to_owned(),
+                key: payment_intent.clone(),
+                reason,
+                holds_only,
+            };
+            let body = serde_json::to_string(&release).map_err(|e| Problem::Internal(e.to_string()))?;
+            let mut response = to_ledger_logged(
+                env,
+                &code,
+                internal(Method::Post, "/payment-release", Some(body), &[])?,
+                req,
+            )
+            .await?;
             match response.status_code() {
                 200 => {
-                    let released: Value = response.json().await?;
+                    let answer: Value = response.json().await?;
+                    if answer.get("received").is_some() {
+                        // Answered by the object: a capture a failed or
+                        // cancelled payment may not release.
+                        return Ok(Response::from_json(&answer)?);
+                    }
                     Ok(Response::from_json(
-                        &json!({ "received": true, "action": "released", "release": released }),
+                        &json!({ "received": true, "action": "released", "release": answer }),
                     )?)
                 }
                 404 => webhook_ignored(

@@ -10,7 +10,7 @@ use std::ops::Bound;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::closure::ScopedClosure;
 use wasm_bindgen::{JsCast, JsValue};
-use worker::{js_sys, SqlStorage, SqlStorageValue, Storage};
+use worker::{js_sys, SqlStorage, Storage};
 
 /// The schema, created when a code is first defined (never by a read).
 ///
@@ -646,7 +646,7 @@ impl SqliteRedemptionStore {
     }
 
     #[cfg(feature = "conformance")]
-    fn count(&self, query: &str, bindings: Vec<SqlStorageValue>) -> worker::Result<u64> {
+    fn count(&self, query: &str, bindings: Vec<worker::SqlStorageValue>) -> worker::Result<u64> {
         let rows: Vec<CountRow> = self.sql.exec(query, bindings)?.to_array()?;
         let n = rows.first().map_or(0, |row| row.n);
         u64::try_from(n).map_err(|_| rust_error(format!("negative count {n}")))

@@ -463,6 +463,12 @@ pub enum Action {
         /// Why, for the log: the event type, then the detail Stripe gives
         /// (`"payment_intent.canceled: requested_by_customer"`).
         reason: String,
+        /// True when only a hold may be released (`payment_intent.canceled`,
+        /// `payment_intent.payment_failed`); false for a full refund, which
+        /// releases a capture. Stripe does not deliver events in order, so a
+        /// `payment_failed` of an earlier attempt may arrive after the
+        /// `succeeded` of the retry: it must not release what was paid.
+        holds_only: bool,
     },
     /// Nothing to do: an unhandled type, no promotion code, a partial refund.
     Ignore {
@@ -728,6 +734,7 @@ fn payment_abandoned(mut event: Event) -> Result<Action, EventError> {
         event_id: event.id,
         payment_intent,
         code: Some(code),
+        holds_only: true,
     })
 }
 
@@ -778,6 +785,7 @@ fn charge_refunded(mut event: Event) -> Result<Action, EventError> {
         code: event.metadata(|m| &m.promo_code),
         event_id: event.id,
         payment_intent,
+        holds_only: false,
     })
 }
 
@@ -1340,6 +1348,7 @@ mod tests {
                 payment_intent: "pi_1".to_owned(),
                 code: Some("SUMMER24".to_owned()),
                 reason: "payment_intent.canceled: requested_by_customer".to_owned(),
+                holds_only: true,
             }
         );
         object["cancellation_reason"] = json!(null);
@@ -1386,6 +1395,7 @@ mod tests {
             payment_intent: "pi_1".to_owned(),
             code: Some("SUMMER24".to_owned()),
             reason: "charge.refunded: charge ch_1 refunded in full".to_owned(),
+            holds_only: false,
         };
         let by_flag = charge(7200, 7200, true, json!({ "promo_code": "SUMMER24" }));
         assert_eq!(parse("charge.refunded", by_flag).unwrap(), expected);
