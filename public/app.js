@@ -19,8 +19,9 @@ const LOOKUP_DELAY_MS = 250;
 const CUSTOMER_CHECK_DELAY_MS = 300;
 // An outcome is announced once it has stood this long: one announcement per lookup, not per keystroke.
 const ANNOUNCE_DELAY_MS = 500;
-// How long Pay reserves the code; `?hold=SECONDS` (1 to 3600) overrides it, e.g. for tests.
-const DEFAULT_HOLD_SECONDS = 120;
+// How long Pay reserves the code: the core's default hold, 15 minutes; `?hold=SECONDS` (1 to 3600)
+// overrides it, e.g. for tests.
+const DEFAULT_HOLD_SECONDS = 900;
 // Minor-unit digits of the currencies this page can sum; the core's ISO 4217 table decides the rest.
 const MINOR_DIGITS = { EUR: 2, USD: 2, GBP: 2, CHF: 2, SEK: 2, JPY: 0 };
 // The fields of the core's Definition. GET /v1/codes/{code} adds `assigned`, `usage`, `remaining`.
@@ -395,7 +396,10 @@ function requote() {
     return render({ basket, message, kind: 'rejected', announce: message });
   }
 
-  const options = { usage: { total: entry.usage.total, per_customer: known?.perCustomer ?? 0 } };
+  // The lookup's total may be a few seconds older than the customer's own count (the edge cache):
+  // the customer's uses are part of the total, so it is never less than them.
+  const perCustomer = known?.perCustomer ?? 0;
+  const options = { usage: { total: Math.max(entry.usage.total, perCustomer), per_customer: perCustomer } };
   if (customer !== '') options.customer = customer;
   let result;
   try {

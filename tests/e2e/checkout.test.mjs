@@ -347,10 +347,10 @@ test('Pay holds the code and counts down, focus moves to the result; Confirm cap
   await payAndHold(page);
   assert.ok(await focusedIn(page, '#outcome'), 'focus moves to the result of Pay');
   const first = await text(page, '#hold-message');
-  assert.match(first, /^HOLDME is reserved for you until \d{2}:\d{2} \((2:00|1:5\d) left\)\.$/);
+  assert.match(first, /^HOLDME is reserved for you until \d{2}:\d{2} \((15:00|14:5\d) left\)\.$/);
   // The countdown moves.
   await page.waitForFunction((was) => document.getElementById('hold-message').textContent !== was, first);
-  assert.match(await text(page, '#hold-message'), /\(1:5\d left\)/);
+  assert.match(await text(page, '#hold-message'), /\(14:5\d left\)/);
   assert.deepEqual(await usageOf('HOLDME'), { total: 1, held: 1 });
   assert.equal(await page.locator('#confirm').innerText(), 'Confirm payment of €76.90');
   assert.equal(await page.locator('#code').isDisabled(), true, 'the order cannot change while it is being paid');
@@ -358,7 +358,7 @@ test('Pay holds the code and counts down, focus moves to the result; Confirm cap
 
   const [hold] = sent(requests, '/demo/hold');
   assert.equal(hold.code, 'HOLDME');
-  assert.equal(hold.ttl_seconds, 120);
+  assert.equal(hold.ttl_seconds, 900, "the core's default hold");
   assert.deepEqual(hold.shipping, { amount: '4.90', currency: 'EUR' });
   assert.deepEqual(hold.lines.map((l) => [l.sku, l.quantity, l.unit_price.amount, l.categories]), [
     ['MUG', 2, '12.50', ['mugs']],

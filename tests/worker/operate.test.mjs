@@ -87,6 +87,11 @@ test("the catalog lists 250 codes over three pages with no gap or repeat, also a
   const few = await list("?prefix=cat24&limit=3");
   assert.deepEqual(few.json.codes.map((c) => c.code), ["CAT240", "CAT241", "CAT242"]);
   assert.equal(few.json.next, "CAT242");
+  // Empty parameters (a form's empty fields) mean their defaults: the first page of 100.
+  const blank = await list("?prefix=&after=&limit=&archived=");
+  assert.equal(blank.status, 200);
+  assert.deepEqual(blank.json, (await list("")).json);
+  assert.equal(blank.json.codes.length, 100);
   for (const bad of ["?limit=0", "?limit=1001", "?limit=x", "?archived=maybe"]) {
     const r = await list(bad);
     assert.equal(r.status, 400, bad);
@@ -188,74 +193,113 @@ test("stats match a known mix of 30 captures, 5 replays, 10 rejections and a for
   assert.equal((await call(base(), "GET", "/v1/codes/NOPE/stats", { headers: admin })).status, 404);
 });
 
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
 test("the public lookup is served from the edge cache for a few seconds; a token reads live; a change purges it", async () => {
   assert.equal((await putCode(base(), def("CROWD", { limits: { total: 100 } }))).status, 201);
   const first = await call(base(), "GET", "/v1/codes/CROWD");
   assert.equal(first.status, 200);
   assert.equal(first.headers.get("x-promocodes-cache"), "miss");
-  assert.equal(first.headers.get("cache-control"), "public, max-age=5");
-  assert.equal((await captureReq(base(), "crowd-1", { code: "CROWD", total: eur("10.00") })).status, 201);
+  // Browsers ask again each time (the edge answers); only the edge keeps a copy, which purges reach.
+  assert.equal(first.headers.get("cache-control"), "no-cache");
   const cached = await call(base(), "GET", "/v1/codes/CROWD");
   assert.equal(cached.headers.get("x-promocodes-cache"), "hit");
-  assert.deepEqual(cached.json.usage, { total: 0, held: 0 }, "a few seconds old, as documented");
+  assert.equal(cached.headers.get("cache-control"), "no-cache");
+  assert.deepEqual(cached.json, first.json);
   const live = await call(base(), "GET", "/v1/codes/CROWD", { headers: admin });
   assert.equal(live.headers.get("x-promocodes-cache"), null);
   assert.equal(live.headers.get("cache-control"), "no-store");
-  assert.deepEqual(live.json.usage, { total: 1, held: 0 });
+  assert.deepEqual(live.json.usage, { total: 0, held: 0 });
   // Switching it off purges the entry at once.
   assert.equal((await call(base(), "PATCH", "/v1/codes/CROWD", { body: { active: false }, headers: admin })).status, 200);
   const off = await call(base(), "GET", "/v1/codes/CROWD");
   assert.equal(off.json.active, false);
   assert.equal(off.headers.get("x-promocodes-cache"), "miss");
-  // And it ages out after its max-age.
-  await new Promise((r) => setTimeout(r, 5_500));
-  await call(base(), "PATCH", "/v1/codes/CROWD", { body: { active: true }, headers: admin });
-  assert.equal((await captureReq(base(), "crowd-2", { code: "CROWD", total: eur("10.00") })).status, 201);
-  const seen = await call(base(), "GET", "/v1/codes/CROWD");
-  assert.equal(seen.headers.get("x-promocodes-cache"), "miss");
-  await new Promise((r) => setTimeout(r, 5_500));
+  assert.equal((await call(base(), "GET", "/v1/codes/CROWD")).headers.get("x-promocodes-cache"), "hit");
+  // With no write, the entry ages out after its max-age (5 s).
+  await sleep(5_500);
   const later = await call(base(), "GET", "/v1/codes/CROWD");
   assert.equal(later.headers.get("x-promocodes-cache"), "miss", "expired after max-age");
-  assert.deepEqual(later.json.usage, { total: 2, held: 0 });
+  assert.equal(later.json.active, false);
 });
 
-test("one JSON log line per hold, capture and release", async () => {
+test("a hold, capture or release after a cached lookup purges it: the buyer's next lookup is live", async () => {
+  assert.equal((await putCode(base(), def("FEW", { limits: { total: 3 } }))).status, 201);
+  const lookup = () => call(base(), "GET", "/v1/codes/FEW");
+  const expectLookup = async (cache, usage, remaining, why) => {
+    const r = await lookup();
+    assert.equal(r.headers.get("x-promocodes-cache"), cache, why);
+    assert.deepEqual(r.json.usage, usage, why);
+    assert.equal(r.json.remaining, remaining, why);
+  };
+  await expectLookup("miss", { total: 0, held: 0 }, 3, "first lookup");
+  await expectLookup("hit", { total: 0, held: 0 }, 3, "no write since");
+  assert.equal((await captureReq(base(), "few-1", { code: "FEW", total: eur("10.00") })).status, 201);
+  await expectLookup("miss", { total: 1, held: 0 }, 2, "the capture purged it");
+  const hold = (key) => call(base(), "POST", "/v1/holds", { body: { code: "FEW", total: eur("10.00") }, headers: { ...capturer, "idempotency-key": key } });
+  assert.equal((await hold("few-2")).status, 201);
+  await expectLookup("miss", { total: 2, held: 1 }, 1, "the hold purged it");
+  await expectLookup("hit", { total: 2, held: 1 }, 1, "no write since");
+  assert.equal((await hold("few-2")).status, 200, "a replay changes no count");
+  await expectLookup("hit", { total: 2, held: 1 }, 1, "a replay purges nothing");
+  assert.equal((await call(base(), "POST", "/v1/releases", { body: { code: "FEW", key: "few-2" }, headers: capturer })).status, 200);
+  await expectLookup("miss", { total: 1, held: 0 }, 2, "the release purged it");
+  // Writes with no lookup in between: the first purges, and the next lookup sees both.
+  assert.equal((await hold("few-3")).status, 201);
+  assert.equal((await hold("few-4")).status, 201);
+  await expectLookup("miss", { total: 3, held: 2 }, 0, "purged by the first of the two writes");
+});
+
+test("a cached lookup is kept no longer than the code's next hold runs: expiry changes the counts without a write", async () => {
+  assert.equal((await putCode(base(), def("BRIEF", { limits: { total: 10 } }))).status, 201);
+  const held = await call(base(), "POST", "/v1/holds", {
+    body: { code: "BRIEF", total: eur("10.00"), ttl_seconds: 3 },
+    headers: { ...capturer, "idempotency-key": "brief-1" },
+  });
+  assert.equal(held.status, 201);
+  const during = await call(base(), "GET", "/v1/codes/BRIEF");
+  assert.equal(during.headers.get("x-promocodes-cache"), "miss");
+  assert.deepEqual(during.json.usage, { total: 1, held: 1 });
+  assert.equal((await call(base(), "GET", "/v1/codes/BRIEF")).headers.get("x-promocodes-cache"), "hit");
+  await sleep(Date.parse(held.json.expires_at) - Date.now() + 300);
+  const after = await call(base(), "GET", "/v1/codes/BRIEF");
+  assert.deepEqual(after.json.usage, { total: 0, held: 0 }, "the hold expired: no copy that counted it is served");
+  assert.equal(after.json.remaining, 10);
+});
+
+test("one JSON log line per hold, capture and release, refused ones included", async () => {
   const logged = await startWorker({ state: tempDir("promocodes-logs-"), logLevel: "log" });
   try {
-    assert.equal((await putCode(logged.base, def("LOGS"))).status, 201);
+    assert.equal((await putCode(logged.base, def("LOGS", { minimum: eur("5.00") }))).status, 201);
     const held = await call(logged.base, "POST", "/v1/holds", { body: { code: "LOGS", total: eur("10.00") }, headers: { ...capturer, "idempotency-key": "log-1" } });
     assert.equal(held.status, 201);
     assert.equal((await captureReq(logged.base, "log-1", { code: "LOGS", total: eur("10.00") })).status, 201);
     assert.equal((await call(logged.base, "POST", "/v1/releases", { body: { code: "LOGS", key: "log-1", reason: "refund" }, headers: capturer })).status, 200);
-    assert.equal((await captureReq(logged.base, "log-2", { code: "LOGS", total: eur("0.00"), customer: "" })).status, 400);
+    assert.equal((await captureReq(logged.base, "log-2", { code: "LOGS", total: eur("1.00") })).status, 422);
+    assert.equal((await captureReq(logged.base, "log-3", { code: "LOGS", total: eur("0.00"), customer: "" })).status, 400);
+    assert.equal((await captureReq(logged.base, "log-4", { code: "NOLOGS", total: eur("10.00") })).status, 404);
+    assert.equal((await call(logged.base, "POST", "/v1/releases", { body: { code: "LOGS", key: "log-404" }, headers: capturer })).status, 404);
+    assert.equal((await call(logged.base, "POST", "/v1/releases", { body: { code: "NOLOGS", key: "log-1" }, headers: capturer })).status, 404);
+    const noToken = await call(logged.base, "POST", "/v1/holds", { body: { code: "LOGS", total: eur("10.00") }, headers: { "idempotency-key": "log-5" } });
+    assert.equal(noToken.status, 401);
     await new Promise((r) => setTimeout(r, 500));
     const lines = logged.log().split("\n").map((l) => l.slice(l.indexOf("{"))).filter((l) => l.startsWith('{"'))
-      .map((l) => { try { return JSON.parse(l); } catch { return null; } }).filter((l) => l && l.code === "LOGS");
-    const ops = lines.map((l) => `${l.op}:${l.outcome}`);
-    assert.deepEqual(ops, ["hold:held", "capture:captured", "release:released"], logged.log());
+      .map((l) => { try { return JSON.parse(l); } catch { return null; } }).filter((l) => l && typeof l.op === "string");
+    const seen = lines.map((l) => `${l.code}/${l.op}:${l.outcome}:${l.rejection ?? l.problem ?? ""}`);
+    assert.deepEqual(seen, [
+      "LOGS/hold:held:",
+      "LOGS/capture:captured:",
+      "LOGS/release:released:",
+      "LOGS/capture:rejected:below_minimum",
+      "LOGS/capture:problem:invalid_request",
+      "NOLOGS/capture:problem:unknown_code",
+      "LOGS/release:problem:unknown_key",
+      "null/release:problem:unknown_code",
+      "null/hold:problem:unauthorized",
+    ], logged.log());
     assert.ok(lines.every((l) => typeof l.ms === "number"));
   } finally {
     await logged.stop();
     removeDir(logged.state);
   }
-});
-
-test("reaching the cap, or leaving it, purges the cached lookup: buyers see 'used up' at once", async () => {
-  assert.equal((await putCode(base(), def("FEW", { limits: { total: 2 } }))).status, 201);
-  const lookup = () => call(base(), "GET", "/v1/codes/FEW");
-  assert.equal((await lookup()).headers.get("x-promocodes-cache"), "miss");
-  assert.equal((await captureReq(base(), "few-1", { code: "FEW", total: eur("10.00") })).status, 201);
-  const stale = await lookup();
-  assert.equal(stale.headers.get("x-promocodes-cache"), "hit", "below the cap the figure may be seconds old");
-  assert.equal(stale.json.remaining, 2);
-  const held = await call(base(), "POST", "/v1/holds", { body: { code: "FEW", total: eur("10.00") }, headers: { ...capturer, "idempotency-key": "few-2" } });
-  assert.equal(held.status, 201);
-  const full = await lookup();
-  assert.equal(full.headers.get("x-promocodes-cache"), "miss", "the hold took the last use: purged");
-  assert.equal(full.json.remaining, 0);
-  assert.equal((await lookup()).headers.get("x-promocodes-cache"), "hit");
-  assert.equal((await call(base(), "POST", "/v1/releases", { body: { code: "FEW", key: "few-2" }, headers: capturer })).status, 200);
-  const freed = await lookup();
-  assert.equal(freed.headers.get("x-promocodes-cache"), "miss", "a use came back: purged");
-  assert.equal(freed.json.remaining, 1);
 });

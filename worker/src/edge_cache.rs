@@ -5,10 +5,18 @@
 //!
 //! Only anonymous lookups use it: a request with a valid token (an operator,
 //! a shop's server) always reads the object's live counts. Redefining a code,
-//! switching it off or archiving it purges the entry (in the data center that
-//! handled the change; elsewhere it ages out within [`MAX_AGE_SECONDS`]). The
-//! usage a buyer's page shows may therefore be a few seconds old; every
-//! decision (hold, capture) is made by the object on its live counts.
+//! switching it off or archiving it purges the entry, and so does the first
+//! hold, capture or release after the object answered a lookup for the cache
+//! (in the data center that handled the change; elsewhere the entry ages out
+//! within [`MAX_AGE_SECONDS`]). An entry is kept no longer than the code's
+//! next hold has to run, since the counts change when it expires. So a crowd
+//! that only looks costs the object about one read per period, a crowd that
+//! also buys about one read per write, and a buyer's lookup after a write in
+//! the same data center sees it. Every decision (hold, capture) is made by
+//! the object on its live counts.
+//!
+//! The client is told `Cache-Control: no-cache`: a browser asks again each
+//! time (the edge answers), so it never shows a copy a purge has dropped.
 
 use promocodes::Code;
 use worker::{Cache, Request, Response};
@@ -25,6 +33,7 @@ pub async fn mutable(mut response: Response) -> Result<Response, Problem> {
     Ok(Response::from_bytes(body)?.with_status(status).with_headers(headers))
 }
 
+use crate::ledger::FRESH_FOR_HEADER;
 use crate::problem::Problem;
 
 /// How long a lookup is served from the cache, in seconds.
@@ -49,6 +58,7 @@ pub async fn lookup(req: &Request, code: &Code) -> Result<Option<Response>, Prob
     Ok(match hit {
         Some(response) => {
             let mut response = mutable(response).await?;
+            response.headers_mut().set("cache-control", CLIENT_CACHE_CONTROL)?;
             response.headers_mut().set(CACHE_STATUS, "hit")?;
             Some(response)
         }
@@ -56,7 +66,14 @@ pub async fn lookup(req: &Request, code: &Code) -> Result<Option<Response>, Prob
     })
 }
 
-/// Stores a fresh lookup answer (200 only) and returns it, marked cacheable.
+/// What a client is told of a lookup from the edge cache: ask again (the
+/// edge answers at once); the edge's copy is purged by writes, a browser's
+/// could not be.
+pub const CLIENT_CACHE_CONTROL: &str = "no-cache";
+
+/// Stores the object's answer to a lookup for the cache (200 only), for
+/// [`MAX_AGE_SECONDS`] or until the code's next hold expires if that is
+/// sooner ([`FRESH_FOR_HEADER`]; not at all under a second), and returns it.
 ///
 /// # Errors
 ///
@@ -66,16 +83,25 @@ pub async fn store(req: &Request, code: &Code, response: Response) -> Result<Res
         return Ok(response);
     }
     let mut response = mutable(response).await?;
-    response
-        .headers_mut()
-        .set("cache-control", &format!("public, max-age={MAX_AGE_SECONDS}"))?;
-    let copy = response.cloned()?;
-    Cache::default().put(key(req, code)?, copy).await?;
+    let fresh_for = response
+        .headers()
+        .get(FRESH_FOR_HEADER)?
+        .and_then(|seconds| seconds.parse::<u32>().ok())
+        .map_or(MAX_AGE_SECONDS, |seconds| seconds.min(MAX_AGE_SECONDS));
+    response.headers_mut().delete(FRESH_FOR_HEADER)?;
+    if fresh_for > 0 {
+        response
+            .headers_mut()
+            .set("cache-control", &format!("public, max-age={fresh_for}"))?;
+        let copy = response.cloned()?;
+        Cache::default().put(key(req, code)?, copy).await?;
+    }
+    response.headers_mut().set("cache-control", CLIENT_CACHE_CONTROL)?;
     response.headers_mut().set(CACHE_STATUS, "miss")?;
     Ok(response)
 }
 
-/// Drops `code`'s cached lookup (after a change of its definition).
+/// Drops `code`'s cached lookup (after a change of its definition or counts).
 ///
 /// # Errors
 ///

@@ -10,7 +10,7 @@
 //! tables only when the code is first defined: a lookup of a code that was
 //! never defined writes nothing.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use promocodes::api::{BasketRequest, BasketRequestKind, CodePatch, ReleaseRequest};
@@ -33,6 +33,11 @@ pub const MAX_PAGE: u32 = 1000;
 pub struct Ledger {
     state: State,
     cache: RefCell<Cache>,
+    /// Whether a public lookup may sit in the edge cache with counts that a
+    /// write has since changed: set when the object answers a lookup for
+    /// the cache, cleared when a write tells the Worker to purge it. It starts
+    /// set, since a lookup may have been cached before this instance began.
+    lookup_cached: Cell<bool>,
 }
 
 /// What the object keeps in memory between requests.
@@ -51,14 +56,21 @@ impl DurableObject for Ledger {
         Ledger {
             state,
             cache: RefCell::new(Cache::default()),
+            lookup_cached: Cell::new(true),
         }
     }
 
     async fn fetch(&self, req: Request) -> Result<Response> {
         OUTCOME.with(|slot| slot.borrow_mut().take());
+        let op = op_of(&req.path());
         let response = match self.dispatch(req).await {
             Ok(response) => response,
-            Err(problem) => problem.into_response()?,
+            Err(problem) => {
+                if let Some(op) = op {
+                    note_refused(op, &problem);
+                }
+                problem.into_response()?
+            }
         };
         with_outcome(response)
     }
@@ -98,6 +110,14 @@ thread_local! {
 /// The header that carries a hold's, capture's or release's outcome to the Worker, which logs it.
 pub const OUTCOME_HEADER: &str = "x-promocodes-outcome";
 
+/// The header on a lookup the Worker will keep in the edge cache.
+pub const FOR_CACHE_HEADER: &str = "x-promocodes-for-cache";
+
+/// The header on a lookup for the edge cache when a hold will expire (and
+/// the counts change without a write) sooner than the cache would keep it:
+/// the whole seconds until then.
+pub const FRESH_FOR_HEADER: &str = "x-promocodes-fresh-for";
+
 /// Notes the outcome of this request (`code`, `op`, `outcome`, and a
 /// `rejection`, `problem` or other detail) for its one JSON log line.
 fn log(code: &Code, op: &str, outcome: &str, detail: Option<(&str, &str)>) {
@@ -108,23 +128,38 @@ fn log(code: &Code, op: &str, outcome: &str, detail: Option<(&str, &str)>) {
     OUTCOME.with(|slot| *slot.borrow_mut() = Some(line));
 }
 
-/// Notes, on the outcome, that this request moved the code to its total cap
-/// (`cap: "reached"`) or from it (`cap: "freed"`): the Worker then purges the
-/// code's cached public lookup, whose meaning (available or used up) changed.
-fn note_cap(promo: &PromoCode, total_after: u64, released: bool) {
-    let Some(cap) = promo.limits().total() else {
-        return;
-    };
-    let change = match released {
-        false if total_after >= cap => "reached",
-        true if total_after + 1 == cap => "freed",
-        _ => return,
-    };
+/// The operation a request to the object is, for its log line: a hold, a
+/// capture or a release (from the API or a payment provider), else `None`.
+fn op_of(path: &str) -> Option<&'static str> {
+    match path {
+        "/hold" => Some("hold"),
+        "/capture" | "/payment-capture" => Some("capture"),
+        "/release" | "/payment-release" => Some("release"),
+        _ => None,
+    }
+}
+
+/// Notes the outcome of a hold, capture or release refused before it noted
+/// one (a body it cannot read, an unknown code): the Worker adds the code it
+/// routed by.
+fn note_refused(op: &str, problem: &Problem) {
     OUTCOME.with(|slot| {
-        if let Some(line) = slot.borrow_mut().as_mut() {
-            line["cap"] = json!(change);
+        let mut slot = slot.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(json!({ "code": null, "op": op, "outcome": "problem", "problem": problem.slug() }));
         }
     });
+}
+
+/// Whether a write that left the code's total at `total_after` moved it to
+/// its total cap (`"reached"`) or, giving a use back, from it (`"freed"`).
+fn cap_change(promo: &PromoCode, total_after: u64, released: bool) -> Option<&'static str> {
+    let cap = promo.limits().total()?;
+    match released {
+        false if total_after >= cap => Some("reached"),
+        true if total_after + 1 == cap => Some("freed"),
+        _ => None,
+    }
 }
 
 /// Attaches the noted outcome, if any, to the answer.
@@ -212,7 +247,10 @@ impl Ledger {
                 self.handle_patch_definition(&code, &body)
             }
             (Method::Delete, "/definition") => self.handle_archive(&Self::code_param(&req)?),
-            (Method::Get, "/definition") => self.handle_get_definition(&Self::code_param(&req)?),
+            (Method::Get, "/definition") => {
+                let for_cache = req.headers().get(FOR_CACHE_HEADER)?.is_some();
+                self.handle_get_definition(&Self::code_param(&req)?, for_cache)
+            }
             (Method::Get, "/summary") => self.handle_summary(&Self::code_param(&req)?),
             (Method::Post, "/quote") => {
                 let body = req.text().await?;
@@ -338,13 +376,47 @@ impl Ledger {
         json_response(&self.summary(&store, &definition)?, 200)
     }
 
-    fn handle_get_definition(&self, code: &Code) -> std::result::Result<Response, Problem> {
+    /// A code's public view. For the edge cache (`for_cache`), it also says
+    /// how long its counts hold without a write ([`FRESH_FOR_HEADER`]: until
+    /// the next hold expires), and notes that a write must purge the copy.
+    fn handle_get_definition(&self, code: &Code, for_cache: bool) -> std::result::Result<Response, Problem> {
         let (store, definition) = self.live(code)?;
         let mut view = self.summary(&store, &definition)?;
         if let Some(object) = view.as_object_mut() {
             object.remove("archived");
         }
-        json_response(&view, 200)
+        let mut response = json_response(&view, 200)?;
+        if for_cache {
+            self.lookup_cached.set(true);
+            let at = now()?;
+            if let Some(expires) = store.next_expiry_after(code, at)? {
+                let millis = expires.as_unix_millis().saturating_sub(at.as_unix_millis());
+                response
+                    .headers_mut()
+                    .set(FRESH_FOR_HEADER, &(millis / 1000).to_string())?;
+            }
+        }
+        Ok(response)
+    }
+
+    /// Notes, on the outcome, that this request changed the code's counts
+    /// (`total_after` uses now count): `cap: "reached"` or `"freed"` when it
+    /// moved the code to or from its total cap, and `purge: true` when a
+    /// public lookup may be cached with the counts before it. The Worker then
+    /// purges the code's cached lookup, so a buyer's next lookup is live.
+    fn note_counts_changed(&self, promo: &PromoCode, total_after: u64, released: bool) {
+        let cap = cap_change(promo, total_after, released);
+        let purge = self.lookup_cached.replace(false);
+        OUTCOME.with(|slot| {
+            if let Some(line) = slot.borrow_mut().as_mut() {
+                if let Some(change) = cap {
+                    line["cap"] = json!(change);
+                }
+                if purge {
+                    line["purge"] = json!(true);
+                }
+            }
+        });
     }
 
     fn handle_quote(&self, body: &str) -> std::result::Result<Response, Problem> {
@@ -392,7 +464,7 @@ impl Ledger {
                 self.count(Event::Hold, 1, at);
                 self.schedule_expiry(&store, code).await?;
                 log(code, "hold", "held", None);
-                note_cap(&definition.promo, held.usage.total(), false);
+                self.note_counts_changed(&definition.promo, held.usage.total(), false);
                 json_response(&held, 201)
             }
             Err(err) => {
@@ -453,7 +525,7 @@ impl Ledger {
             Ok(receipt) => {
                 self.count(Event::Capture, 1, at);
                 log(code, "capture", "captured", None);
-                note_cap(promo, receipt.usage.total(), false);
+                self.note_counts_changed(promo, receipt.usage.total(), false);
                 json_response(&receipt, 201)
             }
             Err(err) => {
@@ -532,7 +604,7 @@ impl Ledger {
                 self.count(event, 1, at);
                 log(&code, "capture", outcome, Some(("event", payment.event_id.as_str())));
                 if !receipt.replayed {
-                    note_cap(&definition.promo, receipt.usage.total(), false);
+                    self.note_counts_changed(&definition.promo, receipt.usage.total(), false);
                 }
                 json_response(&json!({ "received": true, "action": status, "receipt": receipt }), 200)
             }
@@ -659,7 +731,7 @@ impl Ledger {
                 self.count(event, 1, at);
                 log(code, "release", outcome, Some(("was", released.was.as_str())));
                 if let (false, Ok((_, definition))) = (released.replayed, self.stored(code)) {
-                    note_cap(&definition.promo, released.usage.total(), true);
+                    self.note_counts_changed(&definition.promo, released.usage.total(), true);
                 }
                 json_response(&released, 200)
             }

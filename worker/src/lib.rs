@@ -288,17 +288,20 @@ async fn to_ledger(env: &Env, code: &Code, req: Request) -> Answer {
 /// one JSON log line: the outcome the object decided, and the milliseconds
 /// the request took there (a Worker's clock moves across I/O, not inside it).
 ///
-/// A request that took the code to its total cap, or gave a use back from
-/// it, also purges the code's cached public lookup: buyers see "used up" (or
-/// available again) at once, while other counts may be a few seconds old.
+/// A request that changed the code's counts after its public lookup was
+/// cached (the object says `purge`) also purges that lookup: a buyer's next
+/// lookup sees the change.
 async fn to_ledger_logged(env: &Env, code: &Code, req: Request, origin: &Request) -> Answer {
     let started = worker::Date::now().as_millis();
     let response = to_ledger(env, code, req).await?;
     if let Some(line) = response.headers().get(ledger::OUTCOME_HEADER)? {
         if let Ok(mut line) = serde_json::from_str::<Value>(&line) {
+            if line.get("code").is_none_or(Value::is_null) {
+                line["code"] = json!(code);
+            }
             line["ms"] = json!(worker::Date::now().as_millis().saturating_sub(started));
             worker::console_log!("{line}");
-            if line.get("cap").is_some() {
+            if line.get("purge").is_some() {
                 edge_cache::purge(origin, code).await?;
             }
         }
@@ -476,7 +479,12 @@ async fn handle_get_code(req: &Request, env: &Env, code: &str) -> Answer {
     }
     require_known(env, &code).await?;
     let path = code_query("/definition", &code);
-    let response = to_ledger(env, &code, internal(Method::Get, &path, None, &[])?).await?;
+    let for_cache: &[(&str, &str)] = if trusted {
+        &[]
+    } else {
+        &[(ledger::FOR_CACHE_HEADER, "1")]
+    };
+    let response = to_ledger(env, &code, internal(Method::Get, &path, None, for_cache)?).await?;
     if trusted {
         let mut response = edge_cache::mutable(response).await?;
         response.headers_mut().set("cache-control", "no-store")?;
@@ -486,10 +494,14 @@ async fn handle_get_code(req: &Request, env: &Env, code: &str) -> Answer {
     }
 }
 
-/// A query parameter's value, if given.
+/// A query parameter's value, if given and not empty (`?limit=`, as a form
+/// with an empty field sends it, means the default).
 fn param(req: &Request, name: &str) -> std::result::Result<Option<String>, Problem> {
     let url = req.url()?;
-    Ok(url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned()))
+    Ok(url
+        .query_pairs()
+        .find(|(k, v)| k == name && !v.is_empty())
+        .map(|(_, v)| v.into_owned()))
 }
 
 fn bad_param(name: &str, message: String) -> Problem {
@@ -617,11 +629,34 @@ async fn quote_through_ledger(env: &Env, code: &Code, body: String) -> Answer {
 
 /// `POST /v1/holds` and `POST /v1/captures`: the capture token and an `Idempotency-Key`.
 async fn handle_keyed(req: &Request, env: &Env, kind: BasketRequestKind) -> Answer {
-    authorize(req, env, Role::Capture)?;
-    let key = idempotency_key(req)?;
-    let body = read_body(req, BASKET_BODY_LIMIT).await?;
-    let conflict = req.headers().get("x-test-conflict")?.is_some() && cfg!(feature = "conformance");
-    keyed_through_ledger(req, env, kind, &key, body, conflict).await
+    let op = if kind == BasketRequestKind::Hold {
+        "hold"
+    } else {
+        "capture"
+    };
+    logged_if_refused(op, async {
+        authorize(req, env, Role::Capture)?;
+        let key = idempotency_key(req)?;
+        let body = read_body(req, BASKET_BODY_LIMIT).await?;
+        let conflict = req.headers().get("x-test-conflict")?.is_some() && cfg!(feature = "conformance");
+        keyed_through_ledger(req, env, kind, &key, body, conflict).await
+    })
+    .await
+}
+
+/// Runs a hold, capture or release (`op`) and, if it is refused before the
+/// code's object decides it (a token, a header, the body, an unknown code),
+/// writes its one JSON log line here: `code` is then `null`, the outcome
+/// `problem`, with the problem's type.
+async fn logged_if_refused(op: &str, answer: impl std::future::Future<Output = Answer>) -> Answer {
+    let started = worker::Date::now().as_millis();
+    let answer = answer.await;
+    if let Err(problem) = &answer {
+        let ms = worker::Date::now().as_millis().saturating_sub(started);
+        let line = json!({ "code": null, "op": op, "outcome": "problem", "problem": problem.slug(), "ms": ms });
+        worker::console_log!("{line}");
+    }
+    answer
 }
 
 /// The hold and capture path shared by the API and the demo routes.
@@ -654,9 +689,12 @@ async fn keyed_through_ledger(
 
 /// `POST /v1/releases`: `{code, key, reason?}` with the capture token.
 async fn handle_release(req: &Request, env: &Env) -> Answer {
-    authorize(req, env, Role::Capture)?;
-    let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
-    release_through_ledger(req, env, body).await
+    logged_if_refused("release", async {
+        authorize(req, env, Role::Capture)?;
+        let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
+        release_through_ledger(req, env, body).await
+    })
+    .await
 }
 
 async fn release_through_ledger(req: &Request, env: &Env, body: String) -> Answer {

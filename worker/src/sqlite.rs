@@ -614,6 +614,27 @@ impl SqliteRedemptionStore {
                 vec![code.as_str().into()],
             )?
             .one()?;
+        Self::expires(row)
+    }
+
+    /// The earliest expiry after `at` of `code`'s holds: when its counts at
+    /// `at` next change without a write (the hold stops counting then).
+    ///
+    /// # Errors
+    ///
+    /// A storage error.
+    pub fn next_expiry_after(&self, code: &Code, at: Timestamp) -> worker::Result<Option<Timestamp>> {
+        let row: ExpiresRow = self
+            .sql
+            .exec(
+                "SELECT min(expires) AS expires FROM holds WHERE code = ? AND expires > ?",
+                vec![code.as_str().into(), instant(at).into()],
+            )?
+            .one()?;
+        Self::expires(row)
+    }
+
+    fn expires(row: ExpiresRow) -> worker::Result<Option<Timestamp>> {
         row.expires
             .map(|text| {
                 let nanos: i128 = text.parse().map_err(rust_error)?;
