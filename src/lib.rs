@@ -163,7 +163,7 @@ times RFC 3339 UTC.
 |---|---|
 | [`Money`] | `{"amount": "80.00", "currency": "EUR"}` |
 | [`PromoCode`] | `{"code": "SAVE10", "active": true, "discount": {"kind": "percent", "percent": "10"}, "applies_to": {"categories": ["mugs"]}, "limits": {"total": 1000, "per_customer": 1}, ...}` |
-| [`Discount`] | `{"kind": "percent", "percent": "10", "max": <Money>}`, `{"kind": "fixed", "amount": <Money>}` or `{"kind": "free_shipping", "max": <Money>}` |
+| [`Discount`] | `{"kind": "percent", "percent": "10", "max": <Money>}`, `{"kind": "fixed", "amount": <Money>, "max": <Money>}` or `{"kind": "free_shipping", "max": <Money>}` |
 | [`Basket`] | `{"total": <Money>}` or `{"lines": [{"sku", "quantity", "unit_price": <Money>, "categories"}], "shipping": <Money>}` |
 | [`UsageCounts`] | `{"total": 1, "per_customer": 1}` |
 | [`Quote`] | `{"code", "total", "discount", "payable", "quoted_at", "lines": [{"sku", "amount", "discount"}], "shipping": {"amount", "discount"}}` |

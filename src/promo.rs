@@ -26,8 +26,8 @@ use crate::rules::agreed_currency;
 /// zero).
 ///
 /// Serialised as `{"kind": "percent", "percent": "10", "max": <Money>}`,
-/// `{"kind": "fixed", "amount": <Money>}` or `{"kind": "free_shipping", "max": <Money>}`
-/// (`max` optional).
+/// `{"kind": "fixed", "amount": <Money>, "max": <Money>}` or
+/// `{"kind": "free_shipping", "max": <Money>}` (`max` optional: it caps any kind).
 ///
 /// # Example
 ///
@@ -44,6 +44,9 @@ use crate::rules::agreed_currency;
 /// assert!(Discount::percent("-10".parse()?).is_err());
 /// assert!(Discount::percent("100.5".parse()?).is_err());
 /// assert!(Discount::fixed(Money::parse("0", Currency::EUR)?).is_err());
+/// let at_most_three = five.clone().with_max(Money::parse("3", Currency::EUR)?)?;
+/// assert_eq!(at_most_three.fixed_amount(), five.fixed_amount());
+/// assert_eq!(at_most_three.max().map(|m| m.to_string()), Some("EUR 3.00".to_owned()));
 /// # let _ = (ten, five, shipping);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -55,7 +58,7 @@ pub struct Discount {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Kind {
     Percent { percent: Decimal, max: Option<Money> },
-    Fixed { amount: Money },
+    Fixed { amount: Money, max: Option<Money> },
     FreeShipping { max: Option<Money> },
 }
 
@@ -113,7 +116,7 @@ impl Discount {
             });
         }
         Ok(Discount {
-            kind: Kind::Fixed { amount },
+            kind: Kind::Fixed { amount, max: None },
         })
     }
 
@@ -124,12 +127,12 @@ impl Discount {
         }
     }
 
-    /// Caps a percent or free-shipping discount at `max`.
+    /// Caps the discount at `max`: a percent, a fixed amount (which then
+    /// takes off the smaller of the two) or the shipping.
     ///
     /// # Errors
     ///
-    /// [`InputError::ZeroAmount`] for a zero maximum; [`InputError::Malformed`]
-    /// on a fixed discount, which has no maximum.
+    /// [`InputError::ZeroAmount`] for a zero maximum.
     pub fn with_max(self, max: Money) -> Result<Discount, InputError> {
         if max.is_zero() {
             return Err(InputError::ZeroAmount { field: "discount.max" });
@@ -140,12 +143,7 @@ impl Discount {
                 max: Some(max),
             },
             Kind::FreeShipping { .. } => Kind::FreeShipping { max: Some(max) },
-            Kind::Fixed { .. } => {
-                return Err(InputError::Malformed {
-                    path: "discount.max".to_owned(),
-                    message: "a fixed discount has no maximum".to_owned(),
-                })
-            }
+            Kind::Fixed { amount, .. } => Kind::Fixed { amount, max: Some(max) },
         };
         Ok(Discount { kind })
     }
@@ -170,16 +168,15 @@ impl Discount {
     /// The amount of a fixed discount.
     pub fn fixed_amount(&self) -> Option<&Money> {
         match &self.kind {
-            Kind::Fixed { amount } => Some(amount),
+            Kind::Fixed { amount, .. } => Some(amount),
             _ => None,
         }
     }
 
-    /// The cap of a percent or free-shipping discount, if it has one.
+    /// The discount's cap, if it has one.
     pub fn max(&self) -> Option<&Money> {
         match &self.kind {
-            Kind::Percent { max, .. } | Kind::FreeShipping { max } => max.as_ref(),
-            Kind::Fixed { .. } => None,
+            Kind::Percent { max, .. } | Kind::Fixed { max, .. } | Kind::FreeShipping { max } => max.as_ref(),
         }
     }
 }
@@ -735,6 +732,8 @@ enum DiscountRepr<'a> {
     },
     Fixed {
         amount: &'a Money,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        max: Option<&'a Money>,
     },
     FreeShipping {
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -800,7 +799,10 @@ impl Serialize for Discount {
                 percent: PercentText(*percent),
                 max: max.as_ref(),
             },
-            Kind::Fixed { amount } => DiscountRepr::Fixed { amount },
+            Kind::Fixed { amount, max } => DiscountRepr::Fixed {
+                amount,
+                max: max.as_ref(),
+            },
             Kind::FreeShipping { max } => DiscountRepr::FreeShipping { max: max.as_ref() },
         };
         repr.serialize(serializer)
@@ -831,11 +833,11 @@ impl DiscountFields {
                 if self.percent.is_some() {
                     return Err(stray("percent", "fixed"));
                 }
-                if self.max.is_some() {
-                    return Err(("max", "a fixed discount has no maximum; it is its own".to_owned()));
-                }
                 let amount = self.amount.ok_or((".", "missing field `amount`".to_owned()))?;
-                Discount::fixed(amount).map_err(|e| ("amount", e.to_string()))
+                with_max(
+                    Discount::fixed(amount).map_err(|e| ("amount", e.to_string()))?,
+                    self.max,
+                )
             }
             KindText::FreeShipping => {
                 if self.percent.is_some() {

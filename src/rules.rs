@@ -767,12 +767,10 @@ impl PromoCode {
                 let off = eligible.percent_of(percent);
                 cap(off, self.discount().max()).min_same(eligible)
             }
-            DiscountKind::Fixed => self
-                .discount()
-                .fixed_amount()
-                .copied()
-                .unwrap_or(zero)
-                .min_same(eligible),
+            DiscountKind::Fixed => {
+                let amount = self.discount().fixed_amount().copied().unwrap_or(zero);
+                cap(amount, self.discount().max()).min_same(eligible)
+            }
         };
         let payable = basket.total().checked_sub(&discount).unwrap_or(zero);
         let lines = basket.has_lines().then(|| self.split(basket, discount, shipping_off));

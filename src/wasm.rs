@@ -56,10 +56,10 @@ export type Rfc3339 = string;
 /** An amount in a currency, exact to the currency's minor unit. */
 export interface Money { amount: DecimalString; currency: CurrencyCode; }
 
-/** What a code takes off: a percent (optionally capped), a fixed amount, or the shipping (optionally capped). */
+/** What a code takes off: a percent, a fixed amount or the shipping, each optionally capped at `max`. */
 export type Discount =
   | { kind: "percent"; percent: DecimalString; max?: Money | null }
-  | { kind: "fixed"; amount: Money }
+  | { kind: "fixed"; amount: Money; max?: Money | null }
   | { kind: "free_shipping"; max?: Money | null };
 
 /** Caps on redemptions; each at least 1, none means unlimited. */

@@ -53,6 +53,24 @@ test("free shipping takes the shipping off above its minimum", async () => {
   assert.equal(small.json.rejection, "below_minimum");
 });
 
+test("max caps a fixed amount too: the least of the amount, its max and the eligible subtotal", async () => {
+  const fixed = (code, amount, max) => ({ code, discount: { kind: "fixed", amount: eur(amount), max: eur(max) }, applies_to: { categories: ["mugs"] } });
+  const put = await putCode(base(), fixed("MUGS8", "10.00", "8.00"));
+  assert.equal(put.status, 201, put.text);
+  assert.deepEqual((await call(base(), "GET", "/v1/codes/MUGS8")).json.discount, { kind: "fixed", amount: eur("10.00"), max: eur("8.00") });
+  const quote = (code) => call(base(), "POST", "/v1/quotes", { body: { code, lines: shop, shipping: eur("4.90") } });
+  const capped = await quote("MUGS8");
+  assert.equal(capped.status, 200, capped.text);
+  assert.equal(capped.json.discount.amount, "8.00", "the max");
+  assert.equal(capped.json.payable.amount, "76.90");
+  assert.deepEqual(capped.json.lines.map((l) => l.discount.amount), ["8.00", "0.00", "0.00"]);
+  assert.equal((await putCode(base(), fixed("MUGS30", "40.00", "30.00"))).status, 201);
+  assert.equal((await quote("MUGS30")).json.discount.amount, "25.00", "the eligible subtotal (two mugs)");
+  const mixed = await putCode(base(), { ...fixed("MIXED", "10.00", "8.00"), discount: { kind: "fixed", amount: eur("10.00"), max: { amount: "8.00", currency: "USD" } } });
+  assert.equal(mixed.status, 400);
+  assert.match(mixed.json.detail, /discount\.max/);
+});
+
 test("holds, captures and replays keep the lines and the split; the admin list shows it", async () => {
   const body = { code: "MUGS15", lines: shop, shipping: eur("4.90"), customer: "lia" };
   const held = await call(base(), "POST", "/v1/holds", { body, headers: { ...capturer, "idempotency-key": "lines-1" } });
