@@ -45,16 +45,23 @@ function objectFiles() {
     .flatMap((dir) => readdirSync(path.join(root, dir)).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite"));
 }
 
-test("lookups and quotes of unknown codes write nothing", async () => {
+test("lookups, quotes, holds, captures and releases of unknown codes write nothing", async () => {
   assert.equal((await putCode(base(), def("KNOWN1"))).status, 201);
   const before = objectFiles().length;
   assert.ok(before >= 1);
-  const guesses = await Promise.all(Array.from({ length: 60 }, (_, i) => i % 2
-    ? call(base(), "GET", `/v1/codes/GUESS${i}`)
-    : call(base(), "POST", "/v1/quotes", { body: { code: `GUESS${i}`, total: eur("10.00") } })));
-  assert.ok(guesses.every((r) => r.status === 404 && r.json.type === "/problems/unknown_code"));
+  const basket = (i) => ({ code: `GUESS${i}`, total: eur("10.00") });
+  const keyed = (i) => ({ ...capturer, "idempotency-key": `guess-${i}` });
+  const guesses = await Promise.all(Array.from({ length: 100 }, (_, i) => [
+    () => call(base(), "GET", `/v1/codes/GUESS${i}`),
+    () => call(base(), "POST", "/v1/quotes", { body: basket(i) }),
+    () => call(base(), "POST", "/v1/holds", { body: basket(i), headers: keyed(i) }),
+    () => captureReq(base(), `guess-${i}`, basket(i)),
+    () => call(base(), "POST", "/v1/releases", { body: { code: `GUESS${i}`, key: `guess-${i}` }, headers: capturer }),
+  ][i % 5]()));
+  assert.ok(guesses.every((r) => r.status === 404 && r.json.type === "/problems/unknown_code"), JSON.stringify(guesses.map((r) => r.status)));
   assert.equal(objectFiles().length, before, "no object was created for a guessed code");
   assert.equal((await call(base(), "GET", "/v1/codes/KNOWN1")).status, 200);
+  assert.equal((await captureReq(base(), "known-1", { code: "KNOWN1", total: eur("10.00") })).status, 201);
 });
 
 test("the catalog lists 250 codes over three pages with no gap or repeat, also after a failure between its two writes", async () => {
@@ -294,7 +301,7 @@ test("one JSON log line per hold, capture and release, refused ones included", a
       "LOGS/capture:problem:invalid_request",
       "NOLOGS/capture:problem:unknown_code",
       "LOGS/release:problem:unknown_key",
-      "null/release:problem:unknown_code",
+      "NOLOGS/release:problem:unknown_code",
       "null/hold:problem:unauthorized",
     ], logged.log());
     assert.ok(lines.every((l) => typeof l.ms === "number"));

@@ -646,14 +646,18 @@ async fn handle_keyed(req: &Request, env: &Env, kind: BasketRequestKind) -> Answ
 
 /// Runs a hold, capture or release (`op`) and, if it is refused before the
 /// code's object decides it (a token, a header, the body, an unknown code),
-/// writes its one JSON log line here: `code` is then `null`, the outcome
-/// `problem`, with the problem's type.
+/// writes its one JSON log line here: the outcome `problem`, with the
+/// problem's type, and `code` only for an unknown code (`null` otherwise).
 async fn logged_if_refused(op: &str, answer: impl std::future::Future<Output = Answer>) -> Answer {
     let started = worker::Date::now().as_millis();
     let answer = answer.await;
     if let Err(problem) = &answer {
         let ms = worker::Date::now().as_millis().saturating_sub(started);
-        let line = json!({ "code": null, "op": op, "outcome": "problem", "problem": problem.slug(), "ms": ms });
+        let code = match problem {
+            Problem::UnknownCode(code) => Some(code),
+            _ => None,
+        };
+        let line = json!({ "code": code, "op": op, "outcome": "problem", "problem": problem.slug(), "ms": ms });
         worker::console_log!("{line}");
     }
     answer
@@ -669,6 +673,9 @@ async fn keyed_through_ledger(
     conflict: bool,
 ) -> Answer {
     let routing = routing(&body, kind)?;
+    // An unknown code is answered without addressing (and so creating) an object; a known one costs
+    // the catalog's answer once per isolate.
+    require_known(env, &routing.code).await?;
     let path = if kind == BasketRequestKind::Hold {
         "/hold"
     } else {
