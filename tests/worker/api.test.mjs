@@ -1,23 +1,14 @@
 // The HTTP API v1 against the real Worker in workerd: routes, auth, bad input, receipts.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startWorker, tempDir, removeDir, putCode, call, captureReq, admin, capturer, eur, ADMIN_TOKEN, CAPTURE_TOKEN }
-  from "./harness.mjs";
+import { putCode, call, captureReq, admin, capturer, eur, ADMIN_TOKEN, CAPTURE_TOKEN, workerForFile } from "./harness.mjs";
 
-let worker, state;
-before(async () => {
-  state = tempDir();
-  worker = await startWorker({ state, demo: true });
+const worker = workerForFile({ demo: true }, async () => {
   const put = await putCode(worker.base, {
     code: "SAVE10", discount: { kind: "percent", percent: "10", max: eur("20.00") },
     limits: { total: 100, per_customer: 1 }, minimum: eur("20.00"),
   });
   assert.equal(put.status, 201, put.text);
-});
-after(async () => {
-  await worker?.stop();
-  removeDir(state);
-  console.log(`# wrangler proxy 503s retried with the same key: ${call.proxy503 ?? 0}`);
 });
 
 const base = () => worker.base;

@@ -1,19 +1,10 @@
 // Concurrent captures against the real Worker in workerd: the caps hold because the
 // Durable Object's SQLite compare-and-set decides, and one idempotency key is one redemption.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startWorker, tempDir, removeDir, putCode, call, captureReq, admin, eur } from "./harness.mjs";
+import { putCode, call, captureReq, admin, eur, workerForFile } from "./harness.mjs";
 
-let worker, state;
-before(async () => {
-  state = tempDir();
-  worker = await startWorker({ state });
-});
-after(async () => {
-  await worker?.stop();
-  removeDir(state);
-  console.log(`# wrangler proxy 503s retried with the same key: ${call.proxy503 ?? 0}`);
-});
+const worker = workerForFile();
 
 const usage = async (code) => (await call(worker.base, "GET", `/v1/codes/${code}`, { headers: admin })).json.usage.total;
 const tally = (results) => results.reduce((m, r) => ((m[r.status] = (m[r.status] ?? 0) + 1), m), {});

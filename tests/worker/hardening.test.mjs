@@ -2,27 +2,19 @@
 // chunked body over the limit: chunked.test.mjs), trimmed tokens and keys, HEAD, percent-decoded
 // path codes, quotes for a named customer only with a server's token (and /demo/quote for the demo
 // page), CORS on the public routes only.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startWorker, tempDir, removeDir, putCode, call, captureReq, admin, capturer, eur, ADMIN_TOKEN, CAPTURE_TOKEN }
-  from "./harness.mjs";
+import { putCode, call, captureReq, admin, capturer, eur, ADMIN_TOKEN, CAPTURE_TOKEN, workerForFile } from "./harness.mjs";
 
 const SHOP = "https://shop.example";
 const OTHER_SHOP = "https://www.shop.example";
-let worker, state;
-before(async () => {
-  state = tempDir();
-  worker = await startWorker({ state, demo: true, vars: { ALLOWED_ORIGINS: `${SHOP}, ${OTHER_SHOP}` } });
+const worker = workerForFile({ demo: true, vars: { ALLOWED_ORIGINS: `${SHOP}, ${OTHER_SHOP}` } }, async () => {
   const put = await putCode(worker.base, {
     code: "HARD10", discount: { kind: "percent", percent: "10" },
   });
   assert.equal(put.status, 201, put.text);
   const vip = await putCode(worker.base, { code: "VIPONLY", discount: { kind: "percent", percent: "20" }, audience: ["alice"] });
   assert.equal(vip.status, 201, vip.text);
-});
-after(async () => {
-  await worker?.stop();
-  removeDir(state);
 });
 
 const base = () => worker.base;

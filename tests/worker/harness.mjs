@@ -2,6 +2,7 @@
 // The Worker is built once by scripts/test-worker.sh; the generated config has no [build],
 // so wrangler serves the built artifacts as they are.
 import { spawn } from "node:child_process";
+import { before, after } from "node:test";
 import { mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -93,6 +94,28 @@ function config(dir, publicLimit) {
   const file = path.join(dir, "wrangler.toml");
   writeFileSync(file, toml);
   return file;
+}
+
+/**
+ * One Worker for a whole test file, on a state folder of its own: started (then `setup()` run)
+ * before the file's first test, stopped and its state removed after its last. Returns a handle
+ * whose `base` (the Worker's URL) and `state` (its persist folder) are set once it runs;
+ * `options` are `startWorker`'s.
+ */
+export function workerForFile(options = {}, setup = async () => {}) {
+  const handle = { base: null, state: null, running: null };
+  before(async () => {
+    handle.state = tempDir();
+    handle.running = await startWorker({ ...options, state: handle.state });
+    handle.base = handle.running.base;
+    await setup();
+  });
+  after(async () => {
+    await handle.running?.stop();
+    removeDir(handle.state);
+    if (call.proxy503) console.log(`# wrangler proxy 503s retried with the same key: ${call.proxy503}`);
+  });
+  return handle;
 }
 
 /**

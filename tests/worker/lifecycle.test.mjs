@@ -1,19 +1,10 @@
 // The redemption lifecycle against the real Worker in workerd: holds while the buyer pays,
 // captures that convert them or are pinned to the quote shown, releases on cancel or refund.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startWorker, tempDir, removeDir, putCode, call, captureReq, admin, capturer, eur } from "./harness.mjs";
+import { putCode, call, captureReq, admin, capturer, eur, workerForFile } from "./harness.mjs";
 
-let worker, state;
-before(async () => {
-  state = tempDir();
-  worker = await startWorker({ state });
-});
-after(async () => {
-  await worker?.stop();
-  removeDir(state);
-  console.log(`# wrangler proxy 503s retried with the same key: ${call.proxy503 ?? 0}`);
-});
+const worker = workerForFile();
 
 const base = () => worker.base;
 const holdReq = (key, body) => call(base(), "POST", "/v1/holds", { body, headers: { ...capturer, "idempotency-key": key } });

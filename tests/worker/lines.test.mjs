@@ -1,20 +1,13 @@
 // Baskets with lines against the real Worker in workerd: both basket forms on quotes, holds,
 // captures and replays; the split in every answer and in the admin list; bad lines named.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startWorker, tempDir, removeDir, putCode, call, captureReq, admin, capturer, eur } from "./harness.mjs";
+import { putCode, call, captureReq, admin, capturer, eur, workerForFile } from "./harness.mjs";
 
-let worker, state;
-before(async () => {
-  state = tempDir();
-  worker = await startWorker({ state });
+const worker = workerForFile({}, async () => {
   assert.equal((await putCode(worker.base, { code: "MUGS15", discount: { kind: "percent", percent: "15" }, applies_to: { categories: ["mugs"] } })).status, 201);
   assert.equal((await putCode(worker.base, { code: "SHIPFREE", discount: { kind: "free_shipping" }, minimum: eur("50.00") })).status, 201);
   assert.equal((await putCode(worker.base, { code: "TEN", discount: { kind: "percent", percent: "10" } })).status, 201);
-});
-after(async () => {
-  await worker?.stop();
-  removeDir(state);
 });
 
 const base = () => worker.base;

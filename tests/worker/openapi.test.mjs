@@ -3,25 +3,17 @@
 // with the right methods and `Allow` for every route of worker/src/lib.rs's routing table, the
 // README lists its problem types, and the check the harness runs on every answer catches drift.
 // (Every answer of every Worker test is checked against it: harness.mjs, openapi-check.mjs.)
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { startWorker, tempDir, removeDir, putCode, call, eur, ROOT } from "./harness.mjs";
+import { putCode, call, eur, ROOT, workerForFile } from "./harness.mjs";
 import { checkAnswer, doc, DESCRIPTION } from "./openapi-check.mjs";
 
-let worker, state;
-before(async () => {
-  state = tempDir();
-  worker = await startWorker({ state });
-});
-after(async () => {
-  await worker?.stop();
-  removeDir(state);
-});
+const worker = workerForFile();
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 

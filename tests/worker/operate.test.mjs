@@ -1,21 +1,13 @@
 // The operator's side against the real Worker in workerd: the catalog (with a failure between
 // its two writes), archive and restore, the kill switch, live figures, and lookups of unknown
 // codes that write nothing.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, existsSync } from "node:fs";
 import path from "node:path";
-import { startWorker, tempDir, removeDir, putCode, call, captureReq, admin, capturer, eur } from "./harness.mjs";
+import { putCode, call, captureReq, admin, capturer, eur, workerForFile, startWorker, tempDir, removeDir } from "./harness.mjs";
 
-let worker, state;
-before(async () => {
-  state = tempDir();
-  worker = await startWorker({ state });
-});
-after(async () => {
-  await worker?.stop();
-  removeDir(state);
-});
+const worker = workerForFile();
 
 const base = () => worker.base;
 const def = (code, extra = {}) => ({ code, discount: { kind: "percent", percent: "10" }, ...extra });
@@ -38,7 +30,7 @@ async function allCodes(query = "", limit = 100) {
 
 /** The SQLite files of the code objects in the persisted state. */
 function objectFiles() {
-  const root = path.join(state, "v3", "do");
+  const root = path.join(worker.state, "v3", "do");
   if (!existsSync(root)) return [];
   return readdirSync(root)
     .filter((dir) => dir.endsWith("-Ledger"))

@@ -15,24 +15,17 @@
 //   boundary starts again from zero there. So every burst below waits for a fresh window first
 //   (a burst that straddled one passed 65 requests against 60 in a CI run), then asserts at most
 //   the limit, and some 429s.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { startWorker, tempDir, removeDir, putCode, call, admin, capturer, eur, SHIPPED_LIMIT, ROOT } from "./harness.mjs";
+import { putCode, call, admin, capturer, eur, SHIPPED_LIMIT, ROOT, workerForFile } from "./harness.mjs";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
 const [, LIMIT, PERIOD] = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8").match(SHIPPED_LIMIT).map(Number);
-let worker, state;
-before(async () => {
-  state = tempDir();
-  worker = await startWorker({ state, publicLimit: "shipped" });
+const worker = workerForFile({ publicLimit: "shipped" }, async () => {
   const put = await putCode(worker.base, { code: "RATE10", discount: { kind: "percent", percent: "10" } });
   assert.equal(put.status, 201, put.text);
-});
-after(async () => {
-  await worker?.stop();
-  removeDir(state);
 });
 
 /** One request from the source address `from` (e.g. 127.0.0.2). */

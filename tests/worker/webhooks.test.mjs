@@ -1,18 +1,15 @@
 // Stripe's webhooks against the real Worker in workerd: real events, signed in the test with
 // node:crypto, shaped as Stripe documents them. Redelivery storms, bad signatures, refunds, a hold
 // released by a failed payment, refused captures after the money moved, and amounts in EUR, JPY, KWD.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startWorker, tempDir, removeDir, putCode, call, admin, capturer, eur } from "./harness.mjs";
+import { putCode, call, admin, capturer, eur, workerForFile } from "./harness.mjs";
 import {
   STRIPE_TEST_SECRET, STRIPE_WEBHOOK_ROUTE, chargePartiallyRefunded, chargeRefunded, nowSeconds, paymentIntentCanceled,
   paymentIntentPaymentFailed, paymentIntentSucceeded, postStripe, signStripe, stripeId, stripeRequest,
 } from "./stripe.mjs";
 
-let worker, state;
-before(async () => {
-  state = tempDir();
-  worker = await startWorker({ state, vars: { STRIPE_WEBHOOK_SECRET: STRIPE_TEST_SECRET } });
+const worker = workerForFile({ vars: { STRIPE_WEBHOOK_SECRET: STRIPE_TEST_SECRET } }, async () => {
   const defs = [
     { code: "SAVE10", discount: { kind: "percent", percent: "10" }, limits: { total: 100, per_customer: 1 } },
     { code: "STORM", discount: { kind: "percent", percent: "10" }, limits: { total: 100 } },
@@ -22,10 +19,6 @@ before(async () => {
     { code: "RETRY", discount: { kind: "percent", percent: "10" }, limits: { total: 10, per_customer: 1 } },
   ];
   for (const def of defs) assert.equal((await putCode(worker.base, def)).status, 201);
-});
-after(async () => {
-  await worker?.stop();
-  removeDir(state);
 });
 
 const base = () => worker.base;
