@@ -430,6 +430,28 @@ pub fn a_hold_key_replays_and_an_expired_one_is_captured_afresh<S: RedemptionSto
     );
     assert_eq!(usage_for(store, &code, Some(&bob)), usage(1, 1));
 
+    let stale = Redemption {
+        now: expires,
+        ..write(&code, &quote, Some(&bob), usage(1, 1), Some(&pi))
+    };
+    assert!(
+        record(store, &stale).is_none(),
+        "a capture under an expired hold's key is compared like any other write"
+    );
+    assert_eq!(
+        usage_at(store, &code, Some(&bob), at(29)),
+        usage(1, 1),
+        "a refused write changed nothing: the hold still counts before its expiry"
+    );
+    assert_eq!(
+        store
+            .reservation(&code, &pi)
+            .expect("answers")
+            .expect("known")
+            .state_at(at(29)),
+        ReservationState::Held
+    );
+
     let later = Redemption {
         now: expires,
         ..write(&code, &quote, Some(&bob), UsageCounts::ZERO, Some(&pi))

@@ -138,6 +138,9 @@ impl RedemptionStore for InMemoryRedemptionStore {
     fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
         let mut ledger = self.lock()?;
         let (code, customer, now) = (redemption.code, redemption.customer, redemption.now);
+        // An expired hold under the key is replaced, once the compare-and-set has passed (it no
+        // longer counts at `now`, so the counts compared are the same with or without it).
+        let mut expired_hold = None;
         if let Some(key) = redemption.idempotency_key {
             if let Some((seq, earlier)) = ledger.keys.get(&(code.clone(), key.clone())).cloned() {
                 let replaces_expired_hold =
@@ -145,7 +148,7 @@ impl RedemptionStore for InMemoryRedemptionStore {
                 if !replaces_expired_hold {
                     return Ok(Some(earlier.replayed()));
                 }
-                ledger.unindex_hold(code, seq, &earlier);
+                expired_hold = Some((seq, earlier));
             }
         }
         let current = ledger.usage(code, customer, now);
@@ -155,6 +158,9 @@ impl RedemptionStore for InMemoryRedemptionStore {
         let Some(usage) = current.incremented(customer.is_some()) else {
             return Ok(None);
         };
+        if let Some((seq, earlier)) = expired_hold {
+            ledger.unindex_hold(code, seq, &earlier);
+        }
         ledger.seq += 1;
         let seq = ledger.seq;
         match redemption.hold_until {

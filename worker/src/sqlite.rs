@@ -878,8 +878,8 @@ impl RedemptionStore for SqliteRedemptionStore {
                     if redemption.hold_until.is_some() || !expired {
                         return Ok(Some(earlier.replayed()));
                     }
-                    // A capture under the key of an expired hold: a new capture that replaces it.
-                    self.delete_hold(code, seq)?;
+                    // A capture under the key of an expired hold: a new capture that replaces it,
+                    // once the compare-and-set has passed (the hold no longer counts at `now`).
                     replacing = Some(seq);
                 }
             }
@@ -893,6 +893,7 @@ impl RedemptionStore for SqliteRedemptionStore {
             let reservation = redemption.reservation(usage);
             let seq = match replacing {
                 Some(seq) => {
+                    self.delete_hold(code, seq)?;
                     self.update(seq, &reservation)?;
                     Some(seq)
                 }
