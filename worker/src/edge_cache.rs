@@ -103,10 +103,19 @@ pub async fn store(req: &Request, code: &Code, response: Response) -> Result<Res
 
 /// Drops `code`'s cached lookup (after a change of its definition or counts).
 ///
-/// # Errors
-///
-/// A runtime error from the cache.
-pub async fn purge(req: &Request, code: &Code) -> Result<(), Problem> {
-    Cache::default().delete(key(req, code)?, true).await?;
-    Ok(())
+/// It runs after the change is committed, so a failure is logged, never
+/// returned: the change's answer stands, and the copy ages out within
+/// [`MAX_AGE_SECONDS`].
+pub async fn purge(req: &Request, code: &Code) {
+    let purged = match key(req, code) {
+        Ok(key) => Cache::default()
+            .delete(key, true)
+            .await
+            .map(drop)
+            .map_err(Problem::from),
+        Err(problem) => Err(problem),
+    };
+    if let Err(problem) = purged {
+        worker::console_error!("purging the cached lookup of {code} failed: {}", problem.body());
+    }
 }

@@ -462,7 +462,11 @@ impl Ledger {
             }
             Ok(held) => {
                 self.count(Event::Hold, 1, at);
-                self.schedule_expiry(&store, code).await?;
+                // The hold is committed and counts never depend on the alarm (it only marks
+                // expired holds): a failure to set it is logged, and the next hold sets it again.
+                if let Err(problem) = self.schedule_expiry(&store, code).await {
+                    worker::console_error!("setting the expiry alarm of {code} failed: {}", problem.body());
+                }
                 log(code, "hold", "held", None);
                 self.note_counts_changed(&definition.promo, held.usage.total(), false);
                 json_response(&held, 201)

@@ -302,7 +302,7 @@ async fn to_ledger_logged(env: &Env, code: &Code, req: Request, origin: &Request
             line["ms"] = json!(worker::Date::now().as_millis().saturating_sub(started));
             worker::console_log!("{line}");
             if line.get("purge").is_some() {
-                edge_cache::purge(origin, code).await?;
+                edge_cache::purge(origin, code).await;
             }
         }
     }
@@ -438,7 +438,7 @@ async fn handle_put_code(req: &Request, env: &Env, code: &str) -> Answer {
         return Ok(response);
     }
     catalog_change(env, "/commit", &code, false).await?;
-    edge_cache::purge(req, &code).await?;
+    edge_cache::purge(req, &code).await;
     Ok(response)
 }
 
@@ -450,7 +450,7 @@ async fn handle_patch_code(req: &Request, env: &Env, code: &str) -> Answer {
     require_known(env, &code).await?;
     let path = code_query("/definition", &code);
     let response = to_ledger(env, &code, internal(Method::Patch, &path, Some(body), &[])?).await?;
-    edge_cache::purge(req, &code).await?;
+    edge_cache::purge(req, &code).await;
     Ok(response)
 }
 
@@ -464,7 +464,7 @@ async fn handle_archive_code(req: &Request, env: &Env, code: &str) -> Answer {
     if response.status_code() == 200 {
         catalog_change(env, "/commit", &code, true).await?;
     }
-    edge_cache::purge(req, &code).await?;
+    edge_cache::purge(req, &code).await;
     Ok(response)
 }
 
