@@ -666,7 +666,8 @@ async function confirmPayment() {
     stopCountdown();
     state.order = null;
     setPhase('shopping');
-    release(order, answer.rejection); // the use stays reserved otherwise, until the hold runs out
+    // The use stays reserved otherwise, until the hold runs out; released before the lookup below.
+    await release(order, answer.rejection);
     refusedWhilePaying(order, answer);
     return requote();
   }
