@@ -10,7 +10,7 @@ use crate::error::InputError;
 use crate::ids::{Code, CustomerId, IdempotencyKey};
 use crate::json::from_json;
 use crate::money::Money;
-use crate::redeem::{MAX_HOLD_TTL_SECONDS, MAX_REASON_LEN, MIN_HOLD_TTL_SECONDS};
+use crate::redeem::{check_hold_ttl, check_reason};
 use crate::rules::{Quote, UsageCounts};
 use crate::time::Timestamp;
 
@@ -146,14 +146,7 @@ impl BasketRequest {
             return Err(unknown("quote"));
         }
         if let Some(ttl) = repr.ttl_seconds {
-            if !(MIN_HOLD_TTL_SECONDS..=MAX_HOLD_TTL_SECONDS).contains(&ttl) {
-                return Err(InputError::HoldTtlOutOfRange {
-                    seconds: ttl.to_string(),
-                    min: MIN_HOLD_TTL_SECONDS,
-                    max: MAX_HOLD_TTL_SECONDS,
-                }
-                .at("ttl_seconds"));
-            }
+            check_hold_ttl(ttl).map_err(|e| e.at("ttl_seconds"))?;
         }
         let inline = repr.total.is_some() || repr.lines.is_some() || repr.shipping.is_some();
         let basket =
@@ -214,9 +207,7 @@ impl ReleaseRequest {
     pub fn from_json(json: &str) -> Result<ReleaseRequest, InputError> {
         let req: ReleaseRequest = from_json(json)?;
         if let Some(reason) = &req.reason {
-            if reason.chars().count() > MAX_REASON_LEN || reason.chars().any(char::is_control) {
-                return Err(InputError::InvalidReason { max: MAX_REASON_LEN }.at("reason"));
-            }
+            check_reason(reason).map_err(|e| e.at("reason"))?;
         }
         Ok(req)
     }

@@ -717,6 +717,27 @@ pub fn capture<S: RedemptionStore + ?Sized>(
         })
 }
 
+/// A hold's time to live, if it is from [`MIN_HOLD_TTL_SECONDS`] to [`MAX_HOLD_TTL_SECONDS`].
+pub(crate) fn check_hold_ttl(seconds: u64) -> Result<u64, InputError> {
+    if (MIN_HOLD_TTL_SECONDS..=MAX_HOLD_TTL_SECONDS).contains(&seconds) {
+        Ok(seconds)
+    } else {
+        Err(InputError::HoldTtlOutOfRange {
+            seconds: seconds.to_string(),
+            min: MIN_HOLD_TTL_SECONDS,
+            max: MAX_HOLD_TTL_SECONDS,
+        })
+    }
+}
+
+/// A release's reason, if it has at most [`MAX_REASON_LEN`] characters and none is a control character.
+pub(crate) fn check_reason(reason: &str) -> Result<(), InputError> {
+    if reason.chars().count() > MAX_REASON_LEN || reason.chars().any(char::is_control) {
+        return Err(InputError::InvalidReason { max: MAX_REASON_LEN });
+    }
+    Ok(())
+}
+
 /// Holds one use of `promo` for `customer` while the buyer pays, under `key`.
 ///
 /// Every rule runs exactly as in [`redeem`] (the same compare-and-set loop,
@@ -767,14 +788,7 @@ pub fn hold<S: RedemptionStore + ?Sized>(
     key: &IdempotencyKey,
     options: HoldOptions,
 ) -> Result<Hold, RedeemError> {
-    let ttl = options.ttl_seconds;
-    if !(MIN_HOLD_TTL_SECONDS..=MAX_HOLD_TTL_SECONDS).contains(&ttl) {
-        return Err(RedeemError::Input(InputError::HoldTtlOutOfRange {
-            seconds: ttl.to_string(),
-            min: MIN_HOLD_TTL_SECONDS,
-            max: MAX_HOLD_TTL_SECONDS,
-        }));
-    }
+    let ttl = check_hold_ttl(options.ttl_seconds).map_err(RedeemError::Input)?;
     let until = now
         .checked_add_seconds(ttl as i64)
         .ok_or(RedeemError::Input(InputError::TimeOutOfRange {
@@ -849,9 +863,7 @@ pub fn release<S: RedemptionStore + ?Sized>(
     reason: Option<&str>,
 ) -> Result<Released, ReleaseError> {
     if let Some(reason) = reason {
-        if reason.chars().count() > MAX_REASON_LEN || reason.chars().any(char::is_control) {
-            return Err(ReleaseError::Input(InputError::InvalidReason { max: MAX_REASON_LEN }));
-        }
+        check_reason(reason).map_err(ReleaseError::Input)?;
     }
     let released = store
         .release(&Release { code, key, now, reason })
