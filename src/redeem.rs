@@ -303,7 +303,8 @@ impl<'a> CaptureOptions<'a> {
     /// basket total minus `amount`). Refused with
     /// [`Rejection::QuoteChanged`](crate::Rejection::QuoteChanged) when
     /// pricing now asks another amount; [`CaptureError::Input`] when `amount`
-    /// is in another currency than the basket or above its total.
+    /// is in another currency than the basket or above its total. With
+    /// [`quoted`](CaptureOptions::quoted) too, the quote is what is pinned.
     pub fn charged(mut self, amount: Money) -> CaptureOptions<'a> {
         self.charged = Some(amount);
         self
@@ -677,10 +678,7 @@ pub fn capture<S: RedemptionStore + ?Sized>(
         (None, Some(amount)) => Some(Quote::charging(promo.code(), basket, amount, now).map_err(CaptureError::Input)?),
         _ => None,
     };
-    let options = CaptureOptions {
-        quoted: options.quoted.or(charged.as_ref()),
-        ..options
-    };
+    let pinned = options.quoted.or(charged.as_ref());
     let attempt = Attempt {
         promo,
         store,
@@ -688,7 +686,7 @@ pub fn capture<S: RedemptionStore + ?Sized>(
         basket,
         now,
         key: options.redeem.idempotency_key,
-        goal: Goal::Capture { pinned: options.quoted },
+        goal: Goal::Capture { pinned },
     };
     attempt
         .run(options.redeem.attempts)
@@ -701,7 +699,7 @@ pub fn capture<S: RedemptionStore + ?Sized>(
                     current,
                 } = *refusal;
                 let quote = stale
-                    .or_else(|| options.quoted.cloned())
+                    .or_else(|| pinned.cloned())
                     .or_else(|| promo.price(basket, now).ok())
                     .unwrap_or_else(|| Quote::undiscounted(promo.code(), basket, now));
                 CaptureError::Rejected(Box::new(CaptureRejected {
