@@ -90,6 +90,15 @@ test("succeeded, then a full refund, gives the use back; a partial refund releas
   const record = (await records("SAVE10")).find((r) => r.idempotency_key === pi);
   assert.equal(record.state, "released");
   assert.match(record.reason, /charge\.refunded/);
+  // A charge whose metadata names another code (copied at confirmation, changed since): the payment's
+  // own code is released, and the other code is not touched.
+  const stalePi = stripeId("pi");
+  assert.equal((await postStripe(base(), paymentIntentSucceeded({ id: stalePi, code: "SAVE10", customer: "stale", basket: basket80, amount: 7200 }))).json.action, "captured");
+  const yenBefore = await usage("YEN");
+  const staleRefund = await postStripe(base(), chargeRefunded({ paymentIntent: stalePi, code: "YEN", customer: "stale" }));
+  assert.equal(staleRefund.json.action, "released", staleRefund.text);
+  assert.equal((await records("SAVE10")).find((r) => r.idempotency_key === stalePi).state, "released");
+  assert.deepEqual(await usage("YEN"), yenBefore);
   // carol's one use is hers again.
   const again = await postStripe(base(), paymentIntentSucceeded({ code: "SAVE10", customer: "carol", basket: basket80, amount: 7200 }));
   assert.equal(again.json.action, "captured", again.text);

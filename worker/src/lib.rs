@@ -798,9 +798,12 @@ async fn handle_stripe_webhook(req: &Request, env: &Env) -> Answer {
             reason,
             holds_only,
         } => {
-            let code = match code.as_deref().map(Code::parse) {
-                Some(Ok(code)) => Some(code),
-                _ => payment_code(env, &payment_intent).await?,
+            // The payment index names the code the payment was captured for; a charge's metadata
+            // may be stale (copied once, at confirmation), so it is only a hint, for what the index
+            // does not have (a hold, which is indexed when captured).
+            let code = match payment_code(env, &payment_intent).await? {
+                Some(code) => Some(code),
+                None => code.as_deref().and_then(|code| Code::parse(code).ok()),
             };
             let Some(code) = code else {
                 return webhook_ignored(&event_id, &format!("nothing is recorded for {payment_intent}"));
