@@ -11,6 +11,14 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 log() { printf '[setup] %s\n' "$*"; }
 
+# What this script does not install: the toolchains it builds the rest with.
+for tool in cargo rustup node npm git curl; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    log "$tool is missing: install Rust (rustup), Node 20 with npm, git and curl first (see README, Quick start)" >&2
+    exit 1
+  fi
+done
+
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need_apt+=(chromium-driver)

@@ -588,34 +588,55 @@ fn holds_captures_and_releases_racing_never_leave_counts_that_differ_from_the_re
         .map(|t| {
             let (promo, store) = (promo.clone(), store.clone());
             thread::spawn(move || {
+                // How many holds, captures and releases went through; every other answer must be one
+                // a racing write may get (a rejection, a conflict, a key reused, a key not yet known).
+                let mut done = [0_u32; 3];
                 for i in 0..60 {
                     let who = customer(&format!("c{}", (t * 7 + i) % 12));
                     let k = key(&format!("k{}", (t * 60 + i) % 150));
                     let cart = basket("25.00");
                     // Some keys are shared between threads: holds, captures and releases of one key race.
-                    let _ = match i % 4 {
-                        0 => hold(&promo, &*store, Some(&who), &cart, now, &k, HoldOptions::new()).map(|_| ()),
-                        1 | 2 => capture(
+                    match i % 4 {
+                        0 => match hold(&promo, &*store, Some(&who), &cart, now, &k, HoldOptions::new()) {
+                            Ok(_) => done[0] += 1,
+                            Err(RedeemError::Rejected(_) | RedeemError::Conflict(_)) => {}
+                            Err(RedeemError::IdempotencyKeyReused { .. }) => {}
+                            Err(other) => panic!("hold: {other}"),
+                        },
+                        1 | 2 => match capture(
                             &promo,
                             &*store,
                             Some(&who),
                             &cart,
                             now,
                             CaptureOptions::new().idempotency_key(&k),
-                        )
-                        .map(|_| ())
-                        .map_err(|_| RedeemError::Input(InputError::ZeroAttempts)),
-                        _ => release(&*store, promo.code(), &k, now, Some("cancelled"))
-                            .map(|_| ())
-                            .map_err(|_| RedeemError::Input(InputError::ZeroAttempts)),
-                    };
+                        ) {
+                            Ok(_) => done[1] += 1,
+                            Err(CaptureError::Rejected(_) | CaptureError::Conflict(_)) => {}
+                            Err(CaptureError::IdempotencyKeyReused { .. }) => {}
+                            Err(other) => panic!("capture: {other}"),
+                        },
+                        _ => match release(&*store, promo.code(), &k, now, Some("cancelled")) {
+                            Ok(_) => done[2] += 1,
+                            Err(ReleaseError::UnknownKey { .. }) => {}
+                            Err(other) => panic!("release: {other}"),
+                        },
+                    }
                 }
+                done
             })
         })
         .collect();
+    let mut done = [0_u32; 3];
     for t in threads {
-        t.join().unwrap();
+        for (total, n) in done.iter_mut().zip(t.join().unwrap()) {
+            *total += n;
+        }
     }
+    assert!(
+        done.iter().all(|&n| n > 0),
+        "holds, captures and releases all went through: {done:?}"
+    );
     let mut counted = 0;
     let mut per_customer = std::collections::HashMap::new();
     for k in 0..150 {

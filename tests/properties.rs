@@ -178,9 +178,9 @@ mod baskets_with_lines {
                     1 => Discount::fixed(amount(fixed)).unwrap(),
                     _ => Discount::free_shipping(),
                 };
-                let discount = match (kind, max) {
-                    (0 | 2, Some(max)) => discount.with_max(amount(max)).unwrap(),
-                    _ => discount,
+                let discount = match max {
+                    Some(max) => discount.with_max(amount(max)).unwrap(),
+                    None => discount,
                 };
                 let mut builder = PromoCode::builder(Code::parse("PROP").unwrap(), discount);
                 if let Some(scope) = scope {
@@ -233,6 +233,9 @@ mod baskets_with_lines {
                 _ => eligible,
             };
             prop_assert!(minor_units(quote.discount()) <= bound);
+            if let Some(max) = promo.discount().max() {
+                prop_assert!(minor_units(quote.discount()) <= minor_units(max), "max caps every kind");
+            }
             if let Some(shipping) = quote.shipping() {
                 prop_assert!(shipping.discount.amount() <= shipping.amount.amount());
             }

@@ -45,7 +45,7 @@ test("PUT creates (201) then replaces (200); GET shows the public view with usag
 
 test("quotes: 200 with the quote, 422 with the rejection; no counter moves", async () => {
   const before = await snapshot();
-  // A quote for a named customer needs a server's token (quote-auth.test.mjs tests its refusal).
+  // A quote for a named customer needs a server's token (hardening.test.mjs tests its refusal).
   const ok = await call(base(), "POST", "/v1/quotes", { body: basket(), headers: capturer });
   assert.equal(ok.status, 200, ok.text);
   assert.equal(ok.json.discount.amount, "8.00");

@@ -143,6 +143,8 @@ test("a definition PUT between quote and capture gives quote_changed and records
     headers: { ...capturer, "idempotency-key": "evt_forged" },
   });
   assert.equal(forged.status, 400, forged.text);
+  assert.equal((await records("PRICE")).length, 0, "bad input records nothing");
+  assert.deepEqual((await lookup("PRICE")).usage, { total: 0, held: 0 });
 });
 
 test("releases: a hold, then a capture; again replays; an unknown key is 404", async () => {
@@ -216,4 +218,8 @@ test("holds, captures and releases racing on one code leave counts that match th
   assert.equal(view.usage.total, counting.length);
   assert.equal(view.usage.held, counting.filter((r) => r.state === "held").length);
   assert.ok(counting.length <= 30);
+  assert.ok(results.some((r) => r.status === 201), "some writes went through");
+  const perCustomer = {};
+  for (const r of counting) perCustomer[r.customer] = (perCustomer[r.customer] ?? 0) + 1;
+  assert.ok(Object.values(perCustomer).every((n) => n <= 2), JSON.stringify(perCustomer));
 });

@@ -90,7 +90,7 @@ test("holds, captures and replays keep the lines and the split; the admin list s
   assert.equal(list.json.redemptions[0].quote.shipping.amount.amount, "4.90");
 });
 
-test("bad lines are named and record nothing; 500 lines fit the 64 KiB body, 501 do not", async () => {
+test("bad lines are named and record nothing; 500 lines fit the 64 KiB body, a 501st is refused by the line limit", async () => {
   const cases = [
     [{ code: "TEN", lines: [line("A", 1, "1.00"), line("B", 0, "1.00")] }, /lines\[1\]\.quantity/],
     [{ code: "TEN", basket: { lines: [line("A", 1, "1.00"), line("B", 0, "1.00")] } }, /basket\.lines\[1\]\.quantity/],

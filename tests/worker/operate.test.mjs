@@ -145,6 +145,8 @@ test("the kill switch refuses quotes and captures at once; holds already recorde
   const capture = await captureReq(base(), "kill-1", { code: "KILL", total: eur("80.00") });
   assert.equal(capture.status, 422);
   assert.equal(capture.json.rejection, "inactive");
+  const refusedNothing = await call(base(), "GET", "/v1/codes/KILL/redemptions", { headers: admin });
+  assert.deepEqual(refusedNothing.json.redemptions.map((r) => r.idempotency_key), ["kill-held"], "the refusal recorded nothing");
   assert.equal((await call(base(), "GET", "/v1/codes/KILL")).json.active, false, "the page sees it is off");
   const converted = await captureReq(base(), "kill-held", { code: "KILL", total: eur("80.00") });
   assert.equal(converted.status, 201, "a hold recorded before the switch still captures");
