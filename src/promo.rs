@@ -855,7 +855,9 @@ impl DiscountFields {
 impl DiscountFields {
     /// The discount its fields make, or why not.
     pub(crate) fn finish(self) -> Result<Discount, Refused> {
-        let amount_zero = self.amount.is_some_and(|a| a.is_zero());
+        // A zero amount is refused as zero only where the kind takes an amount: elsewhere the
+        // amount is refused for being there at all, whatever its value.
+        let amount_zero = matches!(self.kind, KindText::Fixed) && self.amount.is_some_and(|a| a.is_zero());
         let max_zero = self.max.is_some_and(|m| m.is_zero());
         self.into_discount().map_err(|(field, message)| match field {
             "amount" if amount_zero => Refused::at(

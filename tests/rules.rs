@@ -391,6 +391,16 @@ fn bad_definitions_are_refused_naming_the_field() {
             "above zero",
         ),
         (
+            r#"{"code": "X", "discount": {"kind": "percent", "percent": "10", "amount": {"amount": "0", "currency": "EUR"}}}"#,
+            "discount.amount",
+            "did you mean `max`",
+        ),
+        (
+            r#"{"code": "X", "discount": {"kind": "free_shipping", "amount": {"amount": "0", "currency": "EUR"}}}"#,
+            "discount.amount",
+            "a free_shipping discount has no `amount`",
+        ),
+        (
             r#"{"code": "X", "discount": {"kind": "fixed", "amount": {"amount": "5", "currency": "XXX"}}}"#,
             "discount.amount.currency",
             "unknown currency",
