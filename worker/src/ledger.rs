@@ -15,8 +15,8 @@ use std::rc::Rc;
 
 use promocodes::api::{BasketRequest, BasketRequestKind, CodePatch, ReleaseRequest};
 use promocodes::{capture, hold, release, Basket, CaptureError, CaptureOptions, Code, Currency, CustomerId};
-use promocodes::{HoldOptions, IdempotencyKey, Line, Money, PromoCode, Quote, RedeemError, RedemptionStore};
-use promocodes::{ReleaseError, Reservation, ReservationState, Timestamp};
+use promocodes::{HoldOptions, IdempotencyKey, Line, Money, PromoCode, Quote, RedemptionStore};
+use promocodes::{Reservation, ReservationState, Timestamp};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use worker::{durable_object, DurableObject, Env, Method, Request, Response, Result, State};
@@ -740,12 +740,7 @@ impl Ledger {
                 json_response(&released, 200)
             }
             Err(err) => {
-                let problem = match err {
-                    ReleaseError::UnknownKey { key, .. } => Problem::UnknownKey(key),
-                    ReleaseError::Input(input) => Problem::Input(input),
-                    ReleaseError::Store(store) => Problem::Store(store),
-                    other => Problem::Internal(other.to_string()),
-                };
+                let problem = Problem::from(err);
                 log_problem(code, "release", &problem);
                 Err(problem)
             }
@@ -948,18 +943,5 @@ fn log_problem(code: &Code, op: &str, problem: &Problem) {
     match problem {
         Problem::Rejected(r) => log(code, op, "rejected", Some(("rejection", r.rejected.rejection().code()))),
         other => log(code, op, "problem", Some(("problem", other.slug()))),
-    }
-}
-
-impl From<RedeemError> for Problem {
-    fn from(err: RedeemError) -> Problem {
-        match err {
-            RedeemError::Rejected(rejected) => Problem::rejected(rejected, None, None),
-            RedeemError::Conflict(conflict) => Problem::Conflict(conflict),
-            RedeemError::IdempotencyKeyReused { key } => Problem::IdempotencyKeyReused(key),
-            RedeemError::Input(input) => Problem::Input(input),
-            RedeemError::Store(store) => Problem::Store(store),
-            other => Problem::Internal(other.to_string()),
-        }
     }
 }

@@ -3,7 +3,7 @@
 //! `detail`, plus `rejection` and `quote` on a 422 rejection.
 
 use promocodes::{CaptureError, Code, IdempotencyKey, InputError, PromoCodeRejected, Quote};
-use promocodes::{RedemptionConflict, StoreError};
+use promocodes::{RedeemError, RedemptionConflict, ReleaseError, StoreError};
 use serde_json::{json, Value};
 use worker::Response;
 
@@ -115,6 +115,30 @@ impl From<InputError> for Problem {
 impl From<StoreError> for Problem {
     fn from(err: StoreError) -> Problem {
         Problem::Store(err)
+    }
+}
+
+impl From<RedeemError> for Problem {
+    fn from(err: RedeemError) -> Problem {
+        match err {
+            RedeemError::Rejected(rejected) => Problem::rejected(rejected, None, None),
+            RedeemError::Conflict(conflict) => Problem::Conflict(conflict),
+            RedeemError::IdempotencyKeyReused { key } => Problem::IdempotencyKeyReused(key),
+            RedeemError::Input(input) => Problem::Input(input),
+            RedeemError::Store(store) => Problem::Store(store),
+            other => Problem::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<ReleaseError> for Problem {
+    fn from(err: ReleaseError) -> Problem {
+        match err {
+            ReleaseError::UnknownKey { key, .. } => Problem::UnknownKey(key),
+            ReleaseError::Input(input) => Problem::Input(input),
+            ReleaseError::Store(store) => Problem::Store(store),
+            other => Problem::Internal(other.to_string()),
+        }
     }
 }
 
