@@ -204,19 +204,20 @@ export function flatten(basket, options, wasmMemory, pointer, size) {
 // --- build ---
 
 const decoder = new TextDecoder();
-// The last answer's bytes and fields: a page often asks again for the same answer (the same basket
-// as the buyer types a code), and its text is then not decoded again (the objects are always new).
-let lastBytes = new Uint8Array(0);
+// The last answer's number, the memory it came from, and its fields: the module gives an answer
+// the number of the one before when its fields are the same byte for byte (a page often asks again
+// for the same answer, as the buyer types a code), and its text is then not decoded again (the
+// objects are always new).
+let lastMemory = null;
+let lastNumber = -1;
 let lastFields = [];
 
-/// The fields in the first `length` bytes of the buffer.
+/// The fields of the answer in the first `length` bytes of the buffer: its number (4 bytes,
+/// little-endian), then the fields.
 function fieldsOf(view, length) {
-  if (length === lastBytes.length) {
-    let i = 0;
-    while (i < length && view[i] === lastBytes[i]) i++;
-    if (i === length) return lastFields;
-  }
-  const text = decoder.decode(view.subarray(0, length));
+  const number = (view[0] | (view[1] << 8) | (view[2] << 16) | (view[3] << 24)) >>> 0;
+  if (number === lastNumber && memory === lastMemory) return lastFields;
+  const text = decoder.decode(view.subarray(4, length));
   const fields = [];
   let from = 0;
   for (;;) {
@@ -226,7 +227,8 @@ function fieldsOf(view, length) {
     from = end + 1;
   }
   fields.push(text.slice(from));
-  lastBytes = view.slice(0, length);
+  lastMemory = memory;
+  lastNumber = number;
   lastFields = fields;
   return fields;
 }

@@ -174,8 +174,9 @@ const SEP: char = '\u{1}';
 /// `promocodes.js`, as `snippets/.../src/wasm.js`).
 ///
 /// Both are told where the shared buffer is on every call (this module's
-/// memory, the buffer's address and size): they keep no state of their own
-/// but a view of it, so two instances of the module cannot mix up buffers.
+/// memory, the buffer's address and size): they keep a view of it, and
+/// `build` the last answer's texts, both tied to the memory they came from,
+/// so two instances of the module cannot mix up buffers or answers.
 #[wasm_bindgen(module = "/src/wasm.js")]
 extern "C" {
     /// Writes a plain basket and options into the buffer as fields: how many bytes, or -1.
@@ -393,9 +394,29 @@ fn plain(fields: &str) -> Option<(Basket, QuoteOptions)> {
     let options = QuoteOptions {
         customer: fields.maybe(|fields| CustomerId::parse(fields.next()?).ok())?,
         usage: fields.maybe(|fields| UsageCounts::new(fields.number()?, fields.number()?).ok())?,
-        now: fields.maybe(|fields| Timestamp::parse(fields.next()?).ok())?,
+        now: fields.maybe(|fields| parse_now(fields.next()?))?,
     };
     fields.0.is_empty().then_some((basket, options))
+}
+
+thread_local! {
+    /// The last `now` read and its text: a page quotes at one `now` many times.
+    static LAST_NOW: std::cell::RefCell<Option<(String, Timestamp)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// `now` as `Timestamp::parse` reads it, not read again when it is the text read last.
+fn parse_now(text: &str) -> Option<Timestamp> {
+    LAST_NOW.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some((last_text, at)) = &*last {
+            if last_text == text {
+                return Some(*at);
+            }
+        }
+        let at = Timestamp::parse(text).ok()?;
+        *last = Some((text.to_owned(), at));
+        Some(at)
+    })
 }
 
 /// The time to quote at: the option, else the browser clock.
@@ -485,16 +506,38 @@ fn accepted(quote: &Quote) -> JsValue {
     answer(&out)
 }
 
+thread_local! {
+    /// The number of the last answer and its fields: the number changes only
+    /// when the fields do.
+    static LAST_ANSWER: std::cell::RefCell<(u32, String)> = const { std::cell::RefCell::new((0, String::new())) };
+}
+
 /// The answer whose fields are `fields`, made by `build`.
+///
+/// The buffer holds the answer's number (4 bytes, little-endian), then its
+/// fields. The number is the one before when the fields are the same as the
+/// answer before, byte for byte: `build` then makes the objects again from the
+/// texts it decoded for that number instead of decoding the bytes.
 fn answer(fields: &str) -> JsValue {
+    let number = LAST_ANSWER.with(|last| {
+        let mut last = last.borrow_mut();
+        if last.1 != fields {
+            last.0 = last.0.wrapping_add(1);
+            last.1.clear();
+            last.1.push_str(fields);
+        }
+        last.0
+    });
+    let length = 4 + fields.len();
     with_shared(|shared| {
         // Far larger than any answer (500 lines of some 150 bytes); grown if ever needed.
-        if shared.len() < fields.len() {
-            shared.resize(fields.len(), 0);
+        if shared.len() < length {
+            shared.resize(length, 0);
         }
-        shared[..fields.len()].copy_from_slice(fields.as_bytes());
+        shared[..4].copy_from_slice(&number.to_le_bytes());
+        shared[4..length].copy_from_slice(fields.as_bytes());
     });
-    with_buffer(|memory, pointer, size| build(memory, pointer, size, fields.len() as u32))
+    with_buffer(|memory, pointer, size| build(memory, pointer, size, length as u32))
 }
 
 /// `{ ok: false, rejection, message }`.

@@ -215,21 +215,30 @@ test("flatten gives up on anything JSON.stringify would not write as it is", () 
   eq(written(basket, { now }, 20), null);
 });
 test("build makes an answer's objects from its fields", () => {
+  // The module writes the answer's number (4 bytes, little-endian), then its fields.
+  const put = (mem, number, fields) => {
+    new DataView(mem.buffer).setUint32(64, number, true);
+    return 4 + new TextEncoder().encodeInto(fields, new Uint8Array(mem.buffer, 68, 4092)).written;
+  };
   const fields = `q\x01SAVE10\x0180.00\x01EUR\x018.00\x01EUR\x0172.00\x01EUR\x01${now}\x01=\x011\x01MUG` +
     "\x0180.00\x01EUR\x018.00\x01EUR\x01-\x01=\x01a note";
-  const n = new TextEncoder().encodeInto(fields, new Uint8Array(memory.buffer, 64, 4096)).written;
+  const n = put(memory, 7, fields);
   const expect = { ok: true, quote: { code: "SAVE10", total: basket.total, discount: { amount: "8.00", currency: "EUR" },
     payable: { amount: "72.00", currency: "EUR" }, quoted_at: now,
     lines: [{ sku: "MUG", amount: basket.total, discount: { amount: "8.00", currency: "EUR" } }], note: "a note" } };
   const first = helpers.build(memory, 64, 4096, n);
   eq(first, expect);
-  // Asked again for the same answer: equal objects, new ones.
+  // Asked again for the same answer (the same number): equal objects, new ones.
   const again = helpers.build(memory, 64, 4096, n);
   eq(again, expect);
   if (again === first || again.quote === first.quote || again.quote.total === first.quote.total) throw new Error("objects reused");
   const refusal = "r\x01below_minimum\x01this code needs a basket of at least EUR 50.00";
-  const m = new TextEncoder().encodeInto(refusal, new Uint8Array(memory.buffer, 64, 4096)).written;
-  eq(helpers.build(memory, 64, 4096, m), { ok: false, rejection: "below_minimum", message: "this code needs a basket of at least EUR 50.00" });
+  const refused = { ok: false, rejection: "below_minimum", message: "this code needs a basket of at least EUR 50.00" };
+  eq(helpers.build(memory, 64, 4096, put(memory, 8, refusal)), refused);
+  // The same number from another memory (another instance of the module) is another answer.
+  const other = new WebAssembly.Memory({ initial: 1 });
+  eq(helpers.build(other, 64, 4096, put(other, 8, "c")), { ok: true });
+  eq(helpers.build(memory, 64, 4096, put(memory, 8, refusal)), refused);
 });
 
 console.log(failed ? `${failed} failed` : "all passed");
