@@ -235,10 +235,15 @@ test("build makes an answer's objects from its fields", () => {
   const refusal = "r\x01below_minimum\x01this code needs a basket of at least EUR 50.00";
   const refused = { ok: false, rejection: "below_minimum", message: "this code needs a basket of at least EUR 50.00" };
   eq(helpers.build(memory, 64, 4096, put(memory, 8, refusal)), refused);
+  // Text that is not ASCII is decoded as UTF-8.
+  const accented = "r\x01below_minimum\x01ce code demande un panier d’au moins 50,00 € — désolé";
+  eq(helpers.build(memory, 64, 4096, put(memory, 9, accented)), { ok: false, rejection: "below_minimum",
+    message: "ce code demande un panier d’au moins 50,00 € — désolé" });
+  eq(helpers.build(memory, 64, 4096, put(memory, 10, "c")), { ok: true });
   // The same number from another memory (another instance of the module) is another answer.
   const other = new WebAssembly.Memory({ initial: 1 });
-  eq(helpers.build(other, 64, 4096, put(other, 8, "c")), { ok: true });
-  eq(helpers.build(memory, 64, 4096, put(memory, 8, refusal)), refused);
+  eq(helpers.build(other, 64, 4096, put(other, 10, refusal)), refused);
+  eq(helpers.build(memory, 64, 4096, put(memory, 10, "c")), { ok: true });
 });
 
 console.log(failed ? `${failed} failed` : "all passed");
