@@ -10,12 +10,12 @@
 // module reads the argument's JSON.stringify text instead, as the server reads a request body.
 // A value it writes is one JSON.stringify would write as it is: a string, a safe non-negative
 // integer, an own enumerable property of a plain object (an inherited one gives up) or an element
-// of an array. The buffer's
-// size bounds what it writes, and so the arguments' JSON text, well under the module's
-// MAX_INPUT_LEN (src/wasm.rs, SHARED_LEN).
+// of an array. The buffer's size bounds what it writes, and so the arguments' JSON text, well under
+// the module's MAX_INPUT_LEN (src/wasm.rs, SHARED_LEN).
 //
-// build(..., length) makes an answer's objects from the fields the module wrote, in the order the
-// core's serde shapes write them.
+// build(..., length) makes an answer's objects from what the module wrote (the answer's number, then
+// its fields), in the order the core's serde shapes write them. It keeps the last answer's texts,
+// and makes the objects from them again while the number stays the same.
 const SEP = 1;
 const BAIL = {};
 const OBJECT = Object.prototype;
