@@ -4,10 +4,10 @@
 import { spawn } from "node:child_process";
 import { before, after } from "node:test";
 import { mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { failures, mismatch } from "./openapi-check.mjs";
+import { freePort } from "../free-port.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const ADMIN_TOKEN = "test-admin-token";
@@ -15,16 +15,7 @@ export const CAPTURE_TOKEN = "test-capture-token";
 const BUILD = process.env.PROMOCODES_WORKER_BUILD ?? path.join(ROOT, "worker/build");
 const WRANGLER = path.join(ROOT, "node_modules/.bin/wrangler");
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** A temp folder for a persisted state, removed by `removeDir`. */
 export function tempDir(prefix = "promocodes-worker-") {
@@ -124,7 +115,20 @@ export function workerForFile(options = {}, setup = async () => {}) {
  * `vars` adds variables (e.g. ALLOWED_ORIGINS); `publicLimit` is the public routes' rate
  * limit per 10 s, raised for the suites by default, `"shipped"` for wrangler.toml's own.
  */
-export async function startWorker({ state, demo = false, vars: extra = {}, publicLimit = TEST_LIMIT, logLevel = "warn" } = {}) {
+export async function startWorker(options = {}) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startWorkerOnce(options);
+    } catch (err) {
+      // Another server took the port between `freePort` and wrangler's bind: draw new ports.
+      if (!(err instanceof PortTaken) || attempt === 3) throw err;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startWorkerOnce({ state, demo = false, vars: extra = {}, publicLimit = TEST_LIMIT, logLevel = "warn" } = {}) {
   const port = await freePort();
   const confDir = tempDir("promocodes-conf-");
   const vars = [`ADMIN_TOKEN:${ADMIN_TOKEN}`, `CAPTURE_TOKEN:${CAPTURE_TOKEN}`];
@@ -162,7 +166,12 @@ export async function startWorker({ state, demo = false, vars: extra = {}, publi
   };
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${log}`);
+    if (child.exitCode !== null) {
+      await exited;
+      removeDir(confDir);
+      const Failure = /Address already in use/.test(log) ? PortTaken : Error;
+      throw new Failure(`wrangler dev exited early:\n${log}`);
+    }
     try {
       const r = await rawFetch(`${base}/v1/codes/PING`);
       await r.arrayBuffer();
