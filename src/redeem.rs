@@ -192,7 +192,9 @@ pub struct Hold {
     pub key: IdempotencyKey,
     /// Where it is now.
     pub state: ReservationState,
-    /// When it stops counting unless captured.
+    /// When it stops counting unless captured. A hold retried under the key
+    /// of a use captured without a hold replays that capture, and this is
+    /// when it was captured.
     pub expires_at: Timestamp,
     /// The price held for the buyer.
     pub quote: Quote,
@@ -501,7 +503,11 @@ impl<S: RedemptionStore + ?Sized> Attempt<'_, S> {
         } else {
             match self.promo.validate_held(self.customer, self.basket, self.now) {
                 Ok(quote) => quote,
-                Err(refused) => return Settled::Done(Err(rejected(refused, Some(held.quote), None))),
+                // The stale quote is the one the buyer was shown, if the capture names it.
+                Err(refused) => {
+                    let stale = pinned.cloned().unwrap_or(held.quote);
+                    return Settled::Done(Err(rejected(refused, Some(stale), None)));
+                }
             }
         };
         if let Some(shown) = pinned {
@@ -617,7 +623,8 @@ fn redeem_error(failure: Failure) -> RedeemError {
 ///   reserved for this buyer) and the receipt carries the hold's quote
 ///   exactly, even if the definition changed since. With another basket,
 ///   every rule but the kill switch and the caps runs again; a refusal carries
-///   the hold's quote and leaves the hold as it is. Under the key of an
+///   the quote the capture is pinned to, else the hold's, and leaves the hold
+///   as it is. Under the key of an
 ///   expired hold, it is a fresh capture at the counts of the moment.
 /// - **Pinned** ([`CaptureOptions::quoted`]) to the quote the buyer was shown,
 ///   it is refused with [`Rejection::QuoteChanged`](crate::Rejection::QuoteChanged)
@@ -805,7 +812,8 @@ pub fn hold<S: RedemptionStore + ?Sized>(
     Ok(Hold {
         key: key.clone(),
         state: reservation.state_at(now),
-        expires_at: reservation.expires_at.unwrap_or(until),
+        // A key that names a use captured without a hold: its hold, had there been one, ended then.
+        expires_at: reservation.expires_at.or(reservation.captured_at).unwrap_or(until),
         quote: reservation.quote,
         usage: reservation.usage,
         replayed: reservation.replayed,

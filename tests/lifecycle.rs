@@ -171,6 +171,42 @@ fn the_same_key_replays_a_hold_as_it_now_stands() {
 }
 
 #[test]
+fn a_hold_retried_under_a_plain_captures_key_replays_the_capture_as_of_its_time() {
+    let promo = capped("PLAIN", Some(5), None);
+    let store = InMemoryRedemptionStore::new();
+    let pi = key("pi_plain");
+    // The hold's request never landed; the payment captured under the same key without one.
+    let receipt = capture(
+        &promo,
+        &store,
+        None,
+        &basket("80.00"),
+        later(3),
+        CaptureOptions::new().idempotency_key(&pi),
+    )
+    .unwrap();
+    let late = hold(
+        &promo,
+        &store,
+        None,
+        &basket("80.00"),
+        later(60),
+        &pi,
+        HoldOptions::new(),
+    )
+    .unwrap();
+    assert!(late.replayed);
+    assert_eq!(late.state, ReservationState::Captured);
+    assert_eq!(late.quote, receipt.quote);
+    assert_eq!(late.expires_at, later(3), "no hold was ever open after the capture");
+    assert_eq!(
+        usage_at(&store, &promo, None, later(60)).total(),
+        1,
+        "nothing more counted"
+    );
+}
+
+#[test]
 fn eight_threads_racing_holds_on_a_cap_of_n_get_exactly_n() {
     const CAP: u64 = 37;
     let promo = Arc::new(capped("RACE", Some(CAP), None));
@@ -313,6 +349,27 @@ fn a_changed_basket_reruns_every_rule_but_the_caps_and_a_refusal_keeps_the_hold(
         other => panic!("{other:?}"),
     }
     assert_eq!(store.held(promo.code(), later(1)).unwrap(), 1, "the hold stays");
+
+    // Pinned to the quote the buyer was shown for the changed basket, the refusal carries that one.
+    let shown = promo.price(&basket("40.00"), start()).unwrap();
+    let refused = capture(
+        &promo,
+        &store,
+        None,
+        &basket("40.00"),
+        later(1),
+        CaptureOptions::new().idempotency_key(&pi).quoted(&shown),
+    )
+    .unwrap_err();
+    match refused {
+        CaptureError::Rejected(stale) => {
+            assert_eq!(stale.rejection(), Rejection::BelowMinimum);
+            assert_eq!(stale.quote, shown, "the refusal carries the quote the buyer was shown");
+            assert_ne!(stale.quote, held.quote);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(store.held(promo.code(), later(1)).unwrap(), 1, "the hold still stays");
 
     // The cap is full (this hold is its one use), yet a bigger basket captures: the use is this buyer's.
     let receipt = capture(
