@@ -104,6 +104,47 @@ async function captureFor(code, customer) {
   assert.equal(res.status, 201, res.text);
 }
 
+// Starts `wrangler dev` on `port` with `config`, its output to `log` and to `seen`.
+function startServer(config, port, inspectorPort, log, seen) {
+  base = `http://127.0.0.1:${port}`;
+  server = spawn(
+    path.join(ROOT, 'node_modules/.bin/wrangler'),
+    [
+      'dev',
+      '--config', config,
+      '--local',
+      '--ip', '127.0.0.1',
+      '--port', String(port),
+      '--inspector-port', String(inspectorPort),
+      '--persist-to', path.join(tmp, 'state'),
+      '--show-interactive-dev-session=false',
+      '--var', `ADMIN_TOKEN:${ADMIN_TOKEN}`,
+      '--var', `CAPTURE_TOKEN:${CAPTURE_TOKEN}`,
+      '--var', 'DEMO:1',
+    ],
+    {
+      cwd: tmp,
+      detached: true, // its own process group, killed as a whole in `after`
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        WRANGLER_SEND_METRICS: 'false',
+        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+        WRANGLER_HIDE_BANNER: 'true',
+        NO_COLOR: '1',
+      },
+    },
+  );
+  for (const stream of [server.stdout, server.stderr]) {
+    stream.pipe(log, { end: false });
+    stream.on('data', seen);
+  }
+  serverExited = null;
+  server.on('exit', (code, signal) => {
+    serverExited = `code ${code}, signal ${signal}`;
+  });
+}
+
 async function waitForWorker() {
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   let last = 'no answer yet';
@@ -154,44 +195,19 @@ before(async () => {
   await mkdir(OUTPUT, { recursive: true });
   tmp = await mkdtemp(path.join(os.tmpdir(), 'promocodes-e2e-'));
   const config = await workerConfig(tmp);
-  const port = await freePort();
-  const inspectorPort = await freePort();
-  base = `http://127.0.0.1:${port}`;
   const log = createWriteStream(path.join(OUTPUT, 'e2e-wrangler.log'));
-  server = spawn(
-    path.join(ROOT, 'node_modules/.bin/wrangler'),
-    [
-      'dev',
-      '--config', config,
-      '--local',
-      '--ip', '127.0.0.1',
-      '--port', String(port),
-      '--inspector-port', String(inspectorPort),
-      '--persist-to', path.join(tmp, 'state'),
-      '--show-interactive-dev-session=false',
-      '--var', `ADMIN_TOKEN:${ADMIN_TOKEN}`,
-      '--var', `CAPTURE_TOKEN:${CAPTURE_TOKEN}`,
-      '--var', 'DEMO:1',
-    ],
-    {
-      cwd: tmp,
-      detached: true, // its own process group, killed as a whole in `after`
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        WRANGLER_SEND_METRICS: 'false',
-        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-        WRANGLER_HIDE_BANNER: 'true',
-        NO_COLOR: '1',
-      },
-    },
-  );
-  server.stdout.pipe(log);
-  server.stderr.pipe(log);
-  server.on('exit', (code, signal) => {
-    serverExited = `code ${code}, signal ${signal}`;
-  });
-  await waitForWorker();
+  // A port drawn free can still be taken before wrangler binds it (by wrangler's own start-up
+  // sockets among others): then wrangler exits saying so, and it starts again on new ports.
+  for (let attempt = 1; ; attempt++) {
+    let output = '';
+    startServer(config, await freePort(), await freePort(), log, (chunk) => { output += chunk; });
+    try {
+      await waitForWorker();
+      break;
+    } catch (err) {
+      if (attempt === 3 || !serverExited || !/Address already in use/.test(output)) throw err;
+    }
+  }
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 
   await defineCode({
