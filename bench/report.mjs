@@ -95,6 +95,13 @@ const pair = (label, c, f) => {
 };
 pair("1 client, one code", run.capture1, run.floor1);
 pair(`${run.captureN.clients} clients, one code`, run.captureN, run.floorN);
+// The floor in Rust (bench/floor-rs): the same compare-and-set through workers-rs, no product code.
+const rustFloors = [["1 client", run.capture1, run.floor1, run.floorRs1], [`${run.captureN.clients} clients`, run.captureN, run.floorN, run.floorRsN]];
+for (const [label, c, f, r] of rustFloors) {
+  if (!r) continue;
+  row(`Rust floor, ${label}, one code: throughput`, auto(r.perSecond), `writes/s (n=${r.n})`, `${num(r.perSecond / f.perSecond, 2)} of floor; capture ${num(c.perSecond / r.perSecond, 2)} of it`);
+  row(`Rust floor, ${label}: p50 / p99`, `${auto(r.p50Ms)} / ${auto(r.p99Ms)}`, "ms", `p99 ${times(r.p99Ms / f.p99Ms)} floor`);
+}
 const s = run.captureSpread;
 row(
   `capture, ${s.clients} clients over 100 codes: throughput`,
@@ -112,6 +119,11 @@ row(
 for (const [label, c, f] of [["1 client", run.capture1, run.floor1], [`${run.captureN.clients} clients`, run.captureN, run.floorN]]) {
   if (Number.isFinite(c.cpuMsPerRequest) && Number.isFinite(f.cpuMsPerRequest)) {
     row(`capture, ${label}: workerd CPU per request`, num(c.cpuMsPerRequest, 2), "ms", `${times(c.cpuMsPerRequest / f.cpuMsPerRequest)} floor (${num(f.cpuMsPerRequest, 2)} ms)`);
+  }
+}
+for (const [label, c, f, r] of rustFloors) {
+  if (r && Number.isFinite(r.cpuMsPerRequest) && Number.isFinite(f.cpuMsPerRequest)) {
+    row(`Rust floor, ${label}: workerd CPU per request`, num(r.cpuMsPerRequest, 2), "ms", `${times(r.cpuMsPerRequest / f.cpuMsPerRequest)} floor; capture ${times(c.cpuMsPerRequest / r.cpuMsPerRequest)} it`);
   }
 }
 if (run.checkoutN) {

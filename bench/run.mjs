@@ -5,7 +5,9 @@
 //   module, so the page's quote round trips are same-origin.
 // - A second Miniflare runs the floor (bench/floor/worker.mjs): a Durable Object doing only the
 //   SQLite compare-and-set and key insert in one transactionSync.
-// - Capture on one hot code with 1 and 50 concurrent clients, the floor the same way, interleaved;
+// - A third runs the same floor in Rust (bench/floor-rs, built with worker-build like the Worker):
+//   what workers-rs and wasm-bindgen cost per request before any product code runs.
+// - Capture on one hot code with 1 and 50 concurrent clients, both floors the same way, interleaved;
 //   then the same 50-client load spread over 100 codes (and 100 floor objects).
 // - Headless Chromium (playwright-core, /usr/bin/chromium) times the browser module's quotes (a
 //   parsed code's promo.quote(), for a total and for 3 lines; the one-shot quote()) and
@@ -138,6 +140,32 @@ async function startFloor() {
     compatibilityDate: "2026-04-01",
     durableObjects: { FLOOR: { className: "Floor", useSQLite: true } },
     durableObjectsPersist: path.join(scratch, "state-floor"),
+    handleRuntimeStdio(stdout, stderr) {
+      stdout.resume();
+      stderr.resume();
+    },
+  });
+  cleanups.push(() => mf.dispose());
+  return (await mf.ready).origin;
+}
+
+// The floor in Rust: worker-build's output of bench/floor-rs, or the snapshot scripts/bench.sh took.
+const floorRsBuild = process.env.BENCH_FLOOR_RS_BUILD ?? path.join(root, "bench/floor-rs/build");
+
+async function startFloorRs() {
+  const mf = new Miniflare({
+    host: "127.0.0.1",
+    port: 0,
+    modules: true,
+    scriptPath: path.join(floorRsBuild, "worker/shim.mjs"),
+    modulesRoot: floorRsBuild,
+    modulesRules: [
+      { type: "ESModule", include: ["**/*.js", "**/*.mjs"] },
+      { type: "CompiledWasm", include: ["**/*.wasm"] },
+    ],
+    compatibilityDate: "2026-04-01",
+    durableObjects: { FLOOR: { className: "Floor", useSQLite: true } },
+    durableObjectsPersist: path.join(scratch, "state-floor-rs"),
     handleRuntimeStdio(stdout, stderr) {
       stdout.resume();
       stderr.resume();
@@ -351,13 +379,16 @@ try {
   pidsOf.worker = new Set(children().map((c) => c.pid));
   const floor = await startFloor();
   pidsOf.floor = new Set(children().map((c) => c.pid).filter((p) => !pidsOf.worker.has(p)));
-  log(`Worker (Miniflare from Node) at ${worker}, floor at ${floor}; ${smoke ? "smoke" : "full"} counts`);
+  const floorRs = await startFloorRs();
+  pidsOf.floorRs = new Set(children().map((c) => c.pid).filter((p) => !pidsOf.worker.has(p) && !pidsOf.floor.has(p)));
+  log(`Worker (Miniflare from Node) at ${worker}, floor at ${floor}, Rust floor at ${floorRs}; ${smoke ? "smoke" : "full"} counts`);
   await putCode(worker, "HOT");
   for (let c = 0; c < CODES; c++) await putCode(worker, `SPREAD${c}`);
 
   // Warm both servers (module instantiation, first object, SQLite files) before timing.
   await load({ clients: 4, total: 40, maxMs: 10000, request: captureRequest(worker, () => "HOT", "warm") });
   await load({ clients: 4, total: 40, maxMs: 10000, request: floorRequest(floor, () => "hot", "warm") });
+  await load({ clients: 4, total: 40, maxMs: 10000, request: floorRequest(floorRs, () => "hot", "warm") });
   // The capture's 100 spread objects exist already (PUT above); create the floor's 100 too.
   await load({ clients: 10, total: CODES, maxMs: 30000, request: floorRequest(floor, (i) => `spread${i}`, "warm") });
   const before = await usageOf(worker, "HOT");
@@ -369,6 +400,8 @@ try {
   res.capture1 = await load({ clients: 1, total: N.one, maxMs: N.phaseMs, request: captureRequest(worker, hot, "c1"), server: "worker" });
   log("floor, 1 client");
   res.floor1 = await load({ clients: 1, total: N.one, maxMs: N.phaseMs, request: floorRequest(floor, () => "hot", "f1"), server: "floor" });
+  log("Rust floor, 1 client");
+  res.floorRs1 = await load({ clients: 1, total: N.one, maxMs: N.phaseMs, request: floorRequest(floorRs, () => "hot", "r1"), server: "floorRs" });
   log(`capture, ${N.clients} clients`);
   res.captureN = await load({
     clients: N.clients,
@@ -384,6 +417,14 @@ try {
     maxMs: N.phaseMs,
     request: floorRequest(floor, () => "hot", "fN"),
     server: "floor",
+  });
+  log(`Rust floor, ${N.clients} clients`);
+  res.floorRsN = await load({
+    clients: N.clients,
+    total: N.many,
+    maxMs: N.phaseMs,
+    request: floorRequest(floorRs, () => "hot", "rN"),
+    server: "floorRs",
   });
   log(`capture, ${N.clients} clients over ${CODES} codes`);
   res.captureSpread = await load({

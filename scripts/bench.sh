@@ -5,8 +5,10 @@
 #   scripts/bench.sh --smoke   tiny counts, to check that everything runs (not a measurement)
 #
 # Builds what it needs (the criterion bench, the browser module via scripts/build-web.sh, the Worker
-# via worker-build), runs the core benches (criterion), then bench/run.mjs: the built Worker and the
-# floor fixture (bench/floor/) under Miniflare started from Node on 127.0.0.1, and headless Chromium.
+# via worker-build, and the Rust floor bench/floor-rs the same way), runs the core benches
+# (criterion), then bench/run.mjs: the built Worker and the two floor fixtures (bench/floor/ in
+# JavaScript, bench/floor-rs/ in Rust) under Miniflare started from Node on 127.0.0.1, and headless
+# Chromium.
 # Progress and build logs go to stderr and target/bench/; the table also lands in target/bench/table.md.
 # Not part of scripts/test.sh: there are no timing assertions anywhere.
 set -euo pipefail
@@ -47,6 +49,7 @@ if [ -x scripts/build-web.sh ]; then
   quiet build-web scripts/build-web.sh
 fi
 quiet build-worker worker-build --release worker
+quiet build-floor-rs worker-build --release bench/floor-rs
 
 # Others may rebuild pkg/ or worker/build/ while this runs (wrangler dev rebuilds on start): benchmark
 # a snapshot of each, taken right after the build and checked to be a whole wasm module.
@@ -59,7 +62,8 @@ snapshot() { # from-dir, to-dir
 web_pkg=public/pkg; [ -f "$web_pkg/promocodes_bg.wasm" ] || web_pkg=pkg
 snapshot "$web_pkg" "$out/pkg"
 snapshot worker/build "$out/worker-build"
-export BENCH_PKG="$PWD/$out/pkg" BENCH_WORKER_BUILD="$PWD/$out/worker-build"
+snapshot bench/floor-rs/build "$out/floor-rs-build"
+export BENCH_PKG="$PWD/$out/pkg" BENCH_WORKER_BUILD="$PWD/$out/worker-build" BENCH_FLOOR_RS_BUILD="$PWD/$out/floor-rs-build"
 
 log "core: criterion ($mode)"
 if [ "$mode" = smoke ]; then
