@@ -624,8 +624,8 @@ fn redeem_error(failure: Failure) -> RedeemError {
 ///   exactly, even if the definition changed since. With another basket,
 ///   every rule but the kill switch and the caps runs again; a refusal carries
 ///   the quote the capture is pinned to, else the hold's, and leaves the hold
-///   as it is. Under the key of an
-///   expired hold, it is a fresh capture at the counts of the moment.
+///   as it is. Under the key of an expired hold, it is a fresh capture at the
+///   counts of the moment.
 /// - **Pinned** ([`CaptureOptions::quoted`]) to the quote the buyer was shown,
 ///   it is refused with [`Rejection::QuoteChanged`](crate::Rejection::QuoteChanged)
 ///   when pricing now gives another discount or amount to pay, after every
