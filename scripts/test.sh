@@ -16,6 +16,9 @@ cargo fmt --all --check
 stage "lint"
 cargo clippy --workspace --all-targets --all-features -- -D warnings
 
+stage "docs: rustdoc for the workspace, broken links and other warnings denied"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features
+
 stage "core: unit, integration, property and doc tests"
 cargo test -p promocodes --all-features
 

@@ -131,7 +131,7 @@ impl BasketRequest {
     ///
     /// [`InputError::NotJson`], [`InputError::Malformed`] or
     /// [`InputError::Field`] naming the field that is wrong, as
-    /// [`from_json`](crate::from_json) does; a field the request does not
+    /// [`from_json`] does; a field the request does not
     /// take is an unknown field.
     pub fn parse(json: &str, kind: BasketRequestKind) -> Result<BasketRequest, InputError> {
         let repr: BasketRequestRepr = from_json(json)?;
@@ -203,7 +203,7 @@ impl ReleaseRequest {
     ///
     /// # Errors
     ///
-    /// As [`from_json`](crate::from_json); [`InputError::InvalidReason`] at `reason`.
+    /// As [`from_json`]; [`InputError::InvalidReason`] at `reason`.
     pub fn from_json(json: &str) -> Result<ReleaseRequest, InputError> {
         let req: ReleaseRequest = from_json(json)?;
         if let Some(reason) = &req.reason {
@@ -228,7 +228,7 @@ impl CodePatch {
     ///
     /// # Errors
     ///
-    /// As [`from_json`](crate::from_json).
+    /// As [`from_json`].
     pub fn from_json(json: &str) -> Result<CodePatch, InputError> {
         from_json(json)
     }

@@ -4,7 +4,7 @@ The promocodes edge Worker: capture through one Durable Object per code.
 The Worker translates HTTP to the core crate and back; every rule lives in
 `promocodes`. A request goes through three steps:
 
-1. **Route and authenticate** ([`fetch`]): the path (its code
+1. **Route and authenticate** (`fetch`): the path (its code
    percent-decoded) and method, the bearer token (compared in constant
    time), the `Idempotency-Key`, the rate limit on public routes
    ([`ratelimit`]), the body (read as a stream up to the route's limit in
