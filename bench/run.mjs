@@ -84,6 +84,17 @@ function site() {
   return dir;
 }
 
+// Miniflare's script options for what worker-build writes in `dir`: its entry, its ES modules and
+// the compiled .wasm next to them.
+const builtByWorkerBuild = (dir) => ({
+  scriptPath: path.join(dir, "worker/shim.mjs"),
+  modulesRoot: dir,
+  modulesRules: [
+    { type: "ESModule", include: ["**/*.js", "**/*.mjs"] },
+    { type: "CompiledWasm", include: ["**/*.wasm"] },
+  ],
+});
+
 // The built Worker: worker-build's output, or the snapshot of it scripts/bench.sh took.
 const workerBuild = process.env.BENCH_WORKER_BUILD ?? path.join(root, "worker/build");
 
@@ -108,12 +119,7 @@ async function startProduct({ withAssets = false, state = "state-worker" } = {})
     host: "127.0.0.1",
     port: 0,
     modules: true,
-    scriptPath: path.join(workerBuild, "worker/shim.mjs"),
-    modulesRoot: workerBuild,
-    modulesRules: [
-      { type: "ESModule", include: ["**/*.js", "**/*.mjs"] },
-      { type: "CompiledWasm", include: ["**/*.wasm"] },
-    ],
+    ...builtByWorkerBuild(workerBuild),
     compatibilityDate: "2026-04-01",
     bindings: { ADMIN_TOKEN: ADMIN, CAPTURE_TOKEN: CAPTURE },
     durableObjects: { LEDGER: { className: "Ledger", useSQLite: true }, CATALOG: { className: "Catalog", useSQLite: true } },
@@ -131,41 +137,19 @@ async function startProduct({ withAssets = false, state = "state-worker" } = {})
   return (await mf.ready).origin;
 }
 
-async function startFloor() {
-  const mf = new Miniflare({
-    host: "127.0.0.1",
-    port: 0,
-    modules: true,
-    scriptPath: path.join(root, "bench/floor/worker.mjs"),
-    compatibilityDate: "2026-04-01",
-    durableObjects: { FLOOR: { className: "Floor", useSQLite: true } },
-    durableObjectsPersist: path.join(scratch, "state-floor"),
-    handleRuntimeStdio(stdout, stderr) {
-      stdout.resume();
-      stderr.resume();
-    },
-  });
-  cleanups.push(() => mf.dispose());
-  return (await mf.ready).origin;
-}
-
 // The floor in Rust: worker-build's output of bench/floor-rs, or the snapshot scripts/bench.sh took.
 const floorRsBuild = process.env.BENCH_FLOOR_RS_BUILD ?? path.join(root, "bench/floor-rs/build");
 
-async function startFloorRs() {
+// A floor (its `FLOOR` object class), from `script` (Miniflare's script options), its objects in `state`.
+async function startFloor(script, state) {
   const mf = new Miniflare({
     host: "127.0.0.1",
     port: 0,
     modules: true,
-    scriptPath: path.join(floorRsBuild, "worker/shim.mjs"),
-    modulesRoot: floorRsBuild,
-    modulesRules: [
-      { type: "ESModule", include: ["**/*.js", "**/*.mjs"] },
-      { type: "CompiledWasm", include: ["**/*.wasm"] },
-    ],
+    ...script,
     compatibilityDate: "2026-04-01",
     durableObjects: { FLOOR: { className: "Floor", useSQLite: true } },
-    durableObjectsPersist: path.join(scratch, "state-floor-rs"),
+    durableObjectsPersist: path.join(scratch, state),
     handleRuntimeStdio(stdout, stderr) {
       stdout.resume();
       stderr.resume();
@@ -377,9 +361,9 @@ try {
   // One after the other, so that each server's workerd processes are known (for their CPU time).
   const worker = await startProduct();
   pidsOf.worker = new Set(children().map((c) => c.pid));
-  const floor = await startFloor();
+  const floor = await startFloor({ scriptPath: path.join(root, "bench/floor/worker.mjs") }, "state-floor");
   pidsOf.floor = new Set(children().map((c) => c.pid).filter((p) => !pidsOf.worker.has(p)));
-  const floorRs = await startFloorRs();
+  const floorRs = await startFloor(builtByWorkerBuild(floorRsBuild), "state-floor-rs");
   pidsOf.floorRs = new Set(children().map((c) => c.pid).filter((p) => !pidsOf.worker.has(p) && !pidsOf.floor.has(p)));
   log(`Worker (Miniflare from Node) at ${worker}, floor at ${floor}, Rust floor at ${floorRs}; ${smoke ? "smoke" : "full"} counts`);
   await putCode(worker, "HOT");
