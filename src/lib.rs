@@ -153,6 +153,16 @@ assert_eq!(store.usage_for(promo.code(), None, now)?.total(), 0);
 
 Bad input is a fourth thing, an [`InputError`], and never records anything.
 
+## Async services
+
+A store that talks to a database over the network implements
+[`AsyncRedemptionStore`] (the same six calls, each a `Send` future), and
+[`redeem_async`], [`capture_async`], [`hold_async`] and [`release_async`]
+answer exactly as their blocking twins: both forms drive one decision loop,
+which does no I/O of its own and only asks its store for the next read or
+write, so no rule and no retry step is written twice. The
+`promocodes-postgres` crate is such a store.
+
 # JSON shapes
 
 Every type that crosses a boundary has one serde shape, used by the browser
@@ -196,6 +206,7 @@ assert_eq!(serde_json::to_value(&quote)?["payable"]["amount"], "72.00");
 pub mod api;
 mod basket;
 mod currency;
+mod decision;
 mod error;
 mod ids;
 mod iso4217;
@@ -233,12 +244,15 @@ pub use crate::promo::{
     AppliesTo, Audience, Discount, DiscountKind, PromoCode, PromoCodeBuilder, PublicDefinition, UsageLimits,
 };
 pub use crate::redeem::{
-    capture, hold, redeem, release, CaptureError, CaptureOptions, CaptureRejected, Hold, HoldOptions, Receipt,
-    RedeemError, RedeemOptions, RedemptionConflict, ReleaseError, Released, DEFAULT_ATTEMPTS, DEFAULT_HOLD_TTL_SECONDS,
-    MAX_HOLD_TTL_SECONDS, MAX_REASON_LEN, MIN_HOLD_TTL_SECONDS,
+    capture, capture_async, hold, hold_async, redeem, redeem_async, release, release_async, CaptureError,
+    CaptureOptions, CaptureRejected, Hold, HoldOptions, Receipt, RedeemError, RedeemOptions, RedemptionConflict,
+    ReleaseError, Released, DEFAULT_ATTEMPTS, DEFAULT_HOLD_TTL_SECONDS, MAX_HOLD_TTL_SECONDS, MAX_REASON_LEN,
+    MIN_HOLD_TTL_SECONDS,
 };
 pub use crate::rules::{PromoCodeRejected, Quote, QuoteLine, QuoteShipping, Rejection, UsageCounts};
-pub use crate::store::{Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState, StoreError};
+pub use crate::store::{
+    AsyncRedemptionStore, Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState, StoreError,
+};
 pub use crate::time::Timestamp;
 
 pub use rust_decimal::Decimal;

@@ -1,10 +1,13 @@
 use std::collections::{BTreeMap, HashMap};
+use std::future::{ready, Future};
 use std::ops::Bound;
 use std::sync::{Mutex, MutexGuard};
 
 use crate::ids::{Code, CustomerId, IdempotencyKey};
 use crate::rules::UsageCounts;
-use crate::store::{Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState, StoreError};
+use crate::store::{
+    AsyncRedemptionStore, Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState, StoreError,
+};
 use crate::time::Timestamp;
 
 /// A [`RedemptionStore`] in memory, for tests and single-process use.
@@ -226,5 +229,48 @@ impl RedemptionStore for InMemoryRedemptionStore {
             .keys
             .insert((code.clone(), release.key.clone()), (seq, released.clone()));
         Ok(Some(released))
+    }
+}
+
+/// The same store for the async API: every future is ready at once (the
+/// store never waits on I/O, only on its mutex, held for microseconds).
+impl AsyncRedemptionStore for InMemoryRedemptionStore {
+    fn usage_for(
+        &self,
+        code: &Code,
+        customer: Option<&CustomerId>,
+        now: Timestamp,
+    ) -> impl Future<Output = Result<UsageCounts, StoreError>> + Send {
+        ready(RedemptionStore::usage_for(self, code, customer, now))
+    }
+
+    fn held(&self, code: &Code, now: Timestamp) -> impl Future<Output = Result<u64, StoreError>> + Send {
+        ready(RedemptionStore::held(self, code, now))
+    }
+
+    fn reservation(
+        &self,
+        code: &Code,
+        key: &IdempotencyKey,
+    ) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
+        ready(RedemptionStore::reservation(self, code, key))
+    }
+
+    fn record(
+        &self,
+        redemption: &Redemption<'_>,
+    ) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
+        ready(RedemptionStore::record(self, redemption))
+    }
+
+    fn convert(
+        &self,
+        conversion: &Conversion<'_>,
+    ) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
+        ready(RedemptionStore::convert(self, conversion))
+    }
+
+    fn release(&self, release: &Release<'_>) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
+        ready(RedemptionStore::release(self, release))
     }
 }

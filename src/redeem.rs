@@ -1,12 +1,13 @@
 use serde::{Deserialize, Serialize};
 
 use crate::basket::Basket;
+use crate::decision::{drive, drive_async, Decision, Goal, Request};
 use crate::error::InputError;
 use crate::ids::{Code, CustomerId, IdempotencyKey};
 use crate::money::Money;
 use crate::promo::PromoCode;
 use crate::rules::{PromoCodeRejected, Quote, UsageCounts};
-use crate::store::{Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState, StoreError};
+use crate::store::{AsyncRedemptionStore, RedemptionStore, Release, Reservation, ReservationState, StoreError};
 use crate::time::Timestamp;
 
 /// How many passes [`redeem`], [`capture`] and [`hold`] make before they give
@@ -349,22 +350,15 @@ impl HoldOptions {
     }
 }
 
-/// What a pass of the loop is after.
-#[derive(Clone, Copy)]
-enum Goal<'a> {
-    Capture { pinned: Option<&'a Quote> },
-    Hold { until: Timestamp },
-}
-
 /// A rule's refusal inside the loop, with the quotes a capture reports.
-struct Refusal {
+pub(crate) struct Refusal {
     rejected: PromoCodeRejected,
     stale: Option<Quote>,
     current: Option<Quote>,
 }
 
 /// Why the loop stopped without a reservation.
-enum Failure {
+pub(crate) enum Failure {
     Rejected(Box<Refusal>),
     Conflict(RedemptionConflict),
     KeyReused(IdempotencyKey),
@@ -372,168 +366,12 @@ enum Failure {
     Store(StoreError),
 }
 
-impl From<StoreError> for Failure {
-    fn from(err: StoreError) -> Failure {
-        Failure::Store(err)
-    }
-}
-
-fn rejected(rejected: PromoCodeRejected, stale: Option<Quote>, current: Option<Quote>) -> Failure {
+pub(crate) fn rejected(rejected: PromoCodeRejected, stale: Option<Quote>, current: Option<Quote>) -> Failure {
     Failure::Rejected(Box::new(Refusal {
         rejected,
         stale,
         current,
     }))
-}
-
-/// What to do with a reservation found under the key.
-// Short-lived and returned at once: boxing the answer would only add an allocation.
-#[allow(clippy::large_enum_variant)]
-enum Settled {
-    Done(Result<Reservation, Failure>),
-    /// An expired hold: capture afresh, at the counts of the moment.
-    Fresh,
-}
-
-/// One redemption's request: who, what, when, under which key, after what.
-struct Attempt<'a, S: ?Sized> {
-    promo: &'a PromoCode,
-    store: &'a S,
-    customer: Option<&'a CustomerId>,
-    basket: &'a Basket,
-    now: Timestamp,
-    key: Option<&'a IdempotencyKey>,
-    goal: Goal<'a>,
-}
-
-impl<S: RedemptionStore + ?Sized> Attempt<'_, S> {
-    /// The compare-and-set loop: each pass re-reads the counts, re-runs every
-    /// rule, then writes against exactly those counts. A key the store already
-    /// holds is settled from the write's answer, or, when a rule refused, from
-    /// a read of the key before the refusal is returned.
-    fn run(&self, attempts: u32) -> Result<Reservation, Failure> {
-        if attempts == 0 {
-            return Err(Failure::Input(InputError::ZeroAttempts));
-        }
-        let code = self.promo.code();
-        for _ in 0..attempts {
-            // A known key needs no read of its own here: the write answers with its record
-            // (atomically), and a refusal looks the key up before it is returned.
-            let usage = self.store.usage_for(code, self.customer, self.now)?;
-            let quote = match self.promo.quote(self.customer, usage, self.basket, self.now) {
-                Ok(quote) => quote,
-                Err(refused) => return self.refuse(rejected(refused, None, None)),
-            };
-            if let Goal::Capture { pinned: Some(shown) } = self.goal {
-                if !shown.charges_as(&quote) {
-                    let refused = PromoCodeRejected::quote_changed(shown, &quote);
-                    return self.refuse(rejected(refused, Some(shown.clone()), Some(quote)));
-                }
-            }
-            let written = self.store.record(&Redemption {
-                code,
-                customer: self.customer,
-                expected: usage,
-                idempotency_key: self.key,
-                quote: &quote,
-                now: self.now,
-                hold_until: match self.goal {
-                    Goal::Hold { until } => Some(until),
-                    Goal::Capture { .. } => None,
-                },
-            })?;
-            match (written, self.key) {
-                (Some(earlier), Some(key)) if earlier.replayed => match self.settle(key, earlier) {
-                    Settled::Done(answer) => return answer,
-                    Settled::Fresh => continue,
-                },
-                (Some(reservation), _) => return Ok(reservation),
-                (None, _) => continue,
-            }
-        }
-        Err(Failure::Conflict(RedemptionConflict {
-            code: code.clone(),
-            attempts,
-        }))
-    }
-
-    fn earlier(&self) -> Result<Option<(&IdempotencyKey, Reservation)>, StoreError> {
-        match self.key {
-            Some(key) => Ok(self.store.reservation(self.promo.code(), key)?.map(|r| (key, r))),
-            None => Ok(None),
-        }
-    }
-
-    /// A refusal, unless the key has a record by now: a duplicate delivery
-    /// that lost the race to its twin gets the twin's answer, not a rejection.
-    fn refuse(&self, failure: Failure) -> Result<Reservation, Failure> {
-        if let Some((key, earlier)) = self.earlier()? {
-            if let Settled::Done(answer) = self.settle(key, earlier) {
-                return answer;
-            }
-        }
-        Err(failure)
-    }
-
-    /// The answer for a key that already names a reservation.
-    fn settle(&self, key: &IdempotencyKey, earlier: Reservation) -> Settled {
-        let reused = || Settled::Done(Err(Failure::KeyReused(key.clone())));
-        if earlier.customer.as_ref() != self.customer {
-            return reused();
-        }
-        match (self.goal, earlier.state_at(self.now)) {
-            (Goal::Hold { .. }, _)
-            | (Goal::Capture { .. }, ReservationState::Captured | ReservationState::Released) => {
-                if earlier.quote.is_for(self.basket) {
-                    Settled::Done(Ok(earlier.replayed()))
-                } else {
-                    reused()
-                }
-            }
-            (Goal::Capture { .. }, ReservationState::Expired) => Settled::Fresh,
-            (Goal::Capture { pinned }, _) => self.convert(key, earlier, pinned),
-        }
-    }
-
-    /// Captures an active hold: the same basket takes the hold's quote as it
-    /// is; a changed basket runs every rule but the kill switch and the caps.
-    fn convert(&self, key: &IdempotencyKey, held: Reservation, pinned: Option<&Quote>) -> Settled {
-        let quote = if held.quote.is_for(self.basket) {
-            held.quote.clone()
-        } else {
-            match self.promo.validate_held(self.customer, self.basket, self.now) {
-                Ok(quote) => quote,
-                // The stale quote is the one the buyer was shown, if the capture names it.
-                Err(refused) => {
-                    let stale = pinned.cloned().unwrap_or(held.quote);
-                    return Settled::Done(Err(rejected(refused, Some(stale), None)));
-                }
-            }
-        };
-        if let Some(shown) = pinned {
-            if !shown.charges_as(&quote) {
-                return Settled::Done(Err(rejected(
-                    PromoCodeRejected::quote_changed(shown, &quote),
-                    Some(shown.clone()),
-                    Some(quote),
-                )));
-            }
-        }
-        let converted = self.store.convert(&Conversion {
-            code: self.promo.code(),
-            key,
-            quote: &quote,
-            now: self.now,
-        });
-        match converted {
-            Err(err) => Settled::Done(Err(Failure::Store(err))),
-            // Converted now, or by a twin a moment ago: either way this key's capture.
-            Ok(Some(captured)) if !captured.replayed => Settled::Done(Ok(captured)),
-            Ok(Some(earlier)) => self.settle(key, earlier),
-            // It expired (or vanished) between the read and the write: capture afresh.
-            Ok(None) => Settled::Fresh,
-        }
-    }
 }
 
 /// Redeems `promo` once for `customer` and `basket`, at `now`.
@@ -589,16 +427,46 @@ pub fn redeem<S: RedemptionStore + ?Sized>(
     now: Timestamp,
     options: RedeemOptions<'_>,
 ) -> Result<Receipt, RedeemError> {
-    let attempt = Attempt {
+    let decision = redeem_decision(promo, customer, basket, now, options);
+    drive(decision, store).map(Receipt::from).map_err(redeem_error)
+}
+
+/// [`redeem`] over an [`AsyncRedemptionStore`]: the same decision, each store call awaited.
+///
+/// # Errors
+///
+/// As [`redeem`].
+pub async fn redeem_async<S: AsyncRedemptionStore + ?Sized>(
+    promo: &PromoCode,
+    store: &S,
+    customer: Option<&CustomerId>,
+    basket: &Basket,
+    now: Timestamp,
+    options: RedeemOptions<'_>,
+) -> Result<Receipt, RedeemError> {
+    let decision = redeem_decision(promo, customer, basket, now, options);
+    drive_async(decision, store)
+        .await
+        .map(Receipt::from)
+        .map_err(redeem_error)
+}
+
+fn redeem_decision<'a>(
+    promo: &'a PromoCode,
+    customer: Option<&'a CustomerId>,
+    basket: &'a Basket,
+    now: Timestamp,
+    options: RedeemOptions<'a>,
+) -> Decision<'a> {
+    let request = Request {
         promo,
-        store,
         customer,
         basket,
         now,
         key: options.idempotency_key,
         goal: Goal::Capture { pinned: None },
     };
-    attempt.run(options.attempts).map(Receipt::from).map_err(redeem_error)
+    Decision::new(request, options.attempts)
 }
 
 fn redeem_error(failure: Failure) -> RedeemError {
@@ -673,32 +541,89 @@ pub fn capture<S: RedemptionStore + ?Sized>(
     now: Timestamp,
     options: CaptureOptions<'_>,
 ) -> Result<Receipt, CaptureError> {
-    if let Some(quoted) = options.quoted {
-        if quoted.code() != promo.code() {
-            return Err(CaptureError::Input(InputError::QuoteForOtherCode {
-                code: promo.code().to_string(),
-                quoted: quoted.code().to_string(),
-            }));
+    let plan = CapturePlan::new(promo, customer, basket, now, options)?;
+    plan.answer(drive(plan.decision(), store))
+}
+
+/// [`capture`] over an [`AsyncRedemptionStore`]: the same decision, each store call awaited.
+///
+/// # Errors
+///
+/// As [`capture`].
+pub async fn capture_async<S: AsyncRedemptionStore + ?Sized>(
+    promo: &PromoCode,
+    store: &S,
+    customer: Option<&CustomerId>,
+    basket: &Basket,
+    now: Timestamp,
+    options: CaptureOptions<'_>,
+) -> Result<Receipt, CaptureError> {
+    let plan = CapturePlan::new(promo, customer, basket, now, options)?;
+    plan.answer(drive_async(plan.decision(), store).await)
+}
+
+/// A capture's request, checked, with the quote it is pinned to.
+struct CapturePlan<'a> {
+    promo: &'a PromoCode,
+    customer: Option<&'a CustomerId>,
+    basket: &'a Basket,
+    now: Timestamp,
+    options: CaptureOptions<'a>,
+    /// The quote that charges [`CaptureOptions::charged`], when no quote is pinned.
+    charged: Option<Quote>,
+}
+
+impl<'a> CapturePlan<'a> {
+    fn new(
+        promo: &'a PromoCode,
+        customer: Option<&'a CustomerId>,
+        basket: &'a Basket,
+        now: Timestamp,
+        options: CaptureOptions<'a>,
+    ) -> Result<CapturePlan<'a>, CaptureError> {
+        if let Some(quoted) = options.quoted {
+            if quoted.code() != promo.code() {
+                return Err(CaptureError::Input(InputError::QuoteForOtherCode {
+                    code: promo.code().to_string(),
+                    quoted: quoted.code().to_string(),
+                }));
+            }
         }
+        let charged = match (options.quoted, options.charged) {
+            (None, Some(amount)) => {
+                Some(Quote::charging(promo.code(), basket, amount, now).map_err(CaptureError::Input)?)
+            }
+            _ => None,
+        };
+        Ok(CapturePlan {
+            promo,
+            customer,
+            basket,
+            now,
+            options,
+            charged,
+        })
     }
-    let charged = match (options.quoted, options.charged) {
-        (None, Some(amount)) => Some(Quote::charging(promo.code(), basket, amount, now).map_err(CaptureError::Input)?),
-        _ => None,
-    };
-    let pinned = options.quoted.or(charged.as_ref());
-    let attempt = Attempt {
-        promo,
-        store,
-        customer,
-        basket,
-        now,
-        key: options.redeem.idempotency_key,
-        goal: Goal::Capture { pinned },
-    };
-    attempt
-        .run(options.redeem.attempts)
-        .map(Receipt::from)
-        .map_err(|failure| match failure {
+
+    fn pinned(&self) -> Option<&Quote> {
+        self.options.quoted.or(self.charged.as_ref())
+    }
+
+    fn decision(&self) -> Decision<'_> {
+        let request = Request {
+            promo: self.promo,
+            customer: self.customer,
+            basket: self.basket,
+            now: self.now,
+            key: self.options.redeem.idempotency_key,
+            goal: Goal::Capture { pinned: self.pinned() },
+        };
+        Decision::new(request, self.options.redeem.attempts)
+    }
+
+    fn answer(&self, decided: Result<Reservation, Failure>) -> Result<Receipt, CaptureError> {
+        let (promo, basket, now) = (self.promo, self.basket, self.now);
+        decided.map(Receipt::from).map_err(|failure| match failure {
             Failure::Rejected(refusal) => {
                 let Refusal {
                     rejected,
@@ -706,7 +631,7 @@ pub fn capture<S: RedemptionStore + ?Sized>(
                     current,
                 } = *refusal;
                 let quote = stale
-                    .or_else(|| pinned.cloned())
+                    .or_else(|| self.pinned().cloned())
                     .or_else(|| promo.price(basket, now).ok())
                     .unwrap_or_else(|| Quote::undiscounted(promo.code(), basket, now));
                 CaptureError::Rejected(Box::new(CaptureRejected {
@@ -720,6 +645,7 @@ pub fn capture<S: RedemptionStore + ?Sized>(
             Failure::Input(input) => CaptureError::Input(input),
             Failure::Store(store) => CaptureError::Store(store),
         })
+    }
 }
 
 /// A hold's time to live, if it is from [`MIN_HOLD_TTL_SECONDS`] to [`MAX_HOLD_TTL_SECONDS`].
@@ -793,22 +719,61 @@ pub fn hold<S: RedemptionStore + ?Sized>(
     key: &IdempotencyKey,
     options: HoldOptions,
 ) -> Result<Hold, RedeemError> {
+    let (decision, until) = hold_decision(promo, customer, basket, now, key, options)?;
+    hold_answer(key, now, until, drive(decision, store))
+}
+
+/// [`hold`] over an [`AsyncRedemptionStore`]: the same decision, each store call awaited.
+///
+/// # Errors
+///
+/// As [`hold`].
+pub async fn hold_async<S: AsyncRedemptionStore + ?Sized>(
+    promo: &PromoCode,
+    store: &S,
+    customer: Option<&CustomerId>,
+    basket: &Basket,
+    now: Timestamp,
+    key: &IdempotencyKey,
+    options: HoldOptions,
+) -> Result<Hold, RedeemError> {
+    let (decision, until) = hold_decision(promo, customer, basket, now, key, options)?;
+    hold_answer(key, now, until, drive_async(decision, store).await)
+}
+
+/// A hold's decision, and when the hold would expire.
+fn hold_decision<'a>(
+    promo: &'a PromoCode,
+    customer: Option<&'a CustomerId>,
+    basket: &'a Basket,
+    now: Timestamp,
+    key: &'a IdempotencyKey,
+    options: HoldOptions,
+) -> Result<(Decision<'a>, Timestamp), RedeemError> {
     let ttl = check_hold_ttl(options.ttl_seconds).map_err(RedeemError::Input)?;
     let until = now
         .checked_add_seconds(ttl as i64)
         .ok_or(RedeemError::Input(InputError::TimeOutOfRange {
             what: "the hold's expiry",
         }))?;
-    let attempt = Attempt {
+    let request = Request {
         promo,
-        store,
         customer,
         basket,
         now,
         key: Some(key),
         goal: Goal::Hold { until },
     };
-    let reservation = attempt.run(options.attempts).map_err(redeem_error)?;
+    Ok((Decision::new(request, options.attempts), until))
+}
+
+fn hold_answer(
+    key: &IdempotencyKey,
+    now: Timestamp,
+    until: Timestamp,
+    decided: Result<Reservation, Failure>,
+) -> Result<Hold, RedeemError> {
+    let reservation = decided.map_err(redeem_error)?;
     Ok(Hold {
         key: key.clone(),
         state: reservation.state_at(now),
@@ -868,21 +833,50 @@ pub fn release<S: RedemptionStore + ?Sized>(
     now: Timestamp,
     reason: Option<&str>,
 ) -> Result<Released, ReleaseError> {
+    let request = release_request(code, key, now, reason)?;
+    released(&request, store.release(&request))
+}
+
+/// [`release`] over an [`AsyncRedemptionStore`].
+///
+/// # Errors
+///
+/// As [`release`].
+pub async fn release_async<S: AsyncRedemptionStore + ?Sized>(
+    store: &S,
+    code: &Code,
+    key: &IdempotencyKey,
+    now: Timestamp,
+    reason: Option<&str>,
+) -> Result<Released, ReleaseError> {
+    let request = release_request(code, key, now, reason)?;
+    released(&request, store.release(&request).await)
+}
+
+fn release_request<'a>(
+    code: &'a Code,
+    key: &'a IdempotencyKey,
+    now: Timestamp,
+    reason: Option<&'a str>,
+) -> Result<Release<'a>, ReleaseError> {
     if let Some(reason) = reason {
         check_reason(reason).map_err(ReleaseError::Input)?;
     }
-    let released = store
-        .release(&Release { code, key, now, reason })
+    Ok(Release { code, key, now, reason })
+}
+
+fn released(request: &Release<'_>, answer: Result<Option<Reservation>, StoreError>) -> Result<Released, ReleaseError> {
+    let released = answer
         .map_err(ReleaseError::Store)?
         .ok_or_else(|| ReleaseError::UnknownKey {
-            code: code.clone(),
-            key: key.clone(),
+            code: request.code.clone(),
+            key: request.key.clone(),
         })?;
     Ok(Released {
-        key: key.clone(),
+        key: request.key.clone(),
         state: released.state,
         was: released.was.unwrap_or(ReservationState::Held),
-        released_at: released.released_at.unwrap_or(now),
+        released_at: released.released_at.unwrap_or(request.now),
         reason: released.reason,
         usage: released.usage,
         replayed: released.replayed,
