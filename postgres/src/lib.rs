@@ -1,0 +1,823 @@
+/*!
+A PostgreSQL store for [`promocodes`]: usage caps enforced by a
+compare-and-set transaction on the database a shop already runs, with the
+calling code unchanged.
+
+[`PgRedemptionStore`] implements [`AsyncRedemptionStore`], so the core's
+[`capture_async`], [`hold_async`], [`release_async`] and [`redeem_async`]
+run over it exactly as [`capture`](promocodes::capture) and the others run
+over the in-memory store: the same decision loop (read the counts, run every
+rule, write against exactly those counts, re-decide after a lost race), now
+with the counts in PostgreSQL, shared by every process of the shop.
+
+# A tour
+
+## Connect and migrate
+
+Build the store from a connection URL (or from a [`deadpool_postgres::Pool`]
+you already have, with [`PgRedemptionStore::new`]), then create or upgrade
+its tables once at start-up. [`migrate`](PgRedemptionStore::migrate) is
+versioned and idempotent, and safe to run from every process at once:
+
+```no_run
+use promocodes_postgres::PgRedemptionStore;
+
+# async fn start() -> Result<(), promocodes::StoreError> {
+let store = PgRedemptionStore::connect("postgres://shop@localhost/shop", 16)?;
+store.migrate().await?;
+# Ok(())
+# }
+```
+
+## Capture as before
+
+```no_run
+use promocodes::{capture_async, Basket, CaptureOptions, Code, Currency, Discount, IdempotencyKey};
+use promocodes::{Money, PromoCode, Timestamp, UsageLimits};
+use promocodes_postgres::PgRedemptionStore;
+
+# async fn pay(store: &PgRedemptionStore) -> Result<(), Box<dyn std::error::Error>> {
+let promo = PromoCode::builder(Code::parse("SAVE10")?, Discount::percent("10".parse()?)?)
+    .limits(UsageLimits::new(Some(1000), Some(1))?)
+    .build()?;
+let basket = Basket::from(Money::parse("80", Currency::EUR)?);
+let event = IdempotencyKey::parse("evt_1")?;
+let now = Timestamp::from_unix_nanos(1_796_000_000_000_000_000)?;
+let receipt = capture_async(&promo, store, None, &basket, now, CaptureOptions::new().idempotency_key(&event)).await?;
+assert_eq!(receipt.quote.payable().to_string(), "EUR 72.00");
+# Ok(())
+# }
+```
+
+The store never reads a clock: every read and write takes the `now` the
+caller passes, as the core's contract requires.
+
+# How a write stays exact
+
+Each write ([`record`](AsyncRedemptionStore::record),
+[`convert`](AsyncRedemptionStore::convert),
+[`release`](AsyncRedemptionStore::release)) is one transaction at
+PostgreSQL's default isolation, `READ COMMITTED`:
+
+1. `SELECT n FROM promocodes_usage_total WHERE code = $1 FOR UPDATE` takes
+   the code's counter row. Every write of a code takes that row first, so
+   the writes of one code queue up here, and only here.
+2. One statement then reads, under a snapshot taken *after* the lock (in
+   `READ COMMITTED` each statement has its own), the code's counts at `now`
+   (captured uses plus holds with `expires > now`, overall and for the
+   customer) and the reservation under the idempotency key, if any.
+3. The counts are compared with the ones the rules were checked against,
+   as one value (total and per customer); a mismatch changes nothing and
+   answers `Ok(None)`, as the contract requires.
+4. One statement writes the reservation, its idempotency key (the primary
+   key of `promocodes_idempotency_keys`, so its uniqueness is the
+   database's), and the counts or the hold; then `COMMIT`.
+
+The lock lives inside the write's transaction, for the two statements
+between the read and the commit; it is **never held while the rules run**.
+The rules run before, in the core, against the counts of
+[`usage_for`](AsyncRedemptionStore::usage_for); a write that lost the race
+finds other counts at step 3, and the core re-reads and re-decides. Nothing
+retries on serialization failures: the compare is exact, so there are none.
+
+Why a lock and not a lone `UPDATE ... WHERE n = $expected`? A hold counts
+until `expires > now`, and `now` is the caller's: the count compared is a
+function of `now` over a table of holds, not a column. A single conditional
+`UPDATE` re-checks only the row it updates when it waits on a concurrent
+writer (PostgreSQL's re-evaluation of `WHERE` sees the newest version of
+that row and the old snapshot of every other table), so it would compare
+against holds as they were before the wait. Taking the row first and reading
+after makes the comparison of the whole [`UsageCounts`] exact.
+
+A connection lost in the middle of a write (a dropped future, a killed
+client, a server restart) rolls the transaction back: the store never
+returns a connection to its pool with a transaction open; it closes it.
+
+# Tables
+
+All in the connection's `search_path` (one schema per tenant or per test
+works by setting `search_path` on the pool's connections), prefixed
+`promocodes_`:
+
+| table | what it holds |
+|---|---|
+| `promocodes_schema_migrations(version, applied_at)` | the migrations applied |
+| `promocodes_usage_total(code, n)` | captured uses per code; its row is the code's lock |
+| `promocodes_usage_customer(code, customer, n)` | captured uses per code and customer |
+| `promocodes_holds(seq, code, customer, expires)` | holds not yet captured or released; one counts while `expires > now` |
+| `promocodes_redemptions(seq, code, idempotency_key, state, reservation)` | every reservation, in order, as JSON ([`Reservation`]) |
+| `promocodes_idempotency_keys(code, key, seq)` | the key (primary key, per code) and the reservation a replay answers with |
+
+`expires` is a [`Timestamp`] as fixed-width text that sorts as the time
+does, to the nanosecond, over its whole range (a `bigint` of nanoseconds
+would stop in 2262, a `timestamptz` at microseconds).
+
+# Why tokio-postgres and deadpool
+
+[`tokio_postgres`] is pure Rust, speaks the extended protocol with
+pipelining (the statements of a write go out together and cost about two
+round trips), and has no compile-time database; [`deadpool_postgres`] adds a
+small pool with a per-connection statement cache. sqlx would also do, but
+its macros want a database (or a checked-in cache) at build time, and its
+pool gives less control over what happens to a connection whose future was
+dropped mid-transaction, which this store needs to decide itself.
+*/
+
+#![warn(missing_docs)]
+
+use std::future::Future;
+
+use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
+use futures_util::future::{try_join, try_join3};
+use promocodes::{
+    AsyncRedemptionStore, Code, Conversion, CustomerId, IdempotencyKey, Redemption, Release, Reservation,
+    ReservationState, StoreError, Timestamp, UsageCounts,
+};
+use tokio_postgres::types::{Json, ToSql};
+use tokio_postgres::{NoTls, Row};
+
+pub use deadpool_postgres;
+pub use tokio_postgres;
+
+const STORE: &str = "postgres";
+
+/// The schema's versions, in order: each runs once, in one transaction.
+const MIGRATIONS: &[(i32, &str)] = &[(
+    1,
+    r#"
+CREATE TABLE promocodes_usage_total(
+    code text PRIMARY KEY,
+    n bigint NOT NULL CHECK (n >= 0));
+CREATE TABLE promocodes_usage_customer(
+    code text NOT NULL,
+    customer text NOT NULL,
+    n bigint NOT NULL CHECK (n >= 0),
+    PRIMARY KEY (code, customer));
+CREATE TABLE promocodes_redemptions(
+    seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    code text NOT NULL,
+    idempotency_key text,
+    state text NOT NULL,
+    reservation jsonb NOT NULL);
+CREATE INDEX promocodes_redemptions_by_code ON promocodes_redemptions(code, seq);
+CREATE TABLE promocodes_holds(
+    seq bigint PRIMARY KEY REFERENCES promocodes_redemptions(seq),
+    code text NOT NULL,
+    customer text,
+    expires text COLLATE "C" NOT NULL);
+CREATE INDEX promocodes_holds_by_expiry ON promocodes_holds(code, expires);
+CREATE TABLE promocodes_idempotency_keys(
+    code text NOT NULL,
+    key text NOT NULL,
+    seq bigint NOT NULL REFERENCES promocodes_redemptions(seq),
+    PRIMARY KEY (code, key));
+"#,
+)];
+
+/// The advisory lock [`PgRedemptionStore::migrate`] takes (with the schema's
+/// name), so that processes starting together migrate one after the other.
+const MIGRATION_LOCK: i32 = 0x7072_6f6d; // "prom"
+
+/// Takes the code's counter row for the rest of the transaction.
+const LOCK: &str = "SELECT n FROM promocodes_usage_total WHERE code = $1 FOR UPDATE";
+
+/// Creates the code's counter row, if no one has yet.
+const CREATE_COUNTER: &str = "INSERT INTO promocodes_usage_total(code, n) VALUES ($1, 0) ON CONFLICT (code) DO NOTHING";
+
+/// The counts at `$3` for `$1` and customer `$2` (NULL for none), from one
+/// snapshot, and the reservation under key `$4` (NULL for none).
+const READ: &str = "
+SELECT
+    COALESCE((SELECT n FROM promocodes_usage_total WHERE code = $1), 0) AS total,
+    COALESCE((SELECT n FROM promocodes_usage_customer WHERE code = $1 AND customer = $2), 0) AS mine,
+    (SELECT count(*) FROM promocodes_holds WHERE code = $1 AND expires > $3) AS held,
+    (SELECT count(*) FROM promocodes_holds WHERE code = $1 AND expires > $3 AND customer = $2) AS held_mine,
+    k.seq AS seq,
+    r.reservation AS reservation
+FROM (SELECT 1) AS one
+LEFT JOIN promocodes_idempotency_keys k ON k.code = $1 AND k.key = $4
+LEFT JOIN promocodes_redemptions r ON r.seq = k.seq";
+
+/// The reservation under key `$2` of code `$1`.
+const KEYED: &str = "
+SELECT k.seq, r.reservation FROM (SELECT 1) AS one
+LEFT JOIN promocodes_idempotency_keys k ON k.code = $1 AND k.key = $2
+LEFT JOIN promocodes_redemptions r ON r.seq = k.seq";
+
+/// How many holds of `$1` count at `$2`.
+const HELD: &str = "SELECT count(*) FROM promocodes_holds WHERE code = $1 AND expires > $2";
+
+/// A new use: the reservation, its key, and the hold (`$6` set) or the
+/// captured counts (`$6` NULL), in one statement.
+/// `$1` code, `$2` customer, `$3` key, `$4` state, `$5` reservation, `$6` expires.
+const INSERT: &str = "
+WITH r AS (
+    INSERT INTO promocodes_redemptions(code, idempotency_key, state, reservation)
+    VALUES ($1, $3, $4, $5) RETURNING seq
+), k AS (
+    INSERT INTO promocodes_idempotency_keys(code, key, seq)
+    SELECT $1, $3, seq FROM r WHERE $3::text IS NOT NULL
+), h AS (
+    INSERT INTO promocodes_holds(seq, code, customer, expires)
+    SELECT seq, $1, $2, $6 FROM r WHERE $6::text IS NOT NULL
+), t AS (
+    UPDATE promocodes_usage_total SET n = n + 1 WHERE code = $1 AND $6::text IS NULL
+), c AS (
+    INSERT INTO promocodes_usage_customer(code, customer, n)
+    SELECT $1, $2, 1 WHERE $2::text IS NOT NULL AND $6::text IS NULL
+    ON CONFLICT (code, customer) DO UPDATE SET n = promocodes_usage_customer.n + 1
+)
+SELECT seq FROM r";
+
+/// Rewrites the reservation at `$1`; drops its hold row (`$5`); moves the
+/// captured counts of code `$2` and customer `$3` by `$4` (-1, 0 or 1).
+const UPDATE: &str = "
+WITH r AS (
+    UPDATE promocodes_redemptions SET state = $6::text, reservation = $7::jsonb WHERE seq = $1::bigint
+), h AS (
+    DELETE FROM promocodes_holds WHERE seq = $1::bigint AND $5::boolean
+), t AS (
+    UPDATE promocodes_usage_total SET n = n + $4::bigint WHERE code = $2::text AND $4::bigint <> 0
+), c AS (
+    INSERT INTO promocodes_usage_customer(code, customer, n)
+    SELECT $2::text, $3::text, GREATEST($4::bigint, 0) WHERE $3::text IS NOT NULL AND $4::bigint <> 0
+    ON CONFLICT (code, customer) DO UPDATE SET n = promocodes_usage_customer.n + $4::bigint
+)
+SELECT 1";
+
+/// A [`promocodes::AsyncRedemptionStore`] on PostgreSQL, over a pool of
+/// connections.
+///
+/// Cheap to clone (the pool is shared). See the [crate docs](crate) for how
+/// each write stays exact, and for the tables.
+///
+/// # Example
+///
+/// ```no_run
+/// use promocodes::{release_async, Code, IdempotencyKey, Timestamp};
+/// use promocodes_postgres::PgRedemptionStore;
+///
+/// # async fn refund() -> Result<(), Box<dyn std::error::Error>> {
+/// let store = PgRedemptionStore::connect("postgres://shop@localhost/shop", 16)?;
+/// store.migrate().await?;
+/// let now = Timestamp::from_unix_nanos(1_796_000_000_000_000_000)?;
+/// let order = IdempotencyKey::parse("pi_1")?;
+/// release_async(&store, &Code::parse("SAVE10")?, &order, now, Some("refunded")).await?;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct PgRedemptionStore {
+    pool: Pool,
+}
+
+fn backend(err: impl std::fmt::Display) -> StoreError {
+    StoreError::Backend {
+        store: STORE,
+        message: err.to_string(),
+    }
+}
+
+/// A database or pool error, with every cause in the message (tokio-postgres
+/// says only "db error" at the top: the server's words are in its source).
+fn db(err: impl std::error::Error) -> StoreError {
+    let mut message = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        message.push_str(": ");
+        message.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    backend(message)
+}
+
+/// A time as fixed-width text that sorts as the time does, to the
+/// nanosecond, over the whole range of [`Timestamp`]: nanoseconds since
+/// 0000-01-01, 21 digits.
+pub fn instant(at: Timestamp) -> String {
+    /// Nanoseconds from 0000-01-01 to 1970-01-01, so that every instant is positive.
+    const EPOCH_OFFSET_NANOS: i128 = 62_167_219_200 * 1_000_000_000;
+    format!("{:021}", at.as_unix_nanos() + EPOCH_OFFSET_NANOS)
+}
+
+fn count(n: i64) -> Result<u64, StoreError> {
+    u64::try_from(n).map_err(|_| backend(format!("a negative count: {n}")))
+}
+
+/// The counts a [`READ`] row gives, and the reservation under the key with its `seq`.
+struct Read {
+    usage: UsageCounts,
+    keyed: Option<(i64, Reservation)>,
+}
+
+impl Read {
+    fn from_row(row: &Row, customer: bool) -> Result<Read, StoreError> {
+        let total =
+            count(row.try_get::<_, i64>("total").map_err(db)?)? + count(row.try_get::<_, i64>("held").map_err(db)?)?;
+        let mine = if customer {
+            count(row.try_get::<_, i64>("mine").map_err(db)?)? + count(row.try_get::<_, i64>("held_mine").map_err(db)?)?
+        } else {
+            0
+        };
+        let usage = UsageCounts::new(total, mine).map_err(db)?;
+        let seq: Option<i64> = row.try_get("seq").map_err(db)?;
+        let reservation: Option<Json<Reservation>> = row.try_get("reservation").map_err(db)?;
+        Ok(Read {
+            usage,
+            keyed: seq.zip(reservation.map(|Json(r)| r)),
+        })
+    }
+}
+
+/// A pooled connection inside a write's transaction. Dropped before
+/// [`finish`](Writing::finish) (a failed statement, a dropped future), it
+/// leaves the pool and closes, so the server rolls the transaction back and
+/// no later user of the pool inherits it.
+struct Writing {
+    client: Option<Object>,
+}
+
+impl Writing {
+    /// Begins the transaction, takes the counter row of `code`, then runs
+    /// `statement` (a read under a snapshot taken after the lock): three
+    /// statements sent together, one round trip.
+    async fn begin(
+        pool: &Pool,
+        code: &Code,
+        statement: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<(Writing, Row), StoreError> {
+        let client = pool.get().await.map_err(db)?;
+        let writing = Writing { client: Some(client) };
+        let client = writing.client()?;
+        let (lock, read) = try_join(client.prepare_cached(LOCK), client.prepare_cached(statement))
+            .await
+            .map_err(db)?;
+        let code_param: [&(dyn ToSql + Sync); 1] = [&code.as_str()];
+        let (_, locked, row) = try_join3(
+            client.batch_execute("BEGIN"),
+            client.query_opt(&lock, &code_param),
+            client.query_one(&read, params),
+        )
+        .await
+        .map_err(db)?;
+        if locked.is_some() {
+            return Ok((writing, row));
+        }
+        // The code's first write: its counter row, then the lock and the read again.
+        let create = client.prepare_cached(CREATE_COUNTER).await.map_err(db)?;
+        let (_, _, row) = try_join3(
+            client.execute(&create, &code_param),
+            client.query_one(&lock, &code_param),
+            client.query_one(&read, params),
+        )
+        .await
+        .map_err(db)?;
+        Ok((writing, row))
+    }
+
+    fn client(&self) -> Result<&Object, StoreError> {
+        self.client
+            .as_ref()
+            .ok_or_else(|| backend("the write's connection is gone"))
+    }
+
+    /// Commits (or, having written nothing, ends) the transaction and gives the connection back.
+    async fn finish(mut self) -> Result<(), StoreError> {
+        self.client()?.batch_execute("COMMIT").await.map_err(db)?;
+        self.client = None;
+        Ok(())
+    }
+
+    /// Runs `statement` and commits, in one round trip.
+    async fn write_and_commit(mut self, statement: &str, params: &[&(dyn ToSql + Sync)]) -> Result<(), StoreError> {
+        let client = self.client()?;
+        let statement = client.prepare_cached(statement).await.map_err(db)?;
+        try_join(client.query_one(&statement, params), client.batch_execute("COMMIT"))
+            .await
+            .map_err(db)?;
+        self.client = None;
+        Ok(())
+    }
+}
+
+impl Drop for Writing {
+    fn drop(&mut self) {
+        if let Some(client) = self.client.take() {
+            // Out of the pool and closed: the server rolls back what was begun.
+            drop(Object::take(client));
+        }
+    }
+}
+
+impl PgRedemptionStore {
+    /// A store over `pool`. The pool's connections may set a `search_path`
+    /// (the store's tables are unqualified).
+    pub fn new(pool: Pool) -> PgRedemptionStore {
+        PgRedemptionStore { pool }
+    }
+
+    /// A store over a new pool of at most `max_connections` connections to
+    /// `url` (`postgres://user:password@host:port/database`, or the
+    /// key-value form of libpq), without TLS.
+    ///
+    /// No connection is made until the first call.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when `url` does not parse.
+    pub fn connect(url: &str, max_connections: usize) -> Result<PgRedemptionStore, StoreError> {
+        let config: tokio_postgres::Config = url.parse().map_err(db)?;
+        PgRedemptionStore::from_config(config, max_connections)
+    }
+
+    /// A store over a new pool of at most `max_connections` connections
+    /// made with `config`, without TLS.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the pool cannot be built.
+    pub fn from_config(
+        config: tokio_postgres::Config,
+        max_connections: usize,
+    ) -> Result<PgRedemptionStore, StoreError> {
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager).max_size(max_connections).build().map_err(db)?;
+        Ok(PgRedemptionStore::new(pool))
+    }
+
+    /// The pool the store uses.
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
+    /// Creates or upgrades the store's tables in the connection's
+    /// `search_path`, to the newest version this crate knows.
+    ///
+    /// Versioned and idempotent: each migration runs once, in one
+    /// transaction with its entry in `promocodes_schema_migrations`.
+    /// Several processes may call it at once: a transaction-scoped advisory
+    /// lock (per schema) makes them take turns, and each finds the work of
+    /// the one before done.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the database refuses (no permission to
+    /// create tables, no connection).
+    pub async fn migrate(&self) -> Result<(), StoreError> {
+        let mut client = self.pool.get().await.map_err(db)?;
+        let tx = client.transaction().await.map_err(db)?;
+        tx.execute(
+            "SELECT pg_advisory_xact_lock($1, hashtext(current_schema())::int)",
+            &[&MIGRATION_LOCK],
+        )
+        .await
+        .map_err(db)?;
+        tx.batch_execute(
+            "CREATE TABLE IF NOT EXISTS promocodes_schema_migrations(
+                version integer PRIMARY KEY,
+                applied_at timestamptz NOT NULL DEFAULT now())",
+        )
+        .await
+        .map_err(db)?;
+        let applied: i32 = tx
+            .query_one(
+                "SELECT COALESCE(max(version), 0) FROM promocodes_schema_migrations",
+                &[],
+            )
+            .await
+            .map_err(db)?
+            .get(0);
+        for (version, sql) in MIGRATIONS.iter().filter(|(version, _)| *version > applied) {
+            tx.batch_execute(sql).await.map_err(db)?;
+            tx.execute(
+                "INSERT INTO promocodes_schema_migrations(version) VALUES ($1)",
+                &[version],
+            )
+            .await
+            .map_err(db)?;
+        }
+        tx.commit().await.map_err(db)
+    }
+
+    /// The version of the newest migration applied (0 before any).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the database cannot answer.
+    pub async fn schema_version(&self) -> Result<i32, StoreError> {
+        let client = self.pool.get().await.map_err(db)?;
+        let exists: bool = client
+            .query_one("SELECT to_regclass('promocodes_schema_migrations') IS NOT NULL", &[])
+            .await
+            .map_err(db)?
+            .try_get(0)
+            .map_err(db)?;
+        if !exists {
+            return Ok(0);
+        }
+        let row = client
+            .query_one(
+                "SELECT COALESCE(max(version), 0) FROM promocodes_schema_migrations",
+                &[],
+            )
+            .await
+            .map_err(db)?;
+        row.try_get(0).map_err(db)
+    }
+
+    /// The recorded reservations of `code`, oldest first, as stored (a hold
+    /// stays `held` after it expires; [`Reservation::state_at`] tells).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the database cannot answer.
+    pub async fn reservations(&self, code: &Code) -> Result<Vec<Reservation>, StoreError> {
+        let client = self.pool.get().await.map_err(db)?;
+        let rows = client
+            .query(
+                "SELECT reservation FROM promocodes_redemptions WHERE code = $1 ORDER BY seq",
+                &[&code.as_str()],
+            )
+            .await
+            .map_err(db)?;
+        rows.iter()
+            .map(|row| row.try_get::<_, Json<Reservation>>(0).map(|Json(r)| r).map_err(db))
+            .collect()
+    }
+
+    async fn read(
+        &self,
+        code: &Code,
+        customer: Option<&CustomerId>,
+        now: Timestamp,
+        key: Option<&IdempotencyKey>,
+    ) -> Result<Read, StoreError> {
+        let client = self.pool.get().await.map_err(db)?;
+        read(&client, code, customer, now, key).await
+    }
+
+    async fn record_at(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
+        let (code, customer, now) = (redemption.code, redemption.customer, redemption.now);
+        let (writing, row) = Writing::begin(
+            &self.pool,
+            code,
+            READ,
+            &[
+                &code.as_str(),
+                &customer.map(CustomerId::as_str),
+                &instant(now),
+                &redemption.idempotency_key.map(IdempotencyKey::as_str),
+            ],
+        )
+        .await?;
+        let current = Read::from_row(&row, customer.is_some())?;
+        let mut replacing = None;
+        if let Some((seq, earlier)) = current.keyed {
+            let expired = earlier.state_at(now) == ReservationState::Expired;
+            if redemption.hold_until.is_some() || !expired {
+                writing.finish().await?;
+                return Ok(Some(earlier.replayed()));
+            }
+            // A capture under the key of an expired hold: a new capture that replaces it,
+            // once the compare-and-set has passed (the hold no longer counts at `now`).
+            replacing = Some(seq);
+        }
+        let usage = match current.usage.incremented(customer.is_some()) {
+            Some(usage) if current.usage == redemption.expected => usage,
+            _ => {
+                writing.finish().await?;
+                return Ok(None);
+            }
+        };
+        let reservation = redemption.reservation(usage);
+        let customer = customer.map(CustomerId::as_str);
+        match replacing {
+            Some(seq) => {
+                // The hold's row goes, the capture counts: one statement.
+                writing
+                    .write_and_commit(
+                        UPDATE,
+                        &[
+                            &seq,
+                            &code.as_str(),
+                            &customer,
+                            &1_i64,
+                            &true,
+                            &reservation.state.as_str(),
+                            &Json(&reservation),
+                        ],
+                    )
+                    .await?;
+            }
+            None => {
+                let key = redemption.idempotency_key.map(IdempotencyKey::as_str);
+                let expires = redemption.hold_until.map(instant);
+                writing
+                    .write_and_commit(
+                        INSERT,
+                        &[
+                            &code.as_str(),
+                            &customer,
+                            &key,
+                            &reservation.state.as_str(),
+                            &Json(&reservation),
+                            &expires,
+                        ],
+                    )
+                    .await?;
+            }
+        }
+        Ok(Some(reservation))
+    }
+
+    async fn convert_at(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
+        let (code, now) = (conversion.code, conversion.now);
+        let (writing, row) =
+            Writing::begin(&self.pool, code, KEYED, &[&code.as_str(), &conversion.key.as_str()]).await?;
+        let Some((seq, held)) = keyed_row(&row)? else {
+            writing.finish().await?;
+            return Ok(None);
+        };
+        match held.state_at(now) {
+            ReservationState::Held => {}
+            ReservationState::Expired => {
+                writing.finish().await?;
+                return Ok(None);
+            }
+            _ => {
+                writing.finish().await?;
+                return Ok(Some(held.replayed()));
+            }
+        }
+        // The hold already counts: the counts at `now` are those after the capture.
+        let usage = read(writing.client()?, code, held.customer.as_ref(), now, None)
+            .await?
+            .usage;
+        let customer = held.customer.as_ref().map(CustomerId::as_str);
+        let captured = held.clone().captured(conversion.quote, usage, now);
+        writing
+            .write_and_commit(
+                UPDATE,
+                &[
+                    &seq,
+                    &code.as_str(),
+                    &customer,
+                    &1_i64,
+                    &true,
+                    &captured.state.as_str(),
+                    &Json(&captured),
+                ],
+            )
+            .await?;
+        Ok(Some(captured))
+    }
+
+    async fn release_at(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
+        let (code, now) = (release.code, release.now);
+        let (writing, row) = Writing::begin(&self.pool, code, KEYED, &[&code.as_str(), &release.key.as_str()]).await?;
+        let Some((seq, earlier)) = keyed_row(&row)? else {
+            writing.finish().await?;
+            return Ok(None);
+        };
+        let state = earlier.state_at(now);
+        if state == ReservationState::Released {
+            writing.finish().await?;
+            return Ok(Some(earlier.replayed()));
+        }
+        let before = read(writing.client()?, code, earlier.customer.as_ref(), now, None)
+            .await?
+            .usage;
+        let counted = matches!(state, ReservationState::Held | ReservationState::Captured);
+        let usage = if counted {
+            UsageCounts::new(
+                before.total().saturating_sub(1),
+                before
+                    .per_customer()
+                    .saturating_sub(u64::from(earlier.customer.is_some())),
+            )
+            .map_err(db)?
+        } else {
+            before
+        };
+        let (was, captured_delta, drop_hold) = if state == ReservationState::Captured {
+            (ReservationState::Captured, -1_i64, false)
+        } else {
+            (ReservationState::Held, 0_i64, true)
+        };
+        let customer = earlier.customer.as_ref().map(CustomerId::as_str);
+        let released = earlier.clone().released(release, was, usage);
+        writing
+            .write_and_commit(
+                UPDATE,
+                &[
+                    &seq,
+                    &code.as_str(),
+                    &customer,
+                    &captured_delta,
+                    &drop_hold,
+                    &released.state.as_str(),
+                    &Json(&released),
+                ],
+            )
+            .await?;
+        Ok(Some(released))
+    }
+}
+
+async fn read(
+    client: &Object,
+    code: &Code,
+    customer: Option<&CustomerId>,
+    now: Timestamp,
+    key: Option<&IdempotencyKey>,
+) -> Result<Read, StoreError> {
+    let statement = client.prepare_cached(READ).await.map_err(db)?;
+    let row = client
+        .query_one(
+            &statement,
+            &[
+                &code.as_str(),
+                &customer.map(CustomerId::as_str),
+                &instant(now),
+                &key.map(IdempotencyKey::as_str),
+            ],
+        )
+        .await
+        .map_err(db)?;
+    Read::from_row(&row, customer.is_some())
+}
+
+async fn keyed(client: &Object, code: &Code, key: &IdempotencyKey) -> Result<Option<(i64, Reservation)>, StoreError> {
+    let statement = client.prepare_cached(KEYED).await.map_err(db)?;
+    let row = client
+        .query_one(&statement, &[&code.as_str(), &key.as_str()])
+        .await
+        .map_err(db)?;
+    keyed_row(&row)
+}
+
+/// The `seq` and reservation a [`KEYED`] row gives, if the key is known.
+fn keyed_row(row: &Row) -> Result<Option<(i64, Reservation)>, StoreError> {
+    let seq: Option<i64> = row.try_get(0).map_err(db)?;
+    let reservation: Option<Json<Reservation>> = row.try_get(1).map_err(db)?;
+    Ok(seq.zip(reservation.map(|Json(r)| r)))
+}
+
+impl AsyncRedemptionStore for PgRedemptionStore {
+    fn usage_for(
+        &self,
+        code: &Code,
+        customer: Option<&CustomerId>,
+        now: Timestamp,
+    ) -> impl Future<Output = Result<UsageCounts, StoreError>> + Send {
+        async move { Ok(self.read(code, customer, now, None).await?.usage) }
+    }
+
+    fn held(&self, code: &Code, now: Timestamp) -> impl Future<Output = Result<u64, StoreError>> + Send {
+        async move {
+            let client = self.pool.get().await.map_err(db)?;
+            let statement = client.prepare_cached(HELD).await.map_err(db)?;
+            let row = client
+                .query_one(&statement, &[&code.as_str(), &instant(now)])
+                .await
+                .map_err(db)?;
+            count(row.try_get(0).map_err(db)?)
+        }
+    }
+
+    fn reservation(
+        &self,
+        code: &Code,
+        key: &IdempotencyKey,
+    ) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
+        async move {
+            let client = self.pool.get().await.map_err(db)?;
+            Ok(keyed(&client, code, key).await?.map(|(_, r)| r.replayed()))
+        }
+    }
+
+    fn record(
+        &self,
+        redemption: &Redemption<'_>,
+    ) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
+        self.record_at(redemption)
+    }
+
+    fn convert(
+        &self,
+        conversion: &Conversion<'_>,
+    ) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
+        self.convert_at(conversion)
+    }
+
+    fn release(&self, release: &Release<'_>) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
+        self.release_at(release)
+    }
+}
