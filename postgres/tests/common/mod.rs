@@ -161,3 +161,42 @@ pub async fn assert_counts_match_records(store: &PgRedemptionStore, code: &Code)
         "each customer's counter of {code} equals their captured records"
     );
 }
+
+/// The race example, built next to the tests by `cargo test`.
+pub fn race_example() -> std::path::PathBuf {
+    let exe = std::env::current_exe().expect("the test binary");
+    let dir = exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>");
+    let race = dir
+        .join("examples")
+        .join(format!("race{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        race.exists(),
+        "{} is built by `cargo test` (examples are built with the tests)",
+        race.display()
+    );
+    race
+}
+
+/// The race example against `schema` of `url`, for `code`, with `args`; its output piped.
+pub fn race_command(url: &str, schema: &str, code: &str, args: &[&str]) -> std::process::Command {
+    let mut command = std::process::Command::new(race_example());
+    command
+        .args(["--database-url", url, "--schema", schema, "--code", code])
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::inherit());
+    command
+}
+
+/// The one JSON line a successful run of the race example printed.
+pub fn line_of(output: std::process::Output) -> serde_json::Value {
+    assert!(output.status.success(), "the race example succeeds");
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    assert_eq!(text.lines().count(), 1, "one JSON line: {text}");
+    serde_json::from_str(text.trim()).expect("JSON")
+}
+
+/// A count in a line of the race example.
+pub fn n(line: &serde_json::Value, field: &str) -> u64 {
+    line[field].as_u64().unwrap_or_else(|| panic!("{field} in {line}"))
+}
