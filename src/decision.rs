@@ -40,6 +40,8 @@ pub(crate) struct Request<'a> {
 }
 
 /// What the decision needs from the store next, or its answer.
+// Short-lived and matched at once: boxing would only add an allocation per step.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Step<'m> {
     /// [`RedemptionStore::usage_for`].
     ReadUsage {
@@ -58,6 +60,8 @@ pub(crate) enum Step<'m> {
 }
 
 /// The store's answer to the last [`Step`].
+// Short-lived and matched at once: boxing would only add an allocation per step.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Answer {
     /// To [`Step::ReadUsage`].
     Usage(Result<UsageCounts, StoreError>),

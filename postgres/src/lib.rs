@@ -4,7 +4,7 @@ compare-and-set transaction on the database a shop already runs, with the
 calling code unchanged.
 
 [`PgRedemptionStore`] implements [`AsyncRedemptionStore`], so the core's
-[`capture_async`], [`hold_async`], [`release_async`] and [`redeem_async`]
+[`capture_async`](promocodes::capture_async), [`hold_async`](promocodes::hold_async), [`release_async`](promocodes::release_async) and [`redeem_async`](promocodes::redeem_async)
 run over it exactly as [`capture`](promocodes::capture) and the others run
 over the in-memory store: the same decision loop (read the counts, run every
 rule, write against exactly those counts, re-decide after a lost race), now
@@ -124,8 +124,6 @@ dropped mid-transaction, which this store needs to decide itself.
 */
 
 #![warn(missing_docs)]
-
-use std::future::Future;
 
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
 use futures_util::future::{try_join, try_join3};
@@ -771,53 +769,39 @@ fn keyed_row(row: &Row) -> Result<Option<(i64, Reservation)>, StoreError> {
 }
 
 impl AsyncRedemptionStore for PgRedemptionStore {
-    fn usage_for(
+    async fn usage_for(
         &self,
         code: &Code,
         customer: Option<&CustomerId>,
         now: Timestamp,
-    ) -> impl Future<Output = Result<UsageCounts, StoreError>> + Send {
-        async move { Ok(self.read(code, customer, now, None).await?.usage) }
+    ) -> Result<UsageCounts, StoreError> {
+        Ok(self.read(code, customer, now, None).await?.usage)
     }
 
-    fn held(&self, code: &Code, now: Timestamp) -> impl Future<Output = Result<u64, StoreError>> + Send {
-        async move {
-            let client = self.pool.get().await.map_err(db)?;
-            let statement = client.prepare_cached(HELD).await.map_err(db)?;
-            let row = client
-                .query_one(&statement, &[&code.as_str(), &instant(now)])
-                .await
-                .map_err(db)?;
-            count(row.try_get(0).map_err(db)?)
-        }
+    async fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
+        let client = self.pool.get().await.map_err(db)?;
+        let statement = client.prepare_cached(HELD).await.map_err(db)?;
+        let row = client
+            .query_one(&statement, &[&code.as_str(), &instant(now)])
+            .await
+            .map_err(db)?;
+        count(row.try_get(0).map_err(db)?)
     }
 
-    fn reservation(
-        &self,
-        code: &Code,
-        key: &IdempotencyKey,
-    ) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
-        async move {
-            let client = self.pool.get().await.map_err(db)?;
-            Ok(keyed(&client, code, key).await?.map(|(_, r)| r.replayed()))
-        }
+    async fn reservation(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<Reservation>, StoreError> {
+        let client = self.pool.get().await.map_err(db)?;
+        Ok(keyed(&client, code, key).await?.map(|(_, r)| r.replayed()))
     }
 
-    fn record(
-        &self,
-        redemption: &Redemption<'_>,
-    ) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
-        self.record_at(redemption)
+    async fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
+        self.record_at(redemption).await
     }
 
-    fn convert(
-        &self,
-        conversion: &Conversion<'_>,
-    ) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
-        self.convert_at(conversion)
+    async fn convert(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
+        self.convert_at(conversion).await
     }
 
-    fn release(&self, release: &Release<'_>) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
-        self.release_at(release)
+    async fn release(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
+        self.release_at(release).await
     }
 }
