@@ -126,7 +126,7 @@ dropped mid-transaction, which this store needs to decide itself.
 #![warn(missing_docs)]
 
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
-use futures_util::future::{try_join, try_join3};
+use futures_util::future::{try_join, try_join3, try_join4};
 use promocodes::{
     AsyncRedemptionStore, Code, Conversion, CustomerId, IdempotencyKey, Redemption, Release, Reservation,
     ReservationState, StoreError, Timestamp, UsageCounts,
@@ -176,25 +176,21 @@ CREATE TABLE promocodes_idempotency_keys(
 /// name), so that processes starting together migrate one after the other.
 const MIGRATION_LOCK: i32 = 0x7072_6f6d; // "prom"
 
-/// Takes the code's counter row for the rest of the transaction.
-const LOCK: &str = "SELECT n FROM promocodes_usage_total WHERE code = $1 FOR UPDATE";
+/// Takes the code's counter row for the rest of the transaction, creating
+/// it on the code's first write. `DO UPDATE ... WHERE false` locks the row
+/// it conflicts with and writes nothing (PostgreSQL locks every conflicting
+/// row an `ON CONFLICT DO UPDATE` considers, whether or not it updates it).
+const LOCK: &str = "
+INSERT INTO promocodes_usage_total(code, n) VALUES ($1, 0)
+ON CONFLICT (code) DO UPDATE SET n = promocodes_usage_total.n WHERE false";
 
-/// Creates the code's counter row, if no one has yet.
-const CREATE_COUNTER: &str = "INSERT INTO promocodes_usage_total(code, n) VALUES ($1, 0) ON CONFLICT (code) DO NOTHING";
-
-/// The counts at `$3` for `$1` and customer `$2` (NULL for none), from one
-/// snapshot, and the reservation under key `$4` (NULL for none).
+/// The counts at `$3` for `$1` and customer `$2` (NULL for none), from one snapshot.
 const READ: &str = "
 SELECT
     COALESCE((SELECT n FROM promocodes_usage_total WHERE code = $1), 0) AS total,
     COALESCE((SELECT n FROM promocodes_usage_customer WHERE code = $1 AND customer = $2), 0) AS mine,
     (SELECT count(*) FROM promocodes_holds WHERE code = $1 AND expires > $3) AS held,
-    (SELECT count(*) FROM promocodes_holds WHERE code = $1 AND expires > $3 AND customer = $2) AS held_mine,
-    k.seq AS seq,
-    r.reservation AS reservation
-FROM (SELECT 1) AS one
-LEFT JOIN promocodes_idempotency_keys k ON k.code = $1 AND k.key = $4
-LEFT JOIN promocodes_redemptions r ON r.seq = k.seq";
+    (SELECT count(*) FROM promocodes_holds WHERE code = $1 AND expires > $3 AND customer = $2) AS held_mine";
 
 /// The reservation under key `$2` of code `$1`.
 const KEYED: &str = "
@@ -205,27 +201,74 @@ LEFT JOIN promocodes_redemptions r ON r.seq = k.seq";
 /// How many holds of `$1` count at `$2`.
 const HELD: &str = "SELECT count(*) FROM promocodes_holds WHERE code = $1 AND expires > $2";
 
-/// A new use: the reservation, its key, and the hold (`$6` set) or the
-/// captured counts (`$6` NULL), in one statement.
-/// `$1` code, `$2` customer, `$3` key, `$4` state, `$5` reservation, `$6` expires.
-const INSERT: &str = "
-WITH r AS (
+/// The compare-and-set of a new use, in one statement, run right after
+/// [`LOCK`] (so under a snapshot that sees every write of the code before it):
+///
+/// - `cur`: the counts at `$3` (captured plus holds with `expires > $3`),
+///   overall and for customer `$2`;
+/// - `known`: the reservation under key `$4`, and whether it is a hold expired at `$3`;
+/// - `decision`: `replay` for a known key (but a capture under the key of an
+///   expired hold), else `stale` unless the counts are exactly `$7`, `$8`,
+///   else `insert`, or `replace` for the expired hold;
+/// - then the writes that decision calls for: the reservation `$9` (state
+///   `$5`), its key, and the hold (expiring at `$6`) or the captured counts.
+///
+/// Answers the decision, the known reservation, and makes a commit that
+/// wrote nothing (a replay, a stale write: only the row lock) skip the wait
+/// for the disk.
+const RECORD: &str = "
+WITH cur AS (
+    SELECT
+        COALESCE((SELECT n FROM promocodes_usage_total WHERE code = $1), 0)
+            + (SELECT count(*) FROM promocodes_holds WHERE code = $1 AND expires > $3) AS total,
+        CASE WHEN $2::text IS NULL THEN 0 ELSE
+            COALESCE((SELECT n FROM promocodes_usage_customer WHERE code = $1 AND customer = $2), 0)
+            + (SELECT count(*) FROM promocodes_holds WHERE code = $1 AND expires > $3 AND customer = $2)
+        END AS mine
+), known AS (
+    SELECT k.seq, r.reservation, (r.state = 'held' AND h.expires <= $3) AS expired
+    FROM promocodes_idempotency_keys k
+    JOIN promocodes_redemptions r ON r.seq = k.seq
+    LEFT JOIN promocodes_holds h ON h.seq = k.seq
+    WHERE k.code = $1 AND k.key = $4::text
+), decision AS (
+    SELECT CASE
+        WHEN EXISTS (SELECT 1 FROM known WHERE NOT (expired AND $6::text IS NULL)) THEN 'replay'
+        WHEN (SELECT total FROM cur) <> $7::bigint OR (SELECT mine FROM cur) <> $8::bigint THEN 'stale'
+        WHEN EXISTS (SELECT 1 FROM known) THEN 'replace'
+        ELSE 'insert'
+    END AS what
+), r AS (
     INSERT INTO promocodes_redemptions(code, idempotency_key, state, reservation)
-    VALUES ($1, $3, $4, $5) RETURNING seq
+    SELECT $1, $4::text, $5::text, $9::jsonb FROM decision WHERE what = 'insert'
+    RETURNING seq
 ), k AS (
     INSERT INTO promocodes_idempotency_keys(code, key, seq)
-    SELECT $1, $3, seq FROM r WHERE $3::text IS NOT NULL
+    SELECT $1, $4::text, seq FROM r WHERE $4::text IS NOT NULL
 ), h AS (
     INSERT INTO promocodes_holds(seq, code, customer, expires)
-    SELECT seq, $1, $2, $6 FROM r WHERE $6::text IS NOT NULL
+    SELECT seq, $1, $2::text, $6::text FROM r WHERE $6::text IS NOT NULL
+), replaced AS (
+    UPDATE promocodes_redemptions SET state = $5::text, reservation = $9::jsonb
+    FROM known, decision
+    WHERE decision.what = 'replace' AND promocodes_redemptions.seq = known.seq
+), expired_hold AS (
+    DELETE FROM promocodes_holds USING known, decision
+    WHERE decision.what = 'replace' AND promocodes_holds.seq = known.seq
 ), t AS (
-    UPDATE promocodes_usage_total SET n = n + 1 WHERE code = $1 AND $6::text IS NULL
+    UPDATE promocodes_usage_total SET n = n + 1
+    WHERE code = $1 AND $6::text IS NULL AND (SELECT what FROM decision) IN ('insert', 'replace')
 ), c AS (
     INSERT INTO promocodes_usage_customer(code, customer, n)
-    SELECT $1, $2, 1 WHERE $2::text IS NOT NULL AND $6::text IS NULL
+    SELECT $1, $2::text, 1 FROM decision
+    WHERE $2::text IS NOT NULL AND $6::text IS NULL AND what IN ('insert', 'replace')
     ON CONFLICT (code, customer) DO UPDATE SET n = promocodes_usage_customer.n + 1
 )
-SELECT seq FROM r";
+SELECT d.what, known.reservation,
+    set_config('synchronous_commit',
+        CASE WHEN d.what IN ('insert', 'replace') THEN current_setting('synchronous_commit') ELSE 'off' END,
+        true) AS durability
+FROM decision d LEFT JOIN known ON true";
 
 /// Rewrites the reservation at `$1`; drops its hold row (`$5`); moves the
 /// captured counts of code `$2` and customer `$3` by `$4` (-1, 0 or 1).
@@ -302,29 +345,16 @@ fn count(n: i64) -> Result<u64, StoreError> {
     u64::try_from(n).map_err(|_| backend(format!("a negative count: {n}")))
 }
 
-/// The counts a [`READ`] row gives, and the reservation under the key with its `seq`.
-struct Read {
-    usage: UsageCounts,
-    keyed: Option<(i64, Reservation)>,
-}
-
-impl Read {
-    fn from_row(row: &Row, customer: bool) -> Result<Read, StoreError> {
-        let total =
-            count(row.try_get::<_, i64>("total").map_err(db)?)? + count(row.try_get::<_, i64>("held").map_err(db)?)?;
-        let mine = if customer {
-            count(row.try_get::<_, i64>("mine").map_err(db)?)? + count(row.try_get::<_, i64>("held_mine").map_err(db)?)?
-        } else {
-            0
-        };
-        let usage = UsageCounts::new(total, mine).map_err(db)?;
-        let seq: Option<i64> = row.try_get("seq").map_err(db)?;
-        let reservation: Option<Json<Reservation>> = row.try_get("reservation").map_err(db)?;
-        Ok(Read {
-            usage,
-            keyed: seq.zip(reservation.map(|Json(r)| r)),
-        })
-    }
+/// The counts a [`READ`] row gives.
+fn usage_of(row: &Row, customer: bool) -> Result<UsageCounts, StoreError> {
+    let total =
+        count(row.try_get::<_, i64>("total").map_err(db)?)? + count(row.try_get::<_, i64>("held").map_err(db)?)?;
+    let mine = if customer {
+        count(row.try_get::<_, i64>("mine").map_err(db)?)? + count(row.try_get::<_, i64>("held_mine").map_err(db)?)?
+    } else {
+        0
+    };
+    UsageCounts::new(total, mine).map_err(backend)
 }
 
 /// A pooled connection inside a write's transaction. Dropped before
@@ -351,22 +381,9 @@ impl Writing {
         let (lock, read) = try_join(client.prepare_cached(LOCK), client.prepare_cached(statement))
             .await
             .map_err(db)?;
-        let code_param: [&(dyn ToSql + Sync); 1] = [&code.as_str()];
-        let (_, locked, row) = try_join3(
-            client.batch_execute("BEGIN"),
-            client.query_opt(&lock, &code_param),
-            client.query_one(&read, params),
-        )
-        .await
-        .map_err(db)?;
-        if locked.is_some() {
-            return Ok((writing, row));
-        }
-        // The code's first write: its counter row, then the lock and the read again.
-        let create = client.prepare_cached(CREATE_COUNTER).await.map_err(db)?;
         let (_, _, row) = try_join3(
-            client.execute(&create, &code_param),
-            client.query_one(&lock, &code_param),
+            client.batch_execute("BEGIN"),
+            client.execute(&lock, &[&code.as_str()]),
             client.query_one(&read, params),
         )
         .await
@@ -550,89 +567,53 @@ impl PgRedemptionStore {
             .collect()
     }
 
-    async fn read(
-        &self,
-        code: &Code,
-        customer: Option<&CustomerId>,
-        now: Timestamp,
-        key: Option<&IdempotencyKey>,
-    ) -> Result<Read, StoreError> {
-        let client = self.pool.get().await.map_err(db)?;
-        read(&client, code, customer, now, key).await
-    }
-
     async fn record_at(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
-        let (code, customer, now) = (redemption.code, redemption.customer, redemption.now);
-        let (writing, row) = Writing::begin(
-            &self.pool,
-            code,
-            READ,
-            &[
-                &code.as_str(),
-                &customer.map(CustomerId::as_str),
-                &instant(now),
-                &redemption.idempotency_key.map(IdempotencyKey::as_str),
-            ],
-        )
-        .await?;
-        let current = Read::from_row(&row, customer.is_some())?;
-        let mut replacing = None;
-        if let Some((seq, earlier)) = current.keyed {
-            let expired = earlier.state_at(now) == ReservationState::Expired;
-            if redemption.hold_until.is_some() || !expired {
-                writing.finish().await?;
-                return Ok(Some(earlier.replayed()));
-            }
-            // A capture under the key of an expired hold: a new capture that replaces it,
-            // once the compare-and-set has passed (the hold no longer counts at `now`).
-            replacing = Some(seq);
-        }
-        let usage = match current.usage.incremented(customer.is_some()) {
-            Some(usage) if current.usage == redemption.expected => usage,
-            _ => {
-                writing.finish().await?;
-                return Ok(None);
-            }
+        let (code, customer, expected) = (redemption.code, redemption.customer, redemption.expected);
+        // Were it to land, it lands on exactly `expected`: its reservation is known before it is sent.
+        let Some(usage) = expected.incremented(customer.is_some()) else {
+            return Ok(None);
         };
         let reservation = redemption.reservation(usage);
-        let customer = customer.map(CustomerId::as_str);
-        match replacing {
-            Some(seq) => {
-                // The hold's row goes, the capture counts: one statement.
-                writing
-                    .write_and_commit(
-                        UPDATE,
-                        &[
-                            &seq,
-                            &code.as_str(),
-                            &customer,
-                            &1_i64,
-                            &true,
-                            &reservation.state.as_str(),
-                            &Json(&reservation),
-                        ],
-                    )
-                    .await?;
+        let total = i64::try_from(expected.total()).map_err(backend)?;
+        let mine = i64::try_from(expected.per_customer()).map_err(backend)?;
+        let client = self.pool.get().await.map_err(db)?;
+        let mut writing = Writing { client: Some(client) };
+        let client = writing.client()?;
+        let (lock, record) = try_join(client.prepare_cached(LOCK), client.prepare_cached(RECORD))
+            .await
+            .map_err(db)?;
+        let params: [&(dyn ToSql + Sync); 9] = [
+            &code.as_str(),
+            &customer.map(CustomerId::as_str),
+            &instant(redemption.now),
+            &redemption.idempotency_key.map(IdempotencyKey::as_str),
+            &reservation.state.as_str(),
+            &redemption.hold_until.map(instant),
+            &total,
+            &mine,
+            &Json(&reservation),
+        ];
+        // BEGIN, the lock, the compare-and-set and COMMIT go out together: one round trip, and
+        // the lock is held only while the server runs the last two.
+        let (_, _, row, _) = try_join4(
+            client.batch_execute("BEGIN"),
+            client.execute(&lock, &[&code.as_str()]),
+            client.query_one(&record, &params),
+            client.batch_execute("COMMIT"),
+        )
+        .await
+        .map_err(db)?;
+        writing.client = None;
+        let what: &str = row.try_get(0).map_err(db)?;
+        match what {
+            "insert" | "replace" => Ok(Some(reservation)),
+            "stale" => Ok(None),
+            "replay" => {
+                let Json(earlier) = row.try_get::<_, Json<Reservation>>(1).map_err(db)?;
+                Ok(Some(earlier.replayed()))
             }
-            None => {
-                let key = redemption.idempotency_key.map(IdempotencyKey::as_str);
-                let expires = redemption.hold_until.map(instant);
-                writing
-                    .write_and_commit(
-                        INSERT,
-                        &[
-                            &code.as_str(),
-                            &customer,
-                            &key,
-                            &reservation.state.as_str(),
-                            &Json(&reservation),
-                            &expires,
-                        ],
-                    )
-                    .await?;
-            }
+            other => Err(backend(format!("the compare-and-set answered {other:?}"))),
         }
-        Ok(Some(reservation))
     }
 
     async fn convert_at(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
@@ -655,9 +636,7 @@ impl PgRedemptionStore {
             }
         }
         // The hold already counts: the counts at `now` are those after the capture.
-        let usage = read(writing.client()?, code, held.customer.as_ref(), now, None)
-            .await?
-            .usage;
+        let usage = read(writing.client()?, code, held.customer.as_ref(), now).await?;
         let customer = held.customer.as_ref().map(CustomerId::as_str);
         let captured = held.clone().captured(conversion.quote, usage, now);
         writing
@@ -689,9 +668,7 @@ impl PgRedemptionStore {
             writing.finish().await?;
             return Ok(Some(earlier.replayed()));
         }
-        let before = read(writing.client()?, code, earlier.customer.as_ref(), now, None)
-            .await?
-            .usage;
+        let before = read(writing.client()?, code, earlier.customer.as_ref(), now).await?;
         let counted = matches!(state, ReservationState::Held | ReservationState::Captured);
         let usage = if counted {
             UsageCounts::new(
@@ -734,22 +711,16 @@ async fn read(
     code: &Code,
     customer: Option<&CustomerId>,
     now: Timestamp,
-    key: Option<&IdempotencyKey>,
-) -> Result<Read, StoreError> {
+) -> Result<UsageCounts, StoreError> {
     let statement = client.prepare_cached(READ).await.map_err(db)?;
     let row = client
         .query_one(
             &statement,
-            &[
-                &code.as_str(),
-                &customer.map(CustomerId::as_str),
-                &instant(now),
-                &key.map(IdempotencyKey::as_str),
-            ],
+            &[&code.as_str(), &customer.map(CustomerId::as_str), &instant(now)],
         )
         .await
         .map_err(db)?;
-    Read::from_row(&row, customer.is_some())
+    usage_of(&row, customer.is_some())
 }
 
 async fn keyed(client: &Object, code: &Code, key: &IdempotencyKey) -> Result<Option<(i64, Reservation)>, StoreError> {
@@ -775,7 +746,8 @@ impl AsyncRedemptionStore for PgRedemptionStore {
         customer: Option<&CustomerId>,
         now: Timestamp,
     ) -> Result<UsageCounts, StoreError> {
-        Ok(self.read(code, customer, now, None).await?.usage)
+        let client = self.pool.get().await.map_err(db)?;
+        read(&client, code, customer, now).await
     }
 
     async fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {

@@ -120,14 +120,15 @@ fn two_processes_racing_holds_captures_and_releases_keep_counts_equal_to_records
     });
 }
 
-/// The pid of the backend that waits on a lock in a write of the store's tables.
+/// The pid of the backend whose compare-and-set statement waits on a lock
+/// (`query` shows the statement's first kilobyte).
 async fn waiting_writer(client: &tokio_postgres::Client) -> i32 {
     let started = Instant::now();
     loop {
         let row = client
             .query_opt(
                 "SELECT pid FROM pg_stat_activity
-                 WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO promocodes_redemptions%'",
+                 WHERE wait_event_type = 'Lock' AND query LIKE '%WITH cur AS%promocodes_usage_total%'",
                 &[],
             )
             .await
