@@ -126,7 +126,7 @@ dropped mid-transaction, which this store needs to decide itself.
 #![warn(missing_docs)]
 
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
-use futures_util::future::{try_join, try_join3, try_join4};
+use futures_util::future::{try_join, try_join3};
 use promocodes::{
     AsyncRedemptionStore, Code, Conversion, CustomerId, IdempotencyKey, Redemption, Release, Reservation,
     ReservationState, StoreError, Timestamp, UsageCounts,
@@ -140,9 +140,10 @@ pub use tokio_postgres;
 const STORE: &str = "postgres";
 
 /// The schema's versions, in order: each runs once, in one transaction.
-const MIGRATIONS: &[(i32, &str)] = &[(
-    1,
-    r#"
+const MIGRATIONS: &[(i32, &str)] = &[
+    (
+        1,
+        r#"
 CREATE TABLE promocodes_usage_total(
     code text PRIMARY KEY,
     n bigint NOT NULL CHECK (n >= 0));
@@ -170,7 +171,9 @@ CREATE TABLE promocodes_idempotency_keys(
     seq bigint NOT NULL REFERENCES promocodes_redemptions(seq),
     PRIMARY KEY (code, key));
 "#,
-)];
+    ),
+    (2, RECORD_FUNCTION),
+];
 
 /// The advisory lock [`PgRedemptionStore::migrate`] takes (with the schema's
 /// name), so that processes starting together migrate one after the other.
@@ -201,74 +204,100 @@ LEFT JOIN promocodes_redemptions r ON r.seq = k.seq";
 /// How many holds of `$1` count at `$2`.
 const HELD: &str = "SELECT count(*) FROM promocodes_holds WHERE code = $1 AND expires > $2";
 
-/// The compare-and-set of a new use, in one statement, run right after
-/// [`LOCK`] (so under a snapshot that sees every write of the code before it):
+/// The compare-and-set of a new use, as one function, so that it is one
+/// statement from the client (one round trip, its own transaction) and yet
+/// reads twice: PL/pgSQL takes a fresh snapshot for each statement it runs
+/// at `READ COMMITTED`.
 ///
-/// - `cur`: the counts at `$3` (captured plus holds with `expires > $3`),
-///   overall and for customer `$2`;
-/// - `known`: the reservation under key `$4`, and whether it is a hold expired at `$3`;
-/// - `decision`: `replay` for a known key (but a capture under the key of an
-///   expired hold), else `stale` unless the counts are exactly `$7`, `$8`,
-///   else `insert`, or `replace` for the expired hold;
-/// - then the writes that decision calls for: the reservation `$9` (state
-///   `$5`), its key, and the hold (expiring at `$6`) or the captured counts.
-///
-/// Answers the decision, the known reservation, and makes a commit that
-/// wrote nothing (a replay, a stale write: only the row lock) skip the wait
-/// for the disk.
-const RECORD: &str = "
-WITH cur AS (
-    SELECT
-        COALESCE((SELECT n FROM promocodes_usage_total WHERE code = $1), 0)
-            + (SELECT count(*) FROM promocodes_holds WHERE code = $1 AND expires > $3) AS total,
-        CASE WHEN $2::text IS NULL THEN 0 ELSE
-            COALESCE((SELECT n FROM promocodes_usage_customer WHERE code = $1 AND customer = $2), 0)
-            + (SELECT count(*) FROM promocodes_holds WHERE code = $1 AND expires > $3 AND customer = $2)
-        END AS mine
-), known AS (
-    SELECT k.seq, r.reservation, (r.state = 'held' AND h.expires <= $3) AS expired
-    FROM promocodes_idempotency_keys k
-    JOIN promocodes_redemptions r ON r.seq = k.seq
-    LEFT JOIN promocodes_holds h ON h.seq = k.seq
-    WHERE k.code = $1 AND k.key = $4::text
-), decision AS (
-    SELECT CASE
-        WHEN EXISTS (SELECT 1 FROM known WHERE NOT (expired AND $6::text IS NULL)) THEN 'replay'
-        WHEN (SELECT total FROM cur) <> $7::bigint OR (SELECT mine FROM cur) <> $8::bigint THEN 'stale'
-        WHEN EXISTS (SELECT 1 FROM known) THEN 'replace'
-        ELSE 'insert'
-    END AS what
-), r AS (
-    INSERT INTO promocodes_redemptions(code, idempotency_key, state, reservation)
-    SELECT $1, $4::text, $5::text, $9::jsonb FROM decision WHERE what = 'insert'
-    RETURNING seq
-), k AS (
-    INSERT INTO promocodes_idempotency_keys(code, key, seq)
-    SELECT $1, $4::text, seq FROM r WHERE $4::text IS NOT NULL
-), h AS (
-    INSERT INTO promocodes_holds(seq, code, customer, expires)
-    SELECT seq, $1, $2::text, $6::text FROM r WHERE $6::text IS NOT NULL
-), replaced AS (
-    UPDATE promocodes_redemptions SET state = $5::text, reservation = $9::jsonb
-    FROM known, decision
-    WHERE decision.what = 'replace' AND promocodes_redemptions.seq = known.seq
-), expired_hold AS (
-    DELETE FROM promocodes_holds USING known, decision
-    WHERE decision.what = 'replace' AND promocodes_holds.seq = known.seq
-), t AS (
-    UPDATE promocodes_usage_total SET n = n + 1
-    WHERE code = $1 AND $6::text IS NULL AND (SELECT what FROM decision) IN ('insert', 'replace')
-), c AS (
-    INSERT INTO promocodes_usage_customer(code, customer, n)
-    SELECT $1, $2::text, 1 FROM decision
-    WHERE $2::text IS NOT NULL AND $6::text IS NULL AND what IN ('insert', 'replace')
-    ON CONFLICT (code, customer) DO UPDATE SET n = promocodes_usage_customer.n + 1
-)
-SELECT d.what, known.reservation,
-    set_config('synchronous_commit',
-        CASE WHEN d.what IN ('insert', 'replace') THEN current_setting('synchronous_commit') ELSE 'off' END,
-        true) AS durability
-FROM decision d LEFT JOIN known ON true";
+/// 1. Without any lock: a known key answers `replay` with its reservation
+///    (but a capture under the key of a hold expired at `p_now`), and counts
+///    at `p_now` other than `p_total`, `p_mine` answer `stale`. Both are
+///    true at that snapshot, within the call: a write that has lost its race
+///    costs no lock and no disk flush.
+/// 2. Otherwise it takes the code's counter row (an upsert that locks the
+///    row and writes nothing, or creates it on the code's first write), and
+///    looks again, under a snapshot that sees every write of the code
+///    before it: the same two answers, or the write.
+/// 3. The write: the reservation (its JSON, with the counts after it, made
+///    by the caller, since it can only land on exactly `p_total`, `p_mine`),
+///    its key, and the hold (`p_expires`) or the captured counts. A capture
+///    under the key of an expired hold replaces the hold.
+const RECORD_FUNCTION: &str = r#"
+CREATE OR REPLACE FUNCTION promocodes_record(
+    p_code text, p_customer text, p_now text, p_key text, p_state text, p_expires text,
+    p_total bigint, p_mine bigint, p_reservation jsonb)
+RETURNS TABLE(what text, earlier jsonb)
+LANGUAGE plpgsql VOLATILE
+SET search_path FROM CURRENT
+AS $fn$
+DECLARE
+    k_seq bigint;
+    k_reservation jsonb;
+    k_expired boolean;
+    c_total bigint;
+    c_mine bigint;
+    new_seq bigint;
+BEGIN
+    FOR pass IN 1..2 LOOP
+        IF pass = 2 THEN
+            INSERT INTO promocodes_usage_total(code, n) VALUES (p_code, 0)
+            ON CONFLICT (code) DO UPDATE SET n = promocodes_usage_total.n WHERE false;
+        END IF;
+        k_seq := NULL;
+        IF p_key IS NOT NULL THEN
+            SELECT k.seq, r.reservation, (r.state = 'held' AND h.expires <= p_now)
+            INTO k_seq, k_reservation, k_expired
+            FROM promocodes_idempotency_keys k
+            JOIN promocodes_redemptions r ON r.seq = k.seq
+            LEFT JOIN promocodes_holds h ON h.seq = k.seq
+            WHERE k.code = p_code AND k.key = p_key;
+        END IF;
+        IF k_seq IS NOT NULL AND NOT (k_expired IS TRUE AND p_expires IS NULL) THEN
+            RETURN QUERY SELECT 'replay'::text, k_reservation;
+            RETURN;
+        END IF;
+        SELECT COALESCE((SELECT n FROM promocodes_usage_total WHERE code = p_code), 0)
+                + (SELECT count(*) FROM promocodes_holds WHERE code = p_code AND expires > p_now),
+            CASE WHEN p_customer IS NULL THEN 0 ELSE
+                COALESCE((SELECT n FROM promocodes_usage_customer WHERE code = p_code AND customer = p_customer), 0)
+                + (SELECT count(*) FROM promocodes_holds
+                   WHERE code = p_code AND expires > p_now AND customer = p_customer)
+            END
+        INTO c_total, c_mine;
+        IF c_total <> p_total OR c_mine <> p_mine THEN
+            RETURN QUERY SELECT 'stale'::text, NULL::jsonb;
+            RETURN;
+        END IF;
+    END LOOP;
+
+    IF k_seq IS NOT NULL THEN
+        UPDATE promocodes_redemptions SET state = p_state, reservation = p_reservation WHERE seq = k_seq;
+        DELETE FROM promocodes_holds WHERE seq = k_seq;
+    ELSE
+        INSERT INTO promocodes_redemptions(code, idempotency_key, state, reservation)
+        VALUES (p_code, p_key, p_state, p_reservation)
+        RETURNING seq INTO new_seq;
+        IF p_key IS NOT NULL THEN
+            INSERT INTO promocodes_idempotency_keys(code, key, seq) VALUES (p_code, p_key, new_seq);
+        END IF;
+        IF p_expires IS NOT NULL THEN
+            INSERT INTO promocodes_holds(seq, code, customer, expires) VALUES (new_seq, p_code, p_customer, p_expires);
+        END IF;
+    END IF;
+    IF p_expires IS NULL THEN
+        UPDATE promocodes_usage_total SET n = n + 1 WHERE code = p_code;
+        IF p_customer IS NOT NULL THEN
+            INSERT INTO promocodes_usage_customer(code, customer, n) VALUES (p_code, p_customer, 1)
+            ON CONFLICT (code, customer) DO UPDATE SET n = promocodes_usage_customer.n + 1;
+        END IF;
+    END IF;
+    RETURN QUERY SELECT 'written'::text, NULL::jsonb;
+END
+$fn$;
+"#;
+
+/// One compare-and-set of a new use: [`RECORD_FUNCTION`].
+const RECORD: &str = "SELECT what, earlier FROM promocodes_record($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 
 /// Rewrites the reservation at `$1`; drops its hold row (`$5`); moves the
 /// captured counts of code `$2` and customer `$3` by `$4` (-1, 0 or 1).
@@ -357,15 +386,27 @@ fn usage_of(row: &Row, customer: bool) -> Result<UsageCounts, StoreError> {
     UsageCounts::new(total, mine).map_err(backend)
 }
 
-/// A pooled connection inside a write's transaction. Dropped before
-/// [`finish`](Writing::finish) (a failed statement, a dropped future), it
-/// leaves the pool and closes, so the server rolls the transaction back and
-/// no later user of the pool inherits it.
-struct Writing {
+/// A connection taken from the pool for one call. Dropped before the call
+/// is [`done`](Checkout::done) (a failed statement, a dropped future, a
+/// connection the server ended), it leaves the pool and closes: the server
+/// rolls back whatever transaction was begun, and no later call inherits it
+/// or a connection that is already dead.
+struct Checkout {
     client: Option<Object>,
 }
 
-impl Writing {
+impl Checkout {
+    async fn get(pool: &Pool) -> Result<Checkout, StoreError> {
+        Ok(Checkout {
+            client: Some(pool.get().await.map_err(db)?),
+        })
+    }
+
+    /// Gives the connection back to the pool.
+    fn done(mut self) {
+        self.client = None;
+    }
+
     /// Begins the transaction, takes the counter row of `code`, then runs
     /// `statement` (a read under a snapshot taken after the lock): three
     /// statements sent together, one round trip.
@@ -374,9 +415,8 @@ impl Writing {
         code: &Code,
         statement: &str,
         params: &[&(dyn ToSql + Sync)],
-    ) -> Result<(Writing, Row), StoreError> {
-        let client = pool.get().await.map_err(db)?;
-        let writing = Writing { client: Some(client) };
+    ) -> Result<(Checkout, Row), StoreError> {
+        let writing = Checkout::get(pool).await?;
         let client = writing.client()?;
         let (lock, read) = try_join(client.prepare_cached(LOCK), client.prepare_cached(statement))
             .await
@@ -394,7 +434,7 @@ impl Writing {
     fn client(&self) -> Result<&Object, StoreError> {
         self.client
             .as_ref()
-            .ok_or_else(|| backend("the write's connection is gone"))
+            .ok_or_else(|| backend("the call's connection is gone"))
     }
 
     /// Commits (or, having written nothing, ends) the transaction and gives the connection back.
@@ -416,7 +456,7 @@ impl Writing {
     }
 }
 
-impl Drop for Writing {
+impl Drop for Checkout {
     fn drop(&mut self) {
         if let Some(client) = self.client.take() {
             // Out of the pool and closed: the server rolls back what was begun.
@@ -426,6 +466,9 @@ impl Drop for Writing {
 }
 
 impl PgRedemptionStore {
+    /// The schema version [`migrate`](PgRedemptionStore::migrate) brings a database to.
+    pub const SCHEMA_VERSION: i32 = MIGRATIONS[MIGRATIONS.len() - 1].0;
+
     /// A store over `pool`. The pool's connections may set a `search_path`
     /// (the store's tables are unqualified).
     pub fn new(pool: Pool) -> PgRedemptionStore {
@@ -576,37 +619,30 @@ impl PgRedemptionStore {
         let reservation = redemption.reservation(usage);
         let total = i64::try_from(expected.total()).map_err(backend)?;
         let mine = i64::try_from(expected.per_customer()).map_err(backend)?;
-        let client = self.pool.get().await.map_err(db)?;
-        let mut writing = Writing { client: Some(client) };
-        let client = writing.client()?;
-        let (lock, record) = try_join(client.prepare_cached(LOCK), client.prepare_cached(RECORD))
+        let checkout = Checkout::get(&self.pool).await?;
+        let client = checkout.client()?;
+        let record = client.prepare_cached(RECORD).await.map_err(db)?;
+        let row = client
+            .query_one(
+                &record,
+                &[
+                    &code.as_str(),
+                    &customer.map(CustomerId::as_str),
+                    &instant(redemption.now),
+                    &redemption.idempotency_key.map(IdempotencyKey::as_str),
+                    &reservation.state.as_str(),
+                    &redemption.hold_until.map(instant),
+                    &total,
+                    &mine,
+                    &Json(&reservation),
+                ],
+            )
             .await
             .map_err(db)?;
-        let params: [&(dyn ToSql + Sync); 9] = [
-            &code.as_str(),
-            &customer.map(CustomerId::as_str),
-            &instant(redemption.now),
-            &redemption.idempotency_key.map(IdempotencyKey::as_str),
-            &reservation.state.as_str(),
-            &redemption.hold_until.map(instant),
-            &total,
-            &mine,
-            &Json(&reservation),
-        ];
-        // BEGIN, the lock, the compare-and-set and COMMIT go out together: one round trip, and
-        // the lock is held only while the server runs the last two.
-        let (_, _, row, _) = try_join4(
-            client.batch_execute("BEGIN"),
-            client.execute(&lock, &[&code.as_str()]),
-            client.query_one(&record, &params),
-            client.batch_execute("COMMIT"),
-        )
-        .await
-        .map_err(db)?;
-        writing.client = None;
+        checkout.done();
         let what: &str = row.try_get(0).map_err(db)?;
         match what {
-            "insert" | "replace" => Ok(Some(reservation)),
+            "written" => Ok(Some(reservation)),
             "stale" => Ok(None),
             "replay" => {
                 let Json(earlier) = row.try_get::<_, Json<Reservation>>(1).map_err(db)?;
@@ -619,7 +655,7 @@ impl PgRedemptionStore {
     async fn convert_at(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
         let (code, now) = (conversion.code, conversion.now);
         let (writing, row) =
-            Writing::begin(&self.pool, code, KEYED, &[&code.as_str(), &conversion.key.as_str()]).await?;
+            Checkout::begin(&self.pool, code, KEYED, &[&code.as_str(), &conversion.key.as_str()]).await?;
         let Some((seq, held)) = keyed_row(&row)? else {
             writing.finish().await?;
             return Ok(None);
@@ -658,7 +694,7 @@ impl PgRedemptionStore {
 
     async fn release_at(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
         let (code, now) = (release.code, release.now);
-        let (writing, row) = Writing::begin(&self.pool, code, KEYED, &[&code.as_str(), &release.key.as_str()]).await?;
+        let (writing, row) = Checkout::begin(&self.pool, code, KEYED, &[&code.as_str(), &release.key.as_str()]).await?;
         let Some((seq, earlier)) = keyed_row(&row)? else {
             writing.finish().await?;
             return Ok(None);
@@ -746,23 +782,29 @@ impl AsyncRedemptionStore for PgRedemptionStore {
         customer: Option<&CustomerId>,
         now: Timestamp,
     ) -> Result<UsageCounts, StoreError> {
-        let client = self.pool.get().await.map_err(db)?;
-        read(&client, code, customer, now).await
+        let checkout = Checkout::get(&self.pool).await?;
+        let usage = read(checkout.client()?, code, customer, now).await?;
+        checkout.done();
+        Ok(usage)
     }
 
     async fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
-        let client = self.pool.get().await.map_err(db)?;
+        let checkout = Checkout::get(&self.pool).await?;
+        let client = checkout.client()?;
         let statement = client.prepare_cached(HELD).await.map_err(db)?;
         let row = client
             .query_one(&statement, &[&code.as_str(), &instant(now)])
             .await
             .map_err(db)?;
+        checkout.done();
         count(row.try_get(0).map_err(db)?)
     }
 
     async fn reservation(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<Reservation>, StoreError> {
-        let client = self.pool.get().await.map_err(db)?;
-        Ok(keyed(&client, code, key).await?.map(|(_, r)| r.replayed()))
+        let checkout = Checkout::get(&self.pool).await?;
+        let keyed = keyed(checkout.client()?, code, key).await?;
+        checkout.done();
+        Ok(keyed.map(|(_, r)| r.replayed()))
     }
 
     async fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {

@@ -5,6 +5,7 @@ mod common;
 
 use common::{database_url, fresh_store, runtime, Blocking};
 use promocodes::testing;
+use promocodes_postgres::PgRedemptionStore;
 
 #[test]
 fn the_store_conformance_suite_passes_on_postgres() {
@@ -19,9 +20,15 @@ fn migrate_is_idempotent_and_versioned() {
     let runtime = runtime();
     runtime.block_on(async {
         let store = fresh_store(&url, "migrate").await;
-        assert_eq!(store.schema_version().await.expect("reads"), 1);
+        assert_eq!(
+            store.schema_version().await.expect("reads"),
+            PgRedemptionStore::SCHEMA_VERSION
+        );
         store.migrate().await.expect("a second run changes nothing");
-        assert_eq!(store.schema_version().await.expect("reads"), 1);
+        assert_eq!(
+            store.schema_version().await.expect("reads"),
+            PgRedemptionStore::SCHEMA_VERSION
+        );
     });
 }
 
@@ -43,13 +50,20 @@ fn migrations_from_several_processes_at_once_take_turns() {
         for task in tasks {
             task.await.expect("no panic").expect("every one succeeds");
         }
-        assert_eq!(first.schema_version().await.expect("reads"), 1);
+        assert_eq!(
+            first.schema_version().await.expect("reads"),
+            PgRedemptionStore::SCHEMA_VERSION
+        );
         let client = first.pool().get().await.expect("a connection");
         let applied: i64 = client
             .query_one("SELECT count(*) FROM promocodes_schema_migrations", &[])
             .await
             .expect("reads")
             .get(0);
-        assert_eq!(applied, 1, "each migration ran once");
+        assert_eq!(
+            applied,
+            i64::from(PgRedemptionStore::SCHEMA_VERSION),
+            "each migration ran once"
+        );
     });
 }

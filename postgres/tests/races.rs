@@ -120,16 +120,15 @@ fn two_processes_racing_holds_captures_and_releases_keep_counts_equal_to_records
     });
 }
 
-/// The pid of the backend whose compare-and-set statement waits on a lock
-/// (`query` shows the statement's first kilobyte).
-async fn waiting_writer(client: &tokio_postgres::Client) -> i32 {
+/// The pid of the backend whose compare-and-set waits on a lock.
+async fn waiting_writer(client: &tokio_postgres::Client, schema: &str) -> i32 {
     let started = Instant::now();
     loop {
         let row = client
             .query_opt(
                 "SELECT pid FROM pg_stat_activity
-                 WHERE wait_event_type = 'Lock' AND query LIKE '%WITH cur AS%promocodes_usage_total%'",
-                &[],
+                 WHERE wait_event_type = 'Lock' AND application_name = $1",
+                &[&schema],
             )
             .await
             .expect("reads");
@@ -230,7 +229,7 @@ fn a_connection_lost_in_the_middle_of_a_write_leaves_nothing_half_written() {
                 store.record(&redemption).await
             })
         };
-        let pid = waiting_writer(&admin).await;
+        let pid = waiting_writer(&admin, &schema).await;
         admin
             .execute("SELECT pg_terminate_backend($1)", &[&pid])
             .await
@@ -271,7 +270,7 @@ fn a_connection_lost_in_the_middle_of_a_write_leaves_nothing_half_written() {
                 store.record(&redemption).await
             })
         };
-        let pid = waiting_writer(&admin).await;
+        let pid = waiting_writer(&admin, &schema).await;
         writer.abort();
         assert!(writer.await.is_err_and(|e| e.is_cancelled()), "dropped");
         tx.rollback().await.expect("ends");

@@ -62,6 +62,8 @@ pub async fn create_schema(url: &str, schema: &str) {
 pub fn unmigrated_store_in(url: &str, schema: &str, max_connections: usize) -> PgRedemptionStore {
     let mut config: tokio_postgres::Config = url.parse().expect("a valid URL");
     config.options(format!("-c search_path={schema}"));
+    // Its connections can be told apart in pg_stat_activity.
+    config.application_name(schema);
     PgRedemptionStore::from_config(config, max_connections).expect("a pool")
 }
 
