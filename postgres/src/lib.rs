@@ -179,13 +179,16 @@ CREATE TABLE promocodes_idempotency_keys(
 /// name), so that processes starting together migrate one after the other.
 const MIGRATION_LOCK: i32 = 0x7072_6f6d; // "prom"
 
-/// Takes the code's counter row for the rest of the transaction, creating
-/// it on the code's first write. `DO UPDATE ... WHERE false` locks the row
-/// it conflicts with and writes nothing (PostgreSQL locks every conflicting
-/// row an `ON CONFLICT DO UPDATE` considers, whether or not it updates it).
-const LOCK: &str = "
-INSERT INTO promocodes_usage_total(code, n) VALUES ($1, 0)
-ON CONFLICT (code) DO UPDATE SET n = promocodes_usage_total.n WHERE false";
+/// The first key of the code locks (the second is the code's `hashtext`):
+/// "pcod". An application that takes advisory locks of its own should
+/// avoid this first key.
+pub const ADVISORY_LOCK_KEY: i32 = 0x7063_6f64;
+
+/// Takes the code's write lock for the rest of the transaction: a
+/// transaction-scoped advisory lock, which lives in memory only (a write
+/// that takes it and then finds it has lost its race writes nothing at all,
+/// not even a row lock to the log, so its commit waits for no disk).
+const LOCK: &str = "SELECT pg_advisory_xact_lock(1885564772, hashtext($1))";
 
 /// The counts at `$3` for `$1` and customer `$2` (NULL for none), from one snapshot.
 const READ: &str = "
@@ -214,10 +217,9 @@ const HELD: &str = "SELECT count(*) FROM promocodes_holds WHERE code = $1 AND ex
 ///    at `p_now` other than `p_total`, `p_mine` answer `stale`. Both are
 ///    true at that snapshot, within the call: a write that has lost its race
 ///    costs no lock and no disk flush.
-/// 2. Otherwise it takes the code's counter row (an upsert that locks the
-///    row and writes nothing, or creates it on the code's first write), and
-///    looks again, under a snapshot that sees every write of the code
-///    before it: the same two answers, or the write.
+/// 2. Otherwise it takes the code's write lock ([`LOCK`]) and looks again,
+///    under a snapshot that sees every write of the code before it: the
+///    same two answers, or the write.
 /// 3. The write: the reservation (its JSON, with the counts after it, made
 ///    by the caller, since it can only land on exactly `p_total`, `p_mine`),
 ///    its key, and the hold (`p_expires`) or the captured counts. A capture
@@ -240,8 +242,7 @@ DECLARE
 BEGIN
     FOR pass IN 1..2 LOOP
         IF pass = 2 THEN
-            INSERT INTO promocodes_usage_total(code, n) VALUES (p_code, 0)
-            ON CONFLICT (code) DO UPDATE SET n = promocodes_usage_total.n WHERE false;
+            PERFORM pg_advisory_xact_lock(1885564772, hashtext(p_code));
         END IF;
         k_seq := NULL;
         IF p_key IS NOT NULL THEN
@@ -285,7 +286,8 @@ BEGIN
         END IF;
     END IF;
     IF p_expires IS NULL THEN
-        UPDATE promocodes_usage_total SET n = n + 1 WHERE code = p_code;
+        INSERT INTO promocodes_usage_total(code, n) VALUES (p_code, 1)
+        ON CONFLICT (code) DO UPDATE SET n = promocodes_usage_total.n + 1;
         IF p_customer IS NOT NULL THEN
             INSERT INTO promocodes_usage_customer(code, customer, n) VALUES (p_code, p_customer, 1)
             ON CONFLICT (code, customer) DO UPDATE SET n = promocodes_usage_customer.n + 1;
@@ -307,7 +309,9 @@ WITH r AS (
 ), h AS (
     DELETE FROM promocodes_holds WHERE seq = $1::bigint AND $5::boolean
 ), t AS (
-    UPDATE promocodes_usage_total SET n = n + $4::bigint WHERE code = $2::text AND $4::bigint <> 0
+    INSERT INTO promocodes_usage_total(code, n)
+    SELECT $2::text, GREATEST($4::bigint, 0) WHERE $4::bigint <> 0
+    ON CONFLICT (code) DO UPDATE SET n = promocodes_usage_total.n + $4::bigint
 ), c AS (
     INSERT INTO promocodes_usage_customer(code, customer, n)
     SELECT $2::text, $3::text, GREATEST($4::bigint, 0) WHERE $3::text IS NOT NULL AND $4::bigint <> 0
@@ -817,5 +821,33 @@ impl AsyncRedemptionStore for PgRedemptionStore {
 
     async fn release(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
         self.release_at(release).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_lock_of_a_code_is_the_same_advisory_lock() {
+        let lock = format!("pg_advisory_xact_lock({ADVISORY_LOCK_KEY}, hashtext(");
+        assert!(LOCK.contains(&lock));
+        assert!(RECORD_FUNCTION.contains(&lock));
+    }
+
+    #[test]
+    fn instants_sort_as_times_do() {
+        let times = [
+            "0001-01-01T00:00:00Z",
+            "1969-12-31T23:59:59.999999999Z",
+            "1970-01-01T00:00:00Z",
+            "2262-04-12T00:00:00Z",
+            "9999-12-31T23:59:59.999999999Z",
+        ];
+        let instants: Vec<String> = times.iter().map(|t| instant(t.parse().expect("a time"))).collect();
+        assert!(
+            instants.windows(2).all(|w| w[0] < w[1] && w[0].len() == w[1].len()),
+            "{instants:?}"
+        );
     }
 }
