@@ -4,9 +4,12 @@ compare-and-set transaction on the database a shop already runs, with the
 calling code unchanged.
 
 [`PgRedemptionStore`] implements [`AsyncRedemptionStore`], so the core's
-[`capture_async`](promocodes::capture_async), [`hold_async`](promocodes::hold_async), [`release_async`](promocodes::release_async) and [`redeem_async`](promocodes::redeem_async)
-run over it exactly as [`capture`](promocodes::capture) and the others run
-over the in-memory store: the same decision loop (read the counts, run every
+[`capture_async`](promocodes::capture_async),
+[`hold_async`](promocodes::hold_async),
+[`release_async`](promocodes::release_async) and
+[`redeem_async`](promocodes::redeem_async) run over it exactly as
+[`capture`](promocodes::capture) and the others run over the in-memory
+store: the same decision loop (read the counts, run every
 rule, write against exactly those counts, re-decide after a lost race), now
 with the counts in PostgreSQL, shared by every process of the shop.
 
@@ -54,69 +57,94 @@ caller passes, as the core's contract requires.
 
 # How a write stays exact
 
-Each write ([`record`](AsyncRedemptionStore::record),
+Every write of a code ([`record`](AsyncRedemptionStore::record),
 [`convert`](AsyncRedemptionStore::convert),
 [`release`](AsyncRedemptionStore::release)) is one transaction at
-PostgreSQL's default isolation, `READ COMMITTED`:
+PostgreSQL's default isolation, `READ COMMITTED`, that takes **the code's
+write lock** (a transaction-scoped advisory lock on the code, key
+[`ADVISORY_LOCK_KEY`]) before it reads what it compares. In `READ
+COMMITTED` each statement reads under a snapshot of its own, so a read that
+follows the lock sees every write of the code committed before it: the
+comparison is exact, and nothing retries on serialization failures (there
+are none).
 
-1. `SELECT n FROM promocodes_usage_total WHERE code = $1 FOR UPDATE` takes
-   the code's counter row. Every write of a code takes that row first, so
-   the writes of one code queue up here, and only here.
-2. One statement then reads, under a snapshot taken *after* the lock (in
-   `READ COMMITTED` each statement has its own), the code's counts at `now`
-   (captured uses plus holds with `expires > now`, overall and for the
-   customer) and the reservation under the idempotency key, if any.
-3. The counts are compared with the ones the rules were checked against,
-   as one value (total and per customer); a mismatch changes nothing and
-   answers `Ok(None)`, as the contract requires.
-4. One statement writes the reservation, its idempotency key (the primary
-   key of `promocodes_idempotency_keys`, so its uniqueness is the
-   database's), and the counts or the hold; then `COMMIT`.
+The hot path, [`record`](AsyncRedemptionStore::record) (every capture
+without a hold, and every hold), is one call of the `promocodes_record`
+function the migration installs: one statement, one round trip, its own
+transaction.
 
-The lock lives inside the write's transaction, for the two statements
-between the read and the commit; it is **never held while the rules run**.
-The rules run before, in the core, against the counts of
+1. Without any lock, it looks the idempotency key up (a known key answers
+   with its reservation, `replayed`: the one exception is a capture under
+   the key of a hold expired at `now`) and the counts at `now` (captured
+   uses plus holds with `expires > now`, overall and for the customer). If
+   they are not exactly the counts the rules were checked against
+   (compared as one value), the write is stale: `Ok(None)`, and nothing
+   was locked or written. Both answers are true of that snapshot, taken
+   during the call.
+2. Otherwise it takes the code's write lock, and looks again.
+3. Still the same counts: it writes the reservation (its JSON already
+   carries the counts after it, since it can only land on exactly the
+   expected ones), its idempotency key (the primary key of
+   `promocodes_idempotency_keys`, so its uniqueness is the database's), and
+   the hold or the captured counts. Then the statement ends and commits.
+
+[`convert`](AsyncRedemptionStore::convert) and
+[`release`](AsyncRedemptionStore::release), the rarer writes (a payment
+under a hold, a refund), send `BEGIN`, the lock and the read of the key
+together, read the counts of its customer, decide in Rust as the in-memory
+store does, then send their one writing statement and `COMMIT` together:
+three round trips.
+
+The lock is held only inside a write's transaction, never while the rules
+run: the rules run before, in the core, against the counts of
 [`usage_for`](AsyncRedemptionStore::usage_for); a write that lost the race
-finds other counts at step 3, and the core re-reads and re-decides. Nothing
-retries on serialization failures: the compare is exact, so there are none.
+finds other counts, answers stale, and the core re-reads and re-decides.
+An advisory lock lives in memory: a write that finds, under it, that it
+has lost its race has written nothing, not even a row lock to the log, so
+its commit waits for no disk.
 
-Why a lock and not a lone `UPDATE ... WHERE n = $expected`? A hold counts
-until `expires > now`, and `now` is the caller's: the count compared is a
-function of `now` over a table of holds, not a column. A single conditional
-`UPDATE` re-checks only the row it updates when it waits on a concurrent
-writer (PostgreSQL's re-evaluation of `WHERE` sees the newest version of
-that row and the old snapshot of every other table), so it would compare
-against holds as they were before the wait. Taking the row first and reading
-after makes the comparison of the whole [`UsageCounts`] exact.
+Why not a lone `UPDATE ... WHERE n = $expected`? A hold counts while
+`expires > now`, and `now` is the caller's: the count compared is a
+function of `now` over a table of holds, not a column. A conditional
+`UPDATE` that waits on a concurrent writer re-checks its `WHERE` against
+the newest version of the row it updates, but against the old snapshot of
+every other table, so it would compare with the holds as they were before
+the wait. Locking first and reading after makes the comparison of the
+whole [`UsageCounts`] exact.
 
-A connection lost in the middle of a write (a dropped future, a killed
-client, a server restart) rolls the transaction back: the store never
-returns a connection to its pool with a transaction open; it closes it.
+A call whose connection fails or whose future is dropped never gives that
+connection back to the pool: it is closed, so the server rolls back what
+was begun, and no later call inherits an open transaction. A write is
+whole or absent: a connection lost before the commit leaves nothing; a
+future dropped after the commit was sent may leave the whole write, which
+a retry under the same idempotency key then replays.
 
 # Tables
 
-All in the connection's `search_path` (one schema per tenant or per test
-works by setting `search_path` on the pool's connections), prefixed
-`promocodes_`:
+All in the connection's `search_path` (a schema per tenant or per test
+works by setting `search_path` on the pool's connections; the function
+keeps the `search_path` it was created under), prefixed `promocodes_`:
 
 | table | what it holds |
 |---|---|
 | `promocodes_schema_migrations(version, applied_at)` | the migrations applied |
-| `promocodes_usage_total(code, n)` | captured uses per code; its row is the code's lock |
+| `promocodes_usage_total(code, n)` | captured uses per code |
 | `promocodes_usage_customer(code, customer, n)` | captured uses per code and customer |
 | `promocodes_holds(seq, code, customer, expires)` | holds not yet captured or released; one counts while `expires > now` |
 | `promocodes_redemptions(seq, code, idempotency_key, state, reservation)` | every reservation, in order, as JSON ([`Reservation`]) |
 | `promocodes_idempotency_keys(code, key, seq)` | the key (primary key, per code) and the reservation a replay answers with |
 
-`expires` is a [`Timestamp`] as fixed-width text that sorts as the time
-does, to the nanosecond, over its whole range (a `bigint` of nanoseconds
-would stop in 2262, a `timestamptz` at microseconds).
+and the function `promocodes_record(...)` (migration 2), the
+compare-and-set of a new use. `expires` is a [`Timestamp`] as fixed-width
+text that sorts as the time does, to the nanosecond, over its whole range
+([`instant`]; a `bigint` of nanoseconds would stop in 2262, a
+`timestamptz` at microseconds).
 
 # Why tokio-postgres and deadpool
 
 [`tokio_postgres`] is pure Rust, speaks the extended protocol with
-pipelining (the statements of a write go out together and cost about two
-round trips), and has no compile-time database; [`deadpool_postgres`] adds a
+pipelining (the statements of a transaction go out together, one round
+trip), and needs no database at compile time; [`deadpool_postgres`] adds a
 small pool with a per-connection statement cache. sqlx would also do, but
 its macros want a database (or a checked-in cache) at build time, and its
 pool gives less control over what happens to a connection whose future was
@@ -411,7 +439,7 @@ impl Checkout {
         self.client = None;
     }
 
-    /// Begins the transaction, takes the counter row of `code`, then runs
+    /// Begins the transaction, takes the write lock of `code`, then runs
     /// `statement` (a read under a snapshot taken after the lock): three
     /// statements sent together, one round trip.
     async fn begin(
@@ -824,6 +852,11 @@ impl AsyncRedemptionStore for PgRedemptionStore {
     }
 }
 
+/// The README's example compiles.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -848,6 +881,24 @@ mod tests {
         assert!(
             instants.windows(2).all(|w| w[0] < w[1] && w[0].len() == w[1].len()),
             "{instants:?}"
+        );
+    }
+
+    #[test]
+    fn the_root_readme_shows_the_example_this_readme_compiles() {
+        let example = |readme: &str, fence: &str| {
+            let start = readme.find(fence).expect("the example's fence") + fence.len();
+            let end = start + readme[start..].find("```").expect("its end");
+            readme[start..end].trim().to_owned()
+        };
+        let compiled = example(include_str!("../README.md"), "```rust,no_run");
+        let shown = example(
+            include_str!("../../README.md"),
+            "```rust,ignore\nuse promocodes::{capture_async",
+        );
+        assert!(
+            compiled.ends_with(&shown),
+            "README.md's PostgreSQL example is postgres/README.md's"
         );
     }
 }
