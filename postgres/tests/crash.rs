@@ -109,20 +109,9 @@ fn a_server_killed_under_load_keeps_every_acknowledged_receipt() {
     let schema = unique_schema("crash");
     let receipts_file = std::env::temp_dir().join(format!("{schema}.keys"));
     let receipts_path = receipts_file.to_string_lossy().into_owned();
-    let args = [
-        "--total",
-        "1000000",
-        "--customers",
-        "500",
-        "--requests",
-        "6000",
-        "--concurrency",
-        "16",
-        "--attempts",
-        "50",
-        "--receipts-out",
-        &receipts_path,
-    ];
+    let spec = "--total 1000000 --customers 500 --requests 3000 --concurrency 16 --attempts 50";
+    let mut args: Vec<&str> = spec.split(' ').collect();
+    args.extend(["--receipts-out", &receipts_path]);
     let child = race_command(&url, &schema, "CRASH", &args).spawn().expect("starts");
 
     // Under load: some receipts acknowledged, then kill -9, then the server back.

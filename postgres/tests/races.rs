@@ -29,20 +29,9 @@ async fn max_per_customer(store: &promocodes_postgres::PgRedemptionStore, code: 
 fn two_processes_racing_captures_land_exactly_the_cap() {
     let Some(url) = database_url() else { return };
     let schema = unique_schema("race");
-    let args = [
-        "--total",
-        "100",
-        "--per-customer",
-        "2",
-        "--customers",
-        "80",
-        "--requests",
-        "600",
-        "--concurrency",
-        "16",
-        "--attempts",
-        "50",
-    ];
+    let args: Vec<&str> = "--total 100 --per-customer 2 --customers 80 --requests 600 --concurrency 16 --attempts 50"
+        .split(' ')
+        .collect();
     let children: Vec<_> = (0..2)
         .map(|_| race_command(&url, &schema, "RACE", &args).spawn().expect("starts"))
         .collect();
@@ -74,21 +63,10 @@ fn two_processes_racing_captures_land_exactly_the_cap() {
 fn two_processes_racing_holds_captures_and_releases_keep_counts_equal_to_records() {
     let Some(url) = database_url() else { return };
     let schema = unique_schema("mix");
-    let args = [
-        "--total",
-        "120",
-        "--per-customer",
-        "3",
-        "--customers",
-        "50",
-        "--requests",
-        "600",
-        "--concurrency",
-        "16",
-        "--attempts",
-        "50",
-        "--mix",
-    ];
+    let args: Vec<&str> =
+        "--total 120 --per-customer 3 --customers 50 --requests 600 --concurrency 16 --attempts 50 --mix"
+            .split(' ')
+            .collect();
     let children: Vec<_> = (0..2)
         .map(|_| race_command(&url, &schema, "MIX", &args).spawn().expect("starts"))
         .collect();
