@@ -166,6 +166,7 @@ fn write<'a>(
         quote,
         now: at(0),
         hold_until: None,
+        after_expired_hold: None,
     }
 }
 
@@ -409,7 +410,8 @@ pub fn holds_count_until_the_instant_they_expire<S: RedemptionStore>(store: &S) 
 }
 
 /// A hold's key replays the hold; a capture under the key of an expired hold
-/// is a new capture at the counts of the moment.
+/// replays it too, unless it names that hold: then it is a new capture at the
+/// counts of the moment, the key names it, and the hold is kept.
 pub fn a_hold_key_replays_and_an_expired_one_is_captured_afresh<S: RedemptionStore>(store: &S) {
     let (code, quote) = fixture("HOLDKEY");
     let bob = customer("bob");
@@ -432,6 +434,7 @@ pub fn a_hold_key_replays_and_an_expired_one_is_captured_afresh<S: RedemptionSto
 
     let stale = Redemption {
         now: expires,
+        after_expired_hold: Some(expires),
         ..write(&code, &quote, Some(&bob), usage(1, 1), Some(&pi))
     };
     assert!(
@@ -452,16 +455,41 @@ pub fn a_hold_key_replays_and_an_expired_one_is_captured_afresh<S: RedemptionSto
         ReservationState::Held
     );
 
-    let later = Redemption {
+    let unnamed = Redemption {
         now: expires,
         ..write(&code, &quote, Some(&bob), UsageCounts::ZERO, Some(&pi))
+    };
+    let answered = record(store, &unnamed).expect("answered");
+    assert!(
+        answered.replayed && answered.state_at(expires) == ReservationState::Expired,
+        "a capture that does not name the expired hold is answered with it and writes nothing"
+    );
+    assert_eq!(usage_at(store, &code, Some(&bob), expires), UsageCounts::ZERO);
+    let other_hold = Redemption {
+        after_expired_hold: Some(at(31)),
+        ..unnamed
+    };
+    assert!(
+        record(store, &other_hold).expect("answered").replayed,
+        "naming another expiry than the hold's writes nothing"
+    );
+
+    let later = Redemption {
+        after_expired_hold: Some(expires),
+        ..unnamed
     };
     let fresh = record(store, &later).expect("the expired hold's key captures afresh");
     assert!(!fresh.replayed);
     assert_eq!(fresh.state, ReservationState::Captured);
     assert_eq!(fresh.usage, usage(1, 1));
+    assert_eq!(
+        fresh.hold_expired_at,
+        Some(expires),
+        "the capture names the hold it follows"
+    );
     let found = store.reservation(&code, &pi).expect("answers").expect("known");
     assert_eq!(found.state, ReservationState::Captured, "the key now names the capture");
+    assert_eq!(found.hold_expired_at, Some(expires));
     let replay = record(store, &later).expect("answered");
     assert!(replay.replayed, "and a retry replays it");
     assert_eq!(usage_at(store, &code, Some(&bob), at(3600)), usage(1, 1));

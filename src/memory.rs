@@ -34,6 +34,7 @@ use crate::time::Timestamp;
 ///     quote: &quote,
 ///     now,
 ///     hold_until: None,
+///     after_expired_hold: None,
 /// };
 ///
 /// let first = store.record(&write(UsageCounts::ZERO))?.expect("counts were zero");
@@ -138,14 +139,17 @@ impl RedemptionStore for InMemoryRedemptionStore {
     fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
         let mut ledger = self.lock()?;
         let (code, customer, now) = (redemption.code, redemption.customer, redemption.now);
-        // An expired hold under the key is replaced, once the compare-and-set has passed (it no
-        // longer counts at `now`, so the counts compared are the same with or without it).
+        // A capture that names the expired hold under its key takes the key, once the
+        // compare-and-set has passed (the hold no longer counts at `now`, so the counts compared
+        // are the same with or without it). This store keeps no history beyond the keys.
         let mut expired_hold = None;
         if let Some(key) = redemption.idempotency_key {
             if let Some((seq, earlier)) = ledger.keys.get(&(code.clone(), key.clone())).cloned() {
-                let replaces_expired_hold =
-                    redemption.hold_until.is_none() && earlier.state_at(now) == ReservationState::Expired;
-                if !replaces_expired_hold {
+                let follows_expired_hold = redemption.hold_until.is_none()
+                    && redemption.after_expired_hold.is_some()
+                    && redemption.after_expired_hold == earlier.expires_at
+                    && earlier.state_at(now) == ReservationState::Expired;
+                if !follows_expired_hold {
                     return Ok(Some(earlier.replayed()));
                 }
                 expired_hold = Some((seq, earlier));

@@ -391,8 +391,12 @@ fn rejected(rejected: PromoCodeRejected, stale: Option<Quote>, current: Option<Q
 #[allow(clippy::large_enum_variant)]
 enum Settled {
     Done(Result<Reservation, Failure>),
-    /// An expired hold: capture afresh, at the counts of the moment.
-    Fresh,
+    /// An expired hold of this customer and basket: capture afresh under its
+    /// key, at the counts of the moment.
+    Fresh {
+        /// The hold's `expires_at`.
+        expired_at: Timestamp,
+    },
 }
 
 /// One redemption's request: who, what, when, under which key, after what.
@@ -416,6 +420,8 @@ impl<S: RedemptionStore + ?Sized> Attempt<'_, S> {
             return Err(Failure::Input(InputError::ZeroAttempts));
         }
         let code = self.promo.code();
+        // Set once the key is found to name an expired hold of this customer and basket.
+        let mut after_expired_hold = None;
         for _ in 0..attempts {
             // A known key needs no read of its own here: the write answers with its record
             // (atomically), and a refusal looks the key up before it is returned.
@@ -431,6 +437,7 @@ impl<S: RedemptionStore + ?Sized> Attempt<'_, S> {
                 }
             }
             let written = self.store.record(&Redemption {
+                after_expired_hold,
                 code,
                 customer: self.customer,
                 expected: usage,
@@ -445,7 +452,10 @@ impl<S: RedemptionStore + ?Sized> Attempt<'_, S> {
             match (written, self.key) {
                 (Some(earlier), Some(key)) if earlier.replayed => match self.settle(key, earlier) {
                     Settled::Done(answer) => return answer,
-                    Settled::Fresh => continue,
+                    Settled::Fresh { expired_at } => {
+                        after_expired_hold = Some(expired_at);
+                        continue;
+                    }
                 },
                 (Some(reservation), _) => return Ok(reservation),
                 (None, _) => continue,
@@ -475,7 +485,9 @@ impl<S: RedemptionStore + ?Sized> Attempt<'_, S> {
         Err(failure)
     }
 
-    /// The answer for a key that already names a reservation.
+    /// The answer for a key that already names a reservation. A key names one
+    /// redemption forever: another customer, or another basket (but for the
+    /// capture of an active hold), is a reused key.
     fn settle(&self, key: &IdempotencyKey, earlier: Reservation) -> Settled {
         let reused = || Settled::Done(Err(Failure::KeyReused(key.clone())));
         if earlier.customer.as_ref() != self.customer {
@@ -490,8 +502,17 @@ impl<S: RedemptionStore + ?Sized> Attempt<'_, S> {
                     reused()
                 }
             }
-            (Goal::Capture { .. }, ReservationState::Expired) => Settled::Fresh,
+            (Goal::Capture { .. }, ReservationState::Expired) => self.after_expiry(key, &earlier),
             (Goal::Capture { pinned }, _) => self.convert(key, earlier, pinned),
+        }
+    }
+
+    /// A capture under the key of an expired hold: afresh, if it is for the
+    /// hold's basket (the customer is checked already), else a reused key.
+    fn after_expiry(&self, key: &IdempotencyKey, expired: &Reservation) -> Settled {
+        match expired.expires_at {
+            Some(expired_at) if expired.quote.is_for(self.basket) => Settled::Fresh { expired_at },
+            _ => Settled::Done(Err(Failure::KeyReused(key.clone()))),
         }
     }
 
@@ -530,8 +551,8 @@ impl<S: RedemptionStore + ?Sized> Attempt<'_, S> {
             // Converted now, or by a twin a moment ago: either way this key's capture.
             Ok(Some(captured)) if !captured.replayed => Settled::Done(Ok(captured)),
             Ok(Some(earlier)) => self.settle(key, earlier),
-            // It expired (or vanished) between the read and the write: capture afresh.
-            Ok(None) => Settled::Fresh,
+            // It expired between the read and the write: capture afresh, if for its basket.
+            Ok(None) => self.after_expiry(key, &held),
         }
     }
 }
@@ -625,7 +646,11 @@ fn redeem_error(failure: Failure) -> RedeemError {
 ///   every rule but the kill switch and the caps runs again; a refusal carries
 ///   the quote the capture is pinned to, else the hold's, and leaves the hold
 ///   as it is. Under the key of an expired hold, it is a fresh capture at the
-///   counts of the moment.
+///   counts of the moment, for the hold's customer and basket only (a key
+///   names one redemption forever: anything else is
+///   [`CaptureError::IdempotencyKeyReused`]); the hold stays in the store's
+///   history as `expired`, and the capture's record names it
+///   ([`Reservation::hold_expired_at`]).
 /// - **Pinned** ([`CaptureOptions::quoted`]) to the quote the buyer was shown,
 ///   it is refused with [`Rejection::QuoteChanged`](crate::Rejection::QuoteChanged)
 ///   when pricing now gives another discount or amount to pay, after every

@@ -81,6 +81,11 @@ pub struct Reservation {
     /// What it was when it was released: `held` or `captured`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub was: Option<ReservationState>,
+    /// For a capture recorded under the key of a hold that had expired: when
+    /// that hold expired. The hold stays in the history as `expired`; the key
+    /// names this capture from then on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hold_expired_at: Option<Timestamp>,
     /// True when this answers a known idempotency key: nothing was written.
     #[serde(default, skip_serializing)]
     pub replayed: bool,
@@ -155,6 +160,7 @@ impl Redemption<'_> {
             released_at: None,
             reason: None,
             was: None,
+            hold_expired_at: self.after_expired_hold,
             replayed: false,
         }
     }
@@ -182,6 +188,13 @@ pub struct Redemption<'a> {
     pub now: Timestamp,
     /// `Some(expires_at)` for a hold, `None` for a capture.
     pub hold_until: Option<Timestamp>,
+    /// For a capture under the key of a hold that has expired: that hold's
+    /// `expires_at`. The caller has checked that the capture is for the
+    /// hold's customer and basket; the store records the capture as a new
+    /// reservation under the key (if the key still names that hold, expired
+    /// at `now`) and keeps the hold in its history. `None` otherwise: then a
+    /// known key is always answered with its reservation, marked `replayed`.
+    pub after_expired_hold: Option<Timestamp>,
 }
 
 /// Turns the hold under `key` into a captured redemption, if it is still
@@ -247,8 +260,13 @@ pub enum StoreError {
 /// - compares and writes, and stores the idempotency key, in one atomic step
 ///   (for a database: one transaction, the key behind a unique constraint);
 /// - answers a key it already holds with its reservation as it now stands,
-///   marked `replayed`, and writes nothing (the one exception: a capture
-///   under the key of an expired hold is a new capture, which replaces it);
+///   marked `replayed`, and writes nothing. The one exception is a capture
+///   that names the expired hold it follows
+///   ([`Redemption::after_expired_hold`]): it is recorded as a new capture
+///   under the key, and the hold stays in the history as `expired`. A key
+///   names one redemption forever: whether such a capture is for the hold's
+///   customer and basket is the caller's check ([`capture`](crate::capture)
+///   makes it);
 /// - keeps keys per code.
 ///
 /// The suite in `promocodes::testing` (feature `testing`) checks all of this for
@@ -280,9 +298,11 @@ pub trait RedemptionStore {
     /// Writes `redemption` if the counts at `redemption.now` are still `redemption.expected`.
     ///
     /// Returns the new reservation; the earlier one, marked `replayed`, for a
-    /// known key (unless it is a hold expired at `now` and this is a capture:
-    /// then the capture replaces it); or `None` when the counts moved (stale),
-    /// having changed nothing.
+    /// known key (unless this capture names the hold under the key in
+    /// [`Redemption::after_expired_hold`] and that hold has expired at `now`:
+    /// then the capture is recorded under the key and the hold kept as
+    /// `expired`); or `None` when the counts moved (stale), having changed
+    /// nothing.
     ///
     /// # Errors
     ///

@@ -24,6 +24,7 @@ fn a_second_record_against_spent_counts_is_stale() {
         quote: &quote,
         now: start(),
         hold_until: None,
+        after_expired_hold: None,
     };
 
     let first = store.record(&write).unwrap().expect("first write lands");

@@ -446,6 +446,77 @@ fn capturing_under_an_expired_holds_key_is_a_fresh_capture() {
 }
 
 #[test]
+fn an_expired_holds_key_names_its_redemption_forever() {
+    let promo = capped("KEYED", Some(10), None);
+    let store = InMemoryRedemptionStore::new();
+    let alice = customer("alice");
+    let mallory = customer("mallory");
+    let pi = key("pi_kept");
+    let held = hold(
+        &promo,
+        &store,
+        Some(&alice),
+        &basket("80.00"),
+        start(),
+        &pi,
+        HoldOptions::new().ttl_seconds(10),
+    )
+    .unwrap();
+    let after = held.expires_at;
+
+    // Another customer, or another basket, under the expired hold's key: refused, nothing recorded.
+    for (who, total) in [(Some(&mallory), "80.00"), (None, "80.00"), (Some(&alice), "500.00")] {
+        let err = capture(
+            &promo,
+            &store,
+            who,
+            &basket(total),
+            after,
+            CaptureOptions::new().idempotency_key(&pi),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(&err, CaptureError::IdempotencyKeyReused { key } if key == &pi),
+            "{who:?} {total}: {err:?}"
+        );
+        assert_eq!(usage_at(&store, &promo, None, after), UsageCounts::ZERO);
+        let kept = store.reservation(promo.code(), &pi).unwrap().unwrap();
+        assert_eq!(
+            kept.state_at(after),
+            ReservationState::Expired,
+            "the key still names the hold"
+        );
+    }
+
+    // The hold's own customer and basket: a fresh capture, which names the hold it follows.
+    let receipt = capture(
+        &promo,
+        &store,
+        Some(&alice),
+        &basket("80.00"),
+        after,
+        CaptureOptions::new().idempotency_key(&pi),
+    )
+    .unwrap();
+    assert_eq!(receipt.state, ReservationState::Captured);
+    assert!(!receipt.replayed);
+    let named = store.reservation(promo.code(), &pi).unwrap().unwrap();
+    assert_eq!(named.hold_expired_at, Some(held.expires_at));
+    // From then on the key names that capture: mallory is still refused.
+    let err = capture(
+        &promo,
+        &store,
+        Some(&mallory),
+        &basket("80.00"),
+        after,
+        CaptureOptions::new().idempotency_key(&pi),
+    )
+    .unwrap_err();
+    assert!(matches!(err, CaptureError::IdempotencyKeyReused { .. }));
+    assert_eq!(usage_at(&store, &promo, Some("alice"), after), usage(1, 1));
+}
+
+#[test]
 fn a_pinned_capture_refuses_a_changed_price_after_every_other_rule() {
     let promo = capped("SAVE10", Some(5), None);
     let store = InMemoryRedemptionStore::new();
