@@ -559,6 +559,10 @@ impl Ledger {
         let payment_key = IdempotencyKey::parse(&payment.key)?;
         let (store, definition) = self.stored(&code)?;
         let at = now()?;
+        // A full refund is final for its payment, whatever came before it: nothing is captured.
+        if let Some(released) = store.final_payment(&code, &payment_key)? {
+            return self.payment_replayed(&code, payment, at, "released", json!({ "release": released }));
+        }
         let mut key = payment_key.clone();
         let mut earlier = store.reservation(&code, &key)?;
         if earlier.as_ref().is_some_and(released_hold) {
@@ -567,6 +571,11 @@ impl Ledger {
             // this payment is captured afresh under its second key.
             key = paid_after_release(&payment_key)?;
             earlier = store.reservation(&code, &key)?.or(earlier);
+        }
+        // A refused payment capture is final for its key: the operator may have refunded it.
+        if let Some(refusal) = store.refusal(&code, &key)? {
+            let detail = json!({ "rejection": refusal["rejection"], "detail": refusal["detail"] });
+            return self.payment_replayed(&code, payment, at, "refused", detail);
         }
         let refuse = |rejection: Option<&str>, detail: String, quote: Option<&promocodes::Quote>| {
             self.refuse_payment(&store, &code, &key, payment, at, rejection, detail, quote)
@@ -624,6 +633,25 @@ impl Ledger {
             }
             Err(other) => refuse(None, other.to_string(), None),
         }
+    }
+
+    /// Answers a payment event that finds its payment settled for good (a
+    /// refund before it, or a refused capture): 200, `replayed`, nothing recorded.
+    fn payment_replayed(
+        &self,
+        code: &Code,
+        payment: &PaymentCapture,
+        at: Timestamp,
+        action: &str,
+        fields: Value,
+    ) -> std::result::Result<Response, Problem> {
+        self.count(Event::Replay, 1, at);
+        log(code, "capture", "replayed", Some(("event", payment.event_id.as_str())));
+        let mut answer = json!({ "received": true, "action": action, "replayed": true });
+        if let (Some(answer), Value::Object(fields)) = (answer.as_object_mut(), fields) {
+            answer.extend(fields);
+        }
+        json_response(&answer, 200)
     }
 
     /// Records and answers a payment capture refused after the money moved.
@@ -689,30 +717,59 @@ impl Ledger {
         let code = Code::parse(&payment.code)?;
         let key = IdempotencyKey::parse(&payment.key)?;
         let store = self.store()?.ok_or_else(|| Problem::UnknownCode(code.clone()))?;
-        let paid = paid_after_release(&key)?;
+        let payment_key = key;
+        if let Some(released) = store.final_payment(&code, &payment_key)? {
+            // Refunded before: every later event for the payment replays that.
+            let at = now()?;
+            self.count(Event::Replay, 1, at);
+            log(&code, "release", "replayed", None);
+            return json_response(
+                &json!({ "received": true, "action": "released", "release": released, "replayed": true }),
+                200,
+            );
+        }
+        let paid = paid_after_release(&payment_key)?;
         let key = if store.reservation(&code, &paid)?.is_some() {
             paid
         } else {
-            key
+            payment_key.clone()
         };
-        if payment.holds_only {
-            if let Some(recorded) = store.reservation(&code, &key)? {
-                if recorded.state == ReservationState::Captured {
-                    let why = format!(
-                        "{} is captured: a failed or cancelled payment releases only a hold",
-                        key.as_str()
-                    );
-                    log(&code, "release", "ignored", Some(("why", why.as_str())));
-                    return json_response(&json!({ "received": true, "action": "ignored", "why": why }), 200);
-                }
-            }
-        }
         let reason = payment
             .reason
             .chars()
             .filter(|c| !c.is_control())
             .take(promocodes::MAX_REASON_LEN)
             .collect::<String>();
+        if !payment.holds_only {
+            // A full refund is final for its payment: recorded even when nothing was held or
+            // captured yet, so that a `payment_intent.succeeded` delivered after it captures nothing.
+            if store.reservation(&code, &key)?.is_none() {
+                let at = now()?;
+                if let Some(released) = store.record_unpaid_refund(&code, &payment_key, &reason, at)? {
+                    let replayed = released["replayed"].as_bool().unwrap_or(false);
+                    self.count(if replayed { Event::Replay } else { Event::Release }, 1, at);
+                    log(&code, "release", if replayed { "replayed" } else { "released" }, None);
+                    return json_response(
+                        &json!({ "received": true, "action": "released", "release": released, "replayed": replayed }),
+                        200,
+                    );
+                }
+            }
+            let response = self.release_answer(&code, &key, Some(&reason))?;
+            store.mark_final(&code, &payment_key, &key)?;
+            return Ok(response);
+        }
+        // A failed or cancelled payment releases a hold, never a capture.
+        if let Some(recorded) = store.reservation(&code, &key)? {
+            if recorded.state == ReservationState::Captured {
+                let why = format!(
+                    "{} is captured: a failed or cancelled payment releases only a hold",
+                    key.as_str()
+                );
+                log(&code, "release", "ignored", Some(("why", why.as_str())));
+                return json_response(&json!({ "received": true, "action": "ignored", "why": why }), 200);
+            }
+        }
         self.release_answer(&code, &key, Some(&reason))
     }
 

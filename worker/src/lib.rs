@@ -727,6 +727,10 @@ pub const STRIPE_WEBHOOK_SECRET: &str = "STRIPE_WEBHOOK_SECRET";
 ///   refused payment capture and answered 200.
 /// - `payment_intent.canceled`, `payment_intent.payment_failed` and a full
 ///   `charge.refunded` release what is recorded under the PaymentIntent's id.
+/// - Events come in any order. A full refund is final for its PaymentIntent
+///   (recorded even when nothing was held or captured yet), and so is a
+///   refused payment capture for its key: what arrives after either replays
+///   it and records nothing.
 /// - Everything else is answered 200 and ignored; a conflict or a store
 ///   failure is a 5xx, so that Stripe delivers the event again.
 async fn handle_stripe_webhook(req: &Request, env: &Env) -> Answer {

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::ops::Bound;
 
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 use wasm_bindgen::closure::ScopedClosure;
 use wasm_bindgen::{JsCast, JsValue};
 use worker::{js_sys, SqlStorage, Storage};
@@ -21,6 +22,11 @@ use worker::{js_sys, SqlStorage, Storage};
 ///   sortable text ([`instant`]); a hold counts while `expires > now`.
 /// - `redemptions`: every reservation in order (`seq`): its state and its JSON;
 ///   the admin list reads it oldest first.
+/// - `refusals`: the refused payment captures, one per key (final for it).
+/// - `payment_finals`: the payments a full refund made final, by the
+///   payment's key: the released record (a hold, a capture, or a refund that
+///   came before anything was recorded) that every later event for that
+///   payment replays.
 /// - `idempotency_keys`: the key is the PRIMARY KEY (with the code, since a
 ///   store keeps keys per code), so its uniqueness is the database's; it
 ///   points at the reservation a replay answers with.
@@ -38,6 +44,7 @@ CREATE INDEX IF NOT EXISTS redemptions_by_code ON redemptions(code, seq);
 CREATE TABLE IF NOT EXISTS idempotency_keys(
     code TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY(code, key));
 CREATE TABLE IF NOT EXISTS refusals(code TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY(code, key));
+CREATE TABLE IF NOT EXISTS payment_finals(code TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY(code, key));
 ";
 
 /// A reservation's key is indexed by the database in the statement that
@@ -160,6 +167,10 @@ pub struct RecordedRedemption {
     /// What it was when released.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub was: Option<ReservationState>,
+    /// For a capture under the key of an expired hold: when that hold expired
+    /// (the hold stays in the history, `expired`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hold_expired_at: Option<Timestamp>,
 }
 
 /// A stored definition: the code, whether it is archived, and when it was first defined.
@@ -223,6 +234,12 @@ struct ListRow {
 
 /// The state of a refused payment capture in the history.
 pub const REFUSED: &str = "refused";
+
+/// The state column of a full refund that came before anything was held or
+/// captured under its payment's key. Listed as `released`; the row holds no
+/// reservation (its key is not indexed: nothing was reserved), only the
+/// release's answer, and [`SqliteRedemptionStore::final_payment`] finds it.
+const REFUNDED_UNPAID: &str = "refunded";
 
 #[derive(Deserialize)]
 struct NameRow {
@@ -358,6 +375,13 @@ impl SqliteRedemptionStore {
                 None,
             )
             .map_err(backend)?;
+        self.sql
+            .exec(
+                "CREATE TABLE IF NOT EXISTS payment_finals(code TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL,
+                 PRIMARY KEY(code, key))",
+                None,
+            )
+            .map_err(backend)?;
         self.sql.exec(crate::stats::SCHEMA, None).map_err(backend)?;
         self.sql.exec(KEY_TRIGGER, None).map_err(backend)?;
         for (table, column, statement) in MIGRATIONS {
@@ -382,7 +406,8 @@ impl SqliteRedemptionStore {
         self.sql
             .exec(
                 "DELETE FROM definition; DELETE FROM usage_total; DELETE FROM usage_customer; DELETE FROM holds;
-                 DELETE FROM redemptions; DELETE FROM idempotency_keys;",
+                 DELETE FROM redemptions; DELETE FROM idempotency_keys; DELETE FROM refusals;
+                 DELETE FROM payment_finals;",
                 None,
             )
             .map_err(backend)?;
@@ -499,6 +524,19 @@ impl SqliteRedemptionStore {
             .into_iter()
             .take(limit as usize)
             .map(|row| {
+                if row.state == REFUNDED_UNPAID {
+                    let mut released: serde_json::Value = serde_json::from_str(&row.reservation).map_err(backend)?;
+                    let key = released["key"].take();
+                    let listed = json!({
+                        "seq": row.seq,
+                        "idempotency_key": key,
+                        "state": ReservationState::Released,
+                        "usage": released["usage"].take(),
+                        "released_at": released["released_at"].take(),
+                        "reason": released["reason"].take(),
+                    });
+                    return Ok(listed);
+                }
                 if row.state == REFUSED {
                     let mut refusal: serde_json::Value = serde_json::from_str(&row.reservation).map_err(backend)?;
                     refusal["seq"] = row.seq.into();
@@ -519,6 +557,7 @@ impl SqliteRedemptionStore {
                     released_at: r.released_at,
                     reason: r.reason,
                     was: r.was,
+                    hold_expired_at: r.hold_expired_at,
                 };
                 serde_json::to_value(item).map_err(backend)
             })
@@ -566,6 +605,157 @@ impl SqliteRedemptionStore {
             Ok(true)
         })
         .map_err(backend)
+    }
+
+    /// The refused payment capture recorded under `key`, if any: final for its
+    /// key (a redelivery replays it).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn refusal(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<serde_json::Value>, StoreError> {
+        let rows: Vec<ReservationRow> = self
+            .sql
+            .exec(
+                "SELECT r.reservation AS reservation FROM refusals f JOIN redemptions r ON r.seq = f.seq
+                 WHERE f.code = ? AND f.key = ?",
+                vec![code.as_str().into(), key.as_str().into()],
+            )
+            .and_then(|c| c.to_array())
+            .map_err(backend)?;
+        rows.into_iter()
+            .next()
+            .map(|row| serde_json::from_str(&row.reservation).map_err(backend))
+            .transpose()
+    }
+
+    /// What a full refund made final for the payment `payment` (a
+    /// PaymentIntent's id), if one did: the release's answer (`key`, `state`,
+    /// `was`, `released_at`, `reason`, `usage`), marked `replayed`.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn final_payment(
+        &self,
+        code: &Code,
+        payment: &IdempotencyKey,
+    ) -> Result<Option<serde_json::Value>, StoreError> {
+        let rows: Vec<ListRow> = self
+            .sql
+            .exec(
+                "SELECT r.seq AS seq, r.idempotency_key AS idempotency_key, r.state AS state, r.reservation AS reservation
+                 FROM payment_finals f JOIN redemptions r ON r.seq = f.seq WHERE f.code = ? AND f.key = ?",
+                vec![code.as_str().into(), payment.as_str().into()],
+            )
+            .and_then(|c| c.to_array())
+            .map_err(backend)?;
+        let Some(row) = rows.into_iter().next() else {
+            return Ok(None);
+        };
+        let mut answer = if row.state == REFUNDED_UNPAID {
+            serde_json::from_str(&row.reservation).map_err(backend)?
+        } else {
+            let released: Reservation = serde_json::from_str(&row.reservation).map_err(backend)?;
+            json!({
+                "key": released.key,
+                "state": released.state,
+                "was": released.was,
+                "released_at": released.released_at,
+                "reason": released.reason,
+                "usage": released.usage,
+            })
+        };
+        answer["replayed"] = true.into();
+        Ok(Some(answer))
+    }
+
+    /// Makes the payment `payment` final: a full refund released the record
+    /// under `released` (the payment's own key, or its second key when a
+    /// retry paid after a failed attempt). Marking it again changes nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the write fails.
+    pub fn mark_final(
+        &self,
+        code: &Code,
+        payment: &IdempotencyKey,
+        released: &IdempotencyKey,
+    ) -> Result<(), StoreError> {
+        self.sql
+            .exec(
+                "INSERT OR IGNORE INTO payment_finals(code, key, seq)
+                 SELECT ?1, ?2, seq FROM idempotency_keys WHERE code = ?1 AND key = ?3",
+                vec![code.as_str().into(), payment.as_str().into(), released.as_str().into()],
+            )
+            .map_err(backend)?;
+        Ok(())
+    }
+
+    /// Records a full refund of the payment `payment` when nothing is held or
+    /// captured under its key yet, and makes the payment final, in one
+    /// transaction: a `payment_intent.succeeded` that Stripe delivers after it
+    /// must capture nothing. Returns the release's answer; the earlier one,
+    /// marked `replayed`, when the payment is already final; `None` when the
+    /// key names a reservation after all (release that instead).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the write fails; then nothing is recorded.
+    pub fn record_unpaid_refund(
+        &self,
+        code: &Code,
+        payment: &IdempotencyKey,
+        reason: &str,
+        now: Timestamp,
+    ) -> Result<Option<serde_json::Value>, StoreError> {
+        self.load(code, None).map_err(backend)?;
+        let recorded = self
+            .transaction(|| {
+                if self.keyed(code, payment)?.is_some() {
+                    return Ok(None);
+                }
+                let answer = json!({
+                    "key": payment,
+                    "state": ReservationState::Released,
+                    "was": null,
+                    "released_at": now,
+                    "reason": reason,
+                    "usage": self.usage(code, None, now)?,
+                    "replayed": false,
+                });
+                let known = self
+                    .sql
+                    .exec(
+                        "SELECT seq FROM payment_finals WHERE code = ? AND key = ?",
+                        vec![code.as_str().into(), payment.as_str().into()],
+                    )?
+                    .to_array::<SeqRow>()?;
+                if !known.is_empty() {
+                    return Ok(Some(None));
+                }
+                // The key column stays empty: nothing is reserved under the key, so it is not indexed.
+                let row: SeqRow = self
+                    .sql
+                    .exec(
+                        "INSERT INTO redemptions(code, idempotency_key, state, reservation) VALUES (?, NULL, ?, ?)
+                         RETURNING seq",
+                        vec![code.as_str().into(), REFUNDED_UNPAID.into(), answer.to_string().into()],
+                    )?
+                    .one()?;
+                self.sql.exec(
+                    "INSERT INTO payment_finals(code, key, seq) VALUES (?, ?, ?)",
+                    vec![code.as_str().into(), payment.as_str().into(), row.seq.into()],
+                )?;
+                Ok(Some(Some(answer)))
+            })
+            .map_err(backend)?;
+        match recorded {
+            None => Ok(None),
+            Some(Some(answer)) => Ok(Some(answer)),
+            Some(None) => self.final_payment(code, payment),
+        }
     }
 
     /// Marks the holds expired at `now` as `expired` (the alarm's work; counts
@@ -871,16 +1061,20 @@ impl RedemptionStore for SqliteRedemptionStore {
         let (code, customer, now) = (redemption.code, redemption.customer, redemption.now);
         self.load(code, customer).map_err(backend)?;
         self.transaction(|| {
-            let mut replacing = None;
+            let mut following = None;
             if let Some(key) = redemption.idempotency_key {
                 if let Some((seq, earlier)) = self.keyed(code, key)? {
-                    let expired = earlier.state_at(now) == ReservationState::Expired;
-                    if redemption.hold_until.is_some() || !expired {
+                    let follows_expired_hold = redemption.hold_until.is_none()
+                        && redemption.after_expired_hold.is_some()
+                        && redemption.after_expired_hold == earlier.expires_at
+                        && earlier.state_at(now) == ReservationState::Expired;
+                    if !follows_expired_hold {
                         return Ok(Some(earlier.replayed()));
                     }
-                    // A capture under the key of an expired hold: a new capture that replaces it,
-                    // once the compare-and-set has passed (the hold no longer counts at `now`).
-                    replacing = Some(seq);
+                    // A capture that names the expired hold under its key: a new capture that
+                    // takes the key once the compare-and-set has passed (the hold no longer
+                    // counts at `now`); the hold stays in the history, marked expired.
+                    following = Some((seq, key, earlier));
                 }
             }
             let current = self.usage(code, customer, now)?;
@@ -891,14 +1085,20 @@ impl RedemptionStore for SqliteRedemptionStore {
                 return Ok(None);
             };
             let reservation = redemption.reservation(usage);
-            let seq = match replacing {
-                Some(seq) => {
-                    self.delete_hold(code, seq)?;
-                    self.update(seq, &reservation)?;
-                    Some(seq)
-                }
-                None => self.insert(code, &reservation, redemption.hold_until.is_some())?,
-            };
+            if let Some((seq, key, hold)) = following {
+                self.delete_hold(code, seq)?;
+                let expired = Reservation {
+                    state: ReservationState::Expired,
+                    ..hold
+                };
+                self.update(seq, &expired)?;
+                // The key moves to the capture: the insert's trigger indexes it anew.
+                self.sql.exec(
+                    "DELETE FROM idempotency_keys WHERE code = ? AND key = ?",
+                    vec![code.as_str().into(), key.as_str().into()],
+                )?;
+            }
+            let seq = self.insert(code, &reservation, redemption.hold_until.is_some())?;
             match (redemption.hold_until, seq) {
                 (Some(expires_at), Some(seq)) => self.insert_hold(code, seq, customer, instant(expires_at))?,
                 (Some(_), None) => return Err(rust_error("a hold was written without its sequence number")),
