@@ -14,7 +14,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use promocodes::api::{BasketRequest, BasketRequestKind, CodePatch, ReleaseRequest};
-use promocodes::{capture, hold, release, Basket, CaptureError, CaptureOptions, Code, Currency, CustomerId};
+use promocodes::{capture, hold, release, Basket, CaptureOptions, Code, Currency, CustomerId, RedemptionError};
 use promocodes::{HoldOptions, IdempotencyKey, Line, Money, PromoCode, Quote, RedemptionStore};
 use promocodes::{Reservation, ReservationState, Timestamp};
 use serde::{Deserialize, Serialize};
@@ -431,7 +431,7 @@ impl Ledger {
             }
             Err(rejected) => {
                 self.count(Event::Rejected("quotes", rejected.rejection().code()), 1, at);
-                Err(Problem::rejected(rejected, None, None))
+                Err(Problem::Refused(rejected))
             }
         }
     }
@@ -472,7 +472,8 @@ impl Ledger {
                 json_response(&held, 201)
             }
             Err(err) => {
-                let problem = Problem::from(err);
+                // A hold's refusal shows the rule, not the quotes (a capture's shows them).
+                let problem = Problem::from(err).without_quotes();
                 self.count_failure("holds", &problem, at);
                 log_problem(code, "hold", &problem);
                 Err(problem)
@@ -517,7 +518,7 @@ impl Ledger {
         &self,
         code: &Code,
         promo: &PromoCode,
-        result: std::result::Result<promocodes::Receipt, CaptureError>,
+        result: std::result::Result<promocodes::Receipt, RedemptionError>,
         at: Timestamp,
     ) -> std::result::Result<Response, Problem> {
         match result {
@@ -543,7 +544,11 @@ impl Ledger {
 
     fn count_failure(&self, op: &str, problem: &Problem, at: Timestamp) {
         match problem {
-            Problem::Rejected(r) => self.count(Event::Rejected(op, r.rejected.rejection().code()), 1, at),
+            Problem::Refused(_) | Problem::Rejected { .. } => {
+                if let Some(rejected) = problem.rejection() {
+                    self.count(Event::Rejected(op, rejected.rejection().code()), 1, at)
+                }
+            }
             Problem::Conflict(_) => self.count(Event::Conflict, 1, at),
             _ => {}
         }
@@ -621,13 +626,13 @@ impl Ledger {
                 }
                 json_response(&json!({ "received": true, "action": status, "receipt": receipt }), 200)
             }
-            Err(CaptureError::Conflict(conflict)) => {
+            Err(RedemptionError::Conflict(conflict)) => {
                 self.count(Event::Conflict, 1, at);
                 log(&code, "capture", "problem", Some(("problem", "conflict")));
                 Err(Problem::RetryLater(conflict))
             }
-            Err(CaptureError::Store(err)) => Err(Problem::Store(err)),
-            Err(CaptureError::Rejected(stale)) => {
+            Err(RedemptionError::Store(err)) => Err(Problem::Store(err)),
+            Err(RedemptionError::Rejected(stale)) => {
                 let rejection = stale.rejection().code();
                 refuse(Some(rejection), stale.rejected.message().to_owned(), Some(&stale.quote))
             }
@@ -998,7 +1003,10 @@ fn basket_of(quote: &Quote) -> std::result::Result<Basket, Problem> {
 
 fn log_problem(code: &Code, op: &str, problem: &Problem) {
     match problem {
-        Problem::Rejected(r) => log(code, op, "rejected", Some(("rejection", r.rejected.rejection().code()))),
+        Problem::Refused(_) | Problem::Rejected { .. } => {
+            let rejection = problem.rejection().map_or("", |r| r.rejection().code());
+            log(code, op, "rejected", Some(("rejection", rejection)))
+        }
         other => log(code, op, "problem", Some(("problem", other.slug()))),
     }
 }

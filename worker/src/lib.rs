@@ -998,6 +998,7 @@ mod tests {
             Problem::PayloadTooLarge { limit: 1 },
             Problem::TooManyRequests { retry_after: 1 },
             Problem::Input(Code::parse("").unwrap_err()),
+            Problem::Misuse(promocodes::Misuse::ZeroAttempts),
             Problem::CodeMismatch {
                 path: code.clone(),
                 body: code.clone(),
@@ -1005,7 +1006,7 @@ mod tests {
             Problem::MissingIdempotencyKey,
             Problem::UnknownCode(code.clone()),
             Problem::UnknownKey(key.clone()),
-            Problem::rejected(PromoCodeRejected::new(&promo, Rejection::Exhausted), None, None),
+            Problem::Refused(PromoCodeRejected::new(&promo, Rejection::Exhausted)),
             Problem::IdempotencyKeyReused(key),
             Problem::Conflict(RedemptionConflict {
                 code: code.clone(),
@@ -1029,11 +1030,13 @@ mod tests {
                 | Problem::PayloadTooLarge { .. }
                 | Problem::TooManyRequests { .. }
                 | Problem::Input(_)
+                | Problem::Misuse(_)
                 | Problem::CodeMismatch { .. }
                 | Problem::MissingIdempotencyKey
                 | Problem::UnknownCode(_)
                 | Problem::UnknownKey(_)
-                | Problem::Rejected(_)
+                | Problem::Refused(_)
+                | Problem::Rejected { .. }
                 | Problem::IdempotencyKeyReused(_)
                 | Problem::Conflict(_)
                 | Problem::RetryLater(_)

@@ -2,13 +2,12 @@ use std::cmp::Ordering;
 use std::fmt;
 
 use rust_decimal::{Decimal, RoundingStrategy};
-use serde::de::{self, Deserializer, Visitor};
-use serde::ser::SerializeStruct;
-use serde::{Deserialize, Serialize, Serializer};
 
-use crate::currency::Currency;
-use crate::error::InputError;
-use crate::json::Refused;
+use serde::ser::SerializeStruct;
+use serde::{Serialize, Serializer};
+
+use super::currency::Currency;
+use super::error::InputError;
 
 /// How promocodes rounds a computed amount to its currency's minor unit:
 /// half away from zero, so EUR 0.125 becomes EUR 0.13 and JPY 2.5 becomes JPY 3.
@@ -364,59 +363,75 @@ impl Serialize for Money {
     }
 }
 
-/// A decimal that arrives as a JSON string; a JSON number is refused.
-pub(crate) struct DecimalText(pub(crate) String);
-
-impl DecimalText {
-    /// What a reader expects here, for its "invalid type" message.
-    pub(crate) const EXPECTING: &'static str = "a decimal number written as a string, such as \"12.50\"";
-}
-
-impl<'de> Deserialize<'de> for DecimalText {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<DecimalText, D::Error> {
-        struct TextVisitor;
-
-        impl Visitor<'_> for TextVisitor {
-            type Value = DecimalText;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(DecimalText::EXPECTING)
-            }
-
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<DecimalText, E> {
-                Ok(DecimalText(v.to_owned()))
-            }
+/// Splits `total` (at most the sum of `weights`) in proportion to `weights`:
+/// each part rounded down, then one more unit to each of the largest
+/// remainders, ties by position. The parts add up to `total` exactly and no
+/// part exceeds its weight.
+pub(crate) fn largest_remainder(total: i128, weights: &[i128]) -> Vec<i128> {
+    let sum: i128 = weights.iter().sum();
+    if sum <= 0 || total <= 0 {
+        return vec![0; weights.len()];
+    }
+    let total = total.min(sum);
+    let mut parts: Vec<i128> = weights.iter().map(|w| total * w / sum).collect();
+    let mut left = total - parts.iter().sum::<i128>();
+    let remainders: Vec<i128> = weights.iter().map(|w| total * w % sum).collect();
+    let mut order: Vec<usize> = (0..weights.len()).filter(|&i| weights[i] > 0).collect();
+    // Largest remainder first, ties in line order: a stable insertion sort
+    // (at most Basket::MAX_LINES lines; far less code than the library's sorts).
+    for sorted in 1..order.len() {
+        let mut at = sorted;
+        while at > 0 && remainders[order[at - 1]] < remainders[order[at]] {
+            order.swap(at - 1, at);
+            at -= 1;
         }
-
-        deserializer.deserialize_str(TextVisitor)
     }
+    for i in order {
+        if left == 0 {
+            break;
+        }
+        parts[i] += 1;
+        left -= 1;
+    }
+    parts
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct MoneyRepr {
-    pub(crate) amount: DecimalText,
-    pub(crate) currency: Currency,
-}
-
-impl MoneyRepr {
-    /// The money its fields make, or why not.
-    pub(crate) fn finish(self) -> Result<Money, Refused> {
-        Money::parse(&self.amount.0, self.currency).map_err(|err| Refused::at("amount", err))
+/// The currency a definition's amounts agree on, checking each against the first.
+pub(crate) fn agreed_currency(amounts: &[(&'static str, Option<&Money>)]) -> Result<Option<Currency>, InputError> {
+    let mut agreed: Option<Currency> = None;
+    for (field, amount) in amounts {
+        let Some(amount) = amount else { continue };
+        match agreed {
+            None => agreed = Some(amount.currency()),
+            Some(expected) if expected != amount.currency() => {
+                return Err(InputError::CurrencyMismatch {
+                    field,
+                    expected,
+                    actual: amount.currency(),
+                })
+            }
+            Some(_) => {}
+        }
     }
-}
-
-impl<'de> Deserialize<'de> for Money {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Money, D::Error> {
-        MoneyRepr::deserialize(deserializer)?
-            .finish()
-            .map_err(Refused::into_serde)
-    }
+    Ok(agreed)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn largest_remainder_adds_up_and_breaks_ties_by_order() {
+        // EUR 10.00 over 3.33, 3.33, 3.34: 3.33 + 3.33 + 3.34.
+        assert_eq!(largest_remainder(1000, &[333, 333, 334]), vec![333, 333, 334]);
+        // One cent over three equal lines goes to the first.
+        assert_eq!(largest_remainder(1, &[100, 100, 100]), vec![1, 0, 0]);
+        assert_eq!(largest_remainder(2, &[100, 100, 100]), vec![1, 1, 0]);
+        // Ineligible lines (weight 0) get nothing.
+        assert_eq!(largest_remainder(50, &[0, 100, 0, 100]), vec![0, 25, 0, 25]);
+        assert_eq!(largest_remainder(0, &[1, 2]), vec![0, 0]);
+        assert_eq!(largest_remainder(5, &[0, 0]), vec![0, 0]);
+    }
 
     #[test]
     fn max_amount_is_ten_to_the_fifteenth() {

@@ -1,14 +1,7 @@
-use std::fmt;
-
-use serde::de::{self, Deserializer, Visitor};
 use serde::ser::SerializeStruct;
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 
-use crate::currency::Currency;
-use crate::error::InputError;
-use crate::ids::{Category, Sku};
-use crate::json::{from_json, invalid, Refused};
-use crate::money::Money;
+use crate::values::{Category, Currency, InputError, Money, Sku};
 
 /// One line of a basket: a product (its [`Sku`] and [`Category`]s), how many,
 /// and the price of one.
@@ -110,7 +103,7 @@ pub(crate) fn check_quantity(quantity: u64) -> Result<u32, InputError> {
         })
 }
 
-fn check_categories(count: usize) -> Result<(), InputError> {
+pub(crate) fn check_categories(count: usize) -> Result<(), InputError> {
     if count > Basket::MAX_CATEGORIES {
         return Err(InputError::TooMany {
             field: "categories",
@@ -275,15 +268,6 @@ impl Basket {
         }
     }
 
-    /// Parses a basket's JSON form.
-    ///
-    /// # Errors
-    ///
-    /// As [`from_json`](crate::from_json): the path names the field (`lines[3].quantity`).
-    pub fn from_json(json: &str) -> Result<Basket, InputError> {
-        from_json(json)
-    }
-
     /// Whether the basket has lines (rather than only a total).
     pub fn has_lines(&self) -> bool {
         self.itemised
@@ -346,134 +330,5 @@ impl Serialize for Basket {
             s.serialize_field("total", &self.total)?;
         }
         s.end()
-    }
-}
-
-/// A quantity as read: a JSON integer from 1 to 10,000.
-pub(crate) struct Quantity(pub(crate) u32);
-
-impl Quantity {
-    /// What a reader expects in place of a quantity, for its "invalid type" message.
-    pub(crate) fn expecting(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "a whole number from 1 to {}", Basket::MAX_QUANTITY)
-    }
-
-    /// A quantity read as a JSON integer (`from_u64`) ...
-    pub(crate) fn from_u64(v: u64) -> Result<Quantity, InputError> {
-        check_quantity(v).map(Quantity)
-    }
-
-    /// ... or as a negative one.
-    pub(crate) fn from_i64(v: i64) -> Result<Quantity, InputError> {
-        match u64::try_from(v) {
-            Ok(v) => Quantity::from_u64(v),
-            Err(_) => Err(InputError::QuantityOutOfRange {
-                quantity: v.to_string(),
-                max: Basket::MAX_QUANTITY,
-            }),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Quantity {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Quantity, D::Error> {
-        struct QuantityVisitor;
-
-        impl Visitor<'_> for QuantityVisitor {
-            type Value = Quantity;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                Quantity::expecting(f)
-            }
-
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Quantity, E> {
-                Quantity::from_u64(v).map_err(|err| invalid("", err))
-            }
-
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Quantity, E> {
-                Quantity::from_i64(v).map_err(|err| invalid("", err))
-            }
-        }
-
-        deserializer.deserialize_u64(QuantityVisitor)
-    }
-}
-
-/// A line's categories as read: at most [`Basket::MAX_CATEGORIES`].
-pub(crate) struct Categories(pub(crate) Vec<Category>);
-
-impl Categories {
-    /// The categories of a line, or why not.
-    pub(crate) fn finish(categories: Vec<Category>) -> Result<Categories, Refused> {
-        check_categories(categories.len()).map_err(|err| Refused::at("", err))?;
-        Ok(Categories(categories))
-    }
-}
-
-impl<'de> Deserialize<'de> for Categories {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Categories, D::Error> {
-        Categories::finish(Vec::<Category>::deserialize(deserializer)?).map_err(Refused::into_serde)
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct LineRepr {
-    pub(crate) sku: Sku,
-    pub(crate) quantity: Quantity,
-    pub(crate) unit_price: Money,
-    #[serde(default)]
-    pub(crate) categories: Option<Categories>,
-}
-
-impl LineRepr {
-    /// The line; its fields were checked as they were read, but the amount may overflow.
-    pub(crate) fn into_line(self) -> Result<Line, InputError> {
-        let line = Line::new(self.sku, self.quantity.0, self.unit_price)?;
-        Ok(Line {
-            categories: self.categories.map(|c| c.0).unwrap_or_default(),
-            ..line
-        })
-    }
-}
-
-/// Lines as read, each turned into a [`Line`] with its index in the path of an error.
-pub(crate) fn into_lines(lines: Vec<LineRepr>) -> Result<Vec<Line>, InputError> {
-    lines
-        .into_iter()
-        .enumerate()
-        .map(|(i, line)| line.into_line().map_err(|err| err.at(&format!("lines[{i}]"))))
-        .collect()
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct BasketRepr {
-    #[serde(default)]
-    pub(crate) total: Option<Money>,
-    #[serde(default)]
-    pub(crate) lines: Option<Vec<LineRepr>>,
-    #[serde(default)]
-    pub(crate) shipping: Option<Money>,
-}
-
-impl BasketRepr {
-    /// The basket its fields make, or why not.
-    pub(crate) fn finish(self) -> Result<Basket, Refused> {
-        let lines = self.lines.map(into_lines).transpose();
-        lines
-            .and_then(|lines| Basket::from_parts(self.total, lines, self.shipping))
-            .map_err(|err| match err {
-                InputError::Field { path, error } => Refused::Invalid(path, *error),
-                other => Refused::at("", other),
-            })
-    }
-}
-
-impl<'de> Deserialize<'de> for Basket {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Basket, D::Error> {
-        BasketRepr::deserialize(deserializer)?
-            .finish()
-            .map_err(Refused::into_serde)
     }
 }

@@ -1,6 +1,6 @@
-use crate::time::Timestamp;
+use super::time::Timestamp;
 
-use crate::currency::Currency;
+use super::currency::Currency;
 
 /// Input that promocodes refuses to build a value from.
 ///
@@ -162,17 +162,6 @@ pub enum InputError {
         total: u64,
         /// Redemptions of the code by the customer.
         per_customer: u64,
-    },
-    /// A redemption asked for zero attempts; at least one is needed.
-    #[error("attempts must be at least 1")]
-    ZeroAttempts,
-    /// A capture was given a quote made for another code.
-    #[error("the quote is for code {quoted}, not {code}")]
-    QuoteForOtherCode {
-        /// The code being captured.
-        code: String,
-        /// The code the quote was made for.
-        quoted: String,
     },
     /// An amount of money written `-0`: amounts have no sign.
     #[error("amount {amount} has a sign; amounts are written without one")]

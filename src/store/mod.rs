@@ -1,10 +1,22 @@
+//! The store: where redemptions are counted. The [`RedemptionStore`] trait
+//! (three compare-and-set writes and their reads, no increment), the write
+//! requests it is given ([`Redemption`], [`Conversion`], [`Release`]), what
+//! it keeps ([`Reservation`]), the in-memory store, and, with the `testing`
+//! feature, the conformance suite every store runs and its test doubles. It
+//! uses the rules and values layers; it never runs a rule or reads a clock.
+
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ids::{Code, CustomerId, IdempotencyKey};
 use crate::rules::{Quote, UsageCounts};
-use crate::time::Timestamp;
+use crate::values::{Code, CustomerId, IdempotencyKey, Timestamp};
+
+mod memory;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+pub use memory::InMemoryRedemptionStore;
 
 /// Where a redemption is in its life.
 ///

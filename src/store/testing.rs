@@ -16,14 +16,9 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use crate::basket::Basket;
-use crate::currency::Currency;
-use crate::ids::{Code, CustomerId, IdempotencyKey};
-use crate::money::Money;
-use crate::promo::{Discount, PromoCode};
-use crate::rules::{Quote, UsageCounts};
-use crate::store::{Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState, StoreError};
-use crate::time::Timestamp;
+use super::{Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState, StoreError};
+use crate::rules::{Basket, Discount, PromoCode, Quote, UsageCounts};
+use crate::values::{Code, Currency, CustomerId, IdempotencyKey, Money, Timestamp};
 
 /// A store that refuses its first `refusals` writes as stale, then passes
 /// every call to `inner`. It counts the writes it was asked for.
@@ -666,7 +661,7 @@ pub enum Point {
 /// ```
 /// use promocodes::testing::{Interleave, Point};
 /// use promocodes::{redeem, Basket, Code, Currency, Discount, InMemoryRedemptionStore, Money, PromoCode};
-/// use promocodes::{RedeemError, RedeemOptions, Rejection, Timestamp, UsageLimits};
+/// use promocodes::{RedemptionError, RedeemOptions, Rejection, Timestamp, UsageLimits};
 ///
 /// let promo = PromoCode::builder(Code::parse("LASTONE")?, Discount::percent("10".parse()?)?)
 ///     .limits(UsageLimits::new(Some(1), None)?)
@@ -678,7 +673,7 @@ pub enum Point {
 ///     redeem(&promo, inner, None, &basket, now, RedeemOptions::new()).expect("the other buyer redeems");
 /// });
 /// let err = redeem(&promo, &store, None, &basket, now, RedeemOptions::new()).unwrap_err();
-/// assert!(matches!(err, RedeemError::Rejected(r) if r.rejection() == Rejection::Exhausted));
+/// assert!(matches!(err, RedemptionError::Rejected(r) if r.rejection() == Rejection::Exhausted));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Interleave<S, F> {

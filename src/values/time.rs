@@ -1,10 +1,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::de::{self, Deserializer, Visitor};
 use serde::{Serialize, Serializer};
 
-use crate::error::InputError;
+use super::error::InputError;
 
 /// Seconds from 0000-01-01T00:00:00Z to 1970-01-01T00:00:00Z.
 const MIN_SECONDS: i64 = -62_167_219_200;
@@ -267,26 +266,6 @@ impl FromStr for Timestamp {
 impl Serialize for Timestamp {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Timestamp {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Timestamp, D::Error> {
-        struct TimeVisitor;
-
-        impl Visitor<'_> for TimeVisitor {
-            type Value = Timestamp;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(Timestamp::EXPECTING)
-            }
-
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Timestamp, E> {
-                Timestamp::parse(v).map_err(|err| crate::json::invalid("", err))
-            }
-        }
-
-        deserializer.deserialize_str(TimeVisitor)
     }
 }
 

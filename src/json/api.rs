@@ -5,14 +5,11 @@
 
 use serde::Deserialize;
 
-use crate::basket::{into_lines, Basket, LineRepr};
-use crate::error::InputError;
-use crate::ids::{Code, CustomerId, IdempotencyKey};
-use crate::json::from_json;
-use crate::money::Money;
-use crate::redeem::{check_hold_ttl, check_reason};
-use crate::rules::{Quote, UsageCounts};
-use crate::time::Timestamp;
+use super::from_json;
+use super::wire::{into_lines, LineRepr};
+use crate::redemption::{check_hold_ttl, check_reason};
+use crate::rules::{Basket, Quote, UsageCounts};
+use crate::values::{Code, CustomerId, IdempotencyKey, InputError, Money, Timestamp};
 
 /// What a page may know besides the basket when it quotes:
 /// `{"customer": "alice", "usage": {"total": 3, "per_customer": 0}, "now": "2026-12-02T10:00:00Z"}`,

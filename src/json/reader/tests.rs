@@ -18,7 +18,7 @@ fn same(text: &str) {
 }
 
 fn vectors() -> Value {
-    serde_json::from_str(include_str!("../../tests/vectors.json")).unwrap()
+    serde_json::from_str(include_str!("../../../tests/vectors.json")).unwrap()
 }
 
 #[test]

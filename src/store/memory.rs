@@ -2,10 +2,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::ops::Bound;
 use std::sync::{Mutex, MutexGuard};
 
-use crate::ids::{Code, CustomerId, IdempotencyKey};
+use super::{Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState, StoreError};
 use crate::rules::UsageCounts;
-use crate::store::{Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState, StoreError};
-use crate::time::Timestamp;
+use crate::values::{Code, CustomerId, IdempotencyKey, Timestamp};
 
 /// A [`RedemptionStore`] in memory, for tests and single-process use.
 ///

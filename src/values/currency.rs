@@ -1,11 +1,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::de::{self, Deserializer, Visitor};
 use serde::{Serialize, Serializer};
 
-use crate::error::InputError;
-use crate::iso4217::{CODES, COUNT, MINOR_UNITS, TABLE};
+use super::error::InputError;
+use super::iso4217::{CODES, COUNT, MINOR_UNITS, TABLE};
 
 /// An ISO 4217 currency and the number of its minor units.
 ///
@@ -143,25 +142,5 @@ impl FromStr for Currency {
 impl Serialize for Currency {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.code())
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Currency {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Currency, D::Error> {
-        struct CodeVisitor;
-
-        impl Visitor<'_> for CodeVisitor {
-            type Value = Currency;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(Currency::EXPECTING)
-            }
-
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Currency, E> {
-                Currency::from_code(v).map_err(|err| crate::json::invalid("", err))
-            }
-        }
-
-        deserializer.deserialize_str(CodeVisitor)
     }
 }

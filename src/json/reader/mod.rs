@@ -28,19 +28,14 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::api::QuoteOptions;
-use crate::basket::{Basket, BasketRepr, Categories, LineRepr, Quantity};
-use crate::currency::Currency;
-use crate::error::{join_path, InputError};
-use crate::ids::{Category, Code, CustomerId, Sku};
-use crate::json::Refused;
-use crate::money::{DecimalText, Money, MoneyRepr};
-use crate::promo::{
-    AppliesTo, DefinitionRepr, Discount, DiscountFields, KindText, LimitsRepr, PercentText, PromoCode, ScopeRepr,
-    UsageLimits,
+use super::api::QuoteOptions;
+use super::wire::{
+    BasketRepr, Categories, DecimalText, DefinitionRepr, DiscountFields, KindText, LimitsRepr, LineRepr, MoneyRepr,
+    PercentText, Quantity, ScopeRepr, UsageRepr,
 };
-use crate::rules::{UsageCounts, UsageRepr};
-use crate::time::Timestamp;
+use super::Refused;
+use crate::rules::{AppliesTo, Basket, Discount, PromoCode, UsageCounts, UsageLimits};
+use crate::values::{join_path, Category, Code, Currency, CustomerId, InputError, Money, Sku, Timestamp};
 
 /// Reads a definition (`PromoCode`), as `from_json::<PromoCode>` does.
 pub(crate) fn definition(text: &str) -> Result<PromoCode, InputError> {

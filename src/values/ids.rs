@@ -1,10 +1,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::de::{self, Deserializer, Visitor};
 use serde::{Serialize, Serializer};
 
-use crate::error::InputError;
+use super::error::InputError;
 
 /// A normalised promo code: trimmed, upper case, 1 to 64 characters from `A-Z 0-9 _ -`.
 ///
@@ -274,26 +273,6 @@ macro_rules! string_identifier {
         impl Serialize for $name {
             fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 serializer.serialize_str(&self.0)
-            }
-        }
-
-        impl<'de> serde::Deserialize<'de> for $name {
-            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<$name, D::Error> {
-                struct StrVisitor;
-
-                impl Visitor<'_> for StrVisitor {
-                    type Value = $name;
-
-                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                        f.write_str($name::EXPECTING)
-                    }
-
-                    fn visit_str<E: de::Error>(self, v: &str) -> Result<$name, E> {
-                        $name::parse(v).map_err(|err| crate::json::invalid("", err))
-                    }
-                }
-
-                deserializer.deserialize_str(StrVisitor)
             }
         }
     };
