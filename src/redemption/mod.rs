@@ -1,5 +1,5 @@
 //! Redemption: [`hold`], [`capture`], [`release`] and [`redeem`], the one
-//! compare-and-set loop they share ([`decide`]), what they answer and how
+//! compare-and-set loop they share (one private `decide` module), what they answer and how
 //! they fail. It drives a [`RedemptionStore`] with the rules' decisions; it
 //! uses the store, rules and values layers, and never reads a clock.
 
@@ -116,7 +116,7 @@ pub fn redeem<S: RedemptionStore + ?Sized>(
 ///   names one redemption forever: anything else is
 ///   [`RedemptionError::IdempotencyKeyReused`]); the hold stays in the store's
 ///   history as `expired`, and the capture's record names it
-///   ([`Reservation::hold_expired_at`]).
+///   ([`Reservation::hold_expired_at`](crate::Reservation::hold_expired_at)).
 /// - **Pinned** ([`CaptureOptions::quoted`]) to the quote the buyer was shown,
 ///   it is refused with [`Rejection::QuoteChanged`](crate::Rejection::QuoteChanged)
 ///   when pricing now gives another discount or amount to pay, after every

@@ -6,7 +6,7 @@ use super::{MAX_HOLD_TTL_SECONDS, MIN_HOLD_TTL_SECONDS};
 use crate::rules::Quote;
 use crate::values::{IdempotencyKey, Money};
 
-/// Options for [`redeem`]: an idempotency key and the attempt budget.
+/// Options for [`redeem`](crate::redeem): an idempotency key and the attempt budget.
 #[derive(Debug, Clone, Copy)]
 #[must_use]
 pub struct RedeemOptions<'a> {
@@ -42,7 +42,7 @@ impl<'a> RedeemOptions<'a> {
     }
 }
 
-/// Options for [`capture`]: [`RedeemOptions`] plus the quote the buyer was shown.
+/// Options for [`capture`](crate::capture): [`RedeemOptions`] plus the quote the buyer was shown.
 #[derive(Debug, Clone, Copy, Default)]
 #[must_use]
 pub struct CaptureOptions<'a> {
@@ -83,7 +83,7 @@ impl<'a> CaptureOptions<'a> {
     /// the quote that charges `amount` for the basket (its discount is the
     /// basket total minus `amount`). Refused with
     /// [`Rejection::QuoteChanged`](crate::Rejection::QuoteChanged) when
-    /// pricing now asks another amount; [`RedemptionError::Input`] when `amount`
+    /// pricing now asks another amount; [`RedemptionError::Input`](crate::RedemptionError::Input) when `amount`
     /// is in another currency than the basket or above its total. With
     /// [`quoted`](CaptureOptions::quoted) too, the quote is what is pinned.
     pub fn charged(mut self, amount: Money) -> CaptureOptions<'a> {
@@ -92,7 +92,7 @@ impl<'a> CaptureOptions<'a> {
     }
 }
 
-/// Options for [`hold`]: how long the hold lasts and the attempt budget.
+/// Options for [`hold`](crate::hold): how long the hold lasts and the attempt budget.
 #[derive(Debug, Clone, Copy)]
 #[must_use]
 pub struct HoldOptions {
