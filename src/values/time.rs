@@ -38,6 +38,12 @@ pub struct Timestamp {
 }
 
 impl Timestamp {
+    /// The earliest instant: 0000-01-01T00:00:00Z.
+    pub const MIN: Timestamp = Timestamp {
+        seconds: MIN_SECONDS,
+        nanos: 0,
+    };
+
     /// The instant `millis` milliseconds after 1970-01-01T00:00:00Z (before it, when negative),
     /// as JavaScript's `Date.now()` gives it.
     ///

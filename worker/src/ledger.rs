@@ -25,8 +25,7 @@ use crate::problem::Problem;
 use crate::sqlite::{SqliteRedemptionStore, StoredDefinition};
 use crate::stats::{self, Event};
 
-/// The most receipts one page of the admin list returns.
-pub const MAX_PAGE: u32 = 1000;
+use crate::limits::MAX_PAGE;
 
 /// The Durable Object holding one code's definition, counts, holds, idempotency keys, receipts and figures.
 #[durable_object]

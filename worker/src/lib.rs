@@ -50,11 +50,11 @@ pub mod http;
 #[allow(missing_docs)]
 pub mod ledger;
 pub mod limits;
+pub mod payments;
 pub mod problem;
 pub mod ratelimit;
 pub mod sqlite;
 pub mod stats;
-pub mod stripe;
 
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -522,11 +522,11 @@ async fn handle_list_codes(req: &Request, env: &Env) -> Answer {
         Some(text) => text
             .parse::<u32>()
             .ok()
-            .filter(|n| (1..=catalog::MAX_PAGE).contains(n))
+            .filter(|n| (1..=limits::MAX_PAGE).contains(n))
             .ok_or_else(|| {
                 bad_param(
                     "limit",
-                    format!("{text:?} is not a page size from 1 to {}", catalog::MAX_PAGE),
+                    format!("{text:?} is not a page size from 1 to {}", limits::MAX_PAGE),
                 )
             })?,
     };
@@ -741,9 +741,9 @@ async fn handle_stripe_webhook(req: &Request, env: &Env) -> Answer {
         .filter(|s| !s.is_empty())
         .ok_or(Problem::Misconfigured(STRIPE_WEBHOOK_SECRET))?;
     let body = read_body(req, WEBHOOK_BODY_LIMIT).await?;
-    let header = req.headers().get(stripe::SIGNATURE_HEADER)?;
+    let header = req.headers().get(payments::SIGNATURE_HEADER)?;
     let now = (worker::Date::now().as_millis() / 1000) as i64;
-    stripe::verify(
+    payments::verify(
         header.as_deref(),
         body.as_bytes(),
         &secret,
@@ -751,10 +751,10 @@ async fn handle_stripe_webhook(req: &Request, env: &Env) -> Answer {
         WEBHOOK_TOLERANCE_SECONDS,
     )
     .map_err(|err| Problem::InvalidSignature(err.to_string()))?;
-    let action = stripe::parse_event(body.as_bytes()).map_err(|err| Problem::InvalidEvent(err.to_string()))?;
+    let action = payments::parse_event(body.as_bytes()).map_err(|err| Problem::InvalidEvent(err.to_string()))?;
     match action {
-        stripe::Action::Ignore { event_id, why } => webhook_ignored(&event_id, &why),
-        stripe::Action::Capture {
+        payments::Action::Ignore { event_id, why } => webhook_ignored(&event_id, &why),
+        payments::Action::Capture {
             event_id,
             payment_intent,
             code,
@@ -795,7 +795,7 @@ async fn handle_stripe_webhook(req: &Request, env: &Env) -> Answer {
             }
             Ok(response)
         }
-        stripe::Action::Release {
+        payments::Action::Release {
             event_id,
             payment_intent,
             code,

@@ -76,13 +76,11 @@ const MIGRATIONS: &[(&str, &str, &str)] = &[
 
 const STORE: &str = "sqlite";
 
-/// Nanoseconds from 0000-01-01 to 1970-01-01, so that every [`instant`] is positive.
-const EPOCH_OFFSET_NANOS: i128 = 62_167_219_200 * 1_000_000_000;
-
 /// A time as fixed-width text that sorts as the time does, to the nanosecond,
 /// for the whole range of [`Timestamp`] (SQLite's integers would stop at 2262).
 pub fn instant(at: Timestamp) -> String {
-    format!("{:021}", at.as_unix_nanos() + EPOCH_OFFSET_NANOS)
+    // Counted from the earliest instant, so that every one is positive.
+    format!("{:021}", at.as_unix_nanos() - Timestamp::MIN.as_unix_nanos())
 }
 
 /// The core's [`RedemptionStore`] over `state.storage().sql()`.
@@ -828,7 +826,7 @@ impl SqliteRedemptionStore {
         row.expires
             .map(|text| {
                 let nanos: i128 = text.parse().map_err(rust_error)?;
-                Timestamp::from_unix_nanos(nanos - EPOCH_OFFSET_NANOS).map_err(rust_error)
+                Timestamp::from_unix_nanos(nanos + Timestamp::MIN.as_unix_nanos()).map_err(rust_error)
             })
             .transpose()
     }
