@@ -19,9 +19,12 @@ use promocodes::{HoldOptions, IdempotencyKey, Line, Money, PromoCode, Quote, Red
 use promocodes::{Reservation, ReservationState, Timestamp};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use worker::{durable_object, DurableObject, Env, Method, Request, Response, Result, State};
+use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
 use crate::problem::Problem;
+use crate::protocol::{
+    Call, FOR_CACHE_HEADER, FRESH_FOR_HEADER, IDEMPOTENCY_KEY_HEADER, OUTCOME_HEADER, TEST_CONFLICT_HEADER,
+};
 use crate::sqlite::{SqliteRedemptionStore, StoredDefinition};
 use crate::stats::{self, Event};
 
@@ -61,7 +64,7 @@ impl DurableObject for Ledger {
 
     async fn fetch(&self, req: Request) -> Result<Response> {
         OUTCOME.with(|slot| slot.borrow_mut().take());
-        let op = op_of(&req.path());
+        let op = Call::of(&req.method(), &req.path()).and_then(Call::log_name);
         let response = match self.dispatch(req).await {
             Ok(response) => response,
             Err(problem) => {
@@ -106,17 +109,6 @@ thread_local! {
     static OUTCOME: std::cell::RefCell<Option<Value>> = const { std::cell::RefCell::new(None) };
 }
 
-/// The header that carries a hold's, capture's or release's outcome to the Worker, which logs it.
-pub const OUTCOME_HEADER: &str = "x-promocodes-outcome";
-
-/// The header on a lookup the Worker will keep in the edge cache.
-pub const FOR_CACHE_HEADER: &str = "x-promocodes-for-cache";
-
-/// The header on a lookup for the edge cache when a hold will expire (and
-/// the counts change without a write) sooner than the cache would keep it:
-/// the whole seconds until then.
-pub const FRESH_FOR_HEADER: &str = "x-promocodes-fresh-for";
-
 /// Notes the outcome of this request (`code`, `op`, `outcome`, and a
 /// `rejection`, `problem` or other detail) for its one JSON log line.
 fn log(code: &Code, op: &str, outcome: &str, detail: Option<(&str, &str)>) {
@@ -125,17 +117,6 @@ fn log(code: &Code, op: &str, outcome: &str, detail: Option<(&str, &str)>) {
         line[field] = json!(value);
     }
     OUTCOME.with(|slot| *slot.borrow_mut() = Some(line));
-}
-
-/// The operation a request to the object is, for its log line: a hold, a
-/// capture or a release (from the API or a payment provider), else `None`.
-fn op_of(path: &str) -> Option<&'static str> {
-    match path {
-        "/hold" => Some("hold"),
-        "/capture" | "/payment-capture" => Some("capture"),
-        "/release" | "/payment-release" => Some("release"),
-        _ => None,
-    }
 }
 
 /// Notes the outcome of a hold, capture or release refused before it noted
@@ -234,62 +215,61 @@ impl Ledger {
     }
 
     async fn dispatch(&self, mut req: Request) -> std::result::Result<Response, Problem> {
-        let path = req.path();
-        match (req.method(), path.as_str()) {
-            (Method::Put, "/definition") => {
+        let call = Call::of(&req.method(), &req.path()).ok_or(Problem::NotFound)?;
+        match call {
+            Call::PutDefinition => {
                 let body = req.text().await?;
                 self.handle_put_definition(&body)
             }
-            (Method::Patch, "/definition") => {
+            Call::PatchDefinition => {
                 let code = Self::code_param(&req)?;
                 let body = req.text().await?;
                 self.handle_patch_definition(&code, &body)
             }
-            (Method::Delete, "/definition") => self.handle_archive(&Self::code_param(&req)?),
-            (Method::Get, "/definition") => {
+            Call::ArchiveDefinition => self.handle_archive(&Self::code_param(&req)?),
+            Call::GetDefinition => {
                 let for_cache = req.headers().get(FOR_CACHE_HEADER)?.is_some();
                 self.handle_get_definition(&Self::code_param(&req)?, for_cache)
             }
-            (Method::Get, "/summary") => self.handle_summary(&Self::code_param(&req)?),
-            (Method::Post, "/quote") => {
+            Call::Summary => self.handle_summary(&Self::code_param(&req)?),
+            Call::Quote => {
                 let body = req.text().await?;
                 self.handle_quote(&body)
             }
-            (Method::Post, "/hold") => {
+            Call::Hold => {
                 let key = Self::key(&req)?;
                 let body = req.text().await?;
                 self.handle_hold(&key, &body).await
             }
-            (Method::Post, "/capture") => {
+            Call::Capture => {
                 let key = Self::key(&req)?;
                 let conflict = Self::forced_conflict(&req)?;
                 let body = req.text().await?;
                 self.handle_capture(&key, &body, conflict)
             }
-            (Method::Post, "/release") => {
+            Call::Release => {
                 let body = req.text().await?;
                 self.handle_release(&body)
             }
-            (Method::Post, "/payment-capture") => {
+            Call::PaymentCapture => {
                 let capture: PaymentCapture = req.json().await?;
                 self.handle_payment_capture(&capture)
             }
-            (Method::Post, "/payment-release") => {
+            Call::PaymentRelease => {
                 let release: PaymentRelease = req.json().await?;
                 self.handle_payment_release(&release)
             }
-            (Method::Get, "/redemptions") => self.handle_redemptions(&req),
-            (Method::Get, "/stats") => self.handle_stats(&Self::code_param(&req)?),
+            Call::Redemptions => self.handle_redemptions(&req),
+            Call::Stats => self.handle_stats(&Self::code_param(&req)?),
             #[cfg(feature = "conformance")]
-            (Method::Post, "/conformance") => self.handle_conformance(),
-            _ => Err(Problem::NotFound),
+            Call::Conformance => self.handle_conformance(),
         }
     }
 
     fn key(req: &Request) -> std::result::Result<IdempotencyKey, Problem> {
         let key = req
             .headers()
-            .get("idempotency-key")?
+            .get(IDEMPOTENCY_KEY_HEADER)?
             .ok_or(Problem::MissingIdempotencyKey)?;
         Ok(IdempotencyKey::parse(&key)?)
     }
@@ -297,7 +277,7 @@ impl Ledger {
     /// Test builds only: `x-test-conflict: 1` makes every compare-and-set of
     /// this capture lose, to see a 409 end to end.
     fn forced_conflict(req: &Request) -> std::result::Result<bool, Problem> {
-        let asked = req.headers().get("x-test-conflict")?.is_some();
+        let asked = req.headers().get(TEST_CONFLICT_HEADER)?.is_some();
         Ok(cfg!(feature = "conformance") && asked)
     }
 

@@ -17,7 +17,7 @@ pub enum Problem {
     /// The route exists, not for this method; `allow` lists the ones it takes.
     MethodNotAllowed {
         /// The `Allow` header value.
-        allow: &'static str,
+        allow: String,
     },
     /// No or a wrong bearer token.
     Unauthorized,

@@ -7,13 +7,17 @@
 //! 3. [`amount::major_amount`] turns a Stripe `amount` (an integer in Stripe's
 //!    minor unit) into the plain decimal that `promocodes::Money::parse` reads.
 //!
-//! Nothing in these three uses `worker::` types, so all of it is tested
+//! 4. [`webhook::handle`] is the route: it verifies, reads, finds the code and
+//!    forwards the capture or release to the code's object.
+//!
+//! Nothing in the first three uses `worker::` types, so all of it is tested
 //! natively (`cargo test -p promocodes-worker`). The route reads the body as
 //! raw bytes (never text re-encoded or JSON re-serialised), verifies, then parses.
 
 pub mod amount;
 pub mod event;
 pub mod signature;
+pub mod webhook;
 
 pub use amount::{major_amount, stripe_decimal_places, AmountError};
 pub use event::{parse_event, Action, EventError, HANDLED_EVENT_TYPES, META_BASKET, META_CUSTOMER, META_PROMO_CODE};
