@@ -34,9 +34,8 @@ use std::fmt::Write as _;
 use wasm_bindgen::prelude::*;
 
 use crate::api::QuoteOptions;
-use crate::basket::{BasketRepr, Categories, LineRepr, Quantity};
 use crate::{
-    Basket, Category, Code, Currency, CustomerId, InputError, Money, PromoCode, PromoCodeRejected, Quote, Sku,
+    Basket, Category, Code, Currency, CustomerId, InputError, Line, Money, PromoCode, PromoCodeRejected, Quote, Sku,
     Timestamp, UsageCounts,
 };
 
@@ -314,10 +313,10 @@ fn basket_and_options(basket: &JsValue, options: Option<&JsValue>) -> Result<(Ba
             return Ok(read);
         }
     }
-    let basket = read("basket", basket, crate::reader::basket)?;
+    let basket = read("basket", basket, crate::json::reader::basket)?;
     let options = match options {
         None => QuoteOptions::default(),
-        Some(options) => read("options", options, crate::reader::options)?,
+        Some(options) => read("options", options, crate::json::reader::options)?,
     };
     Ok((basket, options))
 }
@@ -365,21 +364,21 @@ impl<'a> Fields<'a> {
         Money::parse(amount, Currency::from_code(self.next()?).ok()?).ok()
     }
 
-    fn line(&mut self) -> Option<LineRepr> {
+    fn line(&mut self) -> Option<Line> {
         let sku = Sku::parse(self.next()?).ok()?;
-        let quantity = Quantity::from_u64(self.number()?).ok()?;
+        let quantity = u32::try_from(self.number()?).ok()?;
         let unit_price = self.money()?;
         let categories = self.maybe(|fields| {
             let count = fields.number()?;
-            let names: Option<Vec<Category>> = (0..count).map(|_| Category::parse(fields.next()?).ok()).collect();
-            Categories::finish(names?).ok()
+            (0..count)
+                .map(|_| Category::parse(fields.next()?).ok())
+                .collect::<Option<Vec<_>>>()
         })?;
-        Some(LineRepr {
-            sku,
-            quantity,
-            unit_price,
-            categories,
-        })
+        let line = Line::new(sku, quantity, unit_price).ok()?;
+        match categories {
+            Some(categories) => line.with_categories(categories).ok(),
+            None => Some(line),
+        }
     }
 }
 
@@ -390,7 +389,7 @@ fn plain(fields: &str) -> Option<(Basket, QuoteOptions)> {
     let total = fields.maybe(Fields::money)?;
     let lines = fields.maybe(|fields| (0..fields.number()?).map(|_| fields.line()).collect())?;
     let shipping = fields.maybe(Fields::money)?;
-    let basket = BasketRepr { total, lines, shipping }.finish().ok()?;
+    let basket = Basket::from_parts(total, lines, shipping).ok()?;
     let options = QuoteOptions {
         customer: fields.maybe(|fields| CustomerId::parse(fields.next()?).ok())?,
         usage: fields.maybe(|fields| UsageCounts::new(fields.number()?, fields.number()?).ok())?,
@@ -568,7 +567,7 @@ fn check_with(promo: &PromoCode, basket: &Basket, options: &QuoteOptions) -> Res
 
 /// A definition argument.
 fn definition(definition: JsDefinition) -> Result<PromoCode, js_sys::Error> {
-    read("definition", &definition.into(), crate::reader::definition)
+    read("definition", &definition.into(), crate::json::reader::definition)
 }
 
 /// Prices `basket` with the code `definition`, touching no counter.

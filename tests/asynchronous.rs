@@ -12,9 +12,9 @@ use std::task::{Context, Poll, Waker};
 use common::*;
 use promocodes::{
     capture, capture_async, hold, hold_async, redeem, redeem_async, release, release_async, AsyncRedemptionStore,
-    Basket, CaptureError, CaptureOptions, Code, Conversion, CustomerId, Hold, HoldOptions, IdempotencyKey,
-    InMemoryRedemptionStore, PromoCode, Receipt, RedeemError, RedeemOptions, Redemption, Release, ReleaseError,
-    Released, Reservation, StoreError, Timestamp, UsageCounts, UsageLimits,
+    Basket, CaptureOptions, Code, Conversion, CustomerId, Hold, HoldOptions, IdempotencyKey, InMemoryRedemptionStore,
+    PromoCode, Receipt, RedeemOptions, Redemption, RedemptionError, Release, ReleaseError, Released, Reservation,
+    StoreError, Timestamp, UsageCounts, UsageLimits,
 };
 
 /// Polls `future` to completion on this thread (the in-memory store's futures are ready at once).
@@ -30,9 +30,9 @@ fn block_on<F: Future>(future: F) -> F::Output {
 
 #[derive(Debug, PartialEq)]
 enum Outcome {
-    Capture(Result<Receipt, CaptureError>),
-    Redeem(Result<Receipt, RedeemError>),
-    Hold(Result<Hold, RedeemError>),
+    Capture(Result<Receipt, RedemptionError>),
+    Redeem(Result<Receipt, RedemptionError>),
+    Hold(Result<Hold, RedemptionError>),
     Release(Result<Released, ReleaseError>),
 }
 
@@ -311,7 +311,7 @@ fn a_lost_race_is_retried_and_then_a_conflict_as_in_the_blocking_form() {
 
     let store = flaky(3);
     let err = block_on(redeem_async(&promo, &store, None, &basket("80.00"), start(), options)).unwrap_err();
-    assert!(matches!(err, RedeemError::Conflict(c) if c.attempts == 3));
+    assert!(matches!(err, RedemptionError::Conflict(c) if c.attempts == 3));
     assert_eq!(store.writes.load(Ordering::SeqCst), 3);
 }
 

@@ -38,8 +38,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use promocodes::{
-    capture_async, hold_async, release_async, AsyncRedemptionStore, Basket, CaptureError, CaptureOptions, Code,
-    Currency, CustomerId, Discount, HoldOptions, IdempotencyKey, Money, PromoCode, RedeemError, Timestamp, UsageLimits,
+    capture_async, hold_async, release_async, AsyncRedemptionStore, Basket, CaptureOptions, Code, Currency, CustomerId,
+    Discount, HoldOptions, IdempotencyKey, Money, PromoCode, RedemptionError, Timestamp, UsageLimits,
 };
 use promocodes_postgres::PgRedemptionStore;
 
@@ -131,7 +131,7 @@ struct Tally {
 impl Tally {
     fn capture(
         &self,
-        answer: Result<promocodes::Receipt, CaptureError>,
+        answer: Result<promocodes::Receipt, RedemptionError>,
         key: &str,
         out: &Option<Mutex<std::fs::File>>,
     ) {
@@ -146,10 +146,10 @@ impl Tally {
                 self.receipts.fetch_add(1, Ordering::SeqCst);
             }
             Ok(_) => {}
-            Err(CaptureError::Rejected(_)) => {
+            Err(RedemptionError::Rejected(_)) => {
                 self.rejected.fetch_add(1, Ordering::SeqCst);
             }
-            Err(CaptureError::Conflict(_)) => {
+            Err(RedemptionError::Conflict(_)) => {
                 self.conflicts.fetch_add(1, Ordering::SeqCst);
             }
             Err(_) => {
@@ -163,17 +163,17 @@ impl Tally {
     }
 
     /// Whether the hold landed.
-    fn hold(&self, answer: Result<promocodes::Hold, RedeemError>) -> bool {
+    fn hold(&self, answer: Result<promocodes::Hold, RedemptionError>) -> bool {
         match answer {
             Ok(hold) => {
                 self.holds.fetch_add(u64::from(!hold.replayed), Ordering::SeqCst);
                 true
             }
-            Err(RedeemError::Rejected(_)) => {
+            Err(RedemptionError::Rejected(_)) => {
                 self.rejected.fetch_add(1, Ordering::SeqCst);
                 false
             }
-            Err(RedeemError::Conflict(_)) => {
+            Err(RedemptionError::Conflict(_)) => {
                 self.conflicts.fetch_add(1, Ordering::SeqCst);
                 false
             }

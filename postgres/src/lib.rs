@@ -74,8 +74,10 @@ function the migration installs: one statement, one round trip, its own
 transaction.
 
 1. Without any lock, it looks the idempotency key up (a known key answers
-   with its reservation, `replayed`: the one exception is a capture under
-   the key of a hold expired at `now`) and the counts at `now` (captured
+   with its reservation, `replayed`: the one exception is a capture that
+   names the hold under the key, expired at `now`, which it follows; then
+   the hold stays in the history, marked `expired`, and the key moves to
+   the capture) and the counts at `now` (captured
    uses plus holds with `expires > now`, overall and for the customer). If
    they are not exactly the counts the rules were checked against
    (compared as one value), the write is stale: `Ok(None)`, and nothing
@@ -241,7 +243,8 @@ const HELD: &str = "SELECT count(*) FROM promocodes_holds WHERE code = $1 AND ex
 /// at `READ COMMITTED`.
 ///
 /// 1. Without any lock: a known key answers `replay` with its reservation
-///    (but a capture under the key of a hold expired at `p_now`), and counts
+///    (but a capture that names, in `p_after_expired`, the hold under the
+///    key, expired at `p_now`), and counts
 ///    at `p_now` other than `p_total`, `p_mine` answer `stale`. Both are
 ///    true at that snapshot, within the call: a write that has lost its race
 ///    costs no lock and no disk flush.
@@ -251,11 +254,12 @@ const HELD: &str = "SELECT count(*) FROM promocodes_holds WHERE code = $1 AND ex
 /// 3. The write: the reservation (its JSON, with the counts after it, made
 ///    by the caller, since it can only land on exactly `p_total`, `p_mine`),
 ///    its key, and the hold (`p_expires`) or the captured counts. A capture
-///    under the key of an expired hold replaces the hold.
+///    that follows an expired hold takes its key; the hold stays in the
+///    history, marked `expired`.
 const RECORD_FUNCTION: &str = r#"
 CREATE OR REPLACE FUNCTION promocodes_record(
     p_code text, p_customer text, p_now text, p_key text, p_state text, p_expires text,
-    p_total bigint, p_mine bigint, p_reservation jsonb)
+    p_total bigint, p_mine bigint, p_reservation jsonb, p_after_expired text)
 RETURNS TABLE(what text, earlier jsonb)
 LANGUAGE plpgsql VOLATILE
 SET search_path FROM CURRENT
@@ -263,7 +267,7 @@ AS $fn$
 DECLARE
     k_seq bigint;
     k_reservation jsonb;
-    k_expired boolean;
+    k_follows boolean;
     c_total bigint;
     c_mine bigint;
     new_seq bigint;
@@ -274,14 +278,16 @@ BEGIN
         END IF;
         k_seq := NULL;
         IF p_key IS NOT NULL THEN
-            SELECT k.seq, r.reservation, (r.state = 'held' AND h.expires <= p_now)
-            INTO k_seq, k_reservation, k_expired
+            -- k_follows: this capture names the hold under the key, and it has expired at p_now.
+            SELECT k.seq, r.reservation,
+                (p_expires IS NULL AND r.state = 'held' AND h.expires <= p_now AND h.expires = p_after_expired)
+            INTO k_seq, k_reservation, k_follows
             FROM promocodes_idempotency_keys k
             JOIN promocodes_redemptions r ON r.seq = k.seq
             LEFT JOIN promocodes_holds h ON h.seq = k.seq
             WHERE k.code = p_code AND k.key = p_key;
         END IF;
-        IF k_seq IS NOT NULL AND NOT (k_expired IS TRUE AND p_expires IS NULL) THEN
+        IF k_seq IS NOT NULL AND k_follows IS NOT TRUE THEN
             RETURN QUERY SELECT 'replay'::text, k_reservation;
             RETURN;
         END IF;
@@ -300,18 +306,21 @@ BEGIN
     END LOOP;
 
     IF k_seq IS NOT NULL THEN
-        UPDATE promocodes_redemptions SET state = p_state, reservation = p_reservation WHERE seq = k_seq;
+        -- The expired hold stays in the history, marked expired; the key moves to the capture.
+        UPDATE promocodes_redemptions
+        SET state = 'expired', reservation = jsonb_set(reservation, '{state}', '"expired"')
+        WHERE seq = k_seq;
         DELETE FROM promocodes_holds WHERE seq = k_seq;
-    ELSE
-        INSERT INTO promocodes_redemptions(code, idempotency_key, state, reservation)
-        VALUES (p_code, p_key, p_state, p_reservation)
-        RETURNING seq INTO new_seq;
-        IF p_key IS NOT NULL THEN
-            INSERT INTO promocodes_idempotency_keys(code, key, seq) VALUES (p_code, p_key, new_seq);
-        END IF;
-        IF p_expires IS NOT NULL THEN
-            INSERT INTO promocodes_holds(seq, code, customer, expires) VALUES (new_seq, p_code, p_customer, p_expires);
-        END IF;
+        DELETE FROM promocodes_idempotency_keys WHERE code = p_code AND key = p_key;
+    END IF;
+    INSERT INTO promocodes_redemptions(code, idempotency_key, state, reservation)
+    VALUES (p_code, p_key, p_state, p_reservation)
+    RETURNING seq INTO new_seq;
+    IF p_key IS NOT NULL THEN
+        INSERT INTO promocodes_idempotency_keys(code, key, seq) VALUES (p_code, p_key, new_seq);
+    END IF;
+    IF p_expires IS NOT NULL THEN
+        INSERT INTO promocodes_holds(seq, code, customer, expires) VALUES (new_seq, p_code, p_customer, p_expires);
     END IF;
     IF p_expires IS NULL THEN
         INSERT INTO promocodes_usage_total(code, n) VALUES (p_code, 1)
@@ -327,7 +336,7 @@ $fn$;
 "#;
 
 /// One compare-and-set of a new use: [`RECORD_FUNCTION`].
-const RECORD: &str = "SELECT what, earlier FROM promocodes_record($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+const RECORD: &str = "SELECT what, earlier FROM promocodes_record($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
 
 /// Rewrites the reservation at `$1`; drops its hold row (`$5`); moves the
 /// captured counts of code `$2` and customer `$3` by `$4` (-1, 0 or 1).
@@ -667,6 +676,7 @@ impl PgRedemptionStore {
                     &total,
                     &mine,
                     &Json(&reservation),
+                    &redemption.after_expired_hold.map(instant),
                 ],
             )
             .await

@@ -163,6 +163,7 @@ fn a_connection_lost_in_the_middle_of_a_write_leaves_nothing_half_written() {
             quote: &quote,
             now,
             hold_until: None,
+            after_expired_hold: None,
         };
         let first = IdempotencyKey::parse("first").expect("a key");
         store
@@ -203,6 +204,7 @@ fn a_connection_lost_in_the_middle_of_a_write_leaves_nothing_half_written() {
                     quote: &quote,
                     now,
                     hold_until: None,
+                    after_expired_hold: None,
                 };
                 store.record(&redemption).await
             })
@@ -244,6 +246,7 @@ fn a_connection_lost_in_the_middle_of_a_write_leaves_nothing_half_written() {
                     quote: &quote,
                     now,
                     hold_until: None,
+                    after_expired_hold: None,
                 };
                 store.record(&redemption).await
             })
