@@ -153,7 +153,7 @@ pool gives less control over what happens to a connection whose future was
 dropped mid-transaction, which this store needs to decide itself.
 */
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
 use futures_util::future::{try_join, try_join3};
