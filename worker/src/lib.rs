@@ -291,7 +291,7 @@ async fn to_ledger(env: &Env, code: &Code, req: Request) -> Answer {
 /// A request that changed the code's counts after its public lookup was
 /// cached (the object says `purge`) also purges that lookup: a buyer's next
 /// lookup sees the change.
-async fn to_ledger_logged(env: &Env, code: &Code, req: Request, origin: &Request) -> Answer {
+async fn to_ledger_logged(env: &Env, code: &Code, req: Request) -> Answer {
     let started = worker::Date::now().as_millis();
     let response = to_ledger(env, code, req).await?;
     if let Some(line) = response.headers().get(ledger::OUTCOME_HEADER)? {
@@ -302,7 +302,7 @@ async fn to_ledger_logged(env: &Env, code: &Code, req: Request, origin: &Request
             line["ms"] = json!(worker::Date::now().as_millis().saturating_sub(started));
             worker::console_log!("{line}");
             if line.get("purge").is_some() {
-                edge_cache::purge(origin, code).await;
+                edge_cache::purge(code).await;
             }
         }
     }
@@ -438,7 +438,7 @@ async fn handle_put_code(req: &Request, env: &Env, code: &str) -> Answer {
         return Ok(response);
     }
     catalog_change(env, "/commit", &code, false).await?;
-    edge_cache::purge(req, &code).await;
+    edge_cache::purge(&code).await;
     Ok(response)
 }
 
@@ -450,7 +450,7 @@ async fn handle_patch_code(req: &Request, env: &Env, code: &str) -> Answer {
     require_known(env, &code).await?;
     let path = code_query("/definition", &code);
     let response = to_ledger(env, &code, internal(Method::Patch, &path, Some(body), &[])?).await?;
-    edge_cache::purge(req, &code).await;
+    edge_cache::purge(&code).await;
     Ok(response)
 }
 
@@ -464,7 +464,7 @@ async fn handle_archive_code(req: &Request, env: &Env, code: &str) -> Answer {
     if response.status_code() == 200 {
         catalog_change(env, "/commit", &code, true).await?;
     }
-    edge_cache::purge(req, &code).await;
+    edge_cache::purge(&code).await;
     Ok(response)
 }
 
@@ -473,7 +473,7 @@ async fn handle_get_code(req: &Request, env: &Env, code: &str) -> Answer {
     limit_public(req, env, trusted).await?;
     let code = path_code(code)?;
     if !trusted {
-        if let Some(cached) = edge_cache::lookup(req, &code).await? {
+        if let Some(cached) = edge_cache::lookup(&code).await? {
             return Ok(cached);
         }
     }
@@ -490,7 +490,7 @@ async fn handle_get_code(req: &Request, env: &Env, code: &str) -> Answer {
         response.headers_mut().set("cache-control", "no-store")?;
         Ok(response)
     } else {
-        edge_cache::store(req, &code, response).await
+        edge_cache::store(&code, response).await
     }
 }
 
@@ -639,7 +639,7 @@ async fn handle_keyed(req: &Request, env: &Env, kind: BasketRequestKind) -> Answ
         let key = idempotency_key(req)?;
         let body = read_body(req, BASKET_BODY_LIMIT).await?;
         let conflict = req.headers().get("x-test-conflict")?.is_some() && cfg!(feature = "conformance");
-        keyed_through_ledger(req, env, kind, &key, body, conflict).await
+        keyed_through_ledger(env, kind, &key, body, conflict).await
     })
     .await
 }
@@ -665,7 +665,6 @@ async fn logged_if_refused(op: &str, answer: impl std::future::Future<Output = A
 
 /// The hold and capture path shared by the API and the demo routes.
 async fn keyed_through_ledger(
-    req: &Request,
     env: &Env,
     kind: BasketRequestKind,
     key: &IdempotencyKey,
@@ -685,13 +684,7 @@ async fn keyed_through_ledger(
     if conflict {
         headers.push(("x-test-conflict", "1"));
     }
-    to_ledger_logged(
-        env,
-        &routing.code,
-        internal(Method::Post, path, Some(body), &headers)?,
-        req,
-    )
-    .await
+    to_ledger_logged(env, &routing.code, internal(Method::Post, path, Some(body), &headers)?).await
 }
 
 /// `POST /v1/releases`: `{code, key, reason?}` with the capture token.
@@ -699,21 +692,15 @@ async fn handle_release(req: &Request, env: &Env) -> Answer {
     logged_if_refused("release", async {
         authorize(req, env, Role::Capture)?;
         let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
-        release_through_ledger(req, env, body).await
+        release_through_ledger(env, body).await
     })
     .await
 }
 
-async fn release_through_ledger(req: &Request, env: &Env, body: String) -> Answer {
+async fn release_through_ledger(env: &Env, body: String) -> Answer {
     let release = ReleaseRequest::from_json(&body)?;
     require_known(env, &release.code).await?;
-    to_ledger_logged(
-        env,
-        &release.code,
-        internal(Method::Post, "/release", Some(body), &[])?,
-        req,
-    )
-    .await
+    to_ledger_logged(env, &release.code, internal(Method::Post, "/release", Some(body), &[])?).await
 }
 
 /// The secret Stripe signs webhooks with (`whsec_...`).
@@ -775,13 +762,8 @@ async fn handle_stripe_webhook(req: &Request, env: &Env) -> Answer {
                 event_id,
             };
             let body = serde_json::to_string(&payment).map_err(|e| Problem::Internal(e.to_string()))?;
-            let response = to_ledger_logged(
-                env,
-                &code,
-                internal(Method::Post, "/payment-capture", Some(body), &[])?,
-                req,
-            )
-            .await?;
+            let response =
+                to_ledger_logged(env, &code, internal(Method::Post, "/payment-capture", Some(body), &[])?).await?;
             if response.status_code() == 200 {
                 let index = catalog::Payment {
                     payment: payment_intent,
@@ -818,13 +800,8 @@ async fn handle_stripe_webhook(req: &Request, env: &Env) -> Answer {
                 holds_only,
             };
             let body = serde_json::to_string(&release).map_err(|e| Problem::Internal(e.to_string()))?;
-            let mut response = to_ledger_logged(
-                env,
-                &code,
-                internal(Method::Post, "/payment-release", Some(body), &[])?,
-                req,
-            )
-            .await?;
+            let mut response =
+                to_ledger_logged(env, &code, internal(Method::Post, "/payment-release", Some(body), &[])?).await?;
             match response.status_code() {
                 200 => {
                     let answer: Value = response.json().await?;
@@ -914,11 +891,10 @@ async fn handle_demo(req: &Request, env: &Env, step: DemoStep) -> Answer {
     match step {
         DemoStep::Cancel => {
             fields.insert("key".to_owned(), json!(key));
-            release_through_ledger(req, env, Value::Object(fields).to_string()).await
+            release_through_ledger(env, Value::Object(fields).to_string()).await
         }
         DemoStep::Hold => {
             keyed_through_ledger(
-                req,
                 env,
                 BasketRequestKind::Hold,
                 &key,
@@ -929,7 +905,6 @@ async fn handle_demo(req: &Request, env: &Env, step: DemoStep) -> Answer {
         }
         _ => {
             keyed_through_ledger(
-                req,
                 env,
                 BasketRequestKind::Capture,
                 &key,
