@@ -38,6 +38,9 @@ pub struct Ledger {
     /// the cache, cleared when a write tells the Worker to purge it. It starts
     /// set, since a lookup may have been cached before this instance began.
     lookup_cached: Cell<bool>,
+    /// Test builds only: when this instance wrote figures to SQLite (Unix milliseconds).
+    #[cfg(feature = "conformance")]
+    figure_writes: RefCell<Vec<i64>>,
 }
 
 /// What the object keeps in memory between requests.
@@ -57,6 +60,8 @@ impl DurableObject for Ledger {
             state,
             cache: RefCell::new(Cache::default()),
             lookup_cached: Cell::new(true),
+            #[cfg(feature = "conformance")]
+            figure_writes: RefCell::new(Vec::new()),
         }
     }
 
@@ -229,6 +234,8 @@ impl Ledger {
             }
             Ok(())
         });
+        #[cfg(feature = "conformance")]
+        self.figure_writes.borrow_mut().push(at.as_unix_millis());
         if let Err(err) = result {
             worker::console_error!("stats not recorded ({event:?}): {err}");
         }
@@ -283,6 +290,8 @@ impl Ledger {
             (Method::Get, "/stats") => self.handle_stats(&Self::code_param(&req)?),
             #[cfg(feature = "conformance")]
             (Method::Post, "/conformance") => self.handle_conformance(),
+            #[cfg(feature = "conformance")]
+            (Method::Get, "/figure-writes") => self.handle_figure_writes(&Self::code_param(&req)?),
             _ => Err(Problem::NotFound),
         }
     }
@@ -838,6 +847,19 @@ impl Ledger {
                 "total": total,
                 "last_hour": last_hour,
             }),
+            200,
+        )
+    }
+
+    /// Test builds only: when this instance wrote the code's figures to
+    /// SQLite, and how many counted events wait in memory (none: each is
+    /// written in its request). A read: it writes nothing.
+    #[cfg(feature = "conformance")]
+    fn handle_figure_writes(&self, code: &Code) -> std::result::Result<Response, Problem> {
+        self.stored(code)?;
+        let written_at = self.figure_writes.borrow().clone();
+        json_response(
+            &json!({ "code": code, "writes": written_at.len(), "written_at": written_at, "pending": 0 }),
             200,
         )
     }

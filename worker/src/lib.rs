@@ -111,6 +111,9 @@ enum Route<'a> {
     /// `/v1/__conformance`: test builds only.
     #[cfg(feature = "conformance")]
     Conformance,
+    /// `/v1/__figures/{code}`: test builds only, admin.
+    #[cfg(feature = "conformance")]
+    FigureWrites(&'a str),
     /// `/demo/{quote,hold,pay,cancel}`, only with `DEMO` set.
     Demo(DemoStep),
     /// Any other `/v1/*` or `/demo/*` path.
@@ -144,6 +147,8 @@ impl<'a> Route<'a> {
             ["v1", "openapi.json"] => Route::OpenApi,
             #[cfg(feature = "conformance")]
             ["v1", "__conformance"] => Route::Conformance,
+            #[cfg(feature = "conformance")]
+            ["v1", "__figures", code] => Route::FigureWrites(code),
             ["demo", "quote"] if demo => Route::Demo(DemoStep::Quote),
             ["demo", "hold"] if demo => Route::Demo(DemoStep::Hold),
             ["demo", "pay"] if demo => Route::Demo(DemoStep::Pay),
@@ -199,6 +204,8 @@ const LIST_METHODS: &str = "GET, HEAD";
 const QUOTE_METHODS: &str = "POST";
 const QUOTE_ALLOW: &str = "OPTIONS, POST";
 const POST_ONLY: &str = "POST";
+#[cfg(feature = "conformance")]
+const GET_ONLY: &str = "GET";
 
 fn not_allowed(allow: &'static str) -> Answer {
     Err(Problem::MethodNotAllowed { allow })
@@ -236,11 +243,15 @@ async fn dispatch(route: Route<'_>, req: Request, env: &Env, cors: Option<&Cors>
         (Route::OpenApi, _) => not_allowed(LIST_METHODS),
         #[cfg(feature = "conformance")]
         (Route::Conformance, Method::Post) => handle_conformance(&req, env).await,
+        #[cfg(feature = "conformance")]
+        (Route::FigureWrites(code), Method::Get) => handle_admin_read(&req, env, code, "/figure-writes").await,
         (Route::Demo(step), Method::Post) => handle_demo(&req, env, step).await,
         (Route::Holds | Route::Captures | Route::Releases, _) => not_allowed(POST_ONLY),
         (Route::StripeWebhook | Route::Demo(_), _) => not_allowed(POST_ONLY),
         #[cfg(feature = "conformance")]
         (Route::Conformance, _) => not_allowed(POST_ONLY),
+        #[cfg(feature = "conformance")]
+        (Route::FigureWrites(_), _) => not_allowed(GET_ONLY),
         (Route::NotFound | Route::Asset, _) => Err(Problem::NotFound),
     }
 }
