@@ -38,6 +38,8 @@ pub struct Ledger {
     /// the cache, cleared when a write tells the Worker to purge it. It starts
     /// set, since a lookup may have been cached before this instance began.
     lookup_cached: Cell<bool>,
+    /// Figures counted in memory and not yet written: the quotes' (see [`stats`]).
+    figures: RefCell<stats::Pending>,
     /// Test builds only: when this instance wrote figures to SQLite (Unix milliseconds).
     #[cfg(feature = "conformance")]
     figure_writes: RefCell<Vec<i64>>,
@@ -48,7 +50,8 @@ pub struct Ledger {
 struct Cache {
     store: Option<Rc<SqliteRedemptionStore>>,
     definition: Option<Rc<StoredDefinition>>,
-    /// The expiry the alarm is set for, as far as this instance knows.
+    /// When the alarm is set for (the next hold's expiry, or when the figures
+    /// counted in memory are due), as far as this instance knows.
     alarm: Option<Timestamp>,
     /// The last minute whose old figures were pruned.
     pruned: i64,
@@ -60,6 +63,7 @@ impl DurableObject for Ledger {
             state,
             cache: RefCell::new(Cache::default()),
             lookup_cached: Cell::new(true),
+            figures: RefCell::new(stats::Pending::default()),
             #[cfg(feature = "conformance")]
             figure_writes: RefCell::new(Vec::new()),
         }
@@ -222,11 +226,75 @@ impl Ledger {
         Ok((store, definition))
     }
 
-    /// Adds to the code's figures; a failure is logged, never returned.
+    /// Adds to the code's figures and writes them now, with any counted in
+    /// memory before (a write request's figure); a failure is logged, never returned.
     fn count(&self, event: Event<'_>, n: i64, at: Timestamp) {
+        self.figures.borrow_mut().add(event, n, minute(at));
+        self.write_figures(at);
+    }
+
+    /// Counts a public request's figure (a quote's) in memory: it is written
+    /// now if the last write was [`stats::WRITE_INTERVAL_MS`] ago or more,
+    /// else with the next write, and the alarm is set for when it is due at
+    /// the latest. A failure to set the alarm is logged, never returned.
+    async fn count_public(&self, event: Event<'_>, at: Timestamp) {
+        let due = {
+            let mut figures = self.figures.borrow_mut();
+            figures.add(event, 1, minute(at));
+            figures.is_due(at.as_unix_millis())
+        };
+        if due {
+            self.write_figures(at);
+        } else if let Err(problem) = self.alarm_for_figures().await {
+            worker::console_error!("setting the figures' alarm failed: {}", problem.body());
+        }
+    }
+
+    /// When the figures counted in memory are due to be written, if any are counted.
+    fn figures_due(&self) -> std::result::Result<Option<Timestamp>, Problem> {
+        let figures = self.figures.borrow();
+        if figures.is_empty() {
+            return Ok(None);
+        }
+        let due = Timestamp::from_unix_millis(figures.due_at()).map_err(|e| Problem::Internal(e.to_string()))?;
+        Ok(Some(due))
+    }
+
+    /// Sets the alarm for when the figures counted in memory are due, unless
+    /// it is set for that time or sooner.
+    async fn alarm_for_figures(&self) -> std::result::Result<(), Problem> {
+        let Some(due) = self.figures_due()? else {
+            return Ok(());
+        };
+        if self.cache.borrow().alarm.is_some_and(|set| set <= due) {
+            return Ok(());
+        }
+        self.set_alarm(due).await
+    }
+
+    /// Sets the object's one alarm for `at` (just after it). It is noted
+    /// before the await, so that requests meanwhile do not set it again.
+    async fn set_alarm(&self, at: Timestamp) -> std::result::Result<(), Problem> {
+        let before = self.cache.borrow_mut().alarm.replace(at);
+        let date = worker::js_sys::Date::new(&(at.as_unix_millis() as f64 + 1.0).into());
+        let set = self.state.storage().set_alarm(worker::ScheduledTime::new(date)).await;
+        if set.is_err() {
+            self.cache.borrow_mut().alarm = before;
+        }
+        Ok(set?)
+    }
+
+    /// Writes every figure counted in memory, in one synchronous turn (one
+    /// commit), and folds old minutes once a minute; a failure is logged,
+    /// never returned (those counts are lost).
+    fn write_figures(&self, at: Timestamp) {
+        let counts = self.figures.borrow_mut().take(at.as_unix_millis());
+        if counts.is_empty() {
+            return;
+        }
         let sql = self.state.storage().sql();
         let now_minute = minute(at);
-        let result = stats::record(&sql, event, n, now_minute).and_then(|()| {
+        let result = stats::write(&sql, &counts).and_then(|()| {
             let stale = self.cache.borrow().pruned < now_minute;
             if stale {
                 stats::prune(&sql, now_minute)?;
@@ -237,7 +305,7 @@ impl Ledger {
         #[cfg(feature = "conformance")]
         self.figure_writes.borrow_mut().push(at.as_unix_millis());
         if let Err(err) = result {
-            worker::console_error!("stats not recorded ({event:?}): {err}");
+            worker::console_error!("figures not written ({} counts): {err}", counts.len());
         }
     }
 
@@ -261,7 +329,7 @@ impl Ledger {
             (Method::Get, "/summary") => self.handle_summary(&Self::code_param(&req)?),
             (Method::Post, "/quote") => {
                 let body = req.text().await?;
-                self.handle_quote(&body)
+                self.handle_quote(&body).await
             }
             (Method::Post, "/hold") => {
                 let key = Self::key(&req)?;
@@ -428,18 +496,20 @@ impl Ledger {
         });
     }
 
-    fn handle_quote(&self, body: &str) -> std::result::Result<Response, Problem> {
+    /// A quote: read only. Its figure is counted in memory ([`Ledger::count_public`]).
+    async fn handle_quote(&self, body: &str) -> std::result::Result<Response, Problem> {
         let req = BasketRequest::parse(body, BasketRequestKind::Quote)?;
         let (store, definition) = self.live(&req.code)?;
         let at = now()?;
         let usage = store.usage_for(&req.code, req.customer.as_ref(), at)?;
         match definition.promo.quote(req.customer.as_ref(), usage, &req.basket, at) {
             Ok(quote) => {
-                self.count(Event::Quote, 1, at);
+                self.count_public(Event::Quote, at).await;
                 json_response(&quote, 200)
             }
             Err(rejected) => {
-                self.count(Event::Rejected("quotes", rejected.rejection().code()), 1, at);
+                self.count_public(Event::Rejected("quotes", rejected.rejection().code()), at)
+                    .await;
                 Err(Problem::rejected(rejected, None, None))
             }
         }
@@ -756,22 +826,28 @@ impl Ledger {
         }
     }
 
-    /// Keeps the alarm at the earliest expiry of the holds still held.
+    /// Keeps the alarm at the earliest expiry of the holds still held, or
+    /// when the figures counted in memory are due if that is sooner.
     async fn schedule_expiry(&self, store: &SqliteRedemptionStore, code: &Code) -> std::result::Result<(), Problem> {
-        let next = store.next_expiry(code)?;
+        let expiry = store.next_expiry(code)?;
+        let next = match (expiry, self.figures_due()?) {
+            (Some(expiry), Some(due)) => Some(expiry.min(due)),
+            (expiry, due) => expiry.or(due),
+        };
         let current = self.cache.borrow().alarm;
-        if next.is_some() && next != current {
-            if let Some(at) = next {
-                let date = worker::js_sys::Date::new(&(at.as_unix_millis() as f64 + 1.0).into());
-                self.state.storage().set_alarm(worker::ScheduledTime::new(date)).await?;
-            }
-            self.cache.borrow_mut().alarm = next;
+        if let Some(at) = next.filter(|_| next != current) {
+            self.set_alarm(at).await?;
         }
         Ok(())
     }
 
     async fn handle_alarm(&self) -> std::result::Result<(), Problem> {
         self.cache.borrow_mut().alarm = None;
+        // The figures counted in memory, if due (else the schedule below sets the alarm for then).
+        let at = now()?;
+        if self.figures.borrow().is_due(at.as_unix_millis()) {
+            self.write_figures(at);
+        }
         let Some(store) = self.store()? else {
             return Ok(());
         };
@@ -781,7 +857,6 @@ impl Ledger {
             .sql()
             .exec("SELECT code FROM definition", None)?
             .to_array()?;
-        let at = now()?;
         for row in codes {
             let Some(code) = row["code"].as_str().and_then(|c| Code::parse(c).ok()) else {
                 continue;
@@ -838,7 +913,9 @@ impl Ledger {
     fn handle_stats(&self, code: &Code) -> std::result::Result<Response, Problem> {
         let (_, definition) = self.stored(code)?;
         let at = now()?;
-        let (total, last_hour) = stats::read(&self.state.storage().sql(), minute(at))?;
+        let (mut total, mut last_hour) = stats::read(&self.state.storage().sql(), minute(at))?;
+        // What is counted in memory and not yet written is read with the rest.
+        self.figures.borrow().add_to(&mut total, &mut last_hour, minute(at));
         json_response(
             &json!({
                 "code": code,
@@ -852,14 +929,18 @@ impl Ledger {
     }
 
     /// Test builds only: when this instance wrote the code's figures to
-    /// SQLite, and how many counted events wait in memory (none: each is
-    /// written in its request). A read: it writes nothing.
+    /// SQLite, and how many counted events wait in memory. A read: it writes nothing.
     #[cfg(feature = "conformance")]
     fn handle_figure_writes(&self, code: &Code) -> std::result::Result<Response, Problem> {
         self.stored(code)?;
         let written_at = self.figure_writes.borrow().clone();
         json_response(
-            &json!({ "code": code, "writes": written_at.len(), "written_at": written_at, "pending": 0 }),
+            &json!({
+                "code": code,
+                "writes": written_at.len(),
+                "written_at": written_at,
+                "pending": self.figures.borrow().events(),
+            }),
             200,
         )
     }
