@@ -9,7 +9,9 @@
 // small machine (2.5 s against 7 s on two cores), and no proxy restart can reset the count.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, admin, eur, startMiniflare } from "./harness.mjs";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { putCode, call, admin, capturer, eur, startMiniflare, ROOT } from "./harness.mjs";
 
 const skip = process.env.PROMOCODES_CONFORMANCE !== "1" && "worker built without the conformance feature (no write counter)";
 const worker = {};
@@ -17,7 +19,9 @@ before(async () => { if (!skip) Object.assign(worker, await startMiniflare()); }
 after(() => worker.stop?.());
 
 const QUOTES = 1000;
-const INTERVAL_MS = 1000; // worker/src/stats.rs WRITE_INTERVAL_MS
+// The shortest time between two writes of the figures counted in memory, as the object has it.
+const [, INTERVAL_MS] = readFileSync(path.join(ROOT, "worker/src/stats.rs"), "utf8")
+  .match(/^pub const WRITE_INTERVAL_MS: i64 = (\d+);$/m).map(Number);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function figureWrites(code) {
@@ -72,4 +76,29 @@ test(`${QUOTES} anonymous quotes sent at once cost the code's object at most one
   for (const period of await quoteFigures("CROWDQ")) {
     assert.deepEqual(period, { quotes: QUOTES / 2, rejected: { below_minimum: QUOTES / 2 } });
   }
+});
+
+test("a write takes the quotes counted in memory with its own figure, and the figures' alarm keeps a hold's expiry", { skip }, async () => {
+  assert.equal((await putCode(worker.base, { code: "BRIEFQ", discount: { kind: "percent", percent: "10" } })).status, 201);
+  const held = await call(worker.base, "POST", "/v1/holds", {
+    body: { code: "BRIEFQ", total: eur("50.00"), ttl_seconds: 2 }, headers: { ...capturer, "idempotency-key": "briefq-1" } });
+  assert.equal(held.status, 201, held.text);
+  // Quotes within the second after the hold's figure wait in memory, and set the alarm for when they are
+  // due: sooner than the hold's expiry, which the alarm was set for.
+  for (let i = 0; i < 3; i++) assert.equal((await call(worker.base, "POST", "/v1/quotes", { body: { code: "BRIEFQ", total: eur("50.00") } })).status, 200);
+  const captured = await call(worker.base, "POST", "/v1/captures", {
+    body: { code: "BRIEFQ", total: eur("50.00") }, headers: { ...capturer, "idempotency-key": "briefq-2" } });
+  assert.equal(captured.status, 201, captured.text);
+  assert.equal((await figureWrites("BRIEFQ")).pending, 0, "the capture wrote the quotes' figures with its own");
+
+  // The hold still expires by the alarm (which marks it and counts it), after the figures' turn.
+  let stats;
+  for (let waited = 0; waited < 10_000; waited += 200) {
+    stats = (await call(worker.base, "GET", "/v1/codes/BRIEFQ/stats", { headers: admin })).json;
+    if (stats.total.expired === 1) break;
+    await sleep(200);
+  }
+  assert.deepEqual([stats.total.holds, stats.total.captures, stats.total.quotes, stats.total.expired], [1, 1, 3, 1]);
+  const list = await call(worker.base, "GET", "/v1/codes/BRIEFQ/redemptions", { headers: admin });
+  assert.equal(list.json.redemptions.find((r) => r.idempotency_key === "briefq-1").state, "expired");
 });

@@ -1,7 +1,8 @@
 //! The public lookup of a code (`GET /v1/codes/{code}`) served from the edge
 //! cache (the Workers Cache API, `caches.default`) for a few seconds, so that a
 //! crowd typing one code costs its Durable Object about one read per edge
-//! location per period instead of one per buyer.
+//! location per period instead of one per buyer. There is one entry per code,
+//! whatever host the lookup came through ([`key`]).
 //!
 //! Only anonymous lookups use it: a request with a valid token (an operator,
 //! a shop's server) always reads the object's live counts. Redefining a code,
