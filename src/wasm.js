@@ -15,7 +15,9 @@
 //
 // build(..., length) makes an answer's objects from what the module wrote (the answer's number, then
 // its fields), in the order the core's serde shapes write them. It keeps the last answer's texts,
-// and makes the objects from them again while the number stays the same.
+// and makes the objects from them again while the number stays the same. The first field says what
+// the answer is: q a quote, r a refusal, c a check passed, h the hold's bounds, f the definition's
+// fields, p why a text is not a promo code (a PromoInputError's problem).
 const SEP = 1;
 const BAIL = {};
 const OBJECT = Object.prototype;
@@ -249,6 +251,14 @@ export function build(wasmMemory, pointer, size, length) {
   const f = fieldsOf(shared(wasmMemory, pointer, size), length);
   if (f[0] === "r") return { ok: false, rejection: f[1], message: f[2] };
   if (f[0] === "c") return { ok: true };
+  if (f[0] === "h") return { min: +f[1], max: +f[2], default: +f[3] };
+  if (f[0] === "f") return f.slice(1);
+  if (f[0] === "p") {
+    // Why a text is not a code; a character comes as its code point (it may be the separator).
+    if (f[1] === "code_character") return { kind: f[1], character: String.fromCodePoint(+f[2]), position: +f[3] };
+    if (f[1] === "code_too_long") return { kind: f[1], length: +f[2], max: +f[3] };
+    return { kind: f[1] };
+  }
   const quote = {
     code: f[1],
     total: { amount: f[2], currency: f[3] },
