@@ -2,8 +2,8 @@
 // this file next to promocodes.js (pkg/snippets/) and imports it from there.
 //
 // The module and these helpers exchange fields through one buffer in the module's memory (each call
-// says where): each field is the byte 1 and the field's UTF-8 text. Reading and writing it here
-// costs far less than handing strings across one by one.
+// says where): each field is the byte 1 and the field's UTF-8 text. Why this way:
+// docs/performance.md#browser-module-size-and-speed.
 //
 // flatten(basket, options) writes a plain basket and plain options of the documented shape as
 // fields and returns how many bytes it wrote, or -1 for anything it does not vouch for: then the
@@ -227,9 +227,8 @@ function keep(fields, number) {
 function fieldsOf(view, length) {
   const number = (view[0] | (view[1] << 8) | (view[2] << 16) | (view[3] << 24)) >>> 0;
   if (number === lastNumber && memory === lastMemory) return lastFields;
-  // ASCII is read here a byte at a time (in Chromium one TextDecoder call costs more than this
-  // whole loop): every answer the core writes today is (codes, skus, categories, amounts, times and
-  // its messages). Anything else is decoded as the UTF-8 it is.
+  // ASCII (every answer the core writes today) is read a byte at a time, anything else decoded as
+  // the UTF-8 it is: docs/performance.md#what-each-change-bought.
   const fields = [];
   let field = "";
   for (let i = 4; i < length; i++) {
