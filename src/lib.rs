@@ -193,52 +193,43 @@ assert_eq!(serde_json::to_value(&quote)?["payable"]["amount"], "72.00");
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-pub mod api;
-mod basket;
-mod currency;
-mod error;
-mod ids;
-mod iso4217;
-mod json;
-mod memory;
-mod money;
-mod promo;
-#[cfg(any(test, all(target_arch = "wasm32", feature = "wasm")))]
-mod reader;
-mod redeem;
-mod rules;
-mod store;
-mod time;
+pub mod json;
+pub mod redemption;
+pub mod rules;
+pub mod store;
+pub mod values;
 
 // The README's examples run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
-#[cfg(feature = "testing")]
-#[path = "integration.rs"]
-pub mod testing;
-
 #[cfg(all(target_arch = "wasm32", feature = "wasm"))]
 pub mod wasm;
 
-pub use crate::basket::{Basket, Line};
-pub use crate::currency::Currency;
-pub use crate::error::InputError;
-pub use crate::ids::{Category, Code, CustomerId, IdempotencyKey, Sku};
-pub use crate::json::{from_json, malformed};
-pub use crate::memory::InMemoryRedemptionStore;
-pub use crate::money::{Money, ROUNDING};
-pub use crate::promo::{
-    AppliesTo, Audience, Discount, DiscountKind, PromoCode, PromoCodeBuilder, PublicDefinition, UsageLimits,
+pub use crate::json::api;
+pub use crate::json::from_json;
+#[allow(deprecated)]
+pub use crate::json::malformed;
+pub use crate::redemption::{
+    capture, hold, redeem, release, CaptureOptions, Hold, HoldOptions, Misuse, Receipt, RedeemOptions,
+    RedemptionConflict, RedemptionError, RedemptionRejected, ReleaseError, Released, DEFAULT_ATTEMPTS,
+    DEFAULT_HOLD_TTL_SECONDS, MAX_HOLD_TTL_SECONDS, MAX_REASON_LEN, MIN_HOLD_TTL_SECONDS,
 };
-pub use crate::redeem::{
-    capture, hold, redeem, release, CaptureError, CaptureOptions, CaptureRejected, Hold, HoldOptions, Receipt,
-    RedeemError, RedeemOptions, RedemptionConflict, ReleaseError, Released, DEFAULT_ATTEMPTS, DEFAULT_HOLD_TTL_SECONDS,
-    MAX_HOLD_TTL_SECONDS, MAX_REASON_LEN, MIN_HOLD_TTL_SECONDS,
+#[allow(deprecated)]
+pub use crate::redemption::{CaptureError, CaptureRejected, RedeemError};
+pub use crate::rules::{
+    AppliesTo, Audience, Basket, Discount, DiscountKind, Line, PromoCode, PromoCodeBuilder, PromoCodeRejected,
+    PublicDefinition, Quote, QuoteLine, QuoteShipping, Rejection, UsageCounts, UsageLimits,
 };
-pub use crate::rules::{PromoCodeRejected, Quote, QuoteLine, QuoteShipping, Rejection, UsageCounts};
-pub use crate::store::{Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState, StoreError};
-pub use crate::time::Timestamp;
+#[cfg(feature = "testing")]
+pub use crate::store::testing;
+pub use crate::store::{
+    Conversion, InMemoryRedemptionStore, Redemption, RedemptionStore, Release, Reservation, ReservationState,
+    StoreError,
+};
+pub use crate::values::{
+    Category, Code, Currency, CustomerId, IdempotencyKey, InputError, Money, Sku, Timestamp, ROUNDING,
+};
 
 pub use rust_decimal::Decimal;

@@ -7,7 +7,7 @@ use std::thread;
 
 use common::*;
 use promocodes::{
-    redeem, InMemoryRedemptionStore, PromoCode, RedeemError, RedeemOptions, RedemptionStore, Rejection, UsageLimits,
+    redeem, InMemoryRedemptionStore, PromoCode, RedeemOptions, RedemptionError, RedemptionStore, Rejection, UsageLimits,
 };
 
 const THREADS: usize = 8;
@@ -45,11 +45,13 @@ fn race(promo: &PromoCode, store: &Arc<InMemoryRedemptionStore>, who: fn(usize, 
                             assert!(!receipt.replayed);
                             tally.receipts += 1;
                         }
-                        Err(RedeemError::Rejected(r)) if r.rejection() == Rejection::Exhausted => tally.exhausted += 1,
-                        Err(RedeemError::Rejected(r)) if r.rejection() == Rejection::CustomerLimitReached => {
+                        Err(RedemptionError::Rejected(r)) if r.rejection() == Rejection::Exhausted => {
+                            tally.exhausted += 1
+                        }
+                        Err(RedemptionError::Rejected(r)) if r.rejection() == Rejection::CustomerLimitReached => {
                             tally.customer_limit += 1
                         }
-                        Err(RedeemError::Conflict(_)) => tally.conflicts += 1,
+                        Err(RedemptionError::Conflict(_)) => tally.conflicts += 1,
                         Err(other) => panic!("unexpected outcome {other:?}"),
                     }
                 }

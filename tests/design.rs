@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use promocodes::testing::{FlakyStore, Interleave, Point};
 use promocodes::{
-    capture, redeem, CaptureError, CaptureOptions, InMemoryRedemptionStore, RedeemError, RedeemOptions, Redemption,
+    capture, redeem, CaptureOptions, InMemoryRedemptionStore, RedeemOptions, Redemption, RedemptionError,
     RedemptionStore, Rejection, UsageCounts, UsageLimits,
 };
 
@@ -24,6 +24,7 @@ fn a_second_record_against_spent_counts_is_stale() {
         quote: &quote,
         now: start(),
         hold_until: None,
+        after_expired_hold: None,
     };
 
     let first = store.record(&write).unwrap().expect("first write lands");
@@ -79,7 +80,7 @@ fn attempts_used_up_is_a_conflict_not_a_rejection() {
         )
         .unwrap_err();
         match err {
-            RedeemError::Conflict(conflict) => {
+            RedemptionError::Conflict(conflict) => {
                 assert_eq!(conflict.attempts, attempts);
                 assert_eq!(conflict.code, *promo.code());
             }
@@ -99,7 +100,7 @@ fn default_attempts_is_three() {
     let promo = ten_percent("CAP5").build().unwrap();
     let store = FlakyStore::new(InMemoryRedemptionStore::new(), u32::MAX);
     let err = redeem(&promo, &store, None, &basket("80.00"), start(), RedeemOptions::new()).unwrap_err();
-    assert!(matches!(err, RedeemError::Conflict(c) if c.attempts == 3));
+    assert!(matches!(err, RedemptionError::Conflict(c) if c.attempts == 3));
     assert_eq!(store.writes(), 3);
 }
 
@@ -116,7 +117,7 @@ fn zero_attempts_is_bad_input_and_writes_nothing() {
         RedeemOptions::new().attempts(0),
     )
     .unwrap_err();
-    assert_eq!(err, RedeemError::Input(promocodes::InputError::ZeroAttempts));
+    assert_eq!(err, RedemptionError::Misuse(promocodes::Misuse::ZeroAttempts));
     assert_eq!(store.writes(), 0);
 }
 
@@ -133,7 +134,7 @@ fn losing_the_race_for_the_last_use_is_exhausted() {
     });
     let err = redeem(&promo, &store, None, &basket("80.00"), start(), RedeemOptions::new()).unwrap_err();
     assert!(
-        matches!(err, RedeemError::Rejected(ref r) if r.rejection() == Rejection::Exhausted),
+        matches!(err, RedemptionError::Rejected(ref r) if r.rejection() == Rejection::Exhausted),
         "{err:?}"
     );
     assert!(store.ran());
@@ -212,7 +213,7 @@ fn a_key_reused_for_another_customer_or_total_records_nothing() {
         (None, basket("80.00")),
     ] {
         let err = redeem(&promo, &store, who, &total, start(), options).unwrap_err();
-        assert_eq!(err, RedeemError::IdempotencyKeyReused { key: evt.clone() });
+        assert_eq!(err, RedemptionError::IdempotencyKeyReused { key: evt.clone() });
     }
     assert_eq!(store.usage_for(promo.code(), None, start()).unwrap(), usage(1, 0));
 }
@@ -238,11 +239,11 @@ fn capture_on_a_spent_code_is_rejected_with_the_stale_quote() {
     .unwrap_err();
 
     match refused {
-        CaptureError::Rejected(stale) => {
+        RedemptionError::Rejected(stale) => {
             assert_eq!(stale.rejection(), Rejection::Exhausted);
             assert_eq!(stale.quote, cart);
         }
-        other => panic!("expected CaptureRejected, got {other:?}"),
+        other => panic!("expected RedemptionRejected, got {other:?}"),
     }
     assert_eq!(store.usage_for(promo.code(), None, start()).unwrap(), usage(1, 0));
 }
@@ -264,7 +265,7 @@ fn a_changed_total_below_the_minimum_is_refused_at_capture() {
     .unwrap_err();
 
     match refused {
-        CaptureError::Rejected(stale) => {
+        RedemptionError::Rejected(stale) => {
             assert_eq!(stale.rejection(), Rejection::BelowMinimum);
             assert_eq!(stale.quote, cart, "the stale quote is the one the buyer saw");
             assert_eq!(
@@ -272,7 +273,7 @@ fn a_changed_total_below_the_minimum_is_refused_at_capture() {
                 "this code needs a basket of at least EUR 50.00"
             );
         }
-        other => panic!("expected CaptureRejected, got {other:?}"),
+        other => panic!("expected RedemptionRejected, got {other:?}"),
     }
     assert_eq!(store.usage_for(promo.code(), None, start()).unwrap(), UsageCounts::ZERO);
 
@@ -300,7 +301,7 @@ fn capture_when_the_code_expired_while_paying() {
         CaptureOptions::new().quoted(&cart),
     )
     .unwrap_err();
-    assert!(matches!(err, CaptureError::Rejected(ref s) if s.rejection() == Rejection::Expired));
+    assert!(matches!(err, RedemptionError::Rejected(ref s) if s.rejection() == Rejection::Expired));
     assert_eq!(store.usage_for(promo.code(), None, start()).unwrap(), UsageCounts::ZERO);
 }
 
@@ -321,7 +322,7 @@ fn capture_refuses_a_quote_for_another_code() {
     .unwrap_err();
     assert!(matches!(
         err,
-        CaptureError::Input(promocodes::InputError::QuoteForOtherCode { .. })
+        RedemptionError::Misuse(promocodes::Misuse::QuoteForOtherCode { .. })
     ));
     assert_eq!(store.usage_for(promo.code(), None, start()).unwrap(), UsageCounts::ZERO);
 }
@@ -372,7 +373,7 @@ fn a_store_failure_is_neither_stale_nor_a_rejection() {
     }
     let promo = ten_percent("SAVE10").build().unwrap();
     let err = redeem(&promo, &Broken, None, &basket("80.00"), start(), RedeemOptions::new()).unwrap_err();
-    assert!(matches!(err, RedeemError::Store(_)));
+    assert!(matches!(err, RedemptionError::Store(_)));
     assert_eq!(err.to_string(), "broken store failed: disk on fire");
 }
 

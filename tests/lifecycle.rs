@@ -10,9 +10,9 @@ use std::thread;
 use common::*;
 use promocodes::testing::{Interleave, Point};
 use promocodes::{
-    capture, hold, redeem, release, Basket, CaptureError, CaptureOptions, HoldOptions, InMemoryRedemptionStore,
-    InputError, PromoCode, RedeemError, RedeemOptions, RedemptionStore, Rejection, ReleaseError, ReservationState,
-    Timestamp, UsageCounts, UsageLimits,
+    capture, hold, redeem, release, Basket, CaptureOptions, HoldOptions, InMemoryRedemptionStore, InputError,
+    PromoCode, RedeemOptions, RedemptionError, RedemptionStore, Rejection, ReleaseError, ReservationState, Timestamp,
+    UsageCounts, UsageLimits,
 };
 
 fn capped(name: &str, total: Option<u64>, per_customer: Option<u64>) -> PromoCode {
@@ -65,7 +65,7 @@ fn a_hold_counts_until_the_nanosecond_it_expires() {
         just_before,
         RedeemOptions::new(),
     );
-    assert!(matches!(refused, Err(RedeemError::Rejected(r)) if r.rejection() == Rejection::Exhausted));
+    assert!(matches!(refused, Err(RedemptionError::Rejected(r)) if r.rejection() == Rejection::Exhausted));
 
     // At expires_at it counts no more, with nothing having cleaned it up.
     assert_eq!(
@@ -112,7 +112,7 @@ fn hold_time_to_live_is_1_second_to_1_hour_and_15_minutes_by_default() {
         );
         match (result, ok) {
             (Ok(held), true) => assert_eq!(held.expires_at, later(ttl as i64)),
-            (Err(RedeemError::Input(InputError::HoldTtlOutOfRange { .. })), false) => {}
+            (Err(RedemptionError::Input(InputError::HoldTtlOutOfRange { .. })), false) => {}
             (other, _) => panic!("ttl {ttl}: {other:?}"),
         }
     }
@@ -167,7 +167,10 @@ fn the_same_key_replays_a_hold_as_it_now_stands() {
         &pi,
         HoldOptions::new(),
     );
-    assert!(matches!(other_basket, Err(RedeemError::IdempotencyKeyReused { .. })));
+    assert!(matches!(
+        other_basket,
+        Err(RedemptionError::IdempotencyKeyReused { .. })
+    ));
 }
 
 #[test]
@@ -225,10 +228,10 @@ fn eight_threads_racing_holds_on_a_cap_of_n_get_exactly_n() {
                     let k = key(&format!("t{t}-{i}"));
                     match hold(&promo, &*store, None, &basket("20.00"), start(), &k, HoldOptions::new()) {
                         Ok(_) => held.fetch_add(1, Ordering::SeqCst),
-                        Err(RedeemError::Rejected(r)) if r.rejection() == Rejection::Exhausted => {
+                        Err(RedemptionError::Rejected(r)) if r.rejection() == Rejection::Exhausted => {
                             exhausted.fetch_add(1, Ordering::SeqCst)
                         }
-                        Err(RedeemError::Conflict(_)) => conflicts.fetch_add(1, Ordering::SeqCst),
+                        Err(RedemptionError::Conflict(_)) => conflicts.fetch_add(1, Ordering::SeqCst),
                         Err(other) => panic!("{other:?}"),
                     };
                 }
@@ -306,7 +309,7 @@ fn a_held_key_captures_while_every_other_use_is_held_by_others() {
         later(10),
         CaptureOptions::new(),
     );
-    assert!(matches!(refused, Err(CaptureError::Rejected(r)) if r.rejection() == Rejection::Exhausted));
+    assert!(matches!(refused, Err(RedemptionError::Rejected(r)) if r.rejection() == Rejection::Exhausted));
     let b = customer("b");
     let receipt = capture(
         &promo,
@@ -342,7 +345,7 @@ fn a_changed_basket_reruns_every_rule_but_the_caps_and_a_refusal_keeps_the_hold(
     )
     .unwrap_err();
     match refused {
-        CaptureError::Rejected(stale) => {
+        RedemptionError::Rejected(stale) => {
             assert_eq!(stale.rejection(), Rejection::BelowMinimum);
             assert_eq!(stale.quote, held.quote, "the refusal carries the hold's quote");
         }
@@ -362,7 +365,7 @@ fn a_changed_basket_reruns_every_rule_but_the_caps_and_a_refusal_keeps_the_hold(
     )
     .unwrap_err();
     match refused {
-        CaptureError::Rejected(stale) => {
+        RedemptionError::Rejected(stale) => {
             assert_eq!(stale.rejection(), Rejection::BelowMinimum);
             assert_eq!(stale.quote, shown, "the refusal carries the quote the buyer was shown");
             assert_ne!(stale.quote, held.quote);
@@ -418,7 +421,7 @@ fn capturing_under_an_expired_holds_key_is_a_fresh_capture() {
         held.expires_at,
         CaptureOptions::new().idempotency_key(&pi),
     );
-    assert!(matches!(refused, Err(CaptureError::Rejected(r)) if r.rejection() == Rejection::Exhausted));
+    assert!(matches!(refused, Err(RedemptionError::Rejected(r)) if r.rejection() == Rejection::Exhausted));
 
     let roomy = capped("ROOMY", Some(5), None);
     let pi = key("pi_roomy");
@@ -446,6 +449,77 @@ fn capturing_under_an_expired_holds_key_is_a_fresh_capture() {
 }
 
 #[test]
+fn an_expired_holds_key_names_its_redemption_forever() {
+    let promo = capped("KEYED", Some(10), None);
+    let store = InMemoryRedemptionStore::new();
+    let alice = customer("alice");
+    let mallory = customer("mallory");
+    let pi = key("pi_kept");
+    let held = hold(
+        &promo,
+        &store,
+        Some(&alice),
+        &basket("80.00"),
+        start(),
+        &pi,
+        HoldOptions::new().ttl_seconds(10),
+    )
+    .unwrap();
+    let after = held.expires_at;
+
+    // Another customer, or another basket, under the expired hold's key: refused, nothing recorded.
+    for (who, total) in [(Some(&mallory), "80.00"), (None, "80.00"), (Some(&alice), "500.00")] {
+        let err = capture(
+            &promo,
+            &store,
+            who,
+            &basket(total),
+            after,
+            CaptureOptions::new().idempotency_key(&pi),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(&err, RedemptionError::IdempotencyKeyReused { key } if key == &pi),
+            "{who:?} {total}: {err:?}"
+        );
+        assert_eq!(usage_at(&store, &promo, None, after), UsageCounts::ZERO);
+        let kept = store.reservation(promo.code(), &pi).unwrap().unwrap();
+        assert_eq!(
+            kept.state_at(after),
+            ReservationState::Expired,
+            "the key still names the hold"
+        );
+    }
+
+    // The hold's own customer and basket: a fresh capture, which names the hold it follows.
+    let receipt = capture(
+        &promo,
+        &store,
+        Some(&alice),
+        &basket("80.00"),
+        after,
+        CaptureOptions::new().idempotency_key(&pi),
+    )
+    .unwrap();
+    assert_eq!(receipt.state, ReservationState::Captured);
+    assert!(!receipt.replayed);
+    let named = store.reservation(promo.code(), &pi).unwrap().unwrap();
+    assert_eq!(named.hold_expired_at, Some(held.expires_at));
+    // From then on the key names that capture: mallory is still refused.
+    let err = capture(
+        &promo,
+        &store,
+        Some(&mallory),
+        &basket("80.00"),
+        after,
+        CaptureOptions::new().idempotency_key(&pi),
+    )
+    .unwrap_err();
+    assert!(matches!(err, RedemptionError::IdempotencyKeyReused { .. }));
+    assert_eq!(usage_at(&store, &promo, Some("alice"), after), usage(1, 1));
+}
+
+#[test]
 fn a_pinned_capture_refuses_a_changed_price_after_every_other_rule() {
     let promo = capped("SAVE10", Some(5), None);
     let store = InMemoryRedemptionStore::new();
@@ -465,7 +539,7 @@ fn a_pinned_capture_refuses_a_changed_price_after_every_other_rule() {
     )
     .unwrap_err();
     match err {
-        CaptureError::Rejected(stale) => {
+        RedemptionError::Rejected(stale) => {
             assert_eq!(stale.rejection(), Rejection::QuoteChanged);
             assert_eq!(stale.quote, shown, "the stale quote is the one the buyer was shown");
             let current = stale.current.expect("the current quote");
@@ -495,7 +569,7 @@ fn a_pinned_capture_refuses_a_changed_price_after_every_other_rule() {
         CaptureOptions::new().quoted(&shown),
     )
     .unwrap_err();
-    assert!(matches!(err, CaptureError::Rejected(r) if r.rejection() == Rejection::Expired));
+    assert!(matches!(err, RedemptionError::Rejected(r) if r.rejection() == Rejection::Expired));
 
     // The same price captures, and records the price as priced now.
     let receipt = capture(
@@ -656,8 +730,8 @@ fn holds_captures_and_releases_racing_never_leave_counts_that_differ_from_the_re
                     match i % 4 {
                         0 => match hold(&promo, &*store, Some(&who), &cart, now, &k, HoldOptions::new()) {
                             Ok(_) => done[0] += 1,
-                            Err(RedeemError::Rejected(_) | RedeemError::Conflict(_)) => {}
-                            Err(RedeemError::IdempotencyKeyReused { .. }) => {}
+                            Err(RedemptionError::Rejected(_) | RedemptionError::Conflict(_)) => {}
+                            Err(RedemptionError::IdempotencyKeyReused { .. }) => {}
                             Err(other) => panic!("hold: {other}"),
                         },
                         1 | 2 => match capture(
@@ -669,8 +743,8 @@ fn holds_captures_and_releases_racing_never_leave_counts_that_differ_from_the_re
                             CaptureOptions::new().idempotency_key(&k),
                         ) {
                             Ok(_) => done[1] += 1,
-                            Err(CaptureError::Rejected(_) | CaptureError::Conflict(_)) => {}
-                            Err(CaptureError::IdempotencyKeyReused { .. }) => {}
+                            Err(RedemptionError::Rejected(_) | RedemptionError::Conflict(_)) => {}
+                            Err(RedemptionError::IdempotencyKeyReused { .. }) => {}
                             Err(other) => panic!("capture: {other}"),
                         },
                         _ => match release(&*store, promo.code(), &k, now, Some("cancelled")) {
@@ -759,7 +833,7 @@ fn an_inactive_code_refuses_quotes_and_captures_but_not_recorded_holds() {
         Some(Rejection::Inactive)
     );
     let refused = capture(&off, &store, None, &basket("80.00"), later(1), CaptureOptions::new());
-    assert!(matches!(refused, Err(CaptureError::Rejected(r)) if r.rejection() == Rejection::Inactive));
+    assert!(matches!(refused, Err(RedemptionError::Rejected(r)) if r.rejection() == Rejection::Inactive));
     let receipt = capture(
         &off,
         &store,
@@ -844,7 +918,7 @@ fn a_capture_pinned_to_the_amount_charged_refuses_another_price() {
     )
     .unwrap_err();
     match err {
-        CaptureError::Rejected(stale) => {
+        RedemptionError::Rejected(stale) => {
             assert_eq!(stale.rejection(), Rejection::QuoteChanged);
             assert_eq!(
                 stale.quote.payable(),
@@ -865,7 +939,7 @@ fn a_capture_pinned_to_the_amount_charged_refuses_another_price() {
     );
     assert!(matches!(
         more,
-        Err(CaptureError::Input(InputError::ChargedMismatch { .. }))
+        Err(RedemptionError::Input(InputError::ChargedMismatch { .. }))
     ));
     let yen = capture(
         &promo,
@@ -877,7 +951,7 @@ fn a_capture_pinned_to_the_amount_charged_refuses_another_price() {
     );
     assert!(matches!(
         yen,
-        Err(CaptureError::Input(InputError::ChargedMismatch { .. }))
+        Err(RedemptionError::Input(InputError::ChargedMismatch { .. }))
     ));
     assert_eq!(
         usage_at(&store, &promo, None, start()).total(),

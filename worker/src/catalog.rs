@@ -17,8 +17,7 @@ use worker::{durable_object, DurableObject, Env, Method, Request, Response, Resu
 
 use crate::problem::Problem;
 
-/// The most codes one page of `GET /v1/codes` returns.
-pub const MAX_PAGE: u32 = 1000;
+use crate::limits::MAX_PAGE;
 /// The default page size of `GET /v1/codes`.
 pub const DEFAULT_PAGE: u32 = 100;
 

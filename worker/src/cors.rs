@@ -48,7 +48,7 @@ impl Cors {
     /// # Errors
     ///
     /// A runtime error building the response.
-    pub fn preflight(&self, methods: &'static str) -> Result<Response, Problem> {
+    pub fn preflight(&self, methods: &str) -> Result<Response, Problem> {
         let headers = Headers::new();
         headers.set("allow", methods)?;
         if self.origin.is_some() {

@@ -34,8 +34,8 @@ pub async fn mutable(mut response: Response) -> Result<Response, Problem> {
     Ok(Response::from_bytes(body)?.with_status(status).with_headers(headers))
 }
 
-use crate::ledger::FRESH_FOR_HEADER;
 use crate::problem::Problem;
+use crate::protocol::FRESH_FOR_HEADER;
 
 /// How long a lookup is served from the cache, in seconds.
 pub const MAX_AGE_SECONDS: u32 = 5;

@@ -3,6 +3,7 @@
 //! under a size limit. Every failure is a [`Problem`].
 
 use promocodes::{Code, IdempotencyKey, InputError};
+use subtle::ConstantTimeEq;
 use wasm_bindgen::{JsCast, JsValue};
 use worker::js_sys::{Reflect, Uint8Array};
 use worker::wasm_bindgen_futures::JsFuture;
@@ -36,13 +37,10 @@ pub fn trim_ows(value: &str) -> &str {
     value.trim_matches([' ', '\t'])
 }
 
-/// Compares two byte strings in time that depends only on `expected`'s length.
+/// Compares two byte strings in constant time (`subtle`): the time depends
+/// on their lengths only, never on where they differ.
 pub fn constant_time_eq(expected: &[u8], given: &[u8]) -> bool {
-    let mut diff = u8::from(expected.len() != given.len());
-    for (i, e) in expected.iter().enumerate() {
-        diff |= e ^ given.get(i).copied().unwrap_or(0);
-    }
-    diff == 0
+    expected.ct_eq(given).into()
 }
 
 /// The token of an `Authorization: Bearer <token>` value, trimmed of

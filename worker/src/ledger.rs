@@ -14,19 +14,21 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use promocodes::api::{BasketRequest, BasketRequestKind, CodePatch, ReleaseRequest};
-use promocodes::{capture, hold, release, Basket, CaptureError, CaptureOptions, Code, Currency, CustomerId};
+use promocodes::{capture, hold, release, Basket, CaptureOptions, Code, Currency, CustomerId, RedemptionError};
 use promocodes::{HoldOptions, IdempotencyKey, Line, Money, PromoCode, Quote, RedemptionStore};
 use promocodes::{Reservation, ReservationState, Timestamp};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use worker::{durable_object, DurableObject, Env, Method, Request, Response, Result, State};
+use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
 use crate::problem::Problem;
+use crate::protocol::{
+    Call, FOR_CACHE_HEADER, FRESH_FOR_HEADER, IDEMPOTENCY_KEY_HEADER, OUTCOME_HEADER, TEST_CONFLICT_HEADER,
+};
 use crate::sqlite::{SqliteRedemptionStore, StoredDefinition};
 use crate::stats::{self, Event};
 
-/// The most receipts one page of the admin list returns.
-pub const MAX_PAGE: u32 = 1000;
+use crate::limits::MAX_PAGE;
 
 /// The Durable Object holding one code's definition, counts, holds, idempotency keys, receipts and figures.
 #[durable_object]
@@ -71,7 +73,7 @@ impl DurableObject for Ledger {
 
     async fn fetch(&self, req: Request) -> Result<Response> {
         OUTCOME.with(|slot| slot.borrow_mut().take());
-        let op = op_of(&req.path());
+        let op = Call::of(&req.method(), &req.path()).and_then(Call::log_name);
         let response = match self.dispatch(req).await {
             Ok(response) => response,
             Err(problem) => {
@@ -116,17 +118,6 @@ thread_local! {
     static OUTCOME: std::cell::RefCell<Option<Value>> = const { std::cell::RefCell::new(None) };
 }
 
-/// The header that carries a hold's, capture's or release's outcome to the Worker, which logs it.
-pub const OUTCOME_HEADER: &str = "x-promocodes-outcome";
-
-/// The header on a lookup the Worker will keep in the edge cache.
-pub const FOR_CACHE_HEADER: &str = "x-promocodes-for-cache";
-
-/// The header on a lookup for the edge cache when a hold will expire (and
-/// the counts change without a write) sooner than the cache would keep it:
-/// the whole seconds until then.
-pub const FRESH_FOR_HEADER: &str = "x-promocodes-fresh-for";
-
 /// Notes the outcome of this request (`code`, `op`, `outcome`, and a
 /// `rejection`, `problem` or other detail) for its one JSON log line.
 fn log(code: &Code, op: &str, outcome: &str, detail: Option<(&str, &str)>) {
@@ -135,17 +126,6 @@ fn log(code: &Code, op: &str, outcome: &str, detail: Option<(&str, &str)>) {
         line[field] = json!(value);
     }
     OUTCOME.with(|slot| *slot.borrow_mut() = Some(line));
-}
-
-/// The operation a request to the object is, for its log line: a hold, a
-/// capture or a release (from the API or a payment provider), else `None`.
-fn op_of(path: &str) -> Option<&'static str> {
-    match path {
-        "/hold" => Some("hold"),
-        "/capture" | "/payment-capture" => Some("capture"),
-        "/release" | "/payment-release" => Some("release"),
-        _ => None,
-    }
 }
 
 /// Notes the outcome of a hold, capture or release refused before it noted
@@ -310,64 +290,63 @@ impl Ledger {
     }
 
     async fn dispatch(&self, mut req: Request) -> std::result::Result<Response, Problem> {
-        let path = req.path();
-        match (req.method(), path.as_str()) {
-            (Method::Put, "/definition") => {
+        let call = Call::of(&req.method(), &req.path()).ok_or(Problem::NotFound)?;
+        match call {
+            Call::PutDefinition => {
                 let body = req.text().await?;
                 self.handle_put_definition(&body)
             }
-            (Method::Patch, "/definition") => {
+            Call::PatchDefinition => {
                 let code = Self::code_param(&req)?;
                 let body = req.text().await?;
                 self.handle_patch_definition(&code, &body)
             }
-            (Method::Delete, "/definition") => self.handle_archive(&Self::code_param(&req)?),
-            (Method::Get, "/definition") => {
+            Call::ArchiveDefinition => self.handle_archive(&Self::code_param(&req)?),
+            Call::GetDefinition => {
                 let for_cache = req.headers().get(FOR_CACHE_HEADER)?.is_some();
                 self.handle_get_definition(&Self::code_param(&req)?, for_cache)
             }
-            (Method::Get, "/summary") => self.handle_summary(&Self::code_param(&req)?),
-            (Method::Post, "/quote") => {
+            Call::Summary => self.handle_summary(&Self::code_param(&req)?),
+            Call::Quote => {
                 let body = req.text().await?;
                 self.handle_quote(&body).await
             }
-            (Method::Post, "/hold") => {
+            Call::Hold => {
                 let key = Self::key(&req)?;
                 let body = req.text().await?;
                 self.handle_hold(&key, &body).await
             }
-            (Method::Post, "/capture") => {
+            Call::Capture => {
                 let key = Self::key(&req)?;
                 let conflict = Self::forced_conflict(&req)?;
                 let body = req.text().await?;
                 self.handle_capture(&key, &body, conflict)
             }
-            (Method::Post, "/release") => {
+            Call::Release => {
                 let body = req.text().await?;
                 self.handle_release(&body)
             }
-            (Method::Post, "/payment-capture") => {
+            Call::PaymentCapture => {
                 let capture: PaymentCapture = req.json().await?;
                 self.handle_payment_capture(&capture)
             }
-            (Method::Post, "/payment-release") => {
+            Call::PaymentRelease => {
                 let release: PaymentRelease = req.json().await?;
                 self.handle_payment_release(&release)
             }
-            (Method::Get, "/redemptions") => self.handle_redemptions(&req),
-            (Method::Get, "/stats") => self.handle_stats(&Self::code_param(&req)?),
+            Call::Redemptions => self.handle_redemptions(&req),
+            Call::Stats => self.handle_stats(&Self::code_param(&req)?),
             #[cfg(feature = "conformance")]
-            (Method::Post, "/conformance") => self.handle_conformance(),
+            Call::Conformance => self.handle_conformance(),
             #[cfg(feature = "conformance")]
-            (Method::Get, "/figure-writes") => self.handle_figure_writes(&Self::code_param(&req)?),
-            _ => Err(Problem::NotFound),
+            Call::FigureWrites => self.handle_figure_writes(&Self::code_param(&req)?),
         }
     }
 
     fn key(req: &Request) -> std::result::Result<IdempotencyKey, Problem> {
         let key = req
             .headers()
-            .get("idempotency-key")?
+            .get(IDEMPOTENCY_KEY_HEADER)?
             .ok_or(Problem::MissingIdempotencyKey)?;
         Ok(IdempotencyKey::parse(&key)?)
     }
@@ -375,7 +354,7 @@ impl Ledger {
     /// Test builds only: `x-test-conflict: 1` makes every compare-and-set of
     /// this capture lose, to see a 409 end to end.
     fn forced_conflict(req: &Request) -> std::result::Result<bool, Problem> {
-        let asked = req.headers().get("x-test-conflict")?.is_some();
+        let asked = req.headers().get(TEST_CONFLICT_HEADER)?.is_some();
         Ok(cfg!(feature = "conformance") && asked)
     }
 
@@ -510,7 +489,7 @@ impl Ledger {
             Err(rejected) => {
                 self.count_public(Event::Rejected("quotes", rejected.rejection().code()), at)
                     .await;
-                Err(Problem::rejected(rejected, None, None))
+                Err(Problem::Refused(rejected))
             }
         }
     }
@@ -551,7 +530,8 @@ impl Ledger {
                 json_response(&held, 201)
             }
             Err(err) => {
-                let problem = Problem::from(err);
+                // A hold's refusal shows the rule, not the quotes (a capture's shows them).
+                let problem = Problem::from(err).without_quotes();
                 self.count_failure("holds", &problem, at);
                 log_problem(code, "hold", &problem);
                 Err(problem)
@@ -596,7 +576,7 @@ impl Ledger {
         &self,
         code: &Code,
         promo: &PromoCode,
-        result: std::result::Result<promocodes::Receipt, CaptureError>,
+        result: std::result::Result<promocodes::Receipt, RedemptionError>,
         at: Timestamp,
     ) -> std::result::Result<Response, Problem> {
         match result {
@@ -622,7 +602,11 @@ impl Ledger {
 
     fn count_failure(&self, op: &str, problem: &Problem, at: Timestamp) {
         match problem {
-            Problem::Rejected(r) => self.count(Event::Rejected(op, r.rejected.rejection().code()), 1, at),
+            Problem::Refused(_) | Problem::Rejected { .. } => {
+                if let Some(rejected) = problem.rejection() {
+                    self.count(Event::Rejected(op, rejected.rejection().code()), 1, at)
+                }
+            }
             Problem::Conflict(_) => self.count(Event::Conflict, 1, at),
             _ => {}
         }
@@ -638,6 +622,10 @@ impl Ledger {
         let payment_key = IdempotencyKey::parse(&payment.key)?;
         let (store, definition) = self.stored(&code)?;
         let at = now()?;
+        // A full refund is final for its payment, whatever came before it: nothing is captured.
+        if let Some(released) = store.final_payment(&code, &payment_key)? {
+            return self.payment_replayed(&code, payment, at, "released", json!({ "release": released }));
+        }
         let mut key = payment_key.clone();
         let mut earlier = store.reservation(&code, &key)?;
         if earlier.as_ref().is_some_and(released_hold) {
@@ -646,6 +634,11 @@ impl Ledger {
             // this payment is captured afresh under its second key.
             key = paid_after_release(&payment_key)?;
             earlier = store.reservation(&code, &key)?.or(earlier);
+        }
+        // A refused payment capture is final for its key: the operator may have refunded it.
+        if let Some(refusal) = store.refusal(&code, &key)? {
+            let detail = json!({ "rejection": refusal["rejection"], "detail": refusal["detail"] });
+            return self.payment_replayed(&code, payment, at, "refused", detail);
         }
         let refuse = |rejection: Option<&str>, detail: String, quote: Option<&promocodes::Quote>| {
             self.refuse_payment(&store, &code, &key, payment, at, rejection, detail, quote)
@@ -691,18 +684,37 @@ impl Ledger {
                 }
                 json_response(&json!({ "received": true, "action": status, "receipt": receipt }), 200)
             }
-            Err(CaptureError::Conflict(conflict)) => {
+            Err(RedemptionError::Conflict(conflict)) => {
                 self.count(Event::Conflict, 1, at);
                 log(&code, "capture", "problem", Some(("problem", "conflict")));
                 Err(Problem::RetryLater(conflict))
             }
-            Err(CaptureError::Store(err)) => Err(Problem::Store(err)),
-            Err(CaptureError::Rejected(stale)) => {
+            Err(RedemptionError::Store(err)) => Err(Problem::Store(err)),
+            Err(RedemptionError::Rejected(stale)) => {
                 let rejection = stale.rejection().code();
                 refuse(Some(rejection), stale.rejected.message().to_owned(), Some(&stale.quote))
             }
             Err(other) => refuse(None, other.to_string(), None),
         }
+    }
+
+    /// Answers a payment event that finds its payment settled for good (a
+    /// refund before it, or a refused capture): 200, `replayed`, nothing recorded.
+    fn payment_replayed(
+        &self,
+        code: &Code,
+        payment: &PaymentCapture,
+        at: Timestamp,
+        action: &str,
+        fields: Value,
+    ) -> std::result::Result<Response, Problem> {
+        self.count(Event::Replay, 1, at);
+        log(code, "capture", "replayed", Some(("event", payment.event_id.as_str())));
+        let mut answer = json!({ "received": true, "action": action, "replayed": true });
+        if let (Some(answer), Value::Object(fields)) = (answer.as_object_mut(), fields) {
+            answer.extend(fields);
+        }
+        json_response(&answer, 200)
     }
 
     /// Records and answers a payment capture refused after the money moved.
@@ -768,30 +780,59 @@ impl Ledger {
         let code = Code::parse(&payment.code)?;
         let key = IdempotencyKey::parse(&payment.key)?;
         let store = self.store()?.ok_or_else(|| Problem::UnknownCode(code.clone()))?;
-        let paid = paid_after_release(&key)?;
+        let payment_key = key;
+        if let Some(released) = store.final_payment(&code, &payment_key)? {
+            // Refunded before: every later event for the payment replays that.
+            let at = now()?;
+            self.count(Event::Replay, 1, at);
+            log(&code, "release", "replayed", None);
+            return json_response(
+                &json!({ "received": true, "action": "released", "release": released, "replayed": true }),
+                200,
+            );
+        }
+        let paid = paid_after_release(&payment_key)?;
         let key = if store.reservation(&code, &paid)?.is_some() {
             paid
         } else {
-            key
+            payment_key.clone()
         };
-        if payment.holds_only {
-            if let Some(recorded) = store.reservation(&code, &key)? {
-                if recorded.state == ReservationState::Captured {
-                    let why = format!(
-                        "{} is captured: a failed or cancelled payment releases only a hold",
-                        key.as_str()
-                    );
-                    log(&code, "release", "ignored", Some(("why", why.as_str())));
-                    return json_response(&json!({ "received": true, "action": "ignored", "why": why }), 200);
-                }
-            }
-        }
         let reason = payment
             .reason
             .chars()
             .filter(|c| !c.is_control())
             .take(promocodes::MAX_REASON_LEN)
             .collect::<String>();
+        if !payment.holds_only {
+            // A full refund is final for its payment: recorded even when nothing was held or
+            // captured yet, so that a `payment_intent.succeeded` delivered after it captures nothing.
+            if store.reservation(&code, &key)?.is_none() {
+                let at = now()?;
+                if let Some(released) = store.record_unpaid_refund(&code, &payment_key, &reason, at)? {
+                    let replayed = released["replayed"].as_bool().unwrap_or(false);
+                    self.count(if replayed { Event::Replay } else { Event::Release }, 1, at);
+                    log(&code, "release", if replayed { "replayed" } else { "released" }, None);
+                    return json_response(
+                        &json!({ "received": true, "action": "released", "release": released, "replayed": replayed }),
+                        200,
+                    );
+                }
+            }
+            let response = self.release_answer(&code, &key, Some(&reason))?;
+            store.mark_final(&code, &payment_key, &key)?;
+            return Ok(response);
+        }
+        // A failed or cancelled payment releases a hold, never a capture.
+        if let Some(recorded) = store.reservation(&code, &key)? {
+            if recorded.state == ReservationState::Captured {
+                let why = format!(
+                    "{} is captured: a failed or cancelled payment releases only a hold",
+                    key.as_str()
+                );
+                log(&code, "release", "ignored", Some(("why", why.as_str())));
+                return json_response(&json!({ "received": true, "action": "ignored", "why": why }), 200);
+            }
+        }
         self.release_answer(&code, &key, Some(&reason))
     }
 
@@ -1044,7 +1085,10 @@ fn basket_of(quote: &Quote) -> std::result::Result<Basket, Problem> {
 
 fn log_problem(code: &Code, op: &str, problem: &Problem) {
     match problem {
-        Problem::Rejected(r) => log(code, op, "rejected", Some(("rejection", r.rejected.rejection().code()))),
+        Problem::Refused(_) | Problem::Rejected { .. } => {
+            let rejection = problem.rejection().map_or("", |r| r.rejection().code());
+            log(code, op, "rejected", Some(("rejection", rejection)))
+        }
         other => log(code, op, "problem", Some(("problem", other.slug()))),
     }
 }

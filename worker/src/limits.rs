@@ -17,7 +17,10 @@ pub const BASKET_BODY_LIMIT: usize = 64 * 1024;
 pub const WEBHOOK_BODY_LIMIT: usize = 64 * 1024;
 
 /// How far a webhook signature's timestamp may be from now, in seconds (Stripe's default).
-pub const WEBHOOK_TOLERANCE_SECONDS: i64 = crate::stripe::DEFAULT_TOLERANCE_S;
+pub const WEBHOOK_TOLERANCE_SECONDS: i64 = crate::payments::DEFAULT_TOLERANCE_S;
+
+/// The most items one page of an admin list returns (`GET /v1/codes`, a code's redemptions).
+pub const MAX_PAGE: u32 = 1000;
 
 /// The most bytes of any other request body.
 pub const DEFAULT_BODY_LIMIT: usize = 16 * 1024;

@@ -2,8 +2,8 @@
 //! `application/problem+json` (RFC 9457) with `type`, `title`, `status`,
 //! `detail`, plus `rejection` and `quote` on a 422 rejection.
 
-use promocodes::{CaptureError, Code, IdempotencyKey, InputError, PromoCodeRejected, Quote};
-use promocodes::{RedeemError, RedemptionConflict, ReleaseError, StoreError};
+use promocodes::{Code, IdempotencyKey, InputError, Misuse, PromoCodeRejected, RedemptionConflict, RedemptionError};
+use promocodes::{RedemptionRejected, ReleaseError, StoreError};
 use serde_json::{json, Value};
 use worker::Response;
 
@@ -17,7 +17,7 @@ pub enum Problem {
     /// The route exists, not for this method; `allow` lists the ones it takes.
     MethodNotAllowed {
         /// The `Allow` header value.
-        allow: &'static str,
+        allow: String,
     },
     /// No or a wrong bearer token.
     Unauthorized,
@@ -33,6 +33,9 @@ pub enum Problem {
     },
     /// The request is invalid (body, path or header), as the core says.
     Input(InputError),
+    /// The request asks the core for a call it refuses whatever the input
+    /// (a capture pinned to a quote of another code): a 400 like bad input.
+    Misuse(Misuse),
     /// The code in the body is not the code in the path.
     CodeMismatch {
         /// The path's code.
@@ -46,8 +49,16 @@ pub enum Problem {
     UnknownCode(Code),
     /// A release names a key under which nothing was ever held or captured.
     UnknownKey(IdempotencyKey),
-    /// A rule refused; on a capture, with the stale quote.
-    Rejected(Box<Rejected>),
+    /// A rule refused a quote (`POST /v1/quotes`): nothing to show but the rule.
+    Refused(PromoCodeRejected),
+    /// A rule refused a hold or a capture: the core's refusal, with its
+    /// stale quote (and current one, for `quote_changed`) shown on captures.
+    Rejected {
+        /// The refusal, with its quotes.
+        refusal: Box<RedemptionRejected>,
+        /// Whether the answer carries the quotes (a capture's).
+        with_quotes: bool,
+    },
     /// The idempotency key was used for another customer or total.
     IdempotencyKeyReused(IdempotencyKey),
     /// Every compare-and-set attempt lost.
@@ -67,26 +78,25 @@ pub enum Problem {
     Internal(String),
 }
 
-/// A rule's refusal, boxed inside [`Problem::Rejected`] to keep the error small.
-#[derive(Debug)]
-pub struct Rejected {
-    /// Which rule, with the buyer's sentence.
-    pub rejected: PromoCodeRejected,
-    /// The quote that no longer holds (captures only).
-    pub quote: Option<Quote>,
-    /// For `quote_changed`: the quote pricing gives now.
-    pub current: Option<Quote>,
-}
-
 impl Problem {
-    /// A refusal by a rule, with the stale quote (and the current one, for
-    /// `quote_changed`) on a capture.
-    pub fn rejected(rejected: PromoCodeRejected, quote: Option<Quote>, current: Option<Quote>) -> Problem {
-        Problem::Rejected(Box::new(Rejected {
-            rejected,
-            quote,
-            current,
-        }))
+    /// The problem without the quotes of a rejection: what a hold answers.
+    pub fn without_quotes(self) -> Problem {
+        match self {
+            Problem::Rejected { refusal, .. } => Problem::Rejected {
+                refusal,
+                with_quotes: false,
+            },
+            other => other,
+        }
+    }
+
+    /// The rule that refused, for a rejection.
+    pub fn rejection(&self) -> Option<&PromoCodeRejected> {
+        match self {
+            Problem::Refused(rejected) => Some(rejected),
+            Problem::Rejected { refusal, .. } => Some(&refusal.rejected),
+            _ => None,
+        }
     }
 
     /// The problem's type slug: `rejected`, `conflict`, ...
@@ -118,19 +128,6 @@ impl From<StoreError> for Problem {
     }
 }
 
-impl From<RedeemError> for Problem {
-    fn from(err: RedeemError) -> Problem {
-        match err {
-            RedeemError::Rejected(rejected) => Problem::rejected(rejected, None, None),
-            RedeemError::Conflict(conflict) => Problem::Conflict(conflict),
-            RedeemError::IdempotencyKeyReused { key } => Problem::IdempotencyKeyReused(key),
-            RedeemError::Input(input) => Problem::Input(input),
-            RedeemError::Store(store) => Problem::Store(store),
-            other => Problem::Internal(other.to_string()),
-        }
-    }
-}
-
 impl From<ReleaseError> for Problem {
     fn from(err: ReleaseError) -> Problem {
         match err {
@@ -142,17 +139,18 @@ impl From<ReleaseError> for Problem {
     }
 }
 
-impl From<CaptureError> for Problem {
-    fn from(err: CaptureError) -> Problem {
+impl From<RedemptionError> for Problem {
+    fn from(err: RedemptionError) -> Problem {
         match err {
-            CaptureError::Rejected(stale) => {
-                let stale = *stale;
-                Problem::rejected(stale.rejected, Some(stale.quote), stale.current)
-            }
-            CaptureError::Conflict(conflict) => Problem::Conflict(conflict),
-            CaptureError::IdempotencyKeyReused { key } => Problem::IdempotencyKeyReused(key),
-            CaptureError::Input(input) => Problem::Input(input),
-            CaptureError::Store(store) => Problem::Store(store),
+            RedemptionError::Rejected(refusal) => Problem::Rejected {
+                refusal,
+                with_quotes: true,
+            },
+            RedemptionError::Conflict(conflict) => Problem::Conflict(conflict),
+            RedemptionError::IdempotencyKeyReused { key } => Problem::IdempotencyKeyReused(key),
+            RedemptionError::Input(input) => Problem::Input(input),
+            RedemptionError::Misuse(misuse) => Problem::Misuse(misuse),
+            RedemptionError::Store(store) => Problem::Store(store),
             other => Problem::Internal(other.to_string()),
         }
     }
@@ -167,12 +165,12 @@ impl Problem {
             Problem::Unauthorized => (401, "unauthorized", "Missing or wrong bearer token"),
             Problem::PayloadTooLarge { .. } => (413, "payload_too_large", "Request body too large"),
             Problem::TooManyRequests { .. } => (429, "too_many_requests", "Too many requests"),
-            Problem::Input(_) => (400, "invalid_request", "Invalid request"),
+            Problem::Input(_) | Problem::Misuse(_) => (400, "invalid_request", "Invalid request"),
             Problem::CodeMismatch { .. } => (400, "code_mismatch", "The body's code is not the path's"),
             Problem::MissingIdempotencyKey => (400, "missing_idempotency_key", "Idempotency-Key header required"),
             Problem::UnknownCode(_) => (404, "unknown_code", "Unknown promo code"),
             Problem::UnknownKey(_) => (404, "unknown_key", "Nothing recorded under this key"),
-            Problem::Rejected(_) => (422, "rejected", "Promo code rejected"),
+            Problem::Refused(_) | Problem::Rejected { .. } => (422, "rejected", "Promo code rejected"),
             Problem::IdempotencyKeyReused(_) => (
                 422,
                 "idempotency_key_reused",
@@ -199,13 +197,15 @@ impl Problem {
             }
             Problem::Input(InputError::NotJson { message }) => format!("the body is not JSON: {message}"),
             Problem::Input(err) => err.to_string(),
+            Problem::Misuse(misuse) => misuse.to_string(),
             Problem::CodeMismatch { path, body } => format!("the path names {path} but the body defines {body}"),
             Problem::MissingIdempotencyKey => {
                 "send an Idempotency-Key header of 1 to 255 visible ASCII characters".to_owned()
             }
             Problem::UnknownCode(code) => format!("no promo code {code} is defined"),
             Problem::UnknownKey(key) => format!("no hold or redemption is recorded under the key {key}"),
-            Problem::Rejected(r) => r.rejected.message().to_owned(),
+            Problem::Refused(rejected) => rejected.message().to_owned(),
+            Problem::Rejected { refusal, .. } => refusal.rejected.message().to_owned(),
             Problem::IdempotencyKeyReused(key) => {
                 format!("idempotency key {key} was already used for a different customer or total")
             }
@@ -226,12 +226,16 @@ impl Problem {
             "status": status,
             "detail": self.detail(),
         });
-        if let Problem::Rejected(r) = self {
-            body["rejection"] = json!(r.rejected.rejection().code());
-            if let Some(quote) = &r.quote {
-                body["quote"] = json!(quote);
-            }
-            if let Some(current) = &r.current {
+        if let Some(rejected) = self.rejection() {
+            body["rejection"] = json!(rejected.rejection().code());
+        }
+        if let Problem::Rejected {
+            refusal,
+            with_quotes: true,
+        } = self
+        {
+            body["quote"] = json!(refusal.quote);
+            if let Some(current) = &refusal.current {
                 body["current"] = json!(current);
             }
         }

@@ -1,0 +1,327 @@
+//! Request shapes, validated by the core so that every adapter (the edge
+//! Worker, the browser module, a server of your own) refuses the same input.
+//!
+//! Only the shapes live here; the HTTP mapping belongs to the adapter.
+
+use serde::Deserialize;
+
+use super::from_json;
+use super::wire::{into_lines, LineRepr};
+use crate::redemption::{check_hold_ttl, check_reason};
+use crate::rules::{Basket, Quote, UsageCounts};
+use crate::values::{Code, CustomerId, IdempotencyKey, InputError, Money, Timestamp};
+
+/// What a page may know besides the basket when it quotes:
+/// `{"customer": "alice", "usage": {"total": 3, "per_customer": 0}, "now": "2026-12-02T10:00:00Z"}`,
+/// every field optional. Unknown fields are refused.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuoteOptions {
+    /// Who is buying, if known.
+    #[serde(default)]
+    pub customer: Option<CustomerId>,
+    /// The code's usage, if the page knows it (none means no redemptions).
+    #[serde(default)]
+    pub usage: Option<UsageCounts>,
+    /// When to quote at (the caller's clock when absent).
+    #[serde(default)]
+    pub now: Option<Timestamp>,
+}
+
+/// Which request a [`BasketRequest`] is: each takes the basket, and some one field more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BasketRequestKind {
+    /// `POST /v1/quotes`: the basket only.
+    Quote,
+    /// `POST /v1/holds`: the basket and `ttl_seconds`.
+    Hold,
+    /// `POST /v1/captures`: the basket and `quote`, the quote the buyer was shown.
+    Capture,
+}
+
+/// The body of `POST /v1/quotes`, `/v1/holds` and `/v1/captures`:
+/// a code, the basket, and optionally who is buying.
+///
+/// The basket is given inline, in either of its forms:
+///
+/// - `{"code": "SAVE10", "total": {"amount": "80.00", "currency": "EUR"}, "customer": "alice"}`
+/// - `{"code": "SAVE10", "lines": [{"sku": "MUG-1", "quantity": 2, "unit_price": <Money>}], "shipping": <Money>}`
+///
+/// or nested as `{"code": "SAVE10", "basket": <Basket>}`. A hold may add
+/// `"ttl_seconds": 900` (1 to 3600; 900 when absent), a capture `"quote":
+/// <Quote>`, the quote the buyer was shown, to pin it.
+///
+/// Unknown fields are refused, and every field is checked as it is read:
+/// the code is normalised ([`Code::parse`]), the basket's amounts are valid
+/// [`Money`] in one currency, the customer a valid [`CustomerId`]. An error
+/// names the field as it sits in the body: `lines[3].quantity` inline,
+/// `basket.lines[3].quantity` nested.
+///
+/// # Example
+///
+/// ```
+/// use promocodes::api::{BasketRequest, BasketRequestKind};
+///
+/// let req = BasketRequest::from_json(r#"{"code": "save10", "total": {"amount": "80.00", "currency": "EUR"}}"#)?;
+/// assert_eq!(req.code.as_str(), "SAVE10");
+/// assert_eq!(req.basket.total().to_string(), "EUR 80.00");
+/// assert!(req.customer.is_none());
+///
+/// let err = BasketRequest::parse(
+///     r#"{"code": "X", "lines": [{"sku": "A", "quantity": 1.5, "unit_price": {"amount": "1", "currency": "EUR"}}]}"#,
+///     BasketRequestKind::Quote,
+/// ).unwrap_err();
+/// assert_eq!(err.path(), Some("lines[0].quantity"));
+///
+/// assert!(BasketRequest::from_json(r#"{"code": "SAVE10", "total": {"amount": "1", "currency": "EUR"}, "x": 1}"#).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct BasketRequest {
+    /// The promo code, normalised.
+    pub code: Code,
+    /// What is being bought.
+    pub basket: Basket,
+    /// Who is buying, if known.
+    pub customer: Option<CustomerId>,
+    /// A hold's time to live, in seconds (holds only).
+    pub ttl_seconds: Option<u64>,
+    /// The quote the buyer was shown (captures only).
+    pub quote: Option<Quote>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BasketRequestRepr {
+    code: Code,
+    #[serde(default)]
+    customer: Option<CustomerId>,
+    #[serde(default)]
+    total: Option<Money>,
+    #[serde(default)]
+    lines: Option<Vec<LineRepr>>,
+    #[serde(default)]
+    shipping: Option<Money>,
+    #[serde(default)]
+    basket: Option<Basket>,
+    #[serde(default)]
+    ttl_seconds: Option<u64>,
+    #[serde(default)]
+    quote: Option<Quote>,
+}
+
+impl BasketRequest {
+    /// Parses and validates a quote's request body (no `ttl_seconds`, no `quote`).
+    ///
+    /// # Errors
+    ///
+    /// As [`BasketRequest::parse`].
+    pub fn from_json(json: &str) -> Result<BasketRequest, InputError> {
+        BasketRequest::parse(json, BasketRequestKind::Quote)
+    }
+
+    /// Parses and validates the body of a `kind` request.
+    ///
+    /// # Errors
+    ///
+    /// [`InputError::NotJson`], [`InputError::Malformed`] or
+    /// [`InputError::Field`] naming the field that is wrong, as
+    /// [`from_json`] does; a field the request does not
+    /// take is an unknown field.
+    pub fn parse(json: &str, kind: BasketRequestKind) -> Result<BasketRequest, InputError> {
+        let repr: BasketRequestRepr = from_json(json)?;
+        let unknown = |field: &str| InputError::Malformed {
+            path: field.to_owned(),
+            message: format!("unknown field `{field}`; a {kind:?} request does not take it").to_lowercase(),
+        };
+        if repr.ttl_seconds.is_some() && kind != BasketRequestKind::Hold {
+            return Err(unknown("ttl_seconds"));
+        }
+        if repr.quote.is_some() && kind != BasketRequestKind::Capture {
+            return Err(unknown("quote"));
+        }
+        if let Some(ttl) = repr.ttl_seconds {
+            check_hold_ttl(ttl).map_err(|e| e.at("ttl_seconds"))?;
+        }
+        let inline = repr.total.is_some() || repr.lines.is_some() || repr.shipping.is_some();
+        let basket =
+            match (repr.basket, inline) {
+                (Some(_), true) => return Err(InputError::BasketForm {
+                    message:
+                        "give the basket either as `basket` or inline (`total`, or `lines` and `shipping`), not both",
+                }
+                .at("basket")),
+                (Some(basket), false) => basket,
+                (None, _) => {
+                    let lines = repr.lines.map(into_lines).transpose()?;
+                    Basket::from_parts(repr.total, lines, repr.shipping)?
+                }
+            };
+        Ok(BasketRequest {
+            code: repr.code,
+            basket,
+            customer: repr.customer,
+            ttl_seconds: repr.ttl_seconds,
+            quote: repr.quote,
+        })
+    }
+}
+
+/// The body of `POST /v1/releases`: `{"code": "SAVE10", "key": "pi_123", "reason": "refunded"}`,
+/// `reason` optional (at most 200 characters, no control characters).
+///
+/// # Example
+///
+/// ```
+/// use promocodes::api::ReleaseRequest;
+///
+/// let req = ReleaseRequest::from_json(r#"{"code": "save10", "key": "pi_123", "reason": "order cancelled"}"#)?;
+/// assert_eq!(req.key.as_str(), "pi_123");
+/// assert!(ReleaseRequest::from_json(&format!(r#"{{"code": "A", "key": "k", "reason": "{}"}}"#, "x".repeat(201))).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct ReleaseRequest {
+    /// The code.
+    pub code: Code,
+    /// The idempotency key of the hold or capture to give back.
+    pub key: IdempotencyKey,
+    /// Why, if known.
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+impl ReleaseRequest {
+    /// Parses and validates a release's request body.
+    ///
+    /// # Errors
+    ///
+    /// As [`from_json`]; [`InputError::InvalidReason`] at `reason`.
+    pub fn from_json(json: &str) -> Result<ReleaseRequest, InputError> {
+        let req: ReleaseRequest = from_json(json)?;
+        if let Some(reason) = &req.reason {
+            check_reason(reason).map_err(|e| e.at("reason"))?;
+        }
+        Ok(req)
+    }
+}
+
+/// The body of `PATCH /v1/codes/{code}`: `{"active": false}` switches a code
+/// off at once, `{"active": true}` back on. Nothing else changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct CodePatch {
+    /// Whether the code is switched on.
+    pub active: bool,
+}
+
+impl CodePatch {
+    /// Parses a patch body.
+    ///
+    /// # Errors
+    ///
+    /// As [`from_json`].
+    pub fn from_json(json: &str) -> Result<CodePatch, InputError> {
+        from_json(json)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BasketRequest, BasketRequestKind};
+    use crate::InputError;
+
+    fn path_of(json: &str) -> String {
+        match BasketRequest::from_json(json) {
+            Err(err) => err.path().unwrap_or("<none>").to_owned(),
+            other => panic!("expected an error for {json}, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn reads_a_full_request() {
+        let req = BasketRequest::from_json(
+            r#"{"code":" save10 ","total":{"amount":"80.00","currency":"EUR"},"customer":"alice"}"#,
+        )
+        .unwrap();
+        assert_eq!(req.code.as_str(), "SAVE10");
+        assert_eq!(req.customer.unwrap().as_str(), "alice");
+    }
+
+    #[test]
+    fn names_the_field_that_is_wrong() {
+        assert_eq!(
+            path_of(r#"{"code":"","total":{"amount":"1","currency":"EUR"}}"#),
+            "code"
+        );
+        assert_eq!(
+            path_of(r#"{"code":"A","total":{"amount":"-1","currency":"EUR"}}"#),
+            "total.amount"
+        );
+        assert_eq!(
+            path_of(r#"{"code":"A","total":{"amount":"1","currency":"XXX"}}"#),
+            "total.currency"
+        );
+        assert_eq!(
+            path_of(r#"{"code":"A","total":{"amount":1,"currency":"EUR"}}"#),
+            "total.amount"
+        );
+        assert_eq!(
+            path_of(r#"{"code":"A","total":{"amount":"1","currency":"EUR"},"extra":true}"#),
+            "extra"
+        );
+        assert_eq!(
+            path_of(r#"{"code":"A","total":{"amount":"1","currency":"EUR"},"customer":""}"#),
+            "customer"
+        );
+        assert_eq!(path_of(r#"{"total":{"amount":"1","currency":"EUR"}}"#), ".");
+        assert!(matches!(
+            BasketRequest::from_json("{\"code\":"),
+            Err(InputError::NotJson { .. })
+        ));
+    }
+
+    #[test]
+    fn names_the_line_that_is_wrong_inline_and_nested() {
+        let line =
+            |q: &str| format!(r#"{{"sku":"A","quantity":{q},"unit_price":{{"amount":"1.00","currency":"EUR"}}}}"#);
+        let lines = [line("1"), line("1"), line("1"), line("0")].join(",");
+        assert_eq!(
+            path_of(&format!(r#"{{"code":"A","lines":[{lines}]}}"#)),
+            "lines[3].quantity"
+        );
+        assert_eq!(
+            path_of(&format!(r#"{{"code":"A","basket":{{"lines":[{lines}]}}}}"#)),
+            "basket.lines[3].quantity"
+        );
+        let mixed = r#"[{"sku":"A","quantity":1,"unit_price":{"amount":"1.00","currency":"EUR"}},
+            {"sku":"B","quantity":1,"unit_price":{"amount":"1.00","currency":"USD"}}]"#;
+        assert_eq!(
+            path_of(&format!(r#"{{"code":"A","lines":{mixed}}}"#)),
+            "lines[1].unit_price"
+        );
+        assert_eq!(
+            path_of(&format!(r#"{{"code":"A","basket":{{"lines":{mixed}}}}}"#)),
+            "basket.lines[1].unit_price"
+        );
+    }
+
+    #[test]
+    fn holds_and_captures_take_one_field_more() {
+        let hold = r#"{"code":"A","total":{"amount":"1.00","currency":"EUR"},"ttl_seconds":60}"#;
+        assert_eq!(
+            BasketRequest::parse(hold, BasketRequestKind::Hold).unwrap().ttl_seconds,
+            Some(60)
+        );
+        assert_eq!(path_of(hold), "ttl_seconds");
+        let long = r#"{"code":"A","total":{"amount":"1.00","currency":"EUR"},"ttl_seconds":3601}"#;
+        let err = BasketRequest::parse(long, BasketRequestKind::Hold).unwrap_err();
+        assert_eq!(err.path(), Some("ttl_seconds"));
+        assert!(matches!(err.kind(), InputError::HoldTtlOutOfRange { .. }));
+    }
+}

@@ -1,0 +1,588 @@
+//! The wire: how the core's values are read from JSON. Each value with rules
+//! of its own is read into a `*Repr` of its fields and finished by the core's
+//! own constructor, so that serde and the browser module's reader
+//! ([`super::reader`]) refuse exactly the same input, with the same errors.
+//! Nothing here is visible outside the JSON layer.
+
+use std::fmt;
+
+use rust_decimal::Decimal;
+use serde::de::{self, Deserializer, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
+
+use super::{invalid, Refused};
+use crate::rules::{check_categories, check_quantity, AppliesTo, Audience, Basket, Discount, DiscountKind, Line};
+use crate::rules::{PromoCode, Quote, QuoteLine, QuoteShipping, UsageCounts, UsageLimits};
+use crate::values::Timestamp;
+use crate::values::{parse_decimal, Category, Code, Currency, CustomerId, IdempotencyKey, InputError, Money, Sku};
+
+/// `Deserialize` for a value read from a JSON string by its parser.
+macro_rules! from_string {
+    ($name:ty, $parse:path) => {
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<$name, D::Error> {
+                struct StrVisitor;
+
+                impl Visitor<'_> for StrVisitor {
+                    type Value = $name;
+
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str(<$name>::EXPECTING)
+                    }
+
+                    fn visit_str<E: de::Error>(self, v: &str) -> Result<$name, E> {
+                        $parse(v).map_err(|err| invalid("", err))
+                    }
+                }
+
+                deserializer.deserialize_str(StrVisitor)
+            }
+        }
+    };
+}
+
+from_string!(Code, Code::parse);
+from_string!(CustomerId, CustomerId::parse);
+from_string!(IdempotencyKey, IdempotencyKey::parse);
+from_string!(Sku, Sku::parse);
+from_string!(Category, Category::parse);
+from_string!(Timestamp, Timestamp::parse);
+from_string!(Currency, Currency::from_code);
+
+// Money.
+
+/// A decimal that arrives as a JSON string; a JSON number is refused.
+pub(super) struct DecimalText(pub(super) String);
+
+impl DecimalText {
+    /// What a reader expects here, for its "invalid type" message.
+    pub(super) const EXPECTING: &'static str = "a decimal number written as a string, such as \"12.50\"";
+}
+
+impl<'de> Deserialize<'de> for DecimalText {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<DecimalText, D::Error> {
+        struct TextVisitor;
+
+        impl Visitor<'_> for TextVisitor {
+            type Value = DecimalText;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(DecimalText::EXPECTING)
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<DecimalText, E> {
+                Ok(DecimalText(v.to_owned()))
+            }
+        }
+
+        deserializer.deserialize_str(TextVisitor)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct MoneyRepr {
+    pub(super) amount: DecimalText,
+    pub(super) currency: Currency,
+}
+
+impl MoneyRepr {
+    /// The money its fields make, or why not.
+    pub(super) fn finish(self) -> Result<Money, Refused> {
+        Money::parse(&self.amount.0, self.currency).map_err(|err| Refused::at("amount", err))
+    }
+}
+
+impl<'de> Deserialize<'de> for Money {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Money, D::Error> {
+        MoneyRepr::deserialize(deserializer)?
+            .finish()
+            .map_err(Refused::into_serde)
+    }
+}
+
+// Usage.
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct UsageRepr {
+    pub(super) total: u64,
+    pub(super) per_customer: u64,
+}
+
+impl UsageRepr {
+    /// The counts its fields make, or why not (serde's `try_from` error: a message).
+    pub(super) fn finish(self) -> Result<UsageCounts, Refused> {
+        UsageCounts::new(self.total, self.per_customer).map_err(|err| Refused::Message(err.to_string()))
+    }
+}
+
+impl<'de> Deserialize<'de> for UsageCounts {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<UsageCounts, D::Error> {
+        UsageRepr::deserialize(deserializer)?
+            .finish()
+            .map_err(Refused::into_serde)
+    }
+}
+
+// Quotes.
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct QuoteRepr {
+    code: Code,
+    total: Money,
+    discount: Money,
+    payable: Money,
+    quoted_at: Timestamp,
+    #[serde(default)]
+    lines: Option<Vec<QuoteLine>>,
+    #[serde(default)]
+    shipping: Option<QuoteShipping>,
+    #[serde(default)]
+    note: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for Quote {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Quote, D::Error> {
+        let r = QuoteRepr::deserialize(deserializer)?;
+        Quote::from_parts(
+            r.code,
+            r.total,
+            r.discount,
+            r.payable,
+            r.quoted_at,
+            r.lines,
+            r.shipping,
+            r.note,
+        )
+        .map_err(de::Error::custom)
+    }
+}
+
+// Baskets.
+
+/// A quantity as read: a JSON integer from 1 to 10,000.
+pub(super) struct Quantity(pub(super) u32);
+
+impl Quantity {
+    /// What a reader expects in place of a quantity, for its "invalid type" message.
+    pub(super) fn expecting(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a whole number from 1 to {}", Basket::MAX_QUANTITY)
+    }
+
+    /// A quantity read as a JSON integer (`from_u64`) ...
+    pub(super) fn from_u64(v: u64) -> Result<Quantity, InputError> {
+        check_quantity(v).map(Quantity)
+    }
+
+    /// ... or as a negative one.
+    pub(super) fn from_i64(v: i64) -> Result<Quantity, InputError> {
+        match u64::try_from(v) {
+            Ok(v) => Quantity::from_u64(v),
+            Err(_) => Err(InputError::QuantityOutOfRange {
+                quantity: v.to_string(),
+                max: Basket::MAX_QUANTITY,
+            }),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Quantity {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Quantity, D::Error> {
+        struct QuantityVisitor;
+
+        impl Visitor<'_> for QuantityVisitor {
+            type Value = Quantity;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                Quantity::expecting(f)
+            }
+
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Quantity, E> {
+                Quantity::from_u64(v).map_err(|err| invalid("", err))
+            }
+
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Quantity, E> {
+                Quantity::from_i64(v).map_err(|err| invalid("", err))
+            }
+        }
+
+        deserializer.deserialize_u64(QuantityVisitor)
+    }
+}
+
+/// A line's categories as read: at most [`Basket::MAX_CATEGORIES`].
+pub(super) struct Categories(pub(super) Vec<Category>);
+
+impl Categories {
+    /// The categories of a line, or why not.
+    pub(super) fn finish(categories: Vec<Category>) -> Result<Categories, Refused> {
+        check_categories(categories.len()).map_err(|err| Refused::at("", err))?;
+        Ok(Categories(categories))
+    }
+}
+
+impl<'de> Deserialize<'de> for Categories {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Categories, D::Error> {
+        Categories::finish(Vec::<Category>::deserialize(deserializer)?).map_err(Refused::into_serde)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct LineRepr {
+    pub(super) sku: Sku,
+    pub(super) quantity: Quantity,
+    pub(super) unit_price: Money,
+    #[serde(default)]
+    pub(super) categories: Option<Categories>,
+}
+
+impl LineRepr {
+    /// The line; its fields were checked as they were read, but the amount may overflow.
+    pub(super) fn into_line(self) -> Result<Line, InputError> {
+        let line = Line::new(self.sku, self.quantity.0, self.unit_price)?;
+        match self.categories {
+            Some(categories) => line.with_categories(categories.0),
+            None => Ok(line),
+        }
+    }
+}
+
+/// Lines as read, each turned into a [`Line`] with its index in the path of an error.
+pub(super) fn into_lines(lines: Vec<LineRepr>) -> Result<Vec<Line>, InputError> {
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| line.into_line().map_err(|err| err.at(&format!("lines[{i}]"))))
+        .collect()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct BasketRepr {
+    #[serde(default)]
+    pub(super) total: Option<Money>,
+    #[serde(default)]
+    pub(super) lines: Option<Vec<LineRepr>>,
+    #[serde(default)]
+    pub(super) shipping: Option<Money>,
+}
+
+impl BasketRepr {
+    /// The basket its fields make, or why not.
+    pub(super) fn finish(self) -> Result<Basket, Refused> {
+        let lines = self.lines.map(into_lines).transpose();
+        lines
+            .and_then(|lines| Basket::from_parts(self.total, lines, self.shipping))
+            .map_err(|err| match err {
+                InputError::Field { path, error } => Refused::Invalid(path, *error),
+                other => Refused::at("", other),
+            })
+    }
+}
+
+impl<'de> Deserialize<'de> for Basket {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Basket, D::Error> {
+        BasketRepr::deserialize(deserializer)?
+            .finish()
+            .map_err(Refused::into_serde)
+    }
+}
+
+// Definitions.
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct LimitsRepr {
+    #[serde(default)]
+    pub(super) total: Option<u64>,
+    #[serde(default)]
+    pub(super) per_customer: Option<u64>,
+}
+
+impl LimitsRepr {
+    /// The limits its fields make, or why not.
+    pub(super) fn finish(self) -> Result<UsageLimits, Refused> {
+        UsageLimits::new(self.total, self.per_customer).map_err(|err| {
+            let field = match &err {
+                InputError::ZeroLimit { field } => *field,
+                _ => "",
+            };
+            Refused::at(field, err)
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for UsageLimits {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<UsageLimits, D::Error> {
+        LimitsRepr::deserialize(deserializer)?
+            .finish()
+            .map_err(Refused::into_serde)
+    }
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+pub(super) enum KindText {
+    Percent,
+    Fixed,
+    FreeShipping,
+}
+
+/// A discount as read: flat rather than an internally tagged enum, so that
+/// an error in any field keeps its path (`discount.percent`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct DiscountFields {
+    pub(super) kind: KindText,
+    #[serde(default)]
+    pub(super) percent: Option<PercentText>,
+    #[serde(default)]
+    pub(super) max: Option<Money>,
+    #[serde(default)]
+    pub(super) amount: Option<Money>,
+}
+
+/// A percent as a JSON string: `"10"`, `"12.5"`.
+pub(super) struct PercentText(pub(super) Decimal);
+
+impl PercentText {
+    /// The percent written `text`, or why not.
+    pub(super) fn from_text(text: &str) -> Result<PercentText, InputError> {
+        let value = parse_decimal("percent", text).map_err(|err| match err {
+            InputError::NegativeAmount { amount } | InputError::SignedZero { amount } => {
+                InputError::PercentOutOfRange { percent: amount }
+            }
+            other => other,
+        });
+        value.and_then(|v| Discount::percent(v).map(|_| PercentText(v)))
+    }
+}
+
+impl<'de> Deserialize<'de> for PercentText {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<PercentText, D::Error> {
+        let text = DecimalText::deserialize(deserializer)?;
+        PercentText::from_text(&text.0).map_err(|err| invalid("", err))
+    }
+}
+
+impl DiscountFields {
+    /// The discount, or the field that is wrong and why.
+    fn into_discount(self) -> Result<Discount, (&'static str, String)> {
+        let stray = |field: &'static str, kind: &str| (field, format!("a {kind} discount has no `{field}`"));
+        let with_max = |discount: Discount, max: Option<Money>| match max {
+            None => Ok(discount),
+            Some(max) => discount.with_max(max).map_err(|e| ("max", e.to_string())),
+        };
+        match self.kind {
+            KindText::Percent => {
+                if self.amount.is_some() {
+                    return Err((
+                        "amount",
+                        "a percent discount has no `amount`; did you mean `max`?".to_owned(),
+                    ));
+                }
+                let percent = self.percent.ok_or((".", "missing field `percent`".to_owned()))?;
+                let discount = Discount::percent(percent.0).map_err(|e| ("percent", e.to_string()))?;
+                with_max(discount, self.max)
+            }
+            KindText::Fixed => {
+                if self.percent.is_some() {
+                    return Err(stray("percent", "fixed"));
+                }
+                let amount = self.amount.ok_or((".", "missing field `amount`".to_owned()))?;
+                with_max(
+                    Discount::fixed(amount).map_err(|e| ("amount", e.to_string()))?,
+                    self.max,
+                )
+            }
+            KindText::FreeShipping => {
+                if self.percent.is_some() {
+                    return Err(stray("percent", "free_shipping"));
+                }
+                if self.amount.is_some() {
+                    return Err(stray("amount", "free_shipping"));
+                }
+                with_max(Discount::free_shipping(), self.max)
+            }
+        }
+    }
+}
+
+impl DiscountFields {
+    /// The discount its fields make, or why not.
+    pub(super) fn finish(self) -> Result<Discount, Refused> {
+        // A zero amount is refused as zero only where the kind takes an amount: elsewhere the
+        // amount is refused for being there at all, whatever its value.
+        let amount_zero = matches!(self.kind, KindText::Fixed) && self.amount.is_some_and(|a| a.is_zero());
+        let max_zero = self.max.is_some_and(|m| m.is_zero());
+        self.into_discount().map_err(|(field, message)| match field {
+            "amount" if amount_zero => Refused::at(
+                "amount",
+                InputError::ZeroAmount {
+                    field: "discount.amount",
+                },
+            ),
+            "max" if max_zero => Refused::at("max", InputError::ZeroAmount { field: "discount.max" }),
+            "." => Refused::Message(message),
+            field => Refused::at(
+                field,
+                InputError::Malformed {
+                    path: ".".to_owned(),
+                    message,
+                },
+            ),
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Discount {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Discount, D::Error> {
+        DiscountFields::deserialize(deserializer)?
+            .finish()
+            .map_err(Refused::into_serde)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ScopeRepr {
+    #[serde(default)]
+    pub(super) skus: Vec<Sku>,
+    #[serde(default)]
+    pub(super) categories: Vec<Category>,
+}
+
+impl ScopeRepr {
+    /// The scope its fields make, or why not.
+    pub(super) fn finish(self) -> Result<AppliesTo, Refused> {
+        AppliesTo::new(self.skus, self.categories).map_err(|err| {
+            let field = match &err {
+                InputError::TooMany { field, .. } => field.trim_start_matches("applies_to."),
+                _ => "",
+            };
+            Refused::at(field, err)
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for AppliesTo {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<AppliesTo, D::Error> {
+        ScopeRepr::deserialize(deserializer)?
+            .finish()
+            .map_err(Refused::into_serde)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct DefinitionRepr {
+    pub(super) code: Code,
+    #[serde(default)]
+    pub(super) active: Option<bool>,
+    pub(super) discount: Discount,
+    #[serde(default)]
+    pub(super) applies_to: Option<AppliesTo>,
+    #[serde(default)]
+    pub(super) limits: Option<UsageLimits>,
+    #[serde(default)]
+    pub(super) starts_at: Option<Timestamp>,
+    #[serde(default)]
+    pub(super) ends_at: Option<Timestamp>,
+    #[serde(default)]
+    pub(super) minimum: Option<Money>,
+    #[serde(default)]
+    pub(super) audience: Option<Vec<CustomerId>>,
+}
+
+impl DefinitionRepr {
+    fn build(self) -> Result<PromoCode, InputError> {
+        let audience = match self.audience {
+            None => Audience::public(),
+            Some(customers) => Audience::assigned(customers)?,
+        };
+        let mut builder = PromoCode::builder(self.code, self.discount)
+            .active(self.active.unwrap_or(true))
+            .limits(self.limits.unwrap_or_default())
+            .audience(audience);
+        if let Some(scope) = self.applies_to {
+            builder = builder.applies_to(scope);
+        }
+        if let Some(start) = self.starts_at {
+            builder = builder.starts_at(start);
+        }
+        if let Some(end) = self.ends_at {
+            builder = builder.ends_at(end);
+        }
+        if let Some(minimum) = self.minimum {
+            builder = builder.minimum(minimum);
+        }
+        builder.build()
+    }
+}
+
+impl DefinitionRepr {
+    /// The code its fields make, or why not.
+    pub(super) fn finish(self) -> Result<PromoCode, Refused> {
+        self.build().map_err(|err| {
+            let field = match &err {
+                InputError::EmptyWindow { .. } => "ends_at",
+                InputError::CurrencyMismatch { field, .. } => field,
+                InputError::EmptyAudience | InputError::TooMany { .. } => "audience",
+                _ => "",
+            };
+            Refused::at(field, err)
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for PromoCode {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<PromoCode, D::Error> {
+        DefinitionRepr::deserialize(deserializer)?
+            .finish()
+            .map_err(Refused::into_serde)
+    }
+}
+
+/// The serialised form of a discount.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum DiscountRepr<'a> {
+    Percent {
+        percent: PercentText,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        max: Option<&'a Money>,
+    },
+    Fixed {
+        amount: &'a Money,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        max: Option<&'a Money>,
+    },
+    FreeShipping {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        max: Option<&'a Money>,
+    },
+}
+
+impl Serialize for PercentText {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0.normalize().to_string())
+    }
+}
+
+impl Serialize for Discount {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let max = self.max();
+        let repr = match (self.kind(), self.as_percent(), self.fixed_amount()) {
+            (DiscountKind::Percent, Some(percent), _) => DiscountRepr::Percent {
+                percent: PercentText(percent),
+                max,
+            },
+            (DiscountKind::Fixed, _, Some(amount)) => DiscountRepr::Fixed { amount, max },
+            _ => DiscountRepr::FreeShipping { max },
+        };
+        repr.serialize(serializer)
+    }
+}

@@ -1,0 +1,21 @@
+//! Rules: a code's definition, the basket, the counts a decision is made
+//! on, the rejections, the quote, and the checks that run a definition
+//! against counts, a basket and a moment passed in. Pure: no store, no
+//! clock, no I/O. It uses the values layer only.
+
+mod basket;
+mod check;
+mod counts;
+mod definition;
+mod quote;
+mod rejection;
+
+pub use basket::{Basket, Line};
+pub use counts::UsageCounts;
+pub use definition::{
+    AppliesTo, Audience, Discount, DiscountKind, PromoCode, PromoCodeBuilder, PublicDefinition, UsageLimits,
+};
+pub use quote::{Quote, QuoteLine, QuoteShipping};
+pub use rejection::{PromoCodeRejected, Rejection};
+
+pub(crate) use basket::{check_categories, check_quantity};

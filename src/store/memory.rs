@@ -1,0 +1,233 @@
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Bound;
+use std::sync::{Mutex, MutexGuard};
+
+use super::{Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState, StoreError};
+use crate::rules::UsageCounts;
+use crate::values::{Code, CustomerId, IdempotencyKey, Timestamp};
+
+/// A [`RedemptionStore`] in memory, for tests and single-process use.
+///
+/// Counts, holds and idempotency keys live under **one** mutex, so every
+/// compare and its write are one step. That honours the store contract
+/// across threads in one process and nothing more: two processes each
+/// holding one of these share nothing, and everything is gone when the
+/// process ends. For anything real, back the contract with a database
+/// transaction.
+///
+/// # Example
+///
+/// ```
+/// use promocodes::{Basket, Code, Currency, Discount, InMemoryRedemptionStore, Money, PromoCode, Redemption};
+/// use promocodes::{RedemptionStore, Timestamp, UsageCounts};
+///
+/// let store = InMemoryRedemptionStore::new();
+/// let promo = PromoCode::builder(Code::parse("SAVE10")?, Discount::percent("10".parse()?)?).build()?;
+/// let now: Timestamp = "2026-12-02T10:00:00Z".parse()?;
+/// let quote = promo.price(&Basket::from(Money::parse("80", Currency::EUR)?), now)?;
+/// let write = |expected| Redemption {
+///     code: promo.code(),
+///     customer: None,
+///     expected,
+///     idempotency_key: None,
+///     quote: &quote,
+///     now,
+///     hold_until: None,
+///     after_expired_hold: None,
+/// };
+///
+/// let first = store.record(&write(UsageCounts::ZERO))?.expect("counts were zero");
+/// assert_eq!(first.usage, UsageCounts::new(1, 0)?);
+/// // The same write against counts that are already spent changes nothing.
+/// assert_eq!(store.record(&write(UsageCounts::ZERO))?, None);
+/// assert_eq!(store.usage_for(promo.code(), None, now)?, UsageCounts::new(1, 0)?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct InMemoryRedemptionStore {
+    inner: Mutex<Ledger>,
+}
+
+/// A hold in the index of holds still marked `held`: its expiry and its sequence number.
+type HoldKey = (Timestamp, u64);
+
+#[derive(Debug, Default)]
+struct Ledger {
+    /// Captured uses per code, and per code and customer.
+    captured: HashMap<Code, u64>,
+    captured_by: HashMap<(Code, CustomerId), u64>,
+    /// Holds not yet captured or released, per code, by expiry: whether each
+    /// counts is decided at read time against `now`.
+    holds: HashMap<Code, BTreeMap<HoldKey, Option<CustomerId>>>,
+    /// Every keyed reservation, with its sequence number.
+    keys: HashMap<(Code, IdempotencyKey), (u64, Reservation)>,
+    seq: u64,
+}
+
+impl Ledger {
+    fn active_holds<'a>(&'a self, code: &Code, now: Timestamp) -> impl Iterator<Item = &'a Option<CustomerId>> + 'a {
+        self.holds
+            .get(code)
+            .into_iter()
+            .flat_map(move |holds| holds.range((Bound::Excluded((now, u64::MAX)), Bound::Unbounded)))
+            .map(|(_, customer)| customer)
+    }
+
+    fn usage(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> UsageCounts {
+        let captured = self.captured.get(code).copied().unwrap_or(0);
+        let captured_by = customer
+            .and_then(|c| self.captured_by.get(&(code.clone(), c.clone())))
+            .copied()
+            .unwrap_or(0);
+        let (mut held, mut held_by) = (0, 0);
+        for holder in self.active_holds(code, now) {
+            held += 1;
+            if customer.is_some() && holder.as_ref() == customer {
+                held_by += 1;
+            }
+        }
+        UsageCounts::new(captured + held, captured_by + held_by).unwrap_or_default()
+    }
+
+    fn add_captured(&mut self, code: &Code, customer: Option<&CustomerId>, delta: i64) {
+        let bump = |n: &mut u64| *n = n.saturating_add_signed(delta);
+        bump(self.captured.entry(code.clone()).or_default());
+        if let Some(customer) = customer {
+            bump(self.captured_by.entry((code.clone(), customer.clone())).or_default());
+        }
+    }
+
+    fn unindex_hold(&mut self, code: &Code, seq: u64, reservation: &Reservation) {
+        if let (Some(holds), Some(expires_at)) = (self.holds.get_mut(code), reservation.expires_at) {
+            holds.remove(&(expires_at, seq));
+        }
+    }
+}
+
+impl InMemoryRedemptionStore {
+    /// An empty store.
+    pub fn new() -> InMemoryRedemptionStore {
+        InMemoryRedemptionStore::default()
+    }
+
+    fn lock(&self) -> Result<MutexGuard<'_, Ledger>, StoreError> {
+        self.inner.lock().map_err(|_| StoreError::Backend {
+            store: "in-memory",
+            message: "a thread panicked while holding the lock".to_owned(),
+        })
+    }
+}
+
+impl RedemptionStore for InMemoryRedemptionStore {
+    fn usage_for(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> Result<UsageCounts, StoreError> {
+        Ok(self.lock()?.usage(code, customer, now))
+    }
+
+    fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
+        Ok(self.lock()?.active_holds(code, now).count() as u64)
+    }
+
+    fn reservation(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<Reservation>, StoreError> {
+        let ledger = self.lock()?;
+        Ok(ledger
+            .keys
+            .get(&(code.clone(), key.clone()))
+            .map(|(_, earlier)| earlier.clone().replayed()))
+    }
+
+    fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
+        let mut ledger = self.lock()?;
+        let (code, customer, now) = (redemption.code, redemption.customer, redemption.now);
+        // A capture that names the expired hold under its key takes the key, once the
+        // compare-and-set has passed (the hold no longer counts at `now`, so the counts compared
+        // are the same with or without it). This store keeps no history beyond the keys.
+        let mut expired_hold = None;
+        if let Some(key) = redemption.idempotency_key {
+            if let Some((seq, earlier)) = ledger.keys.get(&(code.clone(), key.clone())).cloned() {
+                let follows_expired_hold = redemption.hold_until.is_none()
+                    && redemption.after_expired_hold.is_some()
+                    && redemption.after_expired_hold == earlier.expires_at
+                    && earlier.state_at(now) == ReservationState::Expired;
+                if !follows_expired_hold {
+                    return Ok(Some(earlier.replayed()));
+                }
+                expired_hold = Some((seq, earlier));
+            }
+        }
+        let current = ledger.usage(code, customer, now);
+        if current != redemption.expected {
+            return Ok(None);
+        }
+        let Some(usage) = current.incremented(customer.is_some()) else {
+            return Ok(None);
+        };
+        if let Some((seq, earlier)) = expired_hold {
+            ledger.unindex_hold(code, seq, &earlier);
+        }
+        ledger.seq += 1;
+        let seq = ledger.seq;
+        match redemption.hold_until {
+            Some(expires_at) => {
+                ledger
+                    .holds
+                    .entry(code.clone())
+                    .or_default()
+                    .insert((expires_at, seq), customer.cloned());
+            }
+            None => ledger.add_captured(code, customer, 1),
+        }
+        let reservation = redemption.reservation(usage);
+        if let Some(key) = redemption.idempotency_key {
+            ledger
+                .keys
+                .insert((code.clone(), key.clone()), (seq, reservation.clone()));
+        }
+        Ok(Some(reservation))
+    }
+
+    fn convert(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
+        let mut ledger = self.lock()?;
+        let (code, now) = (conversion.code, conversion.now);
+        let Some((seq, held)) = ledger.keys.get(&(code.clone(), conversion.key.clone())).cloned() else {
+            return Ok(None);
+        };
+        match held.state_at(now) {
+            ReservationState::Held => {}
+            ReservationState::Expired => return Ok(None),
+            _ => return Ok(Some(held.replayed())),
+        }
+        ledger.unindex_hold(code, seq, &held);
+        ledger.add_captured(code, held.customer.as_ref(), 1);
+        let usage = ledger.usage(code, held.customer.as_ref(), now);
+        let captured = held.captured(conversion.quote, usage, now);
+        ledger
+            .keys
+            .insert((code.clone(), conversion.key.clone()), (seq, captured.clone()));
+        Ok(Some(captured))
+    }
+
+    fn release(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
+        let mut ledger = self.lock()?;
+        let (code, now) = (release.code, release.now);
+        let Some((seq, earlier)) = ledger.keys.get(&(code.clone(), release.key.clone())).cloned() else {
+            return Ok(None);
+        };
+        let was = match earlier.state_at(now) {
+            ReservationState::Released => return Ok(Some(earlier.replayed())),
+            ReservationState::Captured => {
+                ledger.add_captured(code, earlier.customer.as_ref(), -1);
+                ReservationState::Captured
+            }
+            _ => {
+                ledger.unindex_hold(code, seq, &earlier);
+                ReservationState::Held
+            }
+        };
+        let usage = ledger.usage(code, earlier.customer.as_ref(), now);
+        let released = earlier.released(release, was, usage);
+        ledger
+            .keys
+            .insert((code.clone(), release.key.clone()), (seq, released.clone()));
+        Ok(Some(released))
+    }
+}

@@ -1,0 +1,386 @@
+//! The store: where redemptions are counted. The [`RedemptionStore`] trait
+//! (three compare-and-set writes and their reads, no increment), the write
+//! requests it is given ([`Redemption`], [`Conversion`], [`Release`]), what
+//! it keeps ([`Reservation`]), the in-memory store, and, with the `testing`
+//! feature, the conformance suite every store runs and its test doubles. It
+//! uses the rules and values layers; it never runs a rule or reads a clock.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::{Quote, UsageCounts};
+use crate::values::{Code, CustomerId, IdempotencyKey, Timestamp};
+
+mod memory;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+pub use memory::InMemoryRedemptionStore;
+
+/// Where a redemption is in its life.
+///
+/// ```text
+///   hold ──► held ──(capture)──► captured ──(release)──► released
+///              │ ╲                                          ▲
+///              │  ╲──(release)──────────────────────────────┘
+///              └──(expires_at passes)──► expired
+///   capture (no hold) ──► captured
+/// ```
+///
+/// A use counts while it is `held` (until `expires_at`) or `captured`.
+/// Serialised in snake_case: `"held"`, `"captured"`, `"released"`, `"expired"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ReservationState {
+    /// A use reserved while the buyer pays, until its `expires_at`.
+    Held,
+    /// A use spent.
+    Captured,
+    /// A use given back (checkout abandoned, order cancelled or refunded).
+    Released,
+    /// A hold whose `expires_at` passed before it was captured or released.
+    Expired,
+}
+
+impl ReservationState {
+    /// The snake_case name: `"held"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReservationState::Held => "held",
+            ReservationState::Captured => "captured",
+            ReservationState::Released => "released",
+            ReservationState::Expired => "expired",
+        }
+    }
+}
+
+/// One redemption as a store keeps it: a hold or a capture, and what became
+/// of it. An idempotency key names one reservation forever.
+///
+/// `state` is as stored: a hold stays `held` in storage after its
+/// `expires_at` until something marks it; [`state_at`](Reservation::state_at)
+/// tells what it is at a given moment, and every count uses that.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reservation {
+    /// The key it was recorded under, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<IdempotencyKey>,
+    /// Who redeemed, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub customer: Option<CustomerId>,
+    /// What the buyer is charged.
+    pub quote: Quote,
+    /// The counts (overall, and for its customer) right after its last change.
+    pub usage: UsageCounts,
+    /// Where it is in its life, as stored (records written before holds existed are captures).
+    #[serde(default = "captured")]
+    pub state: ReservationState,
+    /// When a hold stops counting (holds only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<Timestamp>,
+    /// When it was captured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captured_at: Option<Timestamp>,
+    /// When it was released.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub released_at: Option<Timestamp>,
+    /// Why it was released, if a reason was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// What it was when it was released: `held` or `captured`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub was: Option<ReservationState>,
+    /// For a capture recorded under the key of a hold that had expired: when
+    /// that hold expired. The hold stays in the history as `expired`; the key
+    /// names this capture from then on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hold_expired_at: Option<Timestamp>,
+    /// True when this answers a known idempotency key: nothing was written.
+    #[serde(default, skip_serializing)]
+    pub replayed: bool,
+}
+
+fn captured() -> ReservationState {
+    ReservationState::Captured
+}
+
+impl Reservation {
+    /// What it is at `now`: a stored `held` whose `expires_at <= now` is `expired`.
+    pub fn state_at(&self, now: Timestamp) -> ReservationState {
+        match (self.state, self.expires_at) {
+            (ReservationState::Held, Some(expires_at)) if expires_at <= now => ReservationState::Expired,
+            (state, _) => state,
+        }
+    }
+
+    /// Whether it counts at `now`: captured, or held and not yet expired.
+    pub fn counts_at(&self, now: Timestamp) -> bool {
+        matches!(self.state_at(now), ReservationState::Held | ReservationState::Captured)
+    }
+
+    /// The same reservation, marked as the answer to a known key.
+    pub fn replayed(self) -> Reservation {
+        Reservation { replayed: true, ..self }
+    }
+
+    /// This hold, captured at `now` for `quote`, with the counts after it:
+    /// what [`RedemptionStore::convert`] writes.
+    pub fn captured(self, quote: &Quote, usage: UsageCounts, now: Timestamp) -> Reservation {
+        Reservation {
+            quote: quote.clone(),
+            usage,
+            state: ReservationState::Captured,
+            captured_at: Some(now),
+            ..self
+        }
+    }
+
+    /// This reservation given back at `release.now` for `release.reason`, with
+    /// the counts after it (`was` says whether it was held or captured): what
+    /// [`RedemptionStore::release`] writes.
+    pub fn released(self, release: &Release<'_>, was: ReservationState, usage: UsageCounts) -> Reservation {
+        Reservation {
+            usage,
+            state: ReservationState::Released,
+            released_at: Some(release.now),
+            reason: release.reason.map(str::to_owned),
+            was: Some(was),
+            ..self
+        }
+    }
+}
+
+impl Redemption<'_> {
+    /// The reservation this write records, with `usage`, the counts right
+    /// after it: a hold until `hold_until`, or a capture at `now`. What
+    /// [`RedemptionStore::record`] stores and answers.
+    pub fn reservation(&self, usage: UsageCounts) -> Reservation {
+        Reservation {
+            key: self.idempotency_key.cloned(),
+            customer: self.customer.cloned(),
+            quote: self.quote.clone(),
+            usage,
+            state: match self.hold_until {
+                Some(_) => ReservationState::Held,
+                None => ReservationState::Captured,
+            },
+            expires_at: self.hold_until,
+            captured_at: self.hold_until.is_none().then_some(self.now),
+            released_at: None,
+            reason: None,
+            was: None,
+            hold_expired_at: self.after_expired_hold,
+            replayed: false,
+        }
+    }
+}
+
+/// A new use a store is asked to write (a capture, or a hold when
+/// `hold_until` is set), against the counts it was validated on.
+///
+/// `expected` is what [`RedemptionStore::usage_for`] said at `now` when the
+/// rules were checked; the write happens only if the counts at `now` are
+/// still exactly that.
+#[derive(Debug, Clone, Copy)]
+pub struct Redemption<'a> {
+    /// The code being redeemed.
+    pub code: &'a Code,
+    /// Who redeems it, if known.
+    pub customer: Option<&'a CustomerId>,
+    /// The counts the decision was made against.
+    pub expected: UsageCounts,
+    /// The retry key, if the caller has one (a hold always has one).
+    pub idempotency_key: Option<&'a IdempotencyKey>,
+    /// What the buyer pays.
+    pub quote: &'a Quote,
+    /// The moment of the write: counts and expiries are read at it.
+    pub now: Timestamp,
+    /// `Some(expires_at)` for a hold, `None` for a capture.
+    pub hold_until: Option<Timestamp>,
+    /// For a capture under the key of a hold that has expired: that hold's
+    /// `expires_at`. The caller has checked that the capture is for the
+    /// hold's customer and basket; the store records the capture as a new
+    /// reservation under the key (if the key still names that hold, expired
+    /// at `now`) and keeps the hold in its history. `None` otherwise: then a
+    /// known key is always answered with its reservation, marked `replayed`.
+    pub after_expired_hold: Option<Timestamp>,
+}
+
+/// Turns the hold under `key` into a captured redemption, if it is still
+/// held and unexpired at `now`.
+#[derive(Debug, Clone, Copy)]
+pub struct Conversion<'a> {
+    /// The code.
+    pub code: &'a Code,
+    /// The hold's key.
+    pub key: &'a IdempotencyKey,
+    /// What the capture charges: the hold's quote, or the quote of a changed basket.
+    pub quote: &'a Quote,
+    /// The moment of the capture.
+    pub now: Timestamp,
+}
+
+/// Gives back the use recorded under `key`.
+#[derive(Debug, Clone, Copy)]
+pub struct Release<'a> {
+    /// The code.
+    pub code: &'a Code,
+    /// The key of the hold or capture to give back.
+    pub key: &'a IdempotencyKey,
+    /// The moment of the release.
+    pub now: Timestamp,
+    /// Why (at most 200 characters), if known.
+    pub reason: Option<&'a str>,
+}
+
+/// A store that could not answer: the third outcome, neither stale nor a rejection.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The backend failed (I/O, a poisoned lock, a database error).
+    #[error("{store} store failed: {message}")]
+    Backend {
+        /// Which store, `"in-memory"` or `"sqlite"`.
+        store: &'static str,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// Where redemptions are counted. It has no increment.
+///
+/// A code's counts at a moment `now` are its captured redemptions plus its
+/// holds still active at `now` (`expires_at > now`), overall and per
+/// customer, whether or not anything has marked the expired ones yet. Every
+/// read and every write takes its `now`; a store never reads a clock.
+///
+/// Each of its three writes is one atomic compare-and-set:
+///
+/// - [`record`](RedemptionStore::record) writes a new use (a capture or a
+///   hold) only if the counts at `now` are still exactly
+///   [`Redemption::expected`] (total and per customer compared as one value),
+///   and otherwise returns `Ok(None)` and changes nothing;
+/// - [`convert`](RedemptionStore::convert) turns a hold into a capture only
+///   if it is still held and unexpired at `now`;
+/// - [`release`](RedemptionStore::release) gives a held or captured use back.
+///
+/// A conforming store:
+///
+/// - compares and writes, and stores the idempotency key, in one atomic step
+///   (for a database: one transaction, the key behind a unique constraint);
+/// - answers a key it already holds with its reservation as it now stands,
+///   marked `replayed`, and writes nothing. The one exception is a capture
+///   that names the expired hold it follows
+///   ([`Redemption::after_expired_hold`]): it is recorded as a new capture
+///   under the key, and the hold stays in the history as `expired`. A key
+///   names one redemption forever: whether such a capture is for the hold's
+///   customer and basket is the caller's check ([`capture`](crate::capture)
+///   makes it);
+/// - keeps keys per code.
+///
+/// The suite in `promocodes::testing` (feature `testing`) checks all of this for
+/// any implementation.
+pub trait RedemptionStore {
+    /// The counts for `code` at `now`: overall, and for `customer` (0 without one).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot answer.
+    fn usage_for(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> Result<UsageCounts, StoreError>;
+
+    /// How many of `code`'s counted uses at `now` are holds.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot answer.
+    fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError>;
+
+    /// The reservation recorded under `key` for `code`, if any, as it now stands, marked `replayed`.
+    ///
+    /// A read: it settles nothing by itself, since every write checks again.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot answer.
+    fn reservation(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<Reservation>, StoreError>;
+
+    /// Writes `redemption` if the counts at `redemption.now` are still `redemption.expected`.
+    ///
+    /// Returns the new reservation; the earlier one, marked `replayed`, for a
+    /// known key (unless this capture names the hold under the key in
+    /// [`Redemption::after_expired_hold`] and that hold has expired at `now`:
+    /// then the capture is recorded under the key and the hold kept as
+    /// `expired`); or `None` when the counts moved (stale), having changed
+    /// nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot answer; then nothing is recorded.
+    fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError>;
+
+    /// Captures the hold under `conversion.key` with `conversion.quote`, if it
+    /// is still held and unexpired at `conversion.now`. The counts do not
+    /// move: the hold already counted.
+    ///
+    /// Returns the captured reservation; the reservation marked `replayed`
+    /// when it is already captured or released; `None` when there is no such
+    /// key or the hold has expired, having changed nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot answer; then nothing is recorded.
+    fn convert(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError>;
+
+    /// Gives back the use recorded under `release.key`: a hold (still active
+    /// or expired) or a capture becomes `released`, with the time and the
+    /// reason, and the counts drop by one overall and for its customer if it
+    /// counted at `release.now`.
+    ///
+    /// Returns the released reservation; the reservation marked `replayed` if
+    /// it was released before; `None` for an unknown key.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot answer; then nothing is recorded.
+    fn release(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError>;
+}
+
+macro_rules! delegate_store {
+    ($($target:ty),*) => {$(
+        impl<S: RedemptionStore + ?Sized> RedemptionStore for $target {
+            fn usage_for(
+                &self,
+                code: &Code,
+                customer: Option<&CustomerId>,
+                now: Timestamp,
+            ) -> Result<UsageCounts, StoreError> {
+                (**self).usage_for(code, customer, now)
+            }
+
+            fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
+                (**self).held(code, now)
+            }
+
+            fn reservation(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<Reservation>, StoreError> {
+                (**self).reservation(code, key)
+            }
+
+            fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
+                (**self).record(redemption)
+            }
+
+            fn convert(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
+                (**self).convert(conversion)
+            }
+
+            fn release(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
+                (**self).release(release)
+            }
+        }
+    )*};
+}
+
+delegate_store!(&S, Arc<S>, Box<S>);

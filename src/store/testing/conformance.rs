@@ -1,0 +1,551 @@
+//! The conformance suite: every clause of the [`RedemptionStore`] contract,
+//! each a function that panics naming the clause a store breaks.
+
+use super::super::{Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState};
+use crate::rules::{Basket, Discount, PromoCode, Quote, UsageCounts};
+use crate::values::{Code, Currency, CustomerId, IdempotencyKey, Money, Timestamp};
+
+/// Runs every conformance check, each on a fresh store from `new_store`.
+///
+/// # Panics
+///
+/// On the first check the store fails, with a message naming the contract clause.
+pub fn run_conformance<S: RedemptionStore>(new_store: impl Fn() -> S) {
+    record_is_compare_and_set(&new_store());
+    usage_is_compared_as_one_value(&new_store());
+    known_key_replays_without_incrementing(&new_store());
+    reservation_reads_keys_per_code(&new_store());
+    codes_count_apart(&new_store());
+    anonymous_redemptions_count_only_in_total(&new_store());
+    holds_count_until_the_instant_they_expire(&new_store());
+    a_hold_key_replays_and_an_expired_one_is_captured_afresh(&new_store());
+    conversion_captures_an_active_hold_once(&new_store());
+    conversion_refuses_an_expired_or_unknown_hold(&new_store());
+    release_gives_back_holds_and_captures_once(&new_store());
+    release_and_capture_racing_leave_counts_that_match_the_records(&new_store());
+}
+
+fn fixture(code: &str) -> (Code, Quote) {
+    let promo = PromoCode::builder(
+        Code::parse(code).expect("valid code"),
+        Discount::percent(10.into()).expect("10%"),
+    )
+    .build()
+    .expect("valid definition");
+    let basket = Basket::from(Money::parse("80.00", Currency::EUR).expect("valid money"));
+    let quote = promo.price(&basket, at(0)).expect("priced");
+    (promo.code().clone(), quote)
+}
+
+/// `seconds` after 2026-12-02T10:00:00Z (negative: before).
+fn at(seconds: i64) -> Timestamp {
+    let start: Timestamp = "2026-12-02T10:00:00Z".parse().expect("valid time");
+    start.checked_add_seconds(seconds).expect("in range")
+}
+
+fn usage(total: u64, per_customer: u64) -> UsageCounts {
+    UsageCounts::new(total, per_customer).expect("valid usage")
+}
+
+fn customer(name: &str) -> CustomerId {
+    CustomerId::parse(name).expect("valid customer")
+}
+
+fn key(text: &str) -> IdempotencyKey {
+    IdempotencyKey::parse(text).expect("valid key")
+}
+
+fn write<'a>(
+    code: &'a Code,
+    quote: &'a Quote,
+    customer: Option<&'a CustomerId>,
+    expected: UsageCounts,
+    key: Option<&'a IdempotencyKey>,
+) -> Redemption<'a> {
+    Redemption {
+        code,
+        customer,
+        expected,
+        idempotency_key: key,
+        quote,
+        now: at(0),
+        hold_until: None,
+        after_expired_hold: None,
+    }
+}
+
+fn hold_write<'a>(
+    code: &'a Code,
+    quote: &'a Quote,
+    customer: Option<&'a CustomerId>,
+    expected: UsageCounts,
+    key: &'a IdempotencyKey,
+    until: Timestamp,
+) -> Redemption<'a> {
+    Redemption {
+        idempotency_key: Some(key),
+        hold_until: Some(until),
+        ..write(code, quote, customer, expected, None)
+    }
+}
+
+fn record<S: RedemptionStore>(store: &S, redemption: &Redemption<'_>) -> Option<Reservation> {
+    store.record(redemption).expect("the store answers")
+}
+
+fn usage_for<S: RedemptionStore>(store: &S, code: &Code, customer: Option<&CustomerId>) -> UsageCounts {
+    usage_at(store, code, customer, at(0))
+}
+
+fn usage_at<S: RedemptionStore>(store: &S, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> UsageCounts {
+    store.usage_for(code, customer, now).expect("the store answers")
+}
+
+fn convert<S: RedemptionStore>(
+    store: &S,
+    code: &Code,
+    key: &IdempotencyKey,
+    quote: &Quote,
+    now: Timestamp,
+) -> Option<Reservation> {
+    store
+        .convert(&Conversion { code, key, quote, now })
+        .expect("the store answers")
+}
+
+fn release<S: RedemptionStore>(
+    store: &S,
+    code: &Code,
+    key: &IdempotencyKey,
+    now: Timestamp,
+    reason: Option<&str>,
+) -> Option<Reservation> {
+    store
+        .release(&Release { code, key, now, reason })
+        .expect("the store answers")
+}
+
+/// A write against spent counts is stale and changes nothing.
+pub fn record_is_compare_and_set<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("SAVE10");
+    let alice = customer("alice");
+    assert_eq!(
+        usage_for(store, &code, Some(&alice)),
+        UsageCounts::ZERO,
+        "a new code has no usage"
+    );
+
+    let first = record(store, &write(&code, &quote, Some(&alice), UsageCounts::ZERO, None))
+        .expect("the first write against (0, 0) lands");
+    assert_eq!(first.usage, usage(1, 1), "the write returns the counts after it");
+    assert!(!first.replayed, "a new write is not a replay");
+    assert_eq!(
+        first.state,
+        ReservationState::Captured,
+        "a write without hold_until is a capture"
+    );
+    assert_eq!(first.customer.as_ref(), Some(&alice));
+    assert_eq!(first.quote, quote, "the reservation keeps the quote");
+
+    let stale = record(store, &write(&code, &quote, Some(&alice), UsageCounts::ZERO, None));
+    assert_eq!(stale, None, "a second write against (0, 0) must be stale");
+    assert_eq!(
+        usage_for(store, &code, Some(&alice)),
+        usage(1, 1),
+        "a stale write changes nothing"
+    );
+
+    let ahead = record(store, &write(&code, &quote, Some(&alice), usage(5, 1), None));
+    assert_eq!(ahead, None, "a write against counts the store never had is stale");
+    assert_eq!(usage_for(store, &code, Some(&alice)), usage(1, 1));
+}
+
+/// Total and per-customer counts are one condition: another customer's
+/// redemption makes a pending write stale.
+pub fn usage_is_compared_as_one_value<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("ONEVALUE");
+    let (alice, bob) = (customer("alice"), customer("bob"));
+    record(store, &write(&code, &quote, Some(&alice), UsageCounts::ZERO, None)).expect("alice lands");
+
+    assert_eq!(usage_for(store, &code, Some(&bob)), usage(1, 0));
+    let stale = record(store, &write(&code, &quote, Some(&bob), UsageCounts::ZERO, None));
+    assert_eq!(stale, None, "bob's write against (0, 0) is stale once alice redeemed");
+
+    let bobs = record(store, &write(&code, &quote, Some(&bob), usage(1, 0), None)).expect("bob lands on (1, 0)");
+    assert_eq!(bobs.usage, usage(2, 1));
+    assert_eq!(usage_for(store, &code, Some(&alice)), usage(2, 1));
+    assert_eq!(usage_for(store, &code, None), usage(2, 0));
+}
+
+/// A known key answers with the earlier reservation, marked replayed, and increments nothing.
+pub fn known_key_replays_without_incrementing<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("REPLAY");
+    let alice = customer("alice");
+    let evt = key("evt_1");
+    let first = record(
+        store,
+        &write(&code, &quote, Some(&alice), UsageCounts::ZERO, Some(&evt)),
+    )
+    .expect("lands");
+    assert!(!first.replayed);
+    assert_eq!(first.key.as_ref(), Some(&evt), "the reservation keeps its key");
+
+    for expected in [usage(1, 1), UsageCounts::ZERO, usage(7, 0)] {
+        let again = record(store, &write(&code, &quote, Some(&alice), expected, Some(&evt)))
+            .expect("a known key is answered, whatever the expected counts");
+        assert!(again.replayed, "a known key is a replay");
+        assert_eq!(again.usage, first.usage, "a replay carries the first usage");
+        assert_eq!(again.quote, first.quote, "a replay carries the first quote");
+        assert_eq!(again.customer, first.customer);
+    }
+    assert_eq!(
+        usage_for(store, &code, Some(&alice)),
+        usage(1, 1),
+        "replays increment nothing"
+    );
+
+    let other = record(store, &write(&code, &quote, None, usage(1, 0), Some(&key("evt_2")))).expect("a new key lands");
+    assert_eq!(other.usage, usage(2, 0));
+}
+
+/// `reservation` finds a key's reservation, for that code only.
+pub fn reservation_reads_keys_per_code<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("KEYED");
+    let (other_code, other_quote) = fixture("OTHER");
+    let evt = key("evt_shared");
+    assert_eq!(store.reservation(&code, &evt).expect("answers"), None);
+
+    let first = record(store, &write(&code, &quote, None, UsageCounts::ZERO, Some(&evt))).expect("lands");
+    let found = store
+        .reservation(&code, &evt)
+        .expect("answers")
+        .expect("the key is known now");
+    assert!(found.replayed);
+    assert_eq!(found.usage, first.usage);
+    assert_eq!(found.quote, first.quote);
+
+    assert_eq!(
+        store.reservation(&other_code, &evt).expect("answers"),
+        None,
+        "keys are per code"
+    );
+    let elsewhere = record(
+        store,
+        &write(&other_code, &other_quote, None, UsageCounts::ZERO, Some(&evt)),
+    )
+    .expect("the same key lands on another code");
+    assert!(!elsewhere.replayed);
+    assert_eq!(usage_for(store, &other_code, None), usage(1, 0));
+}
+
+/// Each code has its own counters.
+pub fn codes_count_apart<S: RedemptionStore>(store: &S) {
+    let (first, quote) = fixture("FIRST");
+    let (second, _) = fixture("SECOND");
+    record(store, &write(&first, &quote, None, UsageCounts::ZERO, None)).expect("lands");
+    record(store, &write(&first, &quote, None, usage(1, 0), None)).expect("lands");
+    assert_eq!(usage_for(store, &first, None), usage(2, 0));
+    assert_eq!(usage_for(store, &second, None), UsageCounts::ZERO);
+}
+
+/// A redemption without a customer moves the total and no customer's count.
+pub fn anonymous_redemptions_count_only_in_total<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("ANON");
+    let alice = customer("alice");
+    let anon = record(store, &write(&code, &quote, None, UsageCounts::ZERO, None)).expect("lands");
+    assert_eq!(anon.usage, usage(1, 0));
+    assert_eq!(anon.customer, None);
+    assert_eq!(usage_for(store, &code, Some(&alice)), usage(1, 0));
+    let hers = record(store, &write(&code, &quote, Some(&alice), usage(1, 0), None)).expect("lands");
+    assert_eq!(hers.usage, usage(2, 1));
+}
+
+/// A hold counts, overall and for its customer, up to the nanosecond before
+/// its `expires_at` and not from that instant on, with nothing cleaning it up.
+pub fn holds_count_until_the_instant_they_expire<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("HOLDS");
+    let alice = customer("alice");
+    let expires = at(60);
+    let just_before = expires.checked_add_nanos(-1).expect("in range");
+    let held = record(
+        store,
+        &hold_write(&code, &quote, Some(&alice), UsageCounts::ZERO, &key("h1"), expires),
+    )
+    .expect("a hold against (0, 0) lands");
+    assert_eq!(held.state, ReservationState::Held);
+    assert_eq!(held.expires_at, Some(expires));
+    assert_eq!(held.usage, usage(1, 1), "a hold counts from the moment it is written");
+
+    assert_eq!(
+        usage_at(store, &code, Some(&alice), just_before),
+        usage(1, 1),
+        "1 ns before expiry it counts"
+    );
+    assert_eq!(store.held(&code, just_before).expect("answers"), 1);
+    assert_eq!(
+        usage_at(store, &code, Some(&alice), expires),
+        UsageCounts::ZERO,
+        "at expires_at it no longer counts"
+    );
+    assert_eq!(store.held(&code, expires).expect("answers"), 0);
+
+    let stale = record(
+        store,
+        &Redemption {
+            now: just_before,
+            ..write(&code, &quote, None, UsageCounts::ZERO, None)
+        },
+    );
+    assert_eq!(stale, None, "before expiry the hold is part of the expected counts");
+    let after = record(
+        store,
+        &Redemption {
+            now: expires,
+            ..write(&code, &quote, None, UsageCounts::ZERO, None)
+        },
+    )
+    .expect("at expiry the counts without the hold are the ones to compare");
+    assert_eq!(after.usage, usage(1, 0));
+    assert_eq!(
+        usage_at(store, &code, None, just_before),
+        usage(2, 0),
+        "reads take their own now"
+    );
+}
+
+/// A hold's key replays the hold; a capture under the key of an expired hold
+/// replays it too, unless it names that hold: then it is a new capture at the
+/// counts of the moment, the key names it, and the hold is kept.
+pub fn a_hold_key_replays_and_an_expired_one_is_captured_afresh<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("HOLDKEY");
+    let bob = customer("bob");
+    let pi = key("pi_1");
+    let expires = at(30);
+    record(
+        store,
+        &hold_write(&code, &quote, Some(&bob), UsageCounts::ZERO, &pi, expires),
+    )
+    .expect("lands");
+    let again = record(store, &hold_write(&code, &quote, Some(&bob), usage(1, 1), &pi, at(90))).expect("answered");
+    assert!(again.replayed, "a hold under a known key is a replay");
+    assert_eq!(again.expires_at, Some(expires), "a replay keeps the first expiry");
+    let early_capture = record(store, &write(&code, &quote, Some(&bob), usage(1, 1), Some(&pi))).expect("answered");
+    assert!(
+        early_capture.replayed,
+        "a record under an active hold's key writes nothing"
+    );
+    assert_eq!(usage_for(store, &code, Some(&bob)), usage(1, 1));
+
+    let stale = Redemption {
+        now: expires,
+        after_expired_hold: Some(expires),
+        ..write(&code, &quote, Some(&bob), usage(1, 1), Some(&pi))
+    };
+    assert!(
+        record(store, &stale).is_none(),
+        "a capture under an expired hold's key is compared like any other write"
+    );
+    assert_eq!(
+        usage_at(store, &code, Some(&bob), at(29)),
+        usage(1, 1),
+        "a refused write changed nothing: the hold still counts before its expiry"
+    );
+    assert_eq!(
+        store
+            .reservation(&code, &pi)
+            .expect("answers")
+            .expect("known")
+            .state_at(at(29)),
+        ReservationState::Held
+    );
+
+    let unnamed = Redemption {
+        now: expires,
+        ..write(&code, &quote, Some(&bob), UsageCounts::ZERO, Some(&pi))
+    };
+    let answered = record(store, &unnamed).expect("answered");
+    assert!(
+        answered.replayed && answered.state_at(expires) == ReservationState::Expired,
+        "a capture that does not name the expired hold is answered with it and writes nothing"
+    );
+    assert_eq!(usage_at(store, &code, Some(&bob), expires), UsageCounts::ZERO);
+    let other_hold = Redemption {
+        after_expired_hold: Some(at(31)),
+        ..unnamed
+    };
+    assert!(
+        record(store, &other_hold).expect("answered").replayed,
+        "naming another expiry than the hold's writes nothing"
+    );
+
+    let later = Redemption {
+        after_expired_hold: Some(expires),
+        ..unnamed
+    };
+    let fresh = record(store, &later).expect("the expired hold's key captures afresh");
+    assert!(!fresh.replayed);
+    assert_eq!(fresh.state, ReservationState::Captured);
+    assert_eq!(fresh.usage, usage(1, 1));
+    assert_eq!(
+        fresh.hold_expired_at,
+        Some(expires),
+        "the capture names the hold it follows"
+    );
+    let found = store.reservation(&code, &pi).expect("answers").expect("known");
+    assert_eq!(found.state, ReservationState::Captured, "the key now names the capture");
+    assert_eq!(found.hold_expired_at, Some(expires));
+    let replay = record(store, &later).expect("answered");
+    assert!(replay.replayed, "and a retry replays it");
+    assert_eq!(usage_at(store, &code, Some(&bob), at(3600)), usage(1, 1));
+}
+
+/// Converting an active hold captures it without moving the counts; again is a replay.
+pub fn conversion_captures_an_active_hold_once<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("CONVERT");
+    let (_, other_quote) = fixture("CONVERT");
+    let carol = customer("carol");
+    let pi = key("pi_c");
+    let expires = at(60);
+    record(
+        store,
+        &hold_write(&code, &quote, Some(&carol), UsageCounts::ZERO, &pi, expires),
+    )
+    .expect("lands");
+    let just_before = expires.checked_add_nanos(-1).expect("in range");
+    let captured = convert(store, &code, &pi, &other_quote, just_before).expect("an active hold converts");
+    assert!(!captured.replayed);
+    assert_eq!(captured.state, ReservationState::Captured);
+    assert_eq!(captured.captured_at, Some(just_before));
+    assert_eq!(captured.usage, usage(1, 1), "conversion does not move the counts");
+    assert_eq!(
+        store.held(&code, at(0)).expect("answers"),
+        0,
+        "a converted hold is no longer a hold"
+    );
+    assert_eq!(
+        usage_at(store, &code, Some(&carol), at(7200)),
+        usage(1, 1),
+        "a capture does not expire"
+    );
+
+    let again = convert(store, &code, &pi, &quote, at(1)).expect("answered");
+    assert!(again.replayed, "converting again replays");
+    assert_eq!(again.state, ReservationState::Captured);
+    assert_eq!(usage_for(store, &code, Some(&carol)), usage(1, 1));
+}
+
+/// An expired hold, or an unknown key, does not convert.
+pub fn conversion_refuses_an_expired_or_unknown_hold<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("LATE");
+    let pi = key("pi_late");
+    record(store, &hold_write(&code, &quote, None, UsageCounts::ZERO, &pi, at(10))).expect("lands");
+    assert_eq!(
+        convert(store, &code, &pi, &quote, at(10)),
+        None,
+        "at expires_at the hold is gone"
+    );
+    assert_eq!(
+        convert(store, &code, &key("pi_none"), &quote, at(0)),
+        None,
+        "unknown key"
+    );
+    assert_eq!(usage_at(store, &code, None, at(10)), UsageCounts::ZERO);
+}
+
+/// Release gives a hold or a capture back once; again replays; an unknown key is `None`.
+pub fn release_gives_back_holds_and_captures_once<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("RELEASE");
+    let dan = customer("dan");
+    let (h, c, e) = (key("hold"), key("capture"), key("expired"));
+    record(
+        store,
+        &hold_write(&code, &quote, Some(&dan), UsageCounts::ZERO, &h, at(60)),
+    )
+    .expect("lands");
+    record(store, &write(&code, &quote, Some(&dan), usage(1, 1), Some(&c))).expect("lands");
+    record(store, &hold_write(&code, &quote, None, usage(2, 0), &e, at(5))).expect("lands");
+    assert_eq!(usage_for(store, &code, Some(&dan)), usage(3, 2));
+
+    let released = release(store, &code, &h, at(1), Some("checkout abandoned")).expect("known key");
+    assert!(!released.replayed);
+    assert_eq!(released.state, ReservationState::Released);
+    assert_eq!(released.was, Some(ReservationState::Held));
+    assert_eq!(released.released_at, Some(at(1)));
+    assert_eq!(released.reason.as_deref(), Some("checkout abandoned"));
+    assert_eq!(released.usage, usage(2, 1), "the counts after the release");
+    let again = release(store, &code, &h, at(2), Some("another reason")).expect("known key");
+    assert!(again.replayed, "releasing again is a replay");
+    assert_eq!(
+        again.released_at,
+        Some(at(1)),
+        "a replay answers as the first release did"
+    );
+    assert_eq!(again.reason.as_deref(), Some("checkout abandoned"));
+    assert_eq!(again.usage, released.usage);
+
+    let refunded = release(store, &code, &c, at(3), None).expect("known key");
+    assert_eq!(refunded.was, Some(ReservationState::Captured));
+    assert_eq!(refunded.usage, usage(1, 0));
+    assert_eq!(usage_at(store, &code, Some(&dan), at(3)), usage(1, 0));
+
+    let late = release(store, &code, &e, at(6), None).expect("known key");
+    assert_eq!(
+        late.was,
+        Some(ReservationState::Held),
+        "an expired hold is released as a hold"
+    );
+    assert_eq!(
+        late.usage,
+        UsageCounts::ZERO,
+        "it no longer counted, so nothing else moves"
+    );
+    assert_eq!(release(store, &code, &key("never"), at(0), None), None, "unknown key");
+    assert_eq!(
+        convert(store, &code, &h, &quote, at(2)).map(|r| (r.replayed, r.state)),
+        Some((true, ReservationState::Released)),
+        "a released hold does not convert; its key replays as released"
+    );
+    let retried = record(store, &write(&code, &quote, Some(&dan), usage(0, 0), Some(&c))).expect("answered");
+    assert!(
+        retried.replayed && retried.state == ReservationState::Released,
+        "a released capture never spends again"
+    );
+    assert_eq!(usage_at(store, &code, Some(&dan), at(6)), UsageCounts::ZERO);
+}
+
+/// A release and a capture of one hold, in either order: the counts match the records.
+pub fn release_and_capture_racing_leave_counts_that_match_the_records<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("RACE");
+    let eve = customer("eve");
+    let (first, second) = (key("release-first"), key("capture-first"));
+    record(
+        store,
+        &hold_write(&code, &quote, Some(&eve), UsageCounts::ZERO, &first, at(60)),
+    )
+    .expect("lands");
+    record(
+        store,
+        &hold_write(&code, &quote, Some(&eve), usage(1, 1), &second, at(60)),
+    )
+    .expect("lands");
+
+    // The release lands between the capture's read (an active hold) and its write.
+    release(store, &code, &first, at(1), Some("cancelled")).expect("known");
+    let lost = convert(store, &code, &first, &quote, at(1)).expect("answered");
+    assert!(
+        lost.replayed && lost.state == ReservationState::Released,
+        "the capture sees the release"
+    );
+
+    // The capture lands between the release's read and its write.
+    convert(store, &code, &second, &quote, at(1)).expect("converts");
+    let refunded = release(store, &code, &second, at(2), Some("refunded")).expect("known");
+    assert_eq!(
+        refunded.was,
+        Some(ReservationState::Captured),
+        "the release gives the capture back"
+    );
+
+    assert_eq!(usage_at(store, &code, Some(&eve), at(2)), UsageCounts::ZERO);
+    assert_eq!(store.held(&code, at(2)).expect("answers"), 0);
+}

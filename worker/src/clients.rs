@@ -1,0 +1,136 @@
+//! The Worker's clients of its two Durable Objects: a code's object
+//! ([`crate::ledger::Ledger`], over [`Call`]s) and the catalog
+//! ([`crate::catalog::Catalog`]), and the isolate's memory of which codes
+//! exist.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+
+use promocodes::Code;
+use serde_json::{json, Value};
+use worker::{Env, Method, Request};
+
+use crate::catalog::{Change, Entry};
+use crate::edge_cache;
+use crate::handlers::Answer;
+use crate::problem::Problem;
+use crate::protocol::{internal, Call, OUTCOME_HEADER};
+
+/// The code objects' binding in `wrangler.toml`.
+pub const LEDGER_BINDING: &str = "LEDGER";
+/// The catalog's binding in `wrangler.toml`.
+pub const CATALOG_BINDING: &str = "CATALOG";
+/// The catalog's one object.
+pub const CATALOG_NAME: &str = "catalog";
+
+/// Sends `req` to the code object named `name`.
+pub async fn to_object(env: &Env, name: &str, req: Request) -> Answer {
+    let stub = env.durable_object(LEDGER_BINDING)?.id_from_name(name)?.get_stub()?;
+    Ok(stub.fetch_with_request(req).await?)
+}
+
+/// Sends `req` to the object of `code`.
+pub async fn to_ledger(env: &Env, code: &Code, req: Request) -> Answer {
+    to_object(env, code.as_str(), req).await
+}
+
+/// Sends `call` for `code` to its object, with `body`.
+pub async fn call(env: &Env, code: &Code, call: Call, body: Option<String>) -> Answer {
+    to_ledger(env, code, call.request(code, &[], body, &[])?).await
+}
+
+/// Sends a hold, capture or release to the object of `code`, and writes its
+/// one JSON log line: the outcome the object decided, and the milliseconds
+/// the request took there (a Worker's clock moves across I/O, not inside it).
+///
+/// A request that changed the code's counts after its public lookup was
+/// cached (the object says `purge`) also purges that lookup: a buyer's next
+/// lookup sees the change.
+pub async fn to_ledger_logged(env: &Env, code: &Code, req: Request) -> Answer {
+    let started = worker::Date::now().as_millis();
+    let response = to_ledger(env, code, req).await?;
+    if let Some(line) = response.headers().get(OUTCOME_HEADER)? {
+        if let Ok(mut line) = serde_json::from_str::<Value>(&line) {
+            if line.get("code").is_none_or(Value::is_null) {
+                line["code"] = json!(code);
+            }
+            line["ms"] = json!(worker::Date::now().as_millis().saturating_sub(started));
+            worker::console_log!("{line}");
+            if line.get("purge").is_some() {
+                edge_cache::purge(code).await;
+            }
+        }
+    }
+    Ok(response)
+}
+
+/// Asks the catalog, posting `body` to `path`.
+pub async fn to_catalog(env: &Env, path: &str, body: &impl serde::Serialize) -> Answer {
+    let body = serde_json::to_string(body).map_err(|e| Problem::Internal(e.to_string()))?;
+    let stub = env
+        .durable_object(CATALOG_BINDING)?
+        .id_from_name(CATALOG_NAME)?
+        .get_stub()?;
+    let response = stub
+        .fetch_with_request(internal(Method::Post, &format!("https://do{path}"), Some(body), &[])?)
+        .await?;
+    if response.status_code() >= 300 {
+        return Err(Problem::Internal(format!(
+            "the catalog answered {} to {path}",
+            response.status_code()
+        )));
+    }
+    Ok(response)
+}
+
+/// Records a definition change in the catalog: `intend` before the code's object is written, `commit` after.
+pub async fn catalog_change(env: &Env, step: &str, code: &Code, archived: bool) -> std::result::Result<(), Problem> {
+    let change = Change {
+        code: code.as_str().to_owned(),
+        archived,
+    };
+    to_catalog(env, step, &change).await.map(|_| ())
+}
+
+thread_local! {
+    /// Codes this isolate has seen in the catalog. A code, once defined, stays
+    /// known (an archived code's object answers 404 itself), so this never
+    /// goes stale; only the unknown are asked for again.
+    static KNOWN: RefCell<HashSet<Code>> = RefCell::new(HashSet::new());
+}
+
+/// The most codes an isolate remembers as known.
+const KNOWN_MAX: usize = 10_000;
+
+/// Whether `code` was ever defined, without addressing its object (which would create it).
+pub async fn is_known(env: &Env, code: &Code) -> std::result::Result<bool, Problem> {
+    if KNOWN.with(|known| known.borrow().contains(code)) {
+        return Ok(true);
+    }
+    let change = Change {
+        code: code.as_str().to_owned(),
+        archived: false,
+    };
+    let mut response = to_catalog(env, "/exists", &change).await?;
+    let entry: Option<Entry> = response.json().await?;
+    let known = entry.is_some();
+    if known {
+        KNOWN.with(|set| {
+            let mut set = set.borrow_mut();
+            if set.len() >= KNOWN_MAX {
+                set.clear();
+            }
+            set.insert(code.clone());
+        });
+    }
+    Ok(known)
+}
+
+/// Refuses a code that was never defined with [`Problem::UnknownCode`], without creating its object.
+pub async fn require_known(env: &Env, code: &Code) -> std::result::Result<(), Problem> {
+    if is_known(env, code).await? {
+        Ok(())
+    } else {
+        Err(Problem::UnknownCode(code.clone()))
+    }
+}

@@ -1,0 +1,179 @@
+//! The codes: the catalog (`GET /v1/codes`), a code's definition (`PUT`,
+//! `PATCH`, `DELETE`), its public lookup (`GET`), and its history and figures.
+
+use promocodes::{Code, PromoCode};
+use serde_json::{json, Value};
+use worker::{Env, Request, Response};
+
+use super::{bad_param, injected_failure, limit_public, param, Answer};
+use crate::catalog::{self, Entry, Page};
+use crate::clients::{self, catalog_change, require_known, to_catalog};
+use crate::edge_cache;
+use crate::http::{is_trusted, path_code, read_body};
+use crate::limits::{self, DEFAULT_BODY_LIMIT, DEFINITION_BODY_LIMIT};
+use crate::problem::Problem;
+use crate::protocol::{Call, FOR_CACHE_HEADER};
+use promocodes::api::CodePatch;
+
+/// `PUT /v1/codes/{code}`: defines or replaces the code (201 created, 200
+/// replaced), noted in the catalog before and after the code's object writes it.
+pub async fn put(req: &Request, env: &Env, code: &str) -> Answer {
+    let code = path_code(code)?;
+    let body = read_body(req, DEFINITION_BODY_LIMIT).await?;
+    let promo = PromoCode::from_json(&body)?;
+    if promo.code() != &code {
+        return Err(Problem::CodeMismatch {
+            path: code,
+            body: promo.code().clone(),
+        });
+    }
+    catalog_change(env, "/intend", &code, false).await?;
+    let response = clients::call(env, &code, Call::PutDefinition, Some(body)).await?;
+    if injected_failure(req)? {
+        return Err(Problem::Internal(
+            "injected failure between the code's object and the catalog".to_owned(),
+        ));
+    }
+    if response.status_code() >= 300 {
+        // The object did not write it: the pending entry is repaired (or forgotten) by the next listing.
+        return Ok(response);
+    }
+    catalog_change(env, "/commit", &code, false).await?;
+    edge_cache::purge(&code).await;
+    Ok(response)
+}
+
+/// `PATCH /v1/codes/{code}`: the kill switch, `{"active": bool}`.
+pub async fn patch(req: &Request, env: &Env, code: &str) -> Answer {
+    let code = path_code(code)?;
+    let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
+    CodePatch::from_json(&body)?;
+    require_known(env, &code).await?;
+    let response = clients::call(env, &code, Call::PatchDefinition, Some(body)).await?;
+    edge_cache::purge(&code).await;
+    Ok(response)
+}
+
+/// `DELETE /v1/codes/{code}`: archives the code; its history stays.
+pub async fn archive(env: &Env, code: &str) -> Answer {
+    let code = path_code(code)?;
+    require_known(env, &code).await?;
+    catalog_change(env, "/intend", &code, true).await?;
+    let response = clients::call(env, &code, Call::ArchiveDefinition, None).await?;
+    if response.status_code() == 200 {
+        catalog_change(env, "/commit", &code, true).await?;
+    }
+    edge_cache::purge(&code).await;
+    Ok(response)
+}
+
+/// `GET /v1/codes/{code}`: the public lookup, through the edge cache for
+/// buyers; live, and never cached, for a server with a token.
+pub async fn get(req: &Request, env: &Env, code: &str) -> Answer {
+    let trusted = is_trusted(req, env)?;
+    limit_public(req, env, trusted).await?;
+    let code = path_code(code)?;
+    if !trusted {
+        if let Some(cached) = edge_cache::lookup(&code).await? {
+            return Ok(cached);
+        }
+    }
+    require_known(env, &code).await?;
+    let for_cache: &[(&str, &str)] = if trusted { &[] } else { &[(FOR_CACHE_HEADER, "1")] };
+    let request = Call::GetDefinition.request(&code, &[], None, for_cache)?;
+    let response = clients::to_ledger(env, &code, request).await?;
+    if trusted {
+        let mut response = edge_cache::mutable(response).await?;
+        response.headers_mut().set("cache-control", "no-store")?;
+        Ok(response)
+    } else {
+        edge_cache::store(&code, response).await
+    }
+}
+
+/// `GET /v1/codes`: a page of the catalog, each code with its definition
+/// (audience as `assigned`), `archived` and live `usage`, read from its
+/// object. A pending entry (a `PUT` that failed before its commit) is
+/// repaired from the code's object here.
+pub async fn list(req: &Request, env: &Env) -> Answer {
+    let limit = match param(req, "limit")? {
+        None => catalog::DEFAULT_PAGE,
+        Some(text) => text
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=limits::MAX_PAGE).contains(n))
+            .ok_or_else(|| {
+                bad_param(
+                    "limit",
+                    format!("{text:?} is not a page size from 1 to {}", limits::MAX_PAGE),
+                )
+            })?,
+    };
+    let archived = match param(req, "archived")?.as_deref() {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(other) => return Err(bad_param("archived", format!("{other:?} is neither true nor false"))),
+    };
+    let page = Page {
+        prefix: param(req, "prefix")?.unwrap_or_default().trim().to_ascii_uppercase(),
+        after: param(req, "after")?.unwrap_or_default().trim().to_ascii_uppercase(),
+        limit,
+        archived,
+    };
+    let mut response = to_catalog(env, "/list", &page).await?;
+    let (entries, more): (Vec<Entry>, bool) = response.json().await?;
+    let summaries = futures_util::future::join_all(entries.iter().map(|entry| summary(env, entry))).await;
+    let mut codes = Vec::with_capacity(entries.len());
+    for summary in summaries {
+        let Some(summary) = summary? else {
+            continue;
+        };
+        let is_archived = summary["archived"].as_bool().unwrap_or(false);
+        if archived || !is_archived {
+            codes.push(summary);
+        }
+    }
+    let next = if more {
+        entries.last().map(|e| e.code.clone())
+    } else {
+        None
+    };
+    Ok(Response::from_json(&json!({ "codes": codes, "next": next }))?)
+}
+
+/// A listed code's summary from its object; for a pending entry, the repair:
+/// commit it if the object has a definition, forget it if not.
+async fn summary(env: &Env, entry: &Entry) -> std::result::Result<Option<Value>, Problem> {
+    let code = Code::parse(&entry.code)?;
+    let mut response = clients::call(env, &code, Call::Summary, None).await?;
+    match response.status_code() {
+        200 => {
+            let summary: Value = response.json().await?;
+            if entry.pending {
+                let archived = summary["archived"].as_bool().unwrap_or(false);
+                catalog_change(env, "/commit", &code, archived).await?;
+            }
+            Ok(Some(summary))
+        }
+        404 if entry.pending => {
+            catalog_change(env, "/forget", &code, false).await?;
+            Ok(None)
+        }
+        404 => Ok(None),
+        status => Err(Problem::Internal(format!("the object of {code} answered {status}"))),
+    }
+}
+
+/// The admin reads of one code: its redemptions (`?after=&limit=`) and its figures.
+pub async fn admin_read(req: &Request, env: &Env, code: &str, call: Call) -> Answer {
+    let code = path_code(code)?;
+    require_known(env, &code).await?;
+    let mut query = Vec::new();
+    for name in ["after", "limit"] {
+        if let Some(value) = param(req, name)? {
+            query.push((name, value));
+        }
+    }
+    let query: Vec<(&str, &str)> = query.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    clients::to_ledger(env, &code, call.request(&code, &query, None, &[])?).await
+}

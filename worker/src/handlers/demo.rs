@@ -1,0 +1,90 @@
+//! The demo checkout's server side (`/demo/*`, only with `DEMO` set), and the
+//! test builds' conformance route.
+
+use promocodes::api::BasketRequestKind;
+use promocodes::{from_json, IdempotencyKey};
+use serde_json::{json, Value};
+use worker::{Env, Request};
+
+use super::checkout::{keyed_through_ledger, quote_through_ledger, release_through_ledger};
+use super::{bad_param, routing, Answer, DemoStep};
+#[cfg(feature = "conformance")]
+use crate::clients;
+use crate::http::{read_body, Role};
+use crate::limits::BASKET_BODY_LIMIT;
+use crate::problem::Problem;
+#[cfg(feature = "conformance")]
+use crate::protocol::{internal, Call};
+
+/// `POST /v1/__conformance` (test builds only, admin): runs the core's store
+/// conformance suite against the SQLite store inside a Durable Object.
+#[cfg(feature = "conformance")]
+pub async fn conformance(env: &Env) -> Answer {
+    // A name no normalised code can have (codes are upper case).
+    let (method, path) = Call::Conformance.route();
+    clients::to_object(
+        env,
+        "__conformance__",
+        internal(method, &format!("https://do{path}"), None, &[])?,
+    )
+    .await
+}
+
+/// The server-side caller of the demo routes holds the capture token; checks it is configured.
+fn demo_server_token(env: &Env) -> std::result::Result<(), Problem> {
+    env.secret(Role::Capture.secret_name())
+        .ok()
+        .filter(|s| !s.to_string().is_empty())
+        .map(|_| ())
+        .ok_or(Problem::Misconfigured(Role::Capture.secret_name()))
+}
+
+/// The demo checkout's steps, played as the shop's server would: the body of
+/// the matching API request, plus `attempt` (the checkout attempt, whose
+/// key `demo-<attempt>` names its hold and capture), so the page never holds
+/// a token. `cancel` takes `{code, attempt, reason?}`.
+pub async fn handle(req: &Request, env: &Env, step: DemoStep) -> Answer {
+    let body = read_body(req, BASKET_BODY_LIMIT).await?;
+    demo_server_token(env)?;
+    if step == DemoStep::Quote {
+        let code = routing(&body, BasketRequestKind::Quote)?.code;
+        return quote_through_ledger(env, &code, body).await;
+    }
+    let mut fields: serde_json::Map<String, Value> = from_json(&body)?;
+    let attempt = match fields.remove("attempt") {
+        Some(Value::String(attempt)) => attempt,
+        _ => {
+            return Err(bad_param(
+                "attempt",
+                "missing field `attempt`, the checkout attempt's id".to_owned(),
+            ))
+        }
+    };
+    let key = IdempotencyKey::parse(&format!("demo-{attempt}")).map_err(|e| Problem::Input(e.at("attempt")))?;
+    match step {
+        DemoStep::Cancel => {
+            fields.insert("key".to_owned(), json!(key));
+            release_through_ledger(env, Value::Object(fields).to_string()).await
+        }
+        DemoStep::Hold => {
+            keyed_through_ledger(
+                env,
+                BasketRequestKind::Hold,
+                &key,
+                Value::Object(fields).to_string(),
+                false,
+            )
+            .await
+        }
+        _ => {
+            keyed_through_ledger(
+                env,
+                BasketRequestKind::Capture,
+                &key,
+                Value::Object(fields).to_string(),
+                false,
+            )
+            .await
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! The handlers, by resource: [`codes`] (the catalog, definitions, lookups
+//! and a code's history and figures), [`checkout`] (quotes, holds, captures,
+//! releases) and [`demo`] (the demo checkout, and the test-only conformance
+//! route); the Stripe webhook's is in [`crate::payments::webhook`]. Each
+//! reads the request, asks a Durable Object through [`crate::clients`], and
+//! answers; every rule is the core's.
+
+use promocodes::api::{BasketRequest, BasketRequestKind};
+use promocodes::{from_json, Code, InputError};
+use serde::de::IgnoredAny;
+use serde::Deserialize;
+use worker::{Env, Headers, Request, Response};
+
+use crate::problem::Problem;
+use crate::ratelimit;
+
+pub mod checkout;
+pub mod codes;
+pub mod demo;
+
+/// What a handler answers: a response, or the problem that becomes one.
+pub type Answer = std::result::Result<Response, Problem>;
+
+/// The OpenAPI 3.1 description of every route, `docs/openapi.json`, served at `GET /v1/openapi.json`.
+pub const OPENAPI: &str = include_str!("../../../docs/openapi.json");
+
+/// A step of the demo checkout, played on the server side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DemoStep {
+    /// `POST /demo/quote`.
+    Quote,
+    /// `POST /demo/hold`.
+    Hold,
+    /// `POST /demo/pay`.
+    Pay,
+    /// `POST /demo/cancel`.
+    Cancel,
+}
+
+/// `GET /v1/openapi.json`: [`OPENAPI`], as JSON.
+pub fn openapi() -> Answer {
+    let headers = Headers::new();
+    headers.set("content-type", "application/json")?;
+    Ok(Response::ok(OPENAPI)?.with_headers(headers))
+}
+
+/// Public requests are rate limited per address, unless a server of the shop (a valid token) sends them.
+pub(crate) async fn limit_public(req: &Request, env: &Env, trusted: bool) -> std::result::Result<(), Problem> {
+    if trusted {
+        Ok(())
+    } else {
+        ratelimit::check(req, env).await
+    }
+}
+
+/// What the Worker reads of a body to route it: the code, and whether a customer is named.
+#[derive(Deserialize)]
+pub(crate) struct Routing {
+    pub(crate) code: Code,
+    #[serde(default)]
+    pub(crate) customer: Option<IgnoredAny>,
+}
+
+/// The code of a basket request's body. The object parses the whole body;
+/// when even the code cannot be read, the whole parse names what is wrong.
+pub(crate) fn routing(body: &str, kind: BasketRequestKind) -> std::result::Result<Routing, Problem> {
+    from_json::<Routing>(body).map_err(|light| match BasketRequest::parse(body, kind) {
+        Err(full) => Problem::Input(full),
+        Ok(_) => Problem::Input(light),
+    })
+}
+
+/// Test builds only: a header that fails the `PUT` between the code's object and the catalog.
+pub(crate) fn injected_failure(req: &Request) -> std::result::Result<bool, Problem> {
+    let asked = req.headers().get("x-test-fail-after-ledger")?.is_some();
+    Ok(cfg!(feature = "conformance") && asked)
+}
+
+/// A query parameter's value, if given and not empty (`?limit=`, as a form
+/// with an empty field sends it, means the default).
+pub(crate) fn param(req: &Request, name: &str) -> std::result::Result<Option<String>, Problem> {
+    let url = req.url()?;
+    Ok(url
+        .query_pairs()
+        .find(|(k, v)| k == name && !v.is_empty())
+        .map(|(_, v)| v.into_owned()))
+}
+
+/// A query parameter (or a demo field) that is wrong, as bad input.
+pub(crate) fn bad_param(name: &str, message: String) -> Problem {
+    Problem::Input(InputError::Malformed {
+        path: name.to_owned(),
+        message,
+    })
+}

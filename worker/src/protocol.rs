@@ -1,0 +1,194 @@
+//! The protocol between the Worker and a code's object ([`crate::ledger::Ledger`]):
+//! every request the Worker sends it is a [`Call`], and this file is the one
+//! place that says its method, its path, its log name and its headers. The
+//! Worker builds requests with [`Call::request`]; the object reads them back
+//! with [`Call::of`].
+
+use worker::{Headers, Method, Request, RequestInit, Result};
+
+use promocodes::Code;
+use wasm_bindgen::JsValue;
+
+/// The header that carries a hold's, capture's or release's outcome from the
+/// object to the Worker, which logs it.
+pub const OUTCOME_HEADER: &str = "x-promocodes-outcome";
+
+/// The header on a lookup the Worker will keep in the edge cache.
+pub const FOR_CACHE_HEADER: &str = "x-promocodes-for-cache";
+
+/// The header on a lookup for the edge cache when a hold will expire (and
+/// the counts change without a write) sooner than the cache would keep it:
+/// the whole seconds until then.
+pub const FRESH_FOR_HEADER: &str = "x-promocodes-fresh-for";
+
+/// The header that carries a hold's or capture's idempotency key.
+pub const IDEMPOTENCY_KEY_HEADER: &str = "idempotency-key";
+
+/// Test builds only: makes every compare-and-set of a capture lose, to see a
+/// 409 end to end.
+pub const TEST_CONFLICT_HEADER: &str = "x-test-conflict";
+
+/// One request of the Worker to a code's object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Call {
+    /// `PUT /definition`: define or replace the code (the body is the definition).
+    PutDefinition,
+    /// `PATCH /definition`: the kill switch (`{"active": bool}`).
+    PatchDefinition,
+    /// `DELETE /definition`: archive the code.
+    ArchiveDefinition,
+    /// `GET /definition`: the public lookup (with [`FOR_CACHE_HEADER`] when it goes to the edge cache).
+    GetDefinition,
+    /// `GET /summary`: the catalog listing's summary of the code.
+    Summary,
+    /// `POST /quote`: price a basket.
+    Quote,
+    /// `POST /hold`: hold a use (with [`IDEMPOTENCY_KEY_HEADER`]).
+    Hold,
+    /// `POST /capture`: capture a use (with [`IDEMPOTENCY_KEY_HEADER`]).
+    Capture,
+    /// `POST /release`: give a use back.
+    Release,
+    /// `POST /payment-capture`: a payment provider's confirmation.
+    PaymentCapture,
+    /// `POST /payment-release`: a payment provider's cancel, failure or refund.
+    PaymentRelease,
+    /// `GET /redemptions`: a page of the code's history.
+    Redemptions,
+    /// `GET /stats`: the code's figures.
+    Stats,
+    /// `POST /conformance`: test builds only, the store conformance suite.
+    #[cfg(feature = "conformance")]
+    Conformance,
+    /// `GET /figure-writes`: test builds only, when the object wrote its figures.
+    #[cfg(feature = "conformance")]
+    FigureWrites,
+}
+
+impl Call {
+    /// Every call, for the tests that check the table both ways.
+    pub const ALL: &'static [Call] = &[
+        Call::PutDefinition,
+        Call::PatchDefinition,
+        Call::ArchiveDefinition,
+        Call::GetDefinition,
+        Call::Summary,
+        Call::Quote,
+        Call::Hold,
+        Call::Capture,
+        Call::Release,
+        Call::PaymentCapture,
+        Call::PaymentRelease,
+        Call::Redemptions,
+        Call::Stats,
+        #[cfg(feature = "conformance")]
+        Call::Conformance,
+        #[cfg(feature = "conformance")]
+        Call::FigureWrites,
+    ];
+
+    /// Its method and path inside the object.
+    pub fn route(self) -> (Method, &'static str) {
+        match self {
+            Call::PutDefinition => (Method::Put, "/definition"),
+            Call::PatchDefinition => (Method::Patch, "/definition"),
+            Call::ArchiveDefinition => (Method::Delete, "/definition"),
+            Call::GetDefinition => (Method::Get, "/definition"),
+            Call::Summary => (Method::Get, "/summary"),
+            Call::Quote => (Method::Post, "/quote"),
+            Call::Hold => (Method::Post, "/hold"),
+            Call::Capture => (Method::Post, "/capture"),
+            Call::Release => (Method::Post, "/release"),
+            Call::PaymentCapture => (Method::Post, "/payment-capture"),
+            Call::PaymentRelease => (Method::Post, "/payment-release"),
+            Call::Redemptions => (Method::Get, "/redemptions"),
+            Call::Stats => (Method::Get, "/stats"),
+            #[cfg(feature = "conformance")]
+            Call::Conformance => (Method::Post, "/conformance"),
+            #[cfg(feature = "conformance")]
+            Call::FigureWrites => (Method::Get, "/figure-writes"),
+        }
+    }
+
+    /// The call a request to the object is, from its method and path.
+    pub fn of(method: &Method, path: &str) -> Option<Call> {
+        Call::ALL.iter().copied().find(|call| {
+            let (m, p) = call.route();
+            &m == method && p == path
+        })
+    }
+
+    /// The operation it is in the log lines: a hold, a capture or a release
+    /// (from the API or a payment provider), else `None`.
+    pub fn log_name(self) -> Option<&'static str> {
+        match self {
+            Call::Hold => Some("hold"),
+            Call::Capture | Call::PaymentCapture => Some("capture"),
+            Call::Release | Call::PaymentRelease => Some("release"),
+            _ => None,
+        }
+    }
+
+    /// The request for `code`'s object: `https://do<path>?code=<code>` plus
+    /// `query`, with `body` (JSON) and `headers`.
+    ///
+    /// # Errors
+    ///
+    /// A runtime error building the request.
+    pub fn request(
+        self,
+        code: &Code,
+        query: &[(&str, &str)],
+        body: Option<String>,
+        headers: &[(&str, &str)],
+    ) -> Result<Request> {
+        let (method, path) = self.route();
+        let mut url = format!("https://do{path}?code={code}");
+        for (name, value) in query {
+            url.push_str(&format!(
+                "&{name}={}",
+                String::from(worker::js_sys::encode_uri_component(value))
+            ));
+        }
+        internal(method, &url, body, headers)
+    }
+}
+
+/// An internal request to a Durable Object at `url`, with a JSON body and extra headers.
+///
+/// # Errors
+///
+/// A runtime error building the request.
+pub fn internal(method: Method, url: &str, body: Option<String>, headers: &[(&str, &str)]) -> Result<Request> {
+    let all = Headers::new();
+    for (name, value) in headers {
+        all.set(name, value)?;
+    }
+    let mut init = RequestInit::new();
+    init.with_method(method).with_headers(all);
+    if let Some(body) = body {
+        init.with_body(Some(JsValue::from_str(&body)));
+    }
+    Request::new_with_init(url, &init)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_call_is_read_back_from_its_route() {
+        for &call in Call::ALL {
+            let (method, path) = call.route();
+            assert_eq!(Call::of(&method, path), Some(call), "{call:?}");
+        }
+        assert_eq!(Call::of(&Method::Get, "/hold"), None);
+        assert_eq!(Call::of(&Method::Post, "/nothing"), None);
+    }
+
+    #[test]
+    fn only_holds_captures_and_releases_are_logged() {
+        let logged: Vec<_> = Call::ALL.iter().filter_map(|c| c.log_name()).collect();
+        assert_eq!(logged, ["hold", "capture", "release", "capture", "release"]);
+    }
+}

@@ -1,0 +1,428 @@
+//! The route table: every route's path pattern, method, handler and who may
+//! call it, in [`ROUTES`]. The table drives the dispatch ([`serve`]), the
+//! answer to a method a path does not take (405 with `Allow` derived from the
+//! table, as axum's method router derives it), the CORS preflight of the
+//! public routes, and which answers carry CORS at all.
+
+use worker::{Env, Method, Request, Response};
+
+use crate::cors::Cors;
+use crate::handlers::{self, Answer, DemoStep};
+use crate::http::{authorize, Role};
+use crate::problem::Problem;
+
+/// Who may call a route.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Anyone: rate limited per address, answered with CORS for the allowed
+    /// origins (a code's lookup, a quote). A valid token lifts the limit.
+    Public,
+    /// Anyone, without CORS: the handler checks what the route needs (a
+    /// webhook's signature, the demo's server token), or nothing (the description).
+    Open,
+    /// `Authorization: Bearer <ADMIN_TOKEN>`.
+    Admin,
+    /// `Authorization: Bearer <CAPTURE_TOKEN>`: holds, captures and releases,
+    /// each logged when refused before the code's object decides it.
+    Capture,
+}
+
+/// What answers a route.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Handler {
+    /// `GET /v1/codes`: the catalog.
+    ListCodes,
+    /// `GET /v1/codes/{code}`: the public lookup.
+    GetCode,
+    /// `PUT /v1/codes/{code}`: define or replace.
+    PutCode,
+    /// `PATCH /v1/codes/{code}`: the kill switch.
+    PatchCode,
+    /// `DELETE /v1/codes/{code}`: archive.
+    ArchiveCode,
+    /// `GET /v1/codes/{code}/redemptions`: the history.
+    Redemptions,
+    /// `GET /v1/codes/{code}/stats`: the figures.
+    Stats,
+    /// `POST /v1/quotes`.
+    Quote,
+    /// `POST /v1/holds`.
+    Hold,
+    /// `POST /v1/captures`.
+    Capture,
+    /// `POST /v1/releases`.
+    Release,
+    /// `POST /v1/webhooks/stripe`.
+    StripeWebhook,
+    /// `GET /v1/openapi.json`.
+    OpenApi,
+    /// `POST /demo/{quote,hold,pay,cancel}`, only with `DEMO` set.
+    Demo(DemoStep),
+    /// `POST /v1/__conformance`: test builds only.
+    #[cfg(feature = "conformance")]
+    Conformance,
+    /// `GET /v1/__figures/{code}`: test builds only, when the code's object wrote its figures.
+    #[cfg(feature = "conformance")]
+    FigureWrites,
+}
+
+/// One route: a path pattern (`{code}` matches one segment), a method, what
+/// answers it and who may call it. `GET` routes answer `HEAD` too.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Route {
+    /// The path pattern, `/v1/codes/{code}`.
+    pub path: &'static str,
+    /// The method.
+    pub method: Method,
+    /// What answers it.
+    pub handler: Handler,
+    /// Who may call it.
+    pub access: Access,
+}
+
+const fn route(path: &'static str, method: Method, handler: Handler, access: Access) -> Route {
+    Route {
+        path,
+        method,
+        handler,
+        access,
+    }
+}
+
+/// Every route of the Worker. Any other path under `/v1/` or `/demo/` is
+/// 404 `not_found`; every path outside them is a static asset.
+pub const ROUTES: &[Route] = &[
+    route("/v1/codes", Method::Get, Handler::ListCodes, Access::Admin),
+    route("/v1/codes/{code}", Method::Get, Handler::GetCode, Access::Public),
+    route("/v1/codes/{code}", Method::Put, Handler::PutCode, Access::Admin),
+    route("/v1/codes/{code}", Method::Patch, Handler::PatchCode, Access::Admin),
+    route("/v1/codes/{code}", Method::Delete, Handler::ArchiveCode, Access::Admin),
+    route(
+        "/v1/codes/{code}/redemptions",
+        Method::Get,
+        Handler::Redemptions,
+        Access::Admin,
+    ),
+    route("/v1/codes/{code}/stats", Method::Get, Handler::Stats, Access::Admin),
+    route("/v1/quotes", Method::Post, Handler::Quote, Access::Public),
+    route("/v1/holds", Method::Post, Handler::Hold, Access::Capture),
+    route("/v1/captures", Method::Post, Handler::Capture, Access::Capture),
+    route("/v1/releases", Method::Post, Handler::Release, Access::Capture),
+    route(
+        "/v1/webhooks/stripe",
+        Method::Post,
+        Handler::StripeWebhook,
+        Access::Open,
+    ),
+    route("/v1/openapi.json", Method::Get, Handler::OpenApi, Access::Open),
+    #[cfg(feature = "conformance")]
+    route("/v1/__conformance", Method::Post, Handler::Conformance, Access::Admin),
+    #[cfg(feature = "conformance")]
+    route(
+        "/v1/__figures/{code}",
+        Method::Get,
+        Handler::FigureWrites,
+        Access::Admin,
+    ),
+    route(
+        "/demo/quote",
+        Method::Post,
+        Handler::Demo(DemoStep::Quote),
+        Access::Open,
+    ),
+    route("/demo/hold", Method::Post, Handler::Demo(DemoStep::Hold), Access::Open),
+    route("/demo/pay", Method::Post, Handler::Demo(DemoStep::Pay), Access::Open),
+    route(
+        "/demo/cancel",
+        Method::Post,
+        Handler::Demo(DemoStep::Cancel),
+        Access::Open,
+    ),
+];
+
+/// What the table makes of a request's path and method.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Resolved<'p> {
+    /// A route, with the path's `{code}` segment if it has one.
+    Route(&'static Route, Option<&'p str>),
+    /// `OPTIONS` on a public path: the CORS preflight, with its public methods.
+    Preflight(String),
+    /// The path exists, not for this method: the `Allow` value.
+    MethodNotAllowed(String),
+    /// Any other path under `/v1/` or `/demo/`.
+    NotFound,
+    /// Everything else: the static assets.
+    Asset,
+}
+
+impl Resolved<'_> {
+    /// Whether the answer carries CORS: a public route, or its preflight.
+    pub fn is_public(&self) -> bool {
+        match self {
+            Resolved::Route(route, _) => route.access == Access::Public,
+            Resolved::Preflight(_) => true,
+            _ => false,
+        }
+    }
+}
+
+/// The `{code}` segment of `path` if it matches `pattern`, or `Some(None)`
+/// for a match without one; `None` when it does not match.
+fn matches<'p>(pattern: &str, path: &'p str) -> Option<Option<&'p str>> {
+    let mut code = None;
+    let mut wanted = pattern.split('/');
+    let mut given = path.split('/');
+    loop {
+        match (wanted.next(), given.next()) {
+            (None, None) => return Some(code),
+            (Some("{code}"), Some(segment)) => code = Some(segment),
+            (Some(w), Some(g)) if w == g => {}
+            _ => return None,
+        }
+    }
+}
+
+/// Methods as an `Allow` value: each once, `HEAD` with `GET`, in alphabetical order.
+fn allow(methods: impl Iterator<Item = Method>) -> String {
+    let mut names: Vec<&'static str> = Vec::new();
+    for method in methods {
+        let mut add = |name: &'static str| {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        };
+        if method == Method::Get {
+            add("HEAD");
+        }
+        add(method_name(&method));
+    }
+    names.sort_unstable();
+    names.join(", ")
+}
+
+fn method_name(method: &Method) -> &'static str {
+    match method {
+        Method::Head => "HEAD",
+        Method::Get => "GET",
+        Method::Post => "POST",
+        Method::Put => "PUT",
+        Method::Patch => "PATCH",
+        Method::Delete => "DELETE",
+        Method::Options => "OPTIONS",
+        Method::Connect => "CONNECT",
+        Method::Trace => "TRACE",
+        Method::Report => "REPORT",
+    }
+}
+
+/// Resolves `method` on `path` against [`ROUTES`] (the demo routes only when `demo`).
+pub fn resolve<'p>(path: &'p str, method: &Method, demo: bool) -> Resolved<'p> {
+    if !(path.starts_with("/v1/") || path.starts_with("/demo/")) {
+        return Resolved::Asset;
+    }
+    let candidates: Vec<(&'static Route, Option<&'p str>)> = ROUTES
+        .iter()
+        .filter(|route| demo || !route.path.starts_with("/demo/"))
+        .filter_map(|route| matches(route.path, path).map(|code| (route, code)))
+        .collect();
+    if candidates.is_empty() {
+        return Resolved::NotFound;
+    }
+    let wanted = if *method == Method::Head { &Method::Get } else { method };
+    if let Some(&(route, code)) = candidates.iter().find(|(route, _)| &route.method == wanted) {
+        return Resolved::Route(route, code);
+    }
+    let public = || candidates.iter().filter(|(r, _)| r.access == Access::Public);
+    if *method == Method::Options && public().next().is_some() {
+        return Resolved::Preflight(allow(public().map(|(r, _)| r.method.clone())));
+    }
+    let mut methods: Vec<Method> = candidates.iter().map(|(r, _)| r.method.clone()).collect();
+    if public().next().is_some() {
+        methods.push(Method::Options);
+    }
+    Resolved::MethodNotAllowed(allow(methods.into_iter()))
+}
+
+/// Answers a request the table resolved (not an asset): checks who may call
+/// the route, then runs its handler.
+pub async fn serve(resolved: Resolved<'_>, req: Request, env: &Env, cors: Option<&Cors>) -> Answer {
+    let (route, code) = match resolved {
+        Resolved::Route(route, code) => (route, code.unwrap_or_default()),
+        Resolved::Preflight(methods) => {
+            return cors.map_or_else(|| Cors::default().preflight(&methods), |c| c.preflight(&methods))
+        }
+        Resolved::MethodNotAllowed(allow) => return Err(Problem::MethodNotAllowed { allow }),
+        Resolved::NotFound | Resolved::Asset => return Err(Problem::NotFound),
+    };
+    let req = &req;
+    match route.access {
+        Access::Admin => authorize(req, env, Role::Admin)?,
+        Access::Capture => {
+            let op = match route.handler {
+                Handler::Hold => "hold",
+                Handler::Capture => "capture",
+                _ => "release",
+            };
+            return handlers::checkout::logged_if_refused(op, async {
+                authorize(req, env, Role::Capture)?;
+                handle(route.handler, req, env, code).await
+            })
+            .await;
+        }
+        Access::Public | Access::Open => {}
+    }
+    handle(route.handler, req, env, code).await
+}
+
+async fn handle(handler: Handler, req: &Request, env: &Env, code: &str) -> Answer {
+    use handlers::{checkout, codes, demo};
+    match handler {
+        Handler::ListCodes => codes::list(req, env).await,
+        Handler::GetCode => codes::get(req, env, code).await,
+        Handler::PutCode => codes::put(req, env, code).await,
+        Handler::PatchCode => codes::patch(req, env, code).await,
+        Handler::ArchiveCode => codes::archive(env, code).await,
+        Handler::Redemptions => codes::admin_read(req, env, code, crate::protocol::Call::Redemptions).await,
+        Handler::Stats => codes::admin_read(req, env, code, crate::protocol::Call::Stats).await,
+        Handler::Quote => checkout::quote(req, env).await,
+        Handler::Hold => checkout::keyed(req, env, promocodes::api::BasketRequestKind::Hold).await,
+        Handler::Capture => checkout::keyed(req, env, promocodes::api::BasketRequestKind::Capture).await,
+        Handler::Release => checkout::release(req, env).await,
+        Handler::StripeWebhook => crate::payments::webhook::handle(req, env).await,
+        Handler::OpenApi => handlers::openapi(),
+        Handler::Demo(step) => demo::handle(req, env, step).await,
+        #[cfg(feature = "conformance")]
+        Handler::Conformance => demo::conformance(env).await,
+        #[cfg(feature = "conformance")]
+        Handler::FigureWrites => codes::admin_read(req, env, code, crate::protocol::Call::FigureWrites).await,
+    }
+}
+
+/// Whether the demo routes are on: a non-empty `DEMO` variable other than `0` or `false`.
+pub fn demo_enabled(env: &Env) -> bool {
+    env.var("DEMO")
+        .map(|v| v.to_string())
+        .is_ok_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"))
+}
+
+/// The answer to a resolved request, or its problem, as HTTP.
+///
+/// # Errors
+///
+/// A runtime error building the response.
+pub fn into_response(answer: Answer) -> worker::Result<Response> {
+    answer.or_else(Problem::into_response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn handler(path: &str, method: Method, demo: bool) -> Option<(Handler, Option<&str>)> {
+        match resolve(path, &method, demo) {
+            Resolved::Route(route, code) => Some((route.handler, code)),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn paths_name_routes() {
+        assert_eq!(
+            handler("/v1/codes/SAVE10", Method::Get, false),
+            Some((Handler::GetCode, Some("SAVE10")))
+        );
+        assert_eq!(
+            handler("/v1/codes/SAVE%2010", Method::Head, false),
+            Some((Handler::GetCode, Some("SAVE%2010")))
+        );
+        assert_eq!(
+            handler("/v1/codes/X/redemptions", Method::Get, false),
+            Some((Handler::Redemptions, Some("X")))
+        );
+        assert_eq!(
+            handler("/v1/codes/X/stats", Method::Get, false),
+            Some((Handler::Stats, Some("X")))
+        );
+        assert_eq!(
+            handler("/v1/codes", Method::Get, false),
+            Some((Handler::ListCodes, None))
+        );
+        assert_eq!(handler("/v1/quotes", Method::Post, false), Some((Handler::Quote, None)));
+        assert_eq!(
+            handler("/v1/captures", Method::Post, false),
+            Some((Handler::Capture, None))
+        );
+        assert_eq!(handler("/v1/holds", Method::Post, false), Some((Handler::Hold, None)));
+        assert_eq!(
+            handler("/v1/releases", Method::Post, false),
+            Some((Handler::Release, None))
+        );
+        assert_eq!(
+            handler("/v1/openapi.json", Method::Get, false),
+            Some((Handler::OpenApi, None))
+        );
+        assert_eq!(
+            handler("/demo/pay", Method::Post, true),
+            Some((Handler::Demo(DemoStep::Pay), None))
+        );
+        assert_eq!(resolve("/demo/quote", &Method::Post, false), Resolved::NotFound);
+        assert_eq!(resolve("/v1/openapi.json/x", &Method::Get, false), Resolved::NotFound);
+        assert_eq!(resolve("/v1/nope", &Method::Get, true), Resolved::NotFound);
+        assert_eq!(resolve("/v1/codes/A/B/C", &Method::Get, true), Resolved::NotFound);
+        assert_eq!(resolve("/", &Method::Get, true), Resolved::Asset);
+        assert_eq!(resolve("/app.js", &Method::Get, true), Resolved::Asset);
+    }
+
+    #[test]
+    fn allow_is_derived_from_the_table() {
+        let allowed = |path: &str| match resolve(path, &Method::Trace, true) {
+            Resolved::MethodNotAllowed(allow) => allow,
+            other => panic!("{path}: {other:?}"),
+        };
+        assert_eq!(allowed("/v1/codes/A"), "DELETE, GET, HEAD, OPTIONS, PATCH, PUT");
+        assert_eq!(allowed("/v1/codes"), "GET, HEAD");
+        assert_eq!(allowed("/v1/codes/A/stats"), "GET, HEAD");
+        assert_eq!(allowed("/v1/quotes"), "OPTIONS, POST");
+        assert_eq!(allowed("/v1/holds"), "POST");
+        assert_eq!(allowed("/v1/webhooks/stripe"), "POST");
+        assert_eq!(allowed("/v1/openapi.json"), "GET, HEAD");
+        assert_eq!(allowed("/demo/cancel"), "POST");
+        assert_eq!(
+            resolve("/v1/codes/A", &Method::Options, false),
+            Resolved::Preflight("GET, HEAD".to_owned())
+        );
+        assert_eq!(
+            resolve("/v1/quotes", &Method::Options, false),
+            Resolved::Preflight("POST".to_owned())
+        );
+        assert_eq!(
+            resolve("/v1/holds", &Method::Options, false),
+            Resolved::MethodNotAllowed("POST".to_owned())
+        );
+    }
+
+    #[test]
+    fn only_lookups_and_quotes_are_public() {
+        for method in [Method::Get, Method::Head, Method::Options] {
+            assert!(resolve("/v1/codes/A", &method, false).is_public(), "{method:?}");
+        }
+        assert!(!resolve("/v1/codes/A", &Method::Put, false).is_public());
+        assert!(resolve("/v1/quotes", &Method::Post, false).is_public());
+        assert!(resolve("/v1/quotes", &Method::Options, false).is_public());
+        for path in [
+            "/v1/codes",
+            "/v1/codes/A/redemptions",
+            "/v1/codes/A/stats",
+            "/v1/captures",
+            "/v1/holds",
+            "/v1/releases",
+            "/demo/pay",
+            "/demo/quote",
+            "/",
+        ] {
+            for method in [Method::Get, Method::Post, Method::Options] {
+                assert!(!resolve(path, &method, true).is_public(), "{method:?} {path}");
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! Holds past their expiry: marked `expired` by the object's alarm (counts
+//! never wait for it), and the next expiry the alarm is set for.
+
+use super::*;
+
+impl SqliteRedemptionStore {
+    /// Marks the holds expired at `now` as `expired` (the alarm's work; counts
+    /// never wait for it) and returns how many, and the earliest expiry still
+    /// ahead, if any.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the write fails.
+    pub fn expire_holds(&self, code: &Code, now: Timestamp) -> Result<(u64, Option<Timestamp>), StoreError> {
+        let at = instant(now);
+        self.load(code, None).map_err(backend)?;
+        self.transaction(|| {
+            let due: Vec<KeyedRow> = self
+                .sql
+                .exec(
+                    "SELECT r.seq AS seq, r.reservation AS reservation FROM holds h JOIN redemptions r ON r.seq = h.seq
+                     WHERE h.code = ? AND h.expires <= ?",
+                    vec![code.as_str().into(), at.clone().into()],
+                )?
+                .to_array()?;
+            for row in &due {
+                let held: Reservation = serde_json::from_str(&row.reservation).map_err(rust_error)?;
+                let expired = Reservation {
+                    state: ReservationState::Expired,
+                    ..held
+                };
+                self.update(row.seq, &expired)?;
+                self.delete_hold(code, row.seq)?;
+            }
+            Ok((due.len() as u64, self.next_expiry(code)?))
+        })
+        .map_err(backend)
+    }
+
+    /// The earliest expiry among the holds still held, if any.
+    ///
+    /// # Errors
+    ///
+    /// A runtime error when the read fails.
+    pub fn next_expiry(&self, code: &Code) -> worker::Result<Option<Timestamp>> {
+        let row: ExpiresRow = self
+            .sql
+            .exec(
+                "SELECT min(expires) AS expires FROM holds WHERE code = ?",
+                vec![code.as_str().into()],
+            )?
+            .one()?;
+        Self::expires(row)
+    }
+
+    /// The earliest expiry after `at` of `code`'s holds: when its counts at
+    /// `at` next change without a write (the hold stops counting then).
+    ///
+    /// # Errors
+    ///
+    /// A storage error.
+    pub fn next_expiry_after(&self, code: &Code, at: Timestamp) -> worker::Result<Option<Timestamp>> {
+        let row: ExpiresRow = self
+            .sql
+            .exec(
+                "SELECT min(expires) AS expires FROM holds WHERE code = ? AND expires > ?",
+                vec![code.as_str().into(), instant(at).into()],
+            )?
+            .one()?;
+        Self::expires(row)
+    }
+
+    fn expires(row: ExpiresRow) -> worker::Result<Option<Timestamp>> {
+        row.expires
+            .map(|text| {
+                let nanos: i128 = text.parse().map_err(rust_error)?;
+                Timestamp::from_unix_nanos(nanos + Timestamp::MIN.as_unix_nanos()).map_err(rust_error)
+            })
+            .transpose()
+    }
+}

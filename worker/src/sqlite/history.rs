@@ -1,0 +1,304 @@
+//! The code's history: the admin list of every reservation, the refused
+//! payment captures, and the payments a full refund made final.
+
+use super::*;
+
+/// One reservation in the admin list.
+#[derive(Debug, Clone, Serialize)]
+pub struct RecordedRedemption {
+    /// Its position in the code's history (the pagination cursor).
+    pub seq: i64,
+    /// The key it was recorded under, if any.
+    pub idempotency_key: Option<String>,
+    /// `held`, `captured`, `released` or `expired`, at the moment of the listing.
+    pub state: ReservationState,
+    /// Who redeemed, if known.
+    pub customer: Option<CustomerId>,
+    /// What is charged.
+    pub quote: promocodes::Quote,
+    /// The counts right after its last change.
+    pub usage: UsageCounts,
+    /// When a hold stops counting.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<Timestamp>,
+    /// When it was captured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub captured_at: Option<Timestamp>,
+    /// When it was released.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub released_at: Option<Timestamp>,
+    /// Why it was released.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// What it was when released.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub was: Option<ReservationState>,
+    /// For a capture under the key of an expired hold: when that hold expired
+    /// (the hold stays in the history, `expired`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hold_expired_at: Option<Timestamp>,
+}
+
+impl SqliteRedemptionStore {
+    /// The history of `code` after `after` (a `seq`), oldest first, at most
+    /// `limit`: each reservation with its state at `now`, and each refused
+    /// payment capture (state `refused`); and whether more follow.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn redemptions(
+        &self,
+        code: &Code,
+        after: i64,
+        limit: u32,
+        now: Timestamp,
+    ) -> Result<(Vec<serde_json::Value>, bool), StoreError> {
+        let rows: Vec<ListRow> = self
+            .sql
+            .exec(
+                "SELECT seq, idempotency_key, state, reservation FROM redemptions
+                 WHERE code = ? AND seq > ? ORDER BY seq LIMIT ?",
+                vec![code.as_str().into(), after.into(), (i64::from(limit) + 1).into()],
+            )
+            .and_then(|c| c.to_array())
+            .map_err(backend)?;
+        let more = rows.len() > limit as usize;
+        let items = rows
+            .into_iter()
+            .take(limit as usize)
+            .map(|row| {
+                if row.state == REFUNDED_UNPAID {
+                    let mut released: serde_json::Value = serde_json::from_str(&row.reservation).map_err(backend)?;
+                    let key = released["key"].take();
+                    let listed = json!({
+                        "seq": row.seq,
+                        "idempotency_key": key,
+                        "state": ReservationState::Released,
+                        "usage": released["usage"].take(),
+                        "released_at": released["released_at"].take(),
+                        "reason": released["reason"].take(),
+                    });
+                    return Ok(listed);
+                }
+                if row.state == REFUSED {
+                    let mut refusal: serde_json::Value = serde_json::from_str(&row.reservation).map_err(backend)?;
+                    refusal["seq"] = row.seq.into();
+                    refusal["idempotency_key"] = row.idempotency_key.into();
+                    refusal["state"] = REFUSED.into();
+                    return Ok(refusal);
+                }
+                let r: Reservation = serde_json::from_str(&row.reservation).map_err(backend)?;
+                let item = RecordedRedemption {
+                    seq: row.seq,
+                    idempotency_key: row.idempotency_key,
+                    state: r.state_at(now),
+                    customer: r.customer,
+                    quote: r.quote,
+                    usage: r.usage,
+                    expires_at: r.expires_at,
+                    captured_at: r.captured_at,
+                    released_at: r.released_at,
+                    reason: r.reason,
+                    was: r.was,
+                    hold_expired_at: r.hold_expired_at,
+                };
+                serde_json::to_value(item).map_err(backend)
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        Ok((items, more))
+    }
+
+    /// Records a payment capture refused after the money moved (a webhook's
+    /// capture that a rule refused), once per key: the operator refunds or
+    /// honours it. Returns false when one was recorded under `key` before.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the write fails.
+    pub fn record_refusal(
+        &self,
+        code: &Code,
+        key: &IdempotencyKey,
+        refusal: &serde_json::Value,
+    ) -> Result<bool, StoreError> {
+        let json = refusal.to_string();
+        transaction_sync(&self.storage, || {
+            let known = !self
+                .sql
+                .exec(
+                    "SELECT seq FROM refusals WHERE code = ? AND key = ?",
+                    vec![code.as_str().into(), key.as_str().into()],
+                )?
+                .to_array::<SeqRow>()?
+                .is_empty();
+            if known {
+                return Ok(false);
+            }
+            let row: SeqRow = self
+                .sql
+                .exec(
+                    "INSERT INTO redemptions(code, idempotency_key, state, reservation) VALUES (?, ?, ?, ?) RETURNING seq",
+                    vec![code.as_str().into(), key.as_str().into(), REFUSED.into(), json.clone().into()],
+                )?
+                .one()?;
+            self.sql.exec(
+                "INSERT INTO refusals(code, key, seq) VALUES (?, ?, ?)",
+                vec![code.as_str().into(), key.as_str().into(), row.seq.into()],
+            )?;
+            Ok(true)
+        })
+        .map_err(backend)
+    }
+
+    /// The refused payment capture recorded under `key`, if any: final for its
+    /// key (a redelivery replays it).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn refusal(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<serde_json::Value>, StoreError> {
+        let rows: Vec<ReservationRow> = self
+            .sql
+            .exec(
+                "SELECT r.reservation AS reservation FROM refusals f JOIN redemptions r ON r.seq = f.seq
+                 WHERE f.code = ? AND f.key = ?",
+                vec![code.as_str().into(), key.as_str().into()],
+            )
+            .and_then(|c| c.to_array())
+            .map_err(backend)?;
+        rows.into_iter()
+            .next()
+            .map(|row| serde_json::from_str(&row.reservation).map_err(backend))
+            .transpose()
+    }
+
+    /// What a full refund made final for the payment `payment` (a
+    /// PaymentIntent's id), if one did: the release's answer (`key`, `state`,
+    /// `was`, `released_at`, `reason`, `usage`), marked `replayed`.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn final_payment(
+        &self,
+        code: &Code,
+        payment: &IdempotencyKey,
+    ) -> Result<Option<serde_json::Value>, StoreError> {
+        let rows: Vec<ListRow> = self
+            .sql
+            .exec(
+                "SELECT r.seq AS seq, r.idempotency_key AS idempotency_key, r.state AS state, r.reservation AS reservation
+                 FROM payment_finals f JOIN redemptions r ON r.seq = f.seq WHERE f.code = ? AND f.key = ?",
+                vec![code.as_str().into(), payment.as_str().into()],
+            )
+            .and_then(|c| c.to_array())
+            .map_err(backend)?;
+        let Some(row) = rows.into_iter().next() else {
+            return Ok(None);
+        };
+        let mut answer = if row.state == REFUNDED_UNPAID {
+            serde_json::from_str(&row.reservation).map_err(backend)?
+        } else {
+            let released: Reservation = serde_json::from_str(&row.reservation).map_err(backend)?;
+            json!({
+                "key": released.key,
+                "state": released.state,
+                "was": released.was,
+                "released_at": released.released_at,
+                "reason": released.reason,
+                "usage": released.usage,
+            })
+        };
+        answer["replayed"] = true.into();
+        Ok(Some(answer))
+    }
+
+    /// Makes the payment `payment` final: a full refund released the record
+    /// under `released` (the payment's own key, or its second key when a
+    /// retry paid after a failed attempt). Marking it again changes nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the write fails.
+    pub fn mark_final(
+        &self,
+        code: &Code,
+        payment: &IdempotencyKey,
+        released: &IdempotencyKey,
+    ) -> Result<(), StoreError> {
+        self.sql
+            .exec(
+                "INSERT OR IGNORE INTO payment_finals(code, key, seq)
+                 SELECT ?1, ?2, seq FROM idempotency_keys WHERE code = ?1 AND key = ?3",
+                vec![code.as_str().into(), payment.as_str().into(), released.as_str().into()],
+            )
+            .map_err(backend)?;
+        Ok(())
+    }
+
+    /// Records a full refund of the payment `payment` when nothing is held or
+    /// captured under its key yet, and makes the payment final, in one
+    /// transaction: a `payment_intent.succeeded` that Stripe delivers after it
+    /// must capture nothing. Returns the release's answer; the earlier one,
+    /// marked `replayed`, when the payment is already final; `None` when the
+    /// key names a reservation after all (release that instead).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the write fails; then nothing is recorded.
+    pub fn record_unpaid_refund(
+        &self,
+        code: &Code,
+        payment: &IdempotencyKey,
+        reason: &str,
+        now: Timestamp,
+    ) -> Result<Option<serde_json::Value>, StoreError> {
+        self.load(code, None).map_err(backend)?;
+        let recorded = self
+            .transaction(|| {
+                if self.keyed(code, payment)?.is_some() {
+                    return Ok(None);
+                }
+                let answer = json!({
+                    "key": payment,
+                    "state": ReservationState::Released,
+                    "was": null,
+                    "released_at": now,
+                    "reason": reason,
+                    "usage": self.usage(code, None, now)?,
+                    "replayed": false,
+                });
+                let known = self
+                    .sql
+                    .exec(
+                        "SELECT seq FROM payment_finals WHERE code = ? AND key = ?",
+                        vec![code.as_str().into(), payment.as_str().into()],
+                    )?
+                    .to_array::<SeqRow>()?;
+                if !known.is_empty() {
+                    return Ok(Some(None));
+                }
+                // The key column stays empty: nothing is reserved under the key, so it is not indexed.
+                let row: SeqRow = self
+                    .sql
+                    .exec(
+                        "INSERT INTO redemptions(code, idempotency_key, state, reservation) VALUES (?, NULL, ?, ?)
+                         RETURNING seq",
+                        vec![code.as_str().into(), REFUNDED_UNPAID.into(), answer.to_string().into()],
+                    )?
+                    .one()?;
+                self.sql.exec(
+                    "INSERT INTO payment_finals(code, key, seq) VALUES (?, ?, ?)",
+                    vec![code.as_str().into(), payment.as_str().into(), row.seq.into()],
+                )?;
+                Ok(Some(Some(answer)))
+            })
+            .map_err(backend)?;
+        match recorded {
+            None => Ok(None),
+            Some(Some(answer)) => Ok(Some(answer)),
+            Some(None) => self.final_payment(code, payment),
+        }
+    }
+}

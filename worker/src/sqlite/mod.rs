@@ -1,0 +1,699 @@
+//! [`SqliteRedemptionStore`]: the core's [`RedemptionStore`] over a Durable
+//! Object's SQLite storage, each write one `transactionSync`.
+
+use promocodes::{Code, Conversion, CustomerId, IdempotencyKey, PromoCode, Redemption, RedemptionStore, Release};
+use promocodes::{Reservation, ReservationState, StoreError, Timestamp, UsageCounts};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Bound;
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use wasm_bindgen::closure::ScopedClosure;
+use wasm_bindgen::{JsCast, JsValue};
+use worker::{js_sys, SqlStorage, Storage};
+
+mod definitions;
+mod expiry;
+mod history;
+mod schema;
+
+pub use definitions::StoredDefinition;
+pub use history::RecordedRedemption;
+use schema::SCHEMA;
+
+const STORE: &str = "sqlite";
+
+/// A time as fixed-width text that sorts as the time does, to the nanosecond,
+/// for the whole range of [`Timestamp`] (SQLite's integers would stop at 2262).
+pub fn instant(at: Timestamp) -> String {
+    // Counted from the earliest instant, so that every one is positive.
+    format!("{:021}", at.as_unix_nanos() - Timestamp::MIN.as_unix_nanos())
+}
+
+/// The core's [`RedemptionStore`] over `state.storage().sql()`.
+///
+/// Every write reads what it depends on (the key, the counts or the
+/// reservation's state), compares, and writes inside one
+/// `storage.transactionSync` call, synchronously: no `await` can interleave
+/// another request between the read and the write, and a failure inside
+/// rolls everything back.
+#[derive(Debug)]
+pub struct SqliteRedemptionStore {
+    storage: Storage,
+    sql: SqlStorage,
+    /// The counts as SQLite has them, per code, read once and kept up to date
+    /// by this store's own writes (a Durable Object is the only writer of its
+    /// storage). Reads and compare-and-sets use it instead of a query.
+    mirror: RefCell<HashMap<String, CodeMirror>>,
+    /// The changes of the transaction in progress, applied to `mirror` once it commits.
+    pending: RefCell<Vec<Delta>>,
+}
+
+/// One code's counts in memory.
+#[derive(Debug, Default)]
+struct CodeMirror {
+    /// Captured uses.
+    captured: u64,
+    /// Captured uses per customer, for the customers read so far.
+    captured_by: HashMap<String, u64>,
+    /// The holds still marked held, by expiry (as [`instant`] text) and sequence number.
+    holds: BTreeMap<(String, i64), Option<String>>,
+    /// Each hold's expiry, by sequence number.
+    expiry: HashMap<i64, String>,
+}
+
+/// A change a transaction made, applied to the mirror when it commits.
+#[derive(Debug, Clone)]
+enum Delta {
+    Captured {
+        code: String,
+        customer: Option<String>,
+        delta: i64,
+    },
+    HoldAdded {
+        code: String,
+        seq: i64,
+        expires: String,
+        customer: Option<String>,
+    },
+    HoldRemoved {
+        code: String,
+        seq: i64,
+    },
+}
+
+#[derive(Deserialize)]
+struct CountRow {
+    n: i64,
+}
+
+#[derive(Deserialize)]
+struct HoldRow {
+    seq: i64,
+    customer: Option<String>,
+    expires: String,
+}
+
+#[derive(Deserialize)]
+struct DefinitionRow {
+    json: String,
+    archived: i64,
+    defined_at: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct KeyedRow {
+    seq: i64,
+    reservation: String,
+}
+
+#[derive(Deserialize)]
+struct SeqRow {
+    seq: i64,
+}
+
+#[derive(Deserialize)]
+struct ReservationRow {
+    reservation: String,
+}
+
+#[derive(Deserialize)]
+struct ExpiresRow {
+    expires: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct ListRow {
+    seq: i64,
+    idempotency_key: Option<String>,
+    state: String,
+    reservation: String,
+}
+
+/// The state of a refused payment capture in the history.
+pub const REFUSED: &str = "refused";
+
+/// The state column of a full refund that came before anything was held or
+/// captured under its payment's key. Listed as `released`; the row holds no
+/// reservation (its key is not indexed: nothing was reserved), only the
+/// release's answer, and [`SqliteRedemptionStore::final_payment`] finds it.
+const REFUNDED_UNPAID: &str = "refunded";
+
+#[derive(Deserialize)]
+struct NameRow {
+    name: String,
+}
+
+fn backend(err: impl std::fmt::Display) -> StoreError {
+    StoreError::Backend {
+        store: STORE,
+        message: err.to_string(),
+    }
+}
+
+fn rust_error(err: impl std::fmt::Display) -> worker::Error {
+    worker::Error::RustError(err.to_string())
+}
+
+impl SqliteRedemptionStore {
+    /// The store over `storage` if its tables exist (the code was ever
+    /// defined), reading only: an unknown code writes nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn existing(storage: Storage) -> Result<Option<SqliteRedemptionStore>, StoreError> {
+        let sql = storage.sql();
+        let tables: Vec<NameRow> = sql
+            .exec(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'definition'",
+                None,
+            )
+            .and_then(|c| c.to_array())
+            .map_err(backend)?;
+        if tables.is_empty() {
+            return Ok(None);
+        }
+        let store = SqliteRedemptionStore::over(storage, sql);
+        store.migrate()?;
+        Ok(Some(store))
+    }
+
+    /// The store over `storage`, creating its tables if they are missing
+    /// (when a code is defined).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the schema cannot be created.
+    pub fn create(storage: Storage) -> Result<SqliteRedemptionStore, StoreError> {
+        let sql = storage.sql();
+        sql.exec(SCHEMA, None).map_err(backend)?;
+        let store = SqliteRedemptionStore::over(storage, sql);
+        store.migrate()?;
+        Ok(store)
+    }
+
+    fn over(storage: Storage, sql: SqlStorage) -> SqliteRedemptionStore {
+        SqliteRedemptionStore {
+            storage,
+            sql,
+            mirror: RefCell::new(HashMap::new()),
+            pending: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Runs `f` as one transaction; its changes reach the mirror only if it commits.
+    fn transaction<T>(&self, f: impl FnOnce() -> worker::Result<T>) -> worker::Result<T> {
+        self.pending.borrow_mut().clear();
+        let result = transaction_sync(&self.storage, f);
+        let changes = std::mem::take(&mut *self.pending.borrow_mut());
+        if result.is_ok() {
+            let mut mirror = self.mirror.borrow_mut();
+            for change in changes {
+                apply(&mut mirror, change);
+            }
+        }
+        result
+    }
+
+    /// Reads `code`'s counts (and `customer`'s) into the mirror, if they are not
+    /// there yet. Called before a transaction writes anything for the code.
+    fn load(&self, code: &Code, customer: Option<&CustomerId>) -> worker::Result<()> {
+        if !self.mirror.borrow().contains_key(code.as_str()) {
+            let captured: Vec<CountRow> = self
+                .sql
+                .exec("SELECT n FROM usage_total WHERE code = ?", vec![code.as_str().into()])?
+                .to_array()?;
+            let holds: Vec<HoldRow> = self
+                .sql
+                .exec(
+                    "SELECT seq, customer, expires FROM holds WHERE code = ?",
+                    vec![code.as_str().into()],
+                )?
+                .to_array()?;
+            let mut loaded = CodeMirror {
+                captured: captured.first().map_or(0, |r| u64::try_from(r.n).unwrap_or(0)),
+                ..CodeMirror::default()
+            };
+            for hold in holds {
+                loaded.expiry.insert(hold.seq, hold.expires.clone());
+                loaded.holds.insert((hold.expires, hold.seq), hold.customer);
+            }
+            self.mirror.borrow_mut().insert(code.as_str().to_owned(), loaded);
+        }
+        if let Some(customer) = customer {
+            let known = self
+                .mirror
+                .borrow()
+                .get(code.as_str())
+                .is_some_and(|m| m.captured_by.contains_key(customer.as_str()));
+            if !known {
+                let rows: Vec<CountRow> = self
+                    .sql
+                    .exec(
+                        "SELECT n FROM usage_customer WHERE code = ? AND customer = ?",
+                        vec![code.as_str().into(), customer.as_str().into()],
+                    )?
+                    .to_array()?;
+                let n = rows.first().map_or(0, |r| u64::try_from(r.n).unwrap_or(0));
+                if let Some(m) = self.mirror.borrow_mut().get_mut(code.as_str()) {
+                    m.captured_by.insert(customer.as_str().to_owned(), n);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Deletes every row (test support: each conformance check wants an empty store).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when a delete fails.
+    pub fn clear(&self) -> Result<(), StoreError> {
+        self.sql
+            .exec(
+                "DELETE FROM definition; DELETE FROM usage_total; DELETE FROM usage_customer; DELETE FROM holds;
+                 DELETE FROM redemptions; DELETE FROM idempotency_keys; DELETE FROM refusals;
+                 DELETE FROM payment_finals;",
+                None,
+            )
+            .map_err(backend)?;
+        self.mirror.borrow_mut().clear();
+        Ok(())
+    }
+
+    /// Test support: writes inside a transaction that then fails, and reports
+    /// whether the failure rolled the write back (`true`) and surfaced as an error.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the reads around it fail.
+    #[cfg(feature = "conformance")]
+    pub fn failed_transaction_rolls_back(&self) -> Result<bool, StoreError> {
+        let code = "__ROLLBACK__";
+        let read = || self.count("SELECT n FROM usage_total WHERE code = ?", vec![code.into()]);
+        let before = read().map_err(backend)?;
+        let failed: worker::Result<()> = transaction_sync(&self.storage, || {
+            self.sql.exec(
+                "INSERT INTO usage_total(code, n) VALUES (?, 1000) ON CONFLICT(code) DO UPDATE SET n = n + 1000",
+                vec![code.into()],
+            )?;
+            let inside = self.count("SELECT n FROM usage_total WHERE code = ?", vec![code.into()])?;
+            Err(rust_error(format!("deliberate failure after writing {inside}")))
+        });
+        let after = read().map_err(backend)?;
+        Ok(failed.is_err_and(|e| e.to_string().contains("deliberate failure")) && before == after)
+    }
+
+    #[cfg(feature = "conformance")]
+    fn count(&self, query: &str, bindings: Vec<worker::SqlStorageValue>) -> worker::Result<u64> {
+        let rows: Vec<CountRow> = self.sql.exec(query, bindings)?.to_array()?;
+        let n = rows.first().map_or(0, |row| row.n);
+        u64::try_from(n).map_err(|_| rust_error(format!("negative count {n}")))
+    }
+
+    /// The counts at `now`, from the mirror and the transaction's changes so
+    /// far: captured plus holds with `expires > now`.
+    fn usage(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> worker::Result<UsageCounts> {
+        let mirror = self.mirror.borrow();
+        let m = mirror
+            .get(code.as_str())
+            .ok_or_else(|| rust_error(format!("the counts of {code} were not read")))?;
+        let at = instant(now);
+        let who = customer.map(CustomerId::as_str);
+        let is_who = |c: &Option<String>| who.is_some() && c.as_deref() == who;
+        let mut total = i64::try_from(m.captured).map_err(rust_error)?;
+        let mut mine = who
+            .and_then(|c| m.captured_by.get(c))
+            .map_or(0, |n| i64::try_from(*n).unwrap_or(i64::MAX));
+        for (_, holder) in m
+            .holds
+            .range((Bound::Excluded((at.clone(), i64::MAX)), Bound::Unbounded))
+        {
+            total += 1;
+            mine += i64::from(is_who(holder));
+        }
+        for change in self.pending.borrow().iter() {
+            match change {
+                Delta::Captured {
+                    code: c,
+                    customer: holder,
+                    delta,
+                } if c == code.as_str() => {
+                    total += delta;
+                    if is_who(holder) {
+                        mine += delta;
+                    }
+                }
+                Delta::HoldAdded {
+                    code: c,
+                    expires,
+                    customer: holder,
+                    ..
+                } if c == code.as_str() && *expires > at => {
+                    total += 1;
+                    mine += i64::from(is_who(holder));
+                }
+                Delta::HoldRemoved { code: c, seq } if c == code.as_str() => {
+                    if let Some(expires) = m.expiry.get(seq).filter(|e| **e > at) {
+                        total -= 1;
+                        let holder = m.holds.get(&(expires.clone(), *seq)).cloned().flatten();
+                        mine -= i64::from(is_who(&holder));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let total = u64::try_from(total).map_err(rust_error)?;
+        let mine = if who.is_some() {
+            u64::try_from(mine).map_err(rust_error)?
+        } else {
+            0
+        };
+        UsageCounts::new(total, mine).map_err(rust_error)
+    }
+
+    fn insert_hold(&self, code: &Code, seq: i64, customer: Option<&CustomerId>, expires: String) -> worker::Result<()> {
+        self.sql.exec(
+            "INSERT INTO holds(seq, code, customer, expires) VALUES (?, ?, ?, ?)",
+            vec![
+                seq.into(),
+                code.as_str().into(),
+                customer.map(|c| c.as_str().to_owned()).into(),
+                expires.clone().into(),
+            ],
+        )?;
+        self.pending.borrow_mut().push(Delta::HoldAdded {
+            code: code.as_str().to_owned(),
+            seq,
+            expires,
+            customer: customer.map(|c| c.as_str().to_owned()),
+        });
+        Ok(())
+    }
+
+    fn delete_hold(&self, code: &Code, seq: i64) -> worker::Result<()> {
+        self.sql.exec("DELETE FROM holds WHERE seq = ?", vec![seq.into()])?;
+        self.pending.borrow_mut().push(Delta::HoldRemoved {
+            code: code.as_str().to_owned(),
+            seq,
+        });
+        Ok(())
+    }
+
+    /// The reservation under `key`, with its sequence number: the key's index
+    /// first (a new key, the common case, stops there), then its reservation.
+    fn keyed(&self, code: &Code, key: &IdempotencyKey) -> worker::Result<Option<(i64, Reservation)>> {
+        let seqs: Vec<SeqRow> = self
+            .sql
+            .exec(
+                "SELECT seq FROM idempotency_keys WHERE code = ? AND key = ?",
+                vec![code.as_str().into(), key.as_str().into()],
+            )?
+            .to_array()?;
+        let Some(seq) = seqs.first().map(|row| row.seq) else {
+            return Ok(None);
+        };
+        let rows: Vec<ReservationRow> = self
+            .sql
+            .exec("SELECT reservation FROM redemptions WHERE seq = ?", vec![seq.into()])?
+            .to_array()?;
+        rows.into_iter()
+            .next()
+            .map(|row| Ok((seq, serde_json::from_str(&row.reservation).map_err(rust_error)?)))
+            .transpose()
+    }
+
+    /// Adds `delta` to the captured counts of `code` (and of `customer`).
+    fn add_captured(&self, code: &Code, customer: Option<&CustomerId>, delta: i64) -> worker::Result<()> {
+        self.sql.exec(
+            "INSERT INTO usage_total(code, n) VALUES (?1, max(?2, 0))
+             ON CONFLICT(code) DO UPDATE SET n = max(n + ?2, 0)",
+            vec![code.as_str().into(), delta.into()],
+        )?;
+        if let Some(customer) = customer {
+            self.sql.exec(
+                "INSERT INTO usage_customer(code, customer, n) VALUES (?1, ?2, max(?3, 0))
+                 ON CONFLICT(code, customer) DO UPDATE SET n = max(n + ?3, 0)",
+                vec![code.as_str().into(), customer.as_str().into(), delta.into()],
+            )?;
+        }
+        self.pending.borrow_mut().push(Delta::Captured {
+            code: code.as_str().to_owned(),
+            customer: customer.map(|c| c.as_str().to_owned()),
+            delta,
+        });
+        Ok(())
+    }
+
+    /// Rewrites the reservation at `seq` (its state column and its JSON).
+    fn update(&self, seq: i64, reservation: &Reservation) -> worker::Result<()> {
+        let json = serde_json::to_string(reservation).map_err(rust_error)?;
+        self.sql.exec(
+            "UPDATE redemptions SET state = ?, reservation = ? WHERE seq = ?",
+            vec![reservation.state.as_str().into(), json.into(), seq.into()],
+        )?;
+        Ok(())
+    }
+
+    /// Appends a reservation to the history (its key is indexed by [`KEY_TRIGGER`]);
+    /// returns its sequence number when `want_seq`.
+    fn insert(&self, code: &Code, reservation: &Reservation, want_seq: bool) -> worker::Result<Option<i64>> {
+        let json = serde_json::to_string(reservation).map_err(rust_error)?;
+        let key = reservation.key.as_ref().map(|k| k.as_str().to_owned());
+        let bindings = vec![
+            code.as_str().into(),
+            key.into(),
+            reservation.state.as_str().into(),
+            json.into(),
+        ];
+        if !want_seq {
+            self.sql.exec(
+                "INSERT INTO redemptions(code, idempotency_key, state, reservation) VALUES (?, ?, ?, ?)",
+                bindings,
+            )?;
+            return Ok(None);
+        }
+        let row: SeqRow = self
+            .sql
+            .exec(
+                "INSERT INTO redemptions(code, idempotency_key, state, reservation) VALUES (?, ?, ?, ?) RETURNING seq",
+                bindings,
+            )?
+            .one()?;
+        Ok(Some(row.seq))
+    }
+}
+
+impl RedemptionStore for SqliteRedemptionStore {
+    fn usage_for(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> Result<UsageCounts, StoreError> {
+        self.load(code, customer).map_err(backend)?;
+        self.usage(code, customer, now).map_err(backend)
+    }
+
+    fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
+        self.load(code, None).map_err(backend)?;
+        let mirror = self.mirror.borrow();
+        let at = instant(now);
+        Ok(mirror.get(code.as_str()).map_or(0, |m| {
+            m.holds
+                .range((Bound::Excluded((at, i64::MAX)), Bound::Unbounded))
+                .count() as u64
+        }))
+    }
+
+    fn reservation(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<Reservation>, StoreError> {
+        Ok(self.keyed(code, key).map_err(backend)?.map(|(_, r)| r.replayed()))
+    }
+
+    fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
+        let (code, customer, now) = (redemption.code, redemption.customer, redemption.now);
+        self.load(code, customer).map_err(backend)?;
+        self.transaction(|| {
+            let mut following = None;
+            if let Some(key) = redemption.idempotency_key {
+                if let Some((seq, earlier)) = self.keyed(code, key)? {
+                    let follows_expired_hold = redemption.hold_until.is_none()
+                        && redemption.after_expired_hold.is_some()
+                        && redemption.after_expired_hold == earlier.expires_at
+                        && earlier.state_at(now) == ReservationState::Expired;
+                    if !follows_expired_hold {
+                        return Ok(Some(earlier.replayed()));
+                    }
+                    // A capture that names the expired hold under its key: a new capture that
+                    // takes the key once the compare-and-set has passed (the hold no longer
+                    // counts at `now`); the hold stays in the history, marked expired.
+                    following = Some((seq, key, earlier));
+                }
+            }
+            let current = self.usage(code, customer, now)?;
+            if current != redemption.expected {
+                return Ok(None);
+            }
+            let Some(usage) = current.incremented(customer.is_some()) else {
+                return Ok(None);
+            };
+            let reservation = redemption.reservation(usage);
+            if let Some((seq, key, hold)) = following {
+                self.delete_hold(code, seq)?;
+                let expired = Reservation {
+                    state: ReservationState::Expired,
+                    ..hold
+                };
+                self.update(seq, &expired)?;
+                // The key moves to the capture: the insert's trigger indexes it anew.
+                self.sql.exec(
+                    "DELETE FROM idempotency_keys WHERE code = ? AND key = ?",
+                    vec![code.as_str().into(), key.as_str().into()],
+                )?;
+            }
+            let seq = self.insert(code, &reservation, redemption.hold_until.is_some())?;
+            match (redemption.hold_until, seq) {
+                (Some(expires_at), Some(seq)) => self.insert_hold(code, seq, customer, instant(expires_at))?,
+                (Some(_), None) => return Err(rust_error("a hold was written without its sequence number")),
+                (None, _) => self.add_captured(code, customer, 1)?,
+            }
+            Ok(Some(reservation))
+        })
+        .map_err(backend)
+    }
+
+    fn convert(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
+        let (code, now) = (conversion.code, conversion.now);
+        self.transaction(|| {
+            let Some((seq, held)) = self.keyed(code, conversion.key)? else {
+                return Ok(None);
+            };
+            match held.state_at(now) {
+                ReservationState::Held => {}
+                ReservationState::Expired => return Ok(None),
+                _ => return Ok(Some(held.replayed())),
+            }
+            // Read before this transaction writes: the mirror must hold committed counts.
+            self.load(code, held.customer.as_ref())?;
+            self.delete_hold(code, seq)?;
+            self.add_captured(code, held.customer.as_ref(), 1)?;
+            let usage = self.usage(code, held.customer.as_ref(), now)?;
+            let captured = held.captured(conversion.quote, usage, now);
+            self.update(seq, &captured)?;
+            Ok(Some(captured))
+        })
+        .map_err(backend)
+    }
+
+    fn release(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
+        let (code, now) = (release.code, release.now);
+        self.transaction(|| {
+            let Some((seq, earlier)) = self.keyed(code, release.key)? else {
+                return Ok(None);
+            };
+            if earlier.state_at(now) == ReservationState::Released {
+                return Ok(Some(earlier.replayed()));
+            }
+            // Read before this transaction writes: the mirror must hold committed counts.
+            self.load(code, earlier.customer.as_ref())?;
+            let was = if earlier.state_at(now) == ReservationState::Captured {
+                self.add_captured(code, earlier.customer.as_ref(), -1)?;
+                ReservationState::Captured
+            } else {
+                self.delete_hold(code, seq)?;
+                ReservationState::Held
+            };
+            let usage = self.usage(code, earlier.customer.as_ref(), now)?;
+            let released = earlier.released(release, was, usage);
+            self.update(seq, &released)?;
+            Ok(Some(released))
+        })
+        .map_err(backend)
+    }
+}
+
+/// Applies a committed change to the mirror (a code not read yet is read from SQLite when needed).
+fn apply(mirror: &mut HashMap<String, CodeMirror>, change: Delta) {
+    match change {
+        Delta::Captured { code, customer, delta } => {
+            if let Some(m) = mirror.get_mut(&code) {
+                m.captured = m.captured.saturating_add_signed(delta);
+                if let Some(n) = customer.and_then(|c| m.captured_by.get_mut(&c)) {
+                    *n = n.saturating_add_signed(delta);
+                }
+            }
+        }
+        Delta::HoldAdded {
+            code,
+            seq,
+            expires,
+            customer,
+        } => {
+            if let Some(m) = mirror.get_mut(&code) {
+                m.expiry.insert(seq, expires.clone());
+                m.holds.insert((expires, seq), customer);
+            }
+        }
+        Delta::HoldRemoved { code, seq } => {
+            if let Some(m) = mirror.get_mut(&code) {
+                if let Some(expires) = m.expiry.remove(&seq) {
+                    m.holds.remove(&(expires, seq));
+                }
+            }
+        }
+    }
+}
+
+/// Runs `f` inside `storage.transactionSync(callback)`.
+///
+/// workers-rs has no wrapper, so the method is called through `js_sys`. An
+/// `Err` from `f` becomes a JavaScript throw from the callback, which rolls
+/// the transaction back. `f` must be synchronous: that is the point.
+fn transaction_sync<T, F>(storage: &Storage, f: F) -> worker::Result<T>
+where
+    F: FnOnce() -> worker::Result<T>,
+{
+    let raw: &JsValue = storage.as_raw().as_ref();
+    let tx: js_sys::Function = js_sys::Reflect::get(raw, &JsValue::from_str("transactionSync"))?
+        .dyn_into()
+        .map_err(|_| rust_error("storage.transactionSync is missing"))?;
+    let mut out: Option<T> = None;
+    let mut f = Some(f);
+    let mut callback = || -> Result<JsValue, JsValue> {
+        let f = f
+            .take()
+            .ok_or_else(|| JsValue::from(js_sys::Error::new("transactionSync called back twice")))?;
+        match f() {
+            Ok(value) => {
+                out = Some(value);
+                Ok(JsValue::UNDEFINED)
+            }
+            Err(err) => Err(js_sys::Error::new(&err.to_string()).into()),
+        }
+    };
+    // Borrowed, not 'static: transactionSync calls it before it returns.
+    let closure = ScopedClosure::<dyn FnMut() -> Result<JsValue, JsValue>>::borrow_mut(&mut callback);
+    let result = tx.call1(raw, closure.as_ref());
+    drop(closure);
+    result?;
+    out.ok_or_else(|| rust_error("transactionSync did not call back"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::instant;
+    use promocodes::Timestamp;
+
+    #[test]
+    fn instants_sort_as_times_do_to_the_nanosecond() {
+        let times = [
+            "0000-01-01T00:00:00Z",
+            "1969-12-31T23:59:59.999999999Z",
+            "1970-01-01T00:00:00Z",
+            "2026-12-02T10:00:00Z",
+            "2026-12-02T10:00:00.000000001Z",
+            "2262-04-11T23:47:16.854775808Z",
+            "9999-12-31T23:59:59.999999999Z",
+        ];
+        let keys: Vec<String> = times.iter().map(|t| instant(t.parse::<Timestamp>().unwrap())).collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "{keys:?}");
+        assert!(keys.iter().all(|k| k.len() == 21));
+    }
+}
