@@ -402,6 +402,46 @@ mod tests {
     }
 
     #[test]
+    fn the_description_has_every_route_with_its_methods_and_allow_and_no_other() {
+        let doc: serde_json::Value = serde_json::from_str(crate::handlers::OPENAPI).expect("docs/openapi.json is JSON");
+        let paths = doc["paths"].as_object().expect("paths");
+        let templates: std::collections::BTreeSet<&str> = ROUTES.iter().map(|r| r.path).collect();
+        for template in &templates {
+            let item = &paths
+                .get(*template)
+                .unwrap_or_else(|| panic!("docs/openapi.json has no {template}"));
+            let served: std::collections::BTreeSet<String> = ROUTES
+                .iter()
+                .filter(|r| r.path == *template)
+                .map(|r| method_name(&r.method).to_ascii_lowercase())
+                .collect();
+            let described: std::collections::BTreeSet<String> = ["get", "put", "post", "patch", "delete"]
+                .into_iter()
+                .filter(|m| item.get(*m).is_some())
+                .map(str::to_owned)
+                .collect();
+            assert_eq!(described, served, "{template}: the methods the Worker handles");
+            let path = template.replace("{code}", "A");
+            let Resolved::MethodNotAllowed(allow) = resolve(&path, &Method::Trace, true) else {
+                panic!("{template}: TRACE is not a method of any route");
+            };
+            assert_eq!(item["x-allow"], allow.as_str(), "{template}: the Allow of its 405");
+            assert!(
+                item.get("x-planned").is_none(),
+                "{template} is served: it is not planned"
+            );
+        }
+        for (template, item) in paths {
+            let elsewhere = ["x-planned", "x-static-asset"].iter().any(|k| item.get(*k).is_some())
+                || (item.get("x-test-only").is_some() && !cfg!(feature = "conformance"));
+            assert!(
+                elsewhere || templates.contains(template.as_str()),
+                "{template} is in the description but not in the route table"
+            );
+        }
+    }
+
+    #[test]
     fn only_lookups_and_quotes_are_public() {
         for method in [Method::Get, Method::Head, Method::Options] {
             assert!(resolve("/v1/codes/A", &method, false).is_public(), "{method:?}");
