@@ -13,22 +13,21 @@
 // Paying is three steps: Pay takes a hold (`/demo/hold`, the use is reserved for a few minutes), then
 // Confirm payment captures it pinned to the quote shown (`/demo/pay`), or Cancel releases it
 // (`/demo/cancel`). Without a code there is nothing to reserve: Pay and Confirm make no request.
-import init, { PromoCode, normalizeCode } from './pkg/promocodes.js';
+// What the core knows (the hold's bounds, a currency's minor units, the definition's fields, which
+// refusals are about the basket, why a text is not a code) the page asks the module; it repeats none.
+import init, {
+  PromoCode,
+  definitionFields,
+  holdTtlBounds,
+  isBasketRejection,
+  minorUnits,
+  normalizeCode,
+} from './pkg/promocodes.js';
 
 const LOOKUP_DELAY_MS = 250;
 const CUSTOMER_CHECK_DELAY_MS = 300;
 // An outcome is announced once it has stood this long: one announcement per lookup, not per keystroke.
 const ANNOUNCE_DELAY_MS = 500;
-// How long Pay reserves the code: the core's default hold, 15 minutes; `?hold=SECONDS` (1 to 3600)
-// overrides it, e.g. for tests.
-const DEFAULT_HOLD_SECONDS = 900;
-// Minor-unit digits of the currencies this page can sum; the core's ISO 4217 table decides the rest.
-const MINOR_DIGITS = { EUR: 2, USD: 2, GBP: 2, CHF: 2, SEK: 2, JPY: 0 };
-// The fields of the core's Definition. GET /v1/codes/{code} adds `assigned`, `usage`, `remaining`.
-const DEFINITION_FIELDS = ['code', 'active', 'discount', 'applies_to', 'limits', 'starts_at', 'ends_at', 'minimum'];
-// Rejections decided by the basket. The rules run in order and these come after every rule about the
-// customer: a Worker answer with one of them says the customer may use the code.
-const BASKET_RULES = new Set(['currency_mismatch', 'no_eligible_items', 'below_minimum']);
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -49,7 +48,7 @@ const ui = {
   announce: $('announce'),
 };
 const currency = ui.basket.dataset.currency;
-const digits = MINOR_DIGITS[currency];
+let digits; // the currency's minor units, from the module once it is loaded
 const rows = [...ui.basket.querySelectorAll('tbody tr')].map((row) => ({
   item: row.dataset.item,
   sku: row.dataset.sku,
@@ -319,14 +318,13 @@ function refusalSentence(rejection, code, definition, { customer = '', detail = 
   }
 }
 
-// Why a typed code is not a code: the page's own words for the core's refusal.
-function malformedSentence(text) {
-  const trimmed = [...text.trim()];
-  const at = trimmed.findIndex((c) => !/^[A-Za-z0-9_-]$/.test(c));
-  if (at >= 0) {
-    const c = trimmed[at];
+// Why a typed code is not a code: the page's own words for the core's refusal (its `problem`: the
+// character and its position, or a code too long).
+function malformedSentence(problem) {
+  if (problem?.kind === 'code_character') {
+    const c = problem.character;
     const what = c === ' ' ? 'a space' : `“${c}”`;
-    return `A promo code has only letters, digits, - and _: its ${ordinalWord(at + 1)} character is ${what}.`;
+    return `A promo code has only letters, digits, - and _: its ${ordinalWord(problem.position + 1)} character is ${what}.`;
   }
   return 'This is too long for a promo code.';
 }
@@ -336,9 +334,9 @@ function malformedSentence(text) {
 function normalise(text) {
   try {
     const code = normalizeCode(text);
-    return typeof code === 'string' ? { code } : { error: malformedSentence(text) };
-  } catch {
-    return { error: malformedSentence(text) };
+    return typeof code === 'string' ? { code } : { error: malformedSentence(null) };
+  } catch (err) {
+    return { error: malformedSentence(err?.problem) };
   }
 }
 
@@ -479,10 +477,11 @@ async function lookup(code, { force = false } = {}) {
   if (normalise(ui.code.value).code === code) requote();
 }
 
-// A fetched definition, parsed once. Only the fields of the core's Definition go to the module.
+// A fetched definition, parsed once. Only the fields of the core's Definition go to the module
+// (GET /v1/codes/{code} adds `assigned`, `usage`, `remaining`, which the module would refuse).
 function toEntry(body) {
   const definition = {};
-  for (const field of DEFINITION_FIELDS) if (body[field] !== undefined && body[field] !== null) definition[field] = body[field];
+  for (const field of definitionFields()) if (body[field] !== undefined && body[field] !== null) definition[field] = body[field];
   let promo;
   try {
     promo = PromoCode.parse(definition);
@@ -526,7 +525,8 @@ async function checkCustomer(code, customer) {
   else if (status === 422 && answer.rejection === 'customer_limit_reached') {
     // The customer's count is at the limit: the local quote refuses the same way from now on.
     known = { status: 'known', perCustomer: entry.definition.limits?.per_customer ?? 1, refusal: null };
-  } else if (status === 422 && BASKET_RULES.has(answer.rejection)) {
+  } else if (status === 422 && isBasketRejection(answer.rejection)) {
+    // Decided by the basket: the rules about the customer, checked before it, passed.
     known = { status: 'known', perCustomer: 0, refusal: null };
   } else if (status === 422 && answer.rejection) {
     known = { status: 'known', perCustomer: 0, refusal: { rejection: answer.rejection, detail: answer.detail ?? '' } };
@@ -542,10 +542,13 @@ async function checkCustomer(code, customer) {
 
 // ---- paying: Pay (hold) -> Confirm payment (capture) | Cancel (release) ----
 
+// How long Pay reserves the code: the core's default hold (15 minutes); `?hold=SECONDS`, within the
+// core's bounds (1 to 3600), overrides it, e.g. for tests.
 function holdSeconds() {
+  const bounds = holdTtlBounds();
   const text = new URLSearchParams(location.search).get('hold');
   const seconds = Number(text);
-  return text && Number.isInteger(seconds) && seconds >= 1 && seconds <= 3600 ? seconds : DEFAULT_HOLD_SECONDS;
+  return text && Number.isInteger(seconds) && seconds >= bounds.min && seconds <= bounds.max ? seconds : bounds.default;
 }
 
 function setPhase(phase) {
@@ -862,6 +865,7 @@ for (const row of rows) row.priceCell.textContent = show({ amount: row.price, cu
 
 try {
   await init();
+  digits = minorUnits(currency);
   state.ready = true;
   document.documentElement.dataset.ready = 'true';
   requote();

@@ -2,8 +2,8 @@
 // this file next to promocodes.js (pkg/snippets/) and imports it from there.
 //
 // The module and these helpers exchange fields through one buffer in the module's memory (each call
-// says where): each field is the byte 1 and the field's UTF-8 text. Reading and writing it here
-// costs far less than handing strings across one by one.
+// says where): each field is the byte 1 and the field's UTF-8 text. Why this way:
+// docs/performance.md#browser-module-size-and-speed.
 //
 // flatten(basket, options) writes a plain basket and plain options of the documented shape as
 // fields and returns how many bytes it wrote, or -1 for anything it does not vouch for: then the
@@ -15,7 +15,9 @@
 //
 // build(..., length) makes an answer's objects from what the module wrote (the answer's number, then
 // its fields), in the order the core's serde shapes write them. It keeps the last answer's texts,
-// and makes the objects from them again while the number stays the same.
+// and makes the objects from them again while the number stays the same. The first field says what
+// the answer is: q a quote, r a refusal, c a check passed, h the hold's bounds, f the definition's
+// fields, p why a text is not a promo code (a PromoInputError's problem).
 const SEP = 1;
 const BAIL = {};
 const OBJECT = Object.prototype;
@@ -225,9 +227,8 @@ function keep(fields, number) {
 function fieldsOf(view, length) {
   const number = (view[0] | (view[1] << 8) | (view[2] << 16) | (view[3] << 24)) >>> 0;
   if (number === lastNumber && memory === lastMemory) return lastFields;
-  // ASCII is read here a byte at a time (in Chromium one TextDecoder call costs more than this
-  // whole loop): every answer the core writes today is (codes, skus, categories, amounts, times and
-  // its messages). Anything else is decoded as the UTF-8 it is.
+  // ASCII (every answer the core writes today) is read a byte at a time, anything else decoded as
+  // the UTF-8 it is: docs/performance.md#what-each-change-bought.
   const fields = [];
   let field = "";
   for (let i = 4; i < length; i++) {
@@ -249,6 +250,14 @@ export function build(wasmMemory, pointer, size, length) {
   const f = fieldsOf(shared(wasmMemory, pointer, size), length);
   if (f[0] === "r") return { ok: false, rejection: f[1], message: f[2] };
   if (f[0] === "c") return { ok: true };
+  if (f[0] === "h") return { min: +f[1], max: +f[2], default: +f[3] };
+  if (f[0] === "f") return f.slice(1);
+  if (f[0] === "p") {
+    // Why a text is not a code; a character comes as its code point (it may be the separator).
+    if (f[1] === "code_character") return { kind: f[1], character: String.fromCodePoint(+f[2]), position: +f[3] };
+    if (f[1] === "code_too_long") return { kind: f[1], length: +f[2], max: +f[3] };
+    return { kind: f[1] };
+  }
   const quote = {
     code: f[1],
     total: { amount: f[2], currency: f[3] },

@@ -7,7 +7,12 @@
 //! - A rejection is an answer, returned as `{ ok: false, rejection, message }`.
 //! - Malformed input throws a JavaScript `Error` (named `PromoInputError`)
 //!   whose message starts with the field: `basket.total.currency: unknown
-//!   currency "XYZ"; ...`. Its `field` property holds the field alone.
+//!   currency "XYZ"; ...`. Its `field` property holds the field alone; for a
+//!   text that is not a promo code, its `problem` says why (the core's
+//!   [`InputError`] kind, with the character and its position).
+//! - What the core knows that a page needs is asked of the module, never
+//!   repeated: `holdTtlBounds()`, `minorUnits(currency)`,
+//!   `isBasketRejection(rejection)`, `definitionFields()`.
 //!
 //! # Reading arguments
 //!
@@ -26,8 +31,7 @@
 //!
 //! The module writes an answer's fields into the same buffer, and the other
 //! helper (`build`) makes its objects, in the order the core's serde shapes
-//! write them: much cheaper than `JSON.parse` of the answer as JSON text, and
-//! than handing each string across on its own.
+//! write them (why: `docs/performance.md`, "Browser module size and speed").
 
 use std::fmt::Write as _;
 
@@ -160,9 +164,20 @@ export type QuoteResult = { ok: true; quote: Quote } | Rejected;
 /** The answer of `check`. */
 export type CheckResult = { ok: true } | Rejected;
 
+/** Why a text is not a promo code. `position` counts characters (code points) from 0 in the
+ * trimmed text; `length` is the trimmed text's length in characters, `max` the most a code has. */
+export type CodeProblem =
+  | { kind: "empty_code" }
+  | { kind: "code_too_long"; length: number; max: number }
+  | { kind: "code_character"; character: string; position: number };
+
 /** What every function throws for malformed input: `message` starts with the field
- * (`basket.lines[3].quantity: ...`), which `field` holds alone. */
-export interface PromoInputError extends Error { name: "PromoInputError"; field: string; }
+ * (`basket.lines[3].quantity: ...`), which `field` holds alone. `problem` says what is wrong for a
+ * page to word itself: set when the text is not a promo code (`normalizeCode`, a definition's code). */
+export interface PromoInputError extends Error { name: "PromoInputError"; field: string; problem?: CodeProblem; }
+
+/** How long a hold may last, in seconds: the shortest, the longest and the default (`holdTtlBounds`). */
+export interface HoldTtlBounds { min: number; max: number; default: number; }
 "#;
 
 /// The separator of the fields `flatten` and `build` exchange (no field the
@@ -236,9 +251,28 @@ fn input_error(argument: &str, err: InputError) -> js_sys::Error {
     let field = err.path().unwrap_or(argument).to_owned();
     let error = js_sys::Error::new(&err.to_string());
     error.set_name("PromoInputError");
-    // Setting a property on a fresh Error cannot fail; ignore it if it ever does.
-    let _ = js_sys::Reflect::set(&error, &JsValue::from_str("field"), &JsValue::from_str(&field));
+    set(&error, "field", &JsValue::from_str(&field));
+    if let Some(problem) = code_problem(err.kind()) {
+        set(&error, "problem", &problem);
+    }
     error
+}
+
+/// Sets `object[key]`. Setting a property on a fresh object cannot fail; ignored if it ever does.
+fn set(object: &JsValue, key: &str, value: &JsValue) {
+    let _ = js_sys::Reflect::set(object, &JsValue::from_str(key), value);
+}
+
+/// `{ kind, ... }` (TypeScript `CodeProblem`) for an error about a promo code's text, else `None`.
+/// A character is written as its code point (it may be the separator).
+fn code_problem(err: &InputError) -> Option<JsValue> {
+    let (kind, a, b) = match *err {
+        InputError::EmptyCode => ("empty_code", 0, 0),
+        InputError::CodeTooLong { length, max } => ("code_too_long", length, max),
+        InputError::CodeCharacter { character, position } => ("code_character", character as usize, position),
+        _ => return None,
+    };
+    Some(answer(&format!("p{SEP}{kind}{SEP}{a}{SEP}{b}")))
 }
 
 fn refused(argument: &str, message: String) -> js_sys::Error {
@@ -627,6 +661,57 @@ pub fn normalize_code(#[wasm_bindgen(unchecked_param_type = "string")] text: JsV
     Code::parse(&String::from(text))
         .map(|code| code.as_str().to_owned())
         .map_err(|err| input_error("code", err))
+}
+
+/// How long a hold may last, in seconds: `{ min: 1, max: 3600, default: 900 }`, the core's
+/// [`MIN_HOLD_TTL_SECONDS`](crate::MIN_HOLD_TTL_SECONDS),
+/// [`MAX_HOLD_TTL_SECONDS`](crate::MAX_HOLD_TTL_SECONDS) and
+/// [`DEFAULT_HOLD_TTL_SECONDS`](crate::DEFAULT_HOLD_TTL_SECONDS).
+#[wasm_bindgen(js_name = holdTtlBounds, unchecked_return_type = "HoldTtlBounds")]
+pub fn hold_ttl_bounds() -> JsValue {
+    answer(&format!(
+        "h{SEP}{}{SEP}{}{SEP}{}",
+        crate::MIN_HOLD_TTL_SECONDS,
+        crate::MAX_HOLD_TTL_SECONDS,
+        crate::DEFAULT_HOLD_TTL_SECONDS
+    ))
+}
+
+/// How many decimal places an amount in `currency` has: 2 for `"EUR"`, 0 for `"JPY"`, 3 for `"KWD"`
+/// (the core's ISO 4217 table); `undefined` for anything but an active ISO 4217 code (any value
+/// at all may be passed).
+#[wasm_bindgen(js_name = minorUnits)]
+pub fn minor_units(#[wasm_bindgen(unchecked_param_type = "CurrencyCode")] currency: JsValue) -> Option<u32> {
+    Currency::from_code(&currency.as_string()?)
+        .ok()
+        .map(Currency::minor_units)
+}
+
+/// Whether a refusal with this rejection code was decided by the basket (its currency, its
+/// lines, its subtotal) rather than by the code or the customer: those rules are checked after
+/// every rule about the customer, so such a refusal also says the customer may use the code.
+/// `false` for anything else (any value at all may be passed: a Worker's answer without one).
+#[wasm_bindgen(js_name = isBasketRejection)]
+pub fn is_basket_rejection(#[wasm_bindgen(unchecked_param_type = "string")] rejection: JsValue) -> bool {
+    let Some(rejection) = rejection.as_string() else {
+        return false;
+    };
+    // Only the rejections about the basket are compared (`from_code` would compare all of them).
+    crate::Rejection::ALL
+        .into_iter()
+        .filter(|r| r.is_about_the_basket())
+        .any(|r| r.code() == rejection)
+}
+
+/// The fields of a definition (TypeScript `Definition`), in the order the core writes them: what
+/// `quote` and `PromoCode.parse` accept in a definition, any other field being refused.
+#[wasm_bindgen(js_name = definitionFields, unchecked_return_type = "(keyof Definition)[]")]
+pub fn definition_fields() -> JsValue {
+    let mut out = String::from("f");
+    for name in PromoCode::FIELDS {
+        field(&mut out, name);
+    }
+    answer(&out)
 }
 
 /// A definition parsed once, to quote many baskets: `PromoCode.parse(definition)`.

@@ -119,6 +119,22 @@ fn the_first_rule_that_applies_wins_in_the_documented_order() {
 }
 
 #[test]
+fn the_rules_about_the_basket_come_after_every_rule_about_the_code_and_the_customer() {
+    let about_the_basket: Vec<&str> = Rejection::ALL
+        .into_iter()
+        .filter(|r| r.is_about_the_basket())
+        .map(Rejection::code)
+        .collect();
+    assert_eq!(
+        about_the_basket,
+        ["currency_mismatch", "no_eligible_items", "below_minimum"]
+    );
+    // So a refusal about the basket says that every rule before it, the customer's included, passed.
+    let first = Rejection::ALL.iter().position(|r| r.is_about_the_basket()).unwrap();
+    assert!(Rejection::ALL[first..10].iter().all(|r| r.is_about_the_basket()));
+}
+
+#[test]
 fn the_window_is_half_open() {
     let promo = strict();
     let alice = customer("alice");

@@ -7,8 +7,14 @@
 
 use js_sys::{Error, JSON};
 use promocodes::api::QuoteOptions;
-use promocodes::wasm::{check, normalize_code, quote, JsBasket, JsDefinition, JsQuoteOptions, PromoHandle};
-use promocodes::{from_json, Basket, PromoCode, Quote, Rejection};
+use promocodes::wasm::{
+    check, definition_fields, hold_ttl_bounds, is_basket_rejection, minor_units, normalize_code, quote, JsBasket,
+    JsDefinition, JsQuoteOptions, PromoHandle,
+};
+use promocodes::{
+    from_json, Basket, Code, Currency, InputError, PromoCode, Quote, Rejection, DEFAULT_HOLD_TTL_SECONDS,
+    MAX_HOLD_TTL_SECONDS, MIN_HOLD_TTL_SECONDS,
+};
 use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
@@ -651,4 +657,90 @@ fn no_input_makes_a_parsed_code_trap() {
     }
     let r = promo.quote(js(&eur("80.00")).unchecked_into(), Some(js(&at(NOW)).unchecked_into()));
     assert_eq!(json(&r.unwrap())["quote"]["payable"]["amount"], "72.00");
+}
+
+/// `error.problem` of a thrown `PromoInputError`, as JSON (`null` when it has none).
+fn problem(err: &Error) -> Value {
+    let problem = js_sys::Reflect::get(err, &"problem".into()).unwrap();
+    if problem.is_undefined() {
+        Value::Null
+    } else {
+        json(&problem)
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_malformed_code_says_what_the_cores_error_says() {
+    let vectors = vectors();
+    let mut inputs: Vec<String> = vectors["codes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|case| case["input"].as_str().unwrap().to_owned())
+        .collect();
+    inputs.extend(["AB\u{1F600}C", "A\u{1}", " sa ve", "\u{85}", &"A".repeat(100)].map(String::from));
+    for input in inputs {
+        let Err(native) = Code::parse(&input) else { continue };
+        let expect = match native {
+            InputError::EmptyCode => serde_json::json!({"kind": "empty_code"}),
+            InputError::CodeTooLong { length, max } => {
+                serde_json::json!({"kind": "code_too_long", "length": length, "max": max})
+            }
+            InputError::CodeCharacter { character, position } => {
+                serde_json::json!({"kind": "code_character", "character": character.to_string(), "position": position})
+            }
+            other => panic!("{input:?}: {other:?}"),
+        };
+        let err = thrown(normalize_code(JsValue::from_str(&input)).map(JsValue::from));
+        assert_eq!(problem(&err), expect, "{input:?}");
+        let mut definition = save10();
+        definition["code"] = Value::String(input.clone());
+        let err = thrown(PromoHandle::parse(js(&definition).unchecked_into()).map(|_| JsValue::NULL));
+        assert_eq!(problem(&err), expect, "definition {input:?}");
+    }
+    // Any other refusal has no problem.
+    let (d, b, o) = args(&save10(), &eur("8x"), Some(&at(NOW)));
+    assert_eq!(problem(&thrown(quote(d, b, o))), Value::Null);
+    assert_eq!(
+        problem(&thrown(normalize_code(JsValue::from(5)).map(JsValue::from))),
+        Value::Null
+    );
+}
+
+#[wasm_bindgen_test]
+fn the_module_answers_what_the_core_knows() {
+    assert_eq!(
+        json(&hold_ttl_bounds()),
+        serde_json::json!({"min": MIN_HOLD_TTL_SECONDS, "max": MAX_HOLD_TTL_SECONDS, "default": DEFAULT_HOLD_TTL_SECONDS})
+    );
+    for currency in Currency::all() {
+        assert_eq!(
+            minor_units(currency.code().into()),
+            Some(currency.minor_units()),
+            "{currency:?}"
+        );
+    }
+    for other in [
+        JsValue::from_str("eur"),
+        JsValue::from_str("XYZ"),
+        JsValue::from(2),
+        JsValue::NULL,
+    ] {
+        assert_eq!(minor_units(other.clone()), None, "{other:?}");
+    }
+    for rejection in Rejection::ALL {
+        assert_eq!(
+            is_basket_rejection(rejection.code().into()),
+            rejection.is_about_the_basket()
+        );
+    }
+    for other in [
+        JsValue::from_str("BELOW_MINIMUM"),
+        JsValue::from_str(""),
+        JsValue::UNDEFINED,
+        JsValue::from(1),
+    ] {
+        assert!(!is_basket_rejection(other.clone()), "{other:?}");
+    }
+    assert_eq!(json(&definition_fields()), serde_json::json!(PromoCode::FIELDS));
 }

@@ -513,6 +513,20 @@ impl PromoCodeBuilder {
 }
 
 impl PromoCode {
+    /// The fields of the JSON definition, in the order it is written: what a
+    /// reader of a definition accepts (any other field is an error).
+    pub const FIELDS: [&'static str; 9] = [
+        "code",
+        "active",
+        "discount",
+        "applies_to",
+        "limits",
+        "starts_at",
+        "ends_at",
+        "minimum",
+        "audience",
+    ];
+
     /// Starts a definition of `code` with `discount`: active, public, for
     /// every line, unlimited, always valid.
     pub fn builder(code: Code, discount: Discount) -> PromoCodeBuilder {

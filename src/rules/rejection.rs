@@ -95,6 +95,17 @@ impl Rejection {
         Rejection::ALL.into_iter().find(|r| r.code() == code)
     }
 
+    /// Whether the basket decided it (its currency, its lines, its subtotal)
+    /// rather than the code or the customer. The rules about the basket are
+    /// checked after every rule about the customer, so such a refusal also
+    /// says that the customer may use the code.
+    pub fn is_about_the_basket(self) -> bool {
+        matches!(
+            self,
+            Rejection::CurrencyMismatch | Rejection::NoEligibleItems | Rejection::BelowMinimum
+        )
+    }
+
     /// A general sentence for the buyer. [`PromoCodeRejected`]'s message is the
     /// same sentence with the code's own figures in it.
     pub fn message(self) -> &'static str {

@@ -3,24 +3,22 @@
 // one browser for the whole file; each test has its own browser context (its own page cache, locale
 // and time zone) and its own codes.
 //
+// The Worker is started by the Worker tests' harness (tests/worker/harness.mjs: free ports, retries,
+// temp state, every answer a request here receives checked against docs/openapi.json), with the demo
+// routes on and on snapshots of the built Worker and of public/: a rebuild in the working tree while
+// the tests run (another test script, an editor) cannot reload the Worker under them.
+//
 // Run with scripts/test-e2e.sh (it builds public/pkg and the Worker first), or `node --test tests/e2e/`
 // after scripts/build-web.sh and `worker-build --release worker`. Screenshots go to test-output/.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { freePort } from '../free-port.mjs';
+import { ROOT, admin, call, capturer, workerForFile } from '../worker/harness.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const OUTPUT = path.join(ROOT, 'test-output');
-const ADMIN_TOKEN = `e2e-admin-${randomUUID()}`;
-const CAPTURE_TOKEN = `e2e-capture-${randomUUID()}`;
 const STARTUP_TIMEOUT_MS = 3 * 60 * 1000; // workerd start-up on 2 busy cores
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -35,43 +33,52 @@ const CHROMIUM_ARGS = [
 const ITEMS = '€80.00';
 const TOTAL = '€84.90';
 
-let base; // http://127.0.0.1:PORT
-let server; // the wrangler dev child, leader of its own process group
-let serverExited = null;
-let tmp;
 let browser;
 
 // ---- the Worker ----
 
-function killServer(signal) {
-  if (!server || serverExited) return;
-  try {
-    process.kill(-server.pid, signal); // the whole group: wrangler, workerd
-  } catch {
-    // already gone
+before(() => {
+  for (const [file, hint] of [
+    ['public/pkg/promocodes.js', 'scripts/build-web.sh'],
+    ['public/pkg/promocodes_bg.wasm', 'scripts/build-web.sh'],
+    ['worker/build/worker/shim.mjs', 'worker-build --release worker'],
+  ]) {
+    assert.ok(existsSync(path.join(ROOT, file)), `${file} is missing: run ${hint} first (scripts/test-e2e.sh does)`);
   }
-}
+  mkdirSync(OUTPUT, { recursive: true });
+});
 
-// Last resort if the runner dies without reaching `after`.
-process.on('exit', () => killServer('SIGKILL'));
+// The demo routes on; the public rate limit raised (the harness's default: every page of every test
+// looks codes up from the same address); wrangler's output to test-output/e2e-wrangler.log.
+const worker = workerForFile(
+  {
+    demo: true,
+    snapshot: true,
+    logLevel: 'log',
+    logTo: () => createWriteStream(path.join(OUTPUT, 'e2e-wrangler.log')),
+    startupTimeoutMs: STARTUP_TIMEOUT_MS,
+  },
+  async () => {
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    await defineCode({
+      code: 'SAVE10',
+      discount: { kind: 'percent', percent: '10' },
+      minimum: { amount: '50.00', currency: 'EUR' },
+    });
+    await defineCode({ code: 'MUGS15', discount: { kind: 'percent', percent: '15' }, applies_to: { categories: ['mugs'] } });
+    await defineCode({ code: 'OLD5', discount: { kind: 'percent', percent: '5' }, ends_at: '2026-01-01T00:00:00Z' });
+  },
+  async () => {
+    await browser?.close().catch(() => {});
+  },
+);
 
+// A request to the Worker (the harness's `call`: wrangler's proxy 503 retried, the answer checked
+// against docs/openapi.json): { status, body (parsed JSON, or null), text, headers }.
 async function api(method, route, { body, headers = {} } = {}) {
-  const res = await fetch(`${base}${route}`, {
-    method,
-    headers: { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // not JSON
-  }
-  return { status: res.status, body: json, text, headers: res.headers };
+  const res = await call(worker.base, method, route, { body, headers: { accept: 'application/json', ...headers } });
+  return { status: res.status, body: res.json ?? null, text: res.text, headers: res.headers };
 }
-
-const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
 async function defineCode(definition) {
   const res = await api('PUT', `/v1/codes/${definition.code}`, { body: definition, headers: admin });
@@ -99,138 +106,10 @@ async function usageBecomes(code, expected) {
 async function captureFor(code, customer) {
   const res = await api('POST', '/v1/captures', {
     body: { code, total: { amount: '30.00', currency: 'EUR' }, customer },
-    headers: { authorization: `Bearer ${CAPTURE_TOKEN}`, 'idempotency-key': `other-${randomUUID()}` },
+    headers: { ...capturer, 'idempotency-key': `other-${randomUUID()}` },
   });
   assert.equal(res.status, 201, res.text);
 }
-
-// Starts `wrangler dev` on `port` with `config`, its output to `log` and to `seen`.
-function startServer(config, port, inspectorPort, log, seen) {
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(
-    path.join(ROOT, 'node_modules/.bin/wrangler'),
-    [
-      'dev',
-      '--config', config,
-      '--local',
-      '--ip', '127.0.0.1',
-      '--port', String(port),
-      '--inspector-port', String(inspectorPort),
-      '--persist-to', path.join(tmp, 'state'),
-      '--show-interactive-dev-session=false',
-      '--var', `ADMIN_TOKEN:${ADMIN_TOKEN}`,
-      '--var', `CAPTURE_TOKEN:${CAPTURE_TOKEN}`,
-      '--var', 'DEMO:1',
-    ],
-    {
-      cwd: tmp,
-      detached: true, // its own process group, killed as a whole in `after`
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        WRANGLER_SEND_METRICS: 'false',
-        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-        WRANGLER_HIDE_BANNER: 'true',
-        NO_COLOR: '1',
-      },
-    },
-  );
-  for (const stream of [server.stdout, server.stderr]) {
-    stream.pipe(log, { end: false });
-    stream.on('data', seen);
-  }
-  serverExited = null;
-  server.on('exit', (code, signal) => {
-    serverExited = `code ${code}, signal ${signal}`;
-  });
-}
-
-async function waitForWorker() {
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  let last = 'no answer yet';
-  while (Date.now() < deadline) {
-    if (serverExited) throw new Error(`wrangler dev exited (${serverExited}); see test-output/e2e-wrangler.log`);
-    try {
-      // 404 from the Worker itself (problem+json) means it is built, loaded and routing.
-      const res = await api('GET', '/v1/codes/E2E-READY-PROBE');
-      if (res.status === 404 && res.body?.status === 404) return;
-      last = `${res.status} ${res.text.slice(0, 200)}`;
-    } catch (err) {
-      last = err.message;
-    }
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  throw new Error(`the Worker did not answer in time: ${last}`);
-}
-
-// The repository's wrangler.toml without its [build] section (scripts/test-e2e.sh built the Worker
-// once; wrangler would build it twice more and watch the sources), pointing at snapshots of the built
-// Worker and of public/ in a temp folder: a rebuild in the working tree while the tests run (another
-// test script, an editor) cannot reload the Worker under them. The config sits in that folder too, so
-// the developer's .dev.vars (read from the config's folder) plays no part. The public rate limit is
-// raised: every page of every test looks codes up from the same address.
-async function workerConfig(dir) {
-  await cp(path.join(ROOT, 'worker/build'), path.join(dir, 'worker-build'), { recursive: true });
-  await cp(path.join(ROOT, 'public'), path.join(dir, 'public'), { recursive: true });
-  const toml = (await readFile(path.join(ROOT, 'wrangler.toml'), 'utf8'))
-    .replace(/^\[build\]\n(?:(?!\[).*\n)*/m, '')
-    .replace(/^main = .*$/m, `main = ${JSON.stringify(path.join(dir, 'worker-build/worker/shim.mjs'))}`)
-    .replace(/^directory = .*$/m, `directory = ${JSON.stringify(path.join(dir, 'public'))}`)
-    .replace(/^simple = \{ limit = \d+, period = (\d+) \}$/m, 'simple = { limit = 1000000, period = $1 }');
-  assert.doesNotMatch(toml, /^\[build\]/m);
-  assert.match(toml, /limit = 1000000/);
-  const file = path.join(dir, 'wrangler.toml');
-  await writeFile(file, toml);
-  return file;
-}
-
-before(async () => {
-  for (const [file, hint] of [
-    ['public/pkg/promocodes.js', 'scripts/build-web.sh'],
-    ['public/pkg/promocodes_bg.wasm', 'scripts/build-web.sh'],
-    ['worker/build/worker/shim.mjs', 'worker-build --release worker'],
-  ]) {
-    assert.ok(existsSync(path.join(ROOT, file)), `${file} is missing: run ${hint} first (scripts/test-e2e.sh does)`);
-  }
-  await mkdir(OUTPUT, { recursive: true });
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'promocodes-e2e-'));
-  const config = await workerConfig(tmp);
-  const log = createWriteStream(path.join(OUTPUT, 'e2e-wrangler.log'));
-  // A port drawn free can still be taken before wrangler binds it (by wrangler's own start-up
-  // sockets among others): then wrangler exits saying so, and it starts again on new ports.
-  for (let attempt = 1; ; attempt++) {
-    let output = '';
-    startServer(config, await freePort(), await freePort(), log, (chunk) => { output += chunk; });
-    try {
-      await waitForWorker();
-      break;
-    } catch (err) {
-      if (attempt === 3 || !serverExited || !/Address already in use/.test(output)) throw err;
-    }
-  }
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
-
-  await defineCode({
-    code: 'SAVE10',
-    discount: { kind: 'percent', percent: '10' },
-    minimum: { amount: '50.00', currency: 'EUR' },
-  });
-  await defineCode({ code: 'MUGS15', discount: { kind: 'percent', percent: '15' }, applies_to: { categories: ['mugs'] } });
-  await defineCode({ code: 'OLD5', discount: { kind: 'percent', percent: '5' }, ends_at: '2026-01-01T00:00:00Z' });
-});
-
-after(async () => {
-  await browser?.close().catch(() => {});
-  if (server && !serverExited) {
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    killServer('SIGTERM');
-    const timer = setTimeout(() => killServer('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  }
-  killServer('SIGKILL'); // any straggler left in the group
-  if (tmp) await rm(tmp, { recursive: true, force: true });
-});
 
 // ---- the page ----
 
@@ -247,7 +126,7 @@ async function openCheckout({ query = '', locale = 'en-GB', timezoneId = 'UTC', 
   page.on('console', (msg) => {
     if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) errors.push(msg.text());
   });
-  await page.goto(`${base}/${query}`);
+  await page.goto(`${worker.base}/${query}`);
   await page.waitForSelector('html[data-ready="true"]');
   page.done = async () => {
     await context.close();

@@ -1,7 +1,9 @@
 // The real JavaScript API of pkg/ (wasm-bindgen's glue included) under Node:
 // `node tests/js/smoke.mjs` after `wasm-pack build --target web`. Exits non-zero on a failure.
 import { readFileSync, readdirSync } from "node:fs";
-import { initSync, check, normalizeCode, quote, PromoCode } from "../../pkg/promocodes.js";
+import {
+  initSync, check, definitionFields, holdTtlBounds, isBasketRejection, minorUnits, normalizeCode, quote, PromoCode,
+} from "../../pkg/promocodes.js";
 
 initSync({ module: readFileSync(new URL("../../pkg/promocodes_bg.wasm", import.meta.url)) });
 
@@ -65,10 +67,52 @@ test("normalizeCode", () => {
   throws(() => normalizeCode(5), "code: expected a string, got a number");
   throws(() => normalizeCode(undefined), "code: expected a string, got undefined");
 });
+test("a text that is not a code says why: its kind, and the character and its position", () => {
+  const problem = (text) => {
+    try {
+      normalizeCode(text);
+    } catch (e) {
+      if (e.name !== "PromoInputError") throw e;
+      return e.problem;
+    }
+    throw new Error(`${JSON.stringify(text)} was accepted`);
+  };
+  eq(problem("SAVE 10"), { kind: "code_character", character: " ", position: 4 });
+  eq(problem("  save\u20ac "), { kind: "code_character", character: "\u20ac", position: 4 });
+  eq(problem("AB\u{1F600}C"), { kind: "code_character", character: "\u{1F600}", position: 2 });
+  eq(problem("A\x01"), { kind: "code_character", character: "\x01", position: 1 });
+  eq(problem("A".repeat(65)), { kind: "code_too_long", length: 65, max: 64 });
+  eq(problem(" \t "), { kind: "empty_code" });
+  // A definition's code says so too; another refusal carries no problem.
+  const e = throws(() => PromoCode.parse({ ...save10, code: "SAVE 10" }),
+    "definition.code: promo code contains ' ' at position 4; only A-Z, 0-9, '_' and '-' are allowed");
+  eq(e.problem, { kind: "code_character", character: " ", position: 4 });
+  eq(problem(5), undefined);
+  const other = throws(() => quote(save10, { total: { amount: "80.00", currency: "XYZ" } }),
+    'basket.total.currency: unknown currency "XYZ"; expected an active ISO 4217 code such as "EUR"');
+  eq(other.problem, undefined);
+});
+test("what the core knows: the hold's bounds, minor units, the rejections about the basket, the fields", () => {
+  eq(holdTtlBounds(), { min: 1, max: 3600, default: 900 });
+  if (holdTtlBounds() === holdTtlBounds()) throw new Error("one object for two calls");
+  eq([minorUnits("EUR"), minorUnits("JPY"), minorUnits("KWD"), minorUnits("CLF")], [2, 0, 3, 4]);
+  for (const bad of ["", "eur", "XYZ", "EURO", 5, undefined, null, {}]) eq(minorUnits(bad), undefined);
+  const rejections = ["inactive", "customer_required", "not_assigned", "not_started", "expired", "exhausted",
+    "customer_limit_reached", "currency_mismatch", "no_eligible_items", "below_minimum", "quote_changed"];
+  eq(rejections.filter((r) => isBasketRejection(r)), ["currency_mismatch", "no_eligible_items", "below_minimum"]);
+  for (const other of ["BELOW_MINIMUM", "", undefined, null, 7, {}]) eq(isBasketRejection(other), false);
+  eq(definitionFields(), ["code", "active", "discount", "applies_to", "limits", "starts_at", "ends_at", "minimum", "audience"]);
+  // Every field is one a definition may have (null: its default), and no other.
+  const everyField = Object.fromEntries(definitionFields().map((f) => [f, null]));
+  eq(quote({ ...everyField, ...save10 }, basket, { now }).ok, true);
+  throws(() => quote({ ...save10, assigned: false }, basket, { now }), "definition.assigned: unknown field `assigned`, " +
+    `expected one of ${definitionFields().map((f) => `\`${f}\``).join(", ")}`);
+});
 test("hostile input never traps", () => {
   const cyclic = {}; cyclic.self = cyclic;
   for (const bad of [cyclic, 10n, Symbol("s"), () => 1, { toJSON() { throw new Error("x"); } }, "x".repeat(3e6)]) {
-    for (const call of [() => quote(bad, basket), () => quote(save10, bad), () => check(save10, basket, bad), () => normalizeCode(bad)]) {
+    for (const call of [() => quote(bad, basket), () => quote(save10, bad), () => check(save10, basket, bad), () => normalizeCode(bad),
+      () => minorUnits(bad), () => isBasketRejection(bad)]) {
       try { call(); } catch (e) { if (!(e instanceof Error) || e instanceof WebAssembly.RuntimeError) throw e; }
     }
   }

@@ -1,7 +1,10 @@
 // How a checkout page uses the browser module; `tsc -p tests/ts` must accept it (strict).
-import init, { check, normalizeCode, quote, PromoCode } from "../../pkg/promocodes.js";
+import init, {
+  check, definitionFields, holdTtlBounds, isBasketRejection, minorUnits, normalizeCode, quote, PromoCode,
+} from "../../pkg/promocodes.js";
 import type {
-  Basket, CheckResult, Definition, Hold, PromoInputError, Quote, QuoteLine, QuoteOptions, QuoteResult, RejectionCode,
+  Basket, CheckResult, CodeProblem, Definition, Hold, HoldTtlBounds, PromoInputError, Quote, QuoteLine, QuoteOptions,
+  QuoteResult, RejectionCode,
 } from "../../pkg/promocodes.js";
 
 await init();
@@ -90,4 +93,23 @@ try {
 const held: Hold = { key: "pi_1", state: "held", expires_at: "2026-12-02T10:15:00Z", quote: {
   code: "MUGS15", total: basket.total, discount: basket.total, payable: basket.total, quoted_at: "2026-12-02T10:00:00Z",
 }, usage: { total: 1, per_customer: 0 }, replayed: false };
-console.log(code, shown, allowed, promoCode, held.state);
+// What the core knows, asked of the module instead of repeated on the page.
+const bounds: HoldTtlBounds = holdTtlBounds();
+const ttl: number = Math.min(Math.max(120, bounds.min), bounds.max) || bounds.default;
+const places: number | undefined = minorUnits("EUR");
+const digits: number = minorUnits("JPY") ?? 2;
+const aboutTheBasket: boolean = isBasketRejection("below_minimum");
+const fields: (keyof Definition)[] = definitionFields();
+try {
+  normalizeCode("SAVE 10");
+} catch (e) {
+  const problem: CodeProblem | undefined = (e as PromoInputError).problem;
+  if (problem?.kind === "code_character") {
+    const at: number = problem.position;
+    const what: string = problem.character;
+    console.log(at, what);
+  } else if (problem?.kind === "code_too_long") {
+    console.log(problem.length, problem.max);
+  }
+}
+console.log(code, shown, allowed, promoCode, held.state, ttl, places, digits, aboutTheBasket, fields);

@@ -1,7 +1,7 @@
 // Misuses that the generated types must refuse: `tsc` has to fail on every line marked `// error`
 // and on no other line (scripts/test-browser.sh checks both).
-import { check, normalizeCode, quote, PromoCode } from "../../pkg/promocodes.js";
-import type { Definition, QuoteResult } from "../../pkg/promocodes.js";
+import { check, definitionFields, holdTtlBounds, minorUnits, normalizeCode, quote, PromoCode } from "../../pkg/promocodes.js";
+import type { CodeProblem, Definition, QuoteResult } from "../../pkg/promocodes.js";
 
 const basket = { total: { amount: "80.00", currency: "EUR" } };
 const ok: Definition = { code: "SAVE10", discount: { kind: "percent", percent: "10" } };
@@ -28,4 +28,8 @@ quote(ok, { total: { amount: "1.00", currency: "EUR" }, lines: [] }); // error
 const shipAmount: Definition = { code: "X", discount: { kind: "free_shipping", amount: { amount: "5", currency: "EUR" } } }; // error
 PromoCode.parse(42); // error
 PromoCode.parse(ok).quote(ok); // error
-console.log(badKind, floatAmount, noDiscount, camel, n, shipAmount);
+const places: number = minorUnits("EUR"); // error
+const longest: string = holdTtlBounds().max; // error
+const field: "colour" = definitionFields()[0]!; // error
+const where: CodeProblem = { kind: "code_character", position: 4 }; // error
+console.log(badKind, floatAmount, noDiscount, camel, n, shipAmount, places, longest, field, where);

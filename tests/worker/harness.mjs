@@ -1,9 +1,10 @@
-// Starts and stops the real Worker in workerd (wrangler dev on 127.0.0.1) for the tests.
-// The Worker is built once by scripts/test-worker.sh; the generated config has no [build],
-// so wrangler serves the built artifacts as they are.
+// Starts and stops the real Worker in workerd (wrangler dev on 127.0.0.1) for the tests: the one
+// harness of tests/worker/ and tests/e2e/ (the checkout page's end-to-end tests).
+// The Worker is built once by scripts/test-worker.sh (or scripts/test-e2e.sh); the generated config
+// has no [build], so wrangler serves the built artifacts as they are.
 import { spawn } from "node:child_process";
 import { before, after } from "node:test";
-import { mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { failures, mismatch } from "./openapi-check.mjs";
@@ -72,12 +73,25 @@ globalThis.fetch = async function checkedFetch(input, init) {
 export const SHIPPED_LIMIT = /^simple = \{ limit = (\d+), period = (\d+) \}$/m;
 const TEST_LIMIT = 1_000_000;
 
-function config(dir, publicLimit) {
-  // The repository's wrangler.toml without its [build] section, with absolute paths.
+/**
+ * The repository's wrangler.toml in `dir`, without its [build] section, with absolute paths: to the
+ * built Worker and public/, or with `snapshot` to copies of both made in `dir` (a rebuild in the
+ * working tree while the tests run then cannot reload the Worker under them). The config sits in
+ * `dir`, so the developer's .dev.vars (read from the config's folder) plays no part.
+ */
+function config(dir, publicLimit, snapshot) {
+  let build = BUILD;
+  let assets = path.join(ROOT, "public");
+  if (snapshot) {
+    [build, assets] = [path.join(dir, "worker-build"), path.join(dir, "public")];
+    cpSync(BUILD, build, { recursive: true });
+    cpSync(path.join(ROOT, "public"), assets, { recursive: true });
+  }
   let toml = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8")
     .replace(/^\[build\]\n(?:(?!\[).*\n)*/m, "")
-    .replace(/^main = .*$/m, `main = ${JSON.stringify(path.join(BUILD, "worker/shim.mjs"))}`)
-    .replace(/^directory = .*$/m, `directory = ${JSON.stringify(path.join(ROOT, "public"))}`);
+    .replace(/^main = .*$/m, `main = ${JSON.stringify(path.join(build, "worker/shim.mjs"))}`)
+    .replace(/^directory = .*$/m, `directory = ${JSON.stringify(assets)}`);
+  if (/^\[build\]/m.test(toml)) throw new Error("wrangler.toml's [build] section was not removed");
   if (!SHIPPED_LIMIT.test(toml)) throw new Error("wrangler.toml has no [[ratelimits]] simple = { limit, period }");
   if (publicLimit !== "shipped") {
     toml = toml.replace(SHIPPED_LIMIT, (_, _limit, period) => `simple = { limit = ${publicLimit}, period = ${period} }`);
@@ -89,11 +103,11 @@ function config(dir, publicLimit) {
 
 /**
  * One Worker for a whole test file, on a state folder of its own: started (then `setup()` run)
- * before the file's first test, stopped and its state removed after its last. Returns a handle
- * whose `base` (the Worker's URL) and `state` (its persist folder) are set once it runs;
- * `options` are `startWorker`'s.
+ * before the file's first test, `teardown()` run then the Worker stopped and its state removed
+ * after its last. Returns a handle whose `base` (the Worker's URL) and `state` (its persist folder)
+ * are set once it runs; `options` are `startWorker`'s.
  */
-export function workerForFile(options = {}, setup = async () => {}) {
+export function workerForFile(options = {}, setup = async () => {}, teardown = async () => {}) {
   const handle = { base: null, state: null, running: null };
   before(async () => {
     handle.state = tempDir();
@@ -102,6 +116,7 @@ export function workerForFile(options = {}, setup = async () => {}) {
     await setup();
   });
   after(async () => {
+    await teardown();
     await handle.running?.stop();
     removeDir(handle.state);
     if (call.proxy503) console.log(`# wrangler proxy 503s retried with the same key: ${call.proxy503}`);
@@ -112,13 +127,18 @@ export function workerForFile(options = {}, setup = async () => {}) {
 /**
  * Starts wrangler dev on a free port with `state` as its persist folder. Resolves once
  * the Worker answers. `stop()` ends the whole process group; `kill()` sends SIGKILL.
- * `vars` adds variables (e.g. ALLOWED_ORIGINS); `publicLimit` is the public routes' rate
- * limit per 10 s, raised for the suites by default, `"shipped"` for wrangler.toml's own.
+ * `vars` adds variables (e.g. ALLOWED_ORIGINS); `demo` turns the demo routes on (DEMO=1);
+ * `publicLimit` is the public routes' rate limit per 10 s, raised for the suites by default,
+ * `"shipped"` for wrangler.toml's own. `snapshot` serves copies of the built Worker and of public/
+ * (see `config`); `logLevel` is wrangler's; `logTo()` makes a stream that gets wrangler's output
+ * too (called once: one stream for every try); `startupTimeoutMs` bounds the wait for the first
+ * answer.
  */
-export async function startWorker(options = {}) {
+export async function startWorker({ logTo = null, ...options } = {}) {
+  const logStream = logTo?.() ?? null;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startWorkerOnce(options);
+      return await startWorkerOnce({ ...options, logStream });
     } catch (err) {
       // Another server took the port between `freePort` and wrangler's bind: draw new ports.
       if (!(err instanceof PortTaken) || attempt === 3) throw err;
@@ -128,13 +148,16 @@ export async function startWorker(options = {}) {
 
 class PortTaken extends Error {}
 
-async function startWorkerOnce({ state, demo = false, vars: extra = {}, publicLimit = TEST_LIMIT, logLevel = "warn" } = {}) {
+async function startWorkerOnce({
+  state, demo = false, vars: extra = {}, publicLimit = TEST_LIMIT, logLevel = "warn", snapshot = false, logStream = null,
+  startupTimeoutMs = 120_000,
+} = {}) {
   const port = await freePort();
   const confDir = tempDir("promocodes-conf-");
   const vars = [`ADMIN_TOKEN:${ADMIN_TOKEN}`, `CAPTURE_TOKEN:${CAPTURE_TOKEN}`];
   if (demo) vars.push("DEMO:1");
   for (const [name, value] of Object.entries(extra)) vars.push(`${name}:${value}`);
-  const args = ["dev", "--config", config(confDir, publicLimit), "--local", "--ip", "127.0.0.1", "--port", String(port),
+  const args = ["dev", "--config", config(confDir, publicLimit, snapshot), "--local", "--ip", "127.0.0.1", "--port", String(port),
     "--persist-to", state, "--show-interactive-dev-session=false", "--log-level", logLevel,
     "--inspector-port", String(await freePort()), "--var", ...vars];
   const child = spawn(WRANGLER, args, {
@@ -147,6 +170,7 @@ async function startWorkerOnce({ state, demo = false, vars: extra = {}, publicLi
   let log = "";
   child.stdout.on("data", (d) => { log += d; });
   child.stderr.on("data", (d) => { log += d; });
+  if (logStream) for (const stream of [child.stdout, child.stderr]) stream.pipe(logStream, { end: false });
   running.add(child.pid);
   const exited = new Promise((resolve) => child.once("exit", resolve)).then(() => running.delete(child.pid));
   const base = `http://127.0.0.1:${port}`;
@@ -164,7 +188,7 @@ async function startWorkerOnce({ state, demo = false, vars: extra = {}, publicLi
     },
     kill() { return worker.stop("SIGKILL"); },
   };
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + startupTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) {
       await exited;

@@ -318,17 +318,7 @@ impl<'a> Json<'a> {
     pub(super) fn definition(&mut self) -> Read<PromoCode> {
         const SHAPE: Shape = Shape {
             expecting: "struct DefinitionRepr",
-            names: &[
-                "code",
-                "active",
-                "discount",
-                "applies_to",
-                "limits",
-                "starts_at",
-                "ends_at",
-                "minimum",
-                "audience",
-            ],
+            names: &PromoCode::FIELDS,
             defaults: 0b1_1111_1010,
         };
         #[derive(Default)]
