@@ -121,6 +121,39 @@ whole or absent: a connection lost before the commit leaves nothing; a
 future dropped after the commit was sent may leave the whole write, which
 a retry under the same idempotency key then replays.
 
+# Many buyers on one code at once
+
+A compare-and-set is exact, and a lost race costs little (no lock, no
+disk flush when the first look already sees other counts), but with many
+writers on one code each capture that lands makes every other writer's
+read stale: they all read and decide again. With 50 connections on one
+code that is about 49 calls per capture (docs/performance.md in the
+repository has the runs). If one code can be taken by many buyers in the
+same second, queue its captures in each process, so that one capture per
+code and process is in flight; the caps stay exact without the queue, and
+other processes do not wait on it:
+
+```no_run
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use promocodes::{capture_async, Basket, CaptureOptions, Code, PromoCode, Receipt, RedemptionError, Timestamp};
+use promocodes_postgres::PgRedemptionStore;
+
+/// One queue per code, shared by the process's tasks.
+#[derive(Default)]
+struct Queues(Mutex<HashMap<Code, Arc<tokio::sync::Mutex<()>>>>);
+
+impl Queues {
+    async fn capture(&self, store: &PgRedemptionStore, promo: &PromoCode, basket: &Basket, now: Timestamp,
+        options: CaptureOptions<'_>) -> Result<Receipt, RedemptionError> {
+        let queue = self.0.lock().expect("no task panicked holding it").entry(promo.code().clone()).or_default().clone();
+        let _turn = queue.lock().await;
+        capture_async(promo, store, None, basket, now, options).await
+    }
+}
+```
+
 # Tables
 
 All in the connection's `search_path` (a schema per tenant or per test
