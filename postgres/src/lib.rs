@@ -60,8 +60,9 @@ caller passes, as the core's contract requires.
 Every write of a code ([`record`](AsyncRedemptionStore::record),
 [`convert`](AsyncRedemptionStore::convert),
 [`release`](AsyncRedemptionStore::release)) is one transaction at
-PostgreSQL's default isolation, `READ COMMITTED`, that takes **the code's
-write lock** (a transaction-scoped advisory lock on the code, key
+`READ COMMITTED` (PostgreSQL's default, which each write sets for itself
+whatever a database or role defaults to) that takes **the code's write
+lock** (a transaction-scoped advisory lock on the code, key
 [`ADVISORY_LOCK_KEY`]) before it reads what it compares. In `READ
 COMMITTED` each statement reads under a snapshot of its own, so a read that
 follows the lock sees every write of the code committed before it: the
@@ -70,8 +71,8 @@ are none).
 
 The hot path, [`record`](AsyncRedemptionStore::record) (every capture
 without a hold, and every hold), is one call of the `promocodes_record`
-function the migration installs: one statement, one round trip, its own
-transaction.
+function the migration installs, between `BEGIN` and `COMMIT` sent with
+it: one round trip.
 
 1. Without any lock, it looks the idempotency key up (a known key answers
    with its reservation, `replayed`: the one exception is a capture that
@@ -253,6 +254,11 @@ pub const ADVISORY_LOCK_KEY: i32 = 0x7063_6f64;
 /// not even a row lock to the log, so its commit waits for no disk).
 const LOCK: &str = "SELECT pg_advisory_xact_lock(1885564772, hashtext($1))";
 
+/// Every write's transaction, whatever the database's or the role's default
+/// isolation: a read that follows the code's lock must see every write
+/// committed before it, which takes a snapshot per statement.
+const BEGIN: &str = "BEGIN ISOLATION LEVEL READ COMMITTED";
+
 /// The counts at `$3` for `$1` and customer `$2` (NULL for none), from one snapshot.
 const READ: &str = "
 SELECT
@@ -305,6 +311,10 @@ DECLARE
     c_mine bigint;
     new_seq bigint;
 BEGIN
+    -- The look after the lock must see what was committed before it: one snapshot per statement.
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION 'promocodes_record runs at READ COMMITTED, not %', current_setting('transaction_isolation');
+    END IF;
     FOR pass IN 1..2 LOOP
         IF pass = 2 THEN
             PERFORM pg_advisory_xact_lock(1885564772, hashtext(p_code));
@@ -496,7 +506,7 @@ impl Checkout {
             .await
             .map_err(db)?;
         let (_, _, row) = try_join3(
-            client.batch_execute("BEGIN"),
+            client.batch_execute(BEGIN),
             client.execute(&lock, &[&code.as_str()]),
             client.query_one(&read, params),
         )
@@ -696,8 +706,10 @@ impl PgRedemptionStore {
         let checkout = Checkout::get(&self.pool).await?;
         let client = checkout.client()?;
         let record = client.prepare_cached(RECORD).await.map_err(db)?;
-        let row = client
-            .query_one(
+        // One round trip: the three go out together, and the transaction is the statement's.
+        let (_, row, _) = try_join3(
+            client.batch_execute(BEGIN),
+            client.query_one(
                 &record,
                 &[
                     &code.as_str(),
@@ -711,9 +723,11 @@ impl PgRedemptionStore {
                     &Json(&reservation),
                     &redemption.after_expired_hold.map(instant),
                 ],
-            )
-            .await
-            .map_err(db)?;
+            ),
+            client.batch_execute("COMMIT"),
+        )
+        .await
+        .map_err(db)?;
         checkout.done();
         let what: &str = row.try_get(0).map_err(db)?;
         match what {

@@ -277,3 +277,61 @@ fn a_connection_lost_in_the_middle_of_a_write_leaves_nothing_half_written() {
         assert_counts_match_records(&store, &code).await;
     });
 }
+
+#[test]
+fn a_default_isolation_above_read_committed_changes_nothing() {
+    let Some(url) = database_url() else { return };
+    let runtime = runtime();
+    runtime.block_on(async {
+        let schema = unique_schema("isolation");
+        common::create_schema(&url, &schema).await;
+        let mut config: tokio_postgres::Config = url.parse().expect("a URL");
+        // A shop's role or database may default to REPEATABLE READ: the store's writes set their own.
+        config.options(format!(
+            "-c search_path={schema} -c default_transaction_isolation=repeatable\\ read"
+        ));
+        let store = promocodes_postgres::PgRedemptionStore::from_config(config, 16).expect("a pool");
+        store.migrate().await.expect("migrates");
+        let client = store.pool().get().await.expect("a connection");
+        let level: String = client
+            .query_one("SHOW default_transaction_isolation", &[])
+            .await
+            .expect("reads")
+            .get(0);
+        assert_eq!(level, "repeatable read");
+        drop(client);
+
+        // Holds write no counter row: only the compare after the lock keeps them to the cap.
+        let promo = PromoCode::builder(
+            Code::parse("RR").expect("a code"),
+            Discount::percent(10.into()).expect("10%"),
+        )
+        .limits(promocodes::UsageLimits::new(Some(10), None).expect("limits"))
+        .build()
+        .expect("a promo");
+        let now = Timestamp::from_unix_millis(1_796_000_000_000).expect("a time");
+        let mut tasks = Vec::new();
+        for i in 0..32 {
+            let (store, promo) = (store.clone(), promo.clone());
+            tasks.push(tokio::spawn(async move {
+                let basket = Basket::from(Money::parse("80", Currency::EUR).expect("money"));
+                let key = IdempotencyKey::parse(&format!("hold-{i}")).expect("a key");
+                let options = promocodes::HoldOptions::new().attempts(200);
+                promocodes::hold_async(&promo, &store, None, &basket, now, &key, options).await
+            }));
+        }
+        let mut held = 0;
+        for task in tasks {
+            match task.await.expect("no panic") {
+                Ok(_) => held += 1,
+                Err(promocodes::RedemptionError::Rejected(r)) => {
+                    assert_eq!(r.rejection(), promocodes::Rejection::Exhausted)
+                }
+                Err(other) => panic!("unexpected: {other}"),
+            }
+        }
+        assert_eq!(held, 10, "exactly the cap");
+        assert_eq!(store.held(promo.code(), now).await.expect("reads"), 10);
+        assert_counts_match_records(&store, promo.code()).await;
+    });
+}
