@@ -146,10 +146,19 @@ use promocodes_postgres::PgRedemptionStore;
 struct Queues(Mutex<HashMap<Code, Arc<tokio::sync::Mutex<()>>>>);
 
 impl Queues {
-    async fn capture(&self, store: &PgRedemptionStore, promo: &PromoCode, basket: &Basket, now: Timestamp,
-        options: CaptureOptions<'_>) -> Result<Receipt, RedemptionError> {
-        let queue = self.0.lock().expect("no task panicked holding it").entry(promo.code().clone()).or_default().clone();
-        let _turn = queue.lock().await;
+    async fn capture(
+        &self,
+        store: &PgRedemptionStore,
+        promo: &PromoCode,
+        basket: &Basket,
+        now: Timestamp,
+        options: CaptureOptions<'_>,
+    ) -> Result<Receipt, RedemptionError> {
+        let queue = {
+            let mut queues = self.0.lock().expect("no task panicked holding it");
+            queues.entry(promo.code().clone()).or_default().clone()
+        };
+        let _turn = queue.lock().await; // until the capture is answered
         capture_async(promo, store, None, basket, now, options).await
     }
 }
