@@ -6,7 +6,8 @@
 #   scripts/bench-postgres.sh --smoke   1 s per shape (not a measurement)
 #
 # With PROMOCODES_BENCH_DATABASE_URL set, it measures that server (in a schema of its own, dropped
-# after); otherwise a private cluster (scripts/postgres-cluster.sh), stopped and removed on exit.
+# after); otherwise a private cluster on 127.0.0.1 (scripts/postgres-cluster.sh), stopped and removed on
+# exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -22,7 +23,7 @@ esac
 cargo build --release -p promocodes-postgres --example bench >&2
 url=${PROMOCODES_BENCH_DATABASE_URL:-}
 if [ -z "$url" ]; then
-  start_private_cluster
+  start_private_cluster tcp
   url=$PROMOCODES_PG_URL
 fi
 "${CARGO_TARGET_DIR:-target}/release/examples/bench" --database-url "$url" --seconds "$seconds"

@@ -1,10 +1,13 @@
 # A private PostgreSQL cluster for the tests and the bench; sourced, not run.
 #
-#   start_private_cluster   initdb in a temporary folder, a free port on 127.0.0.1, trust authentication;
-#                           exports PROMOCODES_PG_URL and, for the crash test, PROMOCODES_TEST_PG_DATA,
-#                           PROMOCODES_TEST_PG_BIN, PROMOCODES_TEST_PG_PORT (and PROMOCODES_TEST_PG_RUNAS
-#                           when run as root: the server refuses root, the cluster is the postgres user's).
-#                           Stops and removes it on exit (trap EXIT).
+#   start_private_cluster [socket|tcp]
+#       initdb in a temporary folder, trust authentication, and the server listening on a Unix socket
+#       in that folder only (socket, the default: nothing to collide with, even across a restart), or
+#       also on a free port of 127.0.0.1 below the ephemeral range (tcp: what a shop's server is
+#       reached by). Exports PROMOCODES_PG_URL and, for the crash test, PROMOCODES_TEST_PG_DATA,
+#       PROMOCODES_TEST_PG_BIN, PROMOCODES_TEST_PG_OPTIONS (the server's options, to restart it) and
+#       PROMOCODES_TEST_PG_RUNAS when run as root (the server refuses root: the cluster is the
+#       postgres user's). Stops and removes it on exit (trap EXIT).
 
 start_private_cluster() {
   local pg_bin dir port
@@ -21,16 +24,26 @@ start_private_cluster() {
   fi
   PG_DIR=$dir PG_BIN=$pg_bin
   trap 'stop_private_cluster' EXIT
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  local listen url
+  if [ "${1:-socket}" = tcp ]; then
+    # Below the ephemeral range, as the Worker tests' ports (tests/free-port.mjs).
+    port=$(node --input-type=module -e 'import { freePort } from "./tests/free-port.mjs"; console.log(await freePort());')
+    listen=127.0.0.1
+    url="postgres://postgres@127.0.0.1:$port/postgres"
+  else
+    port=5432
+    listen=""
+    url="host=$dir port=$port user=postgres dbname=postgres"
+  fi
   "${PG_AS[@]}" "$pg_bin/initdb" -D "$dir/data" -A trust -U postgres >"$dir/initdb.log" 2>&1 \
     || { cat "$dir/initdb.log" >&2; return 1; }
   # fsync and synchronous_commit stay on: the crash test asserts what a crash keeps, the bench
   # measures commits as a shop's server makes them.
-  "${PG_AS[@]}" "$pg_bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w start \
-    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300" >/dev/null \
+  export PROMOCODES_TEST_PG_OPTIONS="-p $port -k $dir -c listen_addresses='$listen' -c max_connections=300"
+  "${PG_AS[@]}" "$pg_bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w start -o "$PROMOCODES_TEST_PG_OPTIONS" >/dev/null \
     || { cat "$dir/log" >&2; return 1; }
-  export PROMOCODES_PG_URL="postgres://postgres@127.0.0.1:$port/postgres"
-  export PROMOCODES_TEST_PG_DATA="$dir/data" PROMOCODES_TEST_PG_BIN="$pg_bin" PROMOCODES_TEST_PG_PORT="$port"
+  export PROMOCODES_PG_URL="$url"
+  export PROMOCODES_TEST_PG_DATA="$dir/data" PROMOCODES_TEST_PG_BIN="$pg_bin"
 }
 
 stop_private_cluster() {

@@ -3,7 +3,8 @@
 #
 # With PROMOCODES_TEST_DATABASE_URL set, they use that server (each test makes its own schema in it;
 # the crash test, which kills the server, is skipped). Otherwise this starts a private cluster
-# (scripts/postgres-cluster.sh), and stops and removes it on exit, whatever the outcome.
+# (scripts/postgres-cluster.sh: initdb in a temporary folder, the server on a Unix socket in it), and
+# stops and removes it on exit, whatever the outcome.
 # Extra arguments go to `cargo test` (e.g. `--test races`).
 set -euo pipefail
 cd "$(dirname "$0")/.."

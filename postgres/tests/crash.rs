@@ -17,7 +17,7 @@ use promocodes::{AsyncRedemptionStore, Code, IdempotencyKey, ReservationState, T
 struct Cluster {
     data: String,
     bin: String,
-    port: String,
+    options: String,
     run_as: Option<String>,
 }
 
@@ -27,7 +27,7 @@ impl Cluster {
         Some(Cluster {
             data: var("PROMOCODES_TEST_PG_DATA")?,
             bin: var("PROMOCODES_TEST_PG_BIN")?,
-            port: var("PROMOCODES_TEST_PG_PORT")?,
+            options: var("PROMOCODES_TEST_PG_OPTIONS")?,
             run_as: var("PROMOCODES_TEST_PG_RUNAS"),
         })
     }
@@ -75,11 +75,7 @@ impl Cluster {
 
     fn start(&self) {
         let folder = Path::new(&self.data).parent().expect("the cluster's folder");
-        let options = format!(
-            "-p {} -k {} -c listen_addresses=127.0.0.1 -c max_connections=300",
-            self.port,
-            folder.display()
-        );
+        let options = self.options.as_str();
         let pg_ctl = format!("{}/pg_ctl", self.bin);
         let log = folder.join("log").to_string_lossy().into_owned();
         let mut command = match &self.run_as {
@@ -91,7 +87,7 @@ impl Cluster {
             None => Command::new(&pg_ctl),
         };
         let status = command
-            .args(["-D", &self.data, "-l", &log, "-w", "-o", &options, "start"])
+            .args(["-D", &self.data, "-l", &log, "-w", "-o", options, "start"])
             .stdout(Stdio::null())
             .status()
             .expect("pg_ctl runs");
