@@ -84,7 +84,7 @@ test("every described path answers its methods and, for any other, 405 with the 
       checked += 1;
     }
   }
-  assert.ok(checked >= 70, `${checked} answers checked`);
+  assert.ok(checked >= 50, `${checked} answers checked`);
 });
 
 test("the README lists every problem type of the description", () => {

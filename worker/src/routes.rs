@@ -288,7 +288,7 @@ async fn handle(handler: Handler, req: &Request, env: &Env, code: &str) -> Answe
         Handler::Hold => checkout::keyed(req, env, promocodes::api::BasketRequestKind::Hold).await,
         Handler::Capture => checkout::keyed(req, env, promocodes::api::BasketRequestKind::Capture).await,
         Handler::Release => checkout::release(req, env).await,
-        Handler::StripeWebhook => crate::payments::webhook::handle(req, env).await,
+        Handler::StripeWebhook => handlers::webhooks::handle(req, env).await,
         Handler::OpenApi => handlers::openapi(),
         Handler::Demo(step) => demo::handle(req, env, step).await,
         #[cfg(feature = "conformance")]

@@ -6,9 +6,9 @@ use promocodes::Code;
 use serde_json::{json, Value};
 use worker::{Env, Request, Response};
 
+use super::Answer;
 use crate::catalog;
 use crate::clients::{is_known, to_catalog, to_ledger_logged};
-use crate::handlers::Answer;
 use crate::http::read_body;
 use crate::limits::{WEBHOOK_BODY_LIMIT, WEBHOOK_TOLERANCE_SECONDS};
 use crate::payments;
