@@ -147,11 +147,7 @@ impl RedemptionStore for InMemoryRedemptionStore {
         let mut expired_hold = None;
         if let Some(key) = redemption.idempotency_key {
             if let Some((seq, earlier)) = ledger.keys.get(&(code.clone(), key.clone())).cloned() {
-                let follows_expired_hold = redemption.hold_until.is_none()
-                    && redemption.after_expired_hold.is_some()
-                    && redemption.after_expired_hold == earlier.expires_at
-                    && earlier.state_at(now) == ReservationState::Expired;
-                if !follows_expired_hold {
+                if !redemption.follows_expired_hold(&earlier) {
                     return Ok(Some(earlier.replayed()));
                 }
                 expired_hold = Some((seq, earlier));

@@ -155,6 +155,17 @@ impl Reservation {
 }
 
 impl Redemption<'_> {
+    /// Whether this write may take `earlier`'s key: a capture that names the
+    /// hold recorded under it ([`Redemption::after_expired_hold`]), which has
+    /// expired at [`Redemption::now`]. Otherwise a known key is answered with
+    /// its reservation and nothing is written.
+    pub fn follows_expired_hold(&self, earlier: &Reservation) -> bool {
+        self.hold_until.is_none()
+            && self.after_expired_hold.is_some()
+            && self.after_expired_hold == earlier.expires_at
+            && earlier.state_at(self.now) == ReservationState::Expired
+    }
+
     /// The reservation this write records, with `usage`, the counts right
     /// after it: a hold until `hold_until`, or a capture at `now`. What
     /// [`RedemptionStore::record`] stores and answers.
