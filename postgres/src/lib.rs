@@ -292,7 +292,8 @@ const HELD: &str = "SELECT count(*) FROM promocodes_holds WHERE code = $1 AND ex
 ///
 /// 1. Without any lock: a known key answers `replay` with its reservation
 ///    (but a capture that names, in `p_after_expired`, the hold under the
-///    key, expired at `p_now`), and counts
+///    key, expired at `p_now`: [`Redemption::follows_expired_hold`], in
+///    SQL), and counts
 ///    at `p_now` other than `p_total`, `p_mine` answer `stale`. Both are
 ///    true at that snapshot, within the call: a write that has lost its race
 ///    costs no lock and no disk flush.
