@@ -1,0 +1,199 @@
+//! The SQL of the store: the versioned migrations (tables, and `promocodes_record`,
+//! the compare-and-set of a new use) and the statements the store sends.
+
+/// The schema's versions, in order: each runs once, in one transaction.
+pub(crate) const MIGRATIONS: &[(i32, &str)] = &[
+    (
+        1,
+        r#"
+CREATE TABLE promocodes_usage_total(
+    code text PRIMARY KEY,
+    n bigint NOT NULL CHECK (n >= 0));
+CREATE TABLE promocodes_usage_customer(
+    code text NOT NULL,
+    customer text NOT NULL,
+    n bigint NOT NULL CHECK (n >= 0),
+    PRIMARY KEY (code, customer));
+CREATE TABLE promocodes_redemptions(
+    seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    code text NOT NULL,
+    idempotency_key text,
+    state text NOT NULL,
+    reservation jsonb NOT NULL);
+CREATE INDEX promocodes_redemptions_by_code ON promocodes_redemptions(code, seq);
+CREATE TABLE promocodes_holds(
+    seq bigint PRIMARY KEY REFERENCES promocodes_redemptions(seq),
+    code text NOT NULL,
+    customer text,
+    expires text COLLATE "C" NOT NULL);
+CREATE INDEX promocodes_holds_by_expiry ON promocodes_holds(code, expires);
+CREATE TABLE promocodes_idempotency_keys(
+    code text NOT NULL,
+    key text NOT NULL,
+    seq bigint NOT NULL REFERENCES promocodes_redemptions(seq),
+    PRIMARY KEY (code, key));
+"#,
+    ),
+    (2, RECORD_FUNCTION),
+];
+
+/// The advisory lock [`PgRedemptionStore::migrate`] takes (with the schema's
+/// name), so that processes starting together migrate one after the other.
+pub(crate) const MIGRATION_LOCK: i32 = 0x7072_6f6d; // "prom"
+
+/// The first key of the code locks (the second is the code's `hashtext`):
+/// "pcod". An application that takes advisory locks of its own should
+/// avoid this first key.
+pub const ADVISORY_LOCK_KEY: i32 = 0x7063_6f64;
+
+/// Takes the code's write lock for the rest of the transaction: a
+/// transaction-scoped advisory lock, which lives in memory only (a write
+/// that takes it and then finds it has lost its race writes nothing at all,
+/// not even a row lock to the log, so its commit waits for no disk).
+pub(crate) const LOCK: &str = "SELECT pg_advisory_xact_lock(1885564772, hashtext($1))";
+
+/// Every write's transaction, whatever the database's or the role's default
+/// isolation: a read that follows the code's lock must see every write
+/// committed before it, which takes a snapshot per statement.
+pub(crate) const BEGIN: &str = "BEGIN ISOLATION LEVEL READ COMMITTED";
+
+/// The counts at `$3` for `$1` and customer `$2` (NULL for none), from one snapshot.
+pub(crate) const READ: &str = "
+SELECT
+    COALESCE((SELECT n FROM promocodes_usage_total WHERE code = $1), 0) AS total,
+    COALESCE((SELECT n FROM promocodes_usage_customer WHERE code = $1 AND customer = $2), 0) AS mine,
+    (SELECT count(*) FROM promocodes_holds WHERE code = $1 AND expires > $3) AS held,
+    (SELECT count(*) FROM promocodes_holds WHERE code = $1 AND expires > $3 AND customer = $2) AS held_mine";
+
+/// The reservation under key `$2` of code `$1`.
+pub(crate) const KEYED: &str = "
+SELECT k.seq, r.reservation FROM (SELECT 1) AS one
+LEFT JOIN promocodes_idempotency_keys k ON k.code = $1 AND k.key = $2
+LEFT JOIN promocodes_redemptions r ON r.seq = k.seq";
+
+/// How many holds of `$1` count at `$2`.
+pub(crate) const HELD: &str = "SELECT count(*) FROM promocodes_holds WHERE code = $1 AND expires > $2";
+
+/// The compare-and-set of a new use, as one function, so that it is one
+/// statement from the client (one round trip, its own transaction) and yet
+/// reads twice: PL/pgSQL takes a fresh snapshot for each statement it runs
+/// at `READ COMMITTED`.
+///
+/// 1. Without any lock: a known key answers `replay` with its reservation
+///    (but a capture that names, in `p_after_expired`, the hold under the
+///    key, expired at `p_now`: [`Redemption::follows_expired_hold`], in
+///    SQL), and counts
+///    at `p_now` other than `p_total`, `p_mine` answer `stale`. Both are
+///    true at that snapshot, within the call: a write that has lost its race
+///    costs no lock and no disk flush.
+/// 2. Otherwise it takes the code's write lock ([`LOCK`]) and looks again,
+///    under a snapshot that sees every write of the code before it: the
+///    same two answers, or the write.
+/// 3. The write: the reservation (its JSON, with the counts after it, made
+///    by the caller, since it can only land on exactly `p_total`, `p_mine`),
+///    its key, and the hold (`p_expires`) or the captured counts. A capture
+///    that follows an expired hold takes its key; the hold stays in the
+///    history, marked `expired`.
+pub(crate) const RECORD_FUNCTION: &str = r#"
+CREATE OR REPLACE FUNCTION promocodes_record(
+    p_code text, p_customer text, p_now text, p_key text, p_state text, p_expires text,
+    p_total bigint, p_mine bigint, p_reservation jsonb, p_after_expired text)
+RETURNS TABLE(what text, earlier jsonb)
+LANGUAGE plpgsql VOLATILE
+SET search_path FROM CURRENT
+AS $fn$
+DECLARE
+    k_seq bigint;
+    k_reservation jsonb;
+    k_follows boolean;
+    c_total bigint;
+    c_mine bigint;
+    new_seq bigint;
+BEGIN
+    -- The look after the lock must see what was committed before it: one snapshot per statement.
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION 'promocodes_record runs at READ COMMITTED, not %', current_setting('transaction_isolation');
+    END IF;
+    FOR pass IN 1..2 LOOP
+        IF pass = 2 THEN
+            PERFORM pg_advisory_xact_lock(1885564772, hashtext(p_code));
+        END IF;
+        k_seq := NULL;
+        IF p_key IS NOT NULL THEN
+            -- k_follows: this capture names the hold under the key, and it has expired at p_now.
+            SELECT k.seq, r.reservation,
+                (p_expires IS NULL AND r.state = 'held' AND h.expires <= p_now AND h.expires = p_after_expired)
+            INTO k_seq, k_reservation, k_follows
+            FROM promocodes_idempotency_keys k
+            JOIN promocodes_redemptions r ON r.seq = k.seq
+            LEFT JOIN promocodes_holds h ON h.seq = k.seq
+            WHERE k.code = p_code AND k.key = p_key;
+        END IF;
+        IF k_seq IS NOT NULL AND k_follows IS NOT TRUE THEN
+            RETURN QUERY SELECT 'replay'::text, k_reservation;
+            RETURN;
+        END IF;
+        SELECT COALESCE((SELECT n FROM promocodes_usage_total WHERE code = p_code), 0)
+                + (SELECT count(*) FROM promocodes_holds WHERE code = p_code AND expires > p_now),
+            CASE WHEN p_customer IS NULL THEN 0 ELSE
+                COALESCE((SELECT n FROM promocodes_usage_customer WHERE code = p_code AND customer = p_customer), 0)
+                + (SELECT count(*) FROM promocodes_holds
+                   WHERE code = p_code AND expires > p_now AND customer = p_customer)
+            END
+        INTO c_total, c_mine;
+        IF c_total <> p_total OR c_mine <> p_mine THEN
+            RETURN QUERY SELECT 'stale'::text, NULL::jsonb;
+            RETURN;
+        END IF;
+    END LOOP;
+
+    IF k_seq IS NOT NULL THEN
+        -- The expired hold stays in the history, marked expired; the key moves to the capture.
+        UPDATE promocodes_redemptions
+        SET state = 'expired', reservation = jsonb_set(reservation, '{state}', '"expired"')
+        WHERE seq = k_seq;
+        DELETE FROM promocodes_holds WHERE seq = k_seq;
+        DELETE FROM promocodes_idempotency_keys WHERE code = p_code AND key = p_key;
+    END IF;
+    INSERT INTO promocodes_redemptions(code, idempotency_key, state, reservation)
+    VALUES (p_code, p_key, p_state, p_reservation)
+    RETURNING seq INTO new_seq;
+    IF p_key IS NOT NULL THEN
+        INSERT INTO promocodes_idempotency_keys(code, key, seq) VALUES (p_code, p_key, new_seq);
+    END IF;
+    IF p_expires IS NOT NULL THEN
+        INSERT INTO promocodes_holds(seq, code, customer, expires) VALUES (new_seq, p_code, p_customer, p_expires);
+    END IF;
+    IF p_expires IS NULL THEN
+        INSERT INTO promocodes_usage_total(code, n) VALUES (p_code, 1)
+        ON CONFLICT (code) DO UPDATE SET n = promocodes_usage_total.n + 1;
+        IF p_customer IS NOT NULL THEN
+            INSERT INTO promocodes_usage_customer(code, customer, n) VALUES (p_code, p_customer, 1)
+            ON CONFLICT (code, customer) DO UPDATE SET n = promocodes_usage_customer.n + 1;
+        END IF;
+    END IF;
+    RETURN QUERY SELECT 'written'::text, NULL::jsonb;
+END
+$fn$;
+"#;
+
+/// One compare-and-set of a new use: [`RECORD_FUNCTION`].
+pub(crate) const RECORD: &str = "SELECT what, earlier FROM promocodes_record($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
+
+/// Rewrites the reservation at `$1`; drops its hold row (`$5`); moves the
+/// captured counts of code `$2` and customer `$3` by `$4` (-1, 0 or 1).
+pub(crate) const UPDATE: &str = "
+WITH r AS (
+    UPDATE promocodes_redemptions SET state = $6::text, reservation = $7::jsonb WHERE seq = $1::bigint
+), h AS (
+    DELETE FROM promocodes_holds WHERE seq = $1::bigint AND $5::boolean
+), t AS (
+    INSERT INTO promocodes_usage_total(code, n)
+    SELECT $2::text, GREATEST($4::bigint, 0) WHERE $4::bigint <> 0
+    ON CONFLICT (code) DO UPDATE SET n = promocodes_usage_total.n + $4::bigint
+), c AS (
+    INSERT INTO promocodes_usage_customer(code, customer, n)
+    SELECT $2::text, $3::text, GREATEST($4::bigint, 0) WHERE $3::text IS NOT NULL AND $4::bigint <> 0
+    ON CONFLICT (code, customer) DO UPDATE SET n = promocodes_usage_customer.n + $4::bigint
+)
+SELECT 1";
