@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
+use crate::etag::{self, ETAG_HEADER, IF_MATCH_HEADER};
 use crate::problem::Problem;
 use crate::protocol::{
     Call, FOR_CACHE_HEADER, FRESH_FOR_HEADER, IDEMPOTENCY_KEY_HEADER, OUTCOME_HEADER, TEST_CONFLICT_HEADER,
@@ -142,6 +143,18 @@ fn cap_change(promo: &PromoCode, total_after: u64, released: bool) -> Option<&'s
     }
 }
 
+/// The entity tag of a stored definition (see [`etag`]): over the JSON the store keeps.
+fn tag(definition: &StoredDefinition) -> std::result::Result<String, Problem> {
+    let json = serde_json::to_string(&definition.promo).map_err(|e| Problem::Internal(e.to_string()))?;
+    Ok(etag::of(&json, definition.archived))
+}
+
+/// The answer with the definition's `ETag`.
+fn with_etag(mut response: Response, definition: &StoredDefinition) -> std::result::Result<Response, Problem> {
+    response.headers_mut().set(ETAG_HEADER, &tag(definition)?)?;
+    Ok(response)
+}
+
 /// Attaches the noted outcome, if any, to the answer.
 fn with_outcome(mut response: Response) -> Result<Response> {
     if let Some(line) = OUTCOME.with(|slot| slot.borrow_mut().take()) {
@@ -218,13 +231,15 @@ impl Ledger {
         let call = Call::of(&req.method(), &req.path()).ok_or(Problem::NotFound)?;
         match call {
             Call::PutDefinition => {
+                let condition = req.headers().get(IF_MATCH_HEADER)?;
                 let body = req.text().await?;
-                self.handle_put_definition(&body)
+                self.handle_put_definition(&body, condition.as_deref())
             }
             Call::PatchDefinition => {
                 let code = Self::code_param(&req)?;
+                let condition = req.headers().get(IF_MATCH_HEADER)?;
                 let body = req.text().await?;
-                self.handle_patch_definition(&code, &body)
+                self.handle_patch_definition(&code, &body, condition.as_deref())
             }
             Call::ArchiveDefinition => self.handle_archive(&Self::code_param(&req)?),
             Call::GetDefinition => {
@@ -306,21 +321,50 @@ impl Ledger {
         Ok(definition)
     }
 
-    fn handle_put_definition(&self, body: &str) -> std::result::Result<Response, Problem> {
-        let promo = PromoCode::from_json(body)?;
-        let store = self.store_or_create()?;
-        let replaced = store.put_definition(&promo, now()?)?;
-        self.remember(&store, promo.code())?;
-        json_response(&promo, if replaced { 200 } else { 201 })
+    /// A write's `If-Match` condition, checked against the stored definition
+    /// of `code`. The caller writes in the same synchronous step (no `await`
+    /// between this check and its write), so no other write lands between them.
+    fn check_if_match(&self, code: &Code, condition: Option<&str>) -> std::result::Result<(), Problem> {
+        let Some(condition) = condition else {
+            return Ok(());
+        };
+        let current = match self.store()? {
+            Some(_) => match self.stored(code) {
+                Ok((_, definition)) => Some(tag(&definition)?),
+                Err(Problem::UnknownCode(_)) => None,
+                Err(other) => return Err(other),
+            },
+            None => None,
+        };
+        if etag::matches(condition, current.as_deref()) {
+            Ok(())
+        } else {
+            Err(Problem::PreconditionFailed { current })
+        }
     }
 
-    fn handle_patch_definition(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
+    fn handle_put_definition(&self, body: &str, condition: Option<&str>) -> std::result::Result<Response, Problem> {
+        let promo = PromoCode::from_json(body)?;
+        self.check_if_match(promo.code(), condition)?;
+        let store = self.store_or_create()?;
+        let replaced = store.put_definition(&promo, now()?)?;
+        let definition = self.remember(&store, promo.code())?;
+        with_etag(json_response(&promo, if replaced { 200 } else { 201 })?, &definition)
+    }
+
+    fn handle_patch_definition(
+        &self,
+        code: &Code,
+        body: &str,
+        condition: Option<&str>,
+    ) -> std::result::Result<Response, Problem> {
         let patch = CodePatch::from_json(body)?;
         let (store, definition) = self.live(code)?;
+        self.check_if_match(code, condition)?;
         let promo = definition.promo.with_active(patch.active);
         store.put_definition(&promo, now()?)?;
-        self.remember(&store, code)?;
-        json_response(&promo, 200)
+        let definition = self.remember(&store, code)?;
+        with_etag(json_response(&promo, 200)?, &definition)
     }
 
     fn handle_archive(&self, code: &Code) -> std::result::Result<Response, Problem> {
@@ -365,6 +409,9 @@ impl Ledger {
             object.remove("archived");
         }
         let mut response = json_response(&view, 200)?;
+        if !for_cache {
+            response = with_etag(response, &definition)?;
+        }
         if for_cache {
             self.lookup_cached.set(true);
             let at = now()?;

@@ -49,6 +49,7 @@ pub mod catalog;
 pub mod clients;
 pub mod cors;
 pub mod edge_cache;
+pub mod etag;
 pub mod handlers;
 pub mod http;
 // `#[durable_object]` generates public glue (the JavaScript class's methods) without docs.
