@@ -917,7 +917,13 @@ impl Ledger {
     fn handle_stats(&self, code: &Code) -> std::result::Result<Response, Problem> {
         let (_, definition) = self.stored(code)?;
         let at = now()?;
-        let (total, last_hour) = stats::read(&self.state.storage().sql(), minute(at))?;
+        let sql = self.state.storage().sql();
+        let (total, last_hour) = stats::read(&sql, minute(at))?;
+        let mut minutes = Vec::new();
+        for (m, figures) in stats::by_minute(&sql, minute(at))? {
+            let start = Timestamp::from_unix_millis(m * 60_000).map_err(|e| Problem::Internal(e.to_string()))?;
+            minutes.push(json!({ "minute": start, "figures": figures }));
+        }
         json_response(
             &json!({
                 "code": code,
@@ -925,6 +931,7 @@ impl Ledger {
                 "at": at,
                 "total": total,
                 "last_hour": last_hour,
+                "by_minute": minutes,
             }),
             200,
         )
