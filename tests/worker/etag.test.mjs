@@ -112,3 +112,16 @@ test("two editors racing with one tag: exactly one write lands", async () => {
   assert.equal(stored.json.discount.percent, winner.json.discount.percent);
   assert.equal(stored.headers.get("etag"), winner.headers.get("etag"));
 });
+
+test("PUT with If-None-Match: * creates a code and never replaces one", async () => {
+  const create = (percent) => call(base(), "PUT", "/v1/codes/FRESH", {
+    body: def("FRESH", { discount: { kind: "percent", percent } }), headers: { ...admin, "if-none-match": "*" },
+  });
+  const first = await create("10");
+  assert.equal(first.status, 201, first.text);
+  const second = await create("90");
+  assert.equal(second.status, 412, second.text);
+  assert.equal(second.json.type, "/problems/precondition_failed");
+  assert.equal(second.headers.get("etag"), first.headers.get("etag"));
+  assert.equal((await lookup("FRESH")).json.discount.percent, "10", "nothing was written");
+});

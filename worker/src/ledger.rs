@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
-use crate::etag::{self, ETAG_HEADER, IF_MATCH_HEADER};
+use crate::etag::{self, Condition, ETAG_HEADER};
 use crate::problem::Problem;
 use crate::protocol::{
     Call, FOR_CACHE_HEADER, FRESH_FOR_HEADER, IDEMPOTENCY_KEY_HEADER, OUTCOME_HEADER, TEST_CONFLICT_HEADER,
@@ -231,15 +231,15 @@ impl Ledger {
         let call = Call::of(&req.method(), &req.path()).ok_or(Problem::NotFound)?;
         match call {
             Call::PutDefinition => {
-                let condition = req.headers().get(IF_MATCH_HEADER)?;
+                let condition = Condition::of(req.headers())?;
                 let body = req.text().await?;
-                self.handle_put_definition(&body, condition.as_deref())
+                self.handle_put_definition(&body, &condition)
             }
             Call::PatchDefinition => {
                 let code = Self::code_param(&req)?;
-                let condition = req.headers().get(IF_MATCH_HEADER)?;
+                let condition = Condition::of(req.headers())?;
                 let body = req.text().await?;
-                self.handle_patch_definition(&code, &body, condition.as_deref())
+                self.handle_patch_definition(&code, &body, &condition)
             }
             Call::ArchiveDefinition => self.handle_archive(&Self::code_param(&req)?),
             Call::GetDefinition => {
@@ -321,13 +321,14 @@ impl Ledger {
         Ok(definition)
     }
 
-    /// A write's `If-Match` condition, checked against the stored definition
-    /// of `code`. The caller writes in the same synchronous step (no `await`
-    /// between this check and its write), so no other write lands between them.
-    fn check_if_match(&self, code: &Code, condition: Option<&str>) -> std::result::Result<(), Problem> {
-        let Some(condition) = condition else {
+    /// A write's `If-Match` / `If-None-Match` conditions, checked against the
+    /// stored definition of `code`. The caller writes in the same synchronous
+    /// step (no `await` between this check and its write), so no other write
+    /// lands between them.
+    fn check_condition(&self, code: &Code, condition: &Condition) -> std::result::Result<(), Problem> {
+        if condition.is_none() {
             return Ok(());
-        };
+        }
         let current = match self.store()? {
             Some(_) => match self.stored(code) {
                 Ok((_, definition)) => Some(tag(&definition)?),
@@ -336,16 +337,16 @@ impl Ledger {
             },
             None => None,
         };
-        if etag::matches(condition, current.as_deref()) {
+        if condition.allows(current.as_deref()) {
             Ok(())
         } else {
             Err(Problem::PreconditionFailed { current })
         }
     }
 
-    fn handle_put_definition(&self, body: &str, condition: Option<&str>) -> std::result::Result<Response, Problem> {
+    fn handle_put_definition(&self, body: &str, condition: &Condition) -> std::result::Result<Response, Problem> {
         let promo = PromoCode::from_json(body)?;
-        self.check_if_match(promo.code(), condition)?;
+        self.check_condition(promo.code(), condition)?;
         let store = self.store_or_create()?;
         let replaced = store.put_definition(&promo, now()?)?;
         let definition = self.remember(&store, promo.code())?;
@@ -356,11 +357,11 @@ impl Ledger {
         &self,
         code: &Code,
         body: &str,
-        condition: Option<&str>,
+        condition: &Condition,
     ) -> std::result::Result<Response, Problem> {
         let patch = CodePatch::from_json(body)?;
         let (store, definition) = self.live(code)?;
-        self.check_if_match(code, condition)?;
+        self.check_condition(code, condition)?;
         let promo = definition.promo.with_active(patch.active);
         store.put_definition(&promo, now()?)?;
         let definition = self.remember(&store, code)?;

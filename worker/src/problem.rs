@@ -71,7 +71,8 @@ pub enum Problem {
     InvalidSignature(String),
     /// A signed webhook body that is not an event promocodes can read.
     InvalidEvent(String),
-    /// A write's `If-Match` names a definition that is no longer the stored one.
+    /// A write's `If-Match` names a definition that is no longer the stored
+    /// one (or there is none), or its `If-None-Match: *` finds one.
     PreconditionFailed {
         /// The stored definition's tag now, if there is one.
         current: Option<String>,
@@ -221,7 +222,7 @@ impl Problem {
             Problem::Conflict(conflict) | Problem::RetryLater(conflict) => conflict.to_string(),
             Problem::InvalidSignature(why) | Problem::InvalidEvent(why) => why.clone(),
             Problem::PreconditionFailed { current: Some(tag) } => format!(
-                "the definition changed since it was read (If-Match); it is now {tag}: read it again and reapply the change"
+                "the definition changed since it was read (If-Match), or exists (If-None-Match); it is now {tag}: read it again and reapply the change"
             ),
             Problem::PreconditionFailed { current: None } => {
                 "If-Match names a definition, but the code has none: read it again".to_owned()

@@ -9,7 +9,7 @@ use super::{bad_param, injected_failure, limit_public, param, Answer};
 use crate::catalog::{self, Entry, Page};
 use crate::clients::{self, catalog_change, require_known, to_catalog};
 use crate::edge_cache;
-use crate::etag::IF_MATCH_HEADER;
+use crate::etag::Condition;
 use crate::http::{is_trusted, path_code, read_body};
 use crate::limits::{self, DEFAULT_BODY_LIMIT, DEFINITION_BODY_LIMIT};
 use crate::problem::Problem;
@@ -18,8 +18,9 @@ use promocodes::api::CodePatch;
 
 /// `PUT /v1/codes/{code}`: defines or replaces the code (201 created, 200
 /// replaced), noted in the catalog before and after the code's object writes it.
-/// With `If-Match`, the object writes only over the definition that tag names
-/// (else 412 `precondition_failed`); the answer carries the new `ETag`.
+/// With `If-Match`, the object writes only over the definition that tag names,
+/// with `If-None-Match: *` only if there is none (else 412
+/// `precondition_failed`); the answer carries the new `ETag`.
 pub async fn put(req: &Request, env: &Env, code: &str) -> Answer {
     let code = path_code(code)?;
     let body = read_body(req, DEFINITION_BODY_LIMIT).await?;
@@ -31,8 +32,8 @@ pub async fn put(req: &Request, env: &Env, code: &str) -> Answer {
         });
     }
     catalog_change(env, "/intend", &code, false).await?;
-    let condition = if_match(req)?;
-    let request = Call::PutDefinition.request(&code, &[], Some(body), &condition_headers(&condition))?;
+    let condition = Condition::of(req.headers())?;
+    let request = Call::PutDefinition.request(&code, &[], Some(body), &condition.headers())?;
     let response = clients::to_ledger(env, &code, request).await?;
     if injected_failure(req)? {
         return Err(Problem::Internal(
@@ -49,30 +50,17 @@ pub async fn put(req: &Request, env: &Env, code: &str) -> Answer {
 }
 
 /// `PATCH /v1/codes/{code}`: the kill switch, `{"active": bool}`, with
-/// `If-Match` as [`put`] takes it.
+/// the conditions [`put`] takes.
 pub async fn patch(req: &Request, env: &Env, code: &str) -> Answer {
     let code = path_code(code)?;
     let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
     CodePatch::from_json(&body)?;
     require_known(env, &code).await?;
-    let condition = if_match(req)?;
-    let request = Call::PatchDefinition.request(&code, &[], Some(body), &condition_headers(&condition))?;
+    let condition = Condition::of(req.headers())?;
+    let request = Call::PatchDefinition.request(&code, &[], Some(body), &condition.headers())?;
     let response = clients::to_ledger(env, &code, request).await?;
     edge_cache::purge(req, &code).await;
     Ok(response)
-}
-
-/// A write's `If-Match` header, to forward to the code's object as it came.
-fn if_match(req: &Request) -> std::result::Result<Option<String>, Problem> {
-    Ok(req.headers().get(IF_MATCH_HEADER)?)
-}
-
-/// The headers carrying a write's condition to the code's object.
-fn condition_headers(condition: &Option<String>) -> Vec<(&'static str, &str)> {
-    condition
-        .iter()
-        .map(|value| (IF_MATCH_HEADER, value.as_str()))
-        .collect()
 }
 
 /// `DELETE /v1/codes/{code}`: archives the code; its history stays.
