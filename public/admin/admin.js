@@ -25,6 +25,7 @@ const moduleReady = init();
 const numberFormat = new Intl.NumberFormat();
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+const shortTime = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
 const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 const count = (n) => numberFormat.format(n);
@@ -101,8 +102,8 @@ export function explain(status, problem, what = "") {
     case 413: return `This is too large to send${detail}. Shorten it (for example, a smaller audience) and save again.`;
     case 429: return "Too many requests for now. Wait a few seconds, then try again.";
     default:
-      if (status >= 500) return `The server failed to answer (error ${status}${detail}). Try again in a minute; if it keeps failing, check the Worker's logs.`;
-      return `The request failed (error ${status}${detail}).`;
+      if (status >= 500) return `The server failed to answer (error ${status}${problem?.detail ? `: ${problem.detail}` : ""}). Try again in a minute; if it keeps failing, check the Worker's logs.`;
+      return `The request failed (error ${status}${problem?.detail ? `: ${problem.detail}` : ""}). Reload the page and try again.`;
   }
 }
 
@@ -798,7 +799,10 @@ function renderChart(minutes) {
         value: (u, v) => (v == null ? "" : count(v)),
       })),
     ],
-    axes: [{}, { values: (u, vals) => vals.map((v) => count(v)) }],
+    axes: [
+      { values: (u, vals) => vals.map((v) => shortTime.format(new Date(v * 1000))) },
+      { values: (u, vals) => vals.map((v) => count(v)) },
+    ],
     scales: { y: { range: (u, min, max) => [0, Math.max(4, max)] } },
   };
   watch.chart = new uPlot(opts, data, container);

@@ -335,6 +335,11 @@ test("the redemptions list: filtered by state, customer or key; the CSV download
   const page = await open();
   await signIn(page, "#/code/LISTED");
   await page.getByText("31 redemptions.").waitFor();
+  // The README's picture: the top of a code's page.
+  await page.setViewportSize({ width: 1100, height: 720 });
+  await page.locator("#chart canvas").waitFor();
+  await page.screenshot({ path: path.join(OUTPUT, "admin-readme.png") });
+  await page.setViewportSize({ width: 1280, height: 900 });
   assert.equal(await page.locator("#redemptions tbody tr").count(), 25, "paged");
   await page.getByRole("button", { name: "Next page" }).last().click();
   assert.equal(await page.locator("#redemptions tbody tr").count(), 6);
@@ -437,8 +442,22 @@ test("what anyone typed is shown as text: a sku, a category, a reason and a cust
   await page.context().close();
 });
 
-test("API errors as sentences: an unknown code (404), a token revoked meanwhile (401)", async () => {
+test("API errors as sentences with what to do: 404, 401 (a token revoked meanwhile), and 412, 413, 429, 5xx", async () => {
   const page = await open();
+  await page.goto(`${worker.base}/admin/`);
+  const sentences = await page.evaluate(async () => {
+    const { explain } = await import("/admin/admin.js");
+    return Object.fromEntries([400, 401, 404, 412, 413, 429, 500, 503, 0]
+      .map((status) => [status, explain(status, { type: "/problems/x", detail: "the detail" })]));
+  });
+  assert.match(sentences[412], /Someone changed this code since you opened it\. Compare both versions, then save again\./);
+  assert.match(sentences[413], /too large to send \(the detail\)\. Shorten it/);
+  assert.match(sentences[429], /Too many requests for now\. Wait a few seconds, then try again\./);
+  assert.match(sentences[500], /The server failed to answer \(error 500: the detail\)\. Try again in a minute/);
+  assert.match(sentences[503], /error 503/);
+  assert.match(sentences[400], /The server refused this: the detail\. Correct it and try again\./);
+  assert.match(sentences[0], /could not be reached/);
+  for (const sentence of Object.values(sentences)) assert.match(sentence, /^[A-Z].*\.$/, "a sentence");
   await signIn(page, "#/code/NOSUCHCODE");
   await page.getByText("This code does not exist or is archived").waitFor();
   assert.match(await page.getByRole("alert").first().textContent(), /Check its name, or show archived codes in the list\./);
