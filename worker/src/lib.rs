@@ -167,6 +167,9 @@ mod tests {
             Problem::RetryLater(RedemptionConflict { code, attempts: 3 }),
             Problem::InvalidSignature("x".to_owned()),
             Problem::InvalidEvent("x".to_owned()),
+            Problem::PreconditionFailed {
+                current: Some("\"0\"".to_owned()),
+            },
             Problem::Store(StoreError::Backend {
                 store: "sqlite",
                 message: "x".to_owned(),
@@ -194,6 +197,7 @@ mod tests {
                 | Problem::RetryLater(_)
                 | Problem::InvalidSignature(_)
                 | Problem::InvalidEvent(_)
+                | Problem::PreconditionFailed { .. }
                 | Problem::Store(_)
                 | Problem::Misconfigured(_)
                 | Problem::Internal(_) => {}
