@@ -1,4 +1,4 @@
-// The browser module's JavaScript helpers (src/wasm.rs explains the design); wasm-bindgen copies
+// The browser module's JavaScript helpers (src/wasm/mod.rs explains the design); wasm-bindgen copies
 // this file next to promocodes.js (pkg/snippets/) and imports it from there.
 //
 // The module and these helpers exchange fields through one buffer in the module's memory (each call
@@ -11,7 +11,7 @@
 // A value it writes is one JSON.stringify would write as it is: a string, a safe non-negative
 // integer, an own enumerable property of a plain object (an inherited one gives up) or an element
 // of an array. The buffer's size bounds what it writes, and so the arguments' JSON text, well under
-// the module's MAX_INPUT_LEN (src/wasm.rs, SHARED_LEN).
+// the module's MAX_INPUT_LEN (src/wasm/mod.rs, SHARED_LEN).
 //
 // build(..., length) makes an answer's objects from what the module wrote (the answer's number, then
 // its fields), in the order the core's serde shapes write them. It keeps the last answer's texts,

@@ -44,7 +44,7 @@ process.on("exit", () => {
   process.exitCode = 1;
   process.stderr.write(`\n${failures.length} answer(s) did not match docs/openapi.json:\n${failures.join("\n\n")}\n`);
 });
-/** Whether a DEMO value turns the demo routes on, as worker/src/lib.rs `demo_enabled` reads it. */
+/** Whether a DEMO value turns the demo routes on, as worker/src/routes.rs `demo_enabled` reads it. */
 const demoOn = (value) => value !== undefined && value !== "" && value !== "0" && String(value).toLowerCase() !== "false";
 const isProxy503 = (status, headers) => status === 503 && !(headers.get("content-type") ?? "").includes("problem+json");
 

@@ -1,5 +1,7 @@
 // The public routes' rate limit against the real Worker in workerd (wrangler dev), with the limit
-// shipped in wrangler.toml (60 requests per 10 s per client address).
+// shipped in wrangler.toml (60 requests per 10 s per client address). The key is CF-Connecting-IP
+// parsed: an IPv4 address as it is (also written IPv4-mapped), an IPv6 address by its /64
+// (worker/src/ratelimit.rs `key`, unit-tested there).
 //
 // How a test presents different client addresses under wrangler dev (4.86), found by experiment
 // (a JavaScript Worker echoing its request headers, and this file):
@@ -124,4 +126,33 @@ test("the key is CF-Connecting-IP: under wrangler dev a client-supplied one is p
   assert.equal(otherKey.status, 200);
   // The captures and lookups above came from 127.0.0.1 and other keys: its bucket is untouched.
   assert.equal((await lookup("127.0.0.1")).status, 200);
+});
+
+/** `count` lookups, one after another, each with the CF-Connecting-IP `addressOf(i)`; their statuses. */
+async function lookupsFrom(count, addressOf) {
+  const statuses = [];
+  for (let i = 0; i < count; i++) {
+    statuses.push((await call(worker.base, "GET", "/v1/codes/RATE10", { headers: { "cf-connecting-ip": addressOf(i) } })).status);
+  }
+  return statuses;
+}
+
+test("the addresses of one IPv6 /64 share a bucket: the 61st lookup from 61 of them is refused", async () => {
+  await freshWindow();
+  // 2001:db8:64:1::1 ... 2001:db8:64:1:ffff:...: every lookup from another address of the same /64.
+  const inside = (i) => `2001:db8:64:1:${(i * 977 + 1).toString(16)}:${i.toString(16)}::${(i + 1).toString(16)}`;
+  const statuses = await lookupsFrom(LIMIT + 1, inside);
+  assert.deepEqual(statuses.slice(0, LIMIT), Array(LIMIT).fill(200), JSON.stringify(tally(statuses)));
+  assert.equal(statuses[LIMIT], 429, `lookup ${LIMIT + 1} from the /64`);
+  // The next /64 is another client.
+  assert.equal((await lookupsFrom(1, () => "2001:db8:64:2::1"))[0], 200);
+});
+
+test("an IPv4 address written as IPv4-mapped IPv6 is the same address: one bucket", async () => {
+  await freshWindow();
+  const ways = ["198.51.100.23", "::ffff:198.51.100.23", "::ffff:c633:6417", "0:0:0:0:0:FFFF:198.51.100.23"];
+  const statuses = await lookupsFrom(LIMIT + 1, (i) => ways[i % ways.length]);
+  assert.deepEqual(statuses.slice(0, LIMIT), Array(LIMIT).fill(200), JSON.stringify(tally(statuses)));
+  assert.equal(statuses[LIMIT], 429, `lookup ${LIMIT + 1} from 198.51.100.23 written ${ways.length} ways`);
+  assert.equal((await lookupsFrom(1, () => "198.51.100.24"))[0], 200, "the next address is another bucket");
 });

@@ -1,5 +1,5 @@
 // The Stripe test helper (stripe.mjs) on its own, no Worker: its signer produces the header of the
-// fixed vector that worker/src/stripe.rs verifies in its Rust tests, so both sides agree, and its
+// fixed vector that worker/src/payments/signature.rs verifies in its Rust tests, so both sides agree, and its
 // events have the shapes the Worker reads.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -8,7 +8,7 @@ import {
   paymentIntentPaymentFailed, chargeRefunded, chargePartiallyRefunded, STRIPE_TEST_SECRET,
 } from "./stripe.mjs";
 
-// The shared vector: the same constants are in worker/src/stripe.rs (tests, VECTOR_*). The hex was
+// The shared vector: the same constants are in worker/src/payments/signature.rs (tests, VECTOR_*). The hex was
 // computed independently with `openssl dgst -sha256 -hmac` and Python's hmac over "1700000000." + body.
 const VECTOR_BODY = '{"id":"evt_vector","object":"event","type":"payment_intent.succeeded","data":{"object":'
   + '{"id":"pi_vector","object":"payment_intent","amount_received":7200,"currency":"eur",'

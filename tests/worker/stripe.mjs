@@ -3,7 +3,7 @@
 // exactly as Stripe signs: HMAC-SHA256 keyed with the endpoint secret (the whole `whsec_...` string)
 // over `${t}.${raw body}`, hex, sent as `t=<unix seconds>,v1=<hex>`.
 //
-// The Worker side is worker/src/stripe.rs; tests/worker/stripe-signing.test.mjs checks this signer
+// The Worker side is worker/src/payments/; tests/worker/stripe-signing.test.mjs checks this signer
 // against the fixed vector that the Rust tests also verify.
 //
 //   const evt = paymentIntentSucceeded({ code: "SAVE10", customer: "alice", amount: 7200 });

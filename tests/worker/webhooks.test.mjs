@@ -47,7 +47,7 @@ test("a bad signature, an old timestamp and a body changed after signing are ref
     ["another secret", { secret: "whsec_not_the_one" }],
     ["garbage header", { header: "v1=abc" }],
     // Well past the 300 s tolerance: the test's clock and the Worker's are read at different
-    // moments and in whole seconds (the exact boundary is a unit test in worker/src/stripe.rs).
+    // moments and in whole seconds (the exact boundary is a unit test in worker/src/payments/signature.rs).
     ["old timestamp", { t: nowSeconds() - 310 }],
     ["future timestamp", { t: nowSeconds() + 310 }],
   ];

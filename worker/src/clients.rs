@@ -46,7 +46,7 @@ pub async fn call(env: &Env, code: &Code, call: Call, body: Option<String>) -> A
 /// A request that changed the code's counts after its public lookup was
 /// cached (the object says `purge`) also purges that lookup: a buyer's next
 /// lookup sees the change.
-pub async fn to_ledger_logged(env: &Env, code: &Code, req: Request, origin: &Request) -> Answer {
+pub async fn to_ledger_logged(env: &Env, code: &Code, req: Request) -> Answer {
     let started = worker::Date::now().as_millis();
     let response = to_ledger(env, code, req).await?;
     if let Some(line) = response.headers().get(OUTCOME_HEADER)? {
@@ -57,7 +57,7 @@ pub async fn to_ledger_logged(env: &Env, code: &Code, req: Request, origin: &Req
             line["ms"] = json!(worker::Date::now().as_millis().saturating_sub(started));
             worker::console_log!("{line}");
             if line.get("purge").is_some() {
-                edge_cache::purge(origin, code).await;
+                edge_cache::purge(code).await;
             }
         }
     }

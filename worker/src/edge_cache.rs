@@ -1,7 +1,8 @@
 //! The public lookup of a code (`GET /v1/codes/{code}`) served from the edge
 //! cache (the Workers Cache API, `caches.default`) for a few seconds, so that a
 //! crowd typing one code costs its Durable Object about one read per edge
-//! location per period instead of one per buyer.
+//! location per period instead of one per buyer. There is one entry per code,
+//! whatever host the lookup came through ([`key`]).
 //!
 //! Only anonymous lookups use it: a request with a valid token (an operator,
 //! a shop's server) always reads the object's live counts. Redefining a code,
@@ -19,7 +20,7 @@
 //! time (the edge answers), so it never shows a copy a purge has dropped.
 
 use promocodes::Code;
-use worker::{Cache, Request, Response};
+use worker::{Cache, Response};
 
 /// A copy of `response` whose headers can be changed (a subrequest's are immutable).
 ///
@@ -42,10 +43,16 @@ pub const MAX_AGE_SECONDS: u32 = 5;
 /// The header that says whether an answer came from the cache (`hit`) or the object (`miss`).
 pub const CACHE_STATUS: &str = "x-promocodes-cache";
 
-/// The cache key of `code`'s public lookup: the request's origin and the code's normalised path.
-fn key(req: &Request, code: &Code) -> Result<String, Problem> {
-    let url = req.url()?;
-    Ok(format!("{}/v1/codes/{code}", url.origin().ascii_serialization()))
+/// The origin of every cache key: a fixed name under the reserved `.invalid`
+/// top-level domain, never fetched. Lookups are keyed by the code alone, not
+/// by the host they came through, so that a write through any host purges
+/// the one entry, and no `Host` header makes an entry of its own.
+pub const CACHE_ORIGIN: &str = "https://promocodes.invalid";
+
+/// The cache key of `code`'s public lookup: [`CACHE_ORIGIN`] and the code's
+/// normalised path, whatever the request's host.
+pub fn key(code: &Code) -> String {
+    format!("{CACHE_ORIGIN}/v1/codes/{code}")
 }
 
 /// The cached lookup of `code`, if one is fresh.
@@ -53,8 +60,8 @@ fn key(req: &Request, code: &Code) -> Result<String, Problem> {
 /// # Errors
 ///
 /// A runtime error from the cache.
-pub async fn lookup(req: &Request, code: &Code) -> Result<Option<Response>, Problem> {
-    let hit = Cache::default().get(key(req, code)?, true).await?;
+pub async fn lookup(code: &Code) -> Result<Option<Response>, Problem> {
+    let hit = Cache::default().get(key(code), true).await?;
     Ok(match hit {
         Some(response) => {
             let mut response = mutable(response).await?;
@@ -78,7 +85,7 @@ pub const CLIENT_CACHE_CONTROL: &str = "no-cache";
 /// # Errors
 ///
 /// A runtime error from the cache or the headers.
-pub async fn store(req: &Request, code: &Code, response: Response) -> Result<Response, Problem> {
+pub async fn store(code: &Code, response: Response) -> Result<Response, Problem> {
     if response.status_code() != 200 {
         return Ok(response);
     }
@@ -94,7 +101,7 @@ pub async fn store(req: &Request, code: &Code, response: Response) -> Result<Res
             .headers_mut()
             .set("cache-control", &format!("public, max-age={fresh_for}"))?;
         let copy = response.cloned()?;
-        Cache::default().put(key(req, code)?, copy).await?;
+        Cache::default().put(key(code), copy).await?;
     }
     response.headers_mut().set("cache-control", CLIENT_CACHE_CONTROL)?;
     response.headers_mut().set(CACHE_STATUS, "miss")?;
@@ -106,16 +113,25 @@ pub async fn store(req: &Request, code: &Code, response: Response) -> Result<Res
 /// It runs after the change is committed, so a failure is logged, never
 /// returned: the change's answer stands, and the copy ages out within
 /// [`MAX_AGE_SECONDS`].
-pub async fn purge(req: &Request, code: &Code) {
-    let purged = match key(req, code) {
-        Ok(key) => Cache::default()
-            .delete(key, true)
-            .await
-            .map(drop)
-            .map_err(Problem::from),
-        Err(problem) => Err(problem),
-    };
-    if let Err(problem) = purged {
-        worker::console_error!("purging the cached lookup of {code} failed: {}", problem.body());
+pub async fn purge(code: &Code) {
+    let purged = Cache::default().delete(key(code), true).await;
+    if let Err(err) = purged {
+        worker::console_error!(
+            "purging the cached lookup of {code} failed: {}",
+            Problem::from(err).body()
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use promocodes::Code;
+
+    use super::key;
+
+    #[test]
+    fn the_key_is_the_normalised_code_under_one_origin() {
+        let code = Code::parse("save10").unwrap();
+        assert_eq!(key(&code), "https://promocodes.invalid/v1/codes/SAVE10");
     }
 }

@@ -160,18 +160,16 @@ pub fn path_code(segment: &str) -> Result<Code, Problem> {
     Ok(Code::parse(&percent_decode(segment)?)?)
 }
 
-/// The client's address as Cloudflare reports it (`CF-Connecting-IP`), or
-/// `unknown` (one shared bucket) where no edge set it.
+/// The client's address as Cloudflare reports it (`CF-Connecting-IP`),
+/// trimmed of spaces and tabs; `None` where no edge set it (or set it empty).
+/// [`crate::ratelimit::key`] turns it into the limit's key.
 ///
 /// # Errors
 ///
 /// Only a runtime error reading the headers.
-pub fn client_address(req: &Request) -> Result<String, Problem> {
+pub fn client_address(req: &Request) -> Result<Option<String>, Problem> {
     let address = req.headers().get("cf-connecting-ip")?;
-    Ok(address
-        .map(|a| trim_ows(&a).to_owned())
-        .filter(|a| !a.is_empty())
-        .unwrap_or_else(|| "unknown".to_owned()))
+    Ok(address.map(|a| trim_ows(&a).to_owned()).filter(|a| !a.is_empty()))
 }
 
 fn js_error(err: JsValue) -> Problem {

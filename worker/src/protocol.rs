@@ -63,6 +63,9 @@ pub enum Call {
     /// `POST /conformance`: test builds only, the store conformance suite.
     #[cfg(feature = "conformance")]
     Conformance,
+    /// `GET /figure-writes`: test builds only, when the object wrote its figures.
+    #[cfg(feature = "conformance")]
+    FigureWrites,
 }
 
 impl Call {
@@ -83,6 +86,8 @@ impl Call {
         Call::Stats,
         #[cfg(feature = "conformance")]
         Call::Conformance,
+        #[cfg(feature = "conformance")]
+        Call::FigureWrites,
     ];
 
     /// Its method and path inside the object.
@@ -103,6 +108,8 @@ impl Call {
             Call::Stats => (Method::Get, "/stats"),
             #[cfg(feature = "conformance")]
             Call::Conformance => (Method::Post, "/conformance"),
+            #[cfg(feature = "conformance")]
+            Call::FigureWrites => (Method::Get, "/figure-writes"),
         }
     }
 

@@ -61,6 +61,9 @@ pub enum Handler {
     /// `POST /v1/__conformance`: test builds only.
     #[cfg(feature = "conformance")]
     Conformance,
+    /// `GET /v1/__figures/{code}`: test builds only, when the code's object wrote its figures.
+    #[cfg(feature = "conformance")]
+    FigureWrites,
 }
 
 /// One route: a path pattern (`{code}` matches one segment), a method, what
@@ -114,6 +117,13 @@ pub const ROUTES: &[Route] = &[
     route("/v1/openapi.json", Method::Get, Handler::OpenApi, Access::Open),
     #[cfg(feature = "conformance")]
     route("/v1/__conformance", Method::Post, Handler::Conformance, Access::Admin),
+    #[cfg(feature = "conformance")]
+    route(
+        "/v1/__figures/{code}",
+        Method::Get,
+        Handler::FigureWrites,
+        Access::Admin,
+    ),
     route(
         "/demo/quote",
         Method::Post,
@@ -271,18 +281,20 @@ async fn handle(handler: Handler, req: &Request, env: &Env, code: &str) -> Answe
         Handler::GetCode => codes::get(req, env, code).await,
         Handler::PutCode => codes::put(req, env, code).await,
         Handler::PatchCode => codes::patch(req, env, code).await,
-        Handler::ArchiveCode => codes::archive(req, env, code).await,
+        Handler::ArchiveCode => codes::archive(env, code).await,
         Handler::Redemptions => codes::admin_read(req, env, code, crate::protocol::Call::Redemptions).await,
         Handler::Stats => codes::admin_read(req, env, code, crate::protocol::Call::Stats).await,
         Handler::Quote => checkout::quote(req, env).await,
         Handler::Hold => checkout::keyed(req, env, promocodes::api::BasketRequestKind::Hold).await,
         Handler::Capture => checkout::keyed(req, env, promocodes::api::BasketRequestKind::Capture).await,
         Handler::Release => checkout::release(req, env).await,
-        Handler::StripeWebhook => crate::payments::webhook::handle(req, env).await,
+        Handler::StripeWebhook => handlers::webhooks::handle(req, env).await,
         Handler::OpenApi => handlers::openapi(),
         Handler::Demo(step) => demo::handle(req, env, step).await,
         #[cfg(feature = "conformance")]
         Handler::Conformance => demo::conformance(env).await,
+        #[cfg(feature = "conformance")]
+        Handler::FigureWrites => codes::admin_read(req, env, code, crate::protocol::Call::FigureWrites).await,
     }
 }
 
@@ -387,6 +399,46 @@ mod tests {
             resolve("/v1/holds", &Method::Options, false),
             Resolved::MethodNotAllowed("POST".to_owned())
         );
+    }
+
+    #[test]
+    fn the_description_has_every_route_with_its_methods_and_allow_and_no_other() {
+        let doc: serde_json::Value = serde_json::from_str(crate::handlers::OPENAPI).expect("docs/openapi.json is JSON");
+        let paths = doc["paths"].as_object().expect("paths");
+        let templates: std::collections::BTreeSet<&str> = ROUTES.iter().map(|r| r.path).collect();
+        for template in &templates {
+            let item = &paths
+                .get(*template)
+                .unwrap_or_else(|| panic!("docs/openapi.json has no {template}"));
+            let served: std::collections::BTreeSet<String> = ROUTES
+                .iter()
+                .filter(|r| r.path == *template)
+                .map(|r| method_name(&r.method).to_ascii_lowercase())
+                .collect();
+            let described: std::collections::BTreeSet<String> = ["get", "put", "post", "patch", "delete"]
+                .into_iter()
+                .filter(|m| item.get(*m).is_some())
+                .map(str::to_owned)
+                .collect();
+            assert_eq!(described, served, "{template}: the methods the Worker handles");
+            let path = template.replace("{code}", "A");
+            let Resolved::MethodNotAllowed(allow) = resolve(&path, &Method::Trace, true) else {
+                panic!("{template}: TRACE is not a method of any route");
+            };
+            assert_eq!(item["x-allow"], allow.as_str(), "{template}: the Allow of its 405");
+            assert!(
+                item.get("x-planned").is_none(),
+                "{template} is served: it is not planned"
+            );
+        }
+        for (template, item) in paths {
+            let elsewhere = ["x-planned", "x-static-asset"].iter().any(|k| item.get(*k).is_some())
+                || (item.get("x-test-only").is_some() && !cfg!(feature = "conformance"));
+            assert!(
+                elsewhere || templates.contains(template.as_str()),
+                "{template} is in the description but not in the route table"
+            );
+        }
     }
 
     #[test]

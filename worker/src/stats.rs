@@ -2,9 +2,15 @@
 //! the code was defined and per minute for the last hour ([`read`] sums
 //! them, [`by_minute`] gives each minute).
 //!
-//! Each figure is written in the request that produced it, after its
-//! answer is decided and outside the capture's transaction: a failure here is
-//! logged and never fails (or delays the decision of) a capture.
+//! A write request (a hold, capture or release, a payment event, an expiry)
+//! writes its figure in the request that produced it, after its answer is
+//! decided and outside the capture's transaction: a failure here is logged
+//! and never fails (or delays the decision of) a capture. The figures of
+//! public requests (quotes) are counted in memory ([`Pending`]) and written
+//! at most once every [`WRITE_INTERVAL_MS`], so that a crowd that quotes does
+//! not cost the code's object a SQLite write per request; they are written
+//! with the next write request's figure, by the first quote after the
+//! interval, or by the object's alarm, whichever comes first.
 
 use std::collections::BTreeMap;
 
@@ -20,6 +26,10 @@ CREATE TABLE IF NOT EXISTS stats(minute INTEGER NOT NULL, name TEXT NOT NULL, n 
 
 /// How many minutes the recent figures cover.
 pub const WINDOW_MINUTES: i64 = 60;
+
+/// The shortest time between two writes of the figures counted in memory
+/// ([`Pending`]), in milliseconds: the most the written figures lag behind.
+pub const WRITE_INTERVAL_MS: i64 = 1000;
 
 /// What happened, as a figure's name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,17 +67,90 @@ impl Event<'_> {
     }
 }
 
-/// Adds `n` to the figure of `event` in the minute `minute`: one statement.
+/// Figures counted in memory and not yet written, by minute and name, and
+/// when the last were written.
+#[derive(Debug, Default)]
+pub struct Pending {
+    counts: BTreeMap<(i64, String), i64>,
+    /// When figures were last written (Unix milliseconds); `None` before the first write.
+    written_at: Option<i64>,
+}
+
+/// One figure's count in one minute, to be written: `(minute, name, n)`.
+pub type Count = (i64, String, i64);
+
+impl Pending {
+    /// Counts `n` of `event` in the minute `minute`.
+    pub fn add(&mut self, event: Event<'_>, n: i64, minute: i64) {
+        *self.counts.entry((minute, event.name())).or_default() += n;
+    }
+
+    /// How many events are counted and not yet written.
+    pub fn events(&self) -> i64 {
+        self.counts.values().sum()
+    }
+
+    /// Whether nothing waits to be written.
+    pub fn is_empty(&self) -> bool {
+        self.counts.is_empty()
+    }
+
+    /// When (Unix milliseconds) what is counted may be written:
+    /// [`WRITE_INTERVAL_MS`] after the last write, or at once before the first.
+    pub fn due_at(&self) -> i64 {
+        self.written_at
+            .map_or(i64::MIN, |at| at.saturating_add(WRITE_INTERVAL_MS))
+    }
+
+    /// Whether at `now` (Unix milliseconds) what is counted may be written.
+    pub fn is_due(&self, now: i64) -> bool {
+        now >= self.due_at()
+    }
+
+    /// Takes everything counted, to be written at `now` (Unix milliseconds).
+    pub fn take(&mut self, now: i64) -> Vec<Count> {
+        self.written_at = Some(now);
+        std::mem::take(&mut self.counts)
+            .into_iter()
+            .map(|((minute, name), n)| (minute, name, n))
+            .collect()
+    }
+
+    /// Adds what is counted to figures read from SQLite up to the minute
+    /// `minute`: all of it to `total`, the last hour's to `recent`.
+    pub fn add_to(&self, total: &mut Figures, recent: &mut Figures, minute: i64) {
+        for ((at, name), n) in &self.counts {
+            total.add(name, *n);
+            if *at > minute - WINDOW_MINUTES {
+                recent.add(name, *n);
+            }
+        }
+    }
+
+    /// Adds what is counted and not yet written to the minutes of [`by_minute`].
+    pub fn add_to_minutes(&self, minutes: &mut [(i64, Figures)]) {
+        for ((at, name), n) in &self.counts {
+            if let Some((_, figures)) = minutes.iter_mut().find(|(m, _)| m == at) {
+                figures.add(name, *n);
+            }
+        }
+    }
+}
+
+/// Writes counted figures: adds each count's `n` to its figure and minute, one
+/// statement a count, all in the caller's synchronous turn (so one commit).
 ///
 /// # Errors
 ///
 /// A runtime error from SQLite; the caller logs it and goes on.
-pub fn record(sql: &SqlStorage, event: Event<'_>, n: i64, minute: i64) -> worker::Result<()> {
-    sql.exec(
-        "INSERT INTO stats(minute, name, n) VALUES (?1, ?2, ?3)
-         ON CONFLICT(minute, name) DO UPDATE SET n = n + ?3",
-        vec![minute.into(), event.name().into(), n.into()],
-    )?;
+pub fn write(sql: &SqlStorage, rows: &[Count]) -> worker::Result<()> {
+    for (minute, name, n) in rows {
+        sql.exec(
+            "INSERT INTO stats(minute, name, n) VALUES (?1, ?2, ?3)
+             ON CONFLICT(minute, name) DO UPDATE SET n = n + ?3",
+            vec![(*minute).into(), name.as_str().into(), (*n).into()],
+        )?;
+    }
     Ok(())
 }
 
@@ -215,7 +298,44 @@ pub fn by_minute(sql: &SqlStorage, minute: i64) -> worker::Result<Vec<(i64, Figu
 
 #[cfg(test)]
 mod tests {
-    use super::{Event, Figures};
+    use super::{Event, Figures, Pending, WINDOW_MINUTES, WRITE_INTERVAL_MS};
+
+    #[test]
+    fn pending_figures_are_due_once_an_interval_after_the_last_write() {
+        let mut pending = Pending::default();
+        assert!(pending.is_due(0), "before the first write, at once");
+        pending.add(Event::Quote, 1, 100);
+        pending.add(Event::Quote, 1, 100);
+        pending.add(Event::Rejected("quotes", "below_minimum"), 1, 101);
+        assert_eq!(pending.events(), 3);
+        let rows = pending.take(5_000);
+        assert_eq!(
+            rows,
+            vec![
+                (100, "quotes".to_owned(), 2),
+                (101, "rejected.quotes.below_minimum".to_owned(), 1)
+            ]
+        );
+        assert!(pending.is_empty());
+        assert_eq!(pending.due_at(), 5_000 + WRITE_INTERVAL_MS);
+        assert!(!pending.is_due(5_000 + WRITE_INTERVAL_MS - 1));
+        assert!(pending.is_due(5_000 + WRITE_INTERVAL_MS));
+    }
+
+    #[test]
+    fn pending_figures_are_read_with_the_written_ones() {
+        let mut pending = Pending::default();
+        pending.add(Event::Quote, 4, 1_000);
+        pending.add(Event::Quote, 1, 1_000 - WINDOW_MINUTES);
+        pending.add(Event::Rejected("quotes", "expired"), 2, 1_000);
+        let (mut total, mut recent) = (Figures::default(), Figures::default());
+        total.quotes = 10;
+        pending.add_to(&mut total, &mut recent, 1_000);
+        assert_eq!(total.quotes, 15);
+        assert_eq!(recent.quotes, 4, "a minute out of the window counts in the total only");
+        assert_eq!(total.rejections.quotes["expired"], 2);
+        assert_eq!(recent.rejections.quotes["expired"], 2);
+    }
 
     #[test]
     fn names_round_trip_into_figures() {

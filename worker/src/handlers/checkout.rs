@@ -41,7 +41,7 @@ pub async fn keyed(req: &Request, env: &Env, kind: BasketRequestKind) -> Answer 
     let key = idempotency_key(req)?;
     let body = read_body(req, BASKET_BODY_LIMIT).await?;
     let conflict = req.headers().get(TEST_CONFLICT_HEADER)?.is_some() && cfg!(feature = "conformance");
-    keyed_through_ledger(req, env, kind, &key, body, conflict).await
+    keyed_through_ledger(env, kind, &key, body, conflict).await
 }
 
 /// Runs a hold, capture or release (`op`) and, if it is refused before the
@@ -65,7 +65,6 @@ pub async fn logged_if_refused(op: &str, answer: impl std::future::Future<Output
 
 /// The hold and capture path shared by the API and the demo routes.
 pub(crate) async fn keyed_through_ledger(
-    req: &Request,
     env: &Env,
     kind: BasketRequestKind,
     key: &IdempotencyKey,
@@ -86,18 +85,18 @@ pub(crate) async fn keyed_through_ledger(
         headers.push((TEST_CONFLICT_HEADER, "1"));
     }
     let request = call.request(&routing.code, &[], Some(body), &headers)?;
-    to_ledger_logged(env, &routing.code, request, req).await
+    to_ledger_logged(env, &routing.code, request).await
 }
 
 /// `POST /v1/releases`: `{code, key, reason?}` (the capture token is checked by the route table).
 pub async fn release(req: &Request, env: &Env) -> Answer {
     let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
-    release_through_ledger(req, env, body).await
+    release_through_ledger(env, body).await
 }
 
-pub(crate) async fn release_through_ledger(req: &Request, env: &Env, body: String) -> Answer {
+pub(crate) async fn release_through_ledger(env: &Env, body: String) -> Answer {
     let release = ReleaseRequest::from_json(&body)?;
     require_known(env, &release.code).await?;
     let request = Call::Release.request(&release.code, &[], Some(body), &[])?;
-    to_ledger_logged(env, &release.code, request, req).await
+    to_ledger_logged(env, &release.code, request).await
 }

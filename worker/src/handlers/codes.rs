@@ -45,7 +45,7 @@ pub async fn put(req: &Request, env: &Env, code: &str) -> Answer {
         return Ok(response);
     }
     catalog_change(env, "/commit", &code, false).await?;
-    edge_cache::purge(req, &code).await;
+    edge_cache::purge(&code).await;
     Ok(response)
 }
 
@@ -59,12 +59,12 @@ pub async fn patch(req: &Request, env: &Env, code: &str) -> Answer {
     let condition = Condition::of(req.headers())?;
     let request = Call::PatchDefinition.request(&code, &[], Some(body), &condition.headers())?;
     let response = clients::to_ledger(env, &code, request).await?;
-    edge_cache::purge(req, &code).await;
+    edge_cache::purge(&code).await;
     Ok(response)
 }
 
 /// `DELETE /v1/codes/{code}`: archives the code; its history stays.
-pub async fn archive(req: &Request, env: &Env, code: &str) -> Answer {
+pub async fn archive(env: &Env, code: &str) -> Answer {
     let code = path_code(code)?;
     require_known(env, &code).await?;
     catalog_change(env, "/intend", &code, true).await?;
@@ -72,7 +72,7 @@ pub async fn archive(req: &Request, env: &Env, code: &str) -> Answer {
     if response.status_code() == 200 {
         catalog_change(env, "/commit", &code, true).await?;
     }
-    edge_cache::purge(req, &code).await;
+    edge_cache::purge(&code).await;
     Ok(response)
 }
 
@@ -84,7 +84,7 @@ pub async fn get(req: &Request, env: &Env, code: &str) -> Answer {
     limit_public(req, env, trusted).await?;
     let code = path_code(code)?;
     if !trusted {
-        if let Some(cached) = edge_cache::lookup(req, &code).await? {
+        if let Some(cached) = edge_cache::lookup(&code).await? {
             return Ok(cached);
         }
     }
@@ -97,7 +97,7 @@ pub async fn get(req: &Request, env: &Env, code: &str) -> Answer {
         response.headers_mut().set("cache-control", "no-store")?;
         Ok(response)
     } else {
-        edge_cache::store(req, &code, response).await
+        edge_cache::store(&code, response).await
     }
 }
 

@@ -64,11 +64,10 @@ pub async fn handle(req: &Request, env: &Env, step: DemoStep) -> Answer {
     match step {
         DemoStep::Cancel => {
             fields.insert("key".to_owned(), json!(key));
-            release_through_ledger(req, env, Value::Object(fields).to_string()).await
+            release_through_ledger(env, Value::Object(fields).to_string()).await
         }
         DemoStep::Hold => {
             keyed_through_ledger(
-                req,
                 env,
                 BasketRequestKind::Hold,
                 &key,
@@ -79,7 +78,6 @@ pub async fn handle(req: &Request, env: &Env, step: DemoStep) -> Answer {
         }
         _ => {
             keyed_through_ledger(
-                req,
                 env,
                 BasketRequestKind::Capture,
                 &key,

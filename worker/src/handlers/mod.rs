@@ -1,7 +1,7 @@
 //! The handlers, by resource: [`codes`] (the catalog, definitions, lookups
 //! and a code's history and figures), [`checkout`] (quotes, holds, captures,
-//! releases) and [`demo`] (the demo checkout, and the test-only conformance
-//! route); the Stripe webhook's is in [`crate::payments::webhook`]. Each
+//! releases), [`webhooks`] (Stripe's, over [`crate::payments`]) and [`demo`]
+//! (the demo checkout, and the test-only conformance route). Each
 //! reads the request, asks a Durable Object through [`crate::clients`], and
 //! answers; every rule is the core's.
 
@@ -17,6 +17,7 @@ use crate::ratelimit;
 pub mod checkout;
 pub mod codes;
 pub mod demo;
+pub mod webhooks;
 
 /// What a handler answers: a response, or the problem that becomes one.
 pub type Answer = std::result::Result<Response, Problem>;

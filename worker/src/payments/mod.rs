@@ -7,7 +7,9 @@
 //! 3. [`amount::major_amount`] turns a Stripe `amount` (an integer in Stripe's
 //!    minor unit) into the plain decimal that `promocodes::Money::parse` reads.
 //!
-//! 4. [`webhook::handle`] is the route: it verifies, reads, finds the code and
+//! 4. [`flow`] is the payment flow in the code's object: what a capture or a
+//!    release of a payment records, in whatever order the events arrive.
+//! 5. The route, `POST /v1/webhooks/stripe`, is [`crate::handlers::webhooks`]: it verifies, reads, finds the code and
 //!    forwards the capture or release to the code's object.
 //!
 //! Nothing in the first three uses `worker::` types, so all of it is tested
@@ -16,8 +18,8 @@
 
 pub mod amount;
 pub mod event;
+pub mod flow;
 pub mod signature;
-pub mod webhook;
 
 pub use amount::{major_amount, stripe_decimal_places, AmountError};
 pub use event::{parse_event, Action, EventError, HANDLED_EVENT_TYPES, META_BASKET, META_CUSTOMER, META_PROMO_CODE};

@@ -6,11 +6,10 @@ use promocodes::Code;
 use serde_json::{json, Value};
 use worker::{Env, Request, Response};
 
+use super::Answer;
 use crate::catalog;
 use crate::clients::{is_known, to_catalog, to_ledger_logged};
-use crate::handlers::Answer;
 use crate::http::read_body;
-use crate::ledger;
 use crate::limits::{WEBHOOK_BODY_LIMIT, WEBHOOK_TOLERANCE_SECONDS};
 use crate::payments;
 use crate::problem::Problem;
@@ -69,7 +68,7 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
             if !is_known(env, &code).await? {
                 return webhook_ignored(&event_id, &format!("no promo code {code} is defined"));
             }
-            let payment = ledger::PaymentCapture {
+            let payment = payments::flow::PaymentCapture {
                 code: code.as_str().to_owned(),
                 key: payment_intent.clone(),
                 customer,
@@ -80,7 +79,7 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
             };
             let body = serde_json::to_string(&payment).map_err(|e| Problem::Internal(e.to_string()))?;
             let request = Call::PaymentCapture.request(&code, &[], Some(body), &[])?;
-            let response = to_ledger_logged(env, &code, request, req).await?;
+            let response = to_ledger_logged(env, &code, request).await?;
             if response.status_code() == 200 {
                 let index = catalog::Payment {
                     payment: payment_intent,
@@ -110,7 +109,7 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
             if !is_known(env, &code).await? {
                 return webhook_ignored(&event_id, &format!("no promo code {code} is defined"));
             }
-            let release = ledger::PaymentRelease {
+            let release = payments::flow::PaymentRelease {
                 code: code.as_str().to_owned(),
                 key: payment_intent.clone(),
                 reason,
@@ -118,7 +117,7 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
             };
             let body = serde_json::to_string(&release).map_err(|e| Problem::Internal(e.to_string()))?;
             let request = Call::PaymentRelease.request(&code, &[], Some(body), &[])?;
-            let mut response = to_ledger_logged(env, &code, request, req).await?;
+            let mut response = to_ledger_logged(env, &code, request).await?;
             match response.status_code() {
                 200 => {
                     let answer: Value = response.json().await?;

@@ -1,0 +1,124 @@
+//! Writing answers: the fields `build` makes objects of, in the order the
+//! core's serde shapes write them.
+
+use super::*;
+
+/// The separator, as a byte.
+pub(super) const SEP_BYTE: u8 = SEP as u8;
+
+/// The separator, as text.
+pub(super) const SEP_TEXT: &str = "\u{1}";
+
+pub(super) fn field(out: &mut String, text: &str) {
+    out.push_str(SEP_TEXT);
+    out.push_str(text);
+}
+
+pub(super) fn money_fields(out: &mut String, money: &Money) {
+    out.push_str(SEP_TEXT);
+    money.write_amount(out);
+    field(out, money.currency().code());
+}
+
+thread_local! {
+    /// The last time written, and its text: a page quotes at one `now` many times.
+    static LAST_TIME: std::cell::RefCell<Option<(Timestamp, String)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Appends `at` as RFC 3339 (its `Display`).
+pub(super) fn time_field(out: &mut String, at: Timestamp) {
+    out.push_str(SEP_TEXT);
+    LAST_TIME.with(|last| {
+        let mut last = last.borrow_mut();
+        match &*last {
+            Some((time, text)) if *time == at => out.push_str(text),
+            _ => {
+                let text = at.to_string();
+                out.push_str(&text);
+                *last = Some((at, text));
+            }
+        }
+    });
+}
+
+/// `{ ok: true, quote }`, in `Quote`'s serde shape.
+pub(super) fn accepted(quote: &Quote) -> JsValue {
+    let mut out = String::with_capacity(160);
+    out.push('q');
+    field(&mut out, quote.code().as_str());
+    for money in [quote.total(), quote.discount(), quote.payable()] {
+        money_fields(&mut out, money);
+    }
+    time_field(&mut out, quote.quoted_at());
+    match quote.lines() {
+        Some(lines) => {
+            field(&mut out, "=");
+            out.push_str(SEP_TEXT);
+            let _ = write!(out, "{}", lines.len());
+            for line in lines {
+                field(&mut out, line.sku.as_str());
+                money_fields(&mut out, &line.amount);
+                money_fields(&mut out, &line.discount);
+            }
+        }
+        None => field(&mut out, "-"),
+    }
+    match quote.shipping() {
+        Some(shipping) => {
+            field(&mut out, "=");
+            money_fields(&mut out, &shipping.amount);
+            money_fields(&mut out, &shipping.discount);
+        }
+        None => field(&mut out, "-"),
+    }
+    match quote.note() {
+        Some(note) => {
+            field(&mut out, "=");
+            field(&mut out, note);
+        }
+        None => field(&mut out, "-"),
+    }
+    answer(&out)
+}
+
+thread_local! {
+    /// The number of the last answer and its fields: the number changes only
+    /// when the fields do.
+    static LAST_ANSWER: std::cell::RefCell<(u32, String)> = const { std::cell::RefCell::new((0, String::new())) };
+}
+
+/// The answer whose fields are `fields`, made by `build`.
+///
+/// The buffer holds the answer's number (4 bytes, little-endian), then its
+/// fields. The number is the one before when the fields are the same as the
+/// answer before, byte for byte: `build` then makes the objects again from the
+/// texts it decoded for that number instead of decoding the bytes.
+pub(super) fn answer(fields: &str) -> JsValue {
+    let number = LAST_ANSWER.with(|last| {
+        let mut last = last.borrow_mut();
+        if last.1 != fields {
+            last.0 = last.0.wrapping_add(1);
+            last.1.clear();
+            last.1.push_str(fields);
+        }
+        last.0
+    });
+    let length = 4 + fields.len();
+    with_shared(|shared| {
+        // Far larger than any answer (500 lines of some 150 bytes); grown if ever needed.
+        if shared.len() < length {
+            shared.resize(length, 0);
+        }
+        shared[..4].copy_from_slice(&number.to_le_bytes());
+        shared[4..length].copy_from_slice(fields.as_bytes());
+    });
+    with_buffer(|memory, pointer, size| build(memory, pointer, size, length as u32))
+}
+
+/// `{ ok: false, rejection, message }`.
+pub(super) fn rejected(rejected: &PromoCodeRejected) -> JsValue {
+    let mut out = String::from("r");
+    field(&mut out, rejected.rejection().code());
+    field(&mut out, rejected.message());
+    answer(&out)
+}

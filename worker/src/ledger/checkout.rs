@@ -1,0 +1,179 @@
+//! Quotes, holds, captures and releases in the code's object: each parses
+//! the request with the core's shapes and runs the core against the store.
+
+use super::*;
+
+impl Ledger {
+    /// A quote: read only. Its figure is counted in memory ([`Ledger::count_public`]).
+    pub(super) async fn handle_quote(&self, body: &str) -> std::result::Result<Response, Problem> {
+        let req = BasketRequest::parse(body, BasketRequestKind::Quote)?;
+        let (store, definition) = self.live(&req.code)?;
+        let at = now()?;
+        let usage = store.usage_for(&req.code, req.customer.as_ref(), at)?;
+        match definition.promo.quote(req.customer.as_ref(), usage, &req.basket, at) {
+            Ok(quote) => {
+                self.count_public(Event::Quote, at).await;
+                json_response(&quote, 200)
+            }
+            Err(rejected) => {
+                self.count_public(Event::Rejected("quotes", rejected.rejection().code()), at)
+                    .await;
+                Err(Problem::Refused(rejected))
+            }
+        }
+    }
+
+    pub(super) async fn handle_hold(&self, key: &IdempotencyKey, body: &str) -> std::result::Result<Response, Problem> {
+        let req = BasketRequest::parse(body, BasketRequestKind::Hold)?;
+        let (store, definition) = self.live(&req.code)?;
+        let at = now()?;
+        let mut options = HoldOptions::new();
+        if let Some(ttl) = req.ttl_seconds {
+            options = options.ttl_seconds(ttl);
+        }
+        let code = &req.code;
+        let held = hold(
+            &definition.promo,
+            &*store,
+            req.customer.as_ref(),
+            &req.basket,
+            at,
+            key,
+            options,
+        );
+        match held {
+            Ok(held) if held.replayed => {
+                self.count(Event::Replay, 1, at);
+                log(code, "hold", "replayed", None);
+                json_response(&held, 200)
+            }
+            Ok(held) => {
+                self.count(Event::Hold, 1, at);
+                // The hold is committed and counts never depend on the alarm (it only marks
+                // expired holds): a failure to set it is logged, and the next hold sets it again.
+                if let Err(problem) = self.schedule_expiry(&store, code).await {
+                    worker::console_error!("setting the expiry alarm of {code} failed: {}", problem.body());
+                }
+                log(code, "hold", "held", None);
+                self.note_counts_changed(&definition.promo, held.usage.total(), false);
+                json_response(&held, 201)
+            }
+            Err(err) => {
+                // A hold's refusal shows the rule, not the quotes (a capture's shows them).
+                let problem = Problem::from(err).without_quotes();
+                self.count_failure("holds", &problem, at);
+                log_problem(code, "hold", &problem);
+                Err(problem)
+            }
+        }
+    }
+
+    pub(super) fn handle_capture(
+        &self,
+        key: &IdempotencyKey,
+        body: &str,
+        conflict: bool,
+    ) -> std::result::Result<Response, Problem> {
+        let req = BasketRequest::parse(body, BasketRequestKind::Capture)?;
+        let (store, definition) = self.stored(&req.code)?;
+        // An archived code takes no new captures; a retry of one recorded before still replays.
+        if definition.archived && store.reservation(&req.code, key)?.is_none() {
+            return Err(Problem::UnknownCode(req.code.clone()));
+        }
+        let at = now()?;
+        let mut options = CaptureOptions::new().idempotency_key(key);
+        if let Some(shown) = &req.quote {
+            options = options.quoted(shown);
+        }
+        let (promo, customer, basket) = (&definition.promo, req.customer.as_ref(), &req.basket);
+        let result = if conflict {
+            #[cfg(feature = "conformance")]
+            {
+                let losing = promocodes::testing::FlakyStore::new(&*store, u32::MAX);
+                capture(promo, &losing, customer, basket, at, options)
+            }
+            #[cfg(not(feature = "conformance"))]
+            unreachable!("forced conflicts exist in test builds only")
+        } else {
+            capture(promo, &*store, customer, basket, at, options)
+        };
+        self.answer_capture(&req.code, promo, result, at)
+    }
+
+    /// Figures, the log line and the HTTP answer of a capture.
+    pub(super) fn answer_capture(
+        &self,
+        code: &Code,
+        promo: &PromoCode,
+        result: std::result::Result<promocodes::Receipt, RedemptionError>,
+        at: Timestamp,
+    ) -> std::result::Result<Response, Problem> {
+        match result {
+            Ok(receipt) if receipt.replayed => {
+                self.count(Event::Replay, 1, at);
+                log(code, "capture", "replayed", None);
+                json_response(&receipt, 200)
+            }
+            Ok(receipt) => {
+                self.count(Event::Capture, 1, at);
+                log(code, "capture", "captured", None);
+                self.note_counts_changed(promo, receipt.usage.total(), false);
+                json_response(&receipt, 201)
+            }
+            Err(err) => {
+                let problem = Problem::from(err);
+                self.count_failure("captures", &problem, at);
+                log_problem(code, "capture", &problem);
+                Err(problem)
+            }
+        }
+    }
+
+    pub(super) fn count_failure(&self, op: &str, problem: &Problem, at: Timestamp) {
+        match problem {
+            Problem::Refused(_) | Problem::Rejected { .. } => {
+                if let Some(rejected) = problem.rejection() {
+                    self.count(Event::Rejected(op, rejected.rejection().code()), 1, at)
+                }
+            }
+            Problem::Conflict(_) => self.count(Event::Conflict, 1, at),
+            _ => {}
+        }
+    }
+
+    pub(super) fn handle_release(&self, body: &str) -> std::result::Result<Response, Problem> {
+        let req = ReleaseRequest::from_json(body)?;
+        self.release_answer(&req.code, &req.key, req.reason.as_deref())
+    }
+
+    pub(crate) fn release_answer(
+        &self,
+        code: &Code,
+        key: &IdempotencyKey,
+        reason: Option<&str>,
+    ) -> std::result::Result<Response, Problem> {
+        let store = self.store()?.ok_or_else(|| Problem::UnknownCode(code.clone()))?;
+        self.stored(code)?;
+        let at = now()?;
+        match release(&*store, code, key, at, reason) {
+            Ok(released) => {
+                let (event, outcome) = if released.replayed {
+                    (Event::Replay, "replayed")
+                } else {
+                    (Event::Release, "released")
+                };
+                self.count(event, 1, at);
+                log(code, "release", outcome, Some(("was", released.was.as_str())));
+                if let (false, Ok((_, definition))) = (released.replayed, self.stored(code)) {
+                    self.note_counts_changed(&definition.promo, released.usage.total(), true);
+                }
+                json_response(&released, 200)
+            }
+            Err(err) => {
+                let problem = Problem::from(err);
+                log_problem(code, "release", &problem);
+                Err(problem)
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! The code's definition in its object: defined, switched, archived, summarised and looked up.
+
+use super::*;
+
+impl Ledger {
+    /// Replaces the cached definition after a write.
+    pub(super) fn remember(
+        &self,
+        store: &SqliteRedemptionStore,
+        code: &Code,
+    ) -> std::result::Result<Rc<StoredDefinition>, Problem> {
+        let definition = Rc::new(
+            store
+                .definition(code)?
+                .ok_or_else(|| Problem::UnknownCode(code.clone()))?,
+        );
+        self.cache.borrow_mut().definition = Some(definition.clone());
+        Ok(definition)
+    }
+
+    /// A write's `If-Match` / `If-None-Match` conditions, checked against the
+    /// stored definition of `code`. The caller writes in the same synchronous
+    /// step (no `await` between this check and its write), so no other write
+    /// lands between them.
+    fn check_condition(&self, code: &Code, condition: &Condition) -> std::result::Result<(), Problem> {
+        if condition.is_none() {
+            return Ok(());
+        }
+        let current = match self.store()? {
+            Some(_) => match self.stored(code) {
+                Ok((_, definition)) => Some(tag(&definition)?),
+                Err(Problem::UnknownCode(_)) => None,
+                Err(other) => return Err(other),
+            },
+            None => None,
+        };
+        if condition.allows(current.as_deref()) {
+            Ok(())
+        } else {
+            Err(Problem::PreconditionFailed { current })
+        }
+    }
+
+    pub(super) fn handle_put_definition(
+        &self,
+        body: &str,
+        condition: &Condition,
+    ) -> std::result::Result<Response, Problem> {
+        let promo = PromoCode::from_json(body)?;
+        self.check_condition(promo.code(), condition)?;
+        let store = self.store_or_create()?;
+        let replaced = store.put_definition(&promo, now()?)?;
+        let definition = self.remember(&store, promo.code())?;
+        with_etag(json_response(&promo, if replaced { 200 } else { 201 })?, &definition)
+    }
+
+    pub(super) fn handle_patch_definition(
+        &self,
+        code: &Code,
+        body: &str,
+        condition: &Condition,
+    ) -> std::result::Result<Response, Problem> {
+        let patch = CodePatch::from_json(body)?;
+        let (store, definition) = self.live(code)?;
+        self.check_condition(code, condition)?;
+        let promo = definition.promo.with_active(patch.active);
+        store.put_definition(&promo, now()?)?;
+        let definition = self.remember(&store, code)?;
+        with_etag(json_response(&promo, 200)?, &definition)
+    }
+
+    pub(super) fn handle_archive(&self, code: &Code) -> std::result::Result<Response, Problem> {
+        let (store, _) = self.stored(code)?;
+        store.set_archived(code, true)?;
+        let definition = self.remember(&store, code)?;
+        json_response(&self.summary(&store, &definition)?, 200)
+    }
+
+    /// What the catalog and the admin see of a code: the definition (the
+    /// audience only as `assigned`), whether it is archived, and its usage now.
+    pub(super) fn summary(
+        &self,
+        store: &SqliteRedemptionStore,
+        definition: &StoredDefinition,
+    ) -> std::result::Result<Value, Problem> {
+        let promo = &definition.promo;
+        let at = now()?;
+        let usage = store.usage_for(promo.code(), None, at)?;
+        let held = store.held(promo.code(), at)?;
+        let mut view = serde_json::to_value(promo.public_view()).map_err(|e| Problem::Internal(e.to_string()))?;
+        view["archived"] = json!(definition.archived);
+        view["usage"] = json!({ "total": usage.total(), "held": held });
+        if let Some(cap) = promo.limits().total() {
+            view["remaining"] = json!(cap.saturating_sub(usage.total()));
+        }
+        Ok(view)
+    }
+
+    pub(super) fn handle_summary(&self, code: &Code) -> std::result::Result<Response, Problem> {
+        let (store, definition) = self.stored(code)?;
+        json_response(&self.summary(&store, &definition)?, 200)
+    }
+
+    /// A code's public view. For the edge cache (`for_cache`), it also says
+    /// how long its counts hold without a write ([`FRESH_FOR_HEADER`]: until
+    /// the next hold expires), and notes that a write must purge the copy.
+    pub(super) fn handle_get_definition(&self, code: &Code, for_cache: bool) -> std::result::Result<Response, Problem> {
+        let (store, definition) = self.live(code)?;
+        let mut view = self.summary(&store, &definition)?;
+        if let Some(object) = view.as_object_mut() {
+            object.remove("archived");
+        }
+        let mut response = json_response(&view, 200)?;
+        if !for_cache {
+            response = with_etag(response, &definition)?;
+        }
+        if for_cache {
+            self.lookup_cached.set(true);
+            let at = now()?;
+            if let Some(expires) = store.next_expiry_after(code, at)? {
+                let millis = expires.as_unix_millis().saturating_sub(at.as_unix_millis());
+                response
+                    .headers_mut()
+                    .set(FRESH_FOR_HEADER, &(millis / 1000).to_string())?;
+            }
+        }
+        Ok(response)
+    }
+
+    /// Notes, on the outcome, that this request changed the code's counts
+    /// (`total_after` uses now count): `cap: "reached"` or `"freed"` when it
+    /// moved the code to or from its total cap, and `purge: true` when a
+    /// public lookup may be cached with the counts before it. The Worker then
+    /// purges the code's cached lookup, so a buyer's next lookup is live.
+    pub(crate) fn note_counts_changed(&self, promo: &PromoCode, total_after: u64, released: bool) {
+        let cap = cap_change(promo, total_after, released);
+        let purge = self.lookup_cached.replace(false);
+        OUTCOME.with(|slot| {
+            if let Some(line) = slot.borrow_mut().as_mut() {
+                if let Some(change) = cap {
+                    line["cap"] = json!(change);
+                }
+                if purge {
+                    line["purge"] = json!(true);
+                }
+            }
+        });
+    }
+}
+
+/// The entity tag of a stored definition (see [`etag`]): over the JSON the store keeps.
+fn tag(definition: &StoredDefinition) -> std::result::Result<String, Problem> {
+    let json = serde_json::to_string(&definition.promo).map_err(|e| Problem::Internal(e.to_string()))?;
+    Ok(etag::of(&json, definition.archived))
+}
+
+/// The answer with the definition's `ETag`.
+fn with_etag(mut response: Response, definition: &StoredDefinition) -> std::result::Result<Response, Problem> {
+    response.headers_mut().set(ETAG_HEADER, &tag(definition)?)?;
+    Ok(response)
+}

@@ -1,0 +1,389 @@
+//! The Durable Object: one [`Ledger`] per normalised promo code.
+//!
+//! The Worker authenticates and routes, then forwards the request body as it
+//! came to the code's object (`https://ledger/<op>`). The object reads the
+//! body (its only `await` before deciding), parses it once with the core's
+//! request shapes, and runs the core synchronously against its
+//! [`SqliteRedemptionStore`]. It keeps the store and the parsed definition in
+//! memory between requests (replaced on every change of the definition, and
+//! read again from SQLite after the object is evicted), and creates its
+//! tables only when the code is first defined: a lookup of a code that was
+//! never defined writes nothing.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use promocodes::api::{BasketRequest, BasketRequestKind, CodePatch, ReleaseRequest};
+use promocodes::Timestamp;
+use promocodes::{capture, hold, release, CaptureOptions, Code, RedemptionError};
+use promocodes::{HoldOptions, IdempotencyKey, PromoCode, RedemptionStore};
+use serde_json::{json, Value};
+use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
+
+use crate::etag::{self, Condition, ETAG_HEADER};
+use crate::limits::MAX_PAGE;
+use crate::payments::flow::{PaymentCapture, PaymentRelease};
+use crate::problem::Problem;
+use crate::protocol::{
+    Call, FOR_CACHE_HEADER, FRESH_FOR_HEADER, IDEMPOTENCY_KEY_HEADER, OUTCOME_HEADER, TEST_CONFLICT_HEADER,
+};
+use crate::sqlite::{SqliteRedemptionStore, StoredDefinition};
+use crate::stats::{self, Event};
+
+mod checkout;
+mod definition;
+mod history;
+
+/// The Durable Object holding one code's definition, counts, holds, idempotency keys, receipts and figures.
+#[durable_object]
+pub struct Ledger {
+    state: State,
+    cache: RefCell<Cache>,
+    /// Whether a public lookup may sit in the edge cache with counts that a
+    /// write has since changed: set when the object answers a lookup for
+    /// the cache, cleared when a write tells the Worker to purge it. It starts
+    /// set, since a lookup may have been cached before this instance began.
+    lookup_cached: Cell<bool>,
+    /// Figures counted in memory and not yet written: the quotes' (see [`stats`]).
+    figures: RefCell<stats::Pending>,
+    /// Test builds only: when this instance wrote figures to SQLite (Unix milliseconds).
+    #[cfg(feature = "conformance")]
+    figure_writes: RefCell<Vec<i64>>,
+}
+
+/// What the object keeps in memory between requests.
+#[derive(Default)]
+struct Cache {
+    store: Option<Rc<SqliteRedemptionStore>>,
+    definition: Option<Rc<StoredDefinition>>,
+    /// When the alarm is set for (the next hold's expiry, or when the figures
+    /// counted in memory are due), as far as this instance knows.
+    alarm: Option<Timestamp>,
+    /// The last minute whose old figures were pruned.
+    pruned: i64,
+}
+
+impl DurableObject for Ledger {
+    fn new(state: State, _env: Env) -> Self {
+        Ledger {
+            state,
+            cache: RefCell::new(Cache::default()),
+            lookup_cached: Cell::new(true),
+            figures: RefCell::new(stats::Pending::default()),
+            #[cfg(feature = "conformance")]
+            figure_writes: RefCell::new(Vec::new()),
+        }
+    }
+
+    async fn fetch(&self, req: Request) -> Result<Response> {
+        OUTCOME.with(|slot| slot.borrow_mut().take());
+        let op = Call::of(&req.method(), &req.path()).and_then(Call::log_name);
+        let response = match self.dispatch(req).await {
+            Ok(response) => response,
+            Err(problem) => {
+                if let Some(op) = op {
+                    note_refused(op, &problem);
+                }
+                problem.into_response()?
+            }
+        };
+        with_outcome(response)
+    }
+
+    async fn alarm(&self) -> Result<Response> {
+        match self.handle_alarm().await {
+            Ok(()) => Response::ok(""),
+            Err(problem) => {
+                worker::console_error!("alarm failed: {}", problem.body());
+                Response::error("alarm failed", 500)
+            }
+        }
+    }
+}
+
+/// Now, from the runtime's clock.
+pub fn now() -> std::result::Result<Timestamp, Problem> {
+    let millis = i64::try_from(worker::Date::now().as_millis()).map_err(|e| Problem::Internal(e.to_string()))?;
+    Timestamp::from_unix_millis(millis).map_err(|e| Problem::Internal(e.to_string()))
+}
+
+pub(crate) fn json_response(value: &impl serde::Serialize, status: u16) -> std::result::Result<Response, Problem> {
+    Ok(Response::from_json(value)?.with_status(status))
+}
+
+fn minute(at: Timestamp) -> i64 {
+    at.as_unix_seconds().div_euclid(60)
+}
+
+thread_local! {
+    /// The outcome of the request being handled, for its log line: the object
+    /// decides it, the Worker times the whole request (a Worker's clock only
+    /// moves across I/O, so the object cannot) and writes the line.
+    pub(crate) static OUTCOME: std::cell::RefCell<Option<Value>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Notes the outcome of this request (`code`, `op`, `outcome`, and a
+/// `rejection`, `problem` or other detail) for its one JSON log line.
+pub(crate) fn log(code: &Code, op: &str, outcome: &str, detail: Option<(&str, &str)>) {
+    let mut line = json!({ "code": code, "op": op, "outcome": outcome });
+    if let Some((field, value)) = detail {
+        line[field] = json!(value);
+    }
+    OUTCOME.with(|slot| *slot.borrow_mut() = Some(line));
+}
+
+/// Notes the outcome of a hold, capture or release refused before it noted
+/// one (a body it cannot read, an unknown code): the Worker adds the code it
+/// routed by.
+fn note_refused(op: &str, problem: &Problem) {
+    OUTCOME.with(|slot| {
+        let mut slot = slot.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(json!({ "code": null, "op": op, "outcome": "problem", "problem": problem.slug() }));
+        }
+    });
+}
+
+/// Whether a write that left the code's total at `total_after` moved it to
+/// its total cap (`"reached"`) or, giving a use back, from it (`"freed"`).
+fn cap_change(promo: &PromoCode, total_after: u64, released: bool) -> Option<&'static str> {
+    let cap = promo.limits().total()?;
+    match released {
+        false if total_after >= cap => Some("reached"),
+        true if total_after + 1 == cap => Some("freed"),
+        _ => None,
+    }
+}
+
+/// Attaches the noted outcome, if any, to the answer.
+fn with_outcome(mut response: Response) -> Result<Response> {
+    if let Some(line) = OUTCOME.with(|slot| slot.borrow_mut().take()) {
+        response.headers_mut().set(OUTCOME_HEADER, &line.to_string())?;
+    }
+    Ok(response)
+}
+
+impl Ledger {
+    /// The store, if the code was ever defined (read only: nothing is created).
+    pub(crate) fn store(&self) -> std::result::Result<Option<Rc<SqliteRedemptionStore>>, Problem> {
+        if let Some(store) = &self.cache.borrow().store {
+            return Ok(Some(store.clone()));
+        }
+        let store = SqliteRedemptionStore::existing(self.state.storage())?.map(Rc::new);
+        self.cache.borrow_mut().store.clone_from(&store);
+        Ok(store)
+    }
+
+    /// The store, creating its tables (a definition is being written).
+    fn store_or_create(&self) -> std::result::Result<Rc<SqliteRedemptionStore>, Problem> {
+        if let Some(store) = self.store()? {
+            return Ok(store);
+        }
+        let store = Rc::new(SqliteRedemptionStore::create(self.state.storage())?);
+        self.cache.borrow_mut().store = Some(store.clone());
+        Ok(store)
+    }
+
+    /// The stored definition of `code`, archived or not.
+    pub(crate) fn stored(
+        &self,
+        code: &Code,
+    ) -> std::result::Result<(Rc<SqliteRedemptionStore>, Rc<StoredDefinition>), Problem> {
+        let store = self.store()?.ok_or_else(|| Problem::UnknownCode(code.clone()))?;
+        if let Some(definition) = &self.cache.borrow().definition {
+            if definition.promo.code() == code {
+                return Ok((store, definition.clone()));
+            }
+        }
+        let definition = Rc::new(
+            store
+                .definition(code)?
+                .ok_or_else(|| Problem::UnknownCode(code.clone()))?,
+        );
+        self.cache.borrow_mut().definition = Some(definition.clone());
+        Ok((store, definition))
+    }
+
+    /// The definition buyers may use: defined and not archived.
+    fn live(&self, code: &Code) -> std::result::Result<(Rc<SqliteRedemptionStore>, Rc<StoredDefinition>), Problem> {
+        let (store, definition) = self.stored(code)?;
+        if definition.archived {
+            return Err(Problem::UnknownCode(code.clone()));
+        }
+        Ok((store, definition))
+    }
+
+    /// Adds to the code's figures and writes them now, with any counted in
+    /// memory before (a write request's figure); a failure is logged, never returned.
+    pub(crate) fn count(&self, event: Event<'_>, n: i64, at: Timestamp) {
+        self.figures.borrow_mut().add(event, n, minute(at));
+        self.write_figures(at);
+    }
+
+    /// Counts a public request's figure (a quote's) in memory: it is written
+    /// now if the last write was [`stats::WRITE_INTERVAL_MS`] ago or more,
+    /// else with the next write, and the alarm is set for when it is due at
+    /// the latest. A failure to set the alarm is logged, never returned.
+    async fn count_public(&self, event: Event<'_>, at: Timestamp) {
+        let due = {
+            let mut figures = self.figures.borrow_mut();
+            figures.add(event, 1, minute(at));
+            figures.is_due(at.as_unix_millis())
+        };
+        if due {
+            self.write_figures(at);
+        } else if let Err(problem) = self.alarm_for_figures().await {
+            worker::console_error!("setting the figures' alarm failed: {}", problem.body());
+        }
+    }
+
+    /// When the figures counted in memory are due to be written, if any are counted.
+    fn figures_due(&self) -> std::result::Result<Option<Timestamp>, Problem> {
+        let figures = self.figures.borrow();
+        if figures.is_empty() {
+            return Ok(None);
+        }
+        let due = Timestamp::from_unix_millis(figures.due_at()).map_err(|e| Problem::Internal(e.to_string()))?;
+        Ok(Some(due))
+    }
+
+    /// Sets the alarm for when the figures counted in memory are due, unless
+    /// it is set for that time or sooner.
+    async fn alarm_for_figures(&self) -> std::result::Result<(), Problem> {
+        let Some(due) = self.figures_due()? else {
+            return Ok(());
+        };
+        if self.cache.borrow().alarm.is_some_and(|set| set <= due) {
+            return Ok(());
+        }
+        self.set_alarm(due).await
+    }
+
+    /// Sets the object's one alarm for `at` (just after it). It is noted
+    /// before the await, so that requests meanwhile do not set it again.
+    async fn set_alarm(&self, at: Timestamp) -> std::result::Result<(), Problem> {
+        let before = self.cache.borrow_mut().alarm.replace(at);
+        let date = worker::js_sys::Date::new(&(at.as_unix_millis() as f64 + 1.0).into());
+        let set = self.state.storage().set_alarm(worker::ScheduledTime::new(date)).await;
+        if set.is_err() {
+            self.cache.borrow_mut().alarm = before;
+        }
+        Ok(set?)
+    }
+
+    /// Writes every figure counted in memory, in one synchronous turn (one
+    /// commit), and folds old minutes once a minute; a failure is logged,
+    /// never returned (those counts are lost).
+    fn write_figures(&self, at: Timestamp) {
+        let counts = self.figures.borrow_mut().take(at.as_unix_millis());
+        if counts.is_empty() {
+            return;
+        }
+        let sql = self.state.storage().sql();
+        let now_minute = minute(at);
+        let result = stats::write(&sql, &counts).and_then(|()| {
+            let stale = self.cache.borrow().pruned < now_minute;
+            if stale {
+                stats::prune(&sql, now_minute)?;
+                self.cache.borrow_mut().pruned = now_minute;
+            }
+            Ok(())
+        });
+        #[cfg(feature = "conformance")]
+        self.figure_writes.borrow_mut().push(at.as_unix_millis());
+        if let Err(err) = result {
+            worker::console_error!("figures not written ({} counts): {err}", counts.len());
+        }
+    }
+
+    async fn dispatch(&self, mut req: Request) -> std::result::Result<Response, Problem> {
+        let call = Call::of(&req.method(), &req.path()).ok_or(Problem::NotFound)?;
+        match call {
+            Call::PutDefinition => {
+                let condition = Condition::of(req.headers())?;
+                let body = req.text().await?;
+                self.handle_put_definition(&body, &condition)
+            }
+            Call::PatchDefinition => {
+                let code = Self::code_param(&req)?;
+                let condition = Condition::of(req.headers())?;
+                let body = req.text().await?;
+                self.handle_patch_definition(&code, &body, &condition)
+            }
+            Call::ArchiveDefinition => self.handle_archive(&Self::code_param(&req)?),
+            Call::GetDefinition => {
+                let for_cache = req.headers().get(FOR_CACHE_HEADER)?.is_some();
+                self.handle_get_definition(&Self::code_param(&req)?, for_cache)
+            }
+            Call::Summary => self.handle_summary(&Self::code_param(&req)?),
+            Call::Quote => {
+                let body = req.text().await?;
+                self.handle_quote(&body).await
+            }
+            Call::Hold => {
+                let key = Self::key(&req)?;
+                let body = req.text().await?;
+                self.handle_hold(&key, &body).await
+            }
+            Call::Capture => {
+                let key = Self::key(&req)?;
+                let conflict = Self::forced_conflict(&req)?;
+                let body = req.text().await?;
+                self.handle_capture(&key, &body, conflict)
+            }
+            Call::Release => {
+                let body = req.text().await?;
+                self.handle_release(&body)
+            }
+            Call::PaymentCapture => {
+                let capture: PaymentCapture = req.json().await?;
+                self.handle_payment_capture(&capture)
+            }
+            Call::PaymentRelease => {
+                let release: PaymentRelease = req.json().await?;
+                self.handle_payment_release(&release)
+            }
+            Call::Redemptions => self.handle_redemptions(&req),
+            Call::Stats => self.handle_stats(&Self::code_param(&req)?),
+            #[cfg(feature = "conformance")]
+            Call::Conformance => self.handle_conformance(),
+            #[cfg(feature = "conformance")]
+            Call::FigureWrites => self.handle_figure_writes(&Self::code_param(&req)?),
+        }
+    }
+
+    fn key(req: &Request) -> std::result::Result<IdempotencyKey, Problem> {
+        let key = req
+            .headers()
+            .get(IDEMPOTENCY_KEY_HEADER)?
+            .ok_or(Problem::MissingIdempotencyKey)?;
+        Ok(IdempotencyKey::parse(&key)?)
+    }
+
+    /// Test builds only: `x-test-conflict: 1` makes every compare-and-set of
+    /// this capture lose, to see a 409 end to end.
+    fn forced_conflict(req: &Request) -> std::result::Result<bool, Problem> {
+        let asked = req.headers().get(TEST_CONFLICT_HEADER)?.is_some();
+        Ok(cfg!(feature = "conformance") && asked)
+    }
+
+    fn code_param(req: &Request) -> std::result::Result<Code, Problem> {
+        let url = req.url()?;
+        let code = url
+            .query_pairs()
+            .find(|(k, _)| k == "code")
+            .map(|(_, v)| v.into_owned())
+            .unwrap_or_default();
+        Ok(Code::parse(&code)?)
+    }
+}
+
+fn log_problem(code: &Code, op: &str, problem: &Problem) {
+    match problem {
+        Problem::Refused(_) | Problem::Rejected { .. } => {
+            let rejection = problem.rejection().map_or("", |r| r.rejection().code());
+            log(code, op, "rejected", Some(("rejection", rejection)))
+        }
+        other => log(code, op, "problem", Some(("problem", other.slug()))),
+    }
+}

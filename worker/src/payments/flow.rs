@@ -1,0 +1,316 @@
+//! The payment flow inside a code's object: a provider's confirmation
+//! captures (a refusal now is recorded for the operator, since the money has
+//! moved), its cancel, failure or refund releases, in whatever order the
+//! events arrive. A full refund is final for its payment, and so is a refused
+//! payment capture for its key.
+
+use promocodes::{capture, Basket, CaptureOptions, Code, Currency, CustomerId, IdempotencyKey, Line, Money};
+use promocodes::{Quote, RedemptionError, RedemptionStore, Reservation, ReservationState, Timestamp};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use worker::Response;
+
+use crate::ledger::{json_response, log, now, Ledger, OUTCOME};
+use crate::problem::Problem;
+use crate::sqlite::SqliteRedemptionStore;
+use crate::stats::Event;
+
+impl Ledger {
+    /// A payment provider's confirmation (the Stripe webhook): the money has
+    /// moved. A capture refused now cannot be undone by an error answer, so
+    /// it is recorded as a refused payment capture, for the operator to refund
+    /// or honour, and answered 200; a conflict or a store failure is a 5xx, so
+    /// the provider delivers again.
+    pub(crate) fn handle_payment_capture(&self, payment: &PaymentCapture) -> std::result::Result<Response, Problem> {
+        let code = Code::parse(&payment.code)?;
+        let payment_key = IdempotencyKey::parse(&payment.key)?;
+        let (store, definition) = self.stored(&code)?;
+        let at = now()?;
+        // A full refund is final for its payment, whatever came before it: nothing is captured.
+        if let Some(released) = store.final_payment(&code, &payment_key)? {
+            return self.payment_replayed(&code, payment, at, "released", json!({ "release": released }));
+        }
+        let mut key = payment_key.clone();
+        let mut earlier = store.reservation(&code, &key)?;
+        if earlier.as_ref().is_some_and(released_hold) {
+            // A hold released by a failed attempt (`payment_failed`), then a
+            // retry that paid: the payment's key names a use given back, so
+            // this payment is captured afresh under its second key.
+            key = paid_after_release(&payment_key)?;
+            earlier = store.reservation(&code, &key)?.or(earlier);
+        }
+        // A refused payment capture is final for its key: the operator may have refunded it.
+        if let Some(refusal) = store.refusal(&code, &key)? {
+            let detail = json!({ "rejection": refusal["rejection"], "detail": refusal["detail"] });
+            return self.payment_replayed(&code, payment, at, "refused", detail);
+        }
+        let refuse = |rejection: Option<&str>, detail: String, quote: Option<&promocodes::Quote>| {
+            self.refuse_payment(&store, &code, &key, payment, at, rejection, detail, quote)
+        };
+        let customer = match payment.customer.as_deref().map(CustomerId::parse).transpose() {
+            Ok(customer) => customer,
+            Err(err) => return refuse(None, format!("metadata.customer: {err}"), None),
+        };
+        let basket = match (&payment.basket, &earlier) {
+            (Some(json), _) => match Basket::from_json(json) {
+                Ok(basket) => basket,
+                Err(err) => return refuse(None, format!("metadata.promo_basket: {}", err.at(".")), None),
+            },
+            (None, Some(held)) => basket_of(&held.quote)?,
+            (None, None) => {
+                return refuse(
+                    None,
+                    "metadata has no promo_basket and no hold was taken under the payment's id".to_owned(),
+                    None,
+                )
+            }
+        };
+        let charged = match Currency::from_code(&payment.currency).and_then(|c| Money::parse(&payment.charged, c)) {
+            Ok(charged) => charged,
+            Err(err) => return refuse(None, format!("the amount charged: {err}"), None),
+        };
+        if definition.archived && earlier.is_none() {
+            return refuse(None, format!("the code {code} is archived"), None);
+        }
+        let options = CaptureOptions::new().idempotency_key(&key).charged(charged);
+        let result = capture(&definition.promo, &*store, customer.as_ref(), &basket, at, options);
+        match result {
+            Ok(receipt) => {
+                let (event, outcome, status) = if receipt.replayed {
+                    (Event::Replay, "replayed", "replayed")
+                } else {
+                    (Event::Capture, "captured", "captured")
+                };
+                self.count(event, 1, at);
+                log(&code, "capture", outcome, Some(("event", payment.event_id.as_str())));
+                if !receipt.replayed {
+                    self.note_counts_changed(&definition.promo, receipt.usage.total(), false);
+                }
+                json_response(&json!({ "received": true, "action": status, "receipt": receipt }), 200)
+            }
+            Err(RedemptionError::Conflict(conflict)) => {
+                self.count(Event::Conflict, 1, at);
+                log(&code, "capture", "problem", Some(("problem", "conflict")));
+                Err(Problem::RetryLater(conflict))
+            }
+            Err(RedemptionError::Store(err)) => Err(Problem::Store(err)),
+            Err(RedemptionError::Rejected(stale)) => {
+                let rejection = stale.rejection().code();
+                refuse(Some(rejection), stale.rejected.message().to_owned(), Some(&stale.quote))
+            }
+            Err(other) => refuse(None, other.to_string(), None),
+        }
+    }
+
+    /// Answers a payment event that finds its payment settled for good (a
+    /// refund before it, or a refused capture): 200, `replayed`, nothing recorded.
+    pub(crate) fn payment_replayed(
+        &self,
+        code: &Code,
+        payment: &PaymentCapture,
+        at: Timestamp,
+        action: &str,
+        fields: Value,
+    ) -> std::result::Result<Response, Problem> {
+        self.count(Event::Replay, 1, at);
+        log(code, "capture", "replayed", Some(("event", payment.event_id.as_str())));
+        let mut answer = json!({ "received": true, "action": action, "replayed": true });
+        if let (Some(answer), Value::Object(fields)) = (answer.as_object_mut(), fields) {
+            answer.extend(fields);
+        }
+        json_response(&answer, 200)
+    }
+
+    /// Records and answers a payment capture refused after the money moved.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn refuse_payment(
+        &self,
+        store: &SqliteRedemptionStore,
+        code: &Code,
+        key: &IdempotencyKey,
+        payment: &PaymentCapture,
+        at: Timestamp,
+        rejection: Option<&str>,
+        detail: String,
+        quote: Option<&promocodes::Quote>,
+    ) -> std::result::Result<Response, Problem> {
+        let refusal = json!({
+            "customer": payment.customer,
+            "rejection": rejection,
+            "detail": detail,
+            "charged": { "amount": payment.charged, "currency": payment.currency },
+            "event_id": payment.event_id,
+            "refused_at": at,
+            "quote": quote,
+        });
+        let first = store.record_refusal(code, key, &refusal)?;
+        if first {
+            self.count(
+                Event::Rejected("captures", rejection.unwrap_or("invalid_request")),
+                1,
+                at,
+            );
+        }
+        log(
+            code,
+            "capture",
+            "refused_after_payment",
+            Some(("rejection", rejection.unwrap_or("invalid_request"))),
+        );
+        OUTCOME.with(|slot| {
+            if let Some(line) = slot.borrow_mut().as_mut() {
+                line["payment"] = json!(key);
+                line["event"] = json!(payment.event_id);
+                line["detail"] = json!(detail);
+            }
+        });
+        json_response(
+            &json!({ "received": true, "action": "refused", "rejection": rejection, "detail": detail, "replayed": !first }),
+            200,
+        )
+    }
+
+    /// A payment provider's "give the use back" (the Stripe webhook): the
+    /// release of what is recorded under the payment's id, or under its
+    /// second key if a retry paid after a failed attempt released the hold.
+    /// A failed or cancelled payment releases only a hold: a capture is left
+    /// as it is and the event is answered as ignored (200, with why).
+    pub(crate) fn handle_payment_release(&self, payment: &PaymentRelease) -> std::result::Result<Response, Problem> {
+        let code = Code::parse(&payment.code)?;
+        let key = IdempotencyKey::parse(&payment.key)?;
+        let store = self.store()?.ok_or_else(|| Problem::UnknownCode(code.clone()))?;
+        let payment_key = key;
+        if let Some(released) = store.final_payment(&code, &payment_key)? {
+            // Refunded before: every later event for the payment replays that.
+            let at = now()?;
+            self.count(Event::Replay, 1, at);
+            log(&code, "release", "replayed", None);
+            return json_response(
+                &json!({ "received": true, "action": "released", "release": released, "replayed": true }),
+                200,
+            );
+        }
+        let paid = paid_after_release(&payment_key)?;
+        let key = if store.reservation(&code, &paid)?.is_some() {
+            paid
+        } else {
+            payment_key.clone()
+        };
+        let reason = payment
+            .reason
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(promocodes::MAX_REASON_LEN)
+            .collect::<String>();
+        if !payment.holds_only {
+            // A full refund is final for its payment: recorded even when nothing was held or
+            // captured yet, so that a `payment_intent.succeeded` delivered after it captures nothing.
+            if store.reservation(&code, &key)?.is_none() {
+                let at = now()?;
+                if let Some(released) = store.record_unpaid_refund(&code, &payment_key, &reason, at)? {
+                    let replayed = released["replayed"].as_bool().unwrap_or(false);
+                    self.count(if replayed { Event::Replay } else { Event::Release }, 1, at);
+                    log(&code, "release", if replayed { "replayed" } else { "released" }, None);
+                    return json_response(
+                        &json!({ "received": true, "action": "released", "release": released, "replayed": replayed }),
+                        200,
+                    );
+                }
+            }
+            let response = self.release_answer(&code, &key, Some(&reason))?;
+            store.mark_final(&code, &payment_key, &key)?;
+            return Ok(response);
+        }
+        // A failed or cancelled payment releases a hold, never a capture.
+        if let Some(recorded) = store.reservation(&code, &key)? {
+            if recorded.state == ReservationState::Captured {
+                let why = format!(
+                    "{} is captured: a failed or cancelled payment releases only a hold",
+                    key.as_str()
+                );
+                log(&code, "release", "ignored", Some(("why", why.as_str())));
+                return json_response(&json!({ "received": true, "action": "ignored", "why": why }), 200);
+            }
+        }
+        self.release_answer(&code, &key, Some(&reason))
+    }
+}
+
+/// What the Worker forwards of a payment provider's confirmation: the code,
+/// the payment's id as the key, and the metadata's customer and basket as
+/// given (the object reads them, so that a bad one is recorded, not lost).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PaymentCapture {
+    /// The code from the metadata, normalised.
+    pub code: String,
+    /// The payment's id (`pi_...`): the capture's idempotency key.
+    pub key: String,
+    /// The metadata's customer, if any.
+    pub customer: Option<String>,
+    /// The metadata's basket (JSON text), if any.
+    pub basket: Option<String>,
+    /// The amount charged, in major units (`"72.00"`).
+    pub charged: String,
+    /// Its currency (`"EUR"`).
+    pub currency: String,
+    /// The provider's event id, for the record.
+    pub event_id: String,
+}
+
+/// The suffix of the second key a payment is captured under when its first
+/// key names a hold that a failed attempt released (see [`paid_after_release`]).
+pub const PAID_AFTER_RELEASE_SUFFIX: &str = ":paid";
+
+/// The key a payment is captured under when the hold taken under its own id
+/// was released by a failed attempt (`payment_intent.payment_failed`) and a
+/// retry then paid: `<payment id>:paid`. A key names one redemption forever,
+/// and the payment's own key names the use given back; the payment that went
+/// through is a second redemption, under this key, which a later refund
+/// releases.
+///
+/// # Errors
+///
+/// [`Problem::Input`] when the payment id is too long to take the suffix.
+pub fn paid_after_release(payment: &IdempotencyKey) -> std::result::Result<IdempotencyKey, Problem> {
+    Ok(IdempotencyKey::parse(&format!(
+        "{}{PAID_AFTER_RELEASE_SUFFIX}",
+        payment.as_str()
+    ))?)
+}
+
+/// A hold given back before it was ever captured.
+fn released_hold(reservation: &Reservation) -> bool {
+    reservation.state == ReservationState::Released && reservation.was == Some(ReservationState::Held)
+}
+
+/// What the Worker forwards of a payment provider's "give the use back":
+/// the code, the payment's id, the reason, and whether only a hold may be
+/// released (a failed or cancelled payment) or a capture too (a refund).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PaymentRelease {
+    /// The code, normalised.
+    pub code: String,
+    /// The payment's id (`pi_...`).
+    pub key: String,
+    /// Why, for the record.
+    pub reason: String,
+    /// True for `payment_intent.canceled` and `payment_intent.payment_failed`:
+    /// they release a hold, never a capture (Stripe does not order its
+    /// events, so a late `payment_failed` can arrive after the retry that paid).
+    pub holds_only: bool,
+}
+
+/// The basket a quote was made for, as far as a capture needs it: the same
+/// lines (sku and amount) and shipping, or the same total.
+fn basket_of(quote: &Quote) -> std::result::Result<Basket, Problem> {
+    match quote.lines() {
+        None => Ok(Basket::from(*quote.total())),
+        Some(lines) => {
+            let lines = lines
+                .iter()
+                .map(|l| Line::new(l.sku.clone(), 1, l.amount))
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            Ok(Basket::from_lines(lines, quote.shipping().map(|s| s.amount))?)
+        }
+    }
+}
