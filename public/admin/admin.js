@@ -419,8 +419,8 @@ async function archiveCode(summary) {
   if (!sure) return;
   try {
     await api("DELETE", codePath(summary.code));
-    showNotice(`${summary.code} is archived.`);
     await loadCatalog();
+    showNotice(`${summary.code} is archived.`);
   } catch (err) {
     report(err);
   }
@@ -435,8 +435,8 @@ async function restoreCode(summary) {
   }
   try {
     await api("PUT", codePath(summary.code), { body: definitionOf(summary), what: "restore" });
-    showNotice(`${summary.code} is restored.`);
     await loadCatalog();
+    showNotice(`${summary.code} is restored.`);
   } catch (err) {
     report(err);
   }

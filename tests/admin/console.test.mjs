@@ -225,7 +225,7 @@ test("the catalog: search by prefix, archived on request, Archive and Restore; a
   await row.getByRole("button", { name: "Archive PAGEA1" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Archive" }).click();
   await page.getByText("PAGEA1 is archived.").waitFor();
-  assert.equal(await page.getByRole("row", { name: /PAGEA1/ }).count(), 0);
+  await page.getByRole("row", { name: /PAGEA1/ }).waitFor({ state: "detached" });
   assert.equal((await call(worker.base, "GET", "/v1/codes/PAGEA1")).status, 404);
   await page.getByLabel("Show archived codes").check();
   await page.getByRole("button", { name: "Search" }).click();
@@ -261,6 +261,7 @@ test("the kill switch: off after a confirmation refuses a checkout quote with in
     await shoot(page, "confirm-switch-off");
   }
   await dialog.getByRole("button", { name: "Cancel" }).click();
+  await page.waitForFunction(() => document.querySelector('[aria-label="Active: KILLME"]').checked, null, { timeout: 5_000 });
   assert.equal(await toggle.isChecked(), true, "cancelled: still on");
   assert.equal((await quote()).status, 200);
 
