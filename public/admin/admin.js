@@ -1004,9 +1004,11 @@ function wire() {
   $("download-csv").addEventListener("click", downloadCsv);
 
   window.addEventListener("hashchange", () => route());
-  window.addEventListener("resize", () => {
-    if (watch.chart) watch.chart.setSize({ width: Math.max(300, $("chart").clientWidth), height: 280 });
-  });
+  // The chart follows its card's width (a window resized, a layout that changed).
+  new ResizeObserver(() => {
+    const width = Math.max(300, $("chart").clientWidth);
+    if (watch.chart && watch.chart.width !== width) watch.chart.setSize({ width, height: 280 });
+  }).observe($("chart"));
 }
 
 wire();

@@ -80,6 +80,9 @@ async function axe(page, view) {
 }
 
 async function shoot(page, name) {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `${name} at ${page.viewportSize().width} px: the page scrolls sideways by ${overflow} px`);
   await page.screenshot({ path: path.join(OUTPUT, `admin-${name}-${page.viewportSize().width}.png`), fullPage: true });
 }
 
@@ -467,5 +470,64 @@ test("API errors as sentences with what to do: 404, 401 (a token revoked meanwhi
   await page.getByText("The admin token was not accepted. Sign in again with the current token.").waitFor();
   await page.getByRole("heading", { name: "Sign in" }).waitFor();
   assert.equal(await page.evaluate(() => sessionStorage.length), 0);
+  await page.context().close();
+});
+
+test("numbers, money and dates in the browser's locale: German", async () => {
+  assert.equal((await put({ code: "LOCALE", discount: { kind: "percent", percent: "12.5", max: eur("1000.00") }, starts_at: "2026-03-01T12:00:00Z" })).status, 201);
+  for (let i = 0; i < 2; i++) assert.equal((await capture("LOCALE", `locale-${i}`, { total: eur("1234.50") })).status, 201);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "de-DE", timezoneId: "Europe/Berlin" });
+  const page = await context.newPage();
+  await signIn(page, "#/code/LOCALE");
+  await page.getByRole("cell", { name: "locale-1" }).waitFor();
+  const summary = await page.locator("#code-summary").textContent();
+  assert.match(summary, /12,5\s%/, summary);
+  assert.match(summary, /1\.000,00\s€/, summary);
+  assert.match(summary, /01\.03\.2026, 13:00/, summary);
+  const row = await page.locator("#redemptions tbody tr").first().locator("td").allTextContents();
+  assert.match(row[4], /1\.234,50\s€/);
+  await shoot(page, "code-page-de");
+  await context.close();
+});
+test("everything with the keyboard: sign in, New code, Save, the kill switch and its confirmation", async () => {
+  const page = await open();
+  await page.goto(`${worker.base}/admin/`);
+  await page.getByRole("heading", { name: "Sign in" }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement.id), "token", "the token field has the focus");
+  await page.keyboard.type(ADMIN_TOKEN);
+  await page.keyboard.press("Enter");
+  await page.getByRole("heading", { name: "Codes" }).waitFor();
+  /** Presses Tab (or Shift+Tab, `back`) until the focused element matches `selector` (at most 40 times). */
+  const tabTo = async (selector, back = false) => {
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press(back ? "Shift+Tab" : "Tab");
+      if (await page.evaluate((s) => document.activeElement?.matches(s), selector)) return;
+    }
+    assert.fail(`Tab never reached ${selector}`);
+  };
+  await tabTo('nav a[href="#/new"]', true);
+  await page.keyboard.press("Enter");
+  await page.getByRole("heading", { name: "New code" }).waitFor();
+  await tabTo("#f-code");
+  await page.keyboard.type("KEYED1");
+  await tabTo("#f-percent");
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("15");
+  await page.keyboard.press("Enter");
+  await page.getByRole("heading", { name: "KEYED1" }).waitFor();
+  assert.equal((await call(worker.base, "GET", "/v1/codes/KEYED1", { headers: admin })).json.discount.percent, "15");
+
+  await tabTo('nav a[href="#/"]', true);
+  await page.keyboard.press("Enter");
+  await page.getByRole("switch", { name: "Active: KEYED1" }).waitFor();
+  await tabTo('[aria-label="Active: KEYED1"]');
+  await page.keyboard.press("Space");
+  await page.getByRole("dialog").waitFor();
+  await tabTo("#confirm-ok");
+  await page.keyboard.press("Enter");
+  await page.getByText("KEYED1 is now switched off.").waitFor();
+  assert.equal((await call(worker.base, "GET", "/v1/codes/KEYED1", { headers: admin })).json.active, false);
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Active: KEYED1", "the focus returns to the switch");
+  assert.deepEqual(page.errors, []);
   await page.context().close();
 });
