@@ -127,7 +127,7 @@ async function api(method, path, { body, headers = {}, what, auth = token() } = 
   if (res.ok) return { status: res.status, json, etag: res.headers.get("etag") };
   const error = new ApiError(res.status, json, explain(res.status, json, what));
   error.etag = res.headers.get("etag");
-  if (res.status === 401 && auth) {
+  if (res.status === 401 && auth && auth === token()) {
     signOut(false);
     showProblem(error.message);
   }
@@ -183,10 +183,17 @@ function show(view, title) {
   }
 }
 
+/** A notice to show once the next view is open (after a save moves to the code's page). */
+let nextNotice = "";
+
 async function route() {
   leaveView();
   leaveView = () => {};
   clearMessages();
+  if (nextNotice) {
+    showNotice(nextNotice);
+    nextNotice = "";
+  }
   if (!token()) {
     show("signin", "Sign in");
     $("token").focus();
@@ -658,9 +665,8 @@ async function save(event, overwriteWith = null) {
     const { status, etag } = await api("PUT", codePath(code), { body: definition, headers: condition, what: "definition" });
     editor.etag = etag;
     $("conflict").hidden = true;
+    nextNotice = `${code} is ${status === 201 ? "defined" : "saved"}.`;
     location.hash = `#/code/${encodeURIComponent(code)}`;
-    // after the view changed:
-    setTimeout(() => showNotice(`${code} is ${status === 201 ? "defined" : "saved"}.`), 0);
   } catch (err) {
     if (err.status === 412) await showConflict(code, definition, err.etag);
     else report(err);

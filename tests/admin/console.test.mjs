@@ -135,6 +135,7 @@ test("sign in: a wrong token says so in a sentence; the right one opens the cata
     await page.getByLabel("Admin token").fill("not-the-token");
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByText("That admin token was not accepted. Check it").waitFor();
+    assert.equal(await page.locator("#problem").textContent(), "", "said once, next to the field");
     assert.equal(await page.getByLabel("Admin token").getAttribute("aria-invalid"), "true");
     await axe(page, "sign in, wrong token");
     await shoot(page, "signin-wrong-token");
@@ -194,6 +195,7 @@ test("create a code in the form: a field refused as typed with the server's sent
   await axe(page, "new code, valid");
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await page.getByRole("heading", { name: "CONSOLE10" }).waitFor();
+  await page.getByText("CONSOLE10 is defined.").waitFor();
   const stored = await call(worker.base, "GET", "/v1/codes/CONSOLE10", { headers: admin });
   assert.equal(stored.status, 200);
   assert.equal(stored.json.discount.percent, "10");
