@@ -533,3 +533,24 @@ test("everything with the keyboard: sign in, New code, Save, the kill switch and
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test("the audience from a CSV file: its customer ids fill the field, the code is saved assigned to them", async () => {
+  const page = await open();
+  await signIn(page, "#/new");
+  await page.getByRole("textbox", { name: "Code", exact: true }).fill("FORSOME");
+  await page.getByLabel("Customer ids from a CSV file").setInputFiles({
+    name: "customers.csv", mimeType: "text/csv", buffer: Buffer.from("customer_id,name\r\nalice,Alice A\r\n\"bob\",Bob\r\n"),
+  });
+  await page.waitForFunction(() => document.getElementById("f-audience").value === "alice\nbob");
+  await page.getByText("A basket of €80.00 now: €8.00 off, €72.00 to pay.").waitFor();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByRole("heading", { name: "FORSOME" }).waitFor();
+  assert.equal((await call(worker.base, "GET", "/v1/codes/FORSOME", { headers: admin })).json.assigned, true);
+  const quote = (customer) => call(worker.base, "POST", "/v1/quotes", {
+    body: { code: "FORSOME", customer, total: eur("80.00") }, headers: capturer,
+  });
+  assert.equal((await quote("bob")).status, 200);
+  assert.equal((await quote("mallory")).json.rejection, "not_assigned");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
