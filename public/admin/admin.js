@@ -263,6 +263,7 @@ const catalog = { cursors: [""], page: 0, prefix: "", archived: false };
 
 async function openCatalog() {
   show("catalog", "Codes");
+  $("codes").tHead.rows[0].cells[2].textContent = `Valid (${zone})`;
   $("prefix").value = catalog.prefix;
   $("show-archived").checked = catalog.archived;
   await loadCatalog();
