@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every benchmark of promocodes, in one command, printing ONE markdown table on stdout.
+# Every benchmark of promocodes, in one command, printing ONE markdown table on stdout, then the
+# PostgreSQL store's table (scripts/bench-postgres.sh: captures/s next to a bare conditional UPDATE).
 #
 #   scripts/bench.sh           full counts (about 5 minutes on 2 cores, builds included when warm)
 #   scripts/bench.sh --smoke   tiny counts, to check that everything runs (not a measurement)
@@ -85,3 +86,7 @@ wait "$pid"
 trap - EXIT INT TERM
 
 node bench/report.mjs "$run_json" | tee "$out/table.md"
+
+log "PostgreSQL: promocodes-postgres next to a bare conditional UPDATE, private cluster ($mode)"
+echo | tee -a "$out/table.md"
+scripts/bench-postgres.sh "${flag[@]}" 2>"$out/bench-postgres.log" | tee -a "$out/table.md"

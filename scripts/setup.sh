@@ -22,6 +22,8 @@ done
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need_apt+=(chromium-driver)
+# The PostgreSQL server the promocodes-postgres tests start a private cluster of (scripts/test-postgres.sh).
+command -v pg_ctl >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || need_apt+=(postgresql)
 if [ "${#need_apt[@]}" -gt 0 ]; then
   log "apt-get install ${need_apt[*]}"
   apt-get update -qq

@@ -22,6 +22,9 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features
 stage "core: unit, integration, property and doc tests"
 cargo test -p promocodes --all-features
 
+stage "postgres: PgRedemptionStore on a private PostgreSQL cluster (conformance, races, kill -9, dropped connection)"
+scripts/test-postgres.sh
+
 stage "browser: wasm-pack build, size, TypeScript types, Node smoke, wasm-pack test in headless Chromium"
 scripts/test-browser.sh
 

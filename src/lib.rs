@@ -153,6 +153,16 @@ assert_eq!(store.usage_for(promo.code(), None, now)?.total(), 0);
 
 Bad input is a fourth thing, an [`InputError`], and never records anything.
 
+## Async services
+
+A store that talks to a database over the network implements
+[`AsyncRedemptionStore`] (the same six calls, each a `Send` future), and
+[`redeem_async`], [`capture_async`], [`hold_async`] and [`release_async`]
+answer exactly as their blocking twins: both forms drive one decision loop,
+which does no I/O of its own and only asks its store for the next read or
+write, so no rule and no retry step is written twice. The
+`promocodes-postgres` crate is such a store.
+
 # JSON shapes
 
 Every type that crosses a boundary has one serde shape, used by the browser
@@ -212,9 +222,9 @@ pub use crate::json::from_json;
 #[allow(deprecated)]
 pub use crate::json::malformed;
 pub use crate::redemption::{
-    capture, hold, redeem, release, CaptureOptions, Hold, HoldOptions, Misuse, Receipt, RedeemOptions,
-    RedemptionConflict, RedemptionError, RedemptionRejected, ReleaseError, Released, DEFAULT_ATTEMPTS,
-    DEFAULT_HOLD_TTL_SECONDS, MAX_HOLD_TTL_SECONDS, MAX_REASON_LEN, MIN_HOLD_TTL_SECONDS,
+    capture, capture_async, hold, hold_async, redeem, redeem_async, release, release_async, CaptureOptions, Hold,
+    HoldOptions, Misuse, Receipt, RedeemOptions, RedemptionConflict, RedemptionError, RedemptionRejected, ReleaseError,
+    Released, DEFAULT_ATTEMPTS, DEFAULT_HOLD_TTL_SECONDS, MAX_HOLD_TTL_SECONDS, MAX_REASON_LEN, MIN_HOLD_TTL_SECONDS,
 };
 #[allow(deprecated)]
 pub use crate::redemption::{CaptureError, CaptureRejected, RedeemError};
@@ -225,8 +235,8 @@ pub use crate::rules::{
 #[cfg(feature = "testing")]
 pub use crate::store::testing;
 pub use crate::store::{
-    Conversion, InMemoryRedemptionStore, Redemption, RedemptionStore, Release, Reservation, ReservationState,
-    StoreError,
+    AsyncRedemptionStore, Conversion, InMemoryRedemptionStore, Redemption, RedemptionStore, Release, Reservation,
+    ReservationState, StoreError,
 };
 pub use crate::values::{
     Category, Code, Currency, CustomerId, IdempotencyKey, InputError, Money, Sku, Timestamp, ROUNDING,

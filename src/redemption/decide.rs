@@ -1,11 +1,23 @@
-//! The one compare-and-set loop behind hold, capture and redeem: read the
-//! counts, run every rule, write against exactly those counts, and on a
-//! lost race decide again; a key the store already holds is settled here.
+//! The one compare-and-set loop behind hold, capture and redeem, in their
+//! blocking and their async forms: read the counts, run every rule, write
+//! against exactly those counts, and on a lost race decide again; a key the
+//! store already holds is settled here.
+//!
+//! The loop is a state machine that does no I/O. A [`Decision`] says what it
+//! needs from the store next ([`Step`]) and is resumed with the store's
+//! answer ([`Answer`]). Every rule, every retry and every settlement of a
+//! known key lives in it, once; the two drivers, [`drive`] (a
+//! [`RedemptionStore`]) and [`drive_async`] (an [`AsyncRedemptionStore`]),
+//! only carry steps to the store and answers back.
+
+use std::mem;
 
 use super::error::{Misuse, RedemptionConflict, RedemptionError, RedemptionRejected};
-use crate::rules::{Basket, PromoCode, PromoCodeRejected, Quote};
-use crate::store::{Conversion, Redemption, RedemptionStore, Reservation, ReservationState, StoreError};
-use crate::values::{CustomerId, IdempotencyKey, Timestamp};
+use crate::rules::{Basket, PromoCode, PromoCodeRejected, Quote, UsageCounts};
+use crate::store::{
+    AsyncRedemptionStore, Conversion, Redemption, RedemptionStore, Reservation, ReservationState, StoreError,
+};
+use crate::values::{Code, CustomerId, IdempotencyKey, Timestamp};
 
 /// What a pass of the loop is after.
 #[derive(Clone, Copy)]
@@ -30,12 +42,6 @@ enum Failure {
     Store(StoreError),
 }
 
-impl From<StoreError> for Failure {
-    fn from(err: StoreError) -> Failure {
-        Failure::Store(err)
-    }
-}
-
 fn rejected(rejected: PromoCodeRejected, stale: Option<Quote>, current: Option<Quote>) -> Failure {
     Failure::Rejected(Box::new(Refusal {
         rejected,
@@ -44,23 +50,10 @@ fn rejected(rejected: PromoCodeRejected, stale: Option<Quote>, current: Option<Q
     }))
 }
 
-/// What to do with a reservation found under the key.
-// Short-lived and returned at once: boxing the answer would only add an allocation.
-#[allow(clippy::large_enum_variant)]
-enum Settled {
-    Done(Result<Reservation, Failure>),
-    /// An expired hold of this customer and basket: capture afresh under its
-    /// key, at the counts of the moment.
-    Fresh {
-        /// The hold's `expires_at`.
-        expired_at: Timestamp,
-    },
-}
-
 /// One redemption's request: who, what, when, under which key, after what.
-pub(super) struct Attempt<'a, S: ?Sized> {
+#[derive(Clone, Copy)]
+pub(super) struct Attempt<'a> {
     pub(super) promo: &'a PromoCode,
-    pub(super) store: &'a S,
     pub(super) customer: Option<&'a CustomerId>,
     pub(super) basket: &'a Basket,
     pub(super) now: Timestamp,
@@ -68,11 +61,26 @@ pub(super) struct Attempt<'a, S: ?Sized> {
     pub(super) goal: Goal<'a>,
 }
 
-impl<S: RedemptionStore + ?Sized> Attempt<'_, S> {
-    /// Runs the loop for up to `attempts` passes: the reservation written or
-    /// answered, or the one error a caller sees.
-    pub(super) fn decide(&self, attempts: u32) -> Result<Reservation, RedemptionError> {
-        self.run(attempts).map_err(|failure| self.error(failure))
+impl<'a> Attempt<'a> {
+    /// The loop for up to `attempts` passes, against a blocking store: the
+    /// reservation written or answered, or the one error a caller sees.
+    pub(super) fn decide<S: RedemptionStore + ?Sized>(
+        self,
+        store: &S,
+        attempts: u32,
+    ) -> Result<Reservation, RedemptionError> {
+        drive(Decision::new(self, attempts), store).map_err(|failure| self.error(failure))
+    }
+
+    /// The same loop against an async store: the same steps, awaited.
+    pub(super) async fn decide_async<S: AsyncRedemptionStore + ?Sized>(
+        self,
+        store: &S,
+        attempts: u32,
+    ) -> Result<Reservation, RedemptionError> {
+        drive_async(Decision::new(self, attempts), store)
+            .await
+            .map_err(|failure| self.error(failure))
     }
 
     /// The one mapping of the loop's failures to [`RedemptionError`]. A
@@ -107,149 +115,369 @@ impl<S: RedemptionStore + ?Sized> Attempt<'_, S> {
             Failure::Store(store) => RedemptionError::Store(store),
         }
     }
+}
 
-    /// The compare-and-set loop: each pass re-reads the counts, re-runs every
-    /// rule, then writes against exactly those counts. A key the store already
-    /// holds is settled from the write's answer, or, when a rule refused, from
-    /// a read of the key before the refusal is returned.
-    fn run(&self, attempts: u32) -> Result<Reservation, Failure> {
-        if attempts == 0 {
-            return Err(Failure::Misuse(Misuse::ZeroAttempts));
+/// What the decision needs from the store next, or its answer.
+// Short-lived and matched at once: boxing would only add an allocation per step.
+#[allow(clippy::large_enum_variant)]
+enum Step<'m> {
+    /// [`RedemptionStore::usage_for`].
+    ReadUsage {
+        code: &'m Code,
+        customer: Option<&'m CustomerId>,
+        now: Timestamp,
+    },
+    /// [`RedemptionStore::reservation`].
+    ReadKey { code: &'m Code, key: &'m IdempotencyKey },
+    /// [`RedemptionStore::record`].
+    Record(Redemption<'m>),
+    /// [`RedemptionStore::convert`].
+    Convert(Conversion<'m>),
+    /// The decision is made.
+    Done(Result<Reservation, Failure>),
+}
+
+/// The store's answer to the last [`Step`].
+// Short-lived and matched at once: boxing would only add an allocation per step.
+#[allow(clippy::large_enum_variant)]
+enum Answer {
+    /// To [`Step::ReadUsage`].
+    Usage(Result<UsageCounts, StoreError>),
+    /// To [`Step::ReadKey`], [`Step::Record`] and [`Step::Convert`].
+    Reservation(Result<Option<Reservation>, StoreError>),
+}
+
+/// Where the decision is: the step it asked for and waits on.
+// Short-lived and moved once per step: boxing would only add an allocation.
+#[allow(clippy::large_enum_variant)]
+enum State<'a> {
+    Start,
+    /// Waits on the counts.
+    Reading,
+    /// Waits on the compare-and-set of a new use against `expected`.
+    Recording {
+        expected: UsageCounts,
+        quote: Quote,
+    },
+    /// Waits on the reservation under the key, to settle a refusal.
+    ReadingKey {
+        key: &'a IdempotencyKey,
+    },
+    /// Waits on the conversion of `held`, the hold under `key`.
+    Converting {
+        key: &'a IdempotencyKey,
+        held: Reservation,
+        quote: Quote,
+    },
+    Done(Result<Reservation, Failure>),
+    Finished,
+}
+
+/// The compare-and-set loop as a state machine: each pass reads the counts,
+/// runs every rule, then asks for a write against exactly those counts. A
+/// key the store already holds is settled from the write's answer, or, when
+/// a rule refused, from a read of the key before the refusal is returned.
+struct Decision<'a> {
+    attempt: Attempt<'a>,
+    attempts: u32,
+    passes: u32,
+    state: State<'a>,
+    /// A rule's refusal, returned unless the read of the key settles otherwise.
+    refusal: Option<Failure>,
+    /// Set once the key is found to name an expired hold of this customer
+    /// and basket: that hold's `expires_at`.
+    after_expired_hold: Option<Timestamp>,
+}
+
+/// What to do with a reservation found under the key.
+// Short-lived and returned at once: boxing the answer would only add an allocation.
+#[allow(clippy::large_enum_variant)]
+enum Settled<'a> {
+    /// The next state.
+    Next(State<'a>),
+    /// An expired hold of this customer and basket: capture afresh under its
+    /// key, at the counts of the moment.
+    Fresh {
+        /// The hold's `expires_at`.
+        expired_at: Timestamp,
+    },
+}
+
+impl<'a> Decision<'a> {
+    fn new(attempt: Attempt<'a>, attempts: u32) -> Decision<'a> {
+        Decision {
+            attempt,
+            attempts,
+            passes: 0,
+            state: State::Start,
+            refusal: None,
+            after_expired_hold: None,
         }
-        let code = self.promo.code();
-        // Set once the key is found to name an expired hold of this customer and basket.
-        let mut after_expired_hold = None;
-        for _ in 0..attempts {
-            // A known key needs no read of its own here: the write answers with its record
-            // (atomically), and a refusal looks the key up before it is returned.
-            let usage = self.store.usage_for(code, self.customer, self.now)?;
-            let quote = match self.promo.quote(self.customer, usage, self.basket, self.now) {
-                Ok(quote) => quote,
-                Err(refused) => return self.refuse(rejected(refused, None, None)),
-            };
-            if let Goal::Capture { pinned: Some(shown) } = self.goal {
-                if !shown.charges_as(&quote) {
-                    let refused = PromoCodeRejected::quote_changed(shown, &quote);
-                    return self.refuse(rejected(refused, Some(shown.clone()), Some(quote)));
-                }
+    }
+
+    /// Takes the answer to the last step (`None` at the start) and says what is needed next.
+    fn resume(&mut self, answer: Option<Answer>) -> Step<'_> {
+        let state = mem::replace(&mut self.state, State::Finished);
+        self.state = self.advance(state, answer);
+        if let State::Done(_) = self.state {
+            if let State::Done(result) = mem::replace(&mut self.state, State::Finished) {
+                return Step::Done(result);
             }
-            let written = self.store.record(&Redemption {
-                after_expired_hold,
-                code,
-                customer: self.customer,
-                expected: usage,
-                idempotency_key: self.key,
-                quote: &quote,
-                now: self.now,
-                hold_until: match self.goal {
+        }
+        let Attempt {
+            promo,
+            customer,
+            now,
+            key,
+            goal,
+            ..
+        } = self.attempt;
+        match &self.state {
+            State::Reading => Step::ReadUsage {
+                code: promo.code(),
+                customer,
+                now,
+            },
+            State::Recording { expected, quote } => Step::Record(Redemption {
+                after_expired_hold: self.after_expired_hold,
+                code: promo.code(),
+                customer,
+                expected: *expected,
+                idempotency_key: key,
+                quote,
+                now,
+                hold_until: match goal {
                     Goal::Hold { until } => Some(until),
                     Goal::Capture { .. } => None,
                 },
-            })?;
-            match (written, self.key) {
-                (Some(earlier), Some(key)) if earlier.replayed => match self.settle(key, earlier) {
-                    Settled::Done(answer) => return answer,
-                    Settled::Fresh { expired_at } => {
-                        after_expired_hold = Some(expired_at);
-                        continue;
-                    }
-                },
-                (Some(reservation), _) => return Ok(reservation),
-                (None, _) => continue,
+            }),
+            State::ReadingKey { key } => Step::ReadKey {
+                code: promo.code(),
+                key,
+            },
+            State::Converting { key, quote, .. } => Step::Convert(Conversion {
+                code: promo.code(),
+                key,
+                quote,
+                now,
+            }),
+            State::Start | State::Done(_) | State::Finished => {
+                unreachable!("a decision is resumed only until it is done")
             }
         }
-        Err(Failure::Conflict(RedemptionConflict {
-            code: code.clone(),
-            attempts,
-        }))
     }
 
-    fn earlier(&self) -> Result<Option<(&IdempotencyKey, Reservation)>, StoreError> {
-        match self.key {
-            Some(key) => Ok(self.store.reservation(self.promo.code(), key)?.map(|r| (key, r))),
-            None => Ok(None),
+    fn advance(&mut self, state: State<'a>, answer: Option<Answer>) -> State<'a> {
+        let store_failed = |err| State::Done(Err(Failure::Store(err)));
+        match (state, answer) {
+            (State::Start, None) if self.attempts == 0 => State::Done(Err(Failure::Misuse(Misuse::ZeroAttempts))),
+            (State::Start, None) => self.pass(),
+            (State::Reading, Some(Answer::Usage(usage))) => match usage {
+                Ok(usage) => self.decide(usage),
+                Err(err) => store_failed(err),
+            },
+            (State::Recording { .. }, Some(Answer::Reservation(written))) => match (written, self.attempt.key) {
+                (Err(err), _) => store_failed(err),
+                (Ok(Some(earlier)), Some(key)) if earlier.replayed => {
+                    let settled = self.settle(key, earlier);
+                    self.then(settled)
+                }
+                (Ok(Some(reservation)), _) => State::Done(Ok(reservation)),
+                // Stale: the counts moved between the read and the write.
+                (Ok(None), _) => self.pass(),
+            },
+            (State::ReadingKey { key }, Some(Answer::Reservation(earlier))) => match earlier {
+                Err(err) => store_failed(err),
+                Ok(Some(earlier)) => {
+                    let settled = self.settle(key, earlier);
+                    self.then(settled)
+                }
+                Ok(None) => self.refused(),
+            },
+            (State::Converting { key, held, .. }, Some(Answer::Reservation(converted))) => {
+                let settled = match converted {
+                    Err(err) => return store_failed(err),
+                    // Converted now, or by a twin a moment ago: either way this key's capture.
+                    Ok(Some(captured)) if !captured.replayed => return State::Done(Ok(captured)),
+                    Ok(Some(earlier)) => self.settle(key, earlier),
+                    // It expired between the read and the write: capture afresh, if for its basket.
+                    Ok(None) => self.after_expiry(key, &held),
+                };
+                self.then(settled)
+            }
+            _ => unreachable!("a decision is resumed with the answer to the step it asked for"),
         }
+    }
+
+    /// A new pass, if the budget allows one.
+    fn pass(&mut self) -> State<'a> {
+        if self.passes == self.attempts {
+            return State::Done(Err(Failure::Conflict(RedemptionConflict {
+                code: self.attempt.promo.code().clone(),
+                attempts: self.attempts,
+            })));
+        }
+        self.passes += 1;
+        State::Reading
+    }
+
+    /// The refusal that waited on the read of the key, as it is.
+    fn refused(&mut self) -> State<'a> {
+        match self.refusal.take() {
+            Some(refusal) => State::Done(Err(refusal)),
+            None => unreachable!("the key is read only to settle a refusal"),
+        }
+    }
+
+    /// Where a settlement leads: on a capture afresh, the next pass (named
+    /// after the expired hold), unless a refusal waits on the key, which
+    /// then stands.
+    fn then(&mut self, settled: Settled<'a>) -> State<'a> {
+        match settled {
+            Settled::Next(state) => state,
+            Settled::Fresh { .. } if self.refusal.is_some() => self.refused(),
+            Settled::Fresh { expired_at } => {
+                self.after_expired_hold = Some(expired_at);
+                self.pass()
+            }
+        }
+    }
+
+    /// Every rule against the counts read: a write against exactly them, or a refusal.
+    fn decide(&mut self, usage: UsageCounts) -> State<'a> {
+        let Attempt {
+            promo,
+            customer,
+            basket,
+            now,
+            goal,
+            ..
+        } = self.attempt;
+        let quote = match promo.quote(customer, usage, basket, now) {
+            Ok(quote) => quote,
+            Err(refused) => return self.refuse(rejected(refused, None, None)),
+        };
+        if let Goal::Capture { pinned: Some(shown) } = goal {
+            if !shown.charges_as(&quote) {
+                let refused = PromoCodeRejected::quote_changed(shown, &quote);
+                return self.refuse(rejected(refused, Some(shown.clone()), Some(quote)));
+            }
+        }
+        State::Recording { expected: usage, quote }
     }
 
     /// A refusal, unless the key has a record by now: a duplicate delivery
     /// that lost the race to its twin gets the twin's answer, not a rejection.
-    fn refuse(&self, failure: Failure) -> Result<Reservation, Failure> {
-        if let Some((key, earlier)) = self.earlier()? {
-            if let Settled::Done(answer) = self.settle(key, earlier) {
-                return answer;
+    fn refuse(&mut self, failure: Failure) -> State<'a> {
+        match self.attempt.key {
+            Some(key) => {
+                self.refusal = Some(failure);
+                State::ReadingKey { key }
             }
+            None => State::Done(Err(failure)),
         }
-        Err(failure)
     }
 
     /// The answer for a key that already names a reservation. A key names one
     /// redemption forever: another customer, or another basket (but for the
     /// capture of an active hold), is a reused key.
-    fn settle(&self, key: &IdempotencyKey, earlier: Reservation) -> Settled {
-        let reused = || Settled::Done(Err(Failure::KeyReused(key.clone())));
-        if earlier.customer.as_ref() != self.customer {
+    fn settle(&mut self, key: &'a IdempotencyKey, earlier: Reservation) -> Settled<'a> {
+        let Attempt {
+            customer,
+            basket,
+            now,
+            goal,
+            ..
+        } = self.attempt;
+        let reused = || Settled::Next(State::Done(Err(Failure::KeyReused(key.clone()))));
+        if earlier.customer.as_ref() != customer {
             return reused();
         }
-        match (self.goal, earlier.state_at(self.now)) {
+        match (goal, earlier.state_at(now)) {
             (Goal::Hold { .. }, _)
             | (Goal::Capture { .. }, ReservationState::Captured | ReservationState::Released) => {
-                if earlier.quote.is_for(self.basket) {
-                    Settled::Done(Ok(earlier.replayed()))
+                if earlier.quote.is_for(basket) {
+                    Settled::Next(State::Done(Ok(earlier.replayed())))
                 } else {
                     reused()
                 }
             }
             (Goal::Capture { .. }, ReservationState::Expired) => self.after_expiry(key, &earlier),
-            (Goal::Capture { pinned }, _) => self.convert(key, earlier, pinned),
+            (Goal::Capture { pinned }, _) => Settled::Next(self.convert(key, earlier, pinned)),
         }
     }
 
     /// A capture under the key of an expired hold: afresh, if it is for the
     /// hold's basket (the customer is checked already), else a reused key.
-    fn after_expiry(&self, key: &IdempotencyKey, expired: &Reservation) -> Settled {
+    fn after_expiry(&self, key: &IdempotencyKey, expired: &Reservation) -> Settled<'a> {
         match expired.expires_at {
-            Some(expired_at) if expired.quote.is_for(self.basket) => Settled::Fresh { expired_at },
-            _ => Settled::Done(Err(Failure::KeyReused(key.clone()))),
+            Some(expired_at) if expired.quote.is_for(self.attempt.basket) => Settled::Fresh { expired_at },
+            _ => Settled::Next(State::Done(Err(Failure::KeyReused(key.clone())))),
         }
     }
 
     /// Captures an active hold: the same basket takes the hold's quote as it
     /// is; a changed basket runs every rule but the kill switch and the caps.
-    fn convert(&self, key: &IdempotencyKey, held: Reservation, pinned: Option<&Quote>) -> Settled {
-        let quote = if held.quote.is_for(self.basket) {
+    fn convert(&self, key: &'a IdempotencyKey, held: Reservation, pinned: Option<&Quote>) -> State<'a> {
+        let Attempt {
+            promo,
+            customer,
+            basket,
+            now,
+            ..
+        } = self.attempt;
+        let quote = if held.quote.is_for(basket) {
             held.quote.clone()
         } else {
-            match self.promo.validate_held(self.customer, self.basket, self.now) {
+            match promo.validate_held(customer, basket, now) {
                 Ok(quote) => quote,
                 // The stale quote is the one the buyer was shown, if the capture names it.
                 Err(refused) => {
                     let stale = pinned.cloned().unwrap_or(held.quote);
-                    return Settled::Done(Err(rejected(refused, Some(stale), None)));
+                    return State::Done(Err(rejected(refused, Some(stale), None)));
                 }
             }
         };
         if let Some(shown) = pinned {
             if !shown.charges_as(&quote) {
-                return Settled::Done(Err(rejected(
+                return State::Done(Err(rejected(
                     PromoCodeRejected::quote_changed(shown, &quote),
                     Some(shown.clone()),
                     Some(quote),
                 )));
             }
         }
-        let converted = self.store.convert(&Conversion {
-            code: self.promo.code(),
-            key,
-            quote: &quote,
-            now: self.now,
+        State::Converting { key, held, quote }
+    }
+}
+
+/// Runs `decision` against a blocking store.
+fn drive<S: RedemptionStore + ?Sized>(mut decision: Decision<'_>, store: &S) -> Result<Reservation, Failure> {
+    let mut answer = None;
+    loop {
+        answer = Some(match decision.resume(answer.take()) {
+            Step::ReadUsage { code, customer, now } => Answer::Usage(store.usage_for(code, customer, now)),
+            Step::ReadKey { code, key } => Answer::Reservation(store.reservation(code, key)),
+            Step::Record(redemption) => Answer::Reservation(store.record(&redemption)),
+            Step::Convert(conversion) => Answer::Reservation(store.convert(&conversion)),
+            Step::Done(result) => return result,
         });
-        match converted {
-            Err(err) => Settled::Done(Err(Failure::Store(err))),
-            // Converted now, or by a twin a moment ago: either way this key's capture.
-            Ok(Some(captured)) if !captured.replayed => Settled::Done(Ok(captured)),
-            Ok(Some(earlier)) => self.settle(key, earlier),
-            // It expired between the read and the write: capture afresh, if for its basket.
-            Ok(None) => self.after_expiry(key, &held),
-        }
+    }
+}
+
+/// Runs `decision` against an async store: the same steps, awaited.
+async fn drive_async<S: AsyncRedemptionStore + ?Sized>(
+    mut decision: Decision<'_>,
+    store: &S,
+) -> Result<Reservation, Failure> {
+    let mut answer = None;
+    loop {
+        answer = Some(match decision.resume(answer.take()) {
+            Step::ReadUsage { code, customer, now } => Answer::Usage(store.usage_for(code, customer, now).await),
+            Step::ReadKey { code, key } => Answer::Reservation(store.reservation(code, key).await),
+            Step::Record(redemption) => Answer::Reservation(store.record(&redemption).await),
+            Step::Convert(conversion) => Answer::Reservation(store.convert(&conversion).await),
+            Step::Done(result) => return result,
+        });
     }
 }

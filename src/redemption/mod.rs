@@ -17,7 +17,7 @@ pub use options::{CaptureOptions, HoldOptions, RedeemOptions};
 use decide::{Attempt, Goal};
 
 use crate::rules::{Basket, PromoCode, Quote};
-use crate::store::{RedemptionStore, Release, ReservationState};
+use crate::store::{AsyncRedemptionStore, RedemptionStore, Release, Reservation, ReservationState, StoreError};
 use crate::values::{Code, CustomerId, IdempotencyKey, InputError, Timestamp};
 
 /// How many passes [`redeem`], [`capture`] and [`hold`] make before they give
@@ -86,16 +86,46 @@ pub fn redeem<S: RedemptionStore + ?Sized>(
     now: Timestamp,
     options: RedeemOptions<'_>,
 ) -> Result<Receipt, RedemptionError> {
-    let attempt = Attempt {
+    redeem_attempt(promo, customer, basket, now, options)
+        .decide(store, options.attempts)
+        .map(Receipt::from)
+}
+
+/// [`redeem`] over an [`AsyncRedemptionStore`]: the same decision, each
+/// store call awaited.
+///
+/// # Errors
+///
+/// As [`redeem`].
+pub async fn redeem_async<S: AsyncRedemptionStore + ?Sized>(
+    promo: &PromoCode,
+    store: &S,
+    customer: Option<&CustomerId>,
+    basket: &Basket,
+    now: Timestamp,
+    options: RedeemOptions<'_>,
+) -> Result<Receipt, RedemptionError> {
+    redeem_attempt(promo, customer, basket, now, options)
+        .decide_async(store, options.attempts)
+        .await
+        .map(Receipt::from)
+}
+
+fn redeem_attempt<'a>(
+    promo: &'a PromoCode,
+    customer: Option<&'a CustomerId>,
+    basket: &'a Basket,
+    now: Timestamp,
+    options: RedeemOptions<'a>,
+) -> Attempt<'a> {
+    Attempt {
         promo,
-        store,
         customer,
         basket,
         now,
         key: options.idempotency_key,
         goal: Goal::Capture { pinned: None },
-    };
-    attempt.decide(options.attempts).map(Receipt::from)
+    }
 }
 
 /// Captures a redemption when the money moves.
@@ -164,6 +194,41 @@ pub fn capture<S: RedemptionStore + ?Sized>(
     now: Timestamp,
     options: CaptureOptions<'_>,
 ) -> Result<Receipt, RedemptionError> {
+    let charged = charged_quote(promo, basket, now, options)?;
+    capture_attempt(promo, customer, basket, now, options, charged.as_ref())
+        .decide(store, options.redeem.attempts)
+        .map(Receipt::from)
+}
+
+/// [`capture`] over an [`AsyncRedemptionStore`]: the same decision, each
+/// store call awaited.
+///
+/// # Errors
+///
+/// As [`capture`].
+pub async fn capture_async<S: AsyncRedemptionStore + ?Sized>(
+    promo: &PromoCode,
+    store: &S,
+    customer: Option<&CustomerId>,
+    basket: &Basket,
+    now: Timestamp,
+    options: CaptureOptions<'_>,
+) -> Result<Receipt, RedemptionError> {
+    let charged = charged_quote(promo, basket, now, options)?;
+    capture_attempt(promo, customer, basket, now, options, charged.as_ref())
+        .decide_async(store, options.redeem.attempts)
+        .await
+        .map(Receipt::from)
+}
+
+/// Checks a capture's pinned quote, and makes the quote that charges
+/// [`CaptureOptions::charged`] when no quote is pinned.
+fn charged_quote(
+    promo: &PromoCode,
+    basket: &Basket,
+    now: Timestamp,
+    options: CaptureOptions<'_>,
+) -> Result<Option<Quote>, RedemptionError> {
     if let Some(quoted) = options.quoted {
         if quoted.code() != promo.code() {
             return Err(RedemptionError::Misuse(Misuse::QuoteForOtherCode {
@@ -172,24 +237,32 @@ pub fn capture<S: RedemptionStore + ?Sized>(
             }));
         }
     }
-    let charged = match (options.quoted, options.charged) {
-        (None, Some(amount)) => {
-            Some(Quote::charging(promo.code(), basket, amount, now).map_err(RedemptionError::Input)?)
-        }
-        _ => None,
-    };
-    let attempt = Attempt {
+    match (options.quoted, options.charged) {
+        (None, Some(amount)) => Ok(Some(
+            Quote::charging(promo.code(), basket, amount, now).map_err(RedemptionError::Input)?,
+        )),
+        _ => Ok(None),
+    }
+}
+
+fn capture_attempt<'a>(
+    promo: &'a PromoCode,
+    customer: Option<&'a CustomerId>,
+    basket: &'a Basket,
+    now: Timestamp,
+    options: CaptureOptions<'a>,
+    charged: Option<&'a Quote>,
+) -> Attempt<'a> {
+    Attempt {
         promo,
-        store,
         customer,
         basket,
         now,
         key: options.redeem.idempotency_key,
         goal: Goal::Capture {
-            pinned: options.quoted.or(charged.as_ref()),
+            pinned: options.quoted.or(charged),
         },
-    };
-    attempt.decide(options.redeem.attempts).map(Receipt::from)
+    }
 }
 
 /// A hold's time to live, if it is from [`MIN_HOLD_TTL_SECONDS`] to [`MAX_HOLD_TTL_SECONDS`].
@@ -263,6 +336,43 @@ pub fn hold<S: RedemptionStore + ?Sized>(
     key: &IdempotencyKey,
     options: HoldOptions,
 ) -> Result<Hold, RedemptionError> {
+    let (attempt, until) = hold_attempt(promo, customer, basket, now, key, options)?;
+    Ok(hold_answer(key, now, until, attempt.decide(store, options.attempts)?))
+}
+
+/// [`hold`] over an [`AsyncRedemptionStore`]: the same decision, each store
+/// call awaited.
+///
+/// # Errors
+///
+/// As [`hold`].
+pub async fn hold_async<S: AsyncRedemptionStore + ?Sized>(
+    promo: &PromoCode,
+    store: &S,
+    customer: Option<&CustomerId>,
+    basket: &Basket,
+    now: Timestamp,
+    key: &IdempotencyKey,
+    options: HoldOptions,
+) -> Result<Hold, RedemptionError> {
+    let (attempt, until) = hold_attempt(promo, customer, basket, now, key, options)?;
+    Ok(hold_answer(
+        key,
+        now,
+        until,
+        attempt.decide_async(store, options.attempts).await?,
+    ))
+}
+
+/// A hold's attempt, and when the hold would expire.
+fn hold_attempt<'a>(
+    promo: &'a PromoCode,
+    customer: Option<&'a CustomerId>,
+    basket: &'a Basket,
+    now: Timestamp,
+    key: &'a IdempotencyKey,
+    options: HoldOptions,
+) -> Result<(Attempt<'a>, Timestamp), RedemptionError> {
     let ttl = check_hold_ttl(options.ttl_seconds).map_err(RedemptionError::Input)?;
     let until = now
         .checked_add_seconds(ttl as i64)
@@ -271,15 +381,17 @@ pub fn hold<S: RedemptionStore + ?Sized>(
         }))?;
     let attempt = Attempt {
         promo,
-        store,
         customer,
         basket,
         now,
         key: Some(key),
         goal: Goal::Hold { until },
     };
-    let reservation = attempt.decide(options.attempts)?;
-    Ok(Hold {
+    Ok((attempt, until))
+}
+
+fn hold_answer(key: &IdempotencyKey, now: Timestamp, until: Timestamp, reservation: Reservation) -> Hold {
+    Hold {
         key: key.clone(),
         state: reservation.state_at(now),
         // A key that names a use captured without a hold: its hold, had there been one, ended then.
@@ -287,7 +399,7 @@ pub fn hold<S: RedemptionStore + ?Sized>(
         quote: reservation.quote,
         usage: reservation.usage,
         replayed: reservation.replayed,
-    })
+    }
 }
 
 /// Gives back the use recorded under `key`: a hold (checkout abandoned) or
@@ -338,21 +450,50 @@ pub fn release<S: RedemptionStore + ?Sized>(
     now: Timestamp,
     reason: Option<&str>,
 ) -> Result<Released, ReleaseError> {
+    let request = release_request(code, key, now, reason)?;
+    released(&request, store.release(&request))
+}
+
+/// [`release`] over an [`AsyncRedemptionStore`].
+///
+/// # Errors
+///
+/// As [`release`].
+pub async fn release_async<S: AsyncRedemptionStore + ?Sized>(
+    store: &S,
+    code: &Code,
+    key: &IdempotencyKey,
+    now: Timestamp,
+    reason: Option<&str>,
+) -> Result<Released, ReleaseError> {
+    let request = release_request(code, key, now, reason)?;
+    released(&request, store.release(&request).await)
+}
+
+fn release_request<'a>(
+    code: &'a Code,
+    key: &'a IdempotencyKey,
+    now: Timestamp,
+    reason: Option<&'a str>,
+) -> Result<Release<'a>, ReleaseError> {
     if let Some(reason) = reason {
         check_reason(reason).map_err(ReleaseError::Input)?;
     }
-    let released = store
-        .release(&Release { code, key, now, reason })
+    Ok(Release { code, key, now, reason })
+}
+
+fn released(request: &Release<'_>, answer: Result<Option<Reservation>, StoreError>) -> Result<Released, ReleaseError> {
+    let released = answer
         .map_err(ReleaseError::Store)?
         .ok_or_else(|| ReleaseError::UnknownKey {
-            code: code.clone(),
-            key: key.clone(),
+            code: request.code.clone(),
+            key: request.key.clone(),
         })?;
     Ok(Released {
-        key: key.clone(),
+        key: request.key.clone(),
         state: released.state,
         was: released.was.unwrap_or(ReservationState::Held),
-        released_at: released.released_at.unwrap_or(now),
+        released_at: released.released_at.unwrap_or(request.now),
         reason: released.reason,
         usage: released.usage,
         replayed: released.replayed,

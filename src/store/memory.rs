@@ -1,8 +1,11 @@
 use std::collections::{BTreeMap, HashMap};
+use std::future::{ready, Future};
 use std::ops::Bound;
 use std::sync::{Mutex, MutexGuard};
 
-use super::{Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState, StoreError};
+use super::{
+    AsyncRedemptionStore, Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState, StoreError,
+};
 use crate::rules::UsageCounts;
 use crate::values::{Code, CustomerId, IdempotencyKey, Timestamp};
 
@@ -144,11 +147,7 @@ impl RedemptionStore for InMemoryRedemptionStore {
         let mut expired_hold = None;
         if let Some(key) = redemption.idempotency_key {
             if let Some((seq, earlier)) = ledger.keys.get(&(code.clone(), key.clone())).cloned() {
-                let follows_expired_hold = redemption.hold_until.is_none()
-                    && redemption.after_expired_hold.is_some()
-                    && redemption.after_expired_hold == earlier.expires_at
-                    && earlier.state_at(now) == ReservationState::Expired;
-                if !follows_expired_hold {
+                if !redemption.follows_expired_hold(&earlier) {
                     return Ok(Some(earlier.replayed()));
                 }
                 expired_hold = Some((seq, earlier));
@@ -229,5 +228,48 @@ impl RedemptionStore for InMemoryRedemptionStore {
             .keys
             .insert((code.clone(), release.key.clone()), (seq, released.clone()));
         Ok(Some(released))
+    }
+}
+
+/// The same store for the async API: every future is ready at once (the
+/// store never waits on I/O, only on its mutex, held for microseconds).
+impl AsyncRedemptionStore for InMemoryRedemptionStore {
+    fn usage_for(
+        &self,
+        code: &Code,
+        customer: Option<&CustomerId>,
+        now: Timestamp,
+    ) -> impl Future<Output = Result<UsageCounts, StoreError>> + Send {
+        ready(RedemptionStore::usage_for(self, code, customer, now))
+    }
+
+    fn held(&self, code: &Code, now: Timestamp) -> impl Future<Output = Result<u64, StoreError>> + Send {
+        ready(RedemptionStore::held(self, code, now))
+    }
+
+    fn reservation(
+        &self,
+        code: &Code,
+        key: &IdempotencyKey,
+    ) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
+        ready(RedemptionStore::reservation(self, code, key))
+    }
+
+    fn record(
+        &self,
+        redemption: &Redemption<'_>,
+    ) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
+        ready(RedemptionStore::record(self, redemption))
+    }
+
+    fn convert(
+        &self,
+        conversion: &Conversion<'_>,
+    ) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
+        ready(RedemptionStore::convert(self, conversion))
+    }
+
+    fn release(&self, release: &Release<'_>) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
+        ready(RedemptionStore::release(self, release))
     }
 }

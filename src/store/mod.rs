@@ -5,6 +5,7 @@
 //! feature, the conformance suite every store runs and its test doubles. It
 //! uses the rules and values layers; it never runs a rule or reads a clock.
 
+use std::future::Future;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -154,6 +155,17 @@ impl Reservation {
 }
 
 impl Redemption<'_> {
+    /// Whether this write may take `earlier`'s key: a capture that names the
+    /// hold recorded under it ([`Redemption::after_expired_hold`]), which has
+    /// expired at [`Redemption::now`]. Otherwise a known key is answered with
+    /// its reservation and nothing is written.
+    pub fn follows_expired_hold(&self, earlier: &Reservation) -> bool {
+        self.hold_until.is_none()
+            && self.after_expired_hold.is_some()
+            && self.after_expired_hold == earlier.expires_at
+            && earlier.state_at(self.now) == ReservationState::Expired
+    }
+
     /// The reservation this write records, with `usage`, the counts right
     /// after it: a hold until `hold_until`, or a capture at `now`. What
     /// [`RedemptionStore::record`] stores and answers.
@@ -384,3 +396,150 @@ macro_rules! delegate_store {
 }
 
 delegate_store!(&S, Arc<S>, Box<S>);
+
+/// [`RedemptionStore`] for async services: the same six calls under the
+/// same contract, each answering with a future, for a store that talks to a
+/// database over the network (tokio, a pool of connections) and must not
+/// block its runtime while it waits.
+///
+/// [`redeem_async`](crate::redeem_async), [`capture_async`](crate::capture_async),
+/// [`hold_async`](crate::hold_async) and [`release_async`](crate::release_async)
+/// drive it with the very decision loop [`redeem`](crate::redeem) and the others
+/// run over a [`RedemptionStore`]: one loop, two drivers, so no rule or retry step
+/// exists twice. The futures are `Send`, so a redemption can run on a
+/// multi-threaded runtime (`tokio::spawn`).
+///
+/// Each write is still one atomic compare-and-set: a future that is dropped
+/// before it completes must leave either the whole write or nothing.
+///
+/// # Example
+///
+/// The in-memory store implements both traits (its futures are ready at once):
+///
+/// ```
+/// use promocodes::{capture_async, Basket, CaptureOptions, Code, Currency, Discount, InMemoryRedemptionStore};
+/// use promocodes::{Money, PromoCode, Timestamp, UsageCounts};
+///
+/// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+/// #     let mut f = std::pin::pin!(f);
+/// #     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+/// #     loop { if let std::task::Poll::Ready(out) = f.as_mut().poll(&mut cx) { return out; } }
+/// # }
+/// let promo = PromoCode::builder(Code::parse("SAVE10")?, Discount::percent("10".parse()?)?).build()?;
+/// let store = InMemoryRedemptionStore::new();
+/// let basket = Basket::from(Money::parse("80", Currency::EUR)?);
+/// let now: Timestamp = "2026-12-02T10:00:00Z".parse()?;
+///
+/// // In an async fn: `capture_async(...).await?`.
+/// let receipt = block_on(capture_async(&promo, &store, None, &basket, now, CaptureOptions::new()))?;
+/// assert_eq!(receipt.usage, UsageCounts::new(1, 0)?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait AsyncRedemptionStore {
+    /// As [`RedemptionStore::usage_for`].
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot answer.
+    fn usage_for(
+        &self,
+        code: &Code,
+        customer: Option<&CustomerId>,
+        now: Timestamp,
+    ) -> impl Future<Output = Result<UsageCounts, StoreError>> + Send;
+
+    /// As [`RedemptionStore::held`].
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot answer.
+    fn held(&self, code: &Code, now: Timestamp) -> impl Future<Output = Result<u64, StoreError>> + Send;
+
+    /// As [`RedemptionStore::reservation`].
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot answer.
+    fn reservation(
+        &self,
+        code: &Code,
+        key: &IdempotencyKey,
+    ) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send;
+
+    /// As [`RedemptionStore::record`]: the compare-and-set of a new use.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot answer; then nothing is recorded.
+    fn record(
+        &self,
+        redemption: &Redemption<'_>,
+    ) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send;
+
+    /// As [`RedemptionStore::convert`].
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot answer; then nothing is recorded.
+    fn convert(
+        &self,
+        conversion: &Conversion<'_>,
+    ) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send;
+
+    /// As [`RedemptionStore::release`].
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot answer; then nothing is recorded.
+    fn release(&self, release: &Release<'_>) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send;
+}
+
+macro_rules! delegate_async_store {
+    ($($target:ty),*) => {$(
+        impl<S: AsyncRedemptionStore + ?Sized + Sync + Send> AsyncRedemptionStore for $target {
+            fn usage_for(
+                &self,
+                code: &Code,
+                customer: Option<&CustomerId>,
+                now: Timestamp,
+            ) -> impl Future<Output = Result<UsageCounts, StoreError>> + Send {
+                (**self).usage_for(code, customer, now)
+            }
+
+            fn held(&self, code: &Code, now: Timestamp) -> impl Future<Output = Result<u64, StoreError>> + Send {
+                (**self).held(code, now)
+            }
+
+            fn reservation(
+                &self,
+                code: &Code,
+                key: &IdempotencyKey,
+            ) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
+                (**self).reservation(code, key)
+            }
+
+            fn record(
+                &self,
+                redemption: &Redemption<'_>,
+            ) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
+                (**self).record(redemption)
+            }
+
+            fn convert(
+                &self,
+                conversion: &Conversion<'_>,
+            ) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
+                (**self).convert(conversion)
+            }
+
+            fn release(
+                &self,
+                release: &Release<'_>,
+            ) -> impl Future<Output = Result<Option<Reservation>, StoreError>> + Send {
+                (**self).release(release)
+            }
+        }
+    )*};
+}
+
+delegate_async_store!(&S, Arc<S>, Box<S>);

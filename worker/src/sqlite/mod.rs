@@ -514,11 +514,7 @@ impl RedemptionStore for SqliteRedemptionStore {
             let mut following = None;
             if let Some(key) = redemption.idempotency_key {
                 if let Some((seq, earlier)) = self.keyed(code, key)? {
-                    let follows_expired_hold = redemption.hold_until.is_none()
-                        && redemption.after_expired_hold.is_some()
-                        && redemption.after_expired_hold == earlier.expires_at
-                        && earlier.state_at(now) == ReservationState::Expired;
-                    if !follows_expired_hold {
+                    if !redemption.follows_expired_hold(&earlier) {
                         return Ok(Some(earlier.replayed()));
                     }
                     // A capture that names the expired hold under its key: a new capture that

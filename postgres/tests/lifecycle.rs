@@ -1,0 +1,120 @@
+//! The core's async forms over PostgreSQL, on tasks of a multi-threaded
+//! runtime: a hold, its capture, a replay, a refund, and a capture after an
+//! expired hold (the hold kept in the history, the key moved to the capture).
+
+mod common;
+
+use common::{assert_counts_match_records, database_url, fresh_store, runtime};
+use promocodes::{
+    capture_async, hold_async, release_async, AsyncRedemptionStore, Basket, CaptureOptions, Code, Currency, CustomerId,
+    Discount, HoldOptions, IdempotencyKey, Money, PromoCode, RedemptionError, ReservationState, Timestamp, UsageCounts,
+    UsageLimits,
+};
+
+fn at(seconds: i64) -> Timestamp {
+    Timestamp::from_unix_millis(1_796_000_000_000 + seconds * 1000).expect("a time")
+}
+
+#[test]
+fn holds_captures_and_releases_on_postgres_through_the_async_forms() {
+    let Some(url) = database_url() else { return };
+    let runtime = runtime();
+    runtime.block_on(async {
+        let store = fresh_store(&url, "lifecycle").await;
+        let promo = PromoCode::builder(
+            Code::parse("LIFE").expect("a code"),
+            Discount::percent(10.into()).expect("10%"),
+        )
+        .limits(UsageLimits::new(Some(2), Some(1)).expect("limits"))
+        .build()
+        .expect("a promo");
+        let alice = CustomerId::parse("alice").expect("an id");
+        let basket = Basket::from(Money::parse("80.00", Currency::EUR).expect("money"));
+        let pi = IdempotencyKey::parse("pi_1").expect("a key");
+
+        // Spawned: the futures are Send, as tokio's multi-threaded runtime needs.
+        let held = {
+            let (store, promo, alice, basket, pi) =
+                (store.clone(), promo.clone(), alice.clone(), basket.clone(), pi.clone());
+            tokio::spawn(async move {
+                hold_async(
+                    &promo,
+                    &store,
+                    Some(&alice),
+                    &basket,
+                    at(0),
+                    &pi,
+                    HoldOptions::new().ttl_seconds(60),
+                )
+                .await
+            })
+            .await
+            .expect("no panic")
+            .expect("holds")
+        };
+        assert_eq!(held.state, ReservationState::Held);
+        assert_eq!(held.usage, UsageCounts::new(1, 1).expect("counts"));
+
+        let paid = CaptureOptions::new().idempotency_key(&pi);
+        let receipt = capture_async(&promo, &store, Some(&alice), &basket, at(10), paid)
+            .await
+            .expect("converts");
+        assert_eq!((receipt.state, receipt.replayed), (ReservationState::Captured, false));
+        assert_eq!(receipt.quote, held.quote);
+        let again = capture_async(&promo, &store, Some(&alice), &basket, at(11), paid)
+            .await
+            .expect("replays");
+        assert!(again.replayed && again.usage == receipt.usage);
+
+        let refunded = release_async(&store, promo.code(), &pi, at(20), Some("refunded"))
+            .await
+            .expect("releases");
+        assert_eq!(refunded.was, ReservationState::Captured);
+        assert_eq!(refunded.usage, UsageCounts::ZERO);
+
+        // A hold that expires, then its buyer pays late: a fresh capture under the hold's key.
+        let late = IdempotencyKey::parse("pi_2").expect("a key");
+        hold_async(
+            &promo,
+            &store,
+            Some(&alice),
+            &basket,
+            at(30),
+            &late,
+            HoldOptions::new().ttl_seconds(60),
+        )
+        .await
+        .expect("holds");
+        let bob = CustomerId::parse("bob").expect("an id");
+        let options = CaptureOptions::new().idempotency_key(&late);
+        let stolen = capture_async(&promo, &store, Some(&bob), &basket, at(120), options).await;
+        assert!(
+            matches!(stolen, Err(RedemptionError::IdempotencyKeyReused { .. })),
+            "the key names alice's hold: {stolen:?}"
+        );
+        let fresh = capture_async(&promo, &store, Some(&alice), &basket, at(120), options)
+            .await
+            .expect("captures");
+        assert_eq!((fresh.state, fresh.replayed), (ReservationState::Captured, false));
+        assert_eq!(fresh.usage, UsageCounts::new(1, 1).expect("counts"));
+
+        let history = store.reservations(promo.code()).await.expect("reads");
+        let states: Vec<_> = history.iter().map(|r| (r.key.clone(), r.state)).collect();
+        assert_eq!(
+            states,
+            vec![
+                (Some(pi.clone()), ReservationState::Released),
+                (Some(late.clone()), ReservationState::Expired),
+                (Some(late.clone()), ReservationState::Captured),
+            ]
+        );
+        assert_eq!(history[2].hold_expired_at, Some(at(90)));
+        let now_under_key = store
+            .reservation(promo.code(), &late)
+            .await
+            .expect("reads")
+            .expect("known");
+        assert_eq!(now_under_key.state, ReservationState::Captured);
+        assert_counts_match_records(&store, promo.code()).await;
+    });
+}
