@@ -210,7 +210,9 @@ async function route() {
   } catch (err) {
     report(err);
   }
-  $("main").focus({ preventScroll: true });
+  // The new view takes the focus, unless the operator already moved into it while it loaded.
+  const active = document.activeElement;
+  if (!$("main").contains(active) || active.closest("[hidden]")) $("main").focus({ preventScroll: true });
 }
 
 // ---------------------------------------------------------------------------------------------

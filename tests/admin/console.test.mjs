@@ -510,6 +510,7 @@ test("everything with the keyboard: sign in, New code, Save, the kill switch and
   await tabTo('nav a[href="#/new"]', true);
   await page.keyboard.press("Enter");
   await page.getByRole("heading", { name: "New code" }).waitFor();
+  await page.getByText("The preview waits for a valid definition.").waitFor();
   await tabTo("#f-code");
   await page.keyboard.type("KEYED1");
   await tabTo("#f-percent");
