@@ -90,7 +90,8 @@ define_demo_code SHIPFREE \
 
 cat <<MSG
 
-  promocodes is running. Open $BASE/ for the checkout page.
+  promocodes is running. Open $BASE/ for the checkout page,
+  and $BASE/admin/ for the operator's console (sign in with ADMIN_TOKEN from .dev.vars).
 
   Demo codes: SAVE10 (10% off, 1 per customer), MUGS15 (15% off mugs), SHIPFREE (free shipping from EUR 50).
 

@@ -190,6 +190,15 @@ test("stats match a known mix of 30 captures, 5 replays, 10 rejections and a for
     assert.deepEqual(f.rejections.quotes, { below_minimum: 3 }, period);
   }
   assert.ok(stats.json.defined_at);
+  // The last hour minute by minute: 60 minutes, the last one `at`'s, adding up to `last_hour`.
+  const minutes = stats.json.by_minute;
+  assert.equal(minutes.length, 60);
+  const startOf = (t) => Math.floor(Date.parse(t) / 60_000) * 60_000;
+  assert.equal(Date.parse(minutes.at(-1).minute), startOf(stats.json.at));
+  for (let i = 1; i < 60; i++) assert.equal(Date.parse(minutes[i].minute) - Date.parse(minutes[i - 1].minute), 60_000);
+  const sum = (name) => minutes.reduce((n, m) => n + m.figures[name], 0);
+  for (const name of ["captures", "replays", "conflicts", "quotes", "holds"]) assert.equal(sum(name), stats.json.last_hour[name], name);
+  assert.equal(minutes.reduce((n, m) => n + (m.figures.rejections.captures.below_minimum ?? 0), 0), 10);
   assert.equal((await call(base(), "GET", "/v1/codes/FIG/stats")).status, 401);
   assert.equal((await call(base(), "GET", "/v1/codes/NOPE/stats", { headers: admin })).status, 404);
 });

@@ -49,6 +49,7 @@ pub mod catalog;
 pub mod clients;
 pub mod cors;
 pub mod edge_cache;
+pub mod etag;
 pub mod handlers;
 pub mod http;
 // `#[durable_object]` generates public glue (the JavaScript class's methods) without docs.
@@ -166,6 +167,9 @@ mod tests {
             Problem::RetryLater(RedemptionConflict { code, attempts: 3 }),
             Problem::InvalidSignature("x".to_owned()),
             Problem::InvalidEvent("x".to_owned()),
+            Problem::PreconditionFailed {
+                current: Some("\"0\"".to_owned()),
+            },
             Problem::Store(StoreError::Backend {
                 store: "sqlite",
                 message: "x".to_owned(),
@@ -193,6 +197,7 @@ mod tests {
                 | Problem::RetryLater(_)
                 | Problem::InvalidSignature(_)
                 | Problem::InvalidEvent(_)
+                | Problem::PreconditionFailed { .. }
                 | Problem::Store(_)
                 | Problem::Misconfigured(_)
                 | Problem::Internal(_) => {}

@@ -7,6 +7,7 @@ use promocodes::{RedemptionRejected, ReleaseError, StoreError};
 use serde_json::{json, Value};
 use worker::Response;
 
+use crate::etag::ETAG_HEADER;
 use crate::limits::CONFLICT_RETRY_AFTER_SECONDS;
 
 /// Why a request got no success answer.
@@ -70,6 +71,12 @@ pub enum Problem {
     InvalidSignature(String),
     /// A signed webhook body that is not an event promocodes can read.
     InvalidEvent(String),
+    /// A write's `If-Match` names a definition that is no longer the stored
+    /// one (or there is none), or its `If-None-Match: *` finds one.
+    PreconditionFailed {
+        /// The stored definition's tag now, if there is one.
+        current: Option<String>,
+    },
     /// The SQLite store failed.
     Store(StoreError),
     /// A secret the route needs is not configured.
@@ -180,6 +187,9 @@ impl Problem {
             Problem::RetryLater(_) => (503, "conflict", "Busy, deliver the event again"),
             Problem::InvalidSignature(_) => (400, "invalid_signature", "Webhook signature missing or wrong"),
             Problem::InvalidEvent(_) => (400, "invalid_event", "Not an event promocodes can read"),
+            Problem::PreconditionFailed { .. } => {
+                (412, "precondition_failed", "The definition changed since it was read")
+            }
             Problem::Store(_) => (503, "store_unavailable", "Storage unavailable"),
             Problem::Misconfigured(_) => (500, "misconfigured", "Server misconfigured"),
             Problem::Internal(_) => (500, "internal", "Internal error"),
@@ -211,6 +221,12 @@ impl Problem {
             }
             Problem::Conflict(conflict) | Problem::RetryLater(conflict) => conflict.to_string(),
             Problem::InvalidSignature(why) | Problem::InvalidEvent(why) => why.clone(),
+            Problem::PreconditionFailed { current: Some(tag) } => format!(
+                "the definition changed since it was read (If-Match), or exists (If-None-Match); it is now {tag}: read it again and reapply the change"
+            ),
+            Problem::PreconditionFailed { current: None } => {
+                "If-Match names a definition, but the code has none: read it again".to_owned()
+            }
             Problem::Store(err) => err.to_string(),
             Problem::Misconfigured(what) => format!("{what} is not configured"),
             Problem::Internal(message) => message.clone(),
@@ -262,6 +278,7 @@ impl Problem {
                 headers.set("retry-after", &CONFLICT_RETRY_AFTER_SECONDS.to_string())?
             }
             Problem::TooManyRequests { retry_after } => headers.set("retry-after", &retry_after.to_string())?,
+            Problem::PreconditionFailed { current: Some(tag) } => headers.set(ETAG_HEADER, tag)?,
             _ => {}
         }
         Ok(response)

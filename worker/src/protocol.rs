@@ -31,13 +31,16 @@ pub const TEST_CONFLICT_HEADER: &str = "x-test-conflict";
 /// One request of the Worker to a code's object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Call {
-    /// `PUT /definition`: define or replace the code (the body is the definition).
+    /// `PUT /definition`: define or replace the code (the body is the
+    /// definition), with the client's `If-Match` when it sent one.
     PutDefinition,
-    /// `PATCH /definition`: the kill switch (`{"active": bool}`).
+    /// `PATCH /definition`: the kill switch (`{"active": bool}`), with the
+    /// client's `If-Match` when it sent one.
     PatchDefinition,
     /// `DELETE /definition`: archive the code.
     ArchiveDefinition,
-    /// `GET /definition`: the public lookup (with [`FOR_CACHE_HEADER`] when it goes to the edge cache).
+    /// `GET /definition`: the public lookup (with [`FOR_CACHE_HEADER`] when it
+    /// goes to the edge cache; without it, the answer carries the `ETag`).
     GetDefinition,
     /// `GET /summary`: the catalog listing's summary of the code.
     Summary,

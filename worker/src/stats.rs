@@ -1,5 +1,6 @@
 //! Live figures per code, kept in the code's own Durable Object: counts since
-//! the code was defined and per minute for the last hour.
+//! the code was defined and per minute for the last hour ([`read`] sums
+//! them, [`by_minute`] gives each minute).
 //!
 //! A write request (a hold, capture or release, a payment event, an expiry)
 //! writes its figure in the request that produced it, after its answer is
@@ -122,6 +123,15 @@ impl Pending {
             total.add(name, *n);
             if *at > minute - WINDOW_MINUTES {
                 recent.add(name, *n);
+            }
+        }
+    }
+
+    /// Adds what is counted and not yet written to the minutes of [`by_minute`].
+    pub fn add_to_minutes(&self, minutes: &mut [(i64, Figures)]) {
+        for ((at, name), n) in &self.counts {
+            if let Some((_, figures)) = minutes.iter_mut().find(|(m, _)| m == at) {
+                figures.add(name, *n);
             }
         }
     }
@@ -252,6 +262,38 @@ pub fn read(sql: &SqlStorage, minute: i64) -> worker::Result<(Figures, Figures)>
         recent.add(&row.name, row.n);
     }
     Ok((total, recent))
+}
+
+/// The last hour up to `minute`, minute by minute, oldest first: one
+/// [`Figures`] for each of the [`WINDOW_MINUTES`] minutes (zero where nothing happened).
+///
+/// # Errors
+///
+/// A runtime error from SQLite.
+pub fn by_minute(sql: &SqlStorage, minute: i64) -> worker::Result<Vec<(i64, Figures)>> {
+    #[derive(Deserialize)]
+    struct MinuteRow {
+        minute: i64,
+        name: String,
+        n: i64,
+    }
+    let first = minute - WINDOW_MINUTES + 1;
+    let mut minutes: Vec<(i64, Figures)> = (first..=minute).map(|m| (m, Figures::default())).collect();
+    let rows: Vec<MinuteRow> = sql
+        .exec(
+            "SELECT minute, name, n FROM stats WHERE minute >= ?1 AND minute <= ?2",
+            vec![first.into(), minute.into()],
+        )?
+        .to_array()?;
+    for row in rows {
+        if let Some((_, figures)) = usize::try_from(row.minute - first)
+            .ok()
+            .and_then(|i| minutes.get_mut(i))
+        {
+            figures.add(&row.name, row.n);
+        }
+    }
+    Ok(minutes)
 }
 
 #[cfg(test)]

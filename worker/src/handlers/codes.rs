@@ -9,6 +9,7 @@ use super::{bad_param, injected_failure, limit_public, param, Answer};
 use crate::catalog::{self, Entry, Page};
 use crate::clients::{self, catalog_change, require_known, to_catalog};
 use crate::edge_cache;
+use crate::etag::Condition;
 use crate::http::{is_trusted, path_code, read_body};
 use crate::limits::{self, DEFAULT_BODY_LIMIT, DEFINITION_BODY_LIMIT};
 use crate::problem::Problem;
@@ -17,6 +18,9 @@ use promocodes::api::CodePatch;
 
 /// `PUT /v1/codes/{code}`: defines or replaces the code (201 created, 200
 /// replaced), noted in the catalog before and after the code's object writes it.
+/// With `If-Match`, the object writes only over the definition that tag names,
+/// with `If-None-Match: *` only if there is none (else 412
+/// `precondition_failed`); the answer carries the new `ETag`.
 pub async fn put(req: &Request, env: &Env, code: &str) -> Answer {
     let code = path_code(code)?;
     let body = read_body(req, DEFINITION_BODY_LIMIT).await?;
@@ -28,7 +32,9 @@ pub async fn put(req: &Request, env: &Env, code: &str) -> Answer {
         });
     }
     catalog_change(env, "/intend", &code, false).await?;
-    let response = clients::call(env, &code, Call::PutDefinition, Some(body)).await?;
+    let condition = Condition::of(req.headers())?;
+    let request = Call::PutDefinition.request(&code, &[], Some(body), &condition.headers())?;
+    let response = clients::to_ledger(env, &code, request).await?;
     if injected_failure(req)? {
         return Err(Problem::Internal(
             "injected failure between the code's object and the catalog".to_owned(),
@@ -43,13 +49,16 @@ pub async fn put(req: &Request, env: &Env, code: &str) -> Answer {
     Ok(response)
 }
 
-/// `PATCH /v1/codes/{code}`: the kill switch, `{"active": bool}`.
+/// `PATCH /v1/codes/{code}`: the kill switch, `{"active": bool}`, with
+/// the conditions [`put`] takes.
 pub async fn patch(req: &Request, env: &Env, code: &str) -> Answer {
     let code = path_code(code)?;
     let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
     CodePatch::from_json(&body)?;
     require_known(env, &code).await?;
-    let response = clients::call(env, &code, Call::PatchDefinition, Some(body)).await?;
+    let condition = Condition::of(req.headers())?;
+    let request = Call::PatchDefinition.request(&code, &[], Some(body), &condition.headers())?;
+    let response = clients::to_ledger(env, &code, request).await?;
     edge_cache::purge(&code).await;
     Ok(response)
 }
@@ -68,7 +77,8 @@ pub async fn archive(env: &Env, code: &str) -> Answer {
 }
 
 /// `GET /v1/codes/{code}`: the public lookup, through the edge cache for
-/// buyers; live, and never cached, for a server with a token.
+/// buyers; live, never cached and with the definition's `ETag`, for a server
+/// with a token.
 pub async fn get(req: &Request, env: &Env, code: &str) -> Answer {
     let trusted = is_trusted(req, env)?;
     limit_public(req, env, trusted).await?;

@@ -18,21 +18,55 @@ impl Ledger {
         Ok(definition)
     }
 
-    pub(super) fn handle_put_definition(&self, body: &str) -> std::result::Result<Response, Problem> {
-        let promo = PromoCode::from_json(body)?;
-        let store = self.store_or_create()?;
-        let replaced = store.put_definition(&promo, now()?)?;
-        self.remember(&store, promo.code())?;
-        json_response(&promo, if replaced { 200 } else { 201 })
+    /// A write's `If-Match` / `If-None-Match` conditions, checked against the
+    /// stored definition of `code`. The caller writes in the same synchronous
+    /// step (no `await` between this check and its write), so no other write
+    /// lands between them.
+    fn check_condition(&self, code: &Code, condition: &Condition) -> std::result::Result<(), Problem> {
+        if condition.is_none() {
+            return Ok(());
+        }
+        let current = match self.store()? {
+            Some(_) => match self.stored(code) {
+                Ok((_, definition)) => Some(tag(&definition)?),
+                Err(Problem::UnknownCode(_)) => None,
+                Err(other) => return Err(other),
+            },
+            None => None,
+        };
+        if condition.allows(current.as_deref()) {
+            Ok(())
+        } else {
+            Err(Problem::PreconditionFailed { current })
+        }
     }
 
-    pub(super) fn handle_patch_definition(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
+    pub(super) fn handle_put_definition(
+        &self,
+        body: &str,
+        condition: &Condition,
+    ) -> std::result::Result<Response, Problem> {
+        let promo = PromoCode::from_json(body)?;
+        self.check_condition(promo.code(), condition)?;
+        let store = self.store_or_create()?;
+        let replaced = store.put_definition(&promo, now()?)?;
+        let definition = self.remember(&store, promo.code())?;
+        with_etag(json_response(&promo, if replaced { 200 } else { 201 })?, &definition)
+    }
+
+    pub(super) fn handle_patch_definition(
+        &self,
+        code: &Code,
+        body: &str,
+        condition: &Condition,
+    ) -> std::result::Result<Response, Problem> {
         let patch = CodePatch::from_json(body)?;
         let (store, definition) = self.live(code)?;
+        self.check_condition(code, condition)?;
         let promo = definition.promo.with_active(patch.active);
         store.put_definition(&promo, now()?)?;
-        self.remember(&store, code)?;
-        json_response(&promo, 200)
+        let definition = self.remember(&store, code)?;
+        with_etag(json_response(&promo, 200)?, &definition)
     }
 
     pub(super) fn handle_archive(&self, code: &Code) -> std::result::Result<Response, Problem> {
@@ -77,6 +111,9 @@ impl Ledger {
             object.remove("archived");
         }
         let mut response = json_response(&view, 200)?;
+        if !for_cache {
+            response = with_etag(response, &definition)?;
+        }
         if for_cache {
             self.lookup_cached.set(true);
             let at = now()?;
@@ -109,4 +146,16 @@ impl Ledger {
             }
         });
     }
+}
+
+/// The entity tag of a stored definition (see [`etag`]): over the JSON the store keeps.
+fn tag(definition: &StoredDefinition) -> std::result::Result<String, Problem> {
+    let json = serde_json::to_string(&definition.promo).map_err(|e| Problem::Internal(e.to_string()))?;
+    Ok(etag::of(&json, definition.archived))
+}
+
+/// The answer with the definition's `ETag`.
+fn with_etag(mut response: Response, definition: &StoredDefinition) -> std::result::Result<Response, Problem> {
+    response.headers_mut().set(ETAG_HEADER, &tag(definition)?)?;
+    Ok(response)
 }

@@ -98,6 +98,13 @@ impl Ledger {
         let (mut total, mut last_hour) = stats::read(&self.state.storage().sql(), minute(at))?;
         // What is counted in memory and not yet written is read with the rest.
         self.figures.borrow().add_to(&mut total, &mut last_hour, minute(at));
+        let mut by_minute = stats::by_minute(&self.state.storage().sql(), minute(at))?;
+        self.figures.borrow().add_to_minutes(&mut by_minute);
+        let mut minutes = Vec::with_capacity(by_minute.len());
+        for (m, figures) in by_minute {
+            let start = Timestamp::from_unix_millis(m * 60_000).map_err(|e| Problem::Internal(e.to_string()))?;
+            minutes.push(json!({ "minute": start, "figures": figures }));
+        }
         json_response(
             &json!({
                 "code": code,
@@ -105,6 +112,7 @@ impl Ledger {
                 "at": at,
                 "total": total,
                 "last_hour": last_hour,
+                "by_minute": minutes,
             }),
             200,
         )

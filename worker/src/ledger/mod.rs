@@ -20,6 +20,7 @@ use promocodes::{HoldOptions, IdempotencyKey, PromoCode, RedemptionStore};
 use serde_json::{json, Value};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
+use crate::etag::{self, Condition, ETAG_HEADER};
 use crate::limits::MAX_PAGE;
 use crate::payments::flow::{PaymentCapture, PaymentRelease};
 use crate::problem::Problem;
@@ -299,13 +300,15 @@ impl Ledger {
         let call = Call::of(&req.method(), &req.path()).ok_or(Problem::NotFound)?;
         match call {
             Call::PutDefinition => {
+                let condition = Condition::of(req.headers())?;
                 let body = req.text().await?;
-                self.handle_put_definition(&body)
+                self.handle_put_definition(&body, &condition)
             }
             Call::PatchDefinition => {
                 let code = Self::code_param(&req)?;
+                let condition = Condition::of(req.headers())?;
                 let body = req.text().await?;
-                self.handle_patch_definition(&code, &body)
+                self.handle_patch_definition(&code, &body, &condition)
             }
             Call::ArchiveDefinition => self.handle_archive(&Self::code_param(&req)?),
             Call::GetDefinition => {

@@ -1,0 +1,1024 @@
+// The operator's console over the admin API: sign in, the catalog, define and edit a code (checked as
+// typed by the browser module, saved with If-Match), and a page per code with the last hour by minute
+// (uPlot), the totals and the redemptions with a CSV download.
+//
+// Rules of this file: nothing from the API or from a field is ever put into the page as HTML (only
+// textContent and attributes set through the DOM); the admin token lives in sessionStorage only and
+// goes only in the Authorization header; numbers, money and dates are formatted in the browser's
+// locale and time zone.
+import init, { PromoCode } from "/pkg/promocodes.js";
+import uPlot from "/admin/vendor/uplot.min.js";
+
+const TOKEN_KEY = "promocodes.admin-token";
+const CODES_PAGE = 20;
+const HISTORY_PAGE = 25;
+const REFRESH_MS = 10_000;
+const MAX_AUDIENCE = 10_000;
+const HISTORY_MAX = 10_000; // redemptions read for the filter and the CSV
+
+const $ = (id) => document.getElementById(id);
+const moduleReady = init();
+
+// ---------------------------------------------------------------------------------------------
+// Formatting in the browser's locale
+
+const numberFormat = new Intl.NumberFormat();
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+const shortTime = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+const count = (n) => numberFormat.format(n);
+function money(m) {
+  if (!m) return "";
+  try {
+    return new Intl.NumberFormat(undefined, { style: "currency", currency: m.currency }).format(Number(m.amount));
+  } catch {
+    return `${m.currency} ${m.amount}`;
+  }
+}
+const when = (t) => (t ? dateFormat.format(new Date(t)) : "");
+
+/** A definition's discount in words: "10 % off, at most €5.00, on a basket of €20.00 or more". */
+export function discountInWords(def) {
+  const d = def.discount ?? {};
+  let words;
+  if (d.kind === "percent") {
+    words = `${new Intl.NumberFormat(undefined, { style: "percent", maximumFractionDigits: 4 }).format(Number(d.percent) / 100)} off`;
+  } else if (d.kind === "fixed") {
+    words = `${money(d.amount)} off`;
+  } else if (d.kind === "free_shipping") {
+    words = "Free shipping";
+  } else {
+    words = String(d.kind ?? "unknown discount");
+  }
+  if (d.max) words += `, at most ${money(d.max)}`;
+  if (def.minimum) words += `, on ${money(def.minimum)} or more`;
+  const skus = def.applies_to?.skus ?? [];
+  const categories = def.applies_to?.categories ?? [];
+  if (skus.length || categories.length) {
+    const parts = [];
+    if (skus.length) parts.push(`SKUs ${skus.join(", ")}`);
+    if (categories.length) parts.push(`categories ${categories.join(", ")}`);
+    words += `; only ${parts.join(" and ")}`;
+  }
+  if (def.assigned || (Array.isArray(def.audience) && def.audience.length)) words += "; named customers only";
+  return words;
+}
+
+/** The validity window in the operator's time zone. */
+function windowInWords(def) {
+  if (def.starts_at && def.ends_at) return `${when(def.starts_at)} – ${when(def.ends_at)}`;
+  if (def.starts_at) return `From ${when(def.starts_at)}`;
+  if (def.ends_at) return `Until ${when(def.ends_at)}`;
+  return "Always";
+}
+
+// ---------------------------------------------------------------------------------------------
+// The API
+
+const token = () => sessionStorage.getItem(TOKEN_KEY);
+
+/** An API error as a sentence for the operator, with what to do. */
+class ApiError extends Error {
+  constructor(status, problem, sentence) {
+    super(sentence);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+/** The sentence for an API error: what happened and what to do. */
+export function explain(status, problem, what = "") {
+  const detail = problem?.detail ? ` (${problem.detail})` : "";
+  switch (status) {
+    case 0: return "The server could not be reached. Check your connection, then try again.";
+    case 400: return `The server refused this${what ? ` ${what}` : ""}: ${problem?.detail ?? "bad input"}. Correct it and try again.`;
+    case 401: return "The admin token was not accepted. Sign in again with the current token.";
+    case 404: return problem?.type === "/problems/unknown_code"
+      ? `This code does not exist or is archived${detail}. Check its name, or show archived codes in the list.`
+      : `Not found${detail}. Go back to the list of codes and try again.`;
+    case 412: return "Someone changed this code since you opened it. Compare both versions, then save again.";
+    case 413: return `This is too large to send${detail}. Shorten it (for example, a smaller audience) and save again.`;
+    case 429: return "Too many requests for now. Wait a few seconds, then try again.";
+    default:
+      if (status >= 500) return `The server failed to answer (error ${status}${problem?.detail ? `: ${problem.detail}` : ""}). Try again in a minute; if it keeps failing, check the Worker's logs.`;
+      return `The request failed (error ${status}${problem?.detail ? `: ${problem.detail}` : ""}). Reload the page and try again.`;
+  }
+}
+
+/** Calls the admin API; resolves to { status, json, etag } for a 2xx, throws an ApiError otherwise. */
+async function api(method, path, { body, headers = {}, what, auth = token() } = {}) {
+  const init = { method, headers: { ...headers }, cache: "no-store" };
+  if (auth) init.headers.authorization = `Bearer ${auth}`;
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers["content-type"] = "application/json";
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, null, explain(0));
+  }
+  const text = await res.text();
+  let json;
+  try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
+  if (res.ok) return { status: res.status, json, etag: res.headers.get("etag") };
+  const error = new ApiError(res.status, json, explain(res.status, json, what));
+  error.etag = res.headers.get("etag");
+  if (res.status === 401 && auth && auth === token()) {
+    signOut(false);
+    showProblem(error.message);
+  }
+  throw error;
+}
+
+const codePath = (code) => `/v1/codes/${encodeURIComponent(code)}`;
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+function showProblem(text) { $("problem").textContent = text ?? ""; }
+function showNotice(text) { $("notice").textContent = text ?? ""; }
+function clearMessages() { showProblem(""); showNotice(""); }
+
+/** Shows an error as a sentence; a 401 has already signed out. */
+function report(err) {
+  if (err instanceof ApiError) {
+    if (err.status !== 401) showProblem(err.message);
+  } else {
+    showProblem(`Something went wrong in the console: ${err?.message ?? err}. Reload the page and try again.`);
+  }
+}
+
+/** Asks for confirmation in a modal dialog; resolves to true when confirmed. */
+function confirmAction(heading, text, ok) {
+  const dialog = $("confirm");
+  $("confirm-heading").textContent = heading;
+  $("confirm-text").textContent = text;
+  $("confirm-ok").textContent = ok;
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views and routing (#/, #/new, #/edit/CODE, #/code/CODE)
+
+const VIEWS = ["signin", "catalog", "edit", "code"];
+let leaveView = () => {};
+
+function show(view, title) {
+  for (const name of VIEWS) $(`view-${name}`).hidden = name !== view;
+  document.title = `${title} · promocodes console`;
+  const signedIn = Boolean(token());
+  $("nav").hidden = !signedIn;
+  $("sign-out").hidden = !signedIn;
+  for (const link of $("nav").querySelectorAll("a")) {
+    const current = (link.getAttribute("href") === "#/" && view === "catalog") || (link.getAttribute("href") === "#/new" && view === "edit" && location.hash === "#/new");
+    if (current) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
+  }
+}
+
+/** A notice to show once the next view is open (after a save moves to the code's page). */
+let nextNotice = "";
+
+async function route() {
+  leaveView();
+  leaveView = () => {};
+  clearMessages();
+  if (nextNotice) {
+    showNotice(nextNotice);
+    nextNotice = "";
+  }
+  if (!token()) {
+    show("signin", "Sign in");
+    $("token").focus();
+    return;
+  }
+  const hash = location.hash || "#/";
+  const [, page, rawCode] = hash.match(/^#\/([a-z]*)\/?(.*)$/) ?? [];
+  const code = rawCode ? decodeURIComponent(rawCode) : "";
+  try {
+    if (page === "new") await openEditor(null);
+    else if (page === "edit" && code) await openEditor(code);
+    else if (page === "code" && code) await openCode(code);
+    else await openCatalog();
+  } catch (err) {
+    report(err);
+  }
+  // The new view takes the focus, unless the operator already moved into it while it loaded.
+  const active = document.activeElement;
+  if (!$("main").contains(active) || active.closest("[hidden]")) $("main").focus({ preventScroll: true });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sign in / out
+
+async function signIn(event) {
+  event.preventDefault();
+  const entered = $("token").value.trim();
+  $("signin-error").textContent = "";
+  $("token").removeAttribute("aria-invalid");
+  if (!entered) {
+    $("signin-error").textContent = "Enter the admin token.";
+    $("token").setAttribute("aria-invalid", "true");
+    return;
+  }
+  try {
+    await api("GET", "/v1/codes?limit=1", { auth: entered });
+  } catch (err) {
+    const sentence = err.status === 401
+      ? "That admin token was not accepted. Check it (the Worker's ADMIN_TOKEN) and try again."
+      : err.message;
+    $("signin-error").textContent = sentence;
+    $("token").setAttribute("aria-invalid", "true");
+    $("token").focus();
+    return;
+  }
+  sessionStorage.setItem(TOKEN_KEY, entered);
+  $("token").value = "";
+  await route();
+}
+
+function signOut(navigate = true) {
+  sessionStorage.removeItem(TOKEN_KEY);
+  leaveView();
+  leaveView = () => {};
+  if (navigate) {
+    clearMessages();
+    show("signin", "Sign in");
+    showNotice("Signed out: the token is forgotten.");
+    $("token").focus();
+  } else {
+    show("signin", "Sign in");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The catalog
+
+const catalog = { cursors: [""], page: 0, prefix: "", archived: false };
+
+async function openCatalog() {
+  show("catalog", "Codes");
+  $("codes").tHead.rows[0].cells[2].textContent = `Valid (${zone})`;
+  $("prefix").value = catalog.prefix;
+  $("show-archived").checked = catalog.archived;
+  await loadCatalog();
+}
+
+async function loadCatalog() {
+  const query = new URLSearchParams({ limit: String(CODES_PAGE) });
+  if (catalog.prefix) query.set("prefix", catalog.prefix);
+  if (catalog.archived) query.set("archived", "true");
+  const after = catalog.cursors[catalog.page];
+  if (after) query.set("after", after);
+  const { json } = await api("GET", `/v1/codes?${query}`);
+  catalog.cursors[catalog.page + 1] = json.next ?? null;
+  renderCatalog(json.codes);
+  $("codes-prev").disabled = catalog.page === 0;
+  $("codes-next").disabled = !json.next;
+  $("codes-page").textContent = `Page ${count(catalog.page + 1)}`;
+}
+
+function cell(row, text, className) {
+  const td = document.createElement("td");
+  if (className) td.className = className;
+  td.textContent = text;
+  row.append(td);
+  return td;
+}
+
+function usesInWords(summary) {
+  const used = summary.usage?.total ?? 0;
+  const held = summary.usage?.held ?? 0;
+  let words = `${count(used)} used`;
+  if (held) words += `, ${count(held)} held`;
+  if (typeof summary.remaining === "number") words += `, ${count(summary.remaining)} left`;
+  return words;
+}
+
+/** Budget used, for codes that have one (budgets arrive in a later version of the API). */
+function budgetInWords(summary) {
+  const budget = summary.budget ?? summary.limits?.budget;
+  if (!budget || typeof budget !== "object" || !budget.amount) return "—";
+  const remaining = summary.remaining_budget;
+  if (remaining && typeof remaining === "object" && remaining.amount !== undefined) {
+    const used = { amount: String(Number(budget.amount) - Number(remaining.amount)), currency: budget.currency };
+    return `${money(used)} of ${money(budget)}`;
+  }
+  return `${money(budget)} budget`;
+}
+
+function renderCatalog(codes) {
+  const body = $("codes").tBodies[0];
+  body.replaceChildren();
+  $("catalog-empty").hidden = codes.length > 0;
+  for (const summary of codes) {
+    const row = document.createElement("tr");
+    const codeCell = document.createElement("th");
+    codeCell.scope = "row";
+    codeCell.className = "code";
+    const nameId = `code-name-${summary.code}`;
+    const link = document.createElement("a");
+    link.href = `#/code/${encodeURIComponent(summary.code)}`;
+    link.id = nameId;
+    link.textContent = summary.code;
+    codeCell.append(link);
+    if (summary.archived) {
+      const tag = document.createElement("span");
+      tag.className = "tag";
+      tag.textContent = "Archived";
+      codeCell.append(tag);
+    }
+    row.append(codeCell);
+    cell(row, discountInWords(summary));
+    cell(row, windowInWords(summary));
+    cell(row, usesInWords(summary), "num");
+    cell(row, budgetInWords(summary));
+
+    const activeCell = cell(row, "");
+    const label = document.createElement("label");
+    label.className = "switch";
+    const input = document.createElement("input");
+    input.type = "checkbox";
+    input.setAttribute("role", "switch");
+    input.checked = summary.active;
+    input.disabled = summary.archived;
+    const text = document.createElement("span");
+    text.textContent = "Active";
+    label.append(input, text);
+    input.setAttribute("aria-label", `Active: ${summary.code}`);
+    input.addEventListener("change", () => toggleActive(summary, input));
+    activeCell.append(label);
+
+    const actions = cell(row, "");
+    const box = document.createElement("div");
+    box.className = "row-actions";
+    if (!summary.archived) {
+      const edit = document.createElement("a");
+      edit.className = "button quiet";
+      edit.href = `#/edit/${encodeURIComponent(summary.code)}`;
+      edit.textContent = "Edit";
+      edit.setAttribute("aria-label", `Edit ${summary.code}`);
+      const archive = document.createElement("button");
+      archive.type = "button";
+      archive.className = "danger";
+      archive.textContent = "Archive";
+      archive.setAttribute("aria-label", `Archive ${summary.code}`);
+      archive.addEventListener("click", () => archiveCode(summary));
+      box.append(edit, archive);
+    } else {
+      const restore = document.createElement("button");
+      restore.type = "button";
+      restore.className = "quiet";
+      restore.textContent = "Restore";
+      restore.setAttribute("aria-label", `Restore ${summary.code}`);
+      restore.addEventListener("click", () => restoreCode(summary));
+      box.append(restore);
+    }
+    actions.append(box);
+    body.append(row);
+  }
+}
+
+/** The kill switch: off only after a confirmation; sent with the definition's ETag. */
+async function toggleActive(summary, input) {
+  const active = input.checked;
+  clearMessages();
+  if (!active) {
+    const sure = await confirmAction(
+      `Switch ${summary.code} off?`,
+      `Buyers' quotes, holds and captures of ${summary.code} are refused at once (holds already made still capture). You can switch it on again.`,
+      "Switch off",
+    );
+    if (!sure) {
+      input.checked = true;
+      input.focus();
+      return;
+    }
+  }
+  input.disabled = true;
+  try {
+    const current = await api("GET", codePath(summary.code));
+    const { json } = await api("PATCH", codePath(summary.code), {
+      body: { active }, headers: { "if-match": current.etag }, what: "switch",
+    });
+    summary.active = json.active;
+    showNotice(`${summary.code} is now ${json.active ? "active" : "switched off"}.`);
+  } catch (err) {
+    input.checked = !active;
+    report(err);
+  } finally {
+    input.disabled = false;
+    input.focus();
+  }
+}
+
+async function archiveCode(summary) {
+  clearMessages();
+  const sure = await confirmAction(
+    `Archive ${summary.code}?`,
+    `Buyers can no longer use ${summary.code}; its history stays, and Restore brings it back with its counts.`,
+    "Archive",
+  );
+  if (!sure) return;
+  try {
+    await api("DELETE", codePath(summary.code));
+    await loadCatalog();
+    showNotice(`${summary.code} is archived.`);
+  } catch (err) {
+    report(err);
+  }
+}
+
+/** Restores an archived code by defining it again (the summary is its definition, less the audience). */
+async function restoreCode(summary) {
+  clearMessages();
+  if (summary.assigned) {
+    showProblem(`${summary.code} is assigned to named customers, whom the list does not show: open New code with the code ${summary.code} and paste its audience to restore it.`);
+    return;
+  }
+  try {
+    await api("PUT", codePath(summary.code), { body: definitionOf(summary), what: "restore" });
+    await loadCatalog();
+    showNotice(`${summary.code} is restored.`);
+  } catch (err) {
+    report(err);
+  }
+}
+
+/** A definition (the core's shape) from a lookup or a summary: without usage, remaining, archived, assigned. */
+function definitionOf(view) {
+  const { usage, remaining, archived, assigned, remaining_budget: _rb, ...definition } = view;
+  return definition;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The editor
+
+const editor = { code: null, etag: null, assigned: false, pending: null };
+
+const FIELD_OF = [
+  [/^definition\.code/, "f-code"],
+  [/^definition\.active/, "f-active"],
+  [/\.currency$/, "f-currency"],
+  [/^definition\.discount\.kind/, "f-kind"],
+  [/^definition\.discount\.percent/, "f-percent"],
+  [/^definition\.discount\.amount/, "f-amount"],
+  [/^definition\.discount\.max/, "f-max"],
+  [/^definition\.discount/, "f-kind"],
+  [/^definition\.minimum/, "f-minimum"],
+  [/^definition\.starts_at/, "f-starts"],
+  [/^definition\.ends_at/, "f-ends"],
+  [/^definition\.limits\.total/, "f-total"],
+  [/^definition\.limits\.per_customer/, "f-per-customer"],
+  [/^definition\.applies_to\.skus/, "f-skus"],
+  [/^definition\.applies_to\.categories/, "f-categories"],
+  [/^definition\.applies_to/, "f-skus"],
+  [/^definition\.audience/, "f-audience"],
+];
+const ERROR_FIELDS = ["f-code", "f-kind", "f-percent", "f-amount", "f-currency", "f-max", "f-minimum", "f-starts", "f-ends", "f-total", "f-per-customer", "f-skus", "f-categories", "f-audience"];
+
+const list = (text) => text.split(/[\n,;]/).map((s) => s.trim()).filter(Boolean);
+const money$ = (amount) => ({ amount: amount.trim(), currency: $("f-currency").value.trim().toUpperCase() });
+/** A count as typed: a number when it is digits, else the text (the module says what is wrong with it). */
+const countOf = (text) => (/^\s*\d+\s*$/.test(text) ? Number(text) : text.trim());
+
+/** `datetime-local` (the operator's time zone) to RFC 3339 UTC, and back. */
+const toUtc = (local) => new Date(local).toISOString().replace(/\.000Z$/, "Z");
+function toLocal(utc) {
+  const d = new Date(utc);
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** The definition the form describes (the core's JSON shape). */
+function formDefinition() {
+  const kind = $("f-kind").value;
+  const discount = { kind };
+  if (kind === "percent") discount.percent = $("f-percent").value.trim();
+  if (kind === "fixed") discount.amount = money$($("f-amount").value);
+  if ($("f-max").value.trim()) discount.max = money$($("f-max").value);
+  const definition = { code: $("f-code").value.trim(), active: $("f-active").checked, discount };
+  if ($("f-minimum").value.trim()) definition.minimum = money$($("f-minimum").value);
+  if ($("f-starts").value) definition.starts_at = toUtc($("f-starts").value);
+  if ($("f-ends").value) definition.ends_at = toUtc($("f-ends").value);
+  const limits = {};
+  if ($("f-total").value.trim()) limits.total = countOf($("f-total").value);
+  if ($("f-per-customer").value.trim()) limits.per_customer = countOf($("f-per-customer").value);
+  if (Object.keys(limits).length) definition.limits = limits;
+  const skus = list($("f-skus").value);
+  const categories = list($("f-categories").value);
+  if (skus.length || categories.length) {
+    definition.applies_to = {};
+    if (skus.length) definition.applies_to.skus = skus;
+    if (categories.length) definition.applies_to.categories = categories;
+  }
+  const audience = list($("f-audience").value);
+  if (audience.length) definition.audience = audience;
+  return definition;
+}
+
+function fillForm(definition) {
+  const d = definition.discount ?? {};
+  $("f-code").value = definition.code ?? "";
+  $("f-active").checked = definition.active !== false;
+  $("f-kind").value = d.kind ?? "percent";
+  $("f-percent").value = d.percent ?? "";
+  $("f-amount").value = d.amount?.amount ?? "";
+  $("f-max").value = d.max?.amount ?? "";
+  $("f-currency").value = d.amount?.currency ?? d.max?.currency ?? definition.minimum?.currency ?? "EUR";
+  $("f-minimum").value = definition.minimum?.amount ?? "";
+  $("f-starts").value = definition.starts_at ? toLocal(definition.starts_at) : "";
+  $("f-ends").value = definition.ends_at ? toLocal(definition.ends_at) : "";
+  $("f-total").value = definition.limits?.total ?? "";
+  $("f-per-customer").value = definition.limits?.per_customer ?? "";
+  $("f-skus").value = (definition.applies_to?.skus ?? []).join("\n");
+  $("f-categories").value = (definition.applies_to?.categories ?? []).join("\n");
+  $("f-audience").value = (definition.audience ?? []).join("\n");
+}
+
+function showKind() {
+  const kind = $("f-kind").value;
+  for (const el of document.querySelectorAll("[data-kind]")) el.hidden = el.dataset.kind !== kind;
+}
+
+function setFieldError(id, text) {
+  const input = $(id);
+  $(`${id}-error`).textContent = text;
+  if (text) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
+}
+
+/**
+ * Checks the form with the browser module (the same refusal the server gives) and shows the refusal
+ * next to its field; quotes the sample basket. Returns the definition, or null when refused.
+ */
+function checkForm() {
+  for (const id of ERROR_FIELDS) setFieldError(id, "");
+  $("form-problem").textContent = "";
+  const definition = formDefinition();
+  const preview = $("preview");
+  if (definition.audience && definition.audience.length > MAX_AUDIENCE) {
+    setFieldError("f-audience", `At most ${count(MAX_AUDIENCE)} customer ids; this list has ${count(definition.audience.length)}.`);
+    preview.textContent = "";
+    preview.dataset.state = "";
+    return null;
+  }
+  if (editor.assigned && !definition.audience) {
+    setFieldError("f-audience", "This code is assigned to named customers, whom the API does not show: paste them again (or clear them on purpose by saving a public code with another name).");
+    return null;
+  }
+  let promo;
+  try {
+    promo = PromoCode.parse(definition);
+  } catch (err) {
+    const field = err.field ?? "";
+    const id = FIELD_OF.find(([re]) => re.test(field))?.[1];
+    const sentence = String(err.message ?? err).replace(/^[\w.[\]]+: /, "");
+    if (id) setFieldError(id, capitalise(sentence));
+    else $("form-problem").textContent = capitalise(sentence);
+    preview.textContent = "The preview waits for a valid definition.";
+    preview.dataset.state = "";
+    return null;
+  }
+  try {
+    preview.textContent = quoteSample(promo, definition);
+  } finally {
+    promo.free?.();
+  }
+  return definition;
+}
+
+const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** The preview: the sample basket quoted now (one line of the first SKU or category the code applies to). */
+function quoteSample(promo, definition) {
+  const preview = $("preview");
+  const currency = $("f-currency").value.trim().toUpperCase();
+  const total = { amount: $("f-sample").value.trim() || "0", currency };
+  const sku = definition.applies_to?.skus?.[0] ?? "SAMPLE";
+  const category = definition.applies_to?.categories?.[0];
+  const basket = definition.applies_to
+    ? { lines: [{ sku, quantity: 1, unit_price: total, ...(category ? { categories: [category] } : {}) }], shipping: { amount: "4.90", currency } }
+    : { total };
+  const customer = definition.audience?.[0] ?? (definition.limits?.per_customer ? "sample-customer" : undefined);
+  let result;
+  try {
+    result = promo.quote(basket, customer ? { customer } : undefined);
+  } catch (err) {
+    preview.dataset.state = "refused";
+    return `The sample basket cannot be priced: ${String(err.message ?? err).replace(/^[\w.[\]]+: /, "")}.`;
+  }
+  if (!result.ok) {
+    preview.dataset.state = "refused";
+    return `A basket of ${money(total)} now: refused (${result.rejection}) — ${result.message}.`;
+  }
+  preview.dataset.state = "ok";
+  const q = result.quote;
+  const of = definition.applies_to ? ` plus ${money({ amount: "4.90", currency })} shipping` : "";
+  return `A basket of ${money(total)}${of} now: ${money(q.discount)} off, ${money(q.payable)} to pay.`;
+}
+
+async function openEditor(code) {
+  await moduleReady;
+  editor.code = code;
+  editor.etag = null;
+  editor.assigned = false;
+  editor.pending = null;
+  $("conflict").hidden = true;
+  $("code-form").reset();
+  if (code) {
+    show("edit", `Edit ${code}`);
+    $("edit-heading").textContent = `Edit ${code}`;
+    const { json, etag } = await api("GET", codePath(code));
+    editor.etag = etag;
+    editor.assigned = Boolean(json.assigned);
+    fillForm(definitionOf(json));
+    $("f-code").readOnly = true;
+  } else {
+    show("edit", "New code");
+    $("edit-heading").textContent = "New code";
+    $("f-code").readOnly = false;
+    fillForm({ discount: { kind: "percent", percent: "10" }, code: "" });
+  }
+  showKind();
+  checkForm();
+}
+
+/** Save: a PUT with If-Match (the ETag the definition was read with), or If-None-Match: * for a new code. */
+async function save(event, overwriteWith = null) {
+  event?.preventDefault();
+  clearMessages();
+  const definition = overwriteWith ?? checkForm();
+  if (!definition) {
+    const first = ERROR_FIELDS.map($).find((el) => el.getAttribute("aria-invalid") === "true");
+    (first ?? $("form-problem")).focus?.();
+    showProblem("The code was not saved: correct the field marked in red.");
+    return;
+  }
+  const code = definition.code.toUpperCase();
+  const condition = editor.etag ? { "if-match": editor.etag } : { "if-none-match": "*" };
+  $("save").disabled = true;
+  try {
+    const { status, etag } = await api("PUT", codePath(code), { body: definition, headers: condition, what: "definition" });
+    editor.etag = etag;
+    $("conflict").hidden = true;
+    nextNotice = `${code} is ${status === 201 ? "defined" : "saved"}.`;
+    location.hash = `#/code/${encodeURIComponent(code)}`;
+  } catch (err) {
+    if (err.status === 412) await showConflict(code, definition, err.etag);
+    else report(err);
+  } finally {
+    $("save").disabled = false;
+  }
+}
+
+/** On 412: both versions side by side, mine kept in the form. */
+async function showConflict(code, mine, etag) {
+  showProblem(editor.etag
+    ? explain(412)
+    : `A code ${code} already exists. Compare both versions: save yours over it, or edit it instead.`);
+  let theirs = null;
+  let theirEtag = etag;
+  try {
+    const current = await api("GET", codePath(code));
+    theirs = definitionOf(current.json);
+    theirEtag = current.etag;
+  } catch (err) {
+    if (err.status !== 404) report(err);
+  }
+  editor.pending = { mine, theirs, etag: theirEtag, code };
+  $("conflict-mine").textContent = JSON.stringify(mine, null, 2);
+  $("conflict-theirs").textContent = theirs ? JSON.stringify(theirs, null, 2) : "(no saved version: it was archived meanwhile)";
+  $("conflict").hidden = false;
+  $("conflict-heading").focus?.();
+  $("conflict").scrollIntoView({ block: "nearest" });
+}
+
+// ---------------------------------------------------------------------------------------------
+// A code's page: chart, totals, redemptions
+
+const watch = { code: null, chart: null, series: [], timer: null, history: [], filtered: [], page: 0 };
+
+const BASE_SERIES = [
+  ["captures", "Captures", "#146c43"],
+  ["holds", "Holds", "#2451c7"],
+  ["releases", "Releases", "#8a4b00"],
+  ["expired", "Expired", "#6b7280"],
+  ["conflicts", "Conflicts", "#a11d2b"],
+  ["replays", "Replays", "#7c3aed"],
+];
+const REJECTION_COLOURS = ["#d9480f", "#c2255c", "#5f3dc4", "#0b7285", "#2b8a3e", "#e67700", "#495057", "#862e9c", "#1864ab", "#a61e4d", "#364fc7"];
+
+/** Rejections of a minute, summed over quotes, holds and captures, by rejection code. */
+function rejectionsOf(figures) {
+  const out = {};
+  for (const op of ["quotes", "holds", "captures"]) {
+    for (const [code, n] of Object.entries(figures.rejections?.[op] ?? {})) out[code] = (out[code] ?? 0) + n;
+  }
+  return out;
+}
+
+async function openCode(code) {
+  show("code", code);
+  watch.code = code;
+  watch.page = 0;
+  $("code-heading").textContent = code;
+  $("code-edit").href = `#/edit/${encodeURIComponent(code)}`;
+  $("code-edit").setAttribute("aria-label", `Edit ${code}`);
+  $("chart").replaceChildren();
+  watch.chart = null;
+  watch.series = [];
+  await Promise.all([refreshCode(), loadHistory()]);
+  watch.timer = setInterval(() => refreshCode().catch(report), REFRESH_MS);
+  leaveView = () => {
+    clearInterval(watch.timer);
+    watch.timer = null;
+    watch.chart?.destroy();
+    watch.chart = null;
+    watch.code = null;
+  };
+}
+
+async function refreshCode() {
+  const code = watch.code;
+  const [view, stats] = await Promise.all([api("GET", codePath(code)), api("GET", `${codePath(code)}/stats`)]);
+  if (watch.code !== code) return;
+  $("code-summary").textContent = `${discountInWords(view.json)}. Valid: ${windowInWords(view.json)} (${zone}). ${usesInWords(view.json)}. ${view.json.active ? "Active" : "Switched off"}.`;
+  renderTotals(stats.json);
+  renderChart(stats.json.by_minute ?? []);
+  $("chart-updated").textContent = `Updated ${timeFormat.format(new Date())}; refreshed every 10 seconds.`;
+}
+
+function renderTotals(stats) {
+  const t = stats.total;
+  const rejections = rejectionsOf(t);
+  const items = [
+    ["Captures", count(t.captures)], ["Holds", count(t.holds)], ["Releases", count(t.releases)],
+    ["Expired", count(t.expired)], ["Conflicts", count(t.conflicts)], ["Replays", count(t.replays)],
+    ["Quotes", count(t.quotes)],
+    ...Object.entries(rejections).map(([code, n]) => [`Refused: ${code}`, count(n)]),
+    ["Defined", stats.defined_at ? when(stats.defined_at) : "before figures were kept"],
+  ];
+  const dl = $("totals");
+  dl.replaceChildren();
+  for (const [name, value] of items) {
+    const div = document.createElement("div");
+    const dt = document.createElement("dt");
+    dt.textContent = name;
+    const dd = document.createElement("dd");
+    dd.textContent = value;
+    div.append(dt, dd);
+    dl.append(div);
+  }
+}
+
+function renderChart(minutes) {
+  const rejectionCodes = [...new Set(minutes.flatMap((m) => Object.keys(rejectionsOf(m.figures))))].sort();
+  const series = [...BASE_SERIES.map(([key, label]) => ({ key, label })), ...rejectionCodes.map((code) => ({ key: `rejected:${code}`, label: `Refused: ${code}` }))];
+  const xs = minutes.map((m) => Date.parse(m.minute) / 1000);
+  const valueOf = (m, key) => (key.startsWith("rejected:") ? rejectionsOf(m.figures)[key.slice(9)] ?? 0 : m.figures[key] ?? 0);
+  const data = [xs, ...series.map(({ key }) => minutes.map((m) => valueOf(m, key)))];
+  renderMinuteTable(minutes, series, valueOf);
+
+  const container = $("chart");
+  const width = Math.max(300, container.clientWidth || 600);
+  const sameSeries = watch.chart && watch.series.join("|") === series.map((s) => s.key).join("|");
+  if (sameSeries) {
+    watch.chart.setData(data);
+    return;
+  }
+  watch.chart?.destroy();
+  container.replaceChildren();
+  watch.series = series.map((s) => s.key);
+  const opts = {
+    width,
+    height: 280,
+    series: [
+      { label: "Minute", value: (u, v) => (v == null ? "" : timeFormat.format(new Date(v * 1000))) },
+      ...series.map(({ key, label }, i) => ({
+        label,
+        stroke: key.startsWith("rejected:") ? REJECTION_COLOURS[(i - BASE_SERIES.length) % REJECTION_COLOURS.length] : BASE_SERIES[i][2],
+        width: 2,
+        value: (u, v) => (v == null ? "" : count(v)),
+      })),
+    ],
+    axes: [
+      { values: (u, vals) => vals.map((v) => shortTime.format(new Date(v * 1000))) },
+      { values: (u, vals) => vals.map((v) => count(v)) },
+    ],
+    scales: { y: { range: (u, min, max) => [0, Math.max(4, max)] } },
+  };
+  watch.chart = new uPlot(opts, data, container);
+}
+
+function renderMinuteTable(minutes, series, valueOf) {
+  const table = $("minutes");
+  const head = document.createElement("tr");
+  for (const name of ["Minute", ...series.map((s) => s.label)]) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = name;
+    head.append(th);
+  }
+  table.tHead.replaceChildren(head);
+  const body = table.tBodies[0];
+  body.replaceChildren();
+  for (const m of minutes.filter((m) => series.some(({ key }) => valueOf(m, key) > 0))) {
+    const row = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = timeFormat.format(new Date(m.minute));
+    row.append(th);
+    for (const { key } of series) cell(row, count(valueOf(m, key)), "num");
+    body.append(row);
+  }
+  if (!body.rows.length) {
+    const row = document.createElement("tr");
+    const td = cell(row, "Nothing happened in the last hour.");
+    td.colSpan = series.length + 1;
+    body.append(row);
+  }
+}
+
+/** Every redemption of the code (up to HISTORY_MAX), page by page from the API. */
+async function loadHistory() {
+  const code = watch.code;
+  const all = [];
+  let after = "";
+  for (;;) {
+    const query = new URLSearchParams({ limit: "1000" });
+    if (after) query.set("after", after);
+    const { json } = await api("GET", `${codePath(code)}/redemptions?${query}`);
+    all.push(...json.redemptions);
+    if (!json.next || all.length >= HISTORY_MAX) break;
+    after = json.next;
+  }
+  if (watch.code !== code) return;
+  watch.history = all;
+  applyFilter();
+}
+
+function applyFilter() {
+  const state = $("filter-state").value;
+  const customer = $("filter-customer").value.trim();
+  const key = $("filter-key").value.trim();
+  watch.filtered = watch.history.filter((r) => (!state || r.state === state)
+    && (!customer || (r.customer ?? "").includes(customer))
+    && (!key || (r.idempotency_key ?? "").includes(key)));
+  watch.page = Math.min(watch.page, Math.max(0, Math.ceil(watch.filtered.length / HISTORY_PAGE) - 1));
+  renderHistory();
+}
+
+/** When a redemption last changed, and its amounts. */
+function redemptionRow(r) {
+  const quote = r.quote ?? null;
+  return {
+    seq: r.seq,
+    key: r.idempotency_key ?? "",
+    state: r.state ?? "",
+    customer: r.customer ?? "",
+    total: quote?.total ?? r.charged ?? null,
+    discount: quote?.discount ?? null,
+    payable: quote?.payable ?? null,
+    at: r.released_at ?? r.captured_at ?? r.refused_at ?? r.expires_at ?? "",
+    reason: r.reason ?? r.detail ?? "",
+  };
+}
+
+function renderHistory() {
+  const body = $("redemptions").tBodies[0];
+  body.replaceChildren();
+  const pages = Math.max(1, Math.ceil(watch.filtered.length / HISTORY_PAGE));
+  const slice = watch.filtered.slice(watch.page * HISTORY_PAGE, (watch.page + 1) * HISTORY_PAGE);
+  for (const r of slice.map(redemptionRow)) {
+    const row = document.createElement("tr");
+    cell(row, count(r.seq), "num");
+    cell(row, r.key);
+    cell(row, r.state);
+    cell(row, r.customer);
+    cell(row, money(r.total), "num");
+    cell(row, money(r.discount), "num");
+    cell(row, when(r.at));
+    cell(row, r.reason);
+    body.append(row);
+  }
+  $("history-count").textContent = watch.filtered.length === watch.history.length
+    ? `${count(watch.history.length)} redemptions.`
+    : `${count(watch.filtered.length)} of ${count(watch.history.length)} redemptions match.`;
+  $("history-page").textContent = `Page ${count(watch.page + 1)} of ${count(pages)}`;
+  $("history-prev").disabled = watch.page === 0;
+  $("history-next").disabled = watch.page + 1 >= pages;
+}
+
+/** One CSV field: quoted, and a leading =, +, - or @ neutralised for spreadsheets. */
+export function csvField(value) {
+  let text = value === null || value === undefined ? "" : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+export const CSV_COLUMNS = ["seq", "idempotency_key", "state", "customer", "total", "discount", "payable", "currency", "at", "reason"];
+
+/** What the filter shows, as CSV (amounts as the API writes them, times in UTC as the API writes them). */
+function historyCsv() {
+  const lines = [CSV_COLUMNS.join(",")];
+  for (const r of watch.filtered.map(redemptionRow)) {
+    lines.push([r.seq, r.key, r.state, r.customer, r.total?.amount, r.discount?.amount, r.payable?.amount,
+      r.total?.currency, r.at, r.reason].map(csvField).join(","));
+  }
+  return `${lines.join("\r\n")}\r\n`;
+}
+
+function downloadCsv() {
+  const blob = new Blob([historyCsv()], { type: "text/csv;charset=utf-8" });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = `${watch.code}-redemptions.csv`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wiring
+
+function wire() {
+  $("signin-form").addEventListener("submit", signIn);
+  $("sign-out").addEventListener("click", () => signOut(true));
+  $("search-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    clearMessages();
+    catalog.prefix = $("prefix").value.trim();
+    catalog.archived = $("show-archived").checked;
+    catalog.cursors = [""];
+    catalog.page = 0;
+    loadCatalog().catch(report);
+  });
+  $("codes-prev").addEventListener("click", () => { catalog.page = Math.max(0, catalog.page - 1); loadCatalog().catch(report); });
+  $("codes-next").addEventListener("click", () => { catalog.page += 1; loadCatalog().catch(report); });
+
+  const form = $("code-form");
+  form.addEventListener("input", (event) => {
+    if (event.target.id === "f-kind") showKind();
+    checkForm();
+  });
+  form.addEventListener("change", (event) => {
+    if (event.target.id === "f-kind") showKind();
+    if (event.target.id !== "f-audience-file") checkForm();
+  });
+  form.addEventListener("submit", (event) => save(event));
+  $("f-audience-file").addEventListener("change", async (event) => {
+    const file = event.target.files?.[0];
+    if (!file) return;
+    const text = await file.text();
+    const ids = text.split(/\r?\n/).map((line) => line.split(",")[0].trim().replace(/^"|"$/g, "")).filter(Boolean);
+    const rows = /^(customer|customer_id|id)$/i.test(ids[0] ?? "") ? ids.slice(1) : ids;
+    $("f-audience").value = rows.join("\n");
+    checkForm();
+  });
+  $("conflict-keep").addEventListener("click", () => {
+    const pending = editor.pending;
+    if (!pending) return;
+    editor.etag = pending.etag;
+    save(null, pending.mine);
+  });
+  $("conflict-load").addEventListener("click", () => {
+    const pending = editor.pending;
+    if (!pending?.theirs) return;
+    editor.etag = pending.etag;
+    fillForm(pending.theirs);
+    $("f-code").readOnly = true;
+    $("conflict").hidden = true;
+    clearMessages();
+    showKind();
+    checkForm();
+    $("f-code").focus();
+  });
+
+  $("filter-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    watch.page = 0;
+    applyFilter();
+  });
+  $("history-prev").addEventListener("click", () => { watch.page = Math.max(0, watch.page - 1); renderHistory(); });
+  $("history-next").addEventListener("click", () => { watch.page += 1; renderHistory(); });
+  $("download-csv").addEventListener("click", downloadCsv);
+
+  window.addEventListener("hashchange", () => route());
+  // The chart follows its card's width (a window resized, a layout that changed).
+  new ResizeObserver(() => {
+    const width = Math.max(300, $("chart").clientWidth);
+    if (watch.chart && watch.chart.width !== width) watch.chart.setSize({ width, height: 280 });
+  }).observe($("chart"));
+}
+
+wire();
+route();
