@@ -36,6 +36,9 @@ scripts/test-worker.sh
 stage "checkout: end to end in Chromium"
 scripts/test-e2e.sh
 
+stage "console: /admin/ end to end in Chromium (Playwright, axe-core)"
+scripts/test-admin.sh
+
 # Last: the clone's builds share the Cargo target folder with the ones above (only the workspace's
 # two crates compile again). Its deploy test runs first, while nothing is built in the clone.
 stage "fresh clone: wrangler deploy --dry-run ships the browser module; run.sh (PORT=8790) serves the page, one build per start"
