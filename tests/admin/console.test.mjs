@@ -435,6 +435,8 @@ test("what anyone typed is shown as text: a sku, a category, a reason and a cust
   assert.ok((await row.textContent()).includes(XSS_SKU));
   await page.goto(`${worker.base}/admin/#/code/XSS`);
   await page.getByRole("cell", { name: XSS }).first().waitFor();
+  // The summary and the redemptions are read separately: wait for the summary's text too.
+  await page.waitForFunction((sku) => document.getElementById("code-summary")?.textContent.includes(sku), XSS_SKU);
   assert.ok((await page.locator("#code-summary").textContent()).includes(XSS_SKU));
   assert.equal(await page.locator("#redemptions tbody tr").first().locator("td").nth(3).textContent(), XSS);
   assert.equal(await page.locator("#redemptions tbody tr").first().locator("td").nth(7).textContent(), XSS);
