@@ -138,7 +138,9 @@ fn losing_the_race_for_the_last_use_is_exhausted() {
         "{err:?}"
     );
     assert!(store.ran());
-    assert_eq!(store.inner.usage_for(promo.code(), None, start()).unwrap(), usage(1, 0));
+    // The one use is the other buyer's: 10% of EUR 10.00.
+    let after = store.inner.usage_for(promo.code(), None, start()).unwrap();
+    assert_eq!(after, usage(1, 0).with_discounted("1.00".parse().unwrap()).unwrap());
 }
 
 #[test]

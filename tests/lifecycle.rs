@@ -320,7 +320,11 @@ fn a_held_key_captures_while_every_other_use_is_held_by_others() {
         CaptureOptions::new().idempotency_key(&key("b")),
     )
     .unwrap();
-    assert_eq!(receipt.usage, usage(3, 1));
+    // Three uses of 10% off EUR 30.00.
+    assert_eq!(
+        receipt.usage,
+        usage(3, 1).with_discounted("9.00".parse().unwrap()).unwrap()
+    );
     assert_eq!(store.held(promo.code(), later(10)).unwrap(), 2);
 }
 
@@ -385,7 +389,15 @@ fn a_changed_basket_reruns_every_rule_but_the_caps_and_a_refusal_keeps_the_hold(
     )
     .unwrap();
     assert_eq!(receipt.quote.payable(), &eur("54.00"));
-    assert_eq!(receipt.usage, usage(1, 0));
+    assert_eq!(
+        receipt.usage,
+        usage(1, 0).with_discounted("6.00".parse().unwrap()).unwrap()
+    );
+    // The captured use counts the discount it took, not the one its hold reserved.
+    assert_eq!(
+        usage_at(&store, &promo, None, later(3)).discounted(),
+        "6.00".parse().unwrap()
+    );
 }
 
 #[test]

@@ -114,8 +114,8 @@ fn the_first_rule_that_applies_wins_in_the_documented_order() {
         }
     }
     // The table covers every rule; quote_changed is a capture's, tested with captures.
-    assert_eq!(Rejection::ALL.len(), 11);
-    assert_eq!(Rejection::ALL[10], Rejection::QuoteChanged);
+    assert_eq!(Rejection::ALL.len(), 12);
+    assert_eq!(Rejection::ALL[11], Rejection::QuoteChanged);
 }
 
 #[test]
@@ -130,8 +130,13 @@ fn the_rules_about_the_basket_come_after_every_rule_about_the_code_and_the_custo
         ["currency_mismatch", "no_eligible_items", "below_minimum"]
     );
     // So a refusal about the basket says that every rule before it, the customer's included, passed.
+    // The budget (the code's, not the basket's) sits among them: it needs the discount, so the
+    // basket's currency and lines first.
     let first = Rejection::ALL.iter().position(|r| r.is_about_the_basket()).unwrap();
-    assert!(Rejection::ALL[first..10].iter().all(|r| r.is_about_the_basket()));
+    assert!(Rejection::ALL[first..11]
+        .iter()
+        .all(|r| r.is_about_the_basket() || *r == Rejection::BudgetExhausted));
+    assert!(!Rejection::BudgetExhausted.is_about_the_basket());
 }
 
 #[test]
@@ -323,7 +328,7 @@ fn shapes_round_trip_as_documented() {
     );
     assert_eq!(from_json::<Quote>(&text).unwrap(), quote);
     let usage_json = serde_json::to_string(&usage(1, 1)).unwrap();
-    assert_eq!(usage_json, r#"{"total":1,"per_customer":1}"#);
+    assert_eq!(usage_json, r#"{"total":1,"per_customer":1,"discounted":"8.00"}"#);
 }
 
 fn malformed_path(result: Result<impl std::fmt::Debug, InputError>) -> String {

@@ -11,7 +11,9 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::{invalid, Refused};
-use crate::rules::{check_categories, check_quantity, AppliesTo, Audience, Basket, Discount, DiscountKind, Line};
+use crate::rules::{
+    check_categories, check_quantity, AppliesTo, Audience, Basket, BudgetShort, Discount, DiscountKind, Line,
+};
 use crate::rules::{PromoCode, Quote, QuoteLine, QuoteShipping, UsageCounts, UsageLimits};
 use crate::values::Timestamp;
 use crate::values::{parse_decimal, Category, Code, Currency, CustomerId, IdempotencyKey, InputError, Money, Sku};
@@ -108,12 +110,70 @@ impl<'de> Deserialize<'de> for Money {
 pub(super) struct UsageRepr {
     pub(super) total: u64,
     pub(super) per_customer: u64,
+    #[serde(default)]
+    pub(super) discounted: Option<Discounted>,
+}
+
+/// A usage's `discounted`: a decimal string (`"8.00"`, as a store writes it),
+/// or a money object (as the Worker's `usage` shows it); the currency is the
+/// code's and is not kept.
+pub(super) enum Discounted {
+    /// `"8.00"`.
+    Text(DecimalText),
+    /// `{"amount": "8.00", "currency": "EUR"}`.
+    Money(Money),
+}
+
+impl Discounted {
+    /// What a reader expects here, for its "invalid type" message.
+    pub(super) const EXPECTING: &'static str =
+        "a decimal number written as a string, such as \"12.50\", or a money object";
+
+    /// The amount, or why not.
+    fn amount(self) -> Result<Decimal, InputError> {
+        match self {
+            Discounted::Text(text) => parse_decimal("discounted", &text.0),
+            Discounted::Money(money) => Ok(money.amount()),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Discounted {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Discounted, D::Error> {
+        struct DiscountedVisitor;
+
+        impl<'de> Visitor<'de> for DiscountedVisitor {
+            type Value = Discounted;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(Discounted::EXPECTING)
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Discounted, E> {
+                Ok(Discounted::Text(DecimalText(v.to_owned())))
+            }
+
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Discounted, A::Error> {
+                Money::deserialize(de::value::MapAccessDeserializer::new(map)).map(Discounted::Money)
+            }
+        }
+
+        deserializer.deserialize_any(DiscountedVisitor)
+    }
 }
 
 impl UsageRepr {
     /// The counts its fields make, or why not (serde's `try_from` error: a message).
     pub(super) fn finish(self) -> Result<UsageCounts, Refused> {
-        UsageCounts::new(self.total, self.per_customer).map_err(|err| Refused::Message(err.to_string()))
+        let counts =
+            UsageCounts::new(self.total, self.per_customer).map_err(|err| Refused::Message(err.to_string()))?;
+        match self.discounted {
+            None => Ok(counts),
+            Some(discounted) => discounted
+                .amount()
+                .and_then(|amount| counts.with_discounted(amount))
+                .map_err(|err| Refused::at("discounted", err)),
+        }
     }
 }
 
@@ -141,6 +201,10 @@ struct QuoteRepr {
     shipping: Option<QuoteShipping>,
     #[serde(default)]
     note: Option<String>,
+    #[serde(default)]
+    budget_clipped: bool,
+    #[serde(default)]
+    desired: Option<Money>,
 }
 
 impl<'de> Deserialize<'de> for Quote {
@@ -155,7 +219,15 @@ impl<'de> Deserialize<'de> for Quote {
             r.lines,
             r.shipping,
             r.note,
+            r.desired,
         )
+        .and_then(|quote| match quote.budget_clipped() == r.budget_clipped {
+            true => Ok(quote),
+            false => Err(InputError::Malformed {
+                path: ".".to_owned(),
+                message: "budget_clipped is true exactly when the quote has a desired discount".to_owned(),
+            }),
+        })
         .map_err(de::Error::custom)
     }
 }
@@ -300,18 +372,35 @@ pub(super) struct LimitsRepr {
     pub(super) total: Option<u64>,
     #[serde(default)]
     pub(super) per_customer: Option<u64>,
+    #[serde(default)]
+    pub(super) budget: Option<Money>,
+    #[serde(default)]
+    pub(super) when_budget_short: Option<String>,
 }
 
 impl LimitsRepr {
     /// The limits its fields make, or why not.
     pub(super) fn finish(self) -> Result<UsageLimits, Refused> {
-        UsageLimits::new(self.total, self.per_customer).map_err(|err| {
+        let limits = UsageLimits::new(self.total, self.per_customer).map_err(|err| {
             let field = match &err {
                 InputError::ZeroLimit { field } => *field,
                 _ => "",
             };
             Refused::at(field, err)
-        })
+        })?;
+        let when_short = match &self.when_budget_short {
+            None => BudgetShort::default(),
+            Some(text) => BudgetShort::parse(text).map_err(|err| Refused::at("when_budget_short", err))?,
+        };
+        match self.budget {
+            Some(budget) => limits
+                .with_budget(budget, when_short)
+                .map_err(|err| Refused::at("budget", err)),
+            None if self.when_budget_short.is_some() => Err(Refused::Message(
+                "limits.when_budget_short needs a limits.budget".to_owned(),
+            )),
+            None => Ok(limits),
+        }
     }
 }
 

@@ -12,6 +12,8 @@
 
 use std::mem;
 
+use rust_decimal::Decimal;
+
 use super::error::{Misuse, RedemptionConflict, RedemptionError, RedemptionRejected};
 use crate::rules::{Basket, PromoCode, PromoCodeRejected, Quote, UsageCounts};
 use crate::store::{
@@ -163,11 +165,13 @@ enum State<'a> {
     ReadingKey {
         key: &'a IdempotencyKey,
     },
-    /// Waits on the conversion of `held`, the hold under `key`.
+    /// Waits on the conversion of `held`, the hold under `key`, compared
+    /// against `expected` when the capture changes what the budget counts.
     Converting {
         key: &'a IdempotencyKey,
         held: Reservation,
         quote: Quote,
+        expected: Option<UsageCounts>,
     },
     Done(Result<Reservation, Failure>),
     Finished,
@@ -187,6 +191,9 @@ struct Decision<'a> {
     /// Set once the key is found to name an expired hold of this customer
     /// and basket: that hold's `expires_at`.
     after_expired_hold: Option<Timestamp>,
+    /// The counts this pass read (a conversion that changes a budget's sum
+    /// is compared against them).
+    usage: Option<UsageCounts>,
 }
 
 /// What to do with a reservation found under the key.
@@ -212,6 +219,7 @@ impl<'a> Decision<'a> {
             state: State::Start,
             refusal: None,
             after_expired_hold: None,
+            usage: None,
         }
     }
 
@@ -255,11 +263,14 @@ impl<'a> Decision<'a> {
                 code: promo.code(),
                 key,
             },
-            State::Converting { key, quote, .. } => Step::Convert(Conversion {
+            State::Converting {
+                key, quote, expected, ..
+            } => Step::Convert(Conversion {
                 code: promo.code(),
                 key,
                 quote,
                 now,
+                expected: *expected,
             }),
             State::Start | State::Done(_) | State::Finished => {
                 unreachable!("a decision is resumed only until it is done")
@@ -273,7 +284,10 @@ impl<'a> Decision<'a> {
             (State::Start, None) if self.attempts == 0 => State::Done(Err(Failure::Misuse(Misuse::ZeroAttempts))),
             (State::Start, None) => self.pass(),
             (State::Reading, Some(Answer::Usage(usage))) => match usage {
-                Ok(usage) => self.decide(usage),
+                Ok(usage) => {
+                    self.usage = Some(usage);
+                    self.decide(usage)
+                }
                 Err(err) => store_failed(err),
             },
             (State::Recording { .. }, Some(Answer::Reservation(written))) => match (written, self.attempt.key) {
@@ -294,12 +308,19 @@ impl<'a> Decision<'a> {
                 }
                 Ok(None) => self.refused(),
             },
-            (State::Converting { key, held, .. }, Some(Answer::Reservation(converted))) => {
+            (
+                State::Converting {
+                    key, held, expected, ..
+                },
+                Some(Answer::Reservation(converted)),
+            ) => {
                 let settled = match converted {
                     Err(err) => return store_failed(err),
                     // Converted now, or by a twin a moment ago: either way this key's capture.
                     Ok(Some(captured)) if !captured.replayed => return State::Done(Ok(captured)),
                     Ok(Some(earlier)) => self.settle(key, earlier),
+                    // Stale (the budget's sum moved) or expired: decide again.
+                    Ok(None) if expected.is_some() => return self.pass(),
                     // It expired between the read and the write: capture afresh, if for its basket.
                     Ok(None) => self.after_expiry(key, &held),
                 };
@@ -417,7 +438,9 @@ impl<'a> Decision<'a> {
     }
 
     /// Captures an active hold: the same basket takes the hold's quote as it
-    /// is; a changed basket runs every rule but the kill switch and the caps.
+    /// is; a changed basket runs every rule but the kill switch and the caps,
+    /// and must fit the budget less every other use (the write then compares
+    /// the counts this pass read).
     fn convert(&self, key: &'a IdempotencyKey, held: Reservation, pinned: Option<&Quote>) -> State<'a> {
         let Attempt {
             promo,
@@ -426,10 +449,21 @@ impl<'a> Decision<'a> {
             now,
             ..
         } = self.attempt;
+        let mut expected = None;
         let quote = if held.quote.is_for(basket) {
             held.quote.clone()
         } else {
-            match promo.validate_held(customer, basket, now) {
+            let limits = promo.limits();
+            let left = match (limits.budget(), self.usage) {
+                (Some(_), Some(usage)) => {
+                    expected = Some(usage);
+                    let others = usage.discounted() - held.quote.discount().amount();
+                    let others = usage.with_discounted(others.max(Decimal::ZERO)).unwrap_or(usage);
+                    limits.remaining_budget(others)
+                }
+                _ => None,
+            };
+            match promo.validate_held(customer, basket, now, left) {
                 Ok(quote) => quote,
                 // The stale quote is the one the buyer was shown, if the capture names it.
                 Err(refused) => {
@@ -447,7 +481,12 @@ impl<'a> Decision<'a> {
                 )));
             }
         }
-        State::Converting { key, held, quote }
+        State::Converting {
+            key,
+            held,
+            quote,
+            expected,
+        }
     }
 }
 

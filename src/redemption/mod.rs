@@ -66,7 +66,7 @@ pub const MAX_REASON_LEN: usize = 200;
 /// let key = IdempotencyKey::parse("evt_1")?;
 ///
 /// let receipt = redeem(&promo, &store, Some(&alice), &basket, now, RedeemOptions::new().idempotency_key(&key))?;
-/// assert_eq!(receipt.usage, UsageCounts::new(1, 1)?);
+/// assert_eq!(receipt.usage, UsageCounts::new(1, 1)?.with_discounted("8.00".parse()?)?);
 ///
 /// // The provider redelivers the same event: the same receipt, nothing counted twice.
 /// let again = redeem(&promo, &store, Some(&alice), &basket, now, RedeemOptions::new().idempotency_key(&key))?;

@@ -3,7 +3,7 @@
 
 use super::basket::Basket;
 use super::counts::UsageCounts;
-use super::definition::{DiscountKind, PromoCode};
+use super::definition::{BudgetShort, DiscountKind, PromoCode};
 use super::quote::{Quote, QuoteLine, QuoteShipping};
 use super::rejection::{PromoCodeRejected, Rejection};
 use crate::values::{largest_remainder, CustomerId, Money, Timestamp};
@@ -48,78 +48,115 @@ impl PromoCode {
         basket: &Basket,
         now: Timestamp,
     ) -> Option<Rejection> {
+        self.judge(customer, usage, basket, now)
+            .err()
+            .map(|refused| refused.rejection())
+    }
+
+    /// Every rule against the counts, and the quote they allow: the
+    /// discount clipped to what is left of a budget that takes a partial
+    /// discount.
+    fn judge(
+        &self,
+        customer: Option<&CustomerId>,
+        usage: UsageCounts,
+        basket: &Basket,
+        now: Timestamp,
+    ) -> Result<Quote, PromoCodeRejected> {
         if !self.active() {
-            return Some(Rejection::Inactive);
+            return Err(PromoCodeRejected::new(self, Rejection::Inactive));
         }
-        self.check_held(customer, basket, now, |rejection| match rejection {
-            Rejection::Exhausted => self.limits().total().is_some_and(|cap| usage.total() >= cap),
+        let limits = self.limits();
+        let caps = |rejection| match rejection {
+            Rejection::Exhausted => limits.total().is_some_and(|cap| usage.total() >= cap),
             Rejection::CustomerLimitReached => {
-                customer.is_some()
-                    && self
-                        .limits()
-                        .per_customer()
-                        .is_some_and(|cap| usage.per_customer() >= cap)
+                customer.is_some() && limits.per_customer().is_some_and(|cap| usage.per_customer() >= cap)
             }
             _ => false,
-        })
+        };
+        self.check_held(customer, basket, now, caps, limits.remaining_budget(usage))
     }
 
     /// The rules for a use already held for this buyer: every rule but the
     /// kill switch and the caps, which applied when the hold was taken. `caps`
-    /// says whether a cap refuses (`Exhausted`, `CustomerLimitReached`).
+    /// says whether a cap refuses (`Exhausted`, `CustomerLimitReached`);
+    /// `left` is what is left of the budget for this use, if there is one.
     fn check_held(
         &self,
         customer: Option<&CustomerId>,
         basket: &Basket,
         now: Timestamp,
         caps: impl Fn(Rejection) -> bool,
-    ) -> Option<Rejection> {
+        left: Option<Money>,
+    ) -> Result<Quote, PromoCodeRejected> {
+        let refuse = |rejection| Err(PromoCodeRejected::new(self, rejection));
         let limits = self.limits();
         let assigned = self.audience().is_assigned();
         if customer.is_none() && (limits.per_customer().is_some() || assigned) {
-            return Some(Rejection::CustomerRequired);
+            return refuse(Rejection::CustomerRequired);
         }
         if customer.is_some_and(|c| !self.audience().admits(c)) {
-            return Some(Rejection::NotAssigned);
+            return refuse(Rejection::NotAssigned);
         }
         if self.starts_at().is_some_and(|start| now < start) {
-            return Some(Rejection::NotStarted);
+            return refuse(Rejection::NotStarted);
         }
         if self.ends_at().is_some_and(|end| now >= end) {
-            return Some(Rejection::Expired);
+            return refuse(Rejection::Expired);
         }
         for cap in [Rejection::Exhausted, Rejection::CustomerLimitReached] {
             if caps(cap) {
-                return Some(cap);
+                return refuse(cap);
             }
         }
         if self.currency().is_some_and(|currency| currency != basket.currency()) {
-            return Some(Rejection::CurrencyMismatch);
+            return refuse(Rejection::CurrencyMismatch);
         }
-        let eligible = self.eligible_subtotal(basket);
-        let Some(eligible) = eligible else {
-            return Some(Rejection::NoEligibleItems);
+        let Some(eligible) = self.eligible_subtotal(basket) else {
+            return refuse(Rejection::NoEligibleItems);
+        };
+        let quote = match left {
+            None => self.price(basket, now)?,
+            Some(left) => self.within_budget(basket, now, left)?,
         };
         if let Some(minimum) = self.minimum() {
             if minimum.partial_cmp_same(&eligible).is_some_and(|o| o.is_gt()) {
-                return Some(Rejection::BelowMinimum);
+                return refuse(Rejection::BelowMinimum);
             }
         }
-        None
+        Ok(quote)
+    }
+
+    /// The quote within what is left of the budget: as priced when it fits;
+    /// else refused, or clipped to `left` when the code takes a partial
+    /// discount. Nothing left is refused either way.
+    fn within_budget(&self, basket: &Basket, now: Timestamp, left: Money) -> Result<Quote, PromoCodeRejected> {
+        let quote = self.price(basket, now)?;
+        let fits = quote.discount().partial_cmp_same(&left).is_some_and(|o| o.is_le());
+        if left.is_zero() || (!fits && self.limits().when_budget_short() == BudgetShort::Refuse) {
+            return Err(PromoCodeRejected::budget_short(self, &left));
+        }
+        if fits {
+            return Ok(quote);
+        }
+        let desired = *quote.discount();
+        let mut clipped = self.price_at_most(basket, now, Some(left))?;
+        clipped.budget_clipped = true;
+        clipped.desired = Some(desired);
+        Ok(clipped)
     }
 
     /// Checks a use held for this buyer against a changed basket: every rule
-    /// but the kill switch and the caps.
+    /// but the kill switch and the caps. `left` is what is left of the
+    /// budget for this use (the budget less every other use), if there is one.
     pub(crate) fn validate_held(
         &self,
         customer: Option<&CustomerId>,
         basket: &Basket,
         now: Timestamp,
+        left: Option<Money>,
     ) -> Result<Quote, PromoCodeRejected> {
-        match self.check_held(customer, basket, now, |_| false) {
-            None => self.price(basket, now),
-            Some(rejection) => Err(PromoCodeRejected::new(self, rejection)),
-        }
+        self.check_held(customer, basket, now, |_| false, left)
     }
 
     /// The eligible lines' subtotal (the total, for a basket of one total),
@@ -154,10 +191,7 @@ impl PromoCode {
         basket: &Basket,
         now: Timestamp,
     ) -> Result<(), PromoCodeRejected> {
-        match self.check(customer, usage, basket, now) {
-            None => Ok(()),
-            Some(rejection) => Err(PromoCodeRejected::new(self, rejection)),
-        }
+        self.judge(customer, usage, basket, now).map(|_| ())
     }
 
     /// Validates and prices a basket, touching no counter.
@@ -186,8 +220,7 @@ impl PromoCode {
         basket: &Basket,
         now: Timestamp,
     ) -> Result<Quote, PromoCodeRejected> {
-        self.validate(customer, usage, basket, now)?;
-        self.price(basket, now)
+        self.judge(customer, usage, basket, now)
     }
 
     /// Prices a basket without checking any rule but the one pricing needs:
@@ -201,6 +234,16 @@ impl PromoCode {
     ///
     /// [`PromoCodeRejected`] with [`Rejection::CurrencyMismatch`].
     pub fn price(&self, basket: &Basket, now: Timestamp) -> Result<Quote, PromoCodeRejected> {
+        self.price_at_most(basket, now, None)
+    }
+
+    /// [`price`](PromoCode::price) with the discount at most `at_most`.
+    fn price_at_most(
+        &self,
+        basket: &Basket,
+        now: Timestamp,
+        at_most: Option<Money>,
+    ) -> Result<Quote, PromoCodeRejected> {
         if self.currency().is_some_and(|currency| currency != basket.currency()) {
             return Err(PromoCodeRejected::new(self, Rejection::CurrencyMismatch));
         }
@@ -217,17 +260,17 @@ impl PromoCode {
                 } else if basket.shipping().is_none() {
                     note = Some("this basket has no shipping to take off");
                 }
-                shipping_off = cap(shipping, self.discount().max());
+                shipping_off = cap(cap(shipping, self.discount().max()), at_most.as_ref());
                 shipping_off
             }
             DiscountKind::Percent => {
                 let percent = self.discount().as_percent().unwrap_or_default();
                 let off = eligible.percent_of(percent);
-                cap(off, self.discount().max()).min_same(eligible)
+                cap(cap(off, self.discount().max()), at_most.as_ref()).min_same(eligible)
             }
             DiscountKind::Fixed => {
                 let amount = self.discount().fixed_amount().copied().unwrap_or(zero);
-                cap(amount, self.discount().max()).min_same(eligible)
+                cap(cap(amount, self.discount().max()), at_most.as_ref()).min_same(eligible)
             }
         };
         let payable = basket.total().checked_sub(&discount).unwrap_or(zero);
@@ -244,6 +287,8 @@ impl PromoCode {
                 discount: shipping_off,
             }),
             note: note.map(str::to_owned),
+            budget_clipped: false,
+            desired: None,
         })
     }
 

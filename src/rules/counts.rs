@@ -1,16 +1,24 @@
 //! How often a code has been used: the one value a store compares.
 
-use serde::Serialize;
+use rust_decimal::Decimal;
+use serde::{Serialize, Serializer};
 
 use crate::values::InputError;
 
-/// How often a code has been redeemed: by anyone, and by the customer asking.
+/// How often a code has been redeemed, by anyone and by the customer asking,
+/// and how much those uses took off.
 ///
-/// The two are one value: a store's compare-and-set compares them together,
-/// so a redemption by any other customer also makes a pending write stale.
-/// `per_customer` can never exceed `total`.
+/// The three are one value: a store's compare-and-set compares them
+/// together, so a redemption by any other customer also makes a pending
+/// write stale, and two buyers racing for a budget's last euros cannot both
+/// pass. `per_customer` can never exceed `total`; `discounted` is the sum of
+/// the discounts of the uses that count (captured uses and active holds), in
+/// the code's currency: what a [budget](crate::UsageLimits::budget) is
+/// checked against. (A code without a currency of its own may be used in
+/// several; its sum then adds amounts of different currencies and means
+/// nothing but a value to compare. A budgeted code always has one currency.)
 ///
-/// It serialises as `{"total": 1, "per_customer": 1}`.
+/// It serialises as `{"total": 1, "per_customer": 1, "discounted": "8.00"}`.
 ///
 /// # Example
 ///
@@ -26,6 +34,8 @@ use crate::values::InputError;
 pub struct UsageCounts {
     total: u64,
     per_customer: u64,
+    #[serde(serialize_with = "as_text")]
+    discounted: Decimal,
 }
 
 impl UsageCounts {
@@ -33,9 +43,11 @@ impl UsageCounts {
     pub const ZERO: UsageCounts = UsageCounts {
         total: 0,
         per_customer: 0,
+        discounted: Decimal::ZERO,
     };
 
-    /// Counts of `total` redemptions, `per_customer` of them by the customer.
+    /// Counts of `total` redemptions, `per_customer` of them by the customer,
+    /// that took nothing off (see [`with_discounted`](UsageCounts::with_discounted)).
     ///
     /// # Errors
     ///
@@ -44,7 +56,36 @@ impl UsageCounts {
         if per_customer > total {
             return Err(InputError::PerCustomerExceedsTotal { total, per_customer });
         }
-        Ok(UsageCounts { total, per_customer })
+        Ok(UsageCounts {
+            total,
+            per_customer,
+            discounted: Decimal::ZERO,
+        })
+    }
+
+    /// The same counts with `discounted` the sum of the counted uses' discounts.
+    ///
+    /// # Errors
+    ///
+    /// [`InputError::NegativeAmount`] for a sum below zero.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::UsageCounts;
+    ///
+    /// let usage = UsageCounts::new(12, 1)?.with_discounted("96.00".parse()?)?;
+    /// assert_eq!(usage.discounted().to_string(), "96.00");
+    /// assert_ne!(usage, UsageCounts::new(12, 1)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_discounted(self, discounted: Decimal) -> Result<UsageCounts, InputError> {
+        if discounted.is_sign_negative() && !discounted.is_zero() {
+            return Err(InputError::NegativeAmount {
+                amount: discounted.to_string(),
+            });
+        }
+        Ok(UsageCounts { discounted, ..self })
     }
 
     /// Redemptions by anyone.
@@ -57,10 +98,27 @@ impl UsageCounts {
         self.per_customer
     }
 
+    /// The sum of the discounts of the uses counted, in the code's currency.
+    pub fn discounted(&self) -> Decimal {
+        self.discounted
+    }
+
     /// The counts after one more redemption by this customer (by anyone, when
-    /// `with_customer` is false), or `None` if a counter would overflow.
+    /// `with_customer` is false) that takes `discount` off, or `None` if a
+    /// counter would overflow.
+    pub fn after_use(&self, with_customer: bool, discount: Decimal) -> Option<UsageCounts> {
+        Some(UsageCounts {
+            discounted: self.discounted.checked_add(discount)?,
+            ..self.incremented(with_customer)?
+        })
+    }
+
+    /// The counts after one more redemption by this customer (by anyone, when
+    /// `with_customer` is false), `discounted` unchanged, or `None` if a
+    /// counter would overflow.
     pub fn incremented(&self, with_customer: bool) -> Option<UsageCounts> {
         Some(UsageCounts {
+            discounted: self.discounted,
             total: self.total.checked_add(1)?,
             per_customer: if with_customer {
                 self.per_customer.checked_add(1)?
@@ -69,4 +127,9 @@ impl UsageCounts {
             },
         })
     }
+}
+
+/// A decimal as JSON text (`"8.00"`), as money amounts are written.
+fn as_text<S: Serializer>(amount: &Decimal, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(amount)
 }

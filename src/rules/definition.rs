@@ -5,6 +5,7 @@ use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
 use super::basket::Line;
+use super::counts::UsageCounts;
 use crate::values::{agreed_currency, Category, Code, Currency, CustomerId, InputError, Money, Sku, Timestamp};
 
 /// What a code takes off a basket.
@@ -183,16 +184,75 @@ fn set_of<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
     set
 }
 
-/// Caps on how often a code may be redeemed: overall and per customer.
+/// Caps on how often a code may be redeemed (overall and per customer) and
+/// on how much it may give away (its budget).
 ///
-/// Each cap is optional (none means unlimited) and at least 1.
-/// Serialised as `{"total": 1000, "per_customer": 1}`, either field optional.
+/// Each cap is optional (none means unlimited); a count cap is at least 1, a
+/// budget above zero. Serialised as `{"total": 1000, "per_customer": 1}`,
+/// every field optional, plus `"budget": {"amount": "500.00", "currency":
+/// "EUR"}` and `"when_budget_short": "refuse" | "partial"` for a budget.
+///
+/// # Example
+///
+/// ```
+/// use promocodes::{BudgetShort, Currency, Money, UsageLimits};
+///
+/// let limits = UsageLimits::new(Some(1000), Some(1))?
+///     .with_budget(Money::parse("500.00", Currency::EUR)?, BudgetShort::Partial)?;
+/// assert_eq!(limits.budget().map(|b| b.to_string()), Some("EUR 500.00".to_owned()));
+/// assert_eq!(limits.when_budget_short(), BudgetShort::Partial);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct UsageLimits {
     #[serde(skip_serializing_if = "Option::is_none")]
     total: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     per_customer: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    budget: Option<Money>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    when_budget_short: Option<BudgetShort>,
+}
+
+/// What a budgeted code does when a discount does not fit what is left of
+/// its budget (nothing left is [`Rejection::BudgetExhausted`](crate::Rejection::BudgetExhausted)
+/// either way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum BudgetShort {
+    /// Refuse the use with [`Rejection::BudgetExhausted`](crate::Rejection::BudgetExhausted) (the default).
+    #[default]
+    Refuse,
+    /// Take off what is left: the quote says [`budget_clipped`](crate::Quote::budget_clipped)
+    /// and what the discount would have been ([`desired`](crate::Quote::desired)).
+    Partial,
+}
+
+impl BudgetShort {
+    /// Its JSON name: `"refuse"` or `"partial"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BudgetShort::Refuse => "refuse",
+            BudgetShort::Partial => "partial",
+        }
+    }
+
+    /// The mode named `text`, if any.
+    ///
+    /// # Errors
+    ///
+    /// [`InputError::UnknownBudgetShort`] for any other text.
+    pub fn parse(text: &str) -> Result<BudgetShort, InputError> {
+        match text {
+            "refuse" => Ok(BudgetShort::Refuse),
+            "partial" => Ok(BudgetShort::Partial),
+            other => Err(InputError::UnknownBudgetShort {
+                input: other.chars().take(40).collect(),
+            }),
+        }
+    }
 }
 
 impl UsageLimits {
@@ -200,6 +260,8 @@ impl UsageLimits {
     pub const UNLIMITED: UsageLimits = UsageLimits {
         total: None,
         per_customer: None,
+        budget: None,
+        when_budget_short: None,
     };
 
     /// At most `total` redemptions overall and `per_customer` by each customer.
@@ -214,7 +276,30 @@ impl UsageLimits {
         if per_customer == Some(0) {
             return Err(InputError::ZeroLimit { field: "per_customer" });
         }
-        Ok(UsageLimits { total, per_customer })
+        Ok(UsageLimits {
+            total,
+            per_customer,
+            budget: None,
+            when_budget_short: None,
+        })
+    }
+
+    /// The same caps with a budget: the discounts of the uses that count
+    /// (captured uses and active holds) add up to at most `budget`, and
+    /// `when_short` says what a discount that does not fit what is left does.
+    ///
+    /// # Errors
+    ///
+    /// [`InputError::ZeroBudget`] for a budget of zero.
+    pub fn with_budget(self, budget: Money, when_short: BudgetShort) -> Result<UsageLimits, InputError> {
+        if budget.is_zero() {
+            return Err(InputError::ZeroBudget);
+        }
+        Ok(UsageLimits {
+            budget: Some(budget),
+            when_budget_short: Some(when_short),
+            ..self
+        })
     }
 
     /// The overall cap.
@@ -225,6 +310,26 @@ impl UsageLimits {
     /// The cap for each customer.
     pub fn per_customer(&self) -> Option<u64> {
         self.per_customer
+    }
+
+    /// The most the code's discounts may add up to, if it has a budget.
+    pub fn budget(&self) -> Option<&Money> {
+        self.budget.as_ref()
+    }
+
+    /// What a discount that does not fit the budget's rest does ([`BudgetShort::Refuse`] without a budget).
+    pub fn when_budget_short(&self) -> BudgetShort {
+        self.when_budget_short.unwrap_or_default()
+    }
+
+    /// What is left of the budget after the uses `usage` counts (never below
+    /// zero), or `None` without a budget.
+    pub fn remaining_budget(&self, usage: UsageCounts) -> Option<Money> {
+        let budget = self.budget?;
+        let spent = Money::new(usage.discounted(), budget.currency())
+            .unwrap_or(budget)
+            .min_same(budget);
+        Some(budget.checked_sub(&spent).unwrap_or(Money::zero(budget.currency())))
     }
 }
 
@@ -507,6 +612,7 @@ impl PromoCodeBuilder {
             ("discount.amount", promo.discount.fixed_amount()),
             ("discount.max", promo.discount.max()),
             ("minimum", promo.minimum.as_ref()),
+            ("limits.budget", promo.limits.budget.as_ref()),
         ])?;
         Ok(promo)
     }

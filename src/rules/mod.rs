@@ -13,7 +13,8 @@ mod rejection;
 pub use basket::{Basket, Line};
 pub use counts::UsageCounts;
 pub use definition::{
-    AppliesTo, Audience, Discount, DiscountKind, PromoCode, PromoCodeBuilder, PublicDefinition, UsageLimits,
+    AppliesTo, Audience, BudgetShort, Discount, DiscountKind, PromoCode, PromoCodeBuilder, PublicDefinition,
+    UsageLimits,
 };
 pub use quote::{Quote, QuoteLine, QuoteShipping};
 pub use rejection::{PromoCodeRejected, Rejection};

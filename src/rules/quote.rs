@@ -44,7 +44,9 @@ pub struct QuoteShipping {
 /// It serialises as
 /// `{"code", "total": <Money>, "discount": <Money>, "payable": <Money>, "quoted_at",
 /// "lines": [{"sku", "amount", "discount"}], "shipping": {"amount", "discount"}, "note"}`,
-/// `lines`, `shipping` and `note` only when there is something to say.
+/// `lines`, `shipping` and `note` only when there is something to say, and
+/// `"budget_clipped": true, "desired": <Money>` when a budget that takes a
+/// partial discount clipped it (`desired` is the discount before the clip).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Quote {
     pub(super) code: Code,
@@ -58,6 +60,10 @@ pub struct Quote {
     pub(super) shipping: Option<QuoteShipping>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) note: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub(super) budget_clipped: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) desired: Option<Money>,
 }
 
 impl Quote {
@@ -75,6 +81,7 @@ impl Quote {
         lines: Option<Vec<QuoteLine>>,
         shipping: Option<QuoteShipping>,
         note: Option<String>,
+        desired: Option<Money>,
     ) -> Result<Quote, InputError> {
         let repr = Quote {
             code,
@@ -85,6 +92,8 @@ impl Quote {
             lines,
             shipping,
             note,
+            budget_clipped: desired.is_some(),
+            desired,
         };
         let inconsistent = |message: &str| InputError::Malformed {
             path: ".".to_owned(),
@@ -94,6 +103,12 @@ impl Quote {
             && repr.total.checked_sub(&repr.discount) == Some(repr.payable);
         if !consistent {
             return Err(inconsistent("discount and payable do not add up to the total"));
+        }
+        if repr
+            .desired
+            .is_some_and(|desired| desired.partial_cmp_same(&repr.discount).is_none_or(|o| o.is_le()))
+        {
+            return Err(inconsistent("a clipped quote's desired discount is above its discount"));
         }
         if repr.lines.is_none() && repr.shipping.is_some() {
             return Err(inconsistent("a quote with shipping has lines"));
@@ -147,6 +162,8 @@ impl Quote {
                 discount: zero,
             }),
             note: None,
+            budget_clipped: false,
+            desired: None,
         }
     }
 
@@ -169,6 +186,8 @@ impl Quote {
             lines: None,
             shipping: None,
             note: None,
+            budget_clipped: false,
+            desired: None,
         })
     }
 
@@ -210,6 +229,17 @@ impl Quote {
     /// Why the code takes less than it might (a free-shipping code on a basket without shipping).
     pub fn note(&self) -> Option<&str> {
         self.note.as_deref()
+    }
+
+    /// Whether what was left of the code's budget clipped the discount (a
+    /// budget with [`BudgetShort::Partial`](crate::BudgetShort::Partial)).
+    pub fn budget_clipped(&self) -> bool {
+        self.budget_clipped
+    }
+
+    /// The discount before a budget clipped it, when it did.
+    pub fn desired(&self) -> Option<&Money> {
+        self.desired.as_ref()
     }
 
     /// Whether this quote was made for `basket`: the same total, and for a

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::definition::PromoCode;
 use super::quote::Quote;
-use crate::values::Code;
+use crate::values::{Code, Money};
 
 /// Why a code does not apply: an answer for the buyer, who can act on it.
 ///
@@ -50,6 +50,10 @@ pub enum Rejection {
     /// The code applies to some products only, and no line of the basket is one
     /// (or the basket has no lines to tell).
     NoEligibleItems,
+    /// The code's money budget has nothing left, or (when it refuses a short
+    /// budget) less than this discount. It is checked after the caps and the
+    /// basket's currency and lines (it needs the discount), before the minimum.
+    BudgetExhausted,
     /// The eligible subtotal is below the code's minimum.
     BelowMinimum,
     /// A capture pinned to the quote the buyer was shown: pricing now gives
@@ -59,7 +63,7 @@ pub enum Rejection {
 
 impl Rejection {
     /// Every rejection, in the order the rules are checked.
-    pub const ALL: [Rejection; 11] = [
+    pub const ALL: [Rejection; 12] = [
         Rejection::Inactive,
         Rejection::CustomerRequired,
         Rejection::NotAssigned,
@@ -69,6 +73,7 @@ impl Rejection {
         Rejection::CustomerLimitReached,
         Rejection::CurrencyMismatch,
         Rejection::NoEligibleItems,
+        Rejection::BudgetExhausted,
         Rejection::BelowMinimum,
         Rejection::QuoteChanged,
     ];
@@ -85,6 +90,7 @@ impl Rejection {
             Rejection::CustomerLimitReached => "customer_limit_reached",
             Rejection::CurrencyMismatch => "currency_mismatch",
             Rejection::NoEligibleItems => "no_eligible_items",
+            Rejection::BudgetExhausted => "budget_exhausted",
             Rejection::BelowMinimum => "below_minimum",
             Rejection::QuoteChanged => "quote_changed",
         }
@@ -119,6 +125,7 @@ impl Rejection {
             Rejection::CustomerLimitReached => "you have already used this code as often as it allows",
             Rejection::CurrencyMismatch => "this code does not apply to a basket in this currency",
             Rejection::NoEligibleItems => "this code does not apply to anything in this basket",
+            Rejection::BudgetExhausted => "this promotion's budget is used up",
             Rejection::BelowMinimum => "this code needs a larger basket",
             Rejection::QuoteChanged => "the price changed since it was quoted",
         }
@@ -189,6 +196,21 @@ impl PromoCodeRejected {
         PromoCodeRejected {
             code: promo.code().clone(),
             rejection,
+            message,
+        }
+    }
+
+    /// The refusal of a discount that does not fit what is left of the
+    /// code's budget: `left` (nothing left reads as used up).
+    pub fn budget_short(promo: &PromoCode, left: &Money) -> PromoCodeRejected {
+        let message = if left.is_zero() {
+            Rejection::BudgetExhausted.message().to_owned()
+        } else {
+            format!("only {left} is left in this promotion's budget")
+        };
+        PromoCodeRejected {
+            code: promo.code().clone(),
+            rejection: Rejection::BudgetExhausted,
             message,
         }
     }

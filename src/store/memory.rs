@@ -3,6 +3,8 @@ use std::future::{ready, Future};
 use std::ops::Bound;
 use std::sync::{Mutex, MutexGuard};
 
+use rust_decimal::Decimal;
+
 use super::{
     AsyncRedemptionStore, Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState, StoreError,
 };
@@ -40,10 +42,10 @@ use crate::values::{Code, CustomerId, IdempotencyKey, Timestamp};
 /// };
 ///
 /// let first = store.record(&write(UsageCounts::ZERO))?.expect("counts were zero");
-/// assert_eq!(first.usage, UsageCounts::new(1, 0)?);
+/// assert_eq!(first.usage, UsageCounts::new(1, 0)?.with_discounted("8.00".parse()?)?);
 /// // The same write against counts that are already spent changes nothing.
 /// assert_eq!(store.record(&write(UsageCounts::ZERO))?, None);
-/// assert_eq!(store.usage_for(promo.code(), None, now)?, UsageCounts::new(1, 0)?);
+/// assert_eq!(store.usage_for(promo.code(), None, now)?, first.usage);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Default)]
@@ -59,21 +61,28 @@ struct Ledger {
     /// Captured uses per code, and per code and customer.
     captured: HashMap<Code, u64>,
     captured_by: HashMap<(Code, CustomerId), u64>,
-    /// Holds not yet captured or released, per code, by expiry: whether each
-    /// counts is decided at read time against `now`.
-    holds: HashMap<Code, BTreeMap<HoldKey, Option<CustomerId>>>,
+    /// The sum of the captured uses' discounts, per code.
+    captured_discount: HashMap<Code, Decimal>,
+    /// Holds not yet captured or released, per code, by expiry: who holds
+    /// and the discount each reserves. Whether each counts is decided at
+    /// read time against `now`.
+    holds: HashMap<Code, BTreeMap<HoldKey, (Option<CustomerId>, Decimal)>>,
     /// Every keyed reservation, with its sequence number.
     keys: HashMap<(Code, IdempotencyKey), (u64, Reservation)>,
     seq: u64,
 }
 
 impl Ledger {
-    fn active_holds<'a>(&'a self, code: &Code, now: Timestamp) -> impl Iterator<Item = &'a Option<CustomerId>> + 'a {
+    fn active_holds<'a>(
+        &'a self,
+        code: &Code,
+        now: Timestamp,
+    ) -> impl Iterator<Item = &'a (Option<CustomerId>, Decimal)> + 'a {
         self.holds
             .get(code)
             .into_iter()
             .flat_map(move |holds| holds.range((Bound::Excluded((now, u64::MAX)), Bound::Unbounded)))
-            .map(|(_, customer)| customer)
+            .map(|(_, hold)| hold)
     }
 
     fn usage(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> UsageCounts {
@@ -83,18 +92,26 @@ impl Ledger {
             .copied()
             .unwrap_or(0);
         let (mut held, mut held_by) = (0, 0);
-        for holder in self.active_holds(code, now) {
+        let mut discounted = self.captured_discount.get(code).copied().unwrap_or_default();
+        for (holder, discount) in self.active_holds(code, now) {
             held += 1;
+            discounted += *discount;
             if customer.is_some() && holder.as_ref() == customer {
                 held_by += 1;
             }
         }
-        UsageCounts::new(captured + held, captured_by + held_by).unwrap_or_default()
+        UsageCounts::new(captured + held, captured_by + held_by)
+            .and_then(|usage| usage.with_discounted(discounted))
+            .unwrap_or_default()
     }
 
-    fn add_captured(&mut self, code: &Code, customer: Option<&CustomerId>, delta: i64) {
+    /// Adds `delta` captured uses by `customer` that took `discount` off
+    /// (each; taken away for a negative `delta`).
+    fn add_captured(&mut self, code: &Code, customer: Option<&CustomerId>, delta: i64, discount: Decimal) {
         let bump = |n: &mut u64| *n = n.saturating_add_signed(delta);
         bump(self.captured.entry(code.clone()).or_default());
+        let sum = self.captured_discount.entry(code.clone()).or_default();
+        *sum = (*sum + discount * Decimal::from(delta)).max(Decimal::ZERO);
         if let Some(customer) = customer {
             bump(self.captured_by.entry((code.clone(), customer.clone())).or_default());
         }
@@ -157,7 +174,8 @@ impl RedemptionStore for InMemoryRedemptionStore {
         if current != redemption.expected {
             return Ok(None);
         }
-        let Some(usage) = current.incremented(customer.is_some()) else {
+        let discount = redemption.quote.discount().amount();
+        let Some(usage) = current.after_use(customer.is_some(), discount) else {
             return Ok(None);
         };
         if let Some((seq, earlier)) = expired_hold {
@@ -171,9 +189,9 @@ impl RedemptionStore for InMemoryRedemptionStore {
                     .holds
                     .entry(code.clone())
                     .or_default()
-                    .insert((expires_at, seq), customer.cloned());
+                    .insert((expires_at, seq), (customer.cloned(), discount));
             }
-            None => ledger.add_captured(code, customer, 1),
+            None => ledger.add_captured(code, customer, 1, discount),
         }
         let reservation = redemption.reservation(usage);
         if let Some(key) = redemption.idempotency_key {
@@ -195,8 +213,13 @@ impl RedemptionStore for InMemoryRedemptionStore {
             ReservationState::Expired => return Ok(None),
             _ => return Ok(Some(held.replayed())),
         }
+        if let Some(expected) = conversion.expected {
+            if ledger.usage(code, held.customer.as_ref(), now) != expected {
+                return Ok(None);
+            }
+        }
         ledger.unindex_hold(code, seq, &held);
-        ledger.add_captured(code, held.customer.as_ref(), 1);
+        ledger.add_captured(code, held.customer.as_ref(), 1, conversion.quote.discount().amount());
         let usage = ledger.usage(code, held.customer.as_ref(), now);
         let captured = held.captured(conversion.quote, usage, now);
         ledger
@@ -214,7 +237,7 @@ impl RedemptionStore for InMemoryRedemptionStore {
         let was = match earlier.state_at(now) {
             ReservationState::Released => return Ok(Some(earlier.replayed())),
             ReservationState::Captured => {
-                ledger.add_captured(code, earlier.customer.as_ref(), -1);
+                ledger.add_captured(code, earlier.customer.as_ref(), -1, earlier.quote.discount().amount());
                 ReservationState::Captured
             }
             _ => {

@@ -222,7 +222,11 @@ pub struct Redemption<'a> {
 }
 
 /// Turns the hold under `key` into a captured redemption, if it is still
-/// held and unexpired at `now`.
+/// held and unexpired at `now` (and, with `expected`, only if the counts
+/// are still exactly those).
+///
+/// The captured use counts `quote`'s discount where the hold counted its
+/// own: a capture of a hold with another basket changes the budget's sum.
 #[derive(Debug, Clone, Copy)]
 pub struct Conversion<'a> {
     /// The code.
@@ -233,6 +237,12 @@ pub struct Conversion<'a> {
     pub quote: &'a Quote,
     /// The moment of the capture.
     pub now: Timestamp,
+    /// For a capture that changes what a budget counts (another basket, on
+    /// a budgeted code): the counts, for the hold's customer at `now`, that
+    /// the new discount was checked against. The conversion is then a
+    /// compare-and-set: a store whose counts differ changes nothing and
+    /// answers `None`. `None`: no comparison.
+    pub expected: Option<UsageCounts>,
 }
 
 /// Gives back the use recorded under `key`.
@@ -296,7 +306,8 @@ pub enum StoreError {
 /// The suite in `promocodes::testing` (feature `testing`) checks all of this for
 /// any implementation.
 pub trait RedemptionStore {
-    /// The counts for `code` at `now`: overall, and for `customer` (0 without one).
+    /// The counts for `code` at `now`: overall, and for `customer` (0 without
+    /// one), and the sum of the discounts of the uses counted.
     ///
     /// # Errors
     ///
@@ -334,12 +345,15 @@ pub trait RedemptionStore {
     fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError>;
 
     /// Captures the hold under `conversion.key` with `conversion.quote`, if it
-    /// is still held and unexpired at `conversion.now`. The counts do not
-    /// move: the hold already counted.
+    /// is still held and unexpired at `conversion.now` (and, when
+    /// `conversion.expected` is set, the counts for the hold's customer are
+    /// still exactly those). The use counts do not move: the hold already
+    /// counted; the discount counted becomes `conversion.quote`'s.
     ///
     /// Returns the captured reservation; the reservation marked `replayed`
     /// when it is already captured or released; `None` when there is no such
-    /// key or the hold has expired, having changed nothing.
+    /// key, the hold has expired, or the counts moved (stale), having
+    /// changed nothing.
     ///
     /// # Errors
     ///
@@ -432,7 +446,7 @@ delegate_store!(&S, Arc<S>, Box<S>);
 ///
 /// // In an async fn: `capture_async(...).await?`.
 /// let receipt = block_on(capture_async(&promo, &store, None, &basket, now, CaptureOptions::new()))?;
-/// assert_eq!(receipt.usage, UsageCounts::new(1, 0)?);
+/// assert_eq!(receipt.usage, UsageCounts::new(1, 0)?.with_discounted("8.00".parse()?)?);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait AsyncRedemptionStore {

@@ -128,6 +128,15 @@ pub enum InputError {
         /// `total` or `per_customer`.
         field: &'static str,
     },
+    /// A budget of zero; a budget is above zero (omit it for no budget).
+    #[error("limits.budget must be above zero; omit it for no budget")]
+    ZeroBudget,
+    /// A `when_budget_short` other than `"refuse"` or `"partial"`.
+    #[error("when_budget_short {input:?} is not one of \"refuse\" or \"partial\"")]
+    UnknownBudgetShort {
+        /// The text as given (at most its first 40 characters).
+        input: String,
+    },
     /// Not an RFC 3339 time, or outside the representable years.
     #[error("{input:?} is not an RFC 3339 time such as \"2026-12-01T00:00:00Z\"")]
     InvalidTimestamp {

@@ -32,8 +32,12 @@ pub fn key(text: &str) -> IdempotencyKey {
     IdempotencyKey::parse(text).expect("valid key")
 }
 
+/// Counts of `total` uses, `per_customer` by the customer, each of the
+/// usual 10% off EUR 80.00 (EUR 8.00 discounted a use).
 pub fn usage(total: u64, per_customer: u64) -> UsageCounts {
-    UsageCounts::new(total, per_customer).expect("valid usage")
+    UsageCounts::new(total, per_customer)
+        .and_then(|u| u.with_discounted(rust_decimal::Decimal::new(800, 2) * rust_decimal::Decimal::from(total)))
+        .expect("valid usage")
 }
 
 pub fn ten_percent(name: &str) -> promocodes::PromoCodeBuilder {

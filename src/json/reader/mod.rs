@@ -35,8 +35,8 @@ mod structure;
 
 use super::api::QuoteOptions;
 use super::wire::{
-    BasketRepr, Categories, DecimalText, DefinitionRepr, DiscountFields, KindText, LimitsRepr, LineRepr, MoneyRepr,
-    PercentText, Quantity, ScopeRepr, UsageRepr,
+    BasketRepr, Categories, DecimalText, DefinitionRepr, DiscountFields, Discounted, KindText, LimitsRepr, LineRepr,
+    MoneyRepr, PercentText, Quantity, ScopeRepr, UsageRepr,
 };
 use super::Refused;
 use crate::rules::{AppliesTo, Basket, Discount, PromoCode, UsageCounts, UsageLimits};

@@ -135,16 +135,17 @@ impl<'a> Json<'a> {
     pub(super) fn usage(&mut self) -> Read<UsageCounts> {
         const SHAPE: Shape = Shape {
             expecting: "struct UsageRepr",
-            names: &["total", "per_customer"],
-            defaults: 0,
+            names: &["total", "per_customer", "discounted"],
+            defaults: 0b100,
         };
         #[derive(Default)]
-        struct S(Option<u64>, Option<u64>);
+        struct S(Option<u64>, Option<u64>, Option<Discounted>);
         impl Slots for S {
             fn read(&mut self, json: &mut Json<'_>, field: usize) -> Read<()> {
                 match field {
                     0 => self.0 = Some(json.unsigned()?),
-                    _ => self.1 = Some(json.unsigned()?),
+                    1 => self.1 = Some(json.unsigned()?),
+                    _ => self.2 = json.option(Json::discounted)?,
                 }
                 Ok(())
             }
@@ -153,9 +154,19 @@ impl<'a> Json<'a> {
             let repr = UsageRepr {
                 total: required(s.0)?,
                 per_customer: required(s.1)?,
+                discounted: s.2,
             };
             Ok(repr.finish())
         })
+    }
+
+    /// A usage's `discounted`: a decimal string or a money object.
+    pub(super) fn discounted(&mut self) -> Read<Discounted> {
+        match self.value_start()? {
+            b'"' => self.decimal_text().map(Discounted::Text),
+            b'{' => self.money().map(Discounted::Money),
+            _ => Err(self.invalid_type(Discounted::EXPECTING)),
+        }
     }
 
     pub(super) fn options(&mut self) -> Read<QuoteOptions> {
@@ -292,16 +303,18 @@ impl<'a> Json<'a> {
     pub(super) fn limits(&mut self) -> Read<UsageLimits> {
         const SHAPE: Shape = Shape {
             expecting: "struct LimitsRepr",
-            names: &["total", "per_customer"],
-            defaults: 0b11,
+            names: &["total", "per_customer", "budget", "when_budget_short"],
+            defaults: 0b1111,
         };
         #[derive(Default)]
-        struct S(Option<u64>, Option<u64>);
+        struct S(Option<u64>, Option<u64>, Option<Money>, Option<String>);
         impl Slots for S {
             fn read(&mut self, json: &mut Json<'_>, field: usize) -> Read<()> {
                 match field {
                     0 => self.0 = json.option(Json::unsigned)?,
-                    _ => self.1 = json.option(Json::unsigned)?,
+                    1 => self.1 = json.option(Json::unsigned)?,
+                    2 => self.2 = json.option(Json::money)?,
+                    _ => self.3 = json.option(|json| json.str_value("a string"))?,
                 }
                 Ok(())
             }
@@ -310,6 +323,8 @@ impl<'a> Json<'a> {
             Ok(LimitsRepr {
                 total: s.0,
                 per_customer: s.1,
+                budget: s.2,
+                when_budget_short: s.3,
             }
             .finish())
         })

@@ -4,6 +4,7 @@
 use super::super::{Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState};
 use crate::rules::{Basket, Discount, PromoCode, Quote, UsageCounts};
 use crate::values::{Code, Currency, CustomerId, IdempotencyKey, Money, Timestamp};
+use rust_decimal::Decimal;
 
 /// Runs every conformance check, each on a fresh store from `new_store`.
 ///
@@ -23,6 +24,9 @@ pub fn run_conformance<S: RedemptionStore>(new_store: impl Fn() -> S) {
     conversion_refuses_an_expired_or_unknown_hold(&new_store());
     release_gives_back_holds_and_captures_once(&new_store());
     release_and_capture_racing_leave_counts_that_match_the_records(&new_store());
+    the_discount_sum_is_part_of_the_compared_value(&new_store());
+    holds_reserve_their_discount_and_releases_give_it_back(&new_store());
+    a_conversion_with_expected_counts_is_a_compare_and_set(&new_store());
 }
 
 fn fixture(code: &str) -> (Code, Quote) {
@@ -38,13 +42,34 @@ fn fixture(code: &str) -> (Code, Quote) {
 }
 
 /// `seconds` after 2026-12-02T10:00:00Z (negative: before).
+/// The fixture's code priced on a basket of `total` EUR (10% off).
+fn quote_of(code: &str, total: &str) -> Quote {
+    let promo = PromoCode::builder(
+        Code::parse(code).expect("valid code"),
+        Discount::percent(10.into()).expect("10%"),
+    )
+    .build()
+    .expect("valid definition");
+    let basket = Basket::from(Money::parse(total, Currency::EUR).expect("valid money"));
+    promo.price(&basket, at(0)).expect("priced")
+}
+
+/// `text` as a decimal.
+fn amount(text: &str) -> Decimal {
+    text.parse().expect("a decimal")
+}
+
 fn at(seconds: i64) -> Timestamp {
     let start: Timestamp = "2026-12-02T10:00:00Z".parse().expect("valid time");
     start.checked_add_seconds(seconds).expect("in range")
 }
 
+/// Counts of `total` uses, `per_customer` by the customer, each of the
+/// fixture's quote (EUR 8.00 off).
 fn usage(total: u64, per_customer: u64) -> UsageCounts {
-    UsageCounts::new(total, per_customer).expect("valid usage")
+    UsageCounts::new(total, per_customer)
+        .and_then(|u| u.with_discounted(rust_decimal::Decimal::new(800, 2) * rust_decimal::Decimal::from(total)))
+        .expect("valid usage")
 }
 
 fn customer(name: &str) -> CustomerId {
@@ -109,7 +134,13 @@ fn convert<S: RedemptionStore>(
     now: Timestamp,
 ) -> Option<Reservation> {
     store
-        .convert(&Conversion { code, key, quote, now })
+        .convert(&Conversion {
+            code,
+            key,
+            quote,
+            now,
+            expected: None,
+        })
         .expect("the store answers")
 }
 
@@ -548,4 +579,111 @@ pub fn release_and_capture_racing_leave_counts_that_match_the_records<S: Redempt
 
     assert_eq!(usage_at(store, &code, Some(&eve), at(2)), UsageCounts::ZERO);
     assert_eq!(store.held(&code, at(2)).expect("answers"), 0);
+}
+
+/// The sum of the discounts counted is part of the one value a write
+/// compares: the right counts with a stale sum change nothing.
+pub fn the_discount_sum_is_part_of_the_compared_value<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("SUMCAS");
+    let first = record(store, &write(&code, &quote, None, UsageCounts::ZERO, None)).expect("lands");
+    assert_eq!(first.usage.discounted(), amount("8.00"), "a use counts its discount");
+    let stale_sum = usage(1, 0).with_discounted(amount("5.00")).expect("valid");
+    assert_eq!(
+        record(store, &write(&code, &quote, None, stale_sum, None)),
+        None,
+        "a write against the right counts but a stale discount sum is stale"
+    );
+    assert_eq!(usage_for(store, &code, None), usage(1, 0), "and changed nothing");
+    let second = record(store, &write(&code, &quote, None, usage(1, 0), None)).expect("the current value lands");
+    assert_eq!(second.usage, usage(2, 0));
+    let small = quote_of("SUMCAS", "10.00");
+    let third = record(store, &write(&code, &small, None, usage(2, 0), None)).expect("lands");
+    assert_eq!(
+        third.usage.discounted(),
+        amount("17.00"),
+        "the sum adds each use's own discount"
+    );
+}
+
+/// A hold reserves its discount until it expires; a release gives it back;
+/// a conversion counts the captured quote's discount in place of the hold's.
+pub fn holds_reserve_their_discount_and_releases_give_it_back<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("SUMHOLD");
+    let (a, b, c) = (key("a"), key("b"), key("c"));
+    record(store, &hold_write(&code, &quote, None, UsageCounts::ZERO, &a, at(60))).expect("lands");
+    record(store, &hold_write(&code, &quote, None, usage(1, 0), &b, at(30))).expect("lands");
+    assert_eq!(
+        usage_for(store, &code, None).discounted(),
+        amount("16.00"),
+        "holds reserve"
+    );
+    assert_eq!(
+        usage_at(store, &code, None, at(30)).discounted(),
+        amount("8.00"),
+        "an expired hold's discount no longer counts"
+    );
+    let cheaper = quote_of("SUMHOLD", "50.00");
+    let captured = convert(store, &code, &a, &cheaper, at(1)).expect("converts");
+    assert_eq!(
+        captured.usage.discounted(),
+        amount("13.00"),
+        "the capture counts its own discount (5.00) with the other hold's 8.00"
+    );
+    assert_eq!(usage_at(store, &code, None, at(30)).discounted(), amount("5.00"));
+    release(store, &code, &b, at(2), None).expect("released");
+    assert_eq!(
+        usage_at(store, &code, None, at(2)).discounted(),
+        amount("5.00"),
+        "a release gives a hold's back"
+    );
+    release(store, &code, &a, at(3), Some("refund")).expect("released");
+    assert_eq!(
+        usage_at(store, &code, None, at(3)),
+        UsageCounts::ZERO,
+        "a release gives a capture's back"
+    );
+    record(store, &write(&code, &quote, None, UsageCounts::ZERO, Some(&c))).expect("the money is there again");
+    assert_eq!(usage_at(store, &code, None, at(3)).discounted(), amount("8.00"));
+}
+
+/// A conversion that names the counts it was checked against lands only
+/// while they are still exactly those.
+pub fn a_conversion_with_expected_counts_is_a_compare_and_set<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("SUMCONV");
+    let erin = customer("erin");
+    let pi = key("pi_e");
+    record(
+        store,
+        &hold_write(&code, &quote, Some(&erin), UsageCounts::ZERO, &pi, at(60)),
+    )
+    .expect("lands");
+    let checked = usage_for(store, &code, Some(&erin));
+    record(store, &write(&code, &quote, None, usage(1, 0), None)).expect("another buyer's use lands");
+    let bigger = quote_of("SUMCONV", "100.00");
+    let stale = store
+        .convert(&Conversion {
+            code: &code,
+            key: &pi,
+            quote: &bigger,
+            now: at(1),
+            expected: Some(checked),
+        })
+        .expect("the store answers");
+    assert_eq!(stale, None, "the counts moved since the check: stale");
+    assert_eq!(store.held(&code, at(1)).expect("answers"), 1, "the hold stays");
+    assert_eq!(usage_at(store, &code, Some(&erin), at(1)).discounted(), amount("16.00"));
+    let current = usage_at(store, &code, Some(&erin), at(1));
+    let captured = store
+        .convert(&Conversion {
+            code: &code,
+            key: &pi,
+            quote: &bigger,
+            now: at(1),
+            expected: Some(current),
+        })
+        .expect("the store answers")
+        .expect("against the current counts it converts");
+    assert_eq!(captured.state, ReservationState::Captured);
+    assert_eq!(captured.usage.discounted(), amount("18.00"));
+    assert_eq!(captured.usage.total(), 2);
 }

@@ -42,7 +42,7 @@ use crate::values::{Code, CustomerId, IdempotencyKey, Timestamp};
 /// let basket = Basket::from(Money::parse("80", Currency::EUR)?);
 ///
 /// let receipt = redeem(&promo, &store, None, &basket, now, RedeemOptions::new().attempts(3))?;
-/// assert_eq!(receipt.usage, UsageCounts::new(1, 0)?);
+/// assert_eq!(receipt.usage, UsageCounts::new(1, 0)?.with_discounted("8.00".parse()?)?);
 /// assert_eq!(store.writes(), 3);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
