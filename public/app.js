@@ -63,7 +63,7 @@ const rows = [...ui.basket.querySelectorAll('tbody tr')].map((row) => ({
 const shippingRow = { amount: $('line-shipping'), discount: $('line-discount-shipping') };
 
 // normalised code -> { status: 'pending' } | { status: 'unknown' } | { status: 'error', message }
-//   | { status: 'found', promo (a parsed PromoCode), definition, assigned, usage: { total, held } }
+//   | { status: 'found', promo (a parsed PromoCode), definition, assigned, usage: { total, held, discounted } }
 const codes = new Map();
 // `${code}\n${customer}` -> what the Worker said about this customer and code:
 //   { status: 'pending' } | { status: 'error', message }
@@ -95,6 +95,8 @@ function show(money) {
   return numberFormats.get(money.currency).format(money.amount); // a decimal string: formatted exactly
 }
 const minus = (money) => `−${show(money)}`;
+// Money as the core writes it: "EUR 3.20".
+const plain = (money) => `${money.currency} ${money.amount}`;
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeStyle: 'short' });
 const clock = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 const when = (rfc3339) => dateTime.format(new Date(rfc3339));
@@ -306,6 +308,10 @@ function refusalSentence(rejection, code, definition, { customer = '', detail = 
       return `${code} cannot be used for a payment in ${currency}.`;
     case 'no_eligible_items':
       return scope ? `${code} applies only to ${scope}: add some to your basket.` : `${code} applies to nothing in your basket.`;
+    case 'budget_exhausted':
+      return /left/.test(detail)
+        ? `${capitalise(detail)}, less than ${code} would take off this basket.`
+        : `The budget of ${code} is used up.`;
     case 'below_minimum': {
       const minimum = definition?.minimum;
       if (!minimum) return `${code} needs a larger basket.`;
@@ -398,6 +404,8 @@ function requote() {
   // the customer's uses are part of the total, so it is never less than them.
   const perCustomer = known?.perCustomer ?? 0;
   const options = { usage: { total: Math.max(entry.usage.total, perCustomer), per_customer: perCustomer } };
+  // A budgeted code's discounts so far: the module clips (or refuses) a discount that does not fit.
+  if (entry.usage.discounted) options.usage.discounted = entry.usage.discounted;
   if (customer !== '') options.customer = customer;
   let result;
   try {
@@ -410,6 +418,10 @@ function requote() {
     const { quote } = result;
     let message = `${quote.code} applied: ${describeDiscount(entry.definition)}.`;
     if (quote.note) message += ` ${capitalise(quote.note)}.`.replace(/\.\.$/, '.');
+    if (quote.budget_clipped) {
+      // Written as the core writes money ("EUR 3.20"): the exact amounts the budget allows.
+      message += ` ${plain(quote.discount)} left in this promotion's budget: you save ${plain(quote.discount)} instead of ${plain(quote.desired)}.`;
+    }
     return render({
       basket,
       quote,
@@ -493,7 +505,7 @@ function toEntry(body) {
     promo,
     definition,
     assigned: Boolean(body.assigned),
-    usage: { total: body.usage?.total ?? 0, held: body.usage?.held ?? 0 },
+    usage: { total: body.usage?.total ?? 0, held: body.usage?.held ?? 0, discounted: body.usage?.discounted ?? null },
   };
 }
 
@@ -710,7 +722,8 @@ async function release(order, reason) {
   const answer = await post('/demo/cancel', { code: order.code, attempt: order.attempt, reason });
   const entry = codes.get(order.code);
   if (answer.status === 200 && entry?.status === 'found' && answer.answer.usage) {
-    entry.usage = { ...entry.usage, total: answer.answer.usage.total };
+    const { total, discounted } = answer.answer.usage;
+    entry.usage = { ...entry.usage, total, discounted: discounted ?? entry.usage.discounted };
   }
   return answer;
 }
@@ -758,7 +771,8 @@ function paid(receipt, order) {
 function learnFromReceipt(receipt, order) {
   const entry = codes.get(receipt.quote.code);
   if (entry?.status !== 'found' || !receipt.usage) return;
-  entry.usage = { ...entry.usage, total: receipt.usage.total };
+  const { total, discounted } = receipt.usage;
+  entry.usage = { ...entry.usage, total, discounted: discounted ?? entry.usage.discounted };
   if (order.customer !== '') {
     customers.set(customerKey(receipt.quote.code, order.customer), {
       status: 'known',

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 
-BUDGET_GZIP=65536 # bytes of gzip -9 (64 KiB: issue 13)
+BUDGET_GZIP=73728 # bytes of gzip -9 (72 KiB: issue 13 set 64 KiB; issue 21 allows 72 KiB with budgets and stacks)
 log() { printf '[browser] %s\n' "$*"; }
 fail() { printf '[browser] FAIL: %s\n' "$*" >&2; exit 1; }
 

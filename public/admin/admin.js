@@ -302,15 +302,12 @@ function usesInWords(summary) {
   return words;
 }
 
-/** Budget used, for codes that have one (budgets arrive in a later version of the API). */
+/** Budget used (the discounts counting now, holds included), for codes that have one. */
 function budgetInWords(summary) {
-  const budget = summary.budget ?? summary.limits?.budget;
+  const budget = summary.limits?.budget;
   if (!budget || typeof budget !== "object" || !budget.amount) return "—";
-  const remaining = summary.remaining_budget;
-  if (remaining && typeof remaining === "object" && remaining.amount !== undefined) {
-    const used = { amount: String(Number(budget.amount) - Number(remaining.amount)), currency: budget.currency };
-    return `${money(used)} of ${money(budget)}`;
-  }
+  const used = summary.usage?.discounted;
+  if (used && typeof used === "object" && used.amount !== undefined) return `${money(used)} of ${money(budget)}`;
   return `${money(budget)} budget`;
 }
 
@@ -477,12 +474,15 @@ const FIELD_OF = [
   [/^definition\.ends_at/, "f-ends"],
   [/^definition\.limits\.total/, "f-total"],
   [/^definition\.limits\.per_customer/, "f-per-customer"],
+  [/^definition\.limits\.budget/, "f-budget"],
+  [/^definition\.limits\.when_budget_short/, "f-budget-short"],
+  [/^definition\.limits/, "f-budget"],
   [/^definition\.applies_to\.skus/, "f-skus"],
   [/^definition\.applies_to\.categories/, "f-categories"],
   [/^definition\.applies_to/, "f-skus"],
   [/^definition\.audience/, "f-audience"],
 ];
-const ERROR_FIELDS = ["f-code", "f-kind", "f-percent", "f-amount", "f-currency", "f-max", "f-minimum", "f-starts", "f-ends", "f-total", "f-per-customer", "f-skus", "f-categories", "f-audience"];
+const ERROR_FIELDS = ["f-code", "f-kind", "f-percent", "f-amount", "f-currency", "f-max", "f-minimum", "f-starts", "f-ends", "f-total", "f-per-customer", "f-budget", "f-budget-short", "f-skus", "f-categories", "f-audience"];
 
 const list = (text) => text.split(/[\n,;]/).map((s) => s.trim()).filter(Boolean);
 const money$ = (amount) => ({ amount: amount.trim(), currency: $("f-currency").value.trim().toUpperCase() });
@@ -511,6 +511,10 @@ function formDefinition() {
   const limits = {};
   if ($("f-total").value.trim()) limits.total = countOf($("f-total").value);
   if ($("f-per-customer").value.trim()) limits.per_customer = countOf($("f-per-customer").value);
+  if ($("f-budget").value.trim()) {
+    limits.budget = money$($("f-budget").value);
+    limits.when_budget_short = $("f-budget-short").value;
+  }
   if (Object.keys(limits).length) definition.limits = limits;
   const skus = list($("f-skus").value);
   const categories = list($("f-categories").value);
@@ -532,12 +536,15 @@ function fillForm(definition) {
   $("f-percent").value = d.percent ?? "";
   $("f-amount").value = d.amount?.amount ?? "";
   $("f-max").value = d.max?.amount ?? "";
-  $("f-currency").value = d.amount?.currency ?? d.max?.currency ?? definition.minimum?.currency ?? "EUR";
+  $("f-currency").value =
+    d.amount?.currency ?? d.max?.currency ?? definition.minimum?.currency ?? definition.limits?.budget?.currency ?? "EUR";
   $("f-minimum").value = definition.minimum?.amount ?? "";
   $("f-starts").value = definition.starts_at ? toLocal(definition.starts_at) : "";
   $("f-ends").value = definition.ends_at ? toLocal(definition.ends_at) : "";
   $("f-total").value = definition.limits?.total ?? "";
   $("f-per-customer").value = definition.limits?.per_customer ?? "";
+  $("f-budget").value = definition.limits?.budget?.amount ?? "";
+  $("f-budget-short").value = definition.limits?.when_budget_short ?? "refuse";
   $("f-skus").value = (definition.applies_to?.skus ?? []).join("\n");
   $("f-categories").value = (definition.applies_to?.categories ?? []).join("\n");
   $("f-audience").value = (definition.audience ?? []).join("\n");

@@ -129,7 +129,11 @@ impl UsageCounts {
     }
 }
 
-/// A decimal as JSON text (`"8.00"`), as money amounts are written.
+/// A decimal as JSON text (`"8.00"`), as money amounts are written; zero is
+/// `"0"` however it was reached (a sum of nothing, or of a use and its release).
 fn as_text<S: Serializer>(amount: &Decimal, serializer: S) -> Result<S::Ok, S::Error> {
+    if amount.is_zero() {
+        return serializer.serialize_str("0");
+    }
     serializer.collect_str(amount)
 }

@@ -20,8 +20,15 @@ export type Discount =
   | { kind: "fixed"; amount: Money; max?: Money | null }
   | { kind: "free_shipping"; max?: Money | null };
 
-/** Caps on redemptions; each at least 1, none means unlimited. */
-export interface UsageLimits { total?: number | null; per_customer?: number | null; }
+/** Caps on redemptions (each at least 1, none means unlimited) and on the money given away: a budget
+ * above zero in the code's currency, and what a discount that does not fit what is left does
+ * (`refuse`, the default, or `partial`: take off what is left). */
+export interface UsageLimits {
+  total?: number | null;
+  per_customer?: number | null;
+  budget?: Money | null;
+  when_budget_short?: "refuse" | "partial" | null;
+}
 
 /** The lines a code applies to: a line is eligible when its sku or any of its categories is listed. */
 export interface AppliesTo { skus?: string[] | null; categories?: string[] | null; }
@@ -53,8 +60,10 @@ export type Basket =
   | { total: Money; lines?: never; shipping?: never }
   | { lines: Line[]; shipping?: Money | null; total?: never };
 
-/** How often the code has been redeemed (captured or held), overall and by this customer. */
-export interface UsageCounts { total: number; per_customer: number; }
+/** How often the code has been redeemed (captured or held), overall and by this customer, and the
+ * sum of those uses' discounts in the code's currency (a decimal string or a money object, as
+ * `GET /v1/codes/{code}` shows it; default none). */
+export interface UsageCounts { total: number; per_customer: number; discounted?: DecimalString | Money | null; }
 
 /** Everything but the definition and the basket; all optional. */
 export interface QuoteOptions {
@@ -81,6 +90,10 @@ export interface Quote {
   shipping?: { amount: Money; discount: Money };
   /** Why the code takes less than it might (free shipping on a basket without shipping). */
   note?: string;
+  /** A budget that takes a partial discount clipped it to what was left... */
+  budget_clipped?: true;
+  /** ...from this discount. */
+  desired?: Money;
 }
 
 /** Why a code does not apply, in the order the rules are checked (`quote_changed` only answers a pinned capture). */
@@ -94,6 +107,7 @@ export type RejectionCode =
   | "customer_limit_reached"
   | "currency_mismatch"
   | "no_eligible_items"
+  | "budget_exhausted"
   | "below_minimum"
   | "quote_changed";
 

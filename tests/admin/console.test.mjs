@@ -557,3 +557,33 @@ test("the audience from a CSV file: its customer ids fill the field, the code is
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test("a budget in the form: a zero budget refused as typed, then saved; the catalog shows the budget used", async () => {
+  const page = await open();
+  await signIn(page, "#/new");
+  await page.getByRole("textbox", { name: "Code", exact: true }).fill("BUDGETED");
+  await page.getByLabel("Budget", { exact: true }).fill("0");
+  await page.getByText("Limits.budget must be above zero; omit it for no budget").waitFor();
+  await page.getByLabel("Budget", { exact: true }).fill("20.00");
+  await page.getByLabel("When the budget is short").selectOption("partial");
+  await page.getByText("A basket of €80.00 now: €8.00 off, €72.00 to pay.").waitFor();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByRole("heading", { name: "BUDGETED" }).waitFor();
+  const stored = await call(worker.base, "GET", "/v1/codes/BUDGETED", { headers: admin });
+  assert.deepEqual(stored.json.limits, { budget: eur("20.00"), when_budget_short: "partial" });
+  const capture = await call(worker.base, "POST", "/v1/captures", {
+    body: { code: "BUDGETED", total: eur("80.00") }, headers: { ...capturer, "idempotency-key": "budgeted-1" },
+  });
+  assert.equal(capture.status, 201, capture.text);
+  await page.getByRole("link", { name: "Codes" }).click();
+  const row = page.getByRole("row", { name: /BUDGETED/ });
+  await row.waitFor();
+  await page.waitForFunction(() => /€8\.00 of €20\.00/.test(document.querySelector("#codes tbody")?.textContent ?? ""));
+  assert.match(await row.textContent(), /€8\.00 of €20\.00/);
+  await page.goto(`${worker.base}/admin/#/edit/BUDGETED`);
+  await page.getByRole("heading", { name: "Edit BUDGETED" }).waitFor();
+  await page.waitForFunction(() => document.getElementById("f-budget").value === "20.00");
+  assert.equal(await page.getByLabel("When the budget is short").inputValue(), "partial");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -516,6 +516,34 @@ test('a basket under the minimum shows the minimum message', async () => {
   await page.done();
 });
 
+test('a budgeted code shows the clipped discount before Pay, and the capture takes exactly that', async () => {
+  await defineCode({
+    code: 'BUDGET320',
+    discount: { kind: 'percent', percent: '10' },
+    limits: { budget: { amount: '20.00', currency: 'EUR' }, when_budget_short: 'partial' },
+  });
+  // Another buyer took EUR 16.80 of the EUR 20.00: EUR 3.20 is left.
+  const other = await api('POST', '/v1/captures', {
+    body: { code: 'BUDGET320', total: { amount: '168.00', currency: 'EUR' } },
+    headers: { ...capturer, 'idempotency-key': `budget-${randomUUID()}` },
+  });
+  assert.equal(other.status, 201, JSON.stringify(other.body));
+  const { page, requests } = await openCheckout();
+  await typeCode(page, 'BUDGET320');
+  const message = await waitForText(page, '#quote-message', 'budget');
+  assert.match(message, /EUR 3\.20 left in this promotion's budget/);
+  assert.match(message, /instead of EUR 8\.00/);
+  assert.equal(await text(page, '#payable'), '€81.70');
+  await payAndHold(page);
+  await confirmAndWaitForReceipt(page);
+  const [pay] = sent(requests, '/demo/pay');
+  assert.ok(pay, 'the page captured');
+  assert.equal(await text(page, '#receipt-paid'), '€81.70');
+  const usage = await usageOf('BUDGET320');
+  assert.deepEqual(usage.discounted, { amount: '20.00', currency: 'EUR' }, 'the budget is spent exactly');
+  await page.done();
+});
+
 test('an expired code, an inactive code and an unknown code are refused in plain words', async () => {
   await defineCode({ code: 'PAUSED', active: false, discount: { kind: 'percent', percent: '5' } });
   const { page } = await openCheckout();

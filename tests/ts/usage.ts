@@ -40,6 +40,7 @@ function show(result: QuoteResult): string {
   const why: RejectionCode = result.rejection;
   switch (why) {
     case "below_minimum":
+    case "budget_exhausted":
     case "currency_mismatch":
     case "customer_required":
     case "customer_limit_reached":

@@ -90,8 +90,16 @@ impl Ledger {
         let mut view = serde_json::to_value(promo.public_view()).map_err(|e| Problem::Internal(e.to_string()))?;
         view["archived"] = json!(definition.archived);
         view["usage"] = json!({ "total": usage.total(), "held": held });
+        // The discounts counted, in the code's currency (a code without one may be used in
+        // several: its sum is not one amount, and is left out).
+        if let Some(discounted) = promo.currency().and_then(|c| Money::new(usage.discounted(), c).ok()) {
+            view["usage"]["discounted"] = json!(discounted);
+        }
         if let Some(cap) = promo.limits().total() {
             view["remaining"] = json!(cap.saturating_sub(usage.total()));
+        }
+        if let Some(left) = promo.limits().remaining_budget(usage) {
+            view["remaining_budget"] = json!(left);
         }
         Ok(view)
     }

@@ -14,7 +14,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use promocodes::api::{BasketRequest, BasketRequestKind, CodePatch, ReleaseRequest};
-use promocodes::Timestamp;
+use promocodes::{Money, Timestamp};
 use promocodes::{capture, hold, release, CaptureOptions, Code, RedemptionError};
 use promocodes::{HoldOptions, IdempotencyKey, PromoCode, RedemptionStore};
 use serde_json::{json, Value};

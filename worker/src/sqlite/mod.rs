@@ -7,6 +7,8 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Bound;
 
+use rust_decimal::Decimal;
+
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use wasm_bindgen::closure::ScopedClosure;
@@ -55,10 +57,13 @@ pub struct SqliteRedemptionStore {
 struct CodeMirror {
     /// Captured uses.
     captured: u64,
+    /// The sum of the captured uses' discounts.
+    captured_discount: Decimal,
     /// Captured uses per customer, for the customers read so far.
     captured_by: HashMap<String, u64>,
-    /// The holds still marked held, by expiry (as [`instant`] text) and sequence number.
-    holds: BTreeMap<(String, i64), Option<String>>,
+    /// The holds still marked held, by expiry (as [`instant`] text) and
+    /// sequence number: who holds, and the discount reserved.
+    holds: BTreeMap<(String, i64), (Option<String>, Decimal)>,
     /// Each hold's expiry, by sequence number.
     expiry: HashMap<i64, String>,
 }
@@ -70,12 +75,15 @@ enum Delta {
         code: String,
         customer: Option<String>,
         delta: i64,
+        /// The discount added to the captured sum (negative to take away).
+        discount: Decimal,
     },
     HoldAdded {
         code: String,
         seq: i64,
         expires: String,
         customer: Option<String>,
+        discount: Decimal,
     },
     HoldRemoved {
         code: String,
@@ -89,10 +97,22 @@ struct CountRow {
 }
 
 #[derive(Deserialize)]
+struct TotalRow {
+    n: i64,
+    discounted: String,
+}
+
+#[derive(Deserialize)]
 struct HoldRow {
     seq: i64,
     customer: Option<String>,
     expires: String,
+    discount: String,
+}
+
+/// Decimal text as the object writes it.
+fn decimal(text: &str) -> worker::Result<Decimal> {
+    text.parse().map_err(|_| rust_error(format!("not a decimal: {text:?}")))
 }
 
 #[derive(Deserialize)]
@@ -221,24 +241,33 @@ impl SqliteRedemptionStore {
     /// there yet. Called before a transaction writes anything for the code.
     fn load(&self, code: &Code, customer: Option<&CustomerId>) -> worker::Result<()> {
         if !self.mirror.borrow().contains_key(code.as_str()) {
-            let captured: Vec<CountRow> = self
+            let captured: Vec<TotalRow> = self
                 .sql
-                .exec("SELECT n FROM usage_total WHERE code = ?", vec![code.as_str().into()])?
+                .exec(
+                    "SELECT n, discounted FROM usage_total WHERE code = ?",
+                    vec![code.as_str().into()],
+                )?
                 .to_array()?;
             let holds: Vec<HoldRow> = self
                 .sql
                 .exec(
-                    "SELECT seq, customer, expires FROM holds WHERE code = ?",
+                    "SELECT seq, customer, expires, discount FROM holds WHERE code = ?",
                     vec![code.as_str().into()],
                 )?
                 .to_array()?;
             let mut loaded = CodeMirror {
                 captured: captured.first().map_or(0, |r| u64::try_from(r.n).unwrap_or(0)),
+                captured_discount: match captured.first() {
+                    Some(row) => decimal(&row.discounted)?,
+                    None => Decimal::ZERO,
+                },
                 ..CodeMirror::default()
             };
             for hold in holds {
                 loaded.expiry.insert(hold.seq, hold.expires.clone());
-                loaded.holds.insert((hold.expires, hold.seq), hold.customer);
+                loaded
+                    .holds
+                    .insert((hold.expires, hold.seq), (hold.customer, decimal(&hold.discount)?));
             }
             self.mirror.borrow_mut().insert(code.as_str().to_owned(), loaded);
         }
@@ -324,14 +353,16 @@ impl SqliteRedemptionStore {
         let who = customer.map(CustomerId::as_str);
         let is_who = |c: &Option<String>| who.is_some() && c.as_deref() == who;
         let mut total = i64::try_from(m.captured).map_err(rust_error)?;
+        let mut discounted = m.captured_discount;
         let mut mine = who
             .and_then(|c| m.captured_by.get(c))
             .map_or(0, |n| i64::try_from(*n).unwrap_or(i64::MAX));
-        for (_, holder) in m
+        for (_, (holder, discount)) in m
             .holds
             .range((Bound::Excluded((at.clone(), i64::MAX)), Bound::Unbounded))
         {
             total += 1;
+            discounted += *discount;
             mine += i64::from(is_who(holder));
         }
         for change in self.pending.borrow().iter() {
@@ -340,8 +371,10 @@ impl SqliteRedemptionStore {
                     code: c,
                     customer: holder,
                     delta,
+                    discount,
                 } if c == code.as_str() => {
                     total += delta;
+                    discounted += *discount;
                     if is_who(holder) {
                         mine += delta;
                     }
@@ -350,15 +383,18 @@ impl SqliteRedemptionStore {
                     code: c,
                     expires,
                     customer: holder,
+                    discount,
                     ..
                 } if c == code.as_str() && *expires > at => {
                     total += 1;
+                    discounted += *discount;
                     mine += i64::from(is_who(holder));
                 }
                 Delta::HoldRemoved { code: c, seq } if c == code.as_str() => {
                     if let Some(expires) = m.expiry.get(seq).filter(|e| **e > at) {
                         total -= 1;
-                        let holder = m.holds.get(&(expires.clone(), *seq)).cloned().flatten();
+                        let (holder, discount) = m.holds.get(&(expires.clone(), *seq)).cloned().unwrap_or_default();
+                        discounted -= discount;
                         mine -= i64::from(is_who(&holder));
                     }
                 }
@@ -371,17 +407,40 @@ impl SqliteRedemptionStore {
         } else {
             0
         };
-        UsageCounts::new(total, mine).map_err(rust_error)
+        UsageCounts::new(total, mine)
+            .and_then(|usage| usage.with_discounted(discounted.max(Decimal::ZERO)))
+            .map_err(rust_error)
     }
 
-    fn insert_hold(&self, code: &Code, seq: i64, customer: Option<&CustomerId>, expires: String) -> worker::Result<()> {
+    /// The captured uses' discount sum of `code`, with this transaction's changes so far.
+    fn captured_discount(&self, code: &Code) -> Decimal {
+        let committed = self
+            .mirror
+            .borrow()
+            .get(code.as_str())
+            .map_or(Decimal::ZERO, |m| m.captured_discount);
+        self.pending.borrow().iter().fold(committed, |sum, change| match change {
+            Delta::Captured { code: c, discount, .. } if c == code.as_str() => sum + *discount,
+            _ => sum,
+        })
+    }
+
+    fn insert_hold(
+        &self,
+        code: &Code,
+        seq: i64,
+        customer: Option<&CustomerId>,
+        expires: String,
+        discount: Decimal,
+    ) -> worker::Result<()> {
         self.sql.exec(
-            "INSERT INTO holds(seq, code, customer, expires) VALUES (?, ?, ?, ?)",
+            "INSERT INTO holds(seq, code, customer, expires, discount) VALUES (?, ?, ?, ?, ?)",
             vec![
                 seq.into(),
                 code.as_str().into(),
                 customer.map(|c| c.as_str().to_owned()).into(),
                 expires.clone().into(),
+                discount.to_string().into(),
             ],
         )?;
         self.pending.borrow_mut().push(Delta::HoldAdded {
@@ -389,6 +448,7 @@ impl SqliteRedemptionStore {
             seq,
             expires,
             customer: customer.map(|c| c.as_str().to_owned()),
+            discount,
         });
         Ok(())
     }
@@ -425,12 +485,20 @@ impl SqliteRedemptionStore {
             .transpose()
     }
 
-    /// Adds `delta` to the captured counts of `code` (and of `customer`).
-    fn add_captured(&self, code: &Code, customer: Option<&CustomerId>, delta: i64) -> worker::Result<()> {
+    /// Adds `delta` to the captured counts of `code` (and of `customer`), and
+    /// `discount` (negative to take away) to their discount sum.
+    fn add_captured(
+        &self,
+        code: &Code,
+        customer: Option<&CustomerId>,
+        delta: i64,
+        discount: Decimal,
+    ) -> worker::Result<()> {
+        let sum = (self.captured_discount(code) + discount).max(Decimal::ZERO);
         self.sql.exec(
-            "INSERT INTO usage_total(code, n) VALUES (?1, max(?2, 0))
-             ON CONFLICT(code) DO UPDATE SET n = max(n + ?2, 0)",
-            vec![code.as_str().into(), delta.into()],
+            "INSERT INTO usage_total(code, n, discounted) VALUES (?1, max(?2, 0), ?3)
+             ON CONFLICT(code) DO UPDATE SET n = max(n + ?2, 0), discounted = ?3",
+            vec![code.as_str().into(), delta.into(), sum.to_string().into()],
         )?;
         if let Some(customer) = customer {
             self.sql.exec(
@@ -443,6 +511,7 @@ impl SqliteRedemptionStore {
             code: code.as_str().to_owned(),
             customer: customer.map(|c| c.as_str().to_owned()),
             delta,
+            discount,
         });
         Ok(())
     }
@@ -527,7 +596,8 @@ impl RedemptionStore for SqliteRedemptionStore {
             if current != redemption.expected {
                 return Ok(None);
             }
-            let Some(usage) = current.incremented(customer.is_some()) else {
+            let discount = redemption.quote.discount().amount();
+            let Some(usage) = current.after_use(customer.is_some(), discount) else {
                 return Ok(None);
             };
             let reservation = redemption.reservation(usage);
@@ -546,9 +616,11 @@ impl RedemptionStore for SqliteRedemptionStore {
             }
             let seq = self.insert(code, &reservation, redemption.hold_until.is_some())?;
             match (redemption.hold_until, seq) {
-                (Some(expires_at), Some(seq)) => self.insert_hold(code, seq, customer, instant(expires_at))?,
+                (Some(expires_at), Some(seq)) => {
+                    self.insert_hold(code, seq, customer, instant(expires_at), discount)?
+                }
                 (Some(_), None) => return Err(rust_error("a hold was written without its sequence number")),
-                (None, _) => self.add_captured(code, customer, 1)?,
+                (None, _) => self.add_captured(code, customer, 1, discount)?,
             }
             Ok(Some(reservation))
         })
@@ -568,8 +640,14 @@ impl RedemptionStore for SqliteRedemptionStore {
             }
             // Read before this transaction writes: the mirror must hold committed counts.
             self.load(code, held.customer.as_ref())?;
+            if let Some(expected) = conversion.expected {
+                if self.usage(code, held.customer.as_ref(), now)? != expected {
+                    return Ok(None);
+                }
+            }
             self.delete_hold(code, seq)?;
-            self.add_captured(code, held.customer.as_ref(), 1)?;
+            let discount = conversion.quote.discount().amount();
+            self.add_captured(code, held.customer.as_ref(), 1, discount)?;
             let usage = self.usage(code, held.customer.as_ref(), now)?;
             let captured = held.captured(conversion.quote, usage, now);
             self.update(seq, &captured)?;
@@ -590,7 +668,8 @@ impl RedemptionStore for SqliteRedemptionStore {
             // Read before this transaction writes: the mirror must hold committed counts.
             self.load(code, earlier.customer.as_ref())?;
             let was = if earlier.state_at(now) == ReservationState::Captured {
-                self.add_captured(code, earlier.customer.as_ref(), -1)?;
+                let discount = earlier.quote.discount().amount();
+                self.add_captured(code, earlier.customer.as_ref(), -1, -discount)?;
                 ReservationState::Captured
             } else {
                 self.delete_hold(code, seq)?;
@@ -608,9 +687,15 @@ impl RedemptionStore for SqliteRedemptionStore {
 /// Applies a committed change to the mirror (a code not read yet is read from SQLite when needed).
 fn apply(mirror: &mut HashMap<String, CodeMirror>, change: Delta) {
     match change {
-        Delta::Captured { code, customer, delta } => {
+        Delta::Captured {
+            code,
+            customer,
+            delta,
+            discount,
+        } => {
             if let Some(m) = mirror.get_mut(&code) {
                 m.captured = m.captured.saturating_add_signed(delta);
+                m.captured_discount = (m.captured_discount + discount).max(Decimal::ZERO);
                 if let Some(n) = customer.and_then(|c| m.captured_by.get_mut(&c)) {
                     *n = n.saturating_add_signed(delta);
                 }
@@ -621,10 +706,11 @@ fn apply(mirror: &mut HashMap<String, CodeMirror>, change: Delta) {
             seq,
             expires,
             customer,
+            discount,
         } => {
             if let Some(m) = mirror.get_mut(&code) {
                 m.expiry.insert(seq, expires.clone());
-                m.holds.insert((expires, seq), customer);
+                m.holds.insert((expires, seq), (customer, discount));
             }
         }
         Delta::HoldRemoved { code, seq } => {

@@ -6,9 +6,12 @@ use super::*;
 ///
 /// - `definition`: the code's definition as JSON, whether it is archived, and
 ///   when it was first defined.
-/// - `usage_total`, `usage_customer`: the captured uses, overall and per customer.
+/// - `usage_total`, `usage_customer`: the captured uses, overall and per
+///   customer; `usage_total.discounted` is the sum of their discounts, as
+///   decimal text (summed in Rust, exactly, never by SQLite's floats).
 /// - `holds`: the holds not yet captured or released, with their expiry as
-///   sortable text ([`instant`]); a hold counts while `expires > now`.
+///   sortable text ([`instant`]) and the discount each reserves (decimal
+///   text); a hold counts while `expires > now`.
 /// - `redemptions`: every reservation in order (`seq`): its state and its JSON;
 ///   the admin list reads it oldest first.
 /// - `refusals`: the refused payment captures, one per key (final for it).
@@ -21,11 +24,11 @@ use super::*;
 ///   points at the reservation a replay answers with.
 pub(super) const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS definition(code TEXT PRIMARY KEY, json TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS usage_total(code TEXT PRIMARY KEY, n INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS usage_total(code TEXT PRIMARY KEY, n INTEGER NOT NULL, discounted TEXT NOT NULL DEFAULT '0');
 CREATE TABLE IF NOT EXISTS usage_customer(
     code TEXT NOT NULL, customer TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY(code, customer));
 CREATE TABLE IF NOT EXISTS holds(
-    seq INTEGER PRIMARY KEY, code TEXT NOT NULL, customer TEXT, expires TEXT NOT NULL);
+    seq INTEGER PRIMARY KEY, code TEXT NOT NULL, customer TEXT, expires TEXT NOT NULL, discount TEXT NOT NULL DEFAULT '0');
 CREATE INDEX IF NOT EXISTS holds_by_expiry ON holds(code, expires);
 CREATE TABLE IF NOT EXISTS redemptions(
     seq INTEGER PRIMARY KEY, code TEXT NOT NULL, idempotency_key TEXT, reservation TEXT NOT NULL);
@@ -60,6 +63,17 @@ const MIGRATIONS: &[(&str, &str, &str)] = &[
         "redemptions",
         "state",
         "ALTER TABLE redemptions ADD COLUMN state TEXT NOT NULL DEFAULT 'captured'",
+    ),
+    // Budgets: uses recorded before these columns count no discount (no code had a budget then).
+    (
+        "usage_total",
+        "discounted",
+        "ALTER TABLE usage_total ADD COLUMN discounted TEXT NOT NULL DEFAULT '0'",
+    ),
+    (
+        "holds",
+        "discount",
+        "ALTER TABLE holds ADD COLUMN discount TEXT NOT NULL DEFAULT '0'",
     ),
 ];
 

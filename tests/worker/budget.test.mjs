@@ -1,0 +1,113 @@
+// A money budget on a code, against the real Worker in workerd: the lookup's `usage.discounted` and
+// `remaining_budget`, racing holds that never reserve more than the budget, a release that gives
+// the money back, a partial budget that clips a capture's discount (`budget_clipped`, `desired`),
+// and a refused one that answers 422 `budget_exhausted` and records nothing.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { putCode, call, capturer, workerForFile } from "./harness.mjs";
+
+const worker = workerForFile();
+const base = () => worker.base;
+const eur = (amount) => ({ amount, currency: "EUR" });
+const budgeted = (code, budget, when_budget_short) => ({
+  code,
+  discount: { kind: "percent", percent: "10" },
+  limits: { budget: eur(budget), ...(when_budget_short ? { when_budget_short } : {}) },
+});
+const lookup = async (code) => {
+  const r = await call(base(), "GET", `/v1/codes/${code}`, { headers: capturer });
+  assert.equal(r.status, 200, r.text);
+  return r.json;
+};
+const post = (route, body, key) =>
+  call(base(), "POST", route, { body, headers: { ...capturer, ...(key ? { "idempotency-key": key } : {}) } });
+
+test("a budgeted code shows what it gave away and what is left", async () => {
+  const created = await putCode(base(), budgeted("SHOWBUDGET", "20.00"));
+  assert.equal(created.status, 201, created.text);
+  let view = await lookup("SHOWBUDGET");
+  assert.deepEqual(view.limits.budget, eur("20.00"));
+  assert.equal(view.limits.when_budget_short, "refuse");
+  assert.deepEqual(view.usage.discounted, eur("0.00"));
+  assert.deepEqual(view.remaining_budget, eur("20.00"));
+  const capture = await post("/v1/captures", { code: "SHOWBUDGET", total: eur("80.00") }, "show-1");
+  assert.equal(capture.status, 201, capture.text);
+  assert.equal(capture.json.usage.discounted, "8.00");
+  view = await lookup("SHOWBUDGET");
+  assert.deepEqual(view.usage.discounted, eur("8.00"));
+  assert.deepEqual(view.remaining_budget, eur("12.00"));
+});
+
+test("bad budgets are refused with 400 and nothing is defined", async () => {
+  for (const limits of [
+    { budget: eur("0.00") },
+    { budget: eur("-1.00") },
+    { budget: eur("5.00"), when_budget_short: "sometimes" },
+    { when_budget_short: "partial" },
+  ]) {
+    const r = await putCode(base(), { code: "BADBUDGET", discount: { kind: "percent", percent: "10" }, limits });
+    assert.equal(r.status, 400, `${JSON.stringify(limits)}: ${r.text}`);
+  }
+  const fixed = { code: "BADBUDGET", discount: { kind: "fixed", amount: eur("5.00") }, limits: { budget: { amount: "9.00", currency: "USD" } } };
+  assert.equal((await putCode(base(), fixed)).status, 400);
+  assert.equal((await call(base(), "GET", "/v1/codes/BADBUDGET", { headers: capturer })).status, 404);
+});
+
+test("racing holds never reserve more than the budget; a release gives the money back", async () => {
+  assert.equal((await putCode(base(), budgeted("RACEBUDGET", "50.00"))).status, 201);
+  // 30 holds of EUR 8.00 each at once: 6 fit in EUR 50.00.
+  const answers = await Promise.all(
+    Array.from({ length: 30 }, (_, i) =>
+      post("/v1/holds", { code: "RACEBUDGET", total: eur("80.00") }, `race-hold-${i}`)),
+  );
+  const held = answers.filter((r) => r.status === 201);
+  const refused = answers.filter((r) => r.status === 422);
+  assert.equal(held.length, 6, answers.map((r) => r.status).join(","));
+  for (const r of refused) assert.equal(r.json.rejection, "budget_exhausted", r.text);
+  assert.equal(held.length + refused.length + answers.filter((r) => r.status === 409).length, 30);
+  let view = await lookup("RACEBUDGET");
+  assert.deepEqual(view.usage.discounted, eur("48.00"));
+  assert.equal(view.usage.held, 6);
+  assert.deepEqual(view.remaining_budget, eur("2.00"));
+
+  const key = held[0].json.key;
+  const released = await post("/v1/releases", { code: "RACEBUDGET", key, reason: "canceled" });
+  assert.equal(released.status, 200, released.text);
+  view = await lookup("RACEBUDGET");
+  assert.deepEqual(view.usage.discounted, eur("40.00"));
+  assert.deepEqual(view.remaining_budget, eur("10.00"));
+  const again = await post("/v1/holds", { code: "RACEBUDGET", total: eur("80.00") }, "race-hold-again");
+  assert.equal(again.status, 201, again.text);
+});
+
+test("a partial budget clips the discount to what is left; a refusing one records nothing", async () => {
+  assert.equal((await putCode(base(), budgeted("CLIPPED", "10.00", "partial"))).status, 201);
+  assert.equal((await post("/v1/captures", { code: "CLIPPED", total: eur("80.00") }, "clip-1")).status, 201);
+  const quote = await post("/v1/quotes", { code: "CLIPPED", total: eur("80.00") });
+  assert.equal(quote.status, 200, quote.text);
+  assert.deepEqual(quote.json.discount, eur("2.00"));
+  assert.equal(quote.json.budget_clipped, true);
+  assert.deepEqual(quote.json.desired, eur("8.00"));
+  // A capture pinned to a quote from before the others spent the budget is quote_changed.
+  const stale = { code: "CLIPPED", total: eur("80.00"), discount: eur("8.00"), payable: eur("72.00"), quoted_at: "2026-01-01T00:00:00Z" };
+  const pinned = await post("/v1/captures", { code: "CLIPPED", total: eur("80.00"), quote: stale }, "clip-pinned");
+  assert.equal(pinned.status, 422, pinned.text);
+  assert.equal(pinned.json.rejection, "quote_changed");
+  const capture = await post("/v1/captures", { code: "CLIPPED", total: eur("80.00") }, "clip-2");
+  assert.equal(capture.status, 201, capture.text);
+  assert.deepEqual(capture.json.quote.discount, eur("2.00"));
+  assert.equal(capture.json.quote.budget_clipped, true);
+  const spent = await post("/v1/captures", { code: "CLIPPED", total: eur("80.00") }, "clip-3");
+  assert.equal(spent.status, 422, spent.text);
+  assert.equal(spent.json.rejection, "budget_exhausted");
+
+  assert.equal((await putCode(base(), budgeted("REFUSING", "10.00"))).status, 201);
+  assert.equal((await post("/v1/captures", { code: "REFUSING", total: eur("80.00") }, "refuse-1")).status, 201);
+  const refused = await post("/v1/captures", { code: "REFUSING", total: eur("80.00") }, "refuse-2");
+  assert.equal(refused.status, 422, refused.text);
+  assert.equal(refused.json.rejection, "budget_exhausted");
+  assert.match(refused.json.detail, /only EUR 2\.00 is left in this promotion's budget/);
+  const view = await lookup("REFUSING");
+  assert.equal(view.usage.total, 1, "nothing recorded");
+  assert.deepEqual(view.remaining_budget, eur("2.00"));
+});
