@@ -14,9 +14,9 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use promocodes::api::{BasketRequest, BasketRequestKind, CodePatch, ReleaseRequest};
-use promocodes::{Money, Timestamp};
 use promocodes::{capture, hold, release, CaptureOptions, Code, RedemptionError};
 use promocodes::{HoldOptions, IdempotencyKey, PromoCode, RedemptionStore};
+use promocodes::{Money, Timestamp};
 use serde_json::{json, Value};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 

@@ -419,10 +419,13 @@ impl SqliteRedemptionStore {
             .borrow()
             .get(code.as_str())
             .map_or(Decimal::ZERO, |m| m.captured_discount);
-        self.pending.borrow().iter().fold(committed, |sum, change| match change {
-            Delta::Captured { code: c, discount, .. } if c == code.as_str() => sum + *discount,
-            _ => sum,
-        })
+        self.pending
+            .borrow()
+            .iter()
+            .fold(committed, |sum, change| match change {
+                Delta::Captured { code: c, discount, .. } if c == code.as_str() => sum + *discount,
+                _ => sum,
+            })
     }
 
     fn insert_hold(
