@@ -281,6 +281,10 @@ export function build(wasmMemory, pointer, size, length) {
     quote.shipping = { amount: { amount: f[i], currency: f[i + 1] }, discount: { amount: f[i + 2], currency: f[i + 3] } };
     i += 4;
   }
-  if (f[i++] === "=") quote.note = f[i];
+  if (f[i++] === "=") quote.note = f[i++];
+  if (f[i++] === "=") {
+    quote.budget_clipped = true;
+    quote.desired = { amount: f[i], currency: f[i + 1] };
+  }
   return { ok: true, quote };
 }

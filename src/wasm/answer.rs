@@ -78,6 +78,13 @@ pub(super) fn accepted(quote: &Quote) -> JsValue {
         }
         None => field(&mut out, "-"),
     }
+    match quote.desired() {
+        Some(desired) => {
+            field(&mut out, "=");
+            money_fields(&mut out, desired);
+        }
+        None => field(&mut out, "-"),
+    }
     answer(&out)
 }
 

@@ -86,6 +86,9 @@ async function defineCode(definition) {
 }
 
 // The code's usage as the Worker reports it: { total, held }.
+// A usage's use counts, without the discounts it counts (`discounted`).
+const counts = ({ total, held }) => ({ total, held });
+
 async function usageOf(code) {
   const res = await api('GET', `/v1/codes/${code}`, { headers: admin });
   assert.equal(res.status, 200, res.text);
@@ -100,7 +103,7 @@ async function usageBecomes(code, expected) {
     if (last.total === expected.total && last.held === expected.held) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  assert.deepEqual(last, expected, `the usage of ${code}`);
+  assert.deepEqual(counts(last), expected, `the usage of ${code}`);
 }
 
 async function captureFor(code, customer) {
@@ -234,7 +237,7 @@ test('Pay holds the code and counts down, focus moves to the result; Confirm cap
   // The countdown moves.
   await page.waitForFunction((was) => document.getElementById('hold-message').textContent !== was, first);
   assert.match(await text(page, '#hold-message'), /\(14:5\d left\)/);
-  assert.deepEqual(await usageOf('HOLDME'), { total: 1, held: 1 });
+  assert.deepEqual(counts(await usageOf('HOLDME')), { total: 1, held: 1 });
   assert.equal(await page.locator('#confirm').innerText(), 'Confirm payment of €76.90');
   assert.equal(await page.locator('#code').isDisabled(), true, 'the order cannot change while it is being paid');
   await screenshot(page, 'hold-countdown');
@@ -256,7 +259,7 @@ test('Pay holds the code and counts down, focus moves to the result; Confirm cap
   assert.equal(pays[0].attempt, hold.attempt, 'the capture is under the hold\'s key');
   assert.equal(pays[0].quote.code, 'HOLDME');
   assert.equal(pays[0].quote.payable.amount, '76.90', 'pinned to the quote shown');
-  assert.deepEqual(await usageOf('HOLDME'), { total: 1, held: 0 });
+  assert.deepEqual(counts(await usageOf('HOLDME')), { total: 1, held: 0 });
   assert.equal(await text(page, '#receipt-paid'), '€76.90');
   await page.done();
 });
@@ -338,14 +341,14 @@ test('Cancel gives the use back: another buyer is refused while it is held, and 
   assert.ok(await focusedIn(a.page, '#outcome'));
   assert.equal(await a.page.locator('#code').isEnabled(), true);
   await screenshot(a.page, 'cancelled');
-  assert.deepEqual(await usageOf('LAST1'), { total: 0, held: 0 });
+  assert.deepEqual(counts(await usageOf('LAST1')), { total: 0, held: 0 });
   assert.equal(sent(a.requests, '/demo/cancel')[0].attempt, sent(a.requests, '/demo/hold')[0].attempt);
 
   await b.page.locator('#check-again').click();
   await waitForText(b.page, '#quote-message', 'LAST1 applied');
   await payAndHold(b.page);
   await confirmAndWaitForReceipt(b.page);
-  assert.deepEqual(await usageOf('LAST1'), { total: 1, held: 0 });
+  assert.deepEqual(counts(await usageOf('LAST1')), { total: 1, held: 0 });
   await a.page.done();
   await b.page.done();
 });
@@ -499,7 +502,7 @@ test('a hold that runs out on screen says so and re-quotes; Pay again takes a ne
   assert.equal(attempts.length, 2);
   assert.notEqual(attempts[0], attempts[1], 'a new hold, not a replay of the expired one');
   await confirmAndWaitForReceipt(page);
-  assert.deepEqual(await usageOf('BRIEF'), { total: 1, held: 0 });
+  assert.deepEqual(counts(await usageOf('BRIEF')), { total: 1, held: 0 });
   await page.done();
 });
 
@@ -530,7 +533,7 @@ test('a budgeted code shows the clipped discount before Pay, and the capture tak
   assert.equal(other.status, 201, JSON.stringify(other.body));
   const { page, requests } = await openCheckout();
   await typeCode(page, 'BUDGET320');
-  const message = await waitForText(page, '#quote-message', 'budget');
+  const message = await waitForText(page, '#quote-message', "promotion's budget");
   assert.match(message, /EUR 3\.20 left in this promotion's budget/);
   assert.match(message, /instead of EUR 8\.00/);
   assert.equal(await text(page, '#payable'), '€81.70');
@@ -541,6 +544,7 @@ test('a budgeted code shows the clipped discount before Pay, and the capture tak
   assert.equal(await text(page, '#receipt-paid'), '€81.70');
   const usage = await usageOf('BUDGET320');
   assert.deepEqual(usage.discounted, { amount: '20.00', currency: 'EUR' }, 'the budget is spent exactly');
+  assert.deepEqual(counts(usage), { total: 2, held: 0 });
   await page.done();
 });
 
@@ -576,7 +580,7 @@ test('clicking Pay and Confirm twice quickly gives one hold and one redemption; 
   await page.locator('#outcome[data-kind="held"]').waitFor();
   await page.locator('#confirm').dblclick();
   await page.locator('#outcome[data-kind="receipt"]').waitFor();
-  assert.deepEqual(await usageOf('TWICE'), { total: 1, held: 0 });
+  assert.deepEqual(counts(await usageOf('TWICE')), { total: 1, held: 0 });
   const holds = sent(requests, '/demo/hold');
   assert.equal(holds.length, 1);
   assert.deepEqual(holds[0].lines.map((l) => l.sku), ['MUG', 'GRINDER']);
@@ -587,14 +591,14 @@ test('clicking Pay and Confirm twice quickly gives one hold and one redemption; 
   const again = await api('POST', '/demo/pay', { body: pays[0] });
   assert.equal(again.status, 200, again.text);
   assert.equal(again.body.replayed, true);
-  assert.deepEqual(await usageOf('TWICE'), { total: 1, held: 0 });
+  assert.deepEqual(counts(await usageOf('TWICE')), { total: 1, held: 0 });
 
   // A new order is a new attempt.
   await page.locator('#new-order').click();
   await payAndHold(page);
   await confirmAndWaitForReceipt(page);
   assert.equal(new Set(sent(requests, '/demo/pay').map((p) => p.attempt)).size, 2);
-  assert.deepEqual(await usageOf('TWICE'), { total: 2, held: 0 });
+  assert.deepEqual(counts(await usageOf('TWICE')), { total: 2, held: 0 });
   await page.done();
 });
 
@@ -608,7 +612,7 @@ test('a last use taken by another buyer between the quote and Pay is explained, 
   await page.locator('#outcome[data-kind="stale"]').waitFor();
   assert.equal(await text(page, '#stale-message'), 'Someone else took the last use of LASTONE while you were paying. Nothing was charged.');
   assert.ok(await focusedIn(page, '#outcome'));
-  assert.deepEqual(await usageOf('LASTONE'), { total: 1, held: 0 });
+  assert.deepEqual(counts(await usageOf('LASTONE')), { total: 1, held: 0 });
   await screenshot(page, 'stale-quote');
   // The page fetched the definition again, so the live quote now says why.
   await waitForText(page, '#quote-message', 'used up');
@@ -634,10 +638,10 @@ test('a conflict on Confirm shows "busy, try again", and the retry keeps the att
   await page.locator('#confirm').click();
   await waitForText(page, '#busy-message', 'Many people');
   assert.equal(await page.locator('#outcome').getAttribute('data-kind'), 'held', 'still held: Confirm again');
-  assert.deepEqual(await usageOf('BUSY'), { total: 1, held: 1 });
+  assert.deepEqual(counts(await usageOf('BUSY')), { total: 1, held: 1 });
   await page.unroute('**/demo/pay');
   await confirmAndWaitForReceipt(page);
-  assert.deepEqual(await usageOf('BUSY'), { total: 1, held: 0 });
+  assert.deepEqual(counts(await usageOf('BUSY')), { total: 1, held: 0 });
   const attempts = sent(requests, '/demo/pay').map((p) => p.attempt);
   assert.equal(attempts.length, 2);
   assert.equal(attempts[0], attempts[1]);
