@@ -6,7 +6,7 @@
 // textContent and attributes set through the DOM); the admin token lives in sessionStorage only and
 // goes only in the Authorization header; numbers, money and dates are formatted in the browser's
 // locale and time zone.
-import init, { PromoCode } from "/pkg/promocodes.js";
+import init, { PromoCode, minorUnits } from "/pkg/promocodes.js";
 import uPlot from "/admin/vendor/uplot.min.js";
 
 const TOKEN_KEY = "promocodes.admin-token";
@@ -710,7 +710,7 @@ async function showConflict(code, mine, etag) {
 // ---------------------------------------------------------------------------------------------
 // A code's page: chart, totals, redemptions
 
-const watch = { code: null, chart: null, series: [], timer: null, history: [], filtered: [], page: 0 };
+const watch = { code: null, chart: null, budgetChart: null, series: [], timer: null, history: [], filtered: [], page: 0 };
 
 const BASE_SERIES = [
   ["captures", "Captures", "#146c43"],
@@ -748,6 +748,8 @@ async function openCode(code) {
     watch.timer = null;
     watch.chart?.destroy();
     watch.chart = null;
+    watch.budgetChart?.destroy();
+    watch.budgetChart = null;
     watch.code = null;
   };
 }
@@ -759,6 +761,7 @@ async function refreshCode() {
   $("code-summary").textContent = `${discountInWords(view.json)}. Valid: ${windowInWords(view.json)} (${zone}). ${usesInWords(view.json)}. ${view.json.active ? "Active" : "Switched off"}.`;
   renderTotals(stats.json);
   renderChart(stats.json.by_minute ?? []);
+  renderBudget(view.json, stats.json);
   $("chart-updated").textContent = `Updated ${timeFormat.format(new Date())}; refreshed every 10 seconds.`;
 }
 
@@ -769,6 +772,7 @@ function renderTotals(stats) {
     ["Captures", count(t.captures)], ["Holds", count(t.holds)], ["Releases", count(t.releases)],
     ["Expired", count(t.expired)], ["Conflicts", count(t.conflicts)], ["Replays", count(t.replays)],
     ["Quotes", count(t.quotes)],
+    ...(t.discounted ? [["Given away", money(t.discounted)], ["Given back", money(t.returned)]] : []),
     ...Object.entries(rejections).map(([code, n]) => [`Refused: ${code}`, count(n)]),
     ["Defined", stats.defined_at ? when(stats.defined_at) : "before figures were kept"],
   ];
@@ -822,6 +826,53 @@ function renderChart(minutes) {
     scales: { y: { range: (u, min, max) => [0, Math.max(4, max)] } },
   };
   watch.chart = new uPlot(opts, data, container);
+}
+
+/** An amount in minor units, from a money object's decimal text (written with its currency's places). */
+const minorOf = (m) => (m ? Number(m.amount.replace(".", "")) : 0);
+
+/** A budgeted code's spending over the last hour: what its captures gave away less what releases gave
+ * back, minute by minute, ending at what the totals say now (held uses aside). */
+function renderBudget(view, stats) {
+  const budget = view.limits?.budget;
+  const card = $("budget-card");
+  card.hidden = !budget || !stats.total?.discounted;
+  if (card.hidden) return;
+  const minutes = stats.by_minute ?? [];
+  const places = minorUnits(budget.currency) ?? 2;
+  let spent = minorOf(stats.total.discounted) - minorOf(stats.total.returned);
+  const net = minutes.map((m) => minorOf(m.figures.discounted) - minorOf(m.figures.returned));
+  const ys = new Array(minutes.length);
+  for (let i = minutes.length - 1; i >= 0; i--) {
+    ys[i] = spent / 10 ** places; // a chart coordinate only; every amount shown is a decimal string
+    spent -= net[i];
+  }
+  const used = view.usage?.discounted;
+  $("budget-now").textContent = used
+    ? `${money(used)} of ${money(budget)} counted now, held uses included; ${money(view.remaining_budget ?? budget)} left.`
+    : `${money(budget)} budget.`;
+  const xs = minutes.map((m) => Date.parse(m.minute) / 1000);
+  const container = $("budget-chart");
+  if (watch.budgetChart) {
+    watch.budgetChart.setData([xs, ys]);
+    return;
+  }
+  container.replaceChildren();
+  const width = Math.max(300, container.clientWidth || 600);
+  watch.budgetChart = new uPlot(
+    {
+      width,
+      height: 200,
+      series: [
+        { label: "Minute", value: (u, v) => (v == null ? "" : timeFormat.format(new Date(v * 1000))) },
+        { label: `Spent (${budget.currency})`, stroke: "#146c43", width: 2, value: (u, v) => (v == null ? "" : count(v)) },
+      ],
+      axes: [{ values: (u, vals) => vals.map((v) => shortTime.format(new Date(v * 1000))) }, {}],
+      scales: { y: { range: (u, min, max) => [0, Math.max(Number(budget.amount), max)] } },
+    },
+    [xs, ys],
+    container,
+  );
 }
 
 function renderMinuteTable(minutes, series, valueOf) {

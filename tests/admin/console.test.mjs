@@ -587,3 +587,32 @@ test("a budget in the form: a zero budget refused as typed, then saved; the cata
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test("a budgeted code's page: budget spent over the last hour, what was given away and back", async () => {
+  assert.equal((await put({
+    code: "SPENDWATCH", discount: { kind: "percent", percent: "10" }, limits: { budget: eur("50.00") },
+  })).status, 201);
+  for (const key of ["watch-1", "watch-2"]) {
+    const r = await call(worker.base, "POST", "/v1/captures", {
+      body: { code: "SPENDWATCH", total: eur("80.00") }, headers: { ...capturer, "idempotency-key": key },
+    });
+    assert.equal(r.status, 201, r.text);
+  }
+  const released = await call(worker.base, "POST", "/v1/releases", { body: { code: "SPENDWATCH", key: "watch-2", reason: "refund" }, headers: capturer });
+  assert.equal(released.status, 200);
+  const page = await open();
+  await signIn(page, "#/code/SPENDWATCH");
+  await page.getByRole("heading", { name: "Budget spent, the last hour" }).waitFor();
+  await page.getByText("€8.00 of €50.00 counted now, held uses included; €42.00 left.").waitFor();
+  await page.locator("#budget-chart canvas").first().waitFor();
+  const totals = await page.locator("#totals").textContent();
+  assert.match(totals, /Given away€16\.00/);
+  assert.match(totals, /Given back€8\.00/);
+  await axe(page, "budgeted code");
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await shoot(page, "code-budget");
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -4,7 +4,7 @@
 // and a refused one that answers 422 `budget_exhausted` and records nothing.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, capturer, workerForFile } from "./harness.mjs";
+import { putCode, call, admin, capturer, workerForFile } from "./harness.mjs";
 
 const worker = workerForFile();
 const base = () => worker.base;
@@ -110,4 +110,24 @@ test("a partial budget clips the discount to what is left; a refusing one record
   const view = await lookup("REFUSING");
   assert.equal(view.usage.total, 1, "nothing recorded");
   assert.deepEqual(view.remaining_budget, eur("2.00"));
+});
+
+test("the figures count the money given away and given back, in the code's currency", async () => {
+  assert.equal((await putCode(base(), budgeted("SPENT", "100.00"))).status, 201);
+  for (const [key, total] of [["spent-1", "80.00"], ["spent-2", "50.00"]]) {
+    assert.equal((await post("/v1/captures", { code: "SPENT", total: eur(total) }, key)).status, 201);
+  }
+  const released = await post("/v1/releases", { code: "SPENT", key: "spent-2", reason: "refund" });
+  assert.equal(released.status, 200, released.text);
+  const stats = await call(base(), "GET", "/v1/codes/SPENT/stats", { headers: admin });
+  assert.equal(stats.status, 200, stats.text);
+  assert.deepEqual(stats.json.total.discounted, eur("13.00"), "8.00 + 5.00 given away");
+  assert.deepEqual(stats.json.total.returned, eur("5.00"), "5.00 given back");
+  const minutes = stats.json.by_minute;
+  const given = minutes.reduce((sum, m) => sum + Number(m.figures.discounted.amount.replace(".", "")), 0);
+  assert.equal(given, 1300, "the minutes add up to the total (in cents)");
+  // A code without a currency of its own shows no money figures.
+  assert.equal((await putCode(base(), { code: "NOCURRENCY", discount: { kind: "percent", percent: "10" } })).status, 201);
+  const plain = await call(base(), "GET", "/v1/codes/NOCURRENCY/stats", { headers: admin });
+  assert.equal(plain.json.total.discounted, undefined);
 });

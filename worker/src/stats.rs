@@ -50,6 +50,10 @@ pub enum Event<'a> {
     Conflict,
     /// A refusal by a rule: on which operation (`quotes`, `holds`, `captures`), and its code.
     Rejected(&'a str, &'a str),
+    /// Money given away, in the minor units of the code's currency: a new capture's discount.
+    Discounted,
+    /// Money given back, in the same units: a released capture's discount.
+    Returned,
 }
 
 impl Event<'_> {
@@ -63,6 +67,8 @@ impl Event<'_> {
             Event::Quote => "quotes".to_owned(),
             Event::Conflict => "conflicts".to_owned(),
             Event::Rejected(op, rejection) => format!("rejected.{op}.{rejection}"),
+            Event::Discounted => "discounted".to_owned(),
+            Event::Returned => "returned".to_owned(),
         }
     }
 }
@@ -194,6 +200,14 @@ pub struct Figures {
     pub quotes: i64,
     /// Refusals by rejection code, per operation: `quotes`, `holds`, `captures`.
     pub rejections: Rejections,
+    /// The discounts of new captures, in the minor units of the code's
+    /// currency: the answer shows it as money ([`Figures::to_json`]), for a
+    /// code with a currency of its own.
+    #[serde(skip)]
+    pub discounted: i64,
+    /// The discounts of released captures, in the same units and shown the same way.
+    #[serde(skip)]
+    pub returned: i64,
 }
 
 /// Refusals by rejection code, per operation.
@@ -208,6 +222,22 @@ pub struct Rejections {
 }
 
 impl Figures {
+    /// The figures as JSON, with `discounted` and `returned` as money in
+    /// `currency` (left out without one: a code without a currency of its
+    /// own may be used in several). What a budget has spent is `discounted`
+    /// less `returned`, held uses aside.
+    pub fn to_json(&self, currency: Option<promocodes::Currency>) -> serde_json::Value {
+        let mut value = serde_json::to_value(self).unwrap_or_default();
+        if let Some(currency) = currency {
+            for (name, minor) in [("discounted", self.discounted), ("returned", self.returned)] {
+                if let Some(money) = promocodes::Money::from_minor(i128::from(minor.max(0)), currency) {
+                    value[name] = serde_json::json!(money);
+                }
+            }
+        }
+        value
+    }
+
     fn add(&mut self, name: &str, n: i64) {
         match name {
             "captures" => self.captures += n,
@@ -217,6 +247,8 @@ impl Figures {
             "expired" => self.expired += n,
             "conflicts" => self.conflicts += n,
             "quotes" => self.quotes += n,
+            "discounted" => self.discounted += n,
+            "returned" => self.returned += n,
             other => {
                 let mut parts = other.splitn(3, '.');
                 if let (Some("rejected"), Some(op), Some(rejection)) = (parts.next(), parts.next(), parts.next()) {

@@ -116,6 +116,7 @@ impl Ledger {
             }
             Ok(receipt) => {
                 self.count(Event::Capture, 1, at);
+                self.count_money(Event::Discounted, receipt.quote.discount(), at);
                 log(code, "capture", "captured", None);
                 self.note_counts_changed(promo, receipt.usage.total(), false);
                 json_response(&receipt, 201)
@@ -125,6 +126,15 @@ impl Ledger {
                 self.count_failure("captures", &problem, at);
                 log_problem(code, "capture", &problem);
                 Err(problem)
+            }
+        }
+    }
+
+    /// Counts `money` (in minor units) under `event` (given away or back), when it is any.
+    pub(crate) fn count_money(&self, event: Event<'_>, money: &promocodes::Money, at: Timestamp) {
+        if let Ok(minor) = i64::try_from(money.minor()) {
+            if minor > 0 {
+                self.count(event, minor, at);
             }
         }
     }
@@ -155,6 +165,8 @@ impl Ledger {
         let store = self.store()?.ok_or_else(|| Problem::UnknownCode(code.clone()))?;
         self.stored(code)?;
         let at = now()?;
+        // What a released capture gave away comes back out of the figures.
+        let earlier = store.reservation(code, key)?;
         match release(&*store, code, key, at, reason) {
             Ok(released) => {
                 let (event, outcome) = if released.replayed {
@@ -163,6 +175,11 @@ impl Ledger {
                     (Event::Release, "released")
                 };
                 self.count(event, 1, at);
+                if let (false, promocodes::ReservationState::Captured, Some(earlier)) =
+                    (released.replayed, released.was, &earlier)
+                {
+                    self.count_money(Event::Returned, earlier.quote.discount(), at);
+                }
                 log(code, "release", outcome, Some(("was", released.was.as_str())));
                 if let (false, Ok((_, definition))) = (released.replayed, self.stored(code)) {
                     self.note_counts_changed(&definition.promo, released.usage.total(), true);

@@ -100,18 +100,19 @@ impl Ledger {
         self.figures.borrow().add_to(&mut total, &mut last_hour, minute(at));
         let mut by_minute = stats::by_minute(&self.state.storage().sql(), minute(at))?;
         self.figures.borrow().add_to_minutes(&mut by_minute);
+        let currency = definition.promo.currency();
         let mut minutes = Vec::with_capacity(by_minute.len());
         for (m, figures) in by_minute {
             let start = Timestamp::from_unix_millis(m * 60_000).map_err(|e| Problem::Internal(e.to_string()))?;
-            minutes.push(json!({ "minute": start, "figures": figures }));
+            minutes.push(json!({ "minute": start, "figures": figures.to_json(currency) }));
         }
         json_response(
             &json!({
                 "code": code,
                 "defined_at": definition.defined_at,
                 "at": at,
-                "total": total,
-                "last_hour": last_hour,
+                "total": total.to_json(currency),
+                "last_hour": last_hour.to_json(currency),
                 "by_minute": minutes,
             }),
             200,

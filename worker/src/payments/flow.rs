@@ -82,6 +82,9 @@ impl Ledger {
                     (Event::Capture, "captured", "captured")
                 };
                 self.count(event, 1, at);
+                if !receipt.replayed {
+                    self.count_money(Event::Discounted, receipt.quote.discount(), at);
+                }
                 log(&code, "capture", outcome, Some(("event", payment.event_id.as_str())));
                 if !receipt.replayed {
                     self.note_counts_changed(&definition.promo, receipt.usage.total(), false);
