@@ -164,6 +164,12 @@ CREATE TABLE promocodes_idempotency_keys(
 ALTER TABLE promocodes_usage_total ADD COLUMN discounted numeric NOT NULL DEFAULT 0 CHECK (discounted >= 0);
 ALTER TABLE promocodes_holds ADD COLUMN discount numeric NOT NULL DEFAULT 0 CHECK (discount >= 0);
 DROP FUNCTION promocodes_record(text, text, text, text, text, text, bigint, bigint, jsonb, text);
+-- The uses recorded before: their discounts, from their reservations.
+UPDATE promocodes_usage_total u SET discounted = COALESCE((
+    SELECT sum((r.reservation->'quote'->'discount'->>'amount')::numeric)
+    FROM promocodes_redemptions r WHERE r.code = u.code AND r.state = 'captured'), 0);
+UPDATE promocodes_holds h SET discount = (r.reservation->'quote'->'discount'->>'amount')::numeric
+FROM promocodes_redemptions r WHERE r.seq = h.seq;
 "#,
             record_function!()
         ),
