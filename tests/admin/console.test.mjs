@@ -222,7 +222,7 @@ test("the catalog: search by prefix, archived on request, Archive and Restore; a
   await page.getByLabel("Code starts with").fill("pagea");
   await page.getByRole("button", { name: "Search" }).click();
   await page.getByRole("row", { name: /PAGEA2/ }).waitFor();
-  await page.getByRole("row", { name: /PAGEB1/ }).waitFor({ state: "detached" });
+  await page.getByRole("row", { name: /PAGEB1/ }).waitFor({ state: "hidden" });
   const row = page.getByRole("row", { name: /PAGEA1/ });
   assert.match(await row.textContent(), /€5\.00 off/);
   assert.match(await row.textContent(), /1 Jan 2026, 10:00 – 1 Jan 2027, 01:00/, "the window in the operator's time zone");
@@ -230,7 +230,7 @@ test("the catalog: search by prefix, archived on request, Archive and Restore; a
   await row.getByRole("button", { name: "Archive PAGEA1" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Archive" }).click();
   await page.getByText("PAGEA1 is archived.").waitFor();
-  await page.getByRole("row", { name: /PAGEA1/ }).waitFor({ state: "detached" });
+  await page.getByRole("row", { name: /PAGEA1/ }).waitFor({ state: "hidden" });
   assert.equal((await call(worker.base, "GET", "/v1/codes/PAGEA1")).status, 404);
   await page.getByLabel("Show archived codes").check();
   await page.getByRole("button", { name: "Search" }).click();
@@ -289,7 +289,7 @@ test("a code's page: a capture made through the API appears in the chart within 
   assert.equal((await put({ code: "WATCHED", discount: { kind: "percent", percent: "10" } })).status, 201);
   const page = await open();
   await signIn(page, "#/code/WATCHED");
-  await page.getByRole("heading", { name: "WATCHED" }).waitFor();
+  await page.getByRole("heading", { name: "WATCHED", exact: true }).waitFor();
   await page.locator("#chart canvas").waitFor();
   await page.getByText("Nothing happened in the last hour.").waitFor({ state: "attached" });
   const captured = await capture("WATCHED", "watch-1");
@@ -389,7 +389,7 @@ test("two editors: the second save is refused with 412 and both versions are sho
 
   await first.getByRole("textbox", { name: "Percent", exact: true }).fill("20");
   await first.getByRole("button", { name: "Save", exact: true }).click();
-  await first.getByRole("heading", { name: "SHARED" }).waitFor();
+  await first.getByRole("heading", { name: "SHARED", exact: true }).waitFor();
 
   await second.getByRole("textbox", { name: "Percent", exact: true }).fill("30");
   await second.getByRole("button", { name: "Save", exact: true }).click();
@@ -404,7 +404,9 @@ test("two editors: the second save is refused with 412 and both versions are sho
     await shoot(second, "conflict");
   }
   await second.getByRole("button", { name: "Save mine over theirs" }).click();
-  await second.getByRole("heading", { name: "SHARED" }).waitFor();
+  await second.getByRole("heading", { name: "SHARED", exact: true }).waitFor();
+  // The code's page shows once the save has been answered; the definition read back is mine.
+  await second.getByRole("heading", { name: "Someone else saved this code meanwhile" }).waitFor({ state: "hidden" });
   assert.equal((await call(worker.base, "GET", "/v1/codes/SHARED", { headers: admin })).json.discount.percent, "30");
 
   // A new code over an existing one: refused too (If-None-Match: *), both shown.
@@ -547,7 +549,7 @@ test("the audience from a CSV file: its customer ids fill the field, the code is
   await page.waitForFunction(() => document.getElementById("f-audience").value === "alice\nbob");
   await page.getByText("A basket of €80.00 now: €8.00 off, €72.00 to pay.").waitFor();
   await page.getByRole("button", { name: "Save", exact: true }).click();
-  await page.getByRole("heading", { name: "FORSOME" }).waitFor();
+  await page.getByRole("heading", { name: "FORSOME", exact: true }).waitFor();
   assert.equal((await call(worker.base, "GET", "/v1/codes/FORSOME", { headers: admin })).json.assigned, true);
   const quote = (customer) => call(worker.base, "POST", "/v1/quotes", {
     body: { code: "FORSOME", customer, total: eur("80.00") }, headers: capturer,
@@ -568,7 +570,7 @@ test("a budget in the form: a zero budget refused as typed, then saved; the cata
   await page.getByLabel("When the budget is short").selectOption("partial");
   await page.getByText("A basket of €80.00 now: €8.00 off, €72.00 to pay.").waitFor();
   await page.getByRole("button", { name: "Save", exact: true }).click();
-  await page.getByRole("heading", { name: "BUDGETED" }).waitFor();
+  await page.getByRole("heading", { name: "BUDGETED", exact: true }).waitFor();
   const stored = await call(worker.base, "GET", "/v1/codes/BUDGETED", { headers: admin });
   assert.deepEqual(stored.json.limits, { budget: eur("20.00"), when_budget_short: "partial" });
   const capture = await call(worker.base, "POST", "/v1/captures", {
