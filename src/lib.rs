@@ -229,7 +229,7 @@ pub use crate::redemption::{
 #[allow(deprecated)]
 pub use crate::redemption::{CaptureError, CaptureRejected, RedeemError};
 pub use crate::rules::{
-    AppliesTo, Audience, Basket, BudgetShort, Discount, DiscountKind, Line, PromoCode, PromoCodeBuilder,
+    AppliesTo, Audience, Basket, BudgetShort, Campaign, Discount, DiscountKind, Line, PromoCode, PromoCodeBuilder,
     PromoCodeRejected, PublicDefinition, Quote, QuoteLine, QuoteShipping, Rejection, UsageCounts, UsageLimits,
 };
 #[cfg(feature = "testing")]

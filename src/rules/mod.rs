@@ -4,6 +4,7 @@
 //! clock, no I/O. It uses the values layer only.
 
 mod basket;
+mod campaign;
 mod check;
 mod counts;
 mod definition;
@@ -11,6 +12,7 @@ mod quote;
 mod rejection;
 
 pub use basket::{Basket, Line};
+pub use campaign::Campaign;
 pub use counts::UsageCounts;
 pub use definition::{
     AppliesTo, Audience, BudgetShort, Discount, DiscountKind, PromoCode, PromoCodeBuilder, PublicDefinition,

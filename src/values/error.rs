@@ -172,6 +172,17 @@ pub enum InputError {
         /// Redemptions of the code by the customer.
         per_customer: u64,
     },
+    /// Usage counts of a campaign's code with more uses through the code than the campaign has.
+    #[error("usage has {per_code} redemptions of the code but only {total} in its campaign")]
+    PerCodeExceedsTotal {
+        /// Redemptions of the campaign's codes by anyone.
+        total: u64,
+        /// Redemptions through this code.
+        per_code: u64,
+    },
+    /// A campaign's `uses_per_code` of zero: each code is usable at least once.
+    #[error("uses_per_code must be at least 1")]
+    ZeroUsesPerCode,
     /// An amount of money written `-0`: amounts have no sign.
     #[error("amount {amount} has a sign; amounts are written without one")]
     SignedZero {
