@@ -246,3 +246,18 @@ fn racing_holds_on_a_campaigns_codes_never_pass_its_budget() {
         assert_eq!(counts.discounted(), reserved.parse().unwrap(), "{when_short:?}");
     }
 }
+
+#[test]
+fn a_reservation_of_a_campaign_code_reads_back_as_it_was_written() {
+    let store = InMemoryRedemptionStore::new();
+    let once = campaign("JSON", UsageLimits::UNLIMITED, 3);
+    let promo = once.code(code("JSON-1"));
+    let pi = key("pi_json");
+    let held = hold(&promo, &store, None, &basket("80.00"), start(), &pi, HoldOptions::new()).expect("held");
+    let stored = store.reservation(promo.code(), &pi).unwrap().expect("kept");
+    let text = serde_json::to_string(&stored).unwrap();
+    assert!(text.contains(r#""per_code":1"#), "{text}");
+    let back: promocodes::Reservation = serde_json::from_str(&text).unwrap();
+    assert_eq!(back.usage, held.usage);
+    assert!(serde_json::from_str::<UsageCounts>(r#"{"total": 1, "per_customer": 0, "per_code": 2}"#).is_err());
+}

@@ -112,6 +112,9 @@ pub(super) struct UsageRepr {
     pub(super) per_customer: u64,
     #[serde(default)]
     pub(super) discounted: Option<Discounted>,
+    /// A campaign's code's own uses (as a store writes a reservation's counts).
+    #[serde(default)]
+    pub(super) per_code: Option<u64>,
 }
 
 /// A usage's `discounted`: a decimal string (`"8.00"`, as a store writes it),
@@ -165,8 +168,13 @@ impl<'de> Deserialize<'de> for Discounted {
 impl UsageRepr {
     /// The counts its fields make, or why not (serde's `try_from` error: a message).
     pub(super) fn finish(self) -> Result<UsageCounts, Refused> {
-        let counts =
+        let mut counts =
             UsageCounts::new(self.total, self.per_customer).map_err(|err| Refused::Message(err.to_string()))?;
+        if let Some(uses) = self.per_code {
+            counts = counts
+                .with_code_uses(uses)
+                .map_err(|err| Refused::Message(err.to_string()))?;
+        }
         match self.discounted {
             None => Ok(counts),
             Some(discounted) => discounted

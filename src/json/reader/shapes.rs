@@ -155,6 +155,7 @@ impl<'a> Json<'a> {
                 total: required(s.0)?,
                 per_customer: required(s.1)?,
                 discounted: s.2,
+                per_code: None,
             };
             Ok(repr.finish())
         })

@@ -13,7 +13,7 @@ impl SqliteRedemptionStore {
     /// [`StoreError::Backend`] when the write fails.
     pub fn expire_holds(&self, code: &Code, now: Timestamp) -> Result<(u64, Option<Timestamp>), StoreError> {
         let at = instant(now);
-        self.load(code, None).map_err(backend)?;
+        self.load(code.as_str(), None, None).map_err(backend)?;
         self.transaction(|| {
             let due: Vec<KeyedRow> = self
                 .sql
@@ -30,7 +30,7 @@ impl SqliteRedemptionStore {
                     ..held
                 };
                 self.update(row.seq, &expired)?;
-                self.delete_hold(code, row.seq)?;
+                self.delete_hold(code.as_str(), row.seq)?;
             }
             Ok((due.len() as u64, self.next_expiry(code)?))
         })

@@ -254,7 +254,7 @@ impl SqliteRedemptionStore {
         reason: &str,
         now: Timestamp,
     ) -> Result<Option<serde_json::Value>, StoreError> {
-        self.load(code, None).map_err(backend)?;
+        self.load(code.as_str(), None, None).map_err(backend)?;
         let recorded = self
             .transaction(|| {
                 if self.keyed(code, payment)?.is_some() {
@@ -266,7 +266,7 @@ impl SqliteRedemptionStore {
                     "was": null,
                     "released_at": now,
                     "reason": reason,
-                    "usage": self.usage(code, None, now)?,
+                    "usage": self.usage(code.as_str(), None, None, now)?,
                     "replayed": false,
                 });
                 let known = self
