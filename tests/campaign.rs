@@ -261,3 +261,117 @@ fn a_reservation_of_a_campaign_code_reads_back_as_it_was_written() {
     assert_eq!(back.usage, held.usage);
     assert!(serde_json::from_str::<UsageCounts>(r#"{"total": 1, "per_customer": 0, "per_code": 2}"#).is_err());
 }
+
+#[test]
+fn a_pattern_needs_eight_random_characters_and_a_million_combinations_per_code() {
+    use promocodes::{CodePattern, InputError};
+    let err = CodePattern::parse(Some("BF-#######"), None).unwrap_err();
+    assert!(
+        matches!(err, InputError::PatternTooFewRandom { random: 7, min: 8, .. }),
+        "{err:?}"
+    );
+    let two = CodePattern::parse(Some("####################"), Some("ab")).expect("20 # over 2 characters");
+    assert_eq!(two.combinations(), 1 << 20);
+    two.check_room(0, 1).expect("1,048,576 combinations for one code");
+    let err = two.check_room(1, 1).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            InputError::PatternTooSmall {
+                codes: 2,
+                needed: 2_000_000,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    let default = CodePattern::parse(None, None).unwrap();
+    assert_eq!(default.random_characters(), 12);
+    default.check_room(990_000, 10_000).expect("the largest campaign");
+    assert!(matches!(
+        default.check_room(990_001, 10_000),
+        Err(InputError::CampaignFull { codes: 1_000_001, .. })
+    ));
+    assert!(matches!(default.check_room(0, 0), Err(InputError::TooMany { .. })));
+    assert!(matches!(default.check_room(0, 10_001), Err(InputError::TooMany { .. })));
+    for (pattern, charset) in [
+        (Some("BF ########"), None),
+        (Some("BF:########"), None),
+        (None, Some("AAB")),
+        (None, Some("aA")),
+        (None, Some("A")),
+        (None, Some("AB#")),
+    ] {
+        assert!(
+            matches!(
+                CodePattern::parse(pattern, charset),
+                Err(InputError::InvalidPattern { .. })
+            ),
+            "{pattern:?} {charset:?}"
+        );
+    }
+    let long = format!("{}########", "X".repeat(57));
+    assert!(CodePattern::parse(Some(&long), None).is_err(), "longer than a code");
+}
+
+#[test]
+fn generated_codes_follow_the_pattern_draw_without_bias_and_do_not_repeat() {
+    use promocodes::CodePattern;
+    let pattern = CodePattern::parse(Some("bf-####-####"), Some("ab")).unwrap();
+    // A draw past the last whole multiple of the charset's size (u32::MAX here) is drawn again.
+    let mut draws = vec![u32::MAX, 0, 1, 0, 1, 0, 1, 0, 1].into_iter();
+    let code = pattern.generate(|| draws.next().expect("enough draws"));
+    assert_eq!(code.as_str(), "BF-ABAB-ABAB");
+    // 10,000 codes of the default pattern from a seeded generator (xorshift, test only): all distinct.
+    let pattern = CodePattern::parse(None, None).unwrap();
+    let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 32) as u32
+    };
+    let codes: HashSet<_> = (0..10_000).map(|_| pattern.generate(&mut next)).collect();
+    assert_eq!(codes.len(), 10_000);
+    assert!(codes
+        .iter()
+        .all(|c| c.as_str().len() == 14 && c.as_str().chars().nth(4) == Some('-')));
+    assert!(codes.iter().all(|c| c
+        .as_str()
+        .chars()
+        .all(|ch| ch == '-' || CodePattern::DEFAULT_CHARSET.contains(ch))));
+}
+
+#[test]
+fn an_import_names_each_code_once_as_codes_compare() {
+    use promocodes::{CodePattern, InputError};
+    CodePattern::check_import(&[code("VIP-ANNA"), code("VIP-BEN")]).expect("distinct");
+    let err = CodePattern::check_import(&[code("VIP-ANNA"), code("vip-anna")]).unwrap_err();
+    assert!(
+        matches!(err, InputError::DuplicateCode { ref code } if code == "VIP-ANNA"),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn a_campaign_reads_from_json_without_a_code_of_its_own() {
+    let campaign = Campaign::from_json(
+        code("bf"),
+        r#"{"discount": {"kind": "percent", "percent": "20"}, "limits": {"total": 150}, "uses_per_code": 2}"#,
+    )
+    .expect("valid");
+    assert_eq!(campaign.id().as_str(), "BF");
+    assert_eq!(campaign.uses_per_code(), 2);
+    assert_eq!(campaign.definition().limits().total(), Some(150));
+    let window = Campaign::from_json(
+        code("bf"),
+        r#"{"discount": {"kind": "percent", "percent": "20"},
+            "starts_at": "2026-12-02T00:00:00Z", "ends_at": "2026-12-01T00:00:00Z"}"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        window.path(),
+        Some("ends_at"),
+        "a rule's error names its field as for a code"
+    );
+}

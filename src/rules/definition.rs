@@ -677,6 +677,11 @@ impl PromoCode {
         self.campaign.as_ref().map(|(_, uses)| *uses)
     }
 
+    /// The same definition under another code.
+    pub(crate) fn renamed(self, code: Code) -> PromoCode {
+        PromoCode { code, ..self }
+    }
+
     /// This definition as a code of no campaign.
     pub(crate) fn without_campaign(self) -> PromoCode {
         PromoCode { campaign: None, ..self }

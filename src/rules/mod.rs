@@ -8,6 +8,7 @@ mod campaign;
 mod check;
 mod counts;
 mod definition;
+mod pattern;
 mod quote;
 mod rejection;
 
@@ -18,6 +19,7 @@ pub use definition::{
     AppliesTo, Audience, BudgetShort, Discount, DiscountKind, PromoCode, PromoCodeBuilder, PublicDefinition,
     UsageLimits,
 };
+pub use pattern::CodePattern;
 pub use quote::{Quote, QuoteLine, QuoteShipping};
 pub use rejection::{PromoCodeRejected, Rejection};
 
