@@ -375,3 +375,19 @@ fn a_campaign_reads_from_json_without_a_code_of_its_own() {
         "a rule's error names its field as for a code"
     );
 }
+
+#[test]
+fn usage_of_reads_a_campaign_code_through_its_campaign_and_a_plain_code_as_itself() {
+    let store = InMemoryRedemptionStore::new();
+    let vip = campaign("VIPS", UsageLimits::new(Some(10), None).unwrap(), 3);
+    let anna = vip.code(code("VIPS-ANNA"));
+    let plain = ten_percent("VIPS-ANNA").build().unwrap();
+    capture_as(&anna, &store, None).expect("a use through the campaign");
+    let through = store.usage_of(&anna, None, start()).unwrap();
+    assert_eq!((through.total(), through.code_uses()), (1, 1));
+    assert!(through.through_campaign());
+    assert_eq!(anna.remaining_uses(through), Some(2), "the code's 3 less 1");
+    let alone = store.usage_of(&plain, None, start()).unwrap();
+    assert_eq!(alone, UsageCounts::ZERO, "a plain code of that name counts apart");
+    assert!(!alone.through_campaign());
+}

@@ -687,6 +687,33 @@ impl PromoCode {
         PromoCode { campaign: None, ..self }
     }
 
+    /// How many more uses `usage` leaves the code, if it is capped: the
+    /// least of what its total cap and (for a campaign's code) its
+    /// `uses_per_code` leave. `None` for a code without either cap.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::{Campaign, Code, Discount, PromoCode, UsageCounts, UsageLimits};
+    ///
+    /// let definition = PromoCode::builder(Code::parse("BF")?, Discount::percent("20".parse()?)?)
+    ///     .limits(UsageLimits::new(Some(150), None)?)
+    ///     .build()?;
+    /// let code = Campaign::new(definition.clone(), 2)?.code(Code::parse("BF-1")?);
+    /// assert_eq!(code.remaining_uses(UsageCounts::new(100, 0)?.with_code_uses(1)?), Some(1));
+    /// assert_eq!(code.remaining_uses(UsageCounts::new(149, 0)?.with_code_uses(0)?), Some(1));
+    /// assert_eq!(definition.remaining_uses(UsageCounts::new(100, 0)?), Some(50));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn remaining_uses(&self, usage: UsageCounts) -> Option<u64> {
+        let total = self.limits.total().map(|cap| cap.saturating_sub(usage.total()));
+        let own = self.uses_per_code().map(|cap| cap.saturating_sub(usage.code_uses()));
+        match (total, own) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
     /// This definition as `code` of campaign `id`, each code usable
     /// `uses_per_code` times: what [`Campaign::code`](crate::Campaign::code) makes.
     pub(crate) fn counted_under(&self, code: Code, id: &Code, uses_per_code: u64) -> PromoCode {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::{Quote, UsageCounts};
+use crate::rules::{PromoCode, Quote, UsageCounts};
 use crate::values::{Code, CustomerId, IdempotencyKey, Timestamp};
 
 mod memory;
@@ -341,6 +341,25 @@ pub trait RedemptionStore {
         customer: Option<&CustomerId>,
         now: Timestamp,
     ) -> Result<UsageCounts, StoreError>;
+
+    /// The counts a decision on `promo` is made on: [`usage_for`](RedemptionStore::usage_for)
+    /// its code, or for a campaign's code [`uses_through`](RedemptionStore::uses_through)
+    /// its campaign. What an adapter shows or quotes with.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot answer.
+    fn usage_of(
+        &self,
+        promo: &PromoCode,
+        customer: Option<&CustomerId>,
+        now: Timestamp,
+    ) -> Result<UsageCounts, StoreError> {
+        match promo.campaign() {
+            Some(campaign) => self.uses_through(campaign, promo.code(), customer, now),
+            None => self.usage_for(promo.code(), customer, now),
+        }
+    }
 
     /// How many of `code`'s counted uses at `now` are holds.
     ///
