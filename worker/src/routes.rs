@@ -44,6 +44,14 @@ pub enum Handler {
     Redemptions,
     /// `GET /v1/codes/{code}/stats`: the figures.
     Stats,
+    /// `PUT /v1/campaigns/{id}`: define or replace a campaign.
+    PutCampaign,
+    /// `GET /v1/campaigns/{id}`: its definition, usage and codes.
+    GetCampaign,
+    /// `POST /v1/campaigns/{id}/codes`: generate or import codes.
+    AddCampaignCodes,
+    /// `GET /v1/campaigns/{id}/codes`: a page of its codes.
+    CampaignCodes,
     /// `POST /v1/quotes`.
     Quote,
     /// `POST /v1/holds`.
@@ -104,6 +112,20 @@ pub const ROUTES: &[Route] = &[
         Access::Admin,
     ),
     route("/v1/codes/{code}/stats", Method::Get, Handler::Stats, Access::Admin),
+    route("/v1/campaigns/{code}", Method::Put, Handler::PutCampaign, Access::Admin),
+    route("/v1/campaigns/{code}", Method::Get, Handler::GetCampaign, Access::Admin),
+    route(
+        "/v1/campaigns/{code}/codes",
+        Method::Post,
+        Handler::AddCampaignCodes,
+        Access::Admin,
+    ),
+    route(
+        "/v1/campaigns/{code}/codes",
+        Method::Get,
+        Handler::CampaignCodes,
+        Access::Admin,
+    ),
     route("/v1/quotes", Method::Post, Handler::Quote, Access::Public),
     route("/v1/holds", Method::Post, Handler::Hold, Access::Capture),
     route("/v1/captures", Method::Post, Handler::Capture, Access::Capture),
@@ -275,7 +297,7 @@ pub async fn serve(resolved: Resolved<'_>, req: Request, env: &Env, cors: Option
 }
 
 async fn handle(handler: Handler, req: &Request, env: &Env, code: &str) -> Answer {
-    use handlers::{checkout, codes, demo};
+    use handlers::{campaigns, checkout, codes, demo};
     match handler {
         Handler::ListCodes => codes::list(req, env).await,
         Handler::GetCode => codes::get(req, env, code).await,
@@ -284,6 +306,10 @@ async fn handle(handler: Handler, req: &Request, env: &Env, code: &str) -> Answe
         Handler::ArchiveCode => codes::archive(env, code).await,
         Handler::Redemptions => codes::admin_read(req, env, code, crate::protocol::Call::Redemptions).await,
         Handler::Stats => codes::admin_read(req, env, code, crate::protocol::Call::Stats).await,
+        Handler::PutCampaign => campaigns::put(req, env, code).await,
+        Handler::GetCampaign => campaigns::get(env, code).await,
+        Handler::AddCampaignCodes => campaigns::add_codes(req, env, code).await,
+        Handler::CampaignCodes => campaigns::list_codes(req, env, code).await,
         Handler::Quote => checkout::quote(req, env).await,
         Handler::Hold => checkout::keyed(req, env, promocodes::api::BasketRequestKind::Hold).await,
         Handler::Capture => checkout::keyed(req, env, promocodes::api::BasketRequestKind::Capture).await,

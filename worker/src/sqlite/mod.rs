@@ -1,7 +1,9 @@
 //! [`SqliteRedemptionStore`]: the core's [`RedemptionStore`] over a Durable
 //! Object's SQLite storage, each write one `transactionSync`.
 
-use promocodes::{Code, Conversion, CustomerId, IdempotencyKey, PromoCode, Redemption, RedemptionStore, Release};
+use promocodes::{
+    Campaign, Code, Conversion, CustomerId, IdempotencyKey, PromoCode, Redemption, RedemptionStore, Release,
+};
 use promocodes::{Reservation, ReservationState, StoreError, Timestamp, UsageCounts};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -20,7 +22,7 @@ mod expiry;
 mod history;
 mod schema;
 
-pub use definitions::StoredDefinition;
+pub use definitions::{CampaignCode, StoredCampaign, StoredDefinition};
 pub use history::RecordedRedemption;
 use schema::SCHEMA;
 
@@ -347,7 +349,7 @@ impl SqliteRedemptionStore {
         self.sql
             .exec(
                 "DELETE FROM definition; DELETE FROM usage_total; DELETE FROM usage_customer; DELETE FROM holds;
-                 DELETE FROM usage_code;
+                 DELETE FROM usage_code; DELETE FROM campaign; DELETE FROM campaign_codes; DELETE FROM code_batches;
                  DELETE FROM redemptions; DELETE FROM idempotency_keys; DELETE FROM refusals;
                  DELETE FROM payment_finals;",
                 None,
@@ -650,6 +652,25 @@ impl SqliteRedemptionStore {
             )?
             .one()?;
         Ok(Some(row.seq))
+    }
+}
+
+impl SqliteRedemptionStore {
+    /// The counts under `counter` (a campaign's: [`counter_of`]) at `now`, and how many of them are holds.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn campaign_usage(&self, counter: &str, now: Timestamp) -> Result<(UsageCounts, u64), StoreError> {
+        self.load(counter, None, None).map_err(backend)?;
+        let usage = self.usage(counter, None, None, now).map_err(backend)?;
+        let at = instant(now);
+        let held = self.mirror.borrow().get(counter).map_or(0, |m| {
+            m.holds
+                .range((Bound::Excluded((at, i64::MAX)), Bound::Unbounded))
+                .count() as u64
+        });
+        Ok((usage, held))
     }
 }
 

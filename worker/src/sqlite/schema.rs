@@ -46,6 +46,17 @@ CREATE TABLE IF NOT EXISTS payment_finals(code TEXT NOT NULL, key TEXT NOT NULL,
 CREATE TABLE IF NOT EXISTS usage_code(code TEXT PRIMARY KEY, n INTEGER NOT NULL);
 ";
 
+/// A campaign's object: the campaign (`campaign`: its id, its definition's
+/// JSON as given, archived, when first defined), its codes in the order they
+/// were added (`campaign_codes`), and each call that added codes, by its
+/// idempotency key (`code_batches`: the answer, and whether its codes are in).
+pub(super) const CAMPAIGN_SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS campaign(id TEXT PRIMARY KEY, json TEXT NOT NULL, archived INTEGER NOT NULL DEFAULT 0,
+    defined_at TEXT);
+CREATE TABLE IF NOT EXISTS campaign_codes(seq INTEGER PRIMARY KEY, code TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS code_batches(key TEXT PRIMARY KEY, answer TEXT NOT NULL, committed INTEGER NOT NULL);
+";
+
 /// A reservation's key is indexed by the database in the statement that
 /// inserts the reservation (one statement where there were two).
 pub(super) const KEY_TRIGGER: &str = "
@@ -114,6 +125,7 @@ impl SqliteRedemptionStore {
                 None,
             )
             .map_err(backend)?;
+        self.sql.exec(CAMPAIGN_SCHEMA, None).map_err(backend)?;
         self.sql.exec(crate::stats::SCHEMA, None).map_err(backend)?;
         self.sql.exec(KEY_TRIGGER, None).map_err(backend)?;
         for (table, column, statement) in MIGRATIONS {
