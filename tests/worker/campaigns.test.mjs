@@ -3,7 +3,7 @@
 // keeps every code unique across codes and campaigns.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, captureReq, admin, eur, workerForFile } from "./harness.mjs";
+import { putCode, call, captureReq, admin, capturer, eur, workerForFile } from "./harness.mjs";
 
 const worker = workerForFile();
 
@@ -143,4 +143,30 @@ test("an unknown code and an unknown campaign are 404 and create nothing", async
   assert.equal(campaign.status, 404);
   const codes = await addCodes("NOPE", "nope-1", { count: 1 });
   assert.equal(codes.status, 404);
+});
+
+test("a campaign code's hold counts until it expires, then the alarm marks it expired and the code is free", async () => {
+  const put = await putCampaign("SHORT", { discount: { kind: "percent", percent: "10" }, limits: { total: 10 } });
+  assert.equal(put.status, 201, put.text);
+  assert.equal((await addCodes("SHORT", "short-1", { codes: ["SHORT-1"] })).status, 201);
+  const held = await call(worker.base, "POST", "/v1/holds", {
+    body: { code: "SHORT-1", total: eur("20.00"), ttl_seconds: 1 }, headers: { ...capturer, "idempotency-key": "short-hold" } });
+  assert.equal(held.status, 201, held.text);
+  assert.equal(held.json.usage.per_code, 1);
+  const busy = await captureReq(worker.base, "short-other", { code: "SHORT-1", total: eur("20.00") });
+  assert.equal(busy.status, 422, "the held code is used");
+  assert.equal(busy.json.rejection, "exhausted");
+  const during = await call(worker.base, "GET", "/v1/campaigns/SHORT", { headers: admin });
+  assert.deepEqual(during.json.usage, { total: 1, held: 1 });
+  let states = [];
+  for (let i = 0; i < 60; i++) {
+    const page = await call(worker.base, "GET", "/v1/codes/SHORT-1/redemptions", { headers: admin });
+    assert.equal(page.status, 200, page.text);
+    states = page.json.redemptions.map((r) => r.state);
+    if (states.includes("expired")) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.deepEqual(states, ["expired"], "the campaign's alarm marked the hold expired");
+  const free = await captureReq(worker.base, "short-after", { code: "SHORT-1", total: eur("20.00") });
+  assert.equal(free.status, 201, free.text);
 });

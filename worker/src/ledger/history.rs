@@ -53,6 +53,26 @@ impl Ledger {
             }
             self.schedule_expiry(&store, &code).await?;
         }
+        // A campaign's object: its codes' holds count under the campaign.
+        if let Some(stored) = store.campaign()? {
+            let id = stored.campaign.id();
+            let (expired, _) = store.expire_holds_under(&crate::sqlite::counter_of(id, Some(id)), at)?;
+            if expired > 0 {
+                self.count(Event::Expired, expired as i64, at);
+                worker::console_log!(
+                    "{}",
+                    json!({"campaign": id, "op": "expire", "outcome": "expired", "holds": expired})
+                );
+            }
+            let expiry = store.next_expiry_under(&crate::sqlite::counter_of(id, Some(id)))?;
+            let next = match (expiry, self.figures_due()?) {
+                (Some(expiry), Some(due)) => Some(expiry.min(due)),
+                (expiry, due) => expiry.or(due),
+            };
+            if let Some(when) = next.filter(|when| Some(*when) != self.cache.borrow().alarm) {
+                self.set_alarm(when).await?;
+            }
+        }
         Ok(())
     }
 
