@@ -104,6 +104,11 @@ struct NameRow {
     name: String,
 }
 
+#[derive(Deserialize)]
+struct CampaignRow {
+    id: String,
+}
+
 /// A change the Worker reports: `{"code", "archived"}`.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Change {
@@ -261,6 +266,26 @@ impl Catalog {
                     vec![change.code.into(), i64::from(change.archived).into()],
                 )?;
                 Ok(Response::empty()?.with_status(204))
+            }
+            (Method::Post, "/list-campaigns") => {
+                let page: Page = req.json().await?;
+                let limit = page.limit.clamp(1, MAX_PAGE);
+                let rows: Vec<CampaignRow> = self
+                    .sql()?
+                    .exec(
+                        "SELECT id, archived FROM campaigns WHERE id > ?1 AND substr(id, 1, length(?2)) = ?2
+                           AND (?3 OR archived = 0) ORDER BY id LIMIT ?4",
+                        vec![
+                            page.after.clone().into(),
+                            page.prefix.clone().into(),
+                            i64::from(page.archived).into(),
+                            (i64::from(limit) + 1).into(),
+                        ],
+                    )?
+                    .to_array()?;
+                let more = rows.len() > limit as usize;
+                let ids: Vec<String> = rows.into_iter().take(limit as usize).map(|r| r.id).collect();
+                Ok(Response::from_json(&(ids, more))?)
             }
             (Method::Post, "/campaign-exists") => {
                 let change: Change = req.json().await?;

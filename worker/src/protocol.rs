@@ -64,6 +64,10 @@ pub enum Call {
     PutCampaign,
     /// `GET /campaign`: the campaign's definition, usage and codes.
     GetCampaign,
+    /// `PATCH /campaign`: the campaign's kill switch (`{"active": bool}`), for all of its codes.
+    PatchCampaign,
+    /// `DELETE /campaign`: archive the campaign (its codes are then unknown to buyers).
+    ArchiveCampaign,
     /// `POST /codes`: plan the codes a call adds (with [`IDEMPOTENCY_KEY_HEADER`]),
     /// generated or imported; a known key answers its plan.
     PlanCodes,
@@ -97,6 +101,8 @@ impl Call {
         Call::Stats,
         Call::PutCampaign,
         Call::GetCampaign,
+        Call::PatchCampaign,
+        Call::ArchiveCampaign,
         Call::PlanCodes,
         Call::CommitCodes,
         Call::CampaignCodes,
@@ -124,6 +130,8 @@ impl Call {
             Call::Stats => (Method::Get, "/stats"),
             Call::PutCampaign => (Method::Put, "/campaign"),
             Call::GetCampaign => (Method::Get, "/campaign"),
+            Call::PatchCampaign => (Method::Patch, "/campaign"),
+            Call::ArchiveCampaign => (Method::Delete, "/campaign"),
             Call::PlanCodes => (Method::Post, "/codes"),
             Call::CommitCodes => (Method::Post, "/codes/commit"),
             Call::CampaignCodes => (Method::Get, "/codes"),

@@ -44,8 +44,14 @@ pub enum Handler {
     Redemptions,
     /// `GET /v1/codes/{code}/stats`: the figures.
     Stats,
+    /// `GET /v1/campaigns`: the campaigns, as `GET /v1/codes` lists codes.
+    ListCampaigns,
     /// `PUT /v1/campaigns/{id}`: define or replace a campaign.
     PutCampaign,
+    /// `PATCH /v1/campaigns/{id}`: the campaign's kill switch.
+    PatchCampaign,
+    /// `DELETE /v1/campaigns/{id}`: archive the campaign.
+    ArchiveCampaign,
     /// `GET /v1/campaigns/{id}`: its definition, usage and codes.
     GetCampaign,
     /// `POST /v1/campaigns/{id}/codes`: generate or import codes.
@@ -112,7 +118,20 @@ pub const ROUTES: &[Route] = &[
         Access::Admin,
     ),
     route("/v1/codes/{code}/stats", Method::Get, Handler::Stats, Access::Admin),
+    route("/v1/campaigns", Method::Get, Handler::ListCampaigns, Access::Admin),
     route("/v1/campaigns/{code}", Method::Put, Handler::PutCampaign, Access::Admin),
+    route(
+        "/v1/campaigns/{code}",
+        Method::Patch,
+        Handler::PatchCampaign,
+        Access::Admin,
+    ),
+    route(
+        "/v1/campaigns/{code}",
+        Method::Delete,
+        Handler::ArchiveCampaign,
+        Access::Admin,
+    ),
     route("/v1/campaigns/{code}", Method::Get, Handler::GetCampaign, Access::Admin),
     route(
         "/v1/campaigns/{code}/codes",
@@ -306,7 +325,10 @@ async fn handle(handler: Handler, req: &Request, env: &Env, code: &str) -> Answe
         Handler::ArchiveCode => codes::archive(env, code).await,
         Handler::Redemptions => codes::admin_read(req, env, code, crate::protocol::Call::Redemptions).await,
         Handler::Stats => codes::admin_read(req, env, code, crate::protocol::Call::Stats).await,
+        Handler::ListCampaigns => campaigns::list(req, env).await,
         Handler::PutCampaign => campaigns::put(req, env, code).await,
+        Handler::PatchCampaign => campaigns::patch(req, env, code).await,
+        Handler::ArchiveCampaign => campaigns::archive(env, code).await,
         Handler::GetCampaign => campaigns::get(env, code).await,
         Handler::AddCampaignCodes => campaigns::add_codes(req, env, code).await,
         Handler::CampaignCodes => campaigns::list_codes(req, env, code).await,

@@ -5,15 +5,16 @@
 //! the catalog knows every code, so that each is unique across codes and
 //! campaigns and a code's requests find the campaign's object.
 
+use promocodes::api::CodePatch;
 use promocodes::{Campaign, Code};
 use serde_json::Value;
 use worker::{Env, Request, Response};
 
-use super::Answer;
-use crate::catalog::{Change, Registered, Registration};
+use super::{bad_param, param, Answer};
+use crate::catalog::{self, Change, Page, Registered, Registration};
 use crate::clients::{call_campaign, to_catalog};
 use crate::http::{idempotency_key, path_code, read_body};
-use crate::limits::{CODES_BODY_LIMIT, DEFINITION_BODY_LIMIT};
+use crate::limits::{CODES_BODY_LIMIT, DEFAULT_BODY_LIMIT, DEFINITION_BODY_LIMIT, MAX_PAGE};
 use crate::problem::Problem;
 use crate::protocol::{Call, IDEMPOTENCY_KEY_HEADER};
 
@@ -35,6 +36,69 @@ pub async fn put(req: &Request, env: &Env, id: &str) -> Answer {
     Ok(response)
 }
 
+/// `PATCH /v1/campaigns/{id}`: the kill switch, `{"active": bool}`, for all of its codes.
+pub async fn patch(req: &Request, env: &Env, id: &str) -> Answer {
+    let id = path_code(id)?;
+    let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
+    CodePatch::from_json(&body)?;
+    known_campaign(env, &id).await?;
+    call_campaign(env, &id, Call::PatchCampaign, &[], Some(body), &[]).await
+}
+
+/// `DELETE /v1/campaigns/{id}`: archives the campaign; its codes are then
+/// the same 404 as an unknown code, and its counts and history stay.
+pub async fn archive(env: &Env, id: &str) -> Answer {
+    let id = path_code(id)?;
+    known_campaign(env, &id).await?;
+    let response = call_campaign(env, &id, Call::ArchiveCampaign, &[], None, &[]).await?;
+    if response.status_code() == 200 {
+        let change = Change {
+            code: id.as_str().to_owned(),
+            archived: true,
+        };
+        to_catalog(env, "/campaign", &change).await?;
+    }
+    Ok(response)
+}
+
+/// `GET /v1/campaigns?prefix=&after=&limit=&archived=`: a page of the
+/// campaigns in id order, each as `GET /v1/campaigns/{id}` answers it.
+pub async fn list(req: &Request, env: &Env) -> Answer {
+    let limit = match param(req, "limit")? {
+        None => catalog::DEFAULT_PAGE,
+        Some(text) => text
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=MAX_PAGE).contains(n))
+            .ok_or_else(|| bad_param("limit", format!("{text:?} is not a page size from 1 to {MAX_PAGE}")))?,
+    };
+    let archived = match param(req, "archived")?.as_deref() {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(other) => return Err(bad_param("archived", format!("{other:?} is neither true nor false"))),
+    };
+    let page = Page {
+        prefix: param(req, "prefix")?.unwrap_or_default().trim().to_ascii_uppercase(),
+        after: param(req, "after")?.unwrap_or_default().trim().to_ascii_uppercase(),
+        limit,
+        archived,
+    };
+    let mut response = to_catalog(env, "/list-campaigns", &page).await?;
+    let (ids, more): (Vec<String>, bool) = response.json().await?;
+    let mut campaigns = Vec::with_capacity(ids.len());
+    for id in &ids {
+        let id = Code::parse(id)?;
+        let mut summary = call_campaign(env, &id, Call::GetCampaign, &[], None, &[]).await?;
+        if summary.status_code() == 200 {
+            campaigns.push(summary.json::<Value>().await?);
+        }
+    }
+    let next = if more { ids.last().cloned() } else { None };
+    Ok(Response::from_json(
+        &serde_json::json!({ "campaigns": campaigns, "next": next }),
+    )?)
+}
+
 /// `GET /v1/campaigns/{id}`: the definition, `archived`, `usage` (`total`,
 /// `held`, `discounted`) and `codes` (`count`, `used`).
 pub async fn get(env: &Env, id: &str) -> Answer {
@@ -45,9 +109,15 @@ pub async fn get(env: &Env, id: &str) -> Answer {
 
 /// `GET /v1/campaigns/{id}/codes?after=&limit=`: a page of the campaign's
 /// codes, each with its uses and active holds, and the cursor of the next.
+/// With `Accept: text/csv`, the whole campaign as CSV (`code,uses,held`, a
+/// header row), streamed a page of 1,000 codes at a time.
 pub async fn list_codes(req: &Request, env: &Env, id: &str) -> Answer {
     let id = path_code(id)?;
     known_campaign(env, &id).await?;
+    let accept = req.headers().get("accept")?.unwrap_or_default();
+    if accept.to_ascii_lowercase().contains("text/csv") {
+        return csv(env, id);
+    }
     let url = req.url()?;
     let query: Vec<(String, String)> = url
         .query_pairs()
@@ -110,4 +180,52 @@ async fn known_campaign(env: &Env, id: &Code) -> std::result::Result<(), Problem
     } else {
         Err(Problem::UnknownCode(id.clone()))
     }
+}
+
+/// The campaign's codes as CSV, streamed: each chunk one page from its object.
+fn csv(env: &Env, id: Code) -> Answer {
+    let env = env.clone();
+    // The state: the cursor of the next page (empty for the first), or None when done.
+    let pages = futures_util::stream::unfold(Some(String::new()), move |cursor| {
+        let (env, id) = (env.clone(), id.clone());
+        async move {
+            let after = cursor?;
+            match csv_page(&env, &id, &after).await {
+                Ok((chunk, next)) => Some((Ok::<Vec<u8>, worker::Error>(chunk), next)),
+                Err(problem) => Some((Err(worker::Error::RustError(problem.body().to_string())), None)),
+            }
+        }
+    });
+    let mut response = Response::from_stream(pages)?;
+    response.headers_mut().set("content-type", "text/csv; charset=utf-8")?;
+    Ok(response)
+}
+
+/// One page of the CSV (with the header row before the first), and the next page's cursor.
+async fn csv_page(env: &Env, id: &Code, after: &str) -> std::result::Result<(Vec<u8>, Option<String>), Problem> {
+    let mut query = vec![("limit", "1000")];
+    if !after.is_empty() {
+        query.push(("after", after));
+    }
+    let mut page = call_campaign(env, id, Call::CampaignCodes, &query, None, &[]).await?;
+    if page.status_code() != 200 {
+        return Err(Problem::Internal(format!(
+            "the campaign's object answered {}",
+            page.status_code()
+        )));
+    }
+    let page: Value = page.json().await?;
+    let mut text = String::new();
+    if after.is_empty() {
+        text.push_str("code,uses,held\n");
+    }
+    for row in page["codes"].as_array().into_iter().flatten() {
+        text.push_str(&format!(
+            "{},{},{}\n",
+            row["code"].as_str().unwrap_or_default(),
+            row["uses"].as_i64().unwrap_or_default(),
+            row["held"].as_i64().unwrap_or_default()
+        ));
+    }
+    Ok((text.into_bytes(), page["next"].as_str().map(str::to_owned)))
 }

@@ -68,7 +68,37 @@ impl Ledger {
         json_response(&campaign, if replaced { 200 } else { 201 })
     }
 
+    /// The kill switch of the campaign, and so of all of its codes.
+    pub(super) fn handle_patch_campaign(&self, body: &str) -> std::result::Result<Response, Problem> {
+        let patch = CodePatch::from_json(body)?;
+        let (store, stored) = self.stored_campaign()?;
+        if stored.archived {
+            return Err(Problem::UnknownCode(stored.campaign.id().clone()));
+        }
+        let campaign = stored.campaign.with_active(patch.active);
+        let mut json = serde_json::to_value(&campaign).map_err(|e| Problem::Internal(e.to_string()))?;
+        if let Some(fields) = json.as_object_mut() {
+            fields.remove("id");
+        }
+        store.put_campaign(campaign.id(), &json.to_string(), now()?)?;
+        self.cache.borrow_mut().definition = None;
+        self.summary_response()
+    }
+
+    /// Archives the campaign: its codes are unknown to buyers; its counts and history stay.
+    pub(super) fn handle_archive_campaign(&self) -> std::result::Result<Response, Problem> {
+        let (store, _) = self.stored_campaign()?;
+        store.set_campaign_archived(true)?;
+        self.cache.borrow_mut().definition = None;
+        self.summary_response()
+    }
+
     pub(super) fn handle_get_campaign(&self) -> std::result::Result<Response, Problem> {
+        self.summary_response()
+    }
+
+    /// The campaign, `archived`, its usage and its codes.
+    fn summary_response(&self) -> std::result::Result<Response, Problem> {
         let (store, stored) = self.stored_campaign()?;
         let at = now()?;
         let campaign = &stored.campaign;

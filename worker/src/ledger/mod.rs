@@ -352,6 +352,11 @@ impl Ledger {
                 self.handle_put_campaign(&id, &body)
             }
             Call::GetCampaign => self.handle_get_campaign(),
+            Call::PatchCampaign => {
+                let body = req.text().await?;
+                self.handle_patch_campaign(&body)
+            }
+            Call::ArchiveCampaign => self.handle_archive_campaign(),
             Call::PlanCodes => {
                 let key = Self::key(&req)?;
                 let body = req.text().await?;
