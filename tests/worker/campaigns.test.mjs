@@ -65,6 +65,13 @@ test("300 racing captures of 200 single-use codes of a campaign with total 150: 
   assert.equal(listed.length, 200);
   assert.equal(listed.reduce((n, c) => n + c.uses, 0), 150);
   assert.ok(listed.every((c) => c.uses <= 1));
+  const history = await call(worker.base, "GET", "/v1/campaigns/RACE/redemptions?limit=1000", { headers: admin });
+  assert.equal(history.status, 200, history.text);
+  assert.equal(history.json.redemptions.length, 150, "the campaign's uses");
+  assert.deepEqual(new Set(history.json.redemptions.map((r) => r.code)), new Set(used), "each with the code it came through");
+  const stats = await call(worker.base, "GET", "/v1/campaigns/RACE/stats", { headers: admin });
+  assert.equal(stats.status, 200, stats.text);
+  assert.equal(stats.json.total.captures, 150, "the figures count every code's captures");
   // A campaign's code is a code: looked up as any code, its own use and the campaign's total counted.
   const lookup = await call(worker.base, "GET", `/v1/codes/${used[0].toLowerCase()}`);
   assert.equal(lookup.status, 200, lookup.text);

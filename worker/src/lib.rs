@@ -37,6 +37,7 @@ in one place. Public routes answer CORS ([`cors`]); the others never do.
 | `GET /v1/campaigns?prefix=&after=&limit=&archived=` | `ADMIN_TOKEN` | the campaigns, in id order, with usage |
 | `GET /v1/campaigns/{id}` | `ADMIN_TOKEN` | the campaign, `usage: {total, held, discounted}`, `codes: {count, used}` |
 | `POST /v1/campaigns/{id}/codes` | `ADMIN_TOKEN` + `Idempotency-Key` | 201 the codes generated or imported (the same on a retry) / 409 a code exists |
+| `GET /v1/campaigns/{id}/redemptions?after=&limit=`, `.../stats` | `ADMIN_TOKEN` | the campaign's uses (with their code), its figures |
 | `GET /v1/campaigns/{id}/codes?after=&limit=` | `ADMIN_TOKEN` | the campaign's codes with their uses and holds (`Accept: text/csv`: all of them, streamed) |
 | `POST /v1/quotes` | none without `customer` (public, rate limited); with one, a token | 200 quote / 422 rejection |
 | `POST /v1/holds` | `CAPTURE_TOKEN` + `Idempotency-Key` | 201 hold / 200 replay / 422 / 409 |

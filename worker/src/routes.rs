@@ -58,6 +58,10 @@ pub enum Handler {
     AddCampaignCodes,
     /// `GET /v1/campaigns/{id}/codes`: a page of its codes.
     CampaignCodes,
+    /// `GET /v1/campaigns/{id}/redemptions`: its uses, each with its code.
+    CampaignRedemptions,
+    /// `GET /v1/campaigns/{id}/stats`: its figures.
+    CampaignStats,
     /// `POST /v1/quotes`.
     Quote,
     /// `POST /v1/holds`.
@@ -143,6 +147,18 @@ pub const ROUTES: &[Route] = &[
         "/v1/campaigns/{code}/codes",
         Method::Get,
         Handler::CampaignCodes,
+        Access::Admin,
+    ),
+    route(
+        "/v1/campaigns/{code}/redemptions",
+        Method::Get,
+        Handler::CampaignRedemptions,
+        Access::Admin,
+    ),
+    route(
+        "/v1/campaigns/{code}/stats",
+        Method::Get,
+        Handler::CampaignStats,
         Access::Admin,
     ),
     route("/v1/quotes", Method::Post, Handler::Quote, Access::Public),
@@ -332,6 +348,8 @@ async fn handle(handler: Handler, req: &Request, env: &Env, code: &str) -> Answe
         Handler::GetCampaign => campaigns::get(env, code).await,
         Handler::AddCampaignCodes => campaigns::add_codes(req, env, code).await,
         Handler::CampaignCodes => campaigns::list_codes(req, env, code).await,
+        Handler::CampaignRedemptions => campaigns::admin_read(req, env, code, crate::protocol::Call::Redemptions).await,
+        Handler::CampaignStats => campaigns::admin_read(req, env, code, crate::protocol::Call::Stats).await,
         Handler::Quote => checkout::quote(req, env).await,
         Handler::Hold => checkout::keyed(req, env, promocodes::api::BasketRequestKind::Hold).await,
         Handler::Capture => checkout::keyed(req, env, promocodes::api::BasketRequestKind::Capture).await,

@@ -167,6 +167,21 @@ pub async fn add_codes(req: &Request, env: &Env, id: &str) -> Answer {
     Ok(Response::from_json(plan)?.with_status(201))
 }
 
+/// The admin reads of a campaign: its redemptions (`?after=&limit=`, each
+/// with the code it came through) and its figures (every code's).
+pub async fn admin_read(req: &Request, env: &Env, id: &str, call: Call) -> Answer {
+    let id = path_code(id)?;
+    known_campaign(env, &id).await?;
+    let mut query = Vec::new();
+    for name in ["after", "limit"] {
+        if let Some(value) = param(req, name)? {
+            query.push((name, value));
+        }
+    }
+    let query: Vec<(&str, &str)> = query.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    call_campaign(env, &id, call, &query, None, &[]).await
+}
+
 /// Refuses a campaign never defined (404, as an unknown code), without creating its object.
 async fn known_campaign(env: &Env, id: &Code) -> std::result::Result<(), Problem> {
     let change = Change {
