@@ -99,6 +99,9 @@ test("10 x 10,000 generated codes are distinct, and a retried call answers the s
   const again = await addCodes("BULK", "bulk-0", { count: 10000, pattern: "BF-####-####-##" });
   assert.equal(again.status, 201, again.text);
   assert.deepEqual(again.json.codes, first, "the retry answers the same codes");
+  const reused = await addCodes("BULK", "bulk-0", { count: 5000, pattern: "BF-####-####-##" });
+  assert.equal(reused.status, 422, "the key names another call");
+  assert.equal(reused.json.type, "/problems/idempotency_key_reused");
   const summary = await call(worker.base, "GET", "/v1/campaigns/BULK", { headers: admin });
   assert.equal(summary.json.codes.count, 100000, "and created none");
   const csv = await fetch(`${worker.base}/v1/campaigns/BULK/codes`, { headers: { ...admin, accept: "text/csv" } });

@@ -51,9 +51,9 @@ impl CryptoRandom {
 }
 
 impl Ledger {
-    /// The campaign this object keeps (archived or not), with its store.
-    fn stored_campaign(&self) -> std::result::Result<(Rc<SqliteRedemptionStore>, StoredCampaign), Problem> {
-        let unknown = || Problem::UnknownCode(Code::parse("CAMPAIGN").unwrap_or_else(|_| unreachable!("a valid code")));
+    /// The campaign this object keeps (archived or not), with its store; 404 naming `id` when there is none.
+    fn stored_campaign(&self, id: &Code) -> std::result::Result<(Rc<SqliteRedemptionStore>, StoredCampaign), Problem> {
+        let unknown = || Problem::UnknownCode(id.clone());
         let store = self.store()?.ok_or_else(unknown)?;
         let campaign = store.campaign()?.ok_or_else(unknown)?;
         Ok((store, campaign))
@@ -69,9 +69,9 @@ impl Ledger {
     }
 
     /// The kill switch of the campaign, and so of all of its codes.
-    pub(super) fn handle_patch_campaign(&self, body: &str) -> std::result::Result<Response, Problem> {
+    pub(super) fn handle_patch_campaign(&self, id: &Code, body: &str) -> std::result::Result<Response, Problem> {
         let patch = CodePatch::from_json(body)?;
-        let (store, stored) = self.stored_campaign()?;
+        let (store, stored) = self.stored_campaign(id)?;
         if stored.archived {
             return Err(Problem::UnknownCode(stored.campaign.id().clone()));
         }
@@ -82,24 +82,24 @@ impl Ledger {
         }
         store.put_campaign(campaign.id(), &json.to_string(), now()?)?;
         self.cache.borrow_mut().definition = None;
-        self.summary_response()
+        self.summary_response(id)
     }
 
     /// Archives the campaign: its codes are unknown to buyers; its counts and history stay.
-    pub(super) fn handle_archive_campaign(&self) -> std::result::Result<Response, Problem> {
-        let (store, _) = self.stored_campaign()?;
+    pub(super) fn handle_archive_campaign(&self, id: &Code) -> std::result::Result<Response, Problem> {
+        let (store, _) = self.stored_campaign(id)?;
         store.set_campaign_archived(true)?;
         self.cache.borrow_mut().definition = None;
-        self.summary_response()
+        self.summary_response(id)
     }
 
-    pub(super) fn handle_get_campaign(&self) -> std::result::Result<Response, Problem> {
-        self.summary_response()
+    pub(super) fn handle_get_campaign(&self, id: &Code) -> std::result::Result<Response, Problem> {
+        self.summary_response(id)
     }
 
     /// The campaign, `archived`, its usage and its codes.
-    fn summary_response(&self) -> std::result::Result<Response, Problem> {
-        let (store, stored) = self.stored_campaign()?;
+    fn summary_response(&self, id: &Code) -> std::result::Result<Response, Problem> {
+        let (store, stored) = self.stored_campaign(id)?;
         let at = now()?;
         let campaign = &stored.campaign;
         let mut view = serde_json::to_value(campaign).map_err(|e| Problem::Internal(e.to_string()))?;
@@ -122,10 +122,25 @@ impl Ledger {
     /// plan as it was (`committed` says whether its codes are in); a new one
     /// is checked against the core's rules, generated with the runtime's
     /// cryptographic generator or imported, and kept before the catalog is asked.
-    pub(super) fn handle_plan_codes(&self, key: &IdempotencyKey, body: &str) -> std::result::Result<Response, Problem> {
-        let (store, stored) = self.stored_campaign()?;
-        if let Some((answer, committed)) = store.code_batch(key)? {
-            return plan_response(&answer, committed);
+    pub(super) fn handle_plan_codes(
+        &self,
+        id: &Code,
+        key: &IdempotencyKey,
+        body: &str,
+    ) -> std::result::Result<Response, Problem> {
+        let (store, stored) = self.stored_campaign(id)?;
+        if let Some(batch) = store.code_batch(key)? {
+            // A key names one call: the same request (as JSON) replays it, another is refused.
+            let same = |text: &str| serde_json::from_str::<Value>(text).ok();
+            if batch
+                .request
+                .as_deref()
+                .and_then(same)
+                .is_none_or(|sent| Some(sent) != same(body))
+            {
+                return Err(Problem::IdempotencyKeyReused(key.clone()));
+            }
+            return plan_response(&batch.answer, batch.committed);
         }
         let request: CodesRequest = promocodes::from_json(body)?;
         let existing = store.campaign_code_count()?;
@@ -183,14 +198,21 @@ impl Ledger {
             "codes": codes,
         })
         .to_string();
-        store.plan_codes(key, &answer)?;
+        store.plan_codes(key, body, &answer)?;
         plan_response(&answer, false)
     }
 
     /// Adds the codes planned under `key` (the catalog has them now); answers the plan.
-    pub(super) fn handle_commit_codes(&self, key: &IdempotencyKey) -> std::result::Result<Response, Problem> {
-        let (store, _) = self.stored_campaign()?;
-        let (answer, _) = store.code_batch(key)?.ok_or_else(|| Problem::UnknownKey(key.clone()))?;
+    pub(super) fn handle_commit_codes(
+        &self,
+        id: &Code,
+        key: &IdempotencyKey,
+    ) -> std::result::Result<Response, Problem> {
+        let (store, _) = self.stored_campaign(id)?;
+        let answer = store
+            .code_batch(key)?
+            .ok_or_else(|| Problem::UnknownKey(key.clone()))?
+            .answer;
         let plan: Value = serde_json::from_str(&answer).map_err(|e| Problem::Internal(e.to_string()))?;
         let codes: Vec<String> = plan["codes"]
             .as_array()
@@ -202,7 +224,7 @@ impl Ledger {
 
     /// A page of the campaign's codes: `?after=&limit=`.
     pub(super) fn handle_campaign_codes(&self, req: &Request) -> std::result::Result<Response, Problem> {
-        let (store, _) = self.stored_campaign()?;
+        let (store, _) = self.stored_campaign(&Self::code_param(req)?)?;
         let url = req.url()?;
         let param = |name: &str| url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned());
         let after = match param("after") {

@@ -351,18 +351,20 @@ impl Ledger {
                 let body = req.text().await?;
                 self.handle_put_campaign(&id, &body)
             }
-            Call::GetCampaign => self.handle_get_campaign(),
+            Call::GetCampaign => self.handle_get_campaign(&Self::code_param(&req)?),
             Call::PatchCampaign => {
+                let id = Self::code_param(&req)?;
                 let body = req.text().await?;
-                self.handle_patch_campaign(&body)
+                self.handle_patch_campaign(&id, &body)
             }
-            Call::ArchiveCampaign => self.handle_archive_campaign(),
+            Call::ArchiveCampaign => self.handle_archive_campaign(&Self::code_param(&req)?),
             Call::PlanCodes => {
+                let id = Self::code_param(&req)?;
                 let key = Self::key(&req)?;
                 let body = req.text().await?;
-                self.handle_plan_codes(&key, &body)
+                self.handle_plan_codes(&id, &key, &body)
             }
-            Call::CommitCodes => self.handle_commit_codes(&Self::key(&req)?),
+            Call::CommitCodes => self.handle_commit_codes(&Self::code_param(&req)?, &Self::key(&req)?),
             Call::CampaignCodes => self.handle_campaign_codes(&req),
             #[cfg(feature = "conformance")]
             Call::Conformance => self.handle_conformance(),

@@ -38,6 +38,19 @@ struct CampaignRow {
 struct BatchRow {
     answer: String,
     committed: i64,
+    #[serde(default)]
+    request: Option<String>,
+}
+
+/// A call that added codes to a campaign, kept under its idempotency key.
+#[derive(Debug, Clone)]
+pub struct CodeBatch {
+    /// Its answer (`{"campaign", "created", "codes"}`), as JSON text.
+    pub answer: String,
+    /// Whether its codes are in the campaign (else the catalog was not told yet).
+    pub committed: bool,
+    /// The request it answers, as it was sent.
+    pub request: Option<String>,
 }
 
 /// A stored definition: the code, whether it is archived, and when it was first defined.
@@ -197,33 +210,38 @@ impl SqliteRedemptionStore {
         Ok(found)
     }
 
-    /// The answer kept under an adding call's `key`, and whether its codes are in.
+    /// The answer kept under an adding call's `key`, whether its codes are
+    /// in, and the request it answers (as it was sent).
     ///
     /// # Errors
     ///
     /// [`StoreError::Backend`] when the read fails.
-    pub fn code_batch(&self, key: &IdempotencyKey) -> Result<Option<(String, bool)>, StoreError> {
+    pub fn code_batch(&self, key: &IdempotencyKey) -> Result<Option<CodeBatch>, StoreError> {
         let rows: Vec<BatchRow> = self
             .sql
             .exec(
-                "SELECT answer, committed FROM code_batches WHERE key = ?",
+                "SELECT answer, committed, request FROM code_batches WHERE key = ?",
                 vec![key.as_str().into()],
             )
             .and_then(|c| c.to_array())
             .map_err(backend)?;
-        Ok(rows.into_iter().next().map(|row| (row.answer, row.committed != 0)))
+        Ok(rows.into_iter().next().map(|row| CodeBatch {
+            answer: row.answer,
+            committed: row.committed != 0,
+            request: row.request,
+        }))
     }
 
-    /// Keeps an adding call's `answer` under its `key`, its codes not in yet.
+    /// Keeps an adding call's `answer` to `request` under its `key`, its codes not in yet.
     ///
     /// # Errors
     ///
     /// [`StoreError::Backend`] when the write fails.
-    pub fn plan_codes(&self, key: &IdempotencyKey, answer: &str) -> Result<(), StoreError> {
+    pub fn plan_codes(&self, key: &IdempotencyKey, request: &str, answer: &str) -> Result<(), StoreError> {
         self.sql
             .exec(
-                "INSERT INTO code_batches(key, answer, committed) VALUES (?, ?, 0) ON CONFLICT(key) DO NOTHING",
-                vec![key.as_str().into(), answer.into()],
+                "INSERT INTO code_batches(key, answer, committed, request) VALUES (?, ?, 0, ?) ON CONFLICT(key) DO NOTHING",
+                vec![key.as_str().into(), answer.into(), request.into()],
             )
             .map_err(backend)?;
         Ok(())

@@ -22,7 +22,7 @@ mod expiry;
 mod history;
 mod schema;
 
-pub use definitions::{CampaignCode, StoredCampaign, StoredDefinition};
+pub use definitions::{CampaignCode, CodeBatch, StoredCampaign, StoredDefinition};
 pub use history::RecordedRedemption;
 use schema::SCHEMA;
 

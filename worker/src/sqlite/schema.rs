@@ -49,12 +49,13 @@ CREATE TABLE IF NOT EXISTS usage_code(code TEXT PRIMARY KEY, n INTEGER NOT NULL)
 /// A campaign's object: the campaign (`campaign`: its id, its definition's
 /// JSON as given, archived, when first defined), its codes in the order they
 /// were added (`campaign_codes`), and each call that added codes, by its
-/// idempotency key (`code_batches`: the answer, and whether its codes are in).
+/// idempotency key (`code_batches`: the answer, whether its codes are in, and the request it answers).
 pub(super) const CAMPAIGN_SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS campaign(id TEXT PRIMARY KEY, json TEXT NOT NULL, archived INTEGER NOT NULL DEFAULT 0,
     defined_at TEXT);
 CREATE TABLE IF NOT EXISTS campaign_codes(seq INTEGER PRIMARY KEY, code TEXT NOT NULL UNIQUE);
-CREATE TABLE IF NOT EXISTS code_batches(key TEXT PRIMARY KEY, answer TEXT NOT NULL, committed INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS code_batches(key TEXT PRIMARY KEY, answer TEXT NOT NULL, committed INTEGER NOT NULL,
+    request TEXT);
 ";
 
 /// A reservation's key is indexed by the database in the statement that
