@@ -144,6 +144,17 @@ if (run.lookupCached) {
     row(`capture, ${c.clients} clients, while ${l.clients} clients look up (${name.toLowerCase()})`, auto(c.perSecond), `captures/s (lookups ${auto(l.perSecond)}/s)`, `${num(c.perSecond / run.captureN.perSecond, 2)} of captures alone`);
   }
 }
+// Campaigns: a capture of a campaign's single-use code next to a plain capture (one object holds the
+// campaign and all of its codes), 10,000 codes generated a call, a live lookup among all of them.
+if (run.campaignGenerate) {
+  const g = run.campaignGenerate;
+  row(`campaign: generate 10,000 codes (mean of ${g.calls} calls)`, num(g.meanSeconds, 2), `s/call (${g.codes.toLocaleString("en-US")} codes in all)`);
+  for (const [label, k, c] of [["1 client", run.campaignCapture1, run.capture1], [`${run.campaignCaptureN.clients} clients`, run.campaignCaptureN, run.captureN]]) {
+    row(`campaign: capture of a campaign's code, ${label}: throughput`, auto(k.perSecond), `captures/s (n=${k.n})`, `${num(k.perSecond / c.perSecond, 2)} of plain captures`);
+  }
+  const l = run.campaignLookup;
+  row(`campaign: lookup of one code among ${g.codes.toLocaleString("en-US")}, ${l.clients} clients, live (token)`, auto(l.perSecond), `lookups/s (n=${l.n}), p50 ${auto(l.p50Ms)} ms`, `${num(l.perSecond / run.lookupLive.perSecond, 2)} of a plain code's`);
+}
 const retries = ["capture1", "captureN", "captureSpread"].reduce((a, k) => a + run[k].retries, 0);
 row("capture: retries (409/5xx, same key) / count check", `${retries} / ${run.hotConsistent ? "ok" : "MISMATCH"}`, "");
 

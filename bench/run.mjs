@@ -459,6 +459,45 @@ try {
   res.hotConsistent = after - before === hotCaptures;
   log(`HOT usage ${before} → ${after}, captures ${hotCaptures}: consistent=${res.hotConsistent}`);
 
+  log("campaign: 10,000 codes generated a call, captures of its single-use codes, a lookup among all of them");
+  const campaignPut = await fetch(`${worker}/v1/campaigns/BENCH`, {
+    method: "PUT",
+    headers: { "content-type": "application/json", authorization: `Bearer ${ADMIN}` },
+    body: JSON.stringify({ ...definition("BENCH"), code: undefined }),
+  });
+  if (campaignPut.status !== 201 && campaignPut.status !== 200) throw new Error(`PUT campaign: ${campaignPut.status} ${await campaignPut.text()}`);
+  const campaignCodes = [];
+  const generateMs = [];
+  for (let k = 0; k < (smoke ? 1 : 10); k++) {
+    const t0 = performance.now();
+    const r = await fetch(`${worker}/v1/campaigns/BENCH/codes`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${ADMIN}`, "idempotency-key": `${run}-generate-${k}` },
+      body: JSON.stringify({ count: 10000 }),
+    });
+    if (r.status !== 201) throw new Error(`generate: ${r.status} ${await r.text()}`);
+    campaignCodes.push(...(await r.json()).codes);
+    generateMs.push(performance.now() - t0);
+  }
+  res.campaignGenerate = { calls: generateMs.length, codes: campaignCodes.length, meanSeconds: generateMs.reduce((a, b) => a + b, 0) / generateMs.length / 1000 };
+  // Each capture takes a code of its own (single-use codes): first the 1-client phase's, then the others'.
+  res.campaignCapture1 = await load({ clients: 1, total: N.one, maxMs: N.phaseMs, request: captureRequest(worker, (i) => campaignCodes[i], "k1"), server: "worker" });
+  res.campaignCaptureN = await load({
+    clients: N.clients,
+    total: N.many,
+    maxMs: N.phaseMs,
+    request: captureRequest(worker, (i) => campaignCodes[N.one + i], "kN"),
+    server: "worker",
+  });
+  res.campaignLookup = await load({
+    clients: N.clients,
+    total: N.lookups,
+    maxMs: N.phaseMs,
+    request: lookupRequest(worker, campaignCodes[campaignCodes.length - 1], ADMIN),
+    ok: [200],
+    server: "worker",
+  });
+
   log("browser: wasm quote vs POST /v1/quotes");
   const page = await startProduct({ withAssets: true, state: "state-page" });
   await putCode(page, "HOT");

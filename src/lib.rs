@@ -229,8 +229,9 @@ pub use crate::redemption::{
 #[allow(deprecated)]
 pub use crate::redemption::{CaptureError, CaptureRejected, RedeemError};
 pub use crate::rules::{
-    AppliesTo, Audience, Basket, BudgetShort, Discount, DiscountKind, Line, PromoCode, PromoCodeBuilder,
-    PromoCodeRejected, PublicDefinition, Quote, QuoteLine, QuoteShipping, Rejection, UsageCounts, UsageLimits,
+    AppliesTo, Audience, Basket, BudgetShort, Campaign, CodePattern, Discount, DiscountKind, Line, PromoCode,
+    PromoCodeBuilder, PromoCodeRejected, PublicDefinition, Quote, QuoteLine, QuoteShipping, Rejection, UsageCounts,
+    UsageLimits,
 };
 #[cfg(feature = "testing")]
 pub use crate::store::testing;

@@ -271,6 +271,16 @@ impl AsyncRedemptionStore for Flaky {
         AsyncRedemptionStore::usage_for(&self.inner, code, customer, now).await
     }
 
+    async fn uses_through(
+        &self,
+        campaign: &Code,
+        code: &Code,
+        customer: Option<&CustomerId>,
+        now: Timestamp,
+    ) -> Result<UsageCounts, StoreError> {
+        AsyncRedemptionStore::uses_through(&self.inner, campaign, code, customer, now).await
+    }
+
     async fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
         AsyncRedemptionStore::held(&self.inner, code, now).await
     }

@@ -17,6 +17,7 @@ fn a_second_record_against_spent_counts_is_stale() {
     let quote = promo.price(&basket("80.00"), start()).unwrap();
     let alice = customer("alice");
     let write = Redemption {
+        campaign: None,
         code: promo.code(),
         customer: Some(&alice),
         expected: UsageCounts::ZERO,
@@ -341,6 +342,15 @@ fn a_store_failure_is_neither_stale_nor_a_rejection() {
     impl RedemptionStore for Broken {
         fn usage_for(
             &self,
+            _: &promocodes::Code,
+            _: Option<&promocodes::CustomerId>,
+            _: promocodes::Timestamp,
+        ) -> Result<UsageCounts, promocodes::StoreError> {
+            Ok(UsageCounts::ZERO)
+        }
+        fn uses_through(
+            &self,
+            _: &promocodes::Code,
             _: &promocodes::Code,
             _: Option<&promocodes::CustomerId>,
             _: promocodes::Timestamp,

@@ -214,7 +214,7 @@ pub use tokio_postgres;
 mod sql;
 
 pub use sql::ADVISORY_LOCK_KEY;
-use sql::{BEGIN, HELD, KEYED, LOCK, MIGRATIONS, MIGRATION_LOCK, READ, RECORD, UPDATE};
+use sql::{BEGIN, HELD, KEYED, LOCK, MIGRATIONS, MIGRATION_LOCK, READ, READ_THROUGH, RECORD, UPDATE};
 
 const STORE: &str = "postgres";
 
@@ -291,6 +291,21 @@ fn usage_of(row: &Row, customer: bool) -> Result<UsageCounts, StoreError> {
     UsageCounts::new(total, mine)
         .and_then(|usage| usage.with_discounted(discounted))
         .map_err(backend)
+}
+
+/// The counts a [`READ_THROUGH`] row gives: a campaign's, with its code's own uses.
+fn usage_through(row: &Row, customer: bool) -> Result<UsageCounts, StoreError> {
+    let own = count(row.try_get::<_, i64>("code_uses").map_err(db)?)?;
+    usage_of(row, customer)?.with_code_uses(own).map_err(backend)
+}
+
+/// What a use of `code` counts under: the code, or `campaign:<id>` for a
+/// campaign's code (no code has a `:`, so the two never meet).
+fn counter_of(code: &Code, campaign: Option<&str>) -> String {
+    match campaign {
+        Some(campaign) => format!("campaign:{campaign}"),
+        None => code.as_str().to_owned(),
+    }
 }
 
 /// `usage` with `delta` (a use's discount, negative to take it away) added
@@ -537,6 +552,11 @@ impl PgRedemptionStore {
         let reservation = redemption.reservation(usage);
         let total = i64::try_from(expected.total()).map_err(backend)?;
         let mine = i64::try_from(expected.per_customer()).map_err(backend)?;
+        let campaign = redemption.campaign.map(Code::as_str);
+        let per_code = match campaign {
+            Some(_) => Some(i64::try_from(expected.code_uses()).map_err(backend)?),
+            None => None,
+        };
         let checkout = Checkout::get(&self.pool).await?;
         let client = checkout.client()?;
         let record = client.prepare_cached(RECORD).await.map_err(db)?;
@@ -558,6 +578,8 @@ impl PgRedemptionStore {
                     &redemption.after_expired_hold.map(instant),
                     &expected.discounted().to_string(),
                     &discount.to_string(),
+                    &campaign,
+                    &per_code,
                 ],
             ),
             client.batch_execute("COMMIT"),
@@ -581,7 +603,7 @@ impl PgRedemptionStore {
         let (code, now) = (conversion.code, conversion.now);
         let (writing, row) =
             Checkout::begin(&self.pool, code, KEYED, &[&code.as_str(), &conversion.key.as_str()]).await?;
-        let Some((seq, held)) = keyed_row(&row)? else {
+        let Some((seq, held, campaign)) = keyed_row(&row)? else {
             writing.finish().await?;
             return Ok(None);
         };
@@ -596,7 +618,16 @@ impl PgRedemptionStore {
                 return Ok(Some(held.replayed()));
             }
         }
-        let before = read(writing.client()?, code, held.customer.as_ref(), now).await?;
+        let counter = counter_of(code, campaign.as_deref());
+        let before = read_locked(
+            writing.client()?,
+            &counter,
+            code,
+            campaign.is_some(),
+            held.customer.as_ref(),
+            now,
+        )
+        .await?;
         if conversion.expected.is_some_and(|expected| expected != before) {
             writing.finish().await?;
             return Ok(None);
@@ -612,13 +643,14 @@ impl PgRedemptionStore {
                 UPDATE,
                 &[
                     &seq,
-                    &code.as_str(),
+                    &counter,
                     &customer,
                     &1_i64,
                     &true,
                     &captured.state.as_str(),
                     &Json(&captured),
                     &discount.to_string(),
+                    &campaign.is_some().then_some(code.as_str()),
                 ],
             )
             .await?;
@@ -628,7 +660,7 @@ impl PgRedemptionStore {
     async fn release_at(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
         let (code, now) = (release.code, release.now);
         let (writing, row) = Checkout::begin(&self.pool, code, KEYED, &[&code.as_str(), &release.key.as_str()]).await?;
-        let Some((seq, earlier)) = keyed_row(&row)? else {
+        let Some((seq, earlier, campaign)) = keyed_row(&row)? else {
             writing.finish().await?;
             return Ok(None);
         };
@@ -637,7 +669,16 @@ impl PgRedemptionStore {
             writing.finish().await?;
             return Ok(Some(earlier.replayed()));
         }
-        let before = read(writing.client()?, code, earlier.customer.as_ref(), now).await?;
+        let counter = counter_of(code, campaign.as_deref());
+        let before = read_locked(
+            writing.client()?,
+            &counter,
+            code,
+            campaign.is_some(),
+            earlier.customer.as_ref(),
+            now,
+        )
+        .await?;
         let counted = matches!(state, ReservationState::Held | ReservationState::Captured);
         let given_back = earlier.quote.discount().amount();
         let usage = if counted {
@@ -648,6 +689,10 @@ impl PgRedemptionStore {
                     .saturating_sub(u64::from(earlier.customer.is_some())),
             )
             .and_then(|usage| usage.with_discounted(before.discounted()))
+            .and_then(|usage| match campaign {
+                Some(_) => usage.with_code_uses(before.code_uses().saturating_sub(1)),
+                None => Ok(usage),
+            })
             .map_err(db)?;
             with_discount_moved(fewer, -given_back)?
         } else {
@@ -665,7 +710,7 @@ impl PgRedemptionStore {
                 UPDATE,
                 &[
                     &seq,
-                    &code.as_str(),
+                    &counter,
                     &customer,
                     &captured_delta,
                     &drop_hold,
@@ -676,6 +721,7 @@ impl PgRedemptionStore {
                     } else {
                         "0".to_owned()
                     },
+                    &campaign.is_some().then_some(code.as_str()),
                 ],
             )
             .await?;
@@ -700,20 +746,64 @@ async fn read(
     usage_of(&row, customer.is_some())
 }
 
+/// The counts under `counter` inside a write's transaction that holds the
+/// code's lock: for a campaign's code (`through`), after taking the
+/// campaign's lock too (the code's first, then the campaign's, as
+/// `promocodes_record` takes them), with the code's own uses.
+async fn read_locked(
+    client: &Object,
+    counter: &str,
+    code: &Code,
+    through: bool,
+    customer: Option<&CustomerId>,
+    now: Timestamp,
+) -> Result<UsageCounts, StoreError> {
+    if !through {
+        return read(client, code, customer, now).await;
+    }
+    let lock = client.prepare_cached(LOCK).await.map_err(db)?;
+    client.execute(&lock, &[&counter]).await.map_err(db)?;
+    read_through(client, counter, code, customer, now).await
+}
+
+async fn read_through(
+    client: &Object,
+    counter: &str,
+    code: &Code,
+    customer: Option<&CustomerId>,
+    now: Timestamp,
+) -> Result<UsageCounts, StoreError> {
+    let statement = client.prepare_cached(READ_THROUGH).await.map_err(db)?;
+    let row = client
+        .query_one(
+            &statement,
+            &[
+                &counter,
+                &customer.map(CustomerId::as_str),
+                &instant(now),
+                &code.as_str(),
+            ],
+        )
+        .await
+        .map_err(db)?;
+    usage_through(&row, customer.is_some())
+}
+
 async fn keyed(client: &Object, code: &Code, key: &IdempotencyKey) -> Result<Option<(i64, Reservation)>, StoreError> {
     let statement = client.prepare_cached(KEYED).await.map_err(db)?;
     let row = client
         .query_one(&statement, &[&code.as_str(), &key.as_str()])
         .await
         .map_err(db)?;
-    keyed_row(&row)
+    Ok(keyed_row(&row)?.map(|(seq, reservation, _)| (seq, reservation)))
 }
 
-/// The `seq` and reservation a [`KEYED`] row gives, if the key is known.
-fn keyed_row(row: &Row) -> Result<Option<(i64, Reservation)>, StoreError> {
+/// The `seq`, reservation and campaign (if any) a [`KEYED`] row gives, if the key is known.
+fn keyed_row(row: &Row) -> Result<Option<(i64, Reservation, Option<String>)>, StoreError> {
     let seq: Option<i64> = row.try_get(0).map_err(db)?;
     let reservation: Option<Json<Reservation>> = row.try_get(1).map_err(db)?;
-    Ok(seq.zip(reservation.map(|Json(r)| r)))
+    let campaign: Option<String> = row.try_get(2).map_err(db)?;
+    Ok(seq.zip(reservation.map(|Json(r)| r)).map(|(seq, r)| (seq, r, campaign)))
 }
 
 impl AsyncRedemptionStore for PgRedemptionStore {
@@ -725,6 +815,20 @@ impl AsyncRedemptionStore for PgRedemptionStore {
     ) -> Result<UsageCounts, StoreError> {
         let checkout = Checkout::get(&self.pool).await?;
         let usage = read(checkout.client()?, code, customer, now).await?;
+        checkout.done();
+        Ok(usage)
+    }
+
+    async fn uses_through(
+        &self,
+        campaign: &Code,
+        code: &Code,
+        customer: Option<&CustomerId>,
+        now: Timestamp,
+    ) -> Result<UsageCounts, StoreError> {
+        let counter = counter_of(code, Some(campaign.as_str()));
+        let checkout = Checkout::get(&self.pool).await?;
+        let usage = read_through(checkout.client()?, &counter, code, customer, now).await?;
         checkout.done();
         Ok(usage)
     }

@@ -218,6 +218,7 @@ fn a_connection_lost_in_the_middle_of_a_write_leaves_nothing_half_written() {
             .price(&Basket::from(Money::parse("80", Currency::EUR).expect("money")), now)
             .expect("a quote");
         let write = |expected, key| Redemption {
+            campaign: None,
             code: promo.code(),
             customer: Some(&victim),
             expected,
@@ -262,6 +263,7 @@ fn a_connection_lost_in_the_middle_of_a_write_leaves_nothing_half_written() {
             let (code, quote, victim, key) = (code.clone(), quote.clone(), victim.clone(), second.clone());
             tokio::spawn(async move {
                 let redemption = Redemption {
+                    campaign: None,
                     code: &code,
                     customer: Some(&victim),
                     expected: one,
@@ -304,6 +306,7 @@ fn a_connection_lost_in_the_middle_of_a_write_leaves_nothing_half_written() {
             let (code, quote, victim, key) = (code.clone(), quote.clone(), victim.clone(), third.clone());
             tokio::spawn(async move {
                 let redemption = Redemption {
+                    campaign: None,
                     code: &code,
                     customer: Some(&victim),
                     expected: one,

@@ -8,7 +8,8 @@ use std::cell::RefCell;
 
 use serde::de::DeserializeOwned;
 
-use crate::rules::{Basket, PromoCode};
+use crate::rules::{Basket, Campaign, PromoCode};
+use crate::values::Code;
 use crate::values::{join_path, InputError};
 
 pub mod api;
@@ -197,5 +198,40 @@ impl PromoCode {
     /// ```
     pub fn from_json(json: &str) -> Result<PromoCode, InputError> {
         from_json(json)
+    }
+}
+
+impl Campaign {
+    /// Parses campaign `id`'s JSON definition: a code's definition without
+    /// `code`, plus `"uses_per_code"` (default 1).
+    ///
+    /// # Errors
+    ///
+    /// As [`PromoCode::from_json`]; a `uses_per_code` of 0 is
+    /// [`InputError::ZeroUsesPerCode`] at `uses_per_code`, and a `code` field
+    /// is unknown (the id names the campaign).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::{Campaign, Code, InputError};
+    ///
+    /// let id = Code::parse("bf2026")?;
+    /// let campaign = Campaign::from_json(id, r#"{
+    ///     "discount": {"kind": "percent", "percent": "20"},
+    ///     "limits": {"total": 150, "budget": {"amount": "500.00", "currency": "EUR"}}
+    /// }"#)?;
+    /// assert_eq!(campaign.id().as_str(), "BF2026");
+    /// assert_eq!(campaign.uses_per_code(), 1);
+    ///
+    /// let zero = Campaign::from_json(Code::parse("X")?, r#"{"discount": {"kind": "percent", "percent": "5"}, "uses_per_code": 0}"#);
+    /// assert_eq!(zero.unwrap_err().path(), Some("uses_per_code"));
+    /// let coded = Campaign::from_json(Code::parse("X")?, r#"{"code": "X", "discount": {"kind": "percent", "percent": "5"}}"#);
+    /// assert!(matches!(coded, Err(InputError::Malformed { .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_json(id: Code, json: &str) -> Result<Campaign, InputError> {
+        let draft: wire::CampaignDraft = from_json(json)?;
+        Campaign::new(draft.definition.renamed(id), draft.uses_per_code)
     }
 }

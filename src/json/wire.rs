@@ -112,6 +112,9 @@ pub(super) struct UsageRepr {
     pub(super) per_customer: u64,
     #[serde(default)]
     pub(super) discounted: Option<Discounted>,
+    /// A campaign's code's own uses (as a store writes a reservation's counts).
+    #[serde(default)]
+    pub(super) per_code: Option<u64>,
 }
 
 /// A usage's `discounted`: a decimal string (`"8.00"`, as a store writes it),
@@ -165,8 +168,13 @@ impl<'de> Deserialize<'de> for Discounted {
 impl UsageRepr {
     /// The counts its fields make, or why not (serde's `try_from` error: a message).
     pub(super) fn finish(self) -> Result<UsageCounts, Refused> {
-        let counts =
+        let mut counts =
             UsageCounts::new(self.total, self.per_customer).map_err(|err| Refused::Message(err.to_string()))?;
+        if let Some(uses) = self.per_code {
+            counts = counts
+                .with_code_uses(uses)
+                .map_err(|err| Refused::Message(err.to_string()))?;
+        }
         match self.discounted {
             None => Ok(counts),
             Some(discounted) => discounted
@@ -623,6 +631,65 @@ impl DefinitionRepr {
                 _ => "",
             };
             Refused::at(field, err)
+        })
+    }
+}
+
+/// A campaign's definition as JSON: a code's definition without `code`,
+/// plus `uses_per_code`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CampaignRepr {
+    #[serde(default)]
+    active: Option<bool>,
+    discount: Discount,
+    #[serde(default)]
+    applies_to: Option<AppliesTo>,
+    #[serde(default)]
+    limits: Option<UsageLimits>,
+    #[serde(default)]
+    starts_at: Option<Timestamp>,
+    #[serde(default)]
+    ends_at: Option<Timestamp>,
+    #[serde(default)]
+    minimum: Option<Money>,
+    #[serde(default)]
+    audience: Option<Vec<CustomerId>>,
+    #[serde(default)]
+    uses_per_code: Option<u64>,
+}
+
+/// A campaign read from JSON, its id not yet given: the shared definition
+/// (under a stand-in code) and how often each code may be used.
+pub(crate) struct CampaignDraft {
+    pub(crate) definition: PromoCode,
+    pub(crate) uses_per_code: u64,
+}
+
+impl<'de> Deserialize<'de> for CampaignDraft {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<CampaignDraft, D::Error> {
+        let repr = CampaignRepr::deserialize(deserializer)?;
+        let uses_per_code = repr.uses_per_code.unwrap_or(crate::Campaign::DEFAULT_USES_PER_CODE);
+        if uses_per_code == 0 {
+            return Err(Refused::at("uses_per_code", InputError::ZeroUsesPerCode).into_serde());
+        }
+        let definition = DefinitionRepr {
+            // No rule reads the code: the campaign's id takes its place once the draft is read.
+            code: Code::parse("CAMPAIGN").map_err(|err| Refused::Message(err.to_string()).into_serde())?,
+            active: repr.active,
+            discount: repr.discount,
+            applies_to: repr.applies_to,
+            limits: repr.limits,
+            starts_at: repr.starts_at,
+            ends_at: repr.ends_at,
+            minimum: repr.minimum,
+            audience: repr.audience,
+        }
+        .finish()
+        .map_err(Refused::into_serde)?;
+        Ok(CampaignDraft {
+            definition,
+            uses_per_code,
         })
     }
 }

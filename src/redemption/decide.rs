@@ -123,9 +123,10 @@ impl<'a> Attempt<'a> {
 // Short-lived and matched at once: boxing would only add an allocation per step.
 #[allow(clippy::large_enum_variant)]
 enum Step<'m> {
-    /// [`RedemptionStore::usage_for`].
+    /// [`RedemptionStore::usage_for`], or for a campaign's code [`RedemptionStore::uses_through`].
     ReadUsage {
         code: &'m Code,
+        campaign: Option<&'m Code>,
         customer: Option<&'m CustomerId>,
         now: Timestamp,
     },
@@ -243,12 +244,14 @@ impl<'a> Decision<'a> {
         match &self.state {
             State::Reading => Step::ReadUsage {
                 code: promo.code(),
+                campaign: promo.campaign(),
                 customer,
                 now,
             },
             State::Recording { expected, quote } => Step::Record(Redemption {
                 after_expired_hold: self.after_expired_hold,
                 code: promo.code(),
+                campaign: promo.campaign(),
                 customer,
                 expected: *expected,
                 idempotency_key: key,
@@ -495,7 +498,18 @@ fn drive<S: RedemptionStore + ?Sized>(mut decision: Decision<'_>, store: &S) -> 
     let mut answer = None;
     loop {
         answer = Some(match decision.resume(answer.take()) {
-            Step::ReadUsage { code, customer, now } => Answer::Usage(store.usage_for(code, customer, now)),
+            Step::ReadUsage {
+                code,
+                campaign: None,
+                customer,
+                now,
+            } => Answer::Usage(store.usage_for(code, customer, now)),
+            Step::ReadUsage {
+                code,
+                campaign: Some(campaign),
+                customer,
+                now,
+            } => Answer::Usage(store.uses_through(campaign, code, customer, now)),
             Step::ReadKey { code, key } => Answer::Reservation(store.reservation(code, key)),
             Step::Record(redemption) => Answer::Reservation(store.record(&redemption)),
             Step::Convert(conversion) => Answer::Reservation(store.convert(&conversion)),
@@ -512,7 +526,18 @@ async fn drive_async<S: AsyncRedemptionStore + ?Sized>(
     let mut answer = None;
     loop {
         answer = Some(match decision.resume(answer.take()) {
-            Step::ReadUsage { code, customer, now } => Answer::Usage(store.usage_for(code, customer, now).await),
+            Step::ReadUsage {
+                code,
+                campaign: None,
+                customer,
+                now,
+            } => Answer::Usage(store.usage_for(code, customer, now).await),
+            Step::ReadUsage {
+                code,
+                campaign: Some(campaign),
+                customer,
+                now,
+            } => Answer::Usage(store.uses_through(campaign, code, customer, now).await),
             Step::ReadKey { code, key } => Answer::Reservation(store.reservation(code, key).await),
             Step::Record(redemption) => Answer::Reservation(store.record(&redemption).await),
             Step::Convert(conversion) => Answer::Reservation(store.convert(&conversion).await),

@@ -68,7 +68,10 @@ impl PromoCode {
         }
         let limits = self.limits();
         let caps = |rejection| match rejection {
-            Rejection::Exhausted => limits.total().is_some_and(|cap| usage.total() >= cap),
+            Rejection::Exhausted => {
+                limits.total().is_some_and(|cap| usage.total() >= cap)
+                    || self.uses_per_code().is_some_and(|cap| usage.code_uses() >= cap)
+            }
             Rejection::CustomerLimitReached => {
                 customer.is_some() && limits.per_customer().is_some_and(|cap| usage.per_customer() >= cap)
             }

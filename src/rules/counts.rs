@@ -36,6 +36,9 @@ pub struct UsageCounts {
     per_customer: u64,
     #[serde(serialize_with = "as_text")]
     discounted: Decimal,
+    /// For a campaign's code: its own uses, the rest being the campaign's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    per_code: Option<u64>,
 }
 
 impl UsageCounts {
@@ -44,6 +47,7 @@ impl UsageCounts {
         total: 0,
         per_customer: 0,
         discounted: Decimal::ZERO,
+        per_code: None,
     };
 
     /// Counts of `total` redemptions, `per_customer` of them by the customer,
@@ -60,6 +64,7 @@ impl UsageCounts {
             total,
             per_customer,
             discounted: Decimal::ZERO,
+            per_code: None,
         })
     }
 
@@ -86,6 +91,54 @@ impl UsageCounts {
             });
         }
         Ok(UsageCounts { discounted, ..self })
+    }
+
+    /// The same counts read through a campaign: `total`, `per_customer` and
+    /// `discounted` are the campaign's (all of its codes), and `uses` of
+    /// them came through this one code. A store's compare-and-set compares
+    /// the code's uses with the rest, as one value.
+    ///
+    /// # Errors
+    ///
+    /// [`InputError::PerCodeExceedsTotal`] when `uses > total`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::UsageCounts;
+    ///
+    /// let usage = UsageCounts::new(40, 2)?.with_code_uses(1)?;
+    /// assert_eq!(usage.code_uses(), 1);
+    /// assert_eq!(usage.total(), 40);
+    /// assert_ne!(usage, UsageCounts::new(40, 2)?.with_code_uses(0)?);
+    /// // A plain code's uses are its total.
+    /// assert_eq!(UsageCounts::new(40, 2)?.code_uses(), 40);
+    /// assert!(UsageCounts::new(1, 0)?.with_code_uses(2).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_code_uses(self, uses: u64) -> Result<UsageCounts, InputError> {
+        if uses > self.total {
+            return Err(InputError::PerCodeExceedsTotal {
+                total: self.total,
+                per_code: uses,
+            });
+        }
+        Ok(UsageCounts {
+            per_code: Some(uses),
+            ..self
+        })
+    }
+
+    /// The uses of the code itself: for a campaign's code, those that came
+    /// through it (see [`with_code_uses`](UsageCounts::with_code_uses)); for
+    /// any other code, all of them ([`total`](UsageCounts::total)).
+    pub fn code_uses(&self) -> u64 {
+        self.per_code.unwrap_or(self.total)
+    }
+
+    /// Whether these counts were read through a campaign (they carry the code's own uses).
+    pub fn through_campaign(&self) -> bool {
+        self.per_code.is_some()
     }
 
     /// Redemptions by anyone.
@@ -119,6 +172,10 @@ impl UsageCounts {
     pub fn incremented(&self, with_customer: bool) -> Option<UsageCounts> {
         Some(UsageCounts {
             discounted: self.discounted,
+            per_code: match self.per_code {
+                Some(uses) => Some(uses.checked_add(1)?),
+                None => None,
+            },
             total: self.total.checked_add(1)?,
             per_customer: if with_customer {
                 self.per_customer.checked_add(1)?

@@ -541,6 +541,8 @@ pub struct PromoCode {
     minimum: Option<Money>,
     audience: Audience,
     currency: Option<Currency>,
+    /// For a campaign's code: the campaign's id and how often each of its codes may be used.
+    campaign: Option<(Code, u64)>,
 }
 
 /// Builds a [`PromoCode`]; [`build`](PromoCodeBuilder::build) checks the whole definition.
@@ -648,6 +650,7 @@ impl PromoCode {
                 minimum: None,
                 audience: Audience::public(),
                 currency: None,
+                campaign: None,
             },
         }
     }
@@ -660,6 +663,65 @@ impl PromoCode {
     /// The normalised code.
     pub fn code(&self) -> &Code {
         &self.code
+    }
+
+    /// For a campaign's code, the campaign's id: its uses are counted with
+    /// every other code of the campaign (see [`Campaign::code`](crate::Campaign::code)).
+    pub fn campaign(&self) -> Option<&Code> {
+        self.campaign.as_ref().map(|(id, _)| id)
+    }
+
+    /// For a campaign's code, how often the code itself may be used; its
+    /// `limits` are then the campaign's, across all of its codes.
+    pub fn uses_per_code(&self) -> Option<u64> {
+        self.campaign.as_ref().map(|(_, uses)| *uses)
+    }
+
+    /// The same definition under another code.
+    pub(crate) fn renamed(self, code: Code) -> PromoCode {
+        PromoCode { code, ..self }
+    }
+
+    /// This definition as a code of no campaign.
+    pub(crate) fn without_campaign(self) -> PromoCode {
+        PromoCode { campaign: None, ..self }
+    }
+
+    /// How many more uses `usage` leaves the code, if it is capped: the
+    /// least of what its total cap and (for a campaign's code) its
+    /// `uses_per_code` leave. `None` for a code without either cap.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::{Campaign, Code, Discount, PromoCode, UsageCounts, UsageLimits};
+    ///
+    /// let definition = PromoCode::builder(Code::parse("BF")?, Discount::percent("20".parse()?)?)
+    ///     .limits(UsageLimits::new(Some(150), None)?)
+    ///     .build()?;
+    /// let code = Campaign::new(definition.clone(), 2)?.code(Code::parse("BF-1")?);
+    /// assert_eq!(code.remaining_uses(UsageCounts::new(100, 0)?.with_code_uses(1)?), Some(1));
+    /// assert_eq!(code.remaining_uses(UsageCounts::new(149, 0)?.with_code_uses(0)?), Some(1));
+    /// assert_eq!(definition.remaining_uses(UsageCounts::new(100, 0)?), Some(50));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn remaining_uses(&self, usage: UsageCounts) -> Option<u64> {
+        let total = self.limits.total().map(|cap| cap.saturating_sub(usage.total()));
+        let own = self.uses_per_code().map(|cap| cap.saturating_sub(usage.code_uses()));
+        match (total, own) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// This definition as `code` of campaign `id`, each code usable
+    /// `uses_per_code` times: what [`Campaign::code`](crate::Campaign::code) makes.
+    pub(crate) fn counted_under(&self, code: Code, id: &Code, uses_per_code: u64) -> PromoCode {
+        PromoCode {
+            code,
+            campaign: Some((id.clone(), uses_per_code)),
+            ..self.clone()
+        }
     }
 
     /// Whether the code is switched on.
@@ -725,23 +787,48 @@ pub struct PublicDefinition<'a>(&'a PromoCode);
 
 impl Serialize for PromoCode {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serialize_definition(self, true, serializer)
+        serialize_definition(self, Shown::Operator, serializer)
     }
 }
 
 impl Serialize for PublicDefinition<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serialize_definition(self.0, false, serializer)
+        serialize_definition(self.0, Shown::Public, serializer)
     }
 }
 
-fn serialize_definition<S: Serializer>(
+/// Who a definition is written for.
+#[derive(Clone, Copy)]
+pub(crate) enum Shown {
+    /// The operator: everything (a campaign's code names its campaign).
+    Operator,
+    /// Anyone: no audience's customers, and a campaign's code as an ordinary definition.
+    Public,
+    /// A campaign's definition, with `uses_per_code`: `id` in place of `code`.
+    Campaign(u64),
+}
+
+pub(crate) fn serialize_definition<S: Serializer>(
     promo: &PromoCode,
-    with_audience: bool,
+    shown: Shown,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
-    let mut s = serializer.serialize_struct("PromoCode", 10)?;
-    s.serialize_field("code", &promo.code)?;
+    let with_audience = !matches!(shown, Shown::Public);
+    let mut s = serializer.serialize_struct("PromoCode", 12)?;
+    match shown {
+        Shown::Campaign(uses_per_code) => {
+            s.serialize_field("id", &promo.code)?;
+            s.serialize_field("uses_per_code", &uses_per_code)?;
+        }
+        Shown::Operator => {
+            s.serialize_field("code", &promo.code)?;
+            if let Some((id, uses_per_code)) = &promo.campaign {
+                s.serialize_field("campaign", id)?;
+                s.serialize_field("uses_per_code", uses_per_code)?;
+            }
+        }
+        Shown::Public => s.serialize_field("code", &promo.code)?,
+    }
     s.serialize_field("active", &promo.active)?;
     s.serialize_field("discount", &promo.discount)?;
     if let Some(scope) = &promo.applies_to {

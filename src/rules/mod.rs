@@ -4,18 +4,22 @@
 //! clock, no I/O. It uses the values layer only.
 
 mod basket;
+mod campaign;
 mod check;
 mod counts;
 mod definition;
+mod pattern;
 mod quote;
 mod rejection;
 
 pub use basket::{Basket, Line};
+pub use campaign::Campaign;
 pub use counts::UsageCounts;
 pub use definition::{
     AppliesTo, Audience, BudgetShort, Discount, DiscountKind, PromoCode, PromoCodeBuilder, PublicDefinition,
     UsageLimits,
 };
+pub use pattern::CodePattern;
 pub use quote::{Quote, QuoteLine, QuoteShipping};
 pub use rejection::{PromoCodeRejected, Rejection};
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::{Quote, UsageCounts};
+use crate::rules::{PromoCode, Quote, UsageCounts};
 use crate::values::{Code, CustomerId, IdempotencyKey, Timestamp};
 
 mod memory;
@@ -200,6 +200,10 @@ impl Redemption<'_> {
 pub struct Redemption<'a> {
     /// The code being redeemed.
     pub code: &'a Code,
+    /// For a campaign's code, the campaign's id: the write then compares and
+    /// counts the code's uses with the campaign's (see
+    /// [`RedemptionStore::uses_through`]). `None` for any other code.
+    pub campaign: Option<&'a Code>,
     /// Who redeems it, if known.
     pub customer: Option<&'a CustomerId>,
     /// The counts the decision was made against.
@@ -301,7 +305,14 @@ pub enum StoreError {
 ///   names one redemption forever: whether such a capture is for the hold's
 ///   customer and basket is the caller's check ([`capture`](crate::capture)
 ///   makes it);
-/// - keeps keys per code.
+/// - keeps keys per code;
+/// - counts a campaign's codes together: a write that names a campaign
+///   ([`Redemption::campaign`]) compares and moves the campaign's counts
+///   (every code of it: total, per customer, the discounts) and the code's
+///   own uses, as one value ([`uses_through`](RedemptionStore::uses_through)).
+///   A campaign's counts are apart from those of a code that has its id.
+///   A store keeps the campaign with the reservation: a conversion (its
+///   `expected` read through the campaign) and a release move both.
 ///
 /// The suite in `promocodes::testing` (feature `testing`) checks all of this for
 /// any implementation.
@@ -313,6 +324,42 @@ pub trait RedemptionStore {
     ///
     /// [`StoreError`] when the store cannot answer.
     fn usage_for(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> Result<UsageCounts, StoreError>;
+
+    /// The counts for `code` of `campaign` at `now`: the campaign's (the
+    /// uses of all of its codes, overall and for `customer`, and the sum of
+    /// their discounts) with the uses of `code` itself
+    /// ([`UsageCounts::code_uses`]), one value for a write naming the
+    /// campaign to compare.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot answer.
+    fn uses_through(
+        &self,
+        campaign: &Code,
+        code: &Code,
+        customer: Option<&CustomerId>,
+        now: Timestamp,
+    ) -> Result<UsageCounts, StoreError>;
+
+    /// The counts a decision on `promo` is made on: [`usage_for`](RedemptionStore::usage_for)
+    /// its code, or for a campaign's code [`uses_through`](RedemptionStore::uses_through)
+    /// its campaign. What an adapter shows or quotes with.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot answer.
+    fn usage_of(
+        &self,
+        promo: &PromoCode,
+        customer: Option<&CustomerId>,
+        now: Timestamp,
+    ) -> Result<UsageCounts, StoreError> {
+        match promo.campaign() {
+            Some(campaign) => self.uses_through(campaign, promo.code(), customer, now),
+            None => self.usage_for(promo.code(), customer, now),
+        }
+    }
 
     /// How many of `code`'s counted uses at `now` are holds.
     ///
@@ -384,6 +431,16 @@ macro_rules! delegate_store {
                 now: Timestamp,
             ) -> Result<UsageCounts, StoreError> {
                 (**self).usage_for(code, customer, now)
+            }
+
+            fn uses_through(
+                &self,
+                campaign: &Code,
+                code: &Code,
+                customer: Option<&CustomerId>,
+                now: Timestamp,
+            ) -> Result<UsageCounts, StoreError> {
+                (**self).uses_through(campaign, code, customer, now)
             }
 
             fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
@@ -462,6 +519,19 @@ pub trait AsyncRedemptionStore {
         now: Timestamp,
     ) -> impl Future<Output = Result<UsageCounts, StoreError>> + Send;
 
+    /// As [`RedemptionStore::uses_through`].
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot answer.
+    fn uses_through(
+        &self,
+        campaign: &Code,
+        code: &Code,
+        customer: Option<&CustomerId>,
+        now: Timestamp,
+    ) -> impl Future<Output = Result<UsageCounts, StoreError>> + Send;
+
     /// As [`RedemptionStore::held`].
     ///
     /// # Errors
@@ -518,6 +588,16 @@ macro_rules! delegate_async_store {
                 now: Timestamp,
             ) -> impl Future<Output = Result<UsageCounts, StoreError>> + Send {
                 (**self).usage_for(code, customer, now)
+            }
+
+            fn uses_through(
+                &self,
+                campaign: &Code,
+                code: &Code,
+                customer: Option<&CustomerId>,
+                now: Timestamp,
+            ) -> impl Future<Output = Result<UsageCounts, StoreError>> + Send {
+                (**self).uses_through(campaign, code, customer, now)
             }
 
             fn held(&self, code: &Code, now: Timestamp) -> impl Future<Output = Result<u64, StoreError>> + Send {

@@ -172,6 +172,65 @@ pub enum InputError {
         /// Redemptions of the code by the customer.
         per_customer: u64,
     },
+    /// Usage counts of a campaign's code with more uses through the code than the campaign has.
+    #[error("usage has {per_code} redemptions of the code but only {total} in its campaign")]
+    PerCodeExceedsTotal {
+        /// Redemptions of the campaign's codes by anyone.
+        total: u64,
+        /// Redemptions through this code.
+        per_code: u64,
+    },
+    /// A pattern for a campaign's codes with too few `#` (random characters).
+    #[error("pattern {pattern:?} has {random} random characters (#); at least {min} are needed")]
+    PatternTooFewRandom {
+        /// The pattern as given.
+        pattern: String,
+        /// Its `#`.
+        random: usize,
+        /// The fewest allowed.
+        min: usize,
+    },
+    /// A pattern whose combinations are too few for the campaign's codes:
+    /// guessing one would be too easy.
+    #[error("pattern {pattern:?} makes {combinations} codes; {needed} (1,000,000 for each of the campaign's {codes} codes) are needed")]
+    PatternTooSmall {
+        /// The pattern as given.
+        pattern: String,
+        /// How many codes it can make (saturating at `u64::MAX`).
+        combinations: u64,
+        /// The campaign's codes after the call.
+        codes: u64,
+        /// The fewest combinations allowed.
+        needed: u64,
+    },
+    /// A character a pattern or a charset may not hold: codes are letters,
+    /// digits, `-` and `_` (a charset also no `-`/`_` twice, and at least two characters).
+    #[error("{field} {text:?}: {reason}")]
+    InvalidPattern {
+        /// `pattern` or `charset`.
+        field: &'static str,
+        /// What was given.
+        text: String,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// A campaign that would hold more codes than allowed.
+    #[error("the campaign would have {codes} codes; it may have at most {max}")]
+    CampaignFull {
+        /// Its codes after the call.
+        codes: u64,
+        /// The most it may have.
+        max: u64,
+    },
+    /// A code named twice in one import.
+    #[error("{code} is named twice")]
+    DuplicateCode {
+        /// The code.
+        code: String,
+    },
+    /// A campaign's `uses_per_code` of zero: each code is usable at least once.
+    #[error("uses_per_code must be at least 1")]
+    ZeroUsesPerCode,
     /// An amount of money written `-0`: amounts have no sign.
     #[error("amount {amount} has a sign; amounts are written without one")]
     SignedZero {

@@ -63,7 +63,7 @@ export type Basket =
 /** How often the code has been redeemed (captured or held), overall and by this customer, and the
  * sum of those uses' discounts in the code's currency (a decimal string or a money object, as
  * `GET /v1/codes/{code}` shows it; default none). */
-export interface UsageCounts { total: number; per_customer: number; discounted?: DecimalString | Money | null; }
+export interface UsageCounts { total: number; per_customer: number; discounted?: DecimalString | Money | null; per_code?: number | null; }
 
 /** Everything but the definition and the basket; all optional. */
 export interface QuoteOptions {

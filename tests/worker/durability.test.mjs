@@ -149,3 +149,69 @@ test("SIGKILL with active holds: holds, expiries and releases survive, and no co
   await worker.stop();
   worker = undefined;
 });
+
+test("SIGKILL during captures of a campaign's codes: received receipts survive, the campaign counts each once", async () => {
+  worker = await startWorker({ state });
+  const put = await call(worker.base, "PUT", "/v1/campaigns/KILL", {
+    body: { discount: { kind: "fixed", amount: eur("1.00") } }, headers: admin });
+  assert.equal(put.status, 201, put.text);
+  const codes = Array.from({ length: 5000 }, (_, i) => `KILL-${String(i).padStart(4, "0")}`);
+  const added = await call(worker.base, "POST", "/v1/campaigns/KILL/codes", {
+    body: { codes }, headers: { ...admin, "idempotency-key": "kill-import" } });
+  assert.equal(added.status, 201, added.text);
+  const base = worker.base;
+  const received = new Map(); // key -> receipt the client got
+  const attempted = [];
+  let stop = false;
+  let next = 0;
+  const body = (i) => JSON.stringify({ code: codes[i], total: eur("10.00") });
+  const client = async () => {
+    while (!stop && next < codes.length) {
+      const i = next++;
+      attempted.push(i);
+      try {
+        const res = await fetch(`${base}/v1/captures`, {
+          method: "POST",
+          headers: { ...capturer, "idempotency-key": `kill-${i}`, "content-type": "application/json" },
+          body: body(i),
+        });
+        const text = await res.text();
+        if (res.status === 201) received.set(i, JSON.parse(text));
+      } catch { /* the connection died with the server */ }
+    }
+  };
+  const clients = Array.from({ length: 10 }, client);
+  while (received.size < 40) await new Promise((r) => setTimeout(r, 20));
+  await worker.kill(); // SIGKILL to wrangler and workerd, mid-load
+  stop = true;
+  await Promise.all(clients);
+  console.log(`# killed after ${received.size} campaign receipts received, ${attempted.length} captures attempted`);
+
+  worker = await startWorker({ state });
+  const listed = [];
+  let after = "";
+  for (;;) {
+    const page = await call(worker.base, "GET", `/v1/campaigns/KILL/codes?limit=1000${after ? `&after=${after}` : ""}`, { headers: admin });
+    assert.equal(page.status, 200, page.text);
+    listed.push(...page.json.codes);
+    if (page.json.next === null) break;
+    after = page.json.next;
+  }
+  const used = new Set(listed.filter((c) => c.uses > 0).map((c) => c.code));
+  assert.ok(listed.every((c) => c.uses <= 1), "no code counted twice");
+  const summary = await call(worker.base, "GET", "/v1/campaigns/KILL", { headers: admin });
+  assert.equal(summary.json.usage.total, used.size, "the campaign's total is its codes' uses");
+  for (const [i, receipt] of received) {
+    assert.ok(used.has(codes[i]), `the receipt for ${codes[i]} is still there`);
+    assert.equal(receipt.usage.per_code, 1);
+  }
+  const retried = await Promise.all(attempted.map((i) => captureReq(worker.base, `kill-${i}`, { code: codes[i], total: eur("10.00") })));
+  for (const [n, r] of retried.entries()) {
+    const i = attempted[n];
+    assert.equal(r.status, used.has(codes[i]) ? 200 : 201, `${codes[i]}: ${r.text}`);
+  }
+  const after2 = await call(worker.base, "GET", "/v1/campaigns/KILL", { headers: admin });
+  assert.equal(after2.json.usage.total, attempted.length, "each key counted exactly once");
+  await worker.stop();
+  worker = undefined;
+});

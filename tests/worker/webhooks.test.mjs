@@ -233,3 +233,26 @@ test("events without a promo code, of other types, or for unknown codes are answ
   assert.equal(otherType.status, 200);
   assert.equal(otherType.json.action, "ignored");
 });
+
+test("a campaign's code is paid and refunded through Stripe as any code: the code is used, then free again", async () => {
+  const put = await call(base(), "PUT", "/v1/campaigns/STRIPECAMP", {
+    body: { discount: { kind: "percent", percent: "10" }, limits: { total: 10 } }, headers: admin });
+  assert.equal(put.status, 201, put.text);
+  const added = await call(base(), "POST", "/v1/campaigns/STRIPECAMP/codes", {
+    body: { codes: ["STRIPE-ONE"] }, headers: { ...admin, "idempotency-key": "stripe-camp" } });
+  assert.equal(added.status, 201, added.text);
+  const pi = stripeId("pi");
+  const paid = await postStripe(base(), paymentIntentSucceeded({ id: pi, code: "stripe-one", customer: "carol", basket: basket80, amount: 7200 }));
+  assert.equal(paid.status, 200, paid.text);
+  assert.equal(paid.json.action, "captured", paid.text);
+  assert.equal(paid.json.receipt.usage.per_code, 1);
+  const campaign = async () => (await call(base(), "GET", "/v1/campaigns/STRIPECAMP", { headers: admin })).json;
+  assert.deepEqual((await campaign()).codes, { count: 1, used: 1 });
+  const again = await postStripe(base(), paymentIntentSucceeded({ code: "STRIPE-ONE", customer: "dave", basket: basket80, amount: 7200 }));
+  assert.equal(again.status, 200, again.text);
+  assert.equal(again.json.action, "refused", "the single-use code is used up");
+  const refunded = await postStripe(base(), chargeRefunded({ paymentIntent: pi, metadata: {} }));
+  assert.equal(refunded.status, 200, refunded.text);
+  assert.equal(refunded.json.action, "released");
+  assert.deepEqual((await campaign()).usage, { total: 0, held: 0 });
+});

@@ -24,7 +24,30 @@ pub const DEFAULT_PAGE: u32 = 100;
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS codes(code TEXT PRIMARY KEY, pending INTEGER NOT NULL, archived INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS payments(payment TEXT PRIMARY KEY, code TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS campaigns(id TEXT PRIMARY KEY, archived INTEGER NOT NULL);
 ";
+
+/// Campaigns' codes: `codes.campaign` names the campaign a code belongs to
+/// (NULL for a plain code); added to catalogs older than campaigns.
+const CAMPAIGN_COLUMN: &str = "ALTER TABLE codes ADD COLUMN campaign TEXT";
+
+/// Codes of a campaign to register: `{"campaign": "BF", "codes": ["BF-K7PQ-X2M9", ...]}`.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Registration {
+    /// The campaign's id.
+    pub campaign: String,
+    /// Its new codes, normalised.
+    pub codes: Vec<String>,
+}
+
+/// The catalog's answer to a [`Registration`]: `{"taken": null}` when every
+/// code was registered, else the first code that exists already (as a plain
+/// code or another campaign's), and then nothing was.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Registered {
+    /// The code that exists already, if any.
+    pub taken: Option<String>,
+}
 
 /// A payment and the code it was captured for (so that a refund that does
 /// not name the code finds it): `{"payment": "pi_...", "code": "SAVE10"}`.
@@ -51,6 +74,9 @@ pub struct Entry {
     pub pending: bool,
     /// Archived (as last confirmed).
     pub archived: bool,
+    /// The campaign the code belongs to, if any: its object is the campaign's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub campaign: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -58,6 +84,8 @@ struct Row {
     code: String,
     pending: i64,
     archived: i64,
+    #[serde(default)]
+    campaign: Option<String>,
 }
 
 impl From<Row> for Entry {
@@ -66,8 +94,19 @@ impl From<Row> for Entry {
             code: row.code,
             pending: row.pending != 0,
             archived: row.archived != 0,
+            campaign: row.campaign,
         }
     }
+}
+
+#[derive(Deserialize)]
+struct NameRow {
+    name: String,
+}
+
+#[derive(Deserialize)]
+struct CampaignRow {
+    id: String,
 }
 
 /// A change the Worker reports: `{"code", "archived"}`.
@@ -109,7 +148,44 @@ impl Catalog {
     fn sql(&self) -> Result<SqlStorage> {
         let sql = self.state.storage().sql();
         sql.exec(SCHEMA, None)?;
+        let columns: Vec<NameRow> = sql
+            .exec("SELECT name FROM pragma_table_info('codes')", None)?
+            .to_array()?;
+        if !columns.iter().any(|c| c.name == "campaign") {
+            sql.exec(CAMPAIGN_COLUMN, None)?;
+        }
         Ok(sql)
+    }
+
+    /// Registers a campaign's codes, all or none (one synchronous turn: no
+    /// other request interleaves): the first that exists as a plain code or
+    /// another campaign's is named, and nothing is written. A code already
+    /// the same campaign's (a retried call) stays.
+    fn register(&self, registration: &Registration) -> std::result::Result<Registered, Problem> {
+        let sql = self.sql()?;
+        for code in &registration.codes {
+            let rows: Vec<Row> = sql
+                .exec(
+                    "SELECT code, pending, archived, campaign FROM codes WHERE code = ?",
+                    vec![code.clone().into()],
+                )?
+                .to_array()?;
+            if rows
+                .first()
+                .is_some_and(|row| row.campaign.as_deref() != Some(registration.campaign.as_str()))
+            {
+                return Ok(Registered {
+                    taken: Some(code.clone()),
+                });
+            }
+        }
+        for code in &registration.codes {
+            sql.exec(
+                "INSERT INTO codes(code, pending, archived, campaign) VALUES (?, 0, 0, ?) ON CONFLICT(code) DO NOTHING",
+                vec![code.clone().into(), registration.campaign.clone().into()],
+            )?;
+        }
+        Ok(Registered { taken: None })
     }
 
     async fn dispatch(&self, mut req: Request) -> std::result::Result<Response, Problem> {
@@ -117,7 +193,18 @@ impl Catalog {
         match (req.method(), path.as_str()) {
             (Method::Post, "/intend") => {
                 let change: Change = req.json().await?;
-                self.sql()?.exec(
+                let sql = self.sql()?;
+                let owner: Vec<Row> = sql
+                    .exec(
+                        "SELECT code, pending, archived, campaign FROM codes WHERE code = ? AND campaign IS NOT NULL",
+                        vec![change.code.clone().into()],
+                    )?
+                    .to_array()?;
+                if !owner.is_empty() {
+                    // A campaign's code is not defined alone.
+                    return Ok(Response::empty()?.with_status(409));
+                }
+                sql.exec(
                     "INSERT INTO codes(code, pending, archived) VALUES (?, 1, ?)
                      ON CONFLICT(code) DO UPDATE SET pending = 1",
                     vec![change.code.into(), i64::from(change.archived).into()],
@@ -146,7 +233,7 @@ impl Catalog {
                 let rows: Vec<Row> = self
                     .sql()?
                     .exec(
-                        "SELECT code, pending, archived FROM codes WHERE code = ?",
+                        "SELECT code, pending, archived, campaign FROM codes WHERE code = ?",
                         vec![change.code.into()],
                     )?
                     .to_array()?;
@@ -172,6 +259,49 @@ impl Catalog {
                     .to_array()?;
                 Ok(Response::from_json(&rows.into_iter().next())?)
             }
+            (Method::Post, "/campaign") => {
+                let change: Change = req.json().await?;
+                self.sql()?.exec(
+                    "INSERT INTO campaigns(id, archived) VALUES (?1, ?2) ON CONFLICT(id) DO UPDATE SET archived = ?2",
+                    vec![change.code.into(), i64::from(change.archived).into()],
+                )?;
+                Ok(Response::empty()?.with_status(204))
+            }
+            (Method::Post, "/list-campaigns") => {
+                let page: Page = req.json().await?;
+                let limit = page.limit.clamp(1, MAX_PAGE);
+                let rows: Vec<CampaignRow> = self
+                    .sql()?
+                    .exec(
+                        "SELECT id, archived FROM campaigns WHERE id > ?1 AND substr(id, 1, length(?2)) = ?2
+                           AND (?3 OR archived = 0) ORDER BY id LIMIT ?4",
+                        vec![
+                            page.after.clone().into(),
+                            page.prefix.clone().into(),
+                            i64::from(page.archived).into(),
+                            (i64::from(limit) + 1).into(),
+                        ],
+                    )?
+                    .to_array()?;
+                let more = rows.len() > limit as usize;
+                let ids: Vec<String> = rows.into_iter().take(limit as usize).map(|r| r.id).collect();
+                Ok(Response::from_json(&(ids, more))?)
+            }
+            (Method::Post, "/campaign-exists") => {
+                let change: Change = req.json().await?;
+                let rows: Vec<NameRow> = self
+                    .sql()?
+                    .exec(
+                        "SELECT id AS name FROM campaigns WHERE id = ?",
+                        vec![change.code.into()],
+                    )?
+                    .to_array()?;
+                Ok(Response::from_json(&!rows.is_empty())?)
+            }
+            (Method::Post, "/register") => {
+                let registration: Registration = req.json().await?;
+                Ok(Response::from_json(&self.register(&registration)?)?)
+            }
             (Method::Post, "/list") => {
                 let page: Page = req.json().await?;
                 Ok(Response::from_json(&self.list(&page)?)?)
@@ -187,8 +317,9 @@ impl Catalog {
         let rows: Vec<Row> = self
             .sql()?
             .exec(
-                "SELECT code, pending, archived FROM codes
+                "SELECT code, pending, archived, campaign FROM codes
                  WHERE code > ?1 AND substr(code, 1, length(?2)) = ?2 AND (?3 OR archived = 0 OR pending = 1)
+                   AND campaign IS NULL
                  ORDER BY code LIMIT ?4",
                 vec![
                     page.after.clone().into(),

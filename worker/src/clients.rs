@@ -4,7 +4,7 @@
 //! exist.
 
 use std::cell::RefCell;
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use promocodes::Code;
 use serde_json::{json, Value};
@@ -29,9 +29,28 @@ pub async fn to_object(env: &Env, name: &str, req: Request) -> Answer {
     Ok(stub.fetch_with_request(req).await?)
 }
 
-/// Sends `req` to the object of `code`.
+/// Sends `req` to the object of `code`: its own, or for a campaign's code
+/// the campaign's (`campaign:<id>`, which keeps all of its codes and counts).
 pub async fn to_ledger(env: &Env, code: &Code, req: Request) -> Answer {
-    to_object(env, code.as_str(), req).await
+    let name = object_of(env, code).await?;
+    to_object(env, &name, req).await
+}
+
+/// The object a campaign's counts and codes live in.
+pub fn campaign_object(id: &Code) -> String {
+    format!("campaign:{}", id.as_str())
+}
+
+/// Sends `call` for campaign `id` to the campaign's object, with `query`, `body` and `headers`.
+pub async fn call_campaign(
+    env: &Env,
+    id: &Code,
+    call: Call,
+    query: &[(&str, &str)],
+    body: Option<String>,
+    headers: &[(&str, &str)],
+) -> Answer {
+    to_object(env, &campaign_object(id), call.request(id, query, body, headers)?).await
 }
 
 /// Sends `call` for `code` to its object, with `body`.
@@ -84,19 +103,27 @@ pub async fn to_catalog(env: &Env, path: &str, body: &impl serde::Serialize) -> 
 }
 
 /// Records a definition change in the catalog: `intend` before the code's object is written, `commit` after.
+///
+/// # Errors
+///
+/// [`Problem::CodeExists`] when `intend` names a campaign's code (it is not defined alone).
 pub async fn catalog_change(env: &Env, step: &str, code: &Code, archived: bool) -> std::result::Result<(), Problem> {
     let change = Change {
         code: code.as_str().to_owned(),
         archived,
     };
-    to_catalog(env, step, &change).await.map(|_| ())
+    match to_catalog(env, step, &change).await {
+        Err(Problem::Internal(message)) if message.contains("answered 409") => Err(Problem::CodeExists(code.clone())),
+        other => other.map(|_| ()),
+    }
 }
 
 thread_local! {
-    /// Codes this isolate has seen in the catalog. A code, once defined, stays
-    /// known (an archived code's object answers 404 itself), so this never
-    /// goes stale; only the unknown are asked for again.
-    static KNOWN: RefCell<HashSet<Code>> = RefCell::new(HashSet::new());
+    /// Codes this isolate has seen in the catalog, with the name of their
+    /// object. A code, once defined, stays known and keeps its object (an
+    /// archived code's object answers 404 itself), so this never goes
+    /// stale; only the unknown are asked for again.
+    static KNOWN: RefCell<HashMap<Code, String>> = RefCell::new(HashMap::new());
 }
 
 /// The most codes an isolate remembers as known.
@@ -104,8 +131,14 @@ const KNOWN_MAX: usize = 10_000;
 
 /// Whether `code` was ever defined, without addressing its object (which would create it).
 pub async fn is_known(env: &Env, code: &Code) -> std::result::Result<bool, Problem> {
-    if KNOWN.with(|known| known.borrow().contains(code)) {
-        return Ok(true);
+    Ok(known_object(env, code).await?.is_some())
+}
+
+/// The name of `code`'s object if the catalog knows the code: the code, or
+/// its campaign's object.
+async fn known_object(env: &Env, code: &Code) -> std::result::Result<Option<String>, Problem> {
+    if let Some(name) = KNOWN.with(|known| known.borrow().get(code).cloned()) {
+        return Ok(Some(name));
     }
     let change = Change {
         code: code.as_str().to_owned(),
@@ -113,17 +146,34 @@ pub async fn is_known(env: &Env, code: &Code) -> std::result::Result<bool, Probl
     };
     let mut response = to_catalog(env, "/exists", &change).await?;
     let entry: Option<Entry> = response.json().await?;
-    let known = entry.is_some();
-    if known {
-        KNOWN.with(|set| {
-            let mut set = set.borrow_mut();
-            if set.len() >= KNOWN_MAX {
-                set.clear();
-            }
-            set.insert(code.clone());
-        });
-    }
-    Ok(known)
+    let Some(entry) = entry else {
+        return Ok(None);
+    };
+    let name = match entry.campaign.as_deref().map(Code::parse) {
+        Some(Ok(id)) => campaign_object(&id),
+        Some(Err(err)) => {
+            return Err(Problem::Internal(format!(
+                "the catalog names a campaign that is not an id: {err}"
+            )))
+        }
+        None => code.as_str().to_owned(),
+    };
+    KNOWN.with(|map| {
+        let mut map = map.borrow_mut();
+        if map.len() >= KNOWN_MAX {
+            map.clear();
+        }
+        map.insert(code.clone(), name.clone());
+    });
+    Ok(Some(name))
+}
+
+/// The object of `code`: its campaign's if the catalog says it has one, else
+/// its own (a code being defined is not in the catalog's answer yet).
+async fn object_of(env: &Env, code: &Code) -> std::result::Result<String, Problem> {
+    Ok(known_object(env, code)
+        .await?
+        .unwrap_or_else(|| code.as_str().to_owned()))
 }
 
 /// Refuses a code that was never defined with [`Problem::UnknownCode`], without creating its object.

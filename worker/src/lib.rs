@@ -32,6 +32,13 @@ in one place. Public routes answer CORS ([`cors`]); the others never do.
 | `GET`/`HEAD /v1/codes/{code}` | none (public, rate limited) | the public definition, `usage: {total, held}`, `remaining` |
 | `GET /v1/codes/{code}/redemptions?after=&limit=` | `ADMIN_TOKEN` | every hold and capture, oldest first, with its state |
 | `GET /v1/codes/{code}/stats` | `ADMIN_TOKEN` | captures, replays, holds, releases, expiries, conflicts, rejections |
+| `PUT /v1/campaigns/{id}` | `ADMIN_TOKEN` | 201 created / 200 replaced: a campaign of many codes, in the object `campaign:<id>` |
+| `PATCH`/`DELETE /v1/campaigns/{id}` | `ADMIN_TOKEN` | the campaign's kill switch / archive, for all of its codes |
+| `GET /v1/campaigns?prefix=&after=&limit=&archived=` | `ADMIN_TOKEN` | the campaigns, in id order, with usage |
+| `GET /v1/campaigns/{id}` | `ADMIN_TOKEN` | the campaign, `usage: {total, held, discounted}`, `codes: {count, used}` |
+| `POST /v1/campaigns/{id}/codes` | `ADMIN_TOKEN` + `Idempotency-Key` | 201 the codes generated or imported (the same on a retry) / 409 a code exists |
+| `GET /v1/campaigns/{id}/redemptions?after=&limit=`, `.../stats` | `ADMIN_TOKEN` | the campaign's uses (with their code), its figures |
+| `GET /v1/campaigns/{id}/codes?after=&limit=` | `ADMIN_TOKEN` | the campaign's codes with their uses and holds (`Accept: text/csv`: all of them, streamed) |
 | `POST /v1/quotes` | none without `customer` (public, rate limited); with one, a token | 200 quote / 422 rejection |
 | `POST /v1/holds` | `CAPTURE_TOKEN` + `Idempotency-Key` | 201 hold / 200 replay / 422 / 409 |
 | `POST /v1/captures` | `CAPTURE_TOKEN` + `Idempotency-Key` | 201 receipt / 200 replay / 422 / 409 |
@@ -174,6 +181,7 @@ mod tests {
                 store: "sqlite",
                 message: "x".to_owned(),
             }),
+            Problem::CodeExists(Code::parse("B").unwrap()),
             Problem::Misconfigured("X"),
             Problem::Internal("x".to_owned()),
         ];
@@ -189,6 +197,7 @@ mod tests {
                 | Problem::CodeMismatch { .. }
                 | Problem::MissingIdempotencyKey
                 | Problem::UnknownCode(_)
+                | Problem::CodeExists(_)
                 | Problem::UnknownKey(_)
                 | Problem::Refused(_)
                 | Problem::Rejected { .. }

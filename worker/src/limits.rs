@@ -13,6 +13,9 @@ pub const DEFINITION_BODY_LIMIT: usize = 1024 * 1024;
 /// coming `/v1/holds`, and the demo routes): up to 500 lines.
 pub const BASKET_BODY_LIMIT: usize = 64 * 1024;
 
+/// The body of `POST /v1/campaigns/{id}/codes`: up to 10,000 imported codes of 64 characters.
+pub const CODES_BODY_LIMIT: usize = 1024 * 1024;
+
 /// The most bytes of a payment provider's webhook (Stripe's events are a few KB).
 pub const WEBHOOK_BODY_LIMIT: usize = 64 * 1024;
 

@@ -48,6 +48,9 @@ pub enum Problem {
     MissingIdempotencyKey,
     /// No definition is stored for the code (or it is archived).
     UnknownCode(Code),
+    /// The code exists already, as a plain code or a campaign's: codes are
+    /// unique across all codes and campaigns.
+    CodeExists(Code),
     /// A release names a key under which nothing was ever held or captured.
     UnknownKey(IdempotencyKey),
     /// A rule refused a quote (`POST /v1/quotes`): nothing to show but the rule.
@@ -176,6 +179,7 @@ impl Problem {
             Problem::CodeMismatch { .. } => (400, "code_mismatch", "The body's code is not the path's"),
             Problem::MissingIdempotencyKey => (400, "missing_idempotency_key", "Idempotency-Key header required"),
             Problem::UnknownCode(_) => (404, "unknown_code", "Unknown promo code"),
+            Problem::CodeExists(_) => (409, "code_exists", "The code exists already"),
             Problem::UnknownKey(_) => (404, "unknown_key", "Nothing recorded under this key"),
             Problem::Refused(_) | Problem::Rejected { .. } => (422, "rejected", "Promo code rejected"),
             Problem::IdempotencyKeyReused(_) => (
@@ -213,6 +217,9 @@ impl Problem {
                 "send an Idempotency-Key header of 1 to 255 visible ASCII characters".to_owned()
             }
             Problem::UnknownCode(code) => format!("no promo code {code} is defined"),
+            Problem::CodeExists(code) => {
+                format!("{code} exists already (as a code or a campaign's); codes are unique across all of them")
+            }
             Problem::UnknownKey(key) => format!("no hold or redemption is recorded under the key {key}"),
             Problem::Refused(rejected) => rejected.message().to_owned(),
             Problem::Rejected { refusal, .. } => refusal.rejected.message().to_owned(),

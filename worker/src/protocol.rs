@@ -60,6 +60,21 @@ pub enum Call {
     Redemptions,
     /// `GET /stats`: the code's figures.
     Stats,
+    /// `PUT /campaign`: define or replace the campaign (the body is its definition; `code` is its id).
+    PutCampaign,
+    /// `GET /campaign`: the campaign's definition, usage and codes.
+    GetCampaign,
+    /// `PATCH /campaign`: the campaign's kill switch (`{"active": bool}`), for all of its codes.
+    PatchCampaign,
+    /// `DELETE /campaign`: archive the campaign (its codes are then unknown to buyers).
+    ArchiveCampaign,
+    /// `POST /codes`: plan the codes a call adds (with [`IDEMPOTENCY_KEY_HEADER`]),
+    /// generated or imported; a known key answers its plan.
+    PlanCodes,
+    /// `POST /codes/commit`: add the codes planned under the key, once the catalog has them.
+    CommitCodes,
+    /// `GET /codes`: a page of the campaign's codes.
+    CampaignCodes,
     /// `POST /conformance`: test builds only, the store conformance suite.
     #[cfg(feature = "conformance")]
     Conformance,
@@ -84,6 +99,13 @@ impl Call {
         Call::PaymentRelease,
         Call::Redemptions,
         Call::Stats,
+        Call::PutCampaign,
+        Call::GetCampaign,
+        Call::PatchCampaign,
+        Call::ArchiveCampaign,
+        Call::PlanCodes,
+        Call::CommitCodes,
+        Call::CampaignCodes,
         #[cfg(feature = "conformance")]
         Call::Conformance,
         #[cfg(feature = "conformance")]
@@ -106,6 +128,13 @@ impl Call {
             Call::PaymentRelease => (Method::Post, "/payment-release"),
             Call::Redemptions => (Method::Get, "/redemptions"),
             Call::Stats => (Method::Get, "/stats"),
+            Call::PutCampaign => (Method::Put, "/campaign"),
+            Call::GetCampaign => (Method::Get, "/campaign"),
+            Call::PatchCampaign => (Method::Patch, "/campaign"),
+            Call::ArchiveCampaign => (Method::Delete, "/campaign"),
+            Call::PlanCodes => (Method::Post, "/codes"),
+            Call::CommitCodes => (Method::Post, "/codes/commit"),
+            Call::CampaignCodes => (Method::Get, "/codes"),
             #[cfg(feature = "conformance")]
             Call::Conformance => (Method::Post, "/conformance"),
             #[cfg(feature = "conformance")]

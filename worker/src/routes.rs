@@ -44,6 +44,24 @@ pub enum Handler {
     Redemptions,
     /// `GET /v1/codes/{code}/stats`: the figures.
     Stats,
+    /// `GET /v1/campaigns`: the campaigns, as `GET /v1/codes` lists codes.
+    ListCampaigns,
+    /// `PUT /v1/campaigns/{id}`: define or replace a campaign.
+    PutCampaign,
+    /// `PATCH /v1/campaigns/{id}`: the campaign's kill switch.
+    PatchCampaign,
+    /// `DELETE /v1/campaigns/{id}`: archive the campaign.
+    ArchiveCampaign,
+    /// `GET /v1/campaigns/{id}`: its definition, usage and codes.
+    GetCampaign,
+    /// `POST /v1/campaigns/{id}/codes`: generate or import codes.
+    AddCampaignCodes,
+    /// `GET /v1/campaigns/{id}/codes`: a page of its codes.
+    CampaignCodes,
+    /// `GET /v1/campaigns/{id}/redemptions`: its uses, each with its code.
+    CampaignRedemptions,
+    /// `GET /v1/campaigns/{id}/stats`: its figures.
+    CampaignStats,
     /// `POST /v1/quotes`.
     Quote,
     /// `POST /v1/holds`.
@@ -104,6 +122,45 @@ pub const ROUTES: &[Route] = &[
         Access::Admin,
     ),
     route("/v1/codes/{code}/stats", Method::Get, Handler::Stats, Access::Admin),
+    route("/v1/campaigns", Method::Get, Handler::ListCampaigns, Access::Admin),
+    route("/v1/campaigns/{code}", Method::Put, Handler::PutCampaign, Access::Admin),
+    route(
+        "/v1/campaigns/{code}",
+        Method::Patch,
+        Handler::PatchCampaign,
+        Access::Admin,
+    ),
+    route(
+        "/v1/campaigns/{code}",
+        Method::Delete,
+        Handler::ArchiveCampaign,
+        Access::Admin,
+    ),
+    route("/v1/campaigns/{code}", Method::Get, Handler::GetCampaign, Access::Admin),
+    route(
+        "/v1/campaigns/{code}/codes",
+        Method::Post,
+        Handler::AddCampaignCodes,
+        Access::Admin,
+    ),
+    route(
+        "/v1/campaigns/{code}/codes",
+        Method::Get,
+        Handler::CampaignCodes,
+        Access::Admin,
+    ),
+    route(
+        "/v1/campaigns/{code}/redemptions",
+        Method::Get,
+        Handler::CampaignRedemptions,
+        Access::Admin,
+    ),
+    route(
+        "/v1/campaigns/{code}/stats",
+        Method::Get,
+        Handler::CampaignStats,
+        Access::Admin,
+    ),
     route("/v1/quotes", Method::Post, Handler::Quote, Access::Public),
     route("/v1/holds", Method::Post, Handler::Hold, Access::Capture),
     route("/v1/captures", Method::Post, Handler::Capture, Access::Capture),
@@ -275,7 +332,7 @@ pub async fn serve(resolved: Resolved<'_>, req: Request, env: &Env, cors: Option
 }
 
 async fn handle(handler: Handler, req: &Request, env: &Env, code: &str) -> Answer {
-    use handlers::{checkout, codes, demo};
+    use handlers::{campaigns, checkout, codes, demo};
     match handler {
         Handler::ListCodes => codes::list(req, env).await,
         Handler::GetCode => codes::get(req, env, code).await,
@@ -284,6 +341,15 @@ async fn handle(handler: Handler, req: &Request, env: &Env, code: &str) -> Answe
         Handler::ArchiveCode => codes::archive(env, code).await,
         Handler::Redemptions => codes::admin_read(req, env, code, crate::protocol::Call::Redemptions).await,
         Handler::Stats => codes::admin_read(req, env, code, crate::protocol::Call::Stats).await,
+        Handler::ListCampaigns => campaigns::list(req, env).await,
+        Handler::PutCampaign => campaigns::put(req, env, code).await,
+        Handler::PatchCampaign => campaigns::patch(req, env, code).await,
+        Handler::ArchiveCampaign => campaigns::archive(env, code).await,
+        Handler::GetCampaign => campaigns::get(env, code).await,
+        Handler::AddCampaignCodes => campaigns::add_codes(req, env, code).await,
+        Handler::CampaignCodes => campaigns::list_codes(req, env, code).await,
+        Handler::CampaignRedemptions => campaigns::admin_read(req, env, code, crate::protocol::Call::Redemptions).await,
+        Handler::CampaignStats => campaigns::admin_read(req, env, code, crate::protocol::Call::Stats).await,
         Handler::Quote => checkout::quote(req, env).await,
         Handler::Hold => checkout::keyed(req, env, promocodes::api::BasketRequestKind::Hold).await,
         Handler::Capture => checkout::keyed(req, env, promocodes::api::BasketRequestKind::Capture).await,

@@ -104,6 +104,22 @@ impl RedemptionStore for Blocking {
             .block_on(AsyncRedemptionStore::usage_for(&self.store, code, customer, now))
     }
 
+    fn uses_through(
+        &self,
+        campaign: &Code,
+        code: &Code,
+        customer: Option<&CustomerId>,
+        now: Timestamp,
+    ) -> Result<UsageCounts, StoreError> {
+        self.runtime.block_on(AsyncRedemptionStore::uses_through(
+            &self.store,
+            campaign,
+            code,
+            customer,
+            now,
+        ))
+    }
+
     fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
         self.runtime
             .block_on(AsyncRedemptionStore::held(&self.store, code, now))

@@ -135,17 +135,18 @@ impl<'a> Json<'a> {
     pub(super) fn usage(&mut self) -> Read<UsageCounts> {
         const SHAPE: Shape = Shape {
             expecting: "struct UsageRepr",
-            names: &["total", "per_customer", "discounted"],
-            defaults: 0b100,
+            names: &["total", "per_customer", "discounted", "per_code"],
+            defaults: 0b1100,
         };
         #[derive(Default)]
-        struct S(Option<u64>, Option<u64>, Option<Discounted>);
+        struct S(Option<u64>, Option<u64>, Option<Discounted>, Option<u64>);
         impl Slots for S {
             fn read(&mut self, json: &mut Json<'_>, field: usize) -> Read<()> {
                 match field {
                     0 => self.0 = Some(json.unsigned()?),
                     1 => self.1 = Some(json.unsigned()?),
-                    _ => self.2 = json.option(Json::discounted)?,
+                    2 => self.2 = json.option(Json::discounted)?,
+                    _ => self.3 = json.option(Json::unsigned)?,
                 }
                 Ok(())
             }
@@ -155,6 +156,7 @@ impl<'a> Json<'a> {
                 total: required(s.0)?,
                 per_customer: required(s.1)?,
                 discounted: s.2,
+                per_code: s.3,
             };
             Ok(repr.finish())
         })

@@ -75,6 +75,16 @@ impl<S: RedemptionStore> RedemptionStore for FlakyStore<S> {
         self.inner.usage_for(code, customer, now)
     }
 
+    fn uses_through(
+        &self,
+        campaign: &Code,
+        code: &Code,
+        customer: Option<&CustomerId>,
+        now: Timestamp,
+    ) -> Result<UsageCounts, StoreError> {
+        self.inner.uses_through(campaign, code, customer, now)
+    }
+
     fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
         self.inner.held(code, now)
     }
@@ -104,7 +114,8 @@ impl<S: RedemptionStore> RedemptionStore for FlakyStore<S> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Point {
-    /// Inside the first [`RedemptionStore::usage_for`], before it reads.
+    /// Inside the first [`RedemptionStore::usage_for`] (or
+    /// [`uses_through`](RedemptionStore::uses_through)), before it reads.
     UsageFor,
     /// Inside the first [`RedemptionStore::record`], before it writes.
     Record,
@@ -180,6 +191,17 @@ impl<S: RedemptionStore, F: FnOnce(&S)> RedemptionStore for Interleave<S, F> {
     fn usage_for(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> Result<UsageCounts, StoreError> {
         self.at(Point::UsageFor);
         self.inner.usage_for(code, customer, now)
+    }
+
+    fn uses_through(
+        &self,
+        campaign: &Code,
+        code: &Code,
+        customer: Option<&CustomerId>,
+        now: Timestamp,
+    ) -> Result<UsageCounts, StoreError> {
+        self.at(Point::UsageFor);
+        self.inner.uses_through(campaign, code, customer, now)
     }
 
     fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {

@@ -14,6 +14,7 @@ use worker::{Env, Headers, Request, Response};
 use crate::problem::Problem;
 use crate::ratelimit;
 
+pub mod campaigns;
 pub mod checkout;
 pub mod codes;
 pub mod demo;

@@ -9,7 +9,7 @@ impl Ledger {
         let req = BasketRequest::parse(body, BasketRequestKind::Quote)?;
         let (store, definition) = self.live(&req.code)?;
         let at = now()?;
-        let usage = store.usage_for(&req.code, req.customer.as_ref(), at)?;
+        let usage = store.usage_of(&definition.promo, req.customer.as_ref(), at)?;
         match definition.promo.quote(req.customer.as_ref(), usage, &req.basket, at) {
             Ok(quote) => {
                 self.count_public(Event::Quote, at).await;

@@ -85,7 +85,7 @@ impl Ledger {
     ) -> std::result::Result<Value, Problem> {
         let promo = &definition.promo;
         let at = now()?;
-        let usage = store.usage_for(promo.code(), None, at)?;
+        let usage = store.usage_of(promo, None, at)?;
         let held = store.held(promo.code(), at)?;
         let mut view = serde_json::to_value(promo.public_view()).map_err(|e| Problem::Internal(e.to_string()))?;
         view["archived"] = json!(definition.archived);
@@ -95,8 +95,8 @@ impl Ledger {
         if let Some(discounted) = promo.currency().and_then(|c| Money::new(usage.discounted(), c).ok()) {
             view["usage"]["discounted"] = json!(discounted);
         }
-        if let Some(cap) = promo.limits().total() {
-            view["remaining"] = json!(cap.saturating_sub(usage.total()));
+        if let Some(left) = promo.remaining_uses(usage) {
+            view["remaining"] = json!(left);
         }
         if let Some(left) = promo.limits().remaining_budget(usage) {
             view["remaining_budget"] = json!(left);

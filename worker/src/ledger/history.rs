@@ -53,6 +53,26 @@ impl Ledger {
             }
             self.schedule_expiry(&store, &code).await?;
         }
+        // A campaign's object: its codes' holds count under the campaign.
+        if let Some(stored) = store.campaign()? {
+            let id = stored.campaign.id();
+            let (expired, _) = store.expire_holds_under(&crate::sqlite::counter_of(id, Some(id)), at)?;
+            if expired > 0 {
+                self.count(Event::Expired, expired as i64, at);
+                worker::console_log!(
+                    "{}",
+                    json!({"campaign": id, "op": "expire", "outcome": "expired", "holds": expired})
+                );
+            }
+            let expiry = store.next_expiry_under(&crate::sqlite::counter_of(id, Some(id)))?;
+            let next = match (expiry, self.figures_due()?) {
+                (Some(expiry), Some(due)) => Some(expiry.min(due)),
+                (expiry, due) => expiry.or(due),
+            };
+            if let Some(when) = next.filter(|when| Some(*when) != self.cache.borrow().alarm) {
+                self.set_alarm(when).await?;
+            }
+        }
         Ok(())
     }
 
@@ -82,8 +102,14 @@ impl Ledger {
                     })
                 })?,
         };
-        let (store, _) = self.stored(&code)?;
-        let (items, more) = store.redemptions(&code, after, limit, now()?)?;
+        let (items, more) = match store_of_campaign(self, &code)? {
+            // The campaign's object asked for its campaign's history (`code` is the campaign's id).
+            Some(store) => store.campaign_redemptions(after, limit, now()?)?,
+            None => {
+                let (store, _) = self.stored(&code)?;
+                store.redemptions(&code, after, limit, now()?)?
+            }
+        };
         let next = if more {
             items.last().map(|r| r["seq"].to_string())
         } else {
@@ -93,7 +119,18 @@ impl Ledger {
     }
 
     pub(super) fn handle_stats(&self, code: &Code) -> std::result::Result<Response, Problem> {
-        let (_, definition) = self.stored(code)?;
+        // A campaign's object asked for its campaign's figures: they are the object's, every code's.
+        let definition = match store_of_campaign(self, code)? {
+            Some(store) => match store.campaign()? {
+                Some(stored) => Rc::new(StoredDefinition {
+                    promo: stored.campaign.definition().clone(),
+                    archived: stored.archived,
+                    defined_at: stored.defined_at,
+                }),
+                None => return Err(Problem::UnknownCode(code.clone())),
+            },
+            None => self.stored(code)?.1,
+        };
         let at = now()?;
         let (mut total, mut last_hour) = stats::read(&self.state.storage().sql(), minute(at))?;
         // What is counted in memory and not yet written is read with the rest.
@@ -152,4 +189,15 @@ impl Ledger {
             200,
         )
     }
+}
+
+/// The store, when `code` is the id of the campaign this object keeps (not a code of it).
+fn store_of_campaign(ledger: &Ledger, code: &Code) -> std::result::Result<Option<Rc<SqliteRedemptionStore>>, Problem> {
+    let Some(store) = ledger.store()? else {
+        return Ok(None);
+    };
+    let is_campaign = store
+        .campaign()?
+        .is_some_and(|stored| stored.campaign.id() == code && !store.has_campaign_code(code).unwrap_or(false));
+    Ok(is_campaign.then_some(store))
 }

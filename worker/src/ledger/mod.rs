@@ -27,9 +27,10 @@ use crate::problem::Problem;
 use crate::protocol::{
     Call, FOR_CACHE_HEADER, FRESH_FOR_HEADER, IDEMPOTENCY_KEY_HEADER, OUTCOME_HEADER, TEST_CONFLICT_HEADER,
 };
-use crate::sqlite::{SqliteRedemptionStore, StoredDefinition};
+use crate::sqlite::{SqliteRedemptionStore, StoredCampaign, StoredDefinition};
 use crate::stats::{self, Event};
 
+mod campaign;
 mod checkout;
 mod definition;
 mod history;
@@ -345,6 +346,26 @@ impl Ledger {
             }
             Call::Redemptions => self.handle_redemptions(&req),
             Call::Stats => self.handle_stats(&Self::code_param(&req)?),
+            Call::PutCampaign => {
+                let id = Self::code_param(&req)?;
+                let body = req.text().await?;
+                self.handle_put_campaign(&id, &body)
+            }
+            Call::GetCampaign => self.handle_get_campaign(&Self::code_param(&req)?),
+            Call::PatchCampaign => {
+                let id = Self::code_param(&req)?;
+                let body = req.text().await?;
+                self.handle_patch_campaign(&id, &body)
+            }
+            Call::ArchiveCampaign => self.handle_archive_campaign(&Self::code_param(&req)?),
+            Call::PlanCodes => {
+                let id = Self::code_param(&req)?;
+                let key = Self::key(&req)?;
+                let body = req.text().await?;
+                self.handle_plan_codes(&id, &key, &body)
+            }
+            Call::CommitCodes => self.handle_commit_codes(&Self::code_param(&req)?, &Self::key(&req)?),
+            Call::CampaignCodes => self.handle_campaign_codes(&req),
             #[cfg(feature = "conformance")]
             Call::Conformance => self.handle_conformance(),
             #[cfg(feature = "conformance")]

@@ -2,6 +2,57 @@
 
 use super::*;
 
+/// A stored campaign: its definition, whether it is archived, and when it was first defined.
+#[derive(Debug, Clone)]
+pub struct StoredCampaign {
+    /// The campaign.
+    pub campaign: Campaign,
+    /// Archived campaigns' codes are unknown to buyers; their history stays.
+    pub archived: bool,
+    /// When it was first defined (RFC 3339), if known.
+    pub defined_at: Option<String>,
+}
+
+/// One of a campaign's codes in a listing: its position, its captured uses, its active holds.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CampaignCode {
+    /// Its position in the order codes were added (the pagination cursor).
+    pub seq: i64,
+    /// The code.
+    pub code: String,
+    /// Its captured uses.
+    pub uses: i64,
+    /// Its holds that count now.
+    pub held: i64,
+}
+
+#[derive(Deserialize)]
+struct CampaignRow {
+    id: String,
+    json: String,
+    archived: i64,
+    defined_at: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct BatchRow {
+    answer: String,
+    committed: i64,
+    #[serde(default)]
+    request: Option<String>,
+}
+
+/// A call that added codes to a campaign, kept under its idempotency key.
+#[derive(Debug, Clone)]
+pub struct CodeBatch {
+    /// Its answer (`{"campaign", "created", "codes"}`), as JSON text.
+    pub answer: String,
+    /// Whether its codes are in the campaign (else the catalog was not told yet).
+    pub committed: bool,
+    /// The request it answers, as it was sent.
+    pub request: Option<String>,
+}
+
 /// A stored definition: the code, whether it is archived, and when it was first defined.
 #[derive(Debug, Clone)]
 pub struct StoredDefinition {
@@ -28,16 +79,229 @@ impl SqliteRedemptionStore {
             )
             .and_then(|c| c.to_array())
             .map_err(backend)?;
+        if let Some(row) = rows.into_iter().next() {
+            return Ok(Some(StoredDefinition {
+                promo: PromoCode::from_json(&row.json).map_err(backend)?,
+                archived: row.archived != 0,
+                defined_at: row.defined_at,
+            }));
+        }
+        // A campaign's code: the campaign's definition, with the code and the campaign.
+        if !self.has_campaign_code(code)? {
+            return Ok(None);
+        }
+        Ok(self.campaign()?.map(|stored| StoredDefinition {
+            promo: stored.campaign.code(code.clone()),
+            archived: stored.archived,
+            defined_at: stored.defined_at,
+        }))
+    }
+
+    /// The campaign this object keeps, if it keeps one.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails or the stored JSON no longer parses.
+    pub fn campaign(&self) -> Result<Option<StoredCampaign>, StoreError> {
+        let rows: Vec<CampaignRow> = self
+            .sql
+            .exec("SELECT id, json, archived, defined_at FROM campaign LIMIT 1", None)
+            .and_then(|c| c.to_array())
+            .map_err(backend)?;
         rows.into_iter()
             .next()
             .map(|row| {
-                Ok(StoredDefinition {
-                    promo: PromoCode::from_json(&row.json).map_err(backend)?,
+                let id = Code::parse(&row.id).map_err(backend)?;
+                Ok(StoredCampaign {
+                    campaign: Campaign::from_json(id, &row.json).map_err(backend)?,
                     archived: row.archived != 0,
                     defined_at: row.defined_at,
                 })
             })
             .transpose()
+    }
+
+    /// Stores campaign `id`'s definition (`json`, as given), not archived;
+    /// returns true when it replaced one.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the write fails.
+    pub fn put_campaign(&self, id: &Code, json: &str, now: Timestamp) -> Result<bool, StoreError> {
+        transaction_sync(&self.storage, || {
+            let existed = !self
+                .sql
+                .exec("SELECT id AS name FROM campaign WHERE id = ?", vec![id.as_str().into()])?
+                .to_array::<NameRow>()?
+                .is_empty();
+            self.sql.exec(
+                "INSERT INTO campaign(id, json, archived, defined_at) VALUES (?, ?, 0, ?)
+                 ON CONFLICT(id) DO UPDATE SET json = excluded.json, archived = 0",
+                vec![id.as_str().into(), json.into(), now.to_string().into()],
+            )?;
+            Ok(existed)
+        })
+        .map_err(backend)
+    }
+
+    /// Whether `code` is one of this object's campaign's codes.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn has_campaign_code(&self, code: &Code) -> Result<bool, StoreError> {
+        let rows: Vec<NameRow> = self
+            .sql
+            .exec(
+                "SELECT code AS name FROM campaign_codes WHERE code = ?",
+                vec![code.as_str().into()],
+            )
+            .and_then(|c| c.to_array())
+            .map_err(backend)?;
+        Ok(!rows.is_empty())
+    }
+
+    /// How many codes the campaign has.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn campaign_code_count(&self) -> Result<u64, StoreError> {
+        let rows: Vec<CountRow> = self
+            .sql
+            .exec("SELECT count(*) AS n FROM campaign_codes", None)
+            .and_then(|c| c.to_array())
+            .map_err(backend)?;
+        Ok(rows.first().map_or(0, |r| u64::try_from(r.n).unwrap_or(0)))
+    }
+
+    /// How many of the campaign's codes have a use that counts at `now`
+    /// (captured, or held and not expired).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn campaign_codes_used(&self, now: Timestamp) -> Result<u64, StoreError> {
+        let rows: Vec<CountRow> = self
+            .sql
+            .exec(
+                "SELECT count(*) AS n FROM campaign_codes k
+                 WHERE EXISTS (SELECT 1 FROM usage_code u WHERE u.code = k.code AND u.n > 0)
+                    OR EXISTS (SELECT 1 FROM holds h WHERE h.through = k.code AND h.expires > ?)",
+                vec![instant(now).into()],
+            )
+            .and_then(|c| c.to_array())
+            .map_err(backend)?;
+        Ok(rows.first().map_or(0, |r| u64::try_from(r.n).unwrap_or(0)))
+    }
+
+    /// The codes the campaign already has among `codes`.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn campaign_codes_among(&self, codes: &[Code]) -> Result<Vec<Code>, StoreError> {
+        let mut found = Vec::new();
+        for code in codes {
+            if self.has_campaign_code(code)? {
+                found.push(code.clone());
+            }
+        }
+        Ok(found)
+    }
+
+    /// The answer kept under an adding call's `key`, whether its codes are
+    /// in, and the request it answers (as it was sent).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn code_batch(&self, key: &IdempotencyKey) -> Result<Option<CodeBatch>, StoreError> {
+        let rows: Vec<BatchRow> = self
+            .sql
+            .exec(
+                "SELECT answer, committed, request FROM code_batches WHERE key = ?",
+                vec![key.as_str().into()],
+            )
+            .and_then(|c| c.to_array())
+            .map_err(backend)?;
+        Ok(rows.into_iter().next().map(|row| CodeBatch {
+            answer: row.answer,
+            committed: row.committed != 0,
+            request: row.request,
+        }))
+    }
+
+    /// Keeps an adding call's `answer` to `request` under its `key`, its codes not in yet.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the write fails.
+    pub fn plan_codes(&self, key: &IdempotencyKey, request: &str, answer: &str) -> Result<(), StoreError> {
+        self.sql
+            .exec(
+                "INSERT INTO code_batches(key, answer, committed, request) VALUES (?, ?, 0, ?) ON CONFLICT(key) DO NOTHING",
+                vec![key.as_str().into(), answer.into(), request.into()],
+            )
+            .map_err(backend)?;
+        Ok(())
+    }
+
+    /// Adds the codes planned under `key` to the campaign, in one
+    /// transaction (a code it has already is kept once); returns the answer.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the write fails or nothing is planned under `key`.
+    pub fn commit_codes(&self, key: &IdempotencyKey, codes: &[String]) -> Result<(), StoreError> {
+        transaction_sync(&self.storage, || {
+            for code in codes {
+                self.sql.exec(
+                    "INSERT INTO campaign_codes(code) VALUES (?) ON CONFLICT(code) DO NOTHING",
+                    vec![code.clone().into()],
+                )?;
+            }
+            self.sql.exec(
+                "UPDATE code_batches SET committed = 1 WHERE key = ?",
+                vec![key.as_str().into()],
+            )?;
+            Ok(())
+        })
+        .map_err(backend)
+    }
+
+    /// A page of the campaign's codes after `after` (in the order they were
+    /// added; 0 for the first page), with each one's uses and active holds at `now`.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn campaign_codes_page(&self, after: i64, limit: u32, now: Timestamp) -> Result<Vec<CampaignCode>, StoreError> {
+        self.sql
+            .exec(
+                "SELECT k.seq AS seq, k.code AS code,
+                    COALESCE((SELECT n FROM usage_code u WHERE u.code = k.code), 0) AS uses,
+                    (SELECT count(*) FROM holds h WHERE h.through = k.code AND h.expires > ?1) AS held
+                 FROM campaign_codes k WHERE k.seq > ?2 ORDER BY k.seq LIMIT ?3",
+                vec![instant(now).into(), after.into(), i64::from(limit).into()],
+            )
+            .and_then(|c| c.to_array())
+            .map_err(backend)
+    }
+
+    /// Marks the campaign archived (or not); returns false when there is none.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the write fails.
+    pub fn set_campaign_archived(&self, archived: bool) -> Result<bool, StoreError> {
+        let known = self.campaign()?.is_some();
+        if known {
+            self.sql
+                .exec("UPDATE campaign SET archived = ?", vec![i64::from(archived).into()])
+                .map_err(backend)?;
+        }
+        Ok(known)
     }
 
     /// Stores `promo` as its code's definition, not archived; returns true

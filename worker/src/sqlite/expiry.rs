@@ -12,15 +12,26 @@ impl SqliteRedemptionStore {
     ///
     /// [`StoreError::Backend`] when the write fails.
     pub fn expire_holds(&self, code: &Code, now: Timestamp) -> Result<(u64, Option<Timestamp>), StoreError> {
+        let counter = self.counter_for(code).map_err(backend)?;
+        self.expire_holds_under(&counter, now)
+    }
+
+    /// [`expire_holds`](SqliteRedemptionStore::expire_holds) for the holds
+    /// counted under `counter` (a code, or a campaign's [`counter_of`]).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the write fails.
+    pub fn expire_holds_under(&self, counter: &str, now: Timestamp) -> Result<(u64, Option<Timestamp>), StoreError> {
         let at = instant(now);
-        self.load(code, None).map_err(backend)?;
+        self.load(counter, None, None).map_err(backend)?;
         self.transaction(|| {
             let due: Vec<KeyedRow> = self
                 .sql
                 .exec(
                     "SELECT r.seq AS seq, r.reservation AS reservation FROM holds h JOIN redemptions r ON r.seq = h.seq
                      WHERE h.code = ? AND h.expires <= ?",
-                    vec![code.as_str().into(), at.clone().into()],
+                    vec![counter.into(), at.clone().into()],
                 )?
                 .to_array()?;
             for row in &due {
@@ -30,9 +41,9 @@ impl SqliteRedemptionStore {
                     ..held
                 };
                 self.update(row.seq, &expired)?;
-                self.delete_hold(code, row.seq)?;
+                self.delete_hold(counter, row.seq)?;
             }
-            Ok((due.len() as u64, self.next_expiry(code)?))
+            Ok((due.len() as u64, self.next_expiry_under(counter)?))
         })
         .map_err(backend)
     }
@@ -43,14 +54,37 @@ impl SqliteRedemptionStore {
     ///
     /// A runtime error when the read fails.
     pub fn next_expiry(&self, code: &Code) -> worker::Result<Option<Timestamp>> {
+        self.next_expiry_under(&self.counter_for(code)?)
+    }
+
+    /// The earliest expiry among the holds counted under `counter`, if any.
+    ///
+    /// # Errors
+    ///
+    /// A runtime error when the read fails.
+    pub fn next_expiry_under(&self, counter: &str) -> worker::Result<Option<Timestamp>> {
         let row: ExpiresRow = self
             .sql
             .exec(
                 "SELECT min(expires) AS expires FROM holds WHERE code = ?",
-                vec![code.as_str().into()],
+                vec![counter.into()],
             )?
             .one()?;
         Self::expires(row)
+    }
+
+    /// What `code`'s uses count under: the code, or its campaign's [`counter_of`].
+    ///
+    /// # Errors
+    ///
+    /// A runtime error when the read fails.
+    pub fn counter_for(&self, code: &Code) -> worker::Result<String> {
+        if self.has_campaign_code(code).map_err(rust_error)? {
+            if let Some(stored) = self.campaign().map_err(rust_error)? {
+                return Ok(counter_of(code, Some(stored.campaign.id())));
+            }
+        }
+        Ok(code.as_str().to_owned())
     }
 
     /// The earliest expiry after `at` of `code`'s holds: when its counts at
@@ -64,7 +98,7 @@ impl SqliteRedemptionStore {
             .sql
             .exec(
                 "SELECT min(expires) AS expires FROM holds WHERE code = ? AND expires > ?",
-                vec![code.as_str().into(), instant(at).into()],
+                vec![self.counter_for(code)?.into(), instant(at).into()],
             )?
             .one()?;
         Self::expires(row)

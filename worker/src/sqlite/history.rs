@@ -63,6 +63,54 @@ impl SqliteRedemptionStore {
             )
             .and_then(|c| c.to_array())
             .map_err(backend)?;
+        self.listed(rows, limit, now)
+    }
+
+    /// The history of this object's campaign, as [`redemptions`](SqliteRedemptionStore::redemptions)
+    /// lists a code's, each use with the `code` it came through.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn campaign_redemptions(
+        &self,
+        after: i64,
+        limit: u32,
+        now: Timestamp,
+    ) -> Result<(Vec<serde_json::Value>, bool), StoreError> {
+        #[derive(Deserialize)]
+        struct CodeRow {
+            code: String,
+        }
+        let rows: Vec<ListRow> = self
+            .sql
+            .exec(
+                "SELECT seq, idempotency_key, state, reservation FROM redemptions
+                 WHERE campaign IS NOT NULL AND seq > ? ORDER BY seq LIMIT ?",
+                vec![after.into(), (i64::from(limit) + 1).into()],
+            )
+            .and_then(|c| c.to_array())
+            .map_err(backend)?;
+        let seqs: Vec<i64> = rows.iter().map(|row| row.seq).collect();
+        let (mut items, more) = self.listed(rows, limit, now)?;
+        for (item, seq) in items.iter_mut().zip(seqs) {
+            let code: CodeRow = self
+                .sql
+                .exec("SELECT code FROM redemptions WHERE seq = ?", vec![seq.into()])
+                .and_then(|c| c.one())
+                .map_err(backend)?;
+            item["code"] = json!(code.code);
+        }
+        Ok((items, more))
+    }
+
+    /// The listed form of history rows: at most `limit`, and whether more follow.
+    fn listed(
+        &self,
+        rows: Vec<ListRow>,
+        limit: u32,
+        now: Timestamp,
+    ) -> Result<(Vec<serde_json::Value>, bool), StoreError> {
         let more = rows.len() > limit as usize;
         let items = rows
             .into_iter()
@@ -254,7 +302,7 @@ impl SqliteRedemptionStore {
         reason: &str,
         now: Timestamp,
     ) -> Result<Option<serde_json::Value>, StoreError> {
-        self.load(code, None).map_err(backend)?;
+        self.load(code.as_str(), None, None).map_err(backend)?;
         let recorded = self
             .transaction(|| {
                 if self.keyed(code, payment)?.is_some() {
@@ -266,7 +314,7 @@ impl SqliteRedemptionStore {
                     "was": null,
                     "released_at": now,
                     "reason": reason,
-                    "usage": self.usage(code, None, now)?,
+                    "usage": self.usage(code.as_str(), None, None, now)?,
                     "replayed": false,
                 });
                 let known = self

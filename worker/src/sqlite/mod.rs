@@ -1,7 +1,9 @@
 //! [`SqliteRedemptionStore`]: the core's [`RedemptionStore`] over a Durable
 //! Object's SQLite storage, each write one `transactionSync`.
 
-use promocodes::{Code, Conversion, CustomerId, IdempotencyKey, PromoCode, Redemption, RedemptionStore, Release};
+use promocodes::{
+    Campaign, Code, Conversion, CustomerId, IdempotencyKey, PromoCode, Redemption, RedemptionStore, Release,
+};
 use promocodes::{Reservation, ReservationState, StoreError, Timestamp, UsageCounts};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -20,7 +22,7 @@ mod expiry;
 mod history;
 mod schema;
 
-pub use definitions::StoredDefinition;
+pub use definitions::{CampaignCode, CodeBatch, StoredCampaign, StoredDefinition};
 pub use history::RecordedRedemption;
 use schema::SCHEMA;
 
@@ -52,20 +54,40 @@ pub struct SqliteRedemptionStore {
     pending: RefCell<Vec<Delta>>,
 }
 
-/// One code's counts in memory.
+/// What a use counts under, as the tables name it: its code, or for a
+/// campaign's code `campaign:<id>` (no code has a `:`, so the two never meet).
+pub fn counter_of(code: &Code, campaign: Option<&Code>) -> String {
+    match campaign {
+        Some(campaign) => format!("campaign:{}", campaign.as_str()),
+        None => code.as_str().to_owned(),
+    }
+}
+
+/// One counter's counts in memory (a code's, or a campaign's).
 #[derive(Debug, Default)]
 struct CodeMirror {
     /// Captured uses.
     captured: u64,
+    /// Captured uses per code of a campaign, for the codes read so far.
+    captured_code: HashMap<String, u64>,
     /// The sum of the captured uses' discounts.
     captured_discount: Decimal,
     /// Captured uses per customer, for the customers read so far.
     captured_by: HashMap<String, u64>,
     /// The holds still marked held, by expiry (as [`instant`] text) and
     /// sequence number: who holds, and the discount reserved.
-    holds: BTreeMap<(String, i64), (Option<String>, Decimal)>,
+    holds: BTreeMap<(String, i64), HeldUse>,
     /// Each hold's expiry, by sequence number.
     expiry: HashMap<i64, String>,
+}
+
+/// A hold in the mirror: who holds, the discount reserved, and (for a
+/// campaign's hold) the code it came through.
+#[derive(Debug, Clone, Default)]
+struct HeldUse {
+    customer: Option<String>,
+    discount: Decimal,
+    through: Option<String>,
 }
 
 /// A change a transaction made, applied to the mirror when it commits.
@@ -73,6 +95,8 @@ struct CodeMirror {
 enum Delta {
     Captured {
         code: String,
+        /// For a campaign's use: the code it came through.
+        through: Option<String>,
         customer: Option<String>,
         delta: i64,
         /// The discount added to the captured sum (negative to take away).
@@ -82,8 +106,7 @@ enum Delta {
         code: String,
         seq: i64,
         expires: String,
-        customer: Option<String>,
-        discount: Decimal,
+        hold: HeldUse,
     },
     HoldRemoved {
         code: String,
@@ -108,6 +131,7 @@ struct HoldRow {
     customer: Option<String>,
     expires: String,
     discount: String,
+    through: Option<String>,
 }
 
 /// Decimal text as the object writes it.
@@ -136,6 +160,7 @@ struct SeqRow {
 #[derive(Deserialize)]
 struct ReservationRow {
     reservation: String,
+    campaign: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -237,22 +262,23 @@ impl SqliteRedemptionStore {
         result
     }
 
-    /// Reads `code`'s counts (and `customer`'s) into the mirror, if they are not
-    /// there yet. Called before a transaction writes anything for the code.
-    fn load(&self, code: &Code, customer: Option<&CustomerId>) -> worker::Result<()> {
-        if !self.mirror.borrow().contains_key(code.as_str()) {
+    /// Reads the counts under `counter` (and `customer`'s, and, for a
+    /// campaign's code, the uses `through` it) into the mirror, if they are
+    /// not there yet. Called before a transaction writes anything for it.
+    fn load(&self, counter: &str, through: Option<&Code>, customer: Option<&CustomerId>) -> worker::Result<()> {
+        if !self.mirror.borrow().contains_key(counter) {
             let captured: Vec<TotalRow> = self
                 .sql
                 .exec(
                     "SELECT n, discounted FROM usage_total WHERE code = ?",
-                    vec![code.as_str().into()],
+                    vec![counter.into()],
                 )?
                 .to_array()?;
             let holds: Vec<HoldRow> = self
                 .sql
                 .exec(
-                    "SELECT seq, customer, expires, discount FROM holds WHERE code = ?",
-                    vec![code.as_str().into()],
+                    "SELECT seq, customer, expires, discount, through FROM holds WHERE code = ?",
+                    vec![counter.into()],
                 )?
                 .to_array()?;
             let mut loaded = CodeMirror {
@@ -265,29 +291,49 @@ impl SqliteRedemptionStore {
             };
             for hold in holds {
                 loaded.expiry.insert(hold.seq, hold.expires.clone());
-                loaded
-                    .holds
-                    .insert((hold.expires, hold.seq), (hold.customer, decimal(&hold.discount)?));
+                let held = HeldUse {
+                    customer: hold.customer,
+                    discount: decimal(&hold.discount)?,
+                    through: hold.through,
+                };
+                loaded.holds.insert((hold.expires, hold.seq), held);
             }
-            self.mirror.borrow_mut().insert(code.as_str().to_owned(), loaded);
+            self.mirror.borrow_mut().insert(counter.to_owned(), loaded);
         }
         if let Some(customer) = customer {
             let known = self
                 .mirror
                 .borrow()
-                .get(code.as_str())
+                .get(counter)
                 .is_some_and(|m| m.captured_by.contains_key(customer.as_str()));
             if !known {
                 let rows: Vec<CountRow> = self
                     .sql
                     .exec(
                         "SELECT n FROM usage_customer WHERE code = ? AND customer = ?",
-                        vec![code.as_str().into(), customer.as_str().into()],
+                        vec![counter.into(), customer.as_str().into()],
                     )?
                     .to_array()?;
                 let n = rows.first().map_or(0, |r| u64::try_from(r.n).unwrap_or(0));
-                if let Some(m) = self.mirror.borrow_mut().get_mut(code.as_str()) {
+                if let Some(m) = self.mirror.borrow_mut().get_mut(counter) {
                     m.captured_by.insert(customer.as_str().to_owned(), n);
+                }
+            }
+        }
+        if let Some(code) = through {
+            let known = self
+                .mirror
+                .borrow()
+                .get(counter)
+                .is_some_and(|m| m.captured_code.contains_key(code.as_str()));
+            if !known {
+                let rows: Vec<CountRow> = self
+                    .sql
+                    .exec("SELECT n FROM usage_code WHERE code = ?", vec![code.as_str().into()])?
+                    .to_array()?;
+                let n = rows.first().map_or(0, |r| u64::try_from(r.n).unwrap_or(0));
+                if let Some(m) = self.mirror.borrow_mut().get_mut(counter) {
+                    m.captured_code.insert(code.as_str().to_owned(), n);
                 }
             }
         }
@@ -303,6 +349,7 @@ impl SqliteRedemptionStore {
         self.sql
             .exec(
                 "DELETE FROM definition; DELETE FROM usage_total; DELETE FROM usage_customer; DELETE FROM holds;
+                 DELETE FROM usage_code; DELETE FROM campaign; DELETE FROM campaign_codes; DELETE FROM code_batches;
                  DELETE FROM redemptions; DELETE FROM idempotency_keys; DELETE FROM refusals;
                  DELETE FROM payment_finals;",
                 None,
@@ -342,60 +389,75 @@ impl SqliteRedemptionStore {
         u64::try_from(n).map_err(|_| rust_error(format!("negative count {n}")))
     }
 
-    /// The counts at `now`, from the mirror and the transaction's changes so
-    /// far: captured plus holds with `expires > now`.
-    fn usage(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> worker::Result<UsageCounts> {
+    /// The counts under `counter` at `now`, from the mirror and the
+    /// transaction's changes so far: captured plus holds with `expires >
+    /// now`; read through a campaign (`through`), with that code's own uses.
+    fn usage(
+        &self,
+        counter: &str,
+        through: Option<&Code>,
+        customer: Option<&CustomerId>,
+        now: Timestamp,
+    ) -> worker::Result<UsageCounts> {
         let mirror = self.mirror.borrow();
         let m = mirror
-            .get(code.as_str())
-            .ok_or_else(|| rust_error(format!("the counts of {code} were not read")))?;
+            .get(counter)
+            .ok_or_else(|| rust_error(format!("the counts of {counter} were not read")))?;
         let at = instant(now);
         let who = customer.map(CustomerId::as_str);
         let is_who = |c: &Option<String>| who.is_some() && c.as_deref() == who;
+        let via = through.map(Code::as_str);
+        let is_via = |c: &Option<String>| via.is_some() && c.as_deref() == via;
         let mut total = i64::try_from(m.captured).map_err(rust_error)?;
         let mut discounted = m.captured_discount;
         let mut mine = who
             .and_then(|c| m.captured_by.get(c))
             .map_or(0, |n| i64::try_from(*n).unwrap_or(i64::MAX));
-        for (_, (holder, discount)) in m
+        let mut own = via
+            .and_then(|c| m.captured_code.get(c))
+            .map_or(0, |n| i64::try_from(*n).unwrap_or(i64::MAX));
+        for (_, hold) in m
             .holds
             .range((Bound::Excluded((at.clone(), i64::MAX)), Bound::Unbounded))
         {
             total += 1;
-            discounted += *discount;
-            mine += i64::from(is_who(holder));
+            discounted += hold.discount;
+            mine += i64::from(is_who(&hold.customer));
+            own += i64::from(is_via(&hold.through));
         }
         for change in self.pending.borrow().iter() {
             match change {
                 Delta::Captured {
                     code: c,
+                    through: code,
                     customer: holder,
                     delta,
                     discount,
-                } if c == code.as_str() => {
+                } if c == counter => {
                     total += delta;
                     discounted += *discount;
                     if is_who(holder) {
                         mine += delta;
                     }
+                    if is_via(code) {
+                        own += delta;
+                    }
                 }
                 Delta::HoldAdded {
-                    code: c,
-                    expires,
-                    customer: holder,
-                    discount,
-                    ..
-                } if c == code.as_str() && *expires > at => {
+                    code: c, expires, hold, ..
+                } if c == counter && *expires > at => {
                     total += 1;
-                    discounted += *discount;
-                    mine += i64::from(is_who(holder));
+                    discounted += hold.discount;
+                    mine += i64::from(is_who(&hold.customer));
+                    own += i64::from(is_via(&hold.through));
                 }
-                Delta::HoldRemoved { code: c, seq } if c == code.as_str() => {
+                Delta::HoldRemoved { code: c, seq } if c == counter => {
                     if let Some(expires) = m.expiry.get(seq).filter(|e| **e > at) {
                         total -= 1;
-                        let (holder, discount) = m.holds.get(&(expires.clone(), *seq)).cloned().unwrap_or_default();
-                        discounted -= discount;
-                        mine -= i64::from(is_who(&holder));
+                        let hold = m.holds.get(&(expires.clone(), *seq)).cloned().unwrap_or_default();
+                        discounted -= hold.discount;
+                        mine -= i64::from(is_who(&hold.customer));
+                        own -= i64::from(is_via(&hold.through));
                     }
                 }
                 _ => {}
@@ -407,67 +469,65 @@ impl SqliteRedemptionStore {
         } else {
             0
         };
-        UsageCounts::new(total, mine)
-            .and_then(|usage| usage.with_discounted(discounted.max(Decimal::ZERO)))
-            .map_err(rust_error)
+        let usage =
+            UsageCounts::new(total, mine).and_then(|usage| usage.with_discounted(discounted.max(Decimal::ZERO)));
+        match through {
+            None => usage,
+            Some(_) => usage.and_then(|usage| usage.with_code_uses(u64::try_from(own).unwrap_or(0))),
+        }
+        .map_err(rust_error)
     }
 
-    /// The captured uses' discount sum of `code`, with this transaction's changes so far.
-    fn captured_discount(&self, code: &Code) -> Decimal {
+    /// The captured uses' discount sum under `counter`, with this transaction's changes so far.
+    fn captured_discount(&self, counter: &str) -> Decimal {
         let committed = self
             .mirror
             .borrow()
-            .get(code.as_str())
+            .get(counter)
             .map_or(Decimal::ZERO, |m| m.captured_discount);
         self.pending
             .borrow()
             .iter()
             .fold(committed, |sum, change| match change {
-                Delta::Captured { code: c, discount, .. } if c == code.as_str() => sum + *discount,
+                Delta::Captured { code: c, discount, .. } if c == counter => sum + *discount,
                 _ => sum,
             })
     }
 
-    fn insert_hold(
-        &self,
-        code: &Code,
-        seq: i64,
-        customer: Option<&CustomerId>,
-        expires: String,
-        discount: Decimal,
-    ) -> worker::Result<()> {
+    fn insert_hold(&self, counter: &str, seq: i64, expires: String, hold: HeldUse) -> worker::Result<()> {
         self.sql.exec(
-            "INSERT INTO holds(seq, code, customer, expires, discount) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO holds(seq, code, customer, expires, discount, through) VALUES (?, ?, ?, ?, ?, ?)",
             vec![
                 seq.into(),
-                code.as_str().into(),
-                customer.map(|c| c.as_str().to_owned()).into(),
+                counter.into(),
+                hold.customer.clone().into(),
                 expires.clone().into(),
-                discount.to_string().into(),
+                hold.discount.to_string().into(),
+                hold.through.clone().into(),
             ],
         )?;
         self.pending.borrow_mut().push(Delta::HoldAdded {
-            code: code.as_str().to_owned(),
+            code: counter.to_owned(),
             seq,
             expires,
-            customer: customer.map(|c| c.as_str().to_owned()),
-            discount,
+            hold,
         });
         Ok(())
     }
 
-    fn delete_hold(&self, code: &Code, seq: i64) -> worker::Result<()> {
+    fn delete_hold(&self, counter: &str, seq: i64) -> worker::Result<()> {
         self.sql.exec("DELETE FROM holds WHERE seq = ?", vec![seq.into()])?;
         self.pending.borrow_mut().push(Delta::HoldRemoved {
-            code: code.as_str().to_owned(),
+            code: counter.to_owned(),
             seq,
         });
         Ok(())
     }
 
-    /// The reservation under `key`, with its sequence number: the key's index
-    /// first (a new key, the common case, stops there), then its reservation.
-    fn keyed(&self, code: &Code, key: &IdempotencyKey) -> worker::Result<Option<(i64, Reservation)>> {
+    /// The reservation under `key`, with its sequence number and the counter
+    /// it counts under: the key's index first (a new key, the common case,
+    /// stops there), then its reservation.
+    fn keyed_under(&self, code: &Code, key: &IdempotencyKey) -> worker::Result<Option<(i64, Reservation, String)>> {
         let seqs: Vec<SeqRow> = self
             .sql
             .exec(
@@ -480,38 +540,66 @@ impl SqliteRedemptionStore {
         };
         let rows: Vec<ReservationRow> = self
             .sql
-            .exec("SELECT reservation FROM redemptions WHERE seq = ?", vec![seq.into()])?
+            .exec(
+                "SELECT reservation, campaign FROM redemptions WHERE seq = ?",
+                vec![seq.into()],
+            )?
             .to_array()?;
         rows.into_iter()
             .next()
-            .map(|row| Ok((seq, serde_json::from_str(&row.reservation).map_err(rust_error)?)))
+            .map(|row| {
+                let reservation = serde_json::from_str(&row.reservation).map_err(rust_error)?;
+                let campaign = row
+                    .campaign
+                    .map(|id| Code::parse(&id))
+                    .transpose()
+                    .map_err(rust_error)?;
+                Ok((seq, reservation, counter_of(code, campaign.as_ref())))
+            })
             .transpose()
     }
 
-    /// Adds `delta` to the captured counts of `code` (and of `customer`), and
-    /// `discount` (negative to take away) to their discount sum.
+    /// The reservation under `key`, with its sequence number.
+    fn keyed(&self, code: &Code, key: &IdempotencyKey) -> worker::Result<Option<(i64, Reservation)>> {
+        Ok(self
+            .keyed_under(code, key)?
+            .map(|(seq, reservation, _)| (seq, reservation)))
+    }
+
+    /// Adds `delta` to the captured counts under `counter` (and of
+    /// `customer`, and of the campaign's code `through`), and `discount`
+    /// (negative to take away) to their discount sum.
     fn add_captured(
         &self,
-        code: &Code,
+        counter: &str,
+        through: Option<&Code>,
         customer: Option<&CustomerId>,
         delta: i64,
         discount: Decimal,
     ) -> worker::Result<()> {
-        let sum = (self.captured_discount(code) + discount).max(Decimal::ZERO);
+        let sum = (self.captured_discount(counter) + discount).max(Decimal::ZERO);
         self.sql.exec(
             "INSERT INTO usage_total(code, n, discounted) VALUES (?1, max(?2, 0), ?3)
              ON CONFLICT(code) DO UPDATE SET n = max(n + ?2, 0), discounted = ?3",
-            vec![code.as_str().into(), delta.into(), sum.to_string().into()],
+            vec![counter.into(), delta.into(), sum.to_string().into()],
         )?;
         if let Some(customer) = customer {
             self.sql.exec(
                 "INSERT INTO usage_customer(code, customer, n) VALUES (?1, ?2, max(?3, 0))
                  ON CONFLICT(code, customer) DO UPDATE SET n = max(n + ?3, 0)",
-                vec![code.as_str().into(), customer.as_str().into(), delta.into()],
+                vec![counter.into(), customer.as_str().into(), delta.into()],
+            )?;
+        }
+        if let Some(code) = through {
+            self.sql.exec(
+                "INSERT INTO usage_code(code, n) VALUES (?1, max(?2, 0))
+                 ON CONFLICT(code) DO UPDATE SET n = max(n + ?2, 0)",
+                vec![code.as_str().into(), delta.into()],
             )?;
         }
         self.pending.borrow_mut().push(Delta::Captured {
-            code: code.as_str().to_owned(),
+            code: counter.to_owned(),
+            through: through.map(|c| c.as_str().to_owned()),
             customer: customer.map(|c| c.as_str().to_owned()),
             delta,
             discount,
@@ -529,9 +617,16 @@ impl SqliteRedemptionStore {
         Ok(())
     }
 
-    /// Appends a reservation to the history (its key is indexed by [`KEY_TRIGGER`]);
-    /// returns its sequence number when `want_seq`.
-    fn insert(&self, code: &Code, reservation: &Reservation, want_seq: bool) -> worker::Result<Option<i64>> {
+    /// Appends a reservation of `code` (of `campaign`, if any) to the history
+    /// (its key is indexed by [`KEY_TRIGGER`]); returns its sequence number
+    /// when `want_seq`.
+    fn insert(
+        &self,
+        code: &Code,
+        campaign: Option<&Code>,
+        reservation: &Reservation,
+        want_seq: bool,
+    ) -> worker::Result<Option<i64>> {
         let json = serde_json::to_string(reservation).map_err(rust_error)?;
         let key = reservation.key.as_ref().map(|k| k.as_str().to_owned());
         let bindings = vec![
@@ -539,10 +634,11 @@ impl SqliteRedemptionStore {
             key.into(),
             reservation.state.as_str().into(),
             json.into(),
+            campaign.map(|c| c.as_str().to_owned()).into(),
         ];
         if !want_seq {
             self.sql.exec(
-                "INSERT INTO redemptions(code, idempotency_key, state, reservation) VALUES (?, ?, ?, ?)",
+                "INSERT INTO redemptions(code, idempotency_key, state, reservation, campaign) VALUES (?, ?, ?, ?, ?)",
                 bindings,
             )?;
             return Ok(None);
@@ -550,7 +646,8 @@ impl SqliteRedemptionStore {
         let row: SeqRow = self
             .sql
             .exec(
-                "INSERT INTO redemptions(code, idempotency_key, state, reservation) VALUES (?, ?, ?, ?) RETURNING seq",
+                "INSERT INTO redemptions(code, idempotency_key, state, reservation, campaign) VALUES (?, ?, ?, ?, ?)
+                 RETURNING seq",
                 bindings,
             )?
             .one()?;
@@ -558,14 +655,45 @@ impl SqliteRedemptionStore {
     }
 }
 
+impl SqliteRedemptionStore {
+    /// The counts under `counter` (a campaign's: [`counter_of`]) at `now`, and how many of them are holds.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn campaign_usage(&self, counter: &str, now: Timestamp) -> Result<(UsageCounts, u64), StoreError> {
+        self.load(counter, None, None).map_err(backend)?;
+        let usage = self.usage(counter, None, None, now).map_err(backend)?;
+        let at = instant(now);
+        let held = self.mirror.borrow().get(counter).map_or(0, |m| {
+            m.holds
+                .range((Bound::Excluded((at, i64::MAX)), Bound::Unbounded))
+                .count() as u64
+        });
+        Ok((usage, held))
+    }
+}
+
 impl RedemptionStore for SqliteRedemptionStore {
     fn usage_for(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> Result<UsageCounts, StoreError> {
-        self.load(code, customer).map_err(backend)?;
-        self.usage(code, customer, now).map_err(backend)
+        self.load(code.as_str(), None, customer).map_err(backend)?;
+        self.usage(code.as_str(), None, customer, now).map_err(backend)
+    }
+
+    fn uses_through(
+        &self,
+        campaign: &Code,
+        code: &Code,
+        customer: Option<&CustomerId>,
+        now: Timestamp,
+    ) -> Result<UsageCounts, StoreError> {
+        let counter = counter_of(code, Some(campaign));
+        self.load(&counter, Some(code), customer).map_err(backend)?;
+        self.usage(&counter, Some(code), customer, now).map_err(backend)
     }
 
     fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
-        self.load(code, None).map_err(backend)?;
+        self.load(code.as_str(), None, None).map_err(backend)?;
         let mirror = self.mirror.borrow();
         let at = instant(now);
         Ok(mirror.get(code.as_str()).map_or(0, |m| {
@@ -581,21 +709,23 @@ impl RedemptionStore for SqliteRedemptionStore {
 
     fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
         let (code, customer, now) = (redemption.code, redemption.customer, redemption.now);
-        self.load(code, customer).map_err(backend)?;
+        let counter = counter_of(code, redemption.campaign);
+        let through = redemption.campaign.map(|_| code);
+        self.load(&counter, through, customer).map_err(backend)?;
         self.transaction(|| {
             let mut following = None;
             if let Some(key) = redemption.idempotency_key {
-                if let Some((seq, earlier)) = self.keyed(code, key)? {
+                if let Some((seq, earlier, earlier_counter)) = self.keyed_under(code, key)? {
                     if !redemption.follows_expired_hold(&earlier) {
                         return Ok(Some(earlier.replayed()));
                     }
                     // A capture that names the expired hold under its key: a new capture that
                     // takes the key once the compare-and-set has passed (the hold no longer
                     // counts at `now`); the hold stays in the history, marked expired.
-                    following = Some((seq, key, earlier));
+                    following = Some((seq, key, earlier, earlier_counter));
                 }
             }
-            let current = self.usage(code, customer, now)?;
+            let current = self.usage(&counter, through, customer, now)?;
             if current != redemption.expected {
                 return Ok(None);
             }
@@ -604,8 +734,9 @@ impl RedemptionStore for SqliteRedemptionStore {
                 return Ok(None);
             };
             let reservation = redemption.reservation(usage);
-            if let Some((seq, key, hold)) = following {
-                self.delete_hold(code, seq)?;
+            if let Some((seq, key, hold, hold_counter)) = following {
+                self.load(&hold_counter, None, None)?;
+                self.delete_hold(&hold_counter, seq)?;
                 let expired = Reservation {
                     state: ReservationState::Expired,
                     ..hold
@@ -617,13 +748,18 @@ impl RedemptionStore for SqliteRedemptionStore {
                     vec![code.as_str().into(), key.as_str().into()],
                 )?;
             }
-            let seq = self.insert(code, &reservation, redemption.hold_until.is_some())?;
+            let seq = self.insert(code, redemption.campaign, &reservation, redemption.hold_until.is_some())?;
             match (redemption.hold_until, seq) {
                 (Some(expires_at), Some(seq)) => {
-                    self.insert_hold(code, seq, customer, instant(expires_at), discount)?
+                    let hold = HeldUse {
+                        customer: customer.map(|c| c.as_str().to_owned()),
+                        discount,
+                        through: through.map(|c| c.as_str().to_owned()),
+                    };
+                    self.insert_hold(&counter, seq, instant(expires_at), hold)?
                 }
                 (Some(_), None) => return Err(rust_error("a hold was written without its sequence number")),
-                (None, _) => self.add_captured(code, customer, 1, discount)?,
+                (None, _) => self.add_captured(&counter, through, customer, 1, discount)?,
             }
             Ok(Some(reservation))
         })
@@ -633,7 +769,7 @@ impl RedemptionStore for SqliteRedemptionStore {
     fn convert(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
         let (code, now) = (conversion.code, conversion.now);
         self.transaction(|| {
-            let Some((seq, held)) = self.keyed(code, conversion.key)? else {
+            let Some((seq, held, counter)) = self.keyed_under(code, conversion.key)? else {
                 return Ok(None);
             };
             match held.state_at(now) {
@@ -641,17 +777,18 @@ impl RedemptionStore for SqliteRedemptionStore {
                 ReservationState::Expired => return Ok(None),
                 _ => return Ok(Some(held.replayed())),
             }
+            let through = (counter != code.as_str()).then_some(code);
             // Read before this transaction writes: the mirror must hold committed counts.
-            self.load(code, held.customer.as_ref())?;
+            self.load(&counter, through, held.customer.as_ref())?;
             if let Some(expected) = conversion.expected {
-                if self.usage(code, held.customer.as_ref(), now)? != expected {
+                if self.usage(&counter, through, held.customer.as_ref(), now)? != expected {
                     return Ok(None);
                 }
             }
-            self.delete_hold(code, seq)?;
+            self.delete_hold(&counter, seq)?;
             let discount = conversion.quote.discount().amount();
-            self.add_captured(code, held.customer.as_ref(), 1, discount)?;
-            let usage = self.usage(code, held.customer.as_ref(), now)?;
+            self.add_captured(&counter, through, held.customer.as_ref(), 1, discount)?;
+            let usage = self.usage(&counter, through, held.customer.as_ref(), now)?;
             let captured = held.captured(conversion.quote, usage, now);
             self.update(seq, &captured)?;
             Ok(Some(captured))
@@ -662,23 +799,24 @@ impl RedemptionStore for SqliteRedemptionStore {
     fn release(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
         let (code, now) = (release.code, release.now);
         self.transaction(|| {
-            let Some((seq, earlier)) = self.keyed(code, release.key)? else {
+            let Some((seq, earlier, counter)) = self.keyed_under(code, release.key)? else {
                 return Ok(None);
             };
             if earlier.state_at(now) == ReservationState::Released {
                 return Ok(Some(earlier.replayed()));
             }
+            let through = (counter != code.as_str()).then_some(code);
             // Read before this transaction writes: the mirror must hold committed counts.
-            self.load(code, earlier.customer.as_ref())?;
+            self.load(&counter, through, earlier.customer.as_ref())?;
             let was = if earlier.state_at(now) == ReservationState::Captured {
                 let discount = earlier.quote.discount().amount();
-                self.add_captured(code, earlier.customer.as_ref(), -1, -discount)?;
+                self.add_captured(&counter, through, earlier.customer.as_ref(), -1, -discount)?;
                 ReservationState::Captured
             } else {
-                self.delete_hold(code, seq)?;
+                self.delete_hold(&counter, seq)?;
                 ReservationState::Held
             };
-            let usage = self.usage(code, earlier.customer.as_ref(), now)?;
+            let usage = self.usage(&counter, through, earlier.customer.as_ref(), now)?;
             let released = earlier.released(release, was, usage);
             self.update(seq, &released)?;
             Ok(Some(released))
@@ -692,6 +830,7 @@ fn apply(mirror: &mut HashMap<String, CodeMirror>, change: Delta) {
     match change {
         Delta::Captured {
             code,
+            through,
             customer,
             delta,
             discount,
@@ -702,18 +841,20 @@ fn apply(mirror: &mut HashMap<String, CodeMirror>, change: Delta) {
                 if let Some(n) = customer.and_then(|c| m.captured_by.get_mut(&c)) {
                     *n = n.saturating_add_signed(delta);
                 }
+                if let Some(n) = through.and_then(|c| m.captured_code.get_mut(&c)) {
+                    *n = n.saturating_add_signed(delta);
+                }
             }
         }
         Delta::HoldAdded {
             code,
             seq,
             expires,
-            customer,
-            discount,
+            hold,
         } => {
             if let Some(m) = mirror.get_mut(&code) {
                 m.expiry.insert(seq, expires.clone());
-                m.holds.insert((expires, seq), (customer, discount));
+                m.holds.insert((expires, seq), hold);
             }
         }
         Delta::HoldRemoved { code, seq } => {

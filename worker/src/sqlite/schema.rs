@@ -19,6 +19,11 @@ use super::*;
 ///   payment's key: the released record (a hold, a capture, or a refund that
 ///   came before anything was recorded) that every later event for that
 ///   payment replays.
+/// - campaigns: a campaign's uses count under `campaign:<id>` in
+///   `usage_total`, `usage_customer` and `holds` (see [`counter_of`]);
+///   `usage_code` has each campaign code's captured uses, `holds.through`
+///   the code a campaign's hold came through, `redemptions.campaign` the
+///   campaign a reservation counts under (NULL for a plain code).
 /// - `idempotency_keys`: the key is the PRIMARY KEY (with the code, since a
 ///   store keeps keys per code), so its uniqueness is the database's; it
 ///   points at the reservation a replay answers with.
@@ -28,15 +33,29 @@ CREATE TABLE IF NOT EXISTS usage_total(code TEXT PRIMARY KEY, n INTEGER NOT NULL
 CREATE TABLE IF NOT EXISTS usage_customer(
     code TEXT NOT NULL, customer TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY(code, customer));
 CREATE TABLE IF NOT EXISTS holds(
-    seq INTEGER PRIMARY KEY, code TEXT NOT NULL, customer TEXT, expires TEXT NOT NULL, discount TEXT NOT NULL DEFAULT '0');
+    seq INTEGER PRIMARY KEY, code TEXT NOT NULL, customer TEXT, expires TEXT NOT NULL, discount TEXT NOT NULL DEFAULT '0',
+    through TEXT);
 CREATE INDEX IF NOT EXISTS holds_by_expiry ON holds(code, expires);
 CREATE TABLE IF NOT EXISTS redemptions(
-    seq INTEGER PRIMARY KEY, code TEXT NOT NULL, idempotency_key TEXT, reservation TEXT NOT NULL);
+    seq INTEGER PRIMARY KEY, code TEXT NOT NULL, idempotency_key TEXT, reservation TEXT NOT NULL, campaign TEXT);
 CREATE INDEX IF NOT EXISTS redemptions_by_code ON redemptions(code, seq);
 CREATE TABLE IF NOT EXISTS idempotency_keys(
     code TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY(code, key));
 CREATE TABLE IF NOT EXISTS refusals(code TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY(code, key));
 CREATE TABLE IF NOT EXISTS payment_finals(code TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY(code, key));
+CREATE TABLE IF NOT EXISTS usage_code(code TEXT PRIMARY KEY, n INTEGER NOT NULL);
+";
+
+/// A campaign's object: the campaign (`campaign`: its id, its definition's
+/// JSON as given, archived, when first defined), its codes in the order they
+/// were added (`campaign_codes`), and each call that added codes, by its
+/// idempotency key (`code_batches`: the answer, whether its codes are in, and the request it answers).
+pub(super) const CAMPAIGN_SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS campaign(id TEXT PRIMARY KEY, json TEXT NOT NULL, archived INTEGER NOT NULL DEFAULT 0,
+    defined_at TEXT);
+CREATE TABLE IF NOT EXISTS campaign_codes(seq INTEGER PRIMARY KEY, code TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS code_batches(key TEXT PRIMARY KEY, answer TEXT NOT NULL, committed INTEGER NOT NULL,
+    request TEXT);
 ";
 
 /// A reservation's key is indexed by the database in the statement that
@@ -75,6 +94,13 @@ const MIGRATIONS: &[(&str, &str, &str)] = &[
         "discount",
         "ALTER TABLE holds ADD COLUMN discount TEXT NOT NULL DEFAULT '0'",
     ),
+    // Campaigns: older objects had none.
+    ("holds", "through", "ALTER TABLE holds ADD COLUMN through TEXT"),
+    (
+        "redemptions",
+        "campaign",
+        "ALTER TABLE redemptions ADD COLUMN campaign TEXT",
+    ),
 ];
 
 impl SqliteRedemptionStore {
@@ -94,6 +120,13 @@ impl SqliteRedemptionStore {
                 None,
             )
             .map_err(backend)?;
+        self.sql
+            .exec(
+                "CREATE TABLE IF NOT EXISTS usage_code(code TEXT PRIMARY KEY, n INTEGER NOT NULL)",
+                None,
+            )
+            .map_err(backend)?;
+        self.sql.exec(CAMPAIGN_SCHEMA, None).map_err(backend)?;
         self.sql.exec(crate::stats::SCHEMA, None).map_err(backend)?;
         self.sql.exec(KEY_TRIGGER, None).map_err(backend)?;
         for (table, column, statement) in MIGRATIONS {

@@ -1,0 +1,223 @@
+// Campaigns of many codes in workerd: a campaign and all of its codes live in one Durable Object, so
+// one SQLite transaction reaches a code's count, the campaign's counts and its budget; the catalog
+// keeps every code unique across codes and campaigns.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { putCode, call, captureReq, admin, capturer, eur, workerForFile } from "./harness.mjs";
+
+const worker = workerForFile();
+
+const putCampaign = (id, definition) => call(worker.base, "PUT", `/v1/campaigns/${id}`, { body: definition, headers: admin });
+const addCodes = (id, key, body) =>
+  call(worker.base, "POST", `/v1/campaigns/${id}/codes`, { body, headers: { ...admin, "idempotency-key": key } });
+const tally = (results) => results.reduce((m, r) => ((m[r.status] = (m[r.status] ?? 0) + 1), m), {});
+
+async function allCodes(id) {
+  const codes = [];
+  let after = "";
+  for (;;) {
+    const page = await call(worker.base, "GET", `/v1/campaigns/${id}/codes?limit=1000${after ? `&after=${after}` : ""}`, { headers: admin });
+    assert.equal(page.status, 200, page.text);
+    codes.push(...page.json.codes);
+    if (page.json.next === null) return codes;
+    after = page.json.next;
+  }
+}
+
+test("a campaign is defined (201, then 200), read back, and refuses bad input with nothing recorded", async () => {
+  const definition = { discount: { kind: "percent", percent: "10" }, limits: { total: 5 } };
+  const created = await putCampaign("spring", definition);
+  assert.equal(created.status, 201, created.text);
+  assert.equal(created.json.id, "SPRING");
+  assert.equal(created.json.uses_per_code, 1, "single-use codes by default");
+  const replaced = await putCampaign("SPRING", { ...definition, uses_per_code: 2 });
+  assert.equal(replaced.status, 200, replaced.text);
+  const read = await call(worker.base, "GET", "/v1/campaigns/spring", { headers: admin });
+  assert.equal(read.status, 200, read.text);
+  assert.equal(read.json.uses_per_code, 2);
+  assert.deepEqual(read.json.usage, { total: 0, held: 0 });
+  assert.deepEqual(read.json.codes, { count: 0, used: 0 });
+  const bad = await putCampaign("AUTUMN", { discount: { kind: "percent", percent: "10" }, uses_per_code: 0 });
+  assert.equal(bad.status, 400, bad.text);
+  assert.equal((await call(worker.base, "GET", "/v1/campaigns/AUTUMN", { headers: admin })).status, 404);
+  const coded = await putCampaign("AUTUMN", { code: "AUTUMN", discount: { kind: "percent", percent: "10" } });
+  assert.equal(coded.status, 400, "a campaign has no code of its own");
+  assert.equal((await call(worker.base, "PUT", "/v1/campaigns/SPRING", { body: definition })).status, 401);
+});
+
+test("300 racing captures of 200 single-use codes of a campaign with total 150: exactly 150, each code once", async () => {
+  const put = await putCampaign("RACE", { discount: { kind: "percent", percent: "10" }, limits: { total: 150 } });
+  assert.equal(put.status, 201, put.text);
+  const codes = Array.from({ length: 200 }, (_, i) => `RACE-${String(i).padStart(4, "0")}`);
+  const added = await addCodes("RACE", "race-import", { codes });
+  assert.equal(added.status, 201, added.text);
+  assert.equal(added.json.created, 200);
+  const results = await Promise.all(Array.from({ length: 300 }, (_, i) =>
+    captureReq(worker.base, `race-${i}`, { code: codes[(i * 7) % 200], total: eur("80.00") })));
+  assert.deepEqual(tally(results), { 201: 150, 422: 150 });
+  for (const r of results.filter((r) => r.status === 422)) assert.equal(r.json.rejection, "exhausted");
+  const used = results.filter((r) => r.status === 201).map((r) => r.json.quote.code);
+  assert.equal(new Set(used).size, 150, "no code used twice");
+  const summary = await call(worker.base, "GET", "/v1/campaigns/RACE", { headers: admin });
+  assert.equal(summary.json.usage.total, 150);
+  assert.deepEqual(summary.json.codes, { count: 200, used: 150 });
+  const listed = await allCodes("RACE");
+  assert.equal(listed.length, 200);
+  assert.equal(listed.reduce((n, c) => n + c.uses, 0), 150);
+  assert.ok(listed.every((c) => c.uses <= 1));
+  const history = await call(worker.base, "GET", "/v1/campaigns/RACE/redemptions?limit=1000", { headers: admin });
+  assert.equal(history.status, 200, history.text);
+  assert.equal(history.json.redemptions.length, 150, "the campaign's uses");
+  assert.deepEqual(new Set(history.json.redemptions.map((r) => r.code)), new Set(used), "each with the code it came through");
+  const stats = await call(worker.base, "GET", "/v1/campaigns/RACE/stats", { headers: admin });
+  assert.equal(stats.status, 200, stats.text);
+  assert.equal(stats.json.total.captures, 150, "the figures count every code's captures");
+  // A campaign's code is a code: looked up as any code, its own use and the campaign's total counted.
+  const lookup = await call(worker.base, "GET", `/v1/codes/${used[0].toLowerCase()}`);
+  assert.equal(lookup.status, 200, lookup.text);
+  assert.equal(lookup.json.code, used[0]);
+  assert.equal(lookup.json.remaining, 0, "a used single-use code has nothing left");
+  assert.equal(lookup.json.campaign, undefined, "the public sees an ordinary definition");
+});
+
+test("10 x 10,000 generated codes are distinct, and a retried call answers the same codes", async () => {
+  const put = await putCampaign("BULK", { discount: { kind: "percent", percent: "15" } });
+  assert.equal(put.status, 201, put.text);
+  const all = new Set();
+  let first;
+  for (let i = 0; i < 10; i++) {
+    const r = await addCodes("BULK", `bulk-${i}`, { count: 10000, pattern: "BF-####-####-##" });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.json.created, 10000);
+    for (const code of r.json.codes) {
+      assert.match(code, /^BF-[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{4}-[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{4}-[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{2}$/);
+      all.add(code);
+    }
+    if (i === 0) first = r.json.codes;
+  }
+  assert.equal(all.size, 100000, "100,000 distinct codes");
+  const again = await addCodes("BULK", "bulk-0", { count: 10000, pattern: "BF-####-####-##" });
+  assert.equal(again.status, 201, again.text);
+  assert.deepEqual(again.json.codes, first, "the retry answers the same codes");
+  const reused = await addCodes("BULK", "bulk-0", { count: 5000, pattern: "BF-####-####-##" });
+  assert.equal(reused.status, 422, "the key names another call");
+  assert.equal(reused.json.type, "/problems/idempotency_key_reused");
+  const summary = await call(worker.base, "GET", "/v1/campaigns/BULK", { headers: admin });
+  assert.equal(summary.json.codes.count, 100000, "and created none");
+  const csv = await fetch(`${worker.base}/v1/campaigns/BULK/codes`, { headers: { ...admin, accept: "text/csv" } });
+  assert.equal(csv.status, 200);
+  assert.match(csv.headers.get("content-type"), /^text\/csv/);
+  const lines = (await csv.text()).trimEnd().split("\n");
+  assert.equal(lines[0], "code,uses,held");
+  const exported = lines.slice(1).map((line) => line.split(",")[0]);
+  assert.equal(exported.length, 100000, "the CSV lists every code");
+  assert.equal(new Set(exported).size, 100000, "each once");
+  assert.ok(exported.every((code) => all.has(code)));
+  assert.ok(lines.slice(1).every((line) => line.endsWith(",0,0")));
+  const one = first[1234];
+  const lookup = await call(worker.base, "GET", `/v1/codes/${one}`);
+  assert.equal(lookup.status, 200, lookup.text);
+  const small = await addCodes("BULK", "bulk-small", { count: 10, pattern: "BF-#######" });
+  assert.equal(small.status, 400, "fewer than 8 #");
+  const crowded = await addCodes("BULK", "bulk-crowded", { count: 10, pattern: "########", charset: "AB" });
+  assert.equal(crowded.status, 400, "fewer than 1,000,000 combinations per code");
+  const keyless = await call(worker.base, "POST", "/v1/campaigns/BULK/codes", { body: { count: 1 }, headers: admin });
+  assert.equal(keyless.status, 400);
+  assert.equal(keyless.json.type, "/problems/missing_idempotency_key");
+});
+
+test("an imported code that exists anywhere is a 409 naming it, and nothing of that call is created", async () => {
+  const plain = await putCode(worker.base, { code: "VIP-TAKEN", discount: { kind: "percent", percent: "5" } });
+  assert.equal(plain.status, 201, plain.text);
+  const put = await putCampaign("VIP", { discount: { kind: "percent", percent: "20" } });
+  assert.equal(put.status, 201, put.text);
+  const first = await addCodes("VIP", "vip-1", { codes: ["vip-anna", "VIP-BEN"] });
+  assert.equal(first.status, 201, first.text);
+  assert.deepEqual(first.json.codes, ["VIP-ANNA", "VIP-BEN"]);
+  const clash = await addCodes("VIP", "vip-2", { codes: ["VIP-CARLA", "vip-taken"] });
+  assert.equal(clash.status, 409, clash.text);
+  assert.equal(clash.json.type, "/problems/code_exists");
+  assert.match(clash.json.detail, /VIP-TAKEN/);
+  assert.equal((await call(worker.base, "GET", "/v1/codes/VIP-CARLA")).status, 404, "nothing of the call was created");
+  const again = await addCodes("VIP", "vip-3", { codes: ["VIP-DORA", "vip-anna"] });
+  assert.equal(again.status, 409, "a code of the campaign itself");
+  const twice = await addCodes("VIP", "vip-4", { codes: ["VIP-EVA", "vip-eva"] });
+  assert.equal(twice.status, 400, "a code named twice in one import");
+  const redefine = await putCode(worker.base, { code: "VIP-ANNA", discount: { kind: "percent", percent: "90" } });
+  assert.equal(redefine.status, 409, "a campaign's code is not defined alone");
+  const summary = await call(worker.base, "GET", "/v1/campaigns/VIP", { headers: admin });
+  assert.equal(summary.json.codes.count, 2);
+  const listed = await call(worker.base, "GET", "/v1/codes?limit=1000", { headers: admin });
+  const names = listed.json.codes.map((c) => c.code);
+  assert.ok(names.includes("VIP-TAKEN"));
+  assert.ok(!names.includes("VIP-ANNA"), "GET /v1/codes lists plain codes only");
+});
+
+test("an unknown code and an unknown campaign are 404 and create nothing", async () => {
+  const unknown = await call(worker.base, "GET", "/v1/codes/NEVER-GENERATED-1");
+  assert.equal(unknown.status, 404);
+  assert.equal(unknown.json.type, "/problems/unknown_code");
+  const capture = await captureReq(worker.base, "never-1", { code: "NEVER-GENERATED-1", total: eur("80.00") });
+  assert.equal(capture.status, 404);
+  const campaign = await call(worker.base, "GET", "/v1/campaigns/NOPE", { headers: admin });
+  assert.equal(campaign.status, 404);
+  const codes = await addCodes("NOPE", "nope-1", { count: 1 });
+  assert.equal(codes.status, 404);
+});
+
+test("a campaign code's hold counts until it expires, then the alarm marks it expired and the code is free", async () => {
+  const put = await putCampaign("SHORT", { discount: { kind: "percent", percent: "10" }, limits: { total: 10 } });
+  assert.equal(put.status, 201, put.text);
+  assert.equal((await addCodes("SHORT", "short-1", { codes: ["SHORT-1"] })).status, 201);
+  const held = await call(worker.base, "POST", "/v1/holds", {
+    body: { code: "SHORT-1", total: eur("20.00"), ttl_seconds: 1 }, headers: { ...capturer, "idempotency-key": "short-hold" } });
+  assert.equal(held.status, 201, held.text);
+  assert.equal(held.json.usage.per_code, 1);
+  const busy = await captureReq(worker.base, "short-other", { code: "SHORT-1", total: eur("20.00") });
+  assert.equal(busy.status, 422, "the held code is used");
+  assert.equal(busy.json.rejection, "exhausted");
+  const during = await call(worker.base, "GET", "/v1/campaigns/SHORT", { headers: admin });
+  assert.deepEqual(during.json.usage, { total: 1, held: 1 });
+  let states = [];
+  for (let i = 0; i < 60; i++) {
+    const page = await call(worker.base, "GET", "/v1/codes/SHORT-1/redemptions", { headers: admin });
+    assert.equal(page.status, 200, page.text);
+    states = page.json.redemptions.map((r) => r.state);
+    if (states.includes("expired")) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.deepEqual(states, ["expired"], "the campaign's alarm marked the hold expired");
+  const free = await captureReq(worker.base, "short-after", { code: "SHORT-1", total: eur("20.00") });
+  assert.equal(free.status, 201, free.text);
+});
+
+test("a campaign's kill switch and archive reach all of its codes; GET /v1/campaigns lists campaigns", async () => {
+  const put = await putCampaign("SWITCH", { discount: { kind: "percent", percent: "10" } });
+  assert.equal(put.status, 201, put.text);
+  assert.equal((await addCodes("SWITCH", "switch-1", { codes: ["SWITCH-1", "SWITCH-2"] })).status, 201);
+  const off = await call(worker.base, "PATCH", "/v1/campaigns/SWITCH", { body: { active: false }, headers: admin });
+  assert.equal(off.status, 200, off.text);
+  assert.equal(off.json.active, false);
+  const refused = await captureReq(worker.base, "switch-a", { code: "SWITCH-1", total: eur("20.00") });
+  assert.equal(refused.status, 422);
+  assert.equal(refused.json.rejection, "inactive");
+  const on = await call(worker.base, "PATCH", "/v1/campaigns/SWITCH", { body: { active: true }, headers: admin });
+  assert.equal(on.json.active, true);
+  assert.equal((await captureReq(worker.base, "switch-b", { code: "SWITCH-1", total: eur("20.00") })).status, 201);
+  const listed = await call(worker.base, "GET", "/v1/campaigns?prefix=SW", { headers: admin });
+  assert.equal(listed.status, 200, listed.text);
+  assert.deepEqual(listed.json.campaigns.map((c) => c.id), ["SWITCH"]);
+  assert.equal(listed.json.campaigns[0].usage.total, 1);
+  const archived = await call(worker.base, "DELETE", "/v1/campaigns/SWITCH", { headers: admin });
+  assert.equal(archived.status, 200, archived.text);
+  assert.equal(archived.json.archived, true);
+  const gone = await call(worker.base, "GET", "/v1/codes/SWITCH-2", { headers: admin });
+  const never = await call(worker.base, "GET", "/v1/codes/SWITCH-9", { headers: admin });
+  assert.equal(gone.status, 404);
+  assert.deepEqual({ ...gone.json, detail: "" }, { ...never.json, detail: "" }, "an archived campaign's code reads as an unknown code");
+  assert.equal((await captureReq(worker.base, "switch-c", { code: "SWITCH-2", total: eur("20.00") })).status, 404);
+  const hidden = await call(worker.base, "GET", "/v1/campaigns?prefix=SW", { headers: admin });
+  assert.deepEqual(hidden.json.campaigns, [], "archived campaigns are listed only with archived=true");
+  const shown = await call(worker.base, "GET", "/v1/campaigns?prefix=SW&archived=true", { headers: admin });
+  assert.equal(shown.json.campaigns[0].archived, true);
+});

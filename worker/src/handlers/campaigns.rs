@@ -1,0 +1,246 @@
+//! Campaigns of many codes: a campaign's definition (`PUT`, `GET`) and its
+//! codes (`POST` to generate or import, `GET` a page). A campaign and all of
+//! its codes live in one object, `campaign:<id>`, so that one SQLite
+//! transaction reaches a code's count, the campaign's counts and its budget;
+//! the catalog knows every code, so that each is unique across codes and
+//! campaigns and a code's requests find the campaign's object.
+
+use promocodes::api::CodePatch;
+use promocodes::{Campaign, Code};
+use serde_json::Value;
+use worker::{Env, Request, Response};
+
+use super::{bad_param, param, Answer};
+use crate::catalog::{self, Change, Page, Registered, Registration};
+use crate::clients::{call_campaign, to_catalog};
+use crate::http::{idempotency_key, path_code, read_body};
+use crate::limits::{CODES_BODY_LIMIT, DEFAULT_BODY_LIMIT, DEFINITION_BODY_LIMIT, MAX_PAGE};
+use crate::problem::Problem;
+use crate::protocol::{Call, IDEMPOTENCY_KEY_HEADER};
+
+/// `PUT /v1/campaigns/{id}`: defines or replaces the campaign (201 created,
+/// 200 replaced): a code's definition without `code`, plus `uses_per_code`.
+pub async fn put(req: &Request, env: &Env, id: &str) -> Answer {
+    let id = path_code(id)?;
+    let body = read_body(req, DEFINITION_BODY_LIMIT).await?;
+    // Bad input is a 400 before anything is addressed or written.
+    Campaign::from_json(id.clone(), &body)?;
+    let response = call_campaign(env, &id, Call::PutCampaign, &[], Some(body), &[]).await?;
+    if response.status_code() < 300 {
+        let change = Change {
+            code: id.as_str().to_owned(),
+            archived: false,
+        };
+        to_catalog(env, "/campaign", &change).await?;
+    }
+    Ok(response)
+}
+
+/// `PATCH /v1/campaigns/{id}`: the kill switch, `{"active": bool}`, for all of its codes.
+pub async fn patch(req: &Request, env: &Env, id: &str) -> Answer {
+    let id = path_code(id)?;
+    let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
+    CodePatch::from_json(&body)?;
+    known_campaign(env, &id).await?;
+    call_campaign(env, &id, Call::PatchCampaign, &[], Some(body), &[]).await
+}
+
+/// `DELETE /v1/campaigns/{id}`: archives the campaign; its codes are then
+/// the same 404 as an unknown code, and its counts and history stay.
+pub async fn archive(env: &Env, id: &str) -> Answer {
+    let id = path_code(id)?;
+    known_campaign(env, &id).await?;
+    let response = call_campaign(env, &id, Call::ArchiveCampaign, &[], None, &[]).await?;
+    if response.status_code() == 200 {
+        let change = Change {
+            code: id.as_str().to_owned(),
+            archived: true,
+        };
+        to_catalog(env, "/campaign", &change).await?;
+    }
+    Ok(response)
+}
+
+/// `GET /v1/campaigns?prefix=&after=&limit=&archived=`: a page of the
+/// campaigns in id order, each as `GET /v1/campaigns/{id}` answers it.
+pub async fn list(req: &Request, env: &Env) -> Answer {
+    let limit = match param(req, "limit")? {
+        None => catalog::DEFAULT_PAGE,
+        Some(text) => text
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=MAX_PAGE).contains(n))
+            .ok_or_else(|| bad_param("limit", format!("{text:?} is not a page size from 1 to {MAX_PAGE}")))?,
+    };
+    let archived = match param(req, "archived")?.as_deref() {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(other) => return Err(bad_param("archived", format!("{other:?} is neither true nor false"))),
+    };
+    let page = Page {
+        prefix: param(req, "prefix")?.unwrap_or_default().trim().to_ascii_uppercase(),
+        after: param(req, "after")?.unwrap_or_default().trim().to_ascii_uppercase(),
+        limit,
+        archived,
+    };
+    let mut response = to_catalog(env, "/list-campaigns", &page).await?;
+    let (ids, more): (Vec<String>, bool) = response.json().await?;
+    let mut campaigns = Vec::with_capacity(ids.len());
+    for id in &ids {
+        let id = Code::parse(id)?;
+        let mut summary = call_campaign(env, &id, Call::GetCampaign, &[], None, &[]).await?;
+        if summary.status_code() == 200 {
+            campaigns.push(summary.json::<Value>().await?);
+        }
+    }
+    let next = if more { ids.last().cloned() } else { None };
+    Ok(Response::from_json(
+        &serde_json::json!({ "campaigns": campaigns, "next": next }),
+    )?)
+}
+
+/// `GET /v1/campaigns/{id}`: the definition, `archived`, `usage` (`total`,
+/// `held`, `discounted`) and `codes` (`count`, `used`).
+pub async fn get(env: &Env, id: &str) -> Answer {
+    let id = path_code(id)?;
+    known_campaign(env, &id).await?;
+    call_campaign(env, &id, Call::GetCampaign, &[], None, &[]).await
+}
+
+/// `GET /v1/campaigns/{id}/codes?after=&limit=`: a page of the campaign's
+/// codes, each with its uses and active holds, and the cursor of the next.
+/// With `Accept: text/csv`, the whole campaign as CSV (`code,uses,held`, a
+/// header row), streamed a page of 1,000 codes at a time.
+pub async fn list_codes(req: &Request, env: &Env, id: &str) -> Answer {
+    let id = path_code(id)?;
+    known_campaign(env, &id).await?;
+    let accept = req.headers().get("accept")?.unwrap_or_default();
+    if accept.to_ascii_lowercase().contains("text/csv") {
+        return csv(env, id);
+    }
+    let url = req.url()?;
+    let query: Vec<(String, String)> = url
+        .query_pairs()
+        .filter(|(k, _)| k == "after" || k == "limit")
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    let query: Vec<(&str, &str)> = query.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    call_campaign(env, &id, Call::CampaignCodes, &query, None, &[]).await
+}
+
+/// `POST /v1/campaigns/{id}/codes` (`Idempotency-Key` required): generates
+/// `{"count", "pattern"?, "charset"?}` or imports `{"codes": [...]}`. The
+/// campaign's object plans the codes under the key (a retry answers the
+/// same plan), the catalog registers them all or none (an existing code is a
+/// 409 naming it, and nothing of the call is created), then the object adds them.
+pub async fn add_codes(req: &Request, env: &Env, id: &str) -> Answer {
+    let id = path_code(id)?;
+    let key = idempotency_key(req)?;
+    let body = read_body(req, CODES_BODY_LIMIT).await?;
+    known_campaign(env, &id).await?;
+    let headers = [(IDEMPOTENCY_KEY_HEADER, key.as_str())];
+    let mut planned = call_campaign(env, &id, Call::PlanCodes, &[], Some(body), &headers).await?;
+    if planned.status_code() >= 300 {
+        return Ok(planned);
+    }
+    let planned: Value = planned.json().await?;
+    let plan = &planned["plan"];
+    if planned["committed"] != Value::Bool(true) {
+        let codes: Vec<String> = plan["codes"]
+            .as_array()
+            .map(|codes| codes.iter().filter_map(|c| c.as_str().map(str::to_owned)).collect())
+            .unwrap_or_default();
+        let registration = Registration {
+            campaign: id.as_str().to_owned(),
+            codes,
+        };
+        let mut registered = to_catalog(env, "/register", &registration).await?;
+        let registered: Registered = registered.json().await?;
+        if let Some(taken) = registered.taken {
+            return Err(Problem::CodeExists(Code::parse(&taken)?));
+        }
+        let committed = call_campaign(env, &id, Call::CommitCodes, &[], None, &headers).await?;
+        if committed.status_code() >= 300 {
+            return Ok(committed);
+        }
+    }
+    Ok(Response::from_json(plan)?.with_status(201))
+}
+
+/// The admin reads of a campaign: its redemptions (`?after=&limit=`, each
+/// with the code it came through) and its figures (every code's).
+pub async fn admin_read(req: &Request, env: &Env, id: &str, call: Call) -> Answer {
+    let id = path_code(id)?;
+    known_campaign(env, &id).await?;
+    let mut query = Vec::new();
+    for name in ["after", "limit"] {
+        if let Some(value) = param(req, name)? {
+            query.push((name, value));
+        }
+    }
+    let query: Vec<(&str, &str)> = query.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    call_campaign(env, &id, call, &query, None, &[]).await
+}
+
+/// Refuses a campaign never defined (404, as an unknown code), without creating its object.
+async fn known_campaign(env: &Env, id: &Code) -> std::result::Result<(), Problem> {
+    let change = Change {
+        code: id.as_str().to_owned(),
+        archived: false,
+    };
+    let mut response = to_catalog(env, "/campaign-exists", &change).await?;
+    let known: bool = response.json().await?;
+    if known {
+        Ok(())
+    } else {
+        Err(Problem::UnknownCode(id.clone()))
+    }
+}
+
+/// The campaign's codes as CSV, streamed: each chunk one page from its object.
+fn csv(env: &Env, id: Code) -> Answer {
+    let env = env.clone();
+    // The state: the cursor of the next page (empty for the first), or None when done.
+    let pages = futures_util::stream::unfold(Some(String::new()), move |cursor| {
+        let (env, id) = (env.clone(), id.clone());
+        async move {
+            let after = cursor?;
+            match csv_page(&env, &id, &after).await {
+                Ok((chunk, next)) => Some((Ok::<Vec<u8>, worker::Error>(chunk), next)),
+                Err(problem) => Some((Err(worker::Error::RustError(problem.body().to_string())), None)),
+            }
+        }
+    });
+    let mut response = Response::from_stream(pages)?;
+    response.headers_mut().set("content-type", "text/csv; charset=utf-8")?;
+    Ok(response)
+}
+
+/// One page of the CSV (with the header row before the first), and the next page's cursor.
+async fn csv_page(env: &Env, id: &Code, after: &str) -> std::result::Result<(Vec<u8>, Option<String>), Problem> {
+    let mut query = vec![("limit", "1000")];
+    if !after.is_empty() {
+        query.push(("after", after));
+    }
+    let mut page = call_campaign(env, id, Call::CampaignCodes, &query, None, &[]).await?;
+    if page.status_code() != 200 {
+        return Err(Problem::Internal(format!(
+            "the campaign's object answered {}",
+            page.status_code()
+        )));
+    }
+    let page: Value = page.json().await?;
+    let mut text = String::new();
+    if after.is_empty() {
+        text.push_str("code,uses,held\n");
+    }
+    for row in page["codes"].as_array().into_iter().flatten() {
+        text.push_str(&format!(
+            "{},{},{}\n",
+            row["code"].as_str().unwrap_or_default(),
+            row["uses"].as_i64().unwrap_or_default(),
+            row["held"].as_i64().unwrap_or_default()
+        ));
+    }
+    Ok((text.into_bytes(), page["next"].as_str().map(str::to_owned)))
+}

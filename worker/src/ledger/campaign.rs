@@ -1,0 +1,272 @@
+//! A campaign in its object (`campaign:<id>`): its definition, its codes
+//! (generated or imported, each call once per idempotency key), its summary.
+//! Its codes' holds, captures and releases are the object's ordinary calls:
+//! the store reads a campaign's code's definition from the campaign.
+
+use promocodes::{Campaign, CodePattern, InputError};
+use serde::Deserialize;
+use wasm_bindgen::JsCast;
+
+use super::*;
+
+/// What `POST /v1/campaigns/{id}/codes` takes: `{"count", "pattern"?, "charset"?}`
+/// to generate, or `{"codes": [...]}` to import.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CodesRequest {
+    #[serde(default)]
+    count: Option<u64>,
+    #[serde(default)]
+    pattern: Option<String>,
+    #[serde(default)]
+    charset: Option<String>,
+    #[serde(default)]
+    codes: Option<Vec<Code>>,
+}
+
+/// Random `u32`s from the runtime's cryptographic generator
+/// (`crypto.getRandomValues`), drawn 16,384 at a time (its limit per call).
+struct CryptoRandom {
+    buffer: Vec<u32>,
+}
+
+impl CryptoRandom {
+    fn next(&mut self) -> std::result::Result<u32, Problem> {
+        if self.buffer.is_empty() {
+            let js = |err: wasm_bindgen::JsValue| Problem::Internal(format!("crypto.getRandomValues failed: {err:?}"));
+            let global = worker::js_sys::global();
+            let crypto = worker::js_sys::Reflect::get(&global, &"crypto".into()).map_err(js)?;
+            let get: worker::js_sys::Function = worker::js_sys::Reflect::get(&crypto, &"getRandomValues".into())
+                .map_err(js)?
+                .dyn_into()
+                .map_err(|_| Problem::Internal("crypto.getRandomValues is missing".to_owned()))?;
+            let array = worker::js_sys::Uint32Array::new_with_length(16_384);
+            get.call1(&crypto, &array).map_err(js)?;
+            self.buffer = array.to_vec();
+        }
+        self.buffer
+            .pop()
+            .ok_or_else(|| Problem::Internal("no random numbers".to_owned()))
+    }
+}
+
+impl Ledger {
+    /// The campaign this object keeps (archived or not), with its store; 404 naming `id` when there is none.
+    fn stored_campaign(&self, id: &Code) -> std::result::Result<(Rc<SqliteRedemptionStore>, StoredCampaign), Problem> {
+        let unknown = || Problem::UnknownCode(id.clone());
+        let store = self.store()?.ok_or_else(unknown)?;
+        let campaign = store.campaign()?.ok_or_else(unknown)?;
+        Ok((store, campaign))
+    }
+
+    pub(super) fn handle_put_campaign(&self, id: &Code, body: &str) -> std::result::Result<Response, Problem> {
+        let campaign = Campaign::from_json(id.clone(), body)?;
+        let store = self.store_or_create()?;
+        let replaced = store.put_campaign(id, body, now()?)?;
+        // Its codes' definitions follow the campaign's.
+        self.cache.borrow_mut().definition = None;
+        json_response(&campaign, if replaced { 200 } else { 201 })
+    }
+
+    /// The kill switch of the campaign, and so of all of its codes.
+    pub(super) fn handle_patch_campaign(&self, id: &Code, body: &str) -> std::result::Result<Response, Problem> {
+        let patch = CodePatch::from_json(body)?;
+        let (store, stored) = self.stored_campaign(id)?;
+        if stored.archived {
+            return Err(Problem::UnknownCode(stored.campaign.id().clone()));
+        }
+        let campaign = stored.campaign.with_active(patch.active);
+        let mut json = serde_json::to_value(&campaign).map_err(|e| Problem::Internal(e.to_string()))?;
+        if let Some(fields) = json.as_object_mut() {
+            fields.remove("id");
+        }
+        store.put_campaign(campaign.id(), &json.to_string(), now()?)?;
+        self.cache.borrow_mut().definition = None;
+        self.summary_response(id)
+    }
+
+    /// Archives the campaign: its codes are unknown to buyers; its counts and history stay.
+    pub(super) fn handle_archive_campaign(&self, id: &Code) -> std::result::Result<Response, Problem> {
+        let (store, _) = self.stored_campaign(id)?;
+        store.set_campaign_archived(true)?;
+        self.cache.borrow_mut().definition = None;
+        self.summary_response(id)
+    }
+
+    pub(super) fn handle_get_campaign(&self, id: &Code) -> std::result::Result<Response, Problem> {
+        self.summary_response(id)
+    }
+
+    /// The campaign, `archived`, its usage and its codes.
+    fn summary_response(&self, id: &Code) -> std::result::Result<Response, Problem> {
+        let (store, stored) = self.stored_campaign(id)?;
+        let at = now()?;
+        let campaign = &stored.campaign;
+        let mut view = serde_json::to_value(campaign).map_err(|e| Problem::Internal(e.to_string()))?;
+        let counter = crate::sqlite::counter_of(campaign.id(), Some(campaign.id()));
+        let usage = store.campaign_usage(&counter, at)?;
+        view["archived"] = json!(stored.archived);
+        view["usage"] = json!({ "total": usage.0.total(), "held": usage.1 });
+        let promo = campaign.definition();
+        if let Some(discounted) = promo.currency().and_then(|c| Money::new(usage.0.discounted(), c).ok()) {
+            view["usage"]["discounted"] = json!(discounted);
+        }
+        if let Some(left) = promo.limits().remaining_budget(usage.0) {
+            view["remaining_budget"] = json!(left);
+        }
+        view["codes"] = json!({ "count": store.campaign_code_count()?, "used": store.campaign_codes_used(at)? });
+        json_response(&view, 200)
+    }
+
+    /// Plans the codes a call adds, under its key: a known key answers its
+    /// plan as it was (`committed` says whether its codes are in); a new one
+    /// is checked against the core's rules, generated with the runtime's
+    /// cryptographic generator or imported, and kept before the catalog is asked.
+    pub(super) fn handle_plan_codes(
+        &self,
+        id: &Code,
+        key: &IdempotencyKey,
+        body: &str,
+    ) -> std::result::Result<Response, Problem> {
+        let (store, stored) = self.stored_campaign(id)?;
+        if let Some(batch) = store.code_batch(key)? {
+            // A key names one call: the same request (as JSON) replays it, another is refused.
+            let same = |text: &str| serde_json::from_str::<Value>(text).ok();
+            if batch
+                .request
+                .as_deref()
+                .and_then(same)
+                .is_none_or(|sent| Some(sent) != same(body))
+            {
+                return Err(Problem::IdempotencyKeyReused(key.clone()));
+            }
+            return plan_response(&batch.answer, batch.committed);
+        }
+        let request: CodesRequest = promocodes::from_json(body)?;
+        let existing = store.campaign_code_count()?;
+        let codes: Vec<Code> = match (request.count, request.codes) {
+            (Some(count), None) => {
+                let pattern = CodePattern::parse(request.pattern.as_deref(), request.charset.as_deref())?;
+                pattern.check_room(existing, count)?;
+                let mut random = CryptoRandom { buffer: Vec::new() };
+                let mut made = std::collections::HashSet::new();
+                let mut codes = Vec::new();
+                let mut failure = None;
+                while (codes.len() as u64) < count {
+                    let code = pattern.generate(|| match random.next() {
+                        Ok(n) => n,
+                        Err(problem) => {
+                            failure.get_or_insert(problem);
+                            0
+                        }
+                    });
+                    if let Some(problem) = failure.take() {
+                        return Err(problem);
+                    }
+                    // A code drawn twice, or one the campaign has, is drawn again.
+                    if made.insert(code.clone()) && !store.has_campaign_code(&code)? {
+                        codes.push(code);
+                    }
+                }
+                codes
+            }
+            (None, Some(codes)) => {
+                CodePattern::check_count(existing, codes.len() as u64).map_err(|err| match err {
+                    InputError::TooMany { count, max, .. } => InputError::TooMany {
+                        field: "codes",
+                        count,
+                        max,
+                    },
+                    other => other,
+                })?;
+                CodePattern::check_import(&codes)?;
+                if let Some(taken) = store.campaign_codes_among(&codes)?.into_iter().next() {
+                    return Err(Problem::CodeExists(taken));
+                }
+                codes
+            }
+            _ => {
+                return Err(Problem::Input(InputError::Malformed {
+                    path: String::new(),
+                    message: "send either count (with pattern and charset, optional) or codes".to_owned(),
+                }))
+            }
+        };
+        let answer = json!({
+            "campaign": stored.campaign.id(),
+            "created": codes.len(),
+            "codes": codes,
+        })
+        .to_string();
+        store.plan_codes(key, body, &answer)?;
+        plan_response(&answer, false)
+    }
+
+    /// Adds the codes planned under `key` (the catalog has them now); answers the plan.
+    pub(super) fn handle_commit_codes(
+        &self,
+        id: &Code,
+        key: &IdempotencyKey,
+    ) -> std::result::Result<Response, Problem> {
+        let (store, _) = self.stored_campaign(id)?;
+        let answer = store
+            .code_batch(key)?
+            .ok_or_else(|| Problem::UnknownKey(key.clone()))?
+            .answer;
+        let plan: Value = serde_json::from_str(&answer).map_err(|e| Problem::Internal(e.to_string()))?;
+        let codes: Vec<String> = plan["codes"]
+            .as_array()
+            .map(|codes| codes.iter().filter_map(|c| c.as_str().map(str::to_owned)).collect())
+            .unwrap_or_default();
+        store.commit_codes(key, &codes)?;
+        plan_response(&answer, true)
+    }
+
+    /// A page of the campaign's codes: `?after=&limit=`.
+    pub(super) fn handle_campaign_codes(&self, req: &Request) -> std::result::Result<Response, Problem> {
+        let (store, _) = self.stored_campaign(&Self::code_param(req)?)?;
+        let url = req.url()?;
+        let param = |name: &str| url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned());
+        let after = match param("after") {
+            None => 0,
+            Some(text) => text.parse::<i64>().ok().filter(|n| *n >= 0).ok_or_else(|| {
+                Problem::Input(InputError::Malformed {
+                    path: "after".to_owned(),
+                    message: format!("{text:?} is not a cursor from `next`"),
+                })
+            })?,
+        };
+        let limit = match param("limit") {
+            None => MAX_PAGE,
+            Some(text) => text
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=MAX_PAGE).contains(n))
+                .ok_or_else(|| {
+                    Problem::Input(InputError::Malformed {
+                        path: "limit".to_owned(),
+                        message: format!("{text:?} is not a page size from 1 to {MAX_PAGE}"),
+                    })
+                })?,
+        };
+        let rows = store.campaign_codes_page(after, limit + 1, now()?)?;
+        let more = rows.len() > limit as usize;
+        let rows: Vec<_> = rows.into_iter().take(limit as usize).collect();
+        let next = if more {
+            rows.last().map(|r| r.seq.to_string())
+        } else {
+            None
+        };
+        let codes: Vec<Value> = rows
+            .iter()
+            .map(|r| json!({ "code": r.code, "uses": r.uses, "held": r.held }))
+            .collect();
+        json_response(&json!({ "codes": codes, "next": next }), 200)
+    }
+}
+
+/// A plan's answer, as the object keeps it, with whether its codes are in.
+fn plan_response(answer: &str, committed: bool) -> std::result::Result<Response, Problem> {
+    let plan: Value = serde_json::from_str(answer).map_err(|e| Problem::Internal(e.to_string()))?;
+    json_response(&json!({ "plan": plan, "committed": committed }), 200)
+}
