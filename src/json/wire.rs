@@ -14,7 +14,7 @@ use super::{invalid, Refused};
 use crate::rules::{
     check_categories, check_quantity, AppliesTo, Audience, Basket, BudgetShort, Discount, DiscountKind, Line,
 };
-use crate::rules::{PromoCode, Quote, QuoteLine, QuoteShipping, UsageCounts, UsageLimits};
+use crate::rules::{CodeClass, PromoCode, Quote, QuoteLine, QuoteShipping, UsageCounts, UsageLimits};
 use crate::values::Timestamp;
 use crate::values::{parse_decimal, Category, Code, Currency, CustomerId, IdempotencyKey, InputError, Money, Sku};
 
@@ -584,6 +584,8 @@ pub(super) struct DefinitionRepr {
     pub(super) minimum: Option<Money>,
     #[serde(default)]
     pub(super) audience: Option<Vec<CustomerId>>,
+    #[serde(default)]
+    pub(super) combines_with: Option<Vec<String>>,
 }
 
 impl DefinitionRepr {
@@ -608,6 +610,13 @@ impl DefinitionRepr {
         if let Some(minimum) = self.minimum {
             builder = builder.minimum(minimum);
         }
+        if let Some(classes) = self.combines_with {
+            let classes = classes
+                .iter()
+                .map(|text| CodeClass::parse(text))
+                .collect::<Result<Vec<CodeClass>, InputError>>()?;
+            builder = builder.combines_with(classes);
+        }
         builder.build()
     }
 }
@@ -620,6 +629,7 @@ impl DefinitionRepr {
                 InputError::EmptyWindow { .. } => "ends_at",
                 InputError::CurrencyMismatch { field, .. } => field,
                 InputError::EmptyAudience | InputError::TooMany { .. } => "audience",
+                InputError::UnknownCodeClass { .. } => "combines_with",
                 _ => "",
             };
             Refused::at(field, err)

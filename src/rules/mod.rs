@@ -9,6 +9,7 @@ mod counts;
 mod definition;
 mod quote;
 mod rejection;
+mod stack;
 
 pub use basket::{Basket, Line};
 pub use counts::UsageCounts;
@@ -18,5 +19,7 @@ pub use definition::{
 };
 pub use quote::{Quote, QuoteLine, QuoteShipping};
 pub use rejection::{PromoCodeRejected, Rejection};
+pub use stack::{CodeClass, Stack, StackPart, StackQuote, StackRefusal, StackRejected};
 
 pub(crate) use basket::{check_categories, check_quantity};
+

@@ -1,0 +1,572 @@
+//! Several codes in one basket: each code's class, which classes combine,
+//! the fixed order of application, and the stack's quote.
+
+use std::fmt;
+
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Serialize, Serializer};
+
+use super::basket::{Basket, Line};
+use super::counts::UsageCounts;
+use super::definition::PromoCode;
+use super::quote::{Quote, QuoteLine, QuoteShipping};
+use super::rejection::{PromoCodeRejected, Rejection};
+use crate::values::{Code, CustomerId, InputError, Money, Timestamp};
+
+/// What a code discounts, which decides when it applies in a [`Stack`]:
+/// product codes first, then order codes, then shipping codes.
+///
+/// A code's class follows from its definition ([`PromoCode::class`]):
+/// `shipping` for a free-shipping discount, `product` when it has
+/// `applies_to`, `order` otherwise. Serialised as `"product"`, `"order"` or
+/// `"shipping"`; the variants are in the order of application.
+///
+/// # Example
+///
+/// ```
+/// use promocodes::CodeClass;
+///
+/// assert_eq!(CodeClass::parse("order")?, CodeClass::Order);
+/// assert_eq!(CodeClass::Shipping.as_str(), "shipping");
+/// assert!(CodeClass::Product < CodeClass::Order && CodeClass::Order < CodeClass::Shipping);
+/// assert!(CodeClass::parse("orders").is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CodeClass {
+    /// A code for some products (it has `applies_to`): applied first, to its
+    /// eligible lines' amounts after the product codes before it.
+    Product,
+    /// A code for the whole order: applied to the subtotal after every
+    /// discount before it.
+    Order,
+    /// A free-shipping code: applied last, to the shipping.
+    Shipping,
+}
+
+impl CodeClass {
+    /// Every class, in the order of application.
+    pub const ALL: [CodeClass; 3] = [CodeClass::Product, CodeClass::Order, CodeClass::Shipping];
+
+    /// The class named `text`: `"product"`, `"order"` or `"shipping"`.
+    ///
+    /// # Errors
+    ///
+    /// [`InputError::UnknownCodeClass`] for any other text.
+    pub fn parse(text: &str) -> Result<CodeClass, InputError> {
+        CodeClass::ALL
+            .into_iter()
+            .find(|class| class.as_str() == text)
+            .ok_or_else(|| InputError::UnknownCodeClass {
+                input: text.chars().take(40).collect(),
+            })
+    }
+
+    /// Its name: `"product"`, `"order"` or `"shipping"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CodeClass::Product => "product",
+            CodeClass::Order => "order",
+            CodeClass::Shipping => "shipping",
+        }
+    }
+}
+
+impl fmt::Display for CodeClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Several codes for one basket (1 to [`Stack::MAX_CODES`], each once), in
+/// the order the request lists them.
+///
+/// **Combining.** Two codes may share a basket only if each lists the other's
+/// [`class`](PromoCode::class) in its `combines_with`; otherwise the later one
+/// in the list is refused with [`Rejection::NotCombinable`], naming the code
+/// it cannot combine with.
+///
+/// **Order of application.** Product codes first, each on its eligible
+/// lines' amounts after the product codes before it; then order codes, each
+/// on the subtotal after every discount before it; then shipping codes, on
+/// the shipping left. Within a class, in the order listed. Each code's rules
+/// (window, caps, audience, budget, and its minimum, which applies to what
+/// it would discount after the codes before it) are its own, checked on the
+/// basket as the codes before it left it; its discount is rounded and split
+/// over the lines as a single code's is, over the amounts left. No line's
+/// discount passes its amount and the payable is never below zero.
+///
+/// # Example
+///
+/// The lines `MUG` 2 x 12.50 (category `mugs`) and `GRINDER` 1 x 46.50 with
+/// shipping 4.90, and three codes listed as SAVE10, SHIPFREE, MUGS20:
+///
+/// ```
+/// use promocodes::{from_json, Basket, PromoCode, Stack, Timestamp, UsageCounts};
+///
+/// let codes: Vec<PromoCode> = vec![
+///     from_json(r#"{"code": "SAVE10", "discount": {"kind": "percent", "percent": "10"},
+///                   "combines_with": ["product", "shipping"]}"#)?,
+///     from_json(r#"{"code": "SHIPFREE", "discount": {"kind": "free_shipping"},
+///                   "combines_with": ["product", "order"]}"#)?,
+///     from_json(r#"{"code": "MUGS20", "discount": {"kind": "percent", "percent": "20"},
+///                   "applies_to": {"categories": ["mugs"]}, "combines_with": ["order", "shipping"]}"#)?,
+/// ];
+/// let basket: Basket = from_json(r#"{"lines": [
+///     {"sku": "MUG", "quantity": 2, "unit_price": {"amount": "12.50", "currency": "EUR"}, "categories": ["mugs"]},
+///     {"sku": "GRINDER", "quantity": 1, "unit_price": {"amount": "46.50", "currency": "EUR"}}],
+///     "shipping": {"amount": "4.90", "currency": "EUR"}}"#)?;
+/// let now: Timestamp = "2026-12-02T10:00:00Z".parse()?;
+///
+/// let stack = Stack::new(codes)?;
+/// let quote = stack.quote(None, &[UsageCounts::ZERO; 3], &basket, now)?;
+/// let parts: Vec<String> = quote.codes().iter().map(|p| format!("{} {}", p.code(), p.discount().amount_text())).collect();
+/// assert_eq!(parts, ["MUGS20 5.00", "SAVE10 6.65", "SHIPFREE 4.90"]);
+/// assert_eq!(quote.discount().to_string(), "EUR 16.55");
+/// assert_eq!(quote.payable().to_string(), "EUR 59.85");
+/// let lines: Vec<String> = quote.lines().unwrap().iter().map(|l| l.discount.amount_text()).collect();
+/// assert_eq!(lines, ["7.00", "4.65"]);
+/// assert_eq!(quote.shipping().unwrap().discount.amount_text(), "4.90");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stack {
+    codes: Vec<PromoCode>,
+}
+
+impl Stack {
+    /// The most codes one basket takes.
+    pub const MAX_CODES: usize = 5;
+
+    /// A stack of `codes`, in the order the request lists them.
+    ///
+    /// # Errors
+    ///
+    /// [`InputError::EmptyStack`] for no codes, [`InputError::TooMany`]
+    /// (field `codes`) beyond [`Stack::MAX_CODES`], and
+    /// [`InputError::DuplicateCode`] for a code listed twice.
+    pub fn new(codes: Vec<PromoCode>) -> Result<Stack, InputError> {
+        check_codes(codes.iter().map(PromoCode::code))?;
+        Ok(Stack { codes })
+    }
+
+    /// The codes, in the order the request listed them.
+    pub fn codes(&self) -> &[PromoCode] {
+        &self.codes
+    }
+
+    /// The positions of the codes (in [`codes`](Stack::codes)) in the order
+    /// they apply: by class, and within a class as listed.
+    pub fn application_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.codes.len()).collect();
+        order.sort_by_key(|&i| self.codes[i].class());
+        order
+    }
+
+    /// For each code as listed, the first code listed before it that it
+    /// cannot share a basket with, if any.
+    pub fn conflicts(&self) -> Vec<Option<&PromoCode>> {
+        self.codes
+            .iter()
+            .enumerate()
+            .map(|(i, promo)| self.codes[..i].iter().find(|earlier| !earlier.combines(promo)))
+            .collect()
+    }
+
+    /// Checks every code's rules and whether the codes combine, and prices
+    /// the basket with all of them, touching no counter.
+    ///
+    /// `usage[i]` is what a store last said about the `i`-th code as listed
+    /// (and this customer); a code without an entry counts
+    /// [`UsageCounts::ZERO`].
+    ///
+    /// # Errors
+    ///
+    /// [`StackRejected`] with every code that refused and why (the first
+    /// rule that refuses each, in [`Rejection`]'s order), codes as listed.
+    pub fn quote(
+        &self,
+        customer: Option<&CustomerId>,
+        usage: &[UsageCounts],
+        basket: &Basket,
+        now: Timestamp,
+    ) -> Result<StackQuote, StackRejected> {
+        let conflicts = self.conflicts();
+        let mut refusals: Vec<(usize, StackRefusal)> = Vec::new();
+        let mut parts: Vec<StackPart> = Vec::with_capacity(self.codes.len());
+        let mut left = Remaining::of(basket);
+        for i in self.application_order() {
+            let promo = &self.codes[i];
+            let usage = usage.get(i).copied().unwrap_or(UsageCounts::ZERO);
+            let refused = match (left.basket(), conflicts[i]) {
+                (None, _) => Err(StackRefusal::new(PromoCodeRejected::new(promo, Rejection::CurrencyMismatch))),
+                (Some(now_left), conflict) => match (promo.quote(customer, usage, &now_left, now), conflict) {
+                    (Err(refused), _) => Err(StackRefusal::new(refused)),
+                    (Ok(_), Some(other)) => Err(StackRefusal {
+                        refused: PromoCodeRejected::not_combinable(promo, other),
+                        with: Some(other.code().clone()),
+                    }),
+                    (Ok(quote), None) => Ok(quote),
+                },
+            };
+            match refused {
+                Ok(quote) => {
+                    left.take(&quote);
+                    parts.push(StackPart {
+                        class: promo.class(),
+                        quote,
+                    });
+                }
+                Err(refusal) => refusals.push((i, refusal)),
+            }
+        }
+        if !refusals.is_empty() {
+            refusals.sort_by_key(|(i, _)| *i);
+            return Err(StackRejected {
+                refusals: refusals.into_iter().map(|(_, r)| r).collect(),
+            });
+        }
+        StackQuote::of(basket, parts, now).ok_or_else(|| StackRejected {
+            refusals: vec![StackRefusal::new(PromoCodeRejected::new(
+                &self.codes[0],
+                Rejection::CurrencyMismatch,
+            ))],
+        })
+    }
+}
+
+/// Checks a stack's list of codes: 1 to [`Stack::MAX_CODES`], each once.
+pub(crate) fn check_codes<'a>(codes: impl ExactSizeIterator<Item = &'a Code>) -> Result<(), InputError> {
+    let count = codes.len();
+    if count == 0 {
+        return Err(InputError::EmptyStack);
+    }
+    if count > Stack::MAX_CODES {
+        return Err(InputError::TooMany {
+            field: "codes",
+            count,
+            max: Stack::MAX_CODES,
+        });
+    }
+    let mut seen: Vec<&Code> = Vec::with_capacity(count);
+    for code in codes {
+        if seen.contains(&code) {
+            return Err(InputError::DuplicateCode {
+                code: code.as_str().to_owned(),
+            });
+        }
+        seen.push(code);
+    }
+    Ok(())
+}
+
+/// The basket as the codes applied so far left it: each line's amount and
+/// the shipping, less their discounts.
+struct Remaining<'a> {
+    basket: &'a Basket,
+    lines: Vec<Money>,
+    shipping: Option<Money>,
+    total: Money,
+}
+
+impl<'a> Remaining<'a> {
+    fn of(basket: &'a Basket) -> Remaining<'a> {
+        Remaining {
+            basket,
+            lines: basket.lines().iter().map(|l| *l.amount()).collect(),
+            shipping: basket.shipping().copied(),
+            total: *basket.total(),
+        }
+    }
+
+    /// The basket left, for the next code to be checked and priced on
+    /// (`None` only if an amount cannot be written, which the discounts
+    /// taken so far never cause).
+    fn basket(&self) -> Option<Basket> {
+        if !self.basket.has_lines() {
+            return Some(Basket::total_only(self.total));
+        }
+        let lines = self
+            .basket
+            .lines()
+            .iter()
+            .zip(&self.lines)
+            .map(|(line, left)| {
+                Line::new(line.sku().clone(), 1, *left)
+                    .and_then(|l| l.with_categories(line.categories().iter().cloned()))
+                    .ok()
+            })
+            .collect::<Option<Vec<Line>>>()?;
+        Basket::from_lines(lines, self.shipping).ok()
+    }
+
+    /// Takes a code's quote (of the basket left) off.
+    fn take(&mut self, quote: &Quote) {
+        let less = |left: &mut Money, off: &Money| {
+            if let Some(after) = left.checked_sub(off) {
+                *left = after;
+            }
+        };
+        less(&mut self.total, quote.discount());
+        for (left, line) in self.lines.iter_mut().zip(quote.lines().unwrap_or_default()) {
+            less(left, &line.discount);
+        }
+        if let (Some(left), Some(off)) = (self.shipping.as_mut(), quote.shipping()) {
+            less(left, &off.discount);
+        }
+    }
+}
+
+/// One code's part of a [`StackQuote`]: its class, and its own quote of the
+/// basket as the codes before it left it (each line's and the shipping's
+/// amount is what was left of it; `total` what was left of the basket).
+///
+/// Serialised as `{"code", "class", "discount", "lines"?, "shipping"?}`
+/// (and `note`, `budget_clipped`, `desired` as a single code's quote has them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StackPart {
+    class: CodeClass,
+    quote: Quote,
+}
+
+impl StackPart {
+    /// The code.
+    pub fn code(&self) -> &Code {
+        self.quote.code()
+    }
+
+    /// Its class.
+    pub fn class(&self) -> CodeClass {
+        self.class
+    }
+
+    /// What it takes off.
+    pub fn discount(&self) -> &Money {
+        self.quote.discount()
+    }
+
+    /// Its own quote, of the basket as the codes before it left it.
+    pub fn quote(&self) -> &Quote {
+        &self.quote
+    }
+}
+
+impl Serialize for StackPart {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let q = &self.quote;
+        let mut s = serializer.serialize_struct("StackPart", 8)?;
+        s.serialize_field("code", q.code())?;
+        s.serialize_field("class", &self.class)?;
+        s.serialize_field("discount", q.discount())?;
+        if let Some(lines) = q.lines() {
+            s.serialize_field("lines", lines)?;
+        }
+        if let Some(shipping) = q.shipping() {
+            s.serialize_field("shipping", shipping)?;
+        }
+        if let Some(note) = q.note() {
+            s.serialize_field("note", note)?;
+        }
+        if q.budget_clipped() {
+            s.serialize_field("budget_clipped", &true)?;
+        }
+        if let Some(desired) = q.desired() {
+            s.serialize_field("desired", desired)?;
+        }
+        s.end()
+    }
+}
+
+/// A basket priced with several codes: each code's part in the order they
+/// applied, and the sums.
+///
+/// `discount` is the sum of the parts' discounts, `discount + payable ==
+/// total` exactly, and the payable is never below zero. For a basket with
+/// lines, `lines` and `shipping` carry each line's (and the shipping's)
+/// summed discount, never above its amount.
+///
+/// Serialised as `{"codes": [<StackPart>, ...], "total", "discount",
+/// "payable", "quoted_at", "lines"?, "shipping"?}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StackQuote {
+    codes: Vec<StackPart>,
+    total: Money,
+    discount: Money,
+    payable: Money,
+    quoted_at: Timestamp,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lines: Option<Vec<QuoteLine>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shipping: Option<QuoteShipping>,
+}
+
+impl StackQuote {
+    /// The sums of `parts` over `basket` (checked arithmetic throughout).
+    fn of(basket: &Basket, parts: Vec<StackPart>, now: Timestamp) -> Option<StackQuote> {
+        let currency = basket.currency();
+        let zero = Money::zero(currency);
+        let mut discount = zero;
+        let mut lines: Option<Vec<QuoteLine>> = basket.has_lines().then(|| {
+            basket
+                .lines()
+                .iter()
+                .map(|l| QuoteLine {
+                    sku: l.sku().clone(),
+                    amount: *l.amount(),
+                    discount: zero,
+                })
+                .collect()
+        });
+        let mut shipping = basket.shipping().map(|amount| QuoteShipping {
+            amount: *amount,
+            discount: zero,
+        });
+        for part in &parts {
+            discount = discount.checked_add(part.discount())?;
+            if let Some(lines) = lines.as_mut() {
+                for (sum, line) in lines.iter_mut().zip(part.quote.lines().unwrap_or_default()) {
+                    sum.discount = sum.discount.checked_add(&line.discount)?;
+                }
+            }
+            if let (Some(sum), Some(off)) = (shipping.as_mut(), part.quote.shipping()) {
+                sum.discount = sum.discount.checked_add(&off.discount)?;
+            }
+        }
+        let payable = basket.total().checked_sub(&discount)?;
+        Some(StackQuote {
+            codes: parts,
+            total: *basket.total(),
+            discount,
+            payable,
+            quoted_at: now,
+            lines,
+            shipping,
+        })
+    }
+
+    /// Each code's part, in the order they applied.
+    pub fn codes(&self) -> &[StackPart] {
+        &self.codes
+    }
+
+    /// The basket total before any discount.
+    pub fn total(&self) -> &Money {
+        &self.total
+    }
+
+    /// What the codes take off together.
+    pub fn discount(&self) -> &Money {
+        &self.discount
+    }
+
+    /// What is left to pay: `total - discount`.
+    pub fn payable(&self) -> &Money {
+        &self.payable
+    }
+
+    /// When the quote was made.
+    pub fn quoted_at(&self) -> Timestamp {
+        self.quoted_at
+    }
+
+    /// Each line's amount and summed discount, for a basket with lines.
+    pub fn lines(&self) -> Option<&[QuoteLine]> {
+        self.lines.as_deref()
+    }
+
+    /// The shipping and its summed discount, when the basket has shipping.
+    pub fn shipping(&self) -> Option<&QuoteShipping> {
+        self.shipping.as_ref()
+    }
+
+    /// Whether `other` charges the same: every code's part takes the same
+    /// off (the same codes in the same order), and the same is left to pay.
+    pub fn charges_as(&self, other: &StackQuote) -> bool {
+        self.payable == other.payable
+            && self.codes.len() == other.codes.len()
+            && self
+                .codes
+                .iter()
+                .zip(&other.codes)
+                .all(|(a, b)| a.code() == b.code() && a.discount() == b.discount())
+    }
+}
+
+/// One code of a stack that refused: the code, the rule, the code it cannot
+/// combine with (for [`Rejection::NotCombinable`]), and a sentence for the buyer.
+///
+/// Serialised as `{"code", "rejection", "with"?, "message"}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StackRefusal {
+    refused: PromoCodeRejected,
+    with: Option<Code>,
+}
+
+impl StackRefusal {
+    fn new(refused: PromoCodeRejected) -> StackRefusal {
+        StackRefusal { refused, with: None }
+    }
+
+    /// The code that refused.
+    pub fn code(&self) -> &Code {
+        self.refused.code()
+    }
+
+    /// The rule that refused it.
+    pub fn rejection(&self) -> Rejection {
+        self.refused.rejection()
+    }
+
+    /// The code it cannot combine with, for [`Rejection::NotCombinable`].
+    pub fn with(&self) -> Option<&Code> {
+        self.with.as_ref()
+    }
+
+    /// The sentence for the buyer.
+    pub fn message(&self) -> &str {
+        self.refused.message()
+    }
+
+    /// The refusal as a single code's.
+    pub fn as_rejected(&self) -> &PromoCodeRejected {
+        &self.refused
+    }
+}
+
+impl Serialize for StackRefusal {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("StackRefusal", 4)?;
+        s.serialize_field("code", self.code())?;
+        s.serialize_field("rejection", &self.rejection())?;
+        if let Some(with) = &self.with {
+            s.serialize_field("with", with)?;
+        }
+        s.serialize_field("message", self.message())?;
+        s.end()
+    }
+}
+
+/// A stack refused: every code that refused, and why, in the order the
+/// request listed them. Nothing applies unless every code does.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.describe())]
+pub struct StackRejected {
+    refusals: Vec<StackRefusal>,
+}
+
+impl StackRejected {
+    /// Every code that refused (at least one), as listed.
+    pub fn refusals(&self) -> &[StackRefusal] {
+        &self.refusals
+    }
+
+    fn describe(&self) -> String {
+        let each: Vec<String> = self
+            .refusals
+            .iter()
+            .map(|r| format!("{}: {}", r.code(), r.message()))
+            .collect();
+        each.join("; ")
+    }
+}
