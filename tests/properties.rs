@@ -298,7 +298,8 @@ fn stack_and_basket() -> impl Strategy<Value = (Vec<PromoCode>, promocodes::Bask
                 .collect();
             let mut basket = serde_json::json!({"lines": lines});
             if let Some(shipping) = shipping {
-                basket["shipping"] = serde_json::json!({"amount": Decimal::new(shipping, 2).to_string(), "currency": "EUR"});
+                basket["shipping"] =
+                    serde_json::json!({"amount": Decimal::new(shipping, 2).to_string(), "currency": "EUR"});
             }
             (codes, from_json(&basket.to_string()).unwrap())
         })

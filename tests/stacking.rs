@@ -20,13 +20,17 @@ fn eur(amount: &str) -> Value {
 }
 
 fn mugs20() -> PromoCode {
-    code(json!({"code": "MUGS20", "discount": {"kind": "percent", "percent": "20"},
-                "applies_to": {"categories": ["mugs"]}, "combines_with": ["order", "shipping"]}))
+    code(
+        json!({"code": "MUGS20", "discount": {"kind": "percent", "percent": "20"},
+                "applies_to": {"categories": ["mugs"]}, "combines_with": ["order", "shipping"]}),
+    )
 }
 
 fn save10() -> PromoCode {
-    code(json!({"code": "SAVE10", "discount": {"kind": "percent", "percent": "10"},
-                "combines_with": ["product", "shipping"]}))
+    code(
+        json!({"code": "SAVE10", "discount": {"kind": "percent", "percent": "10"},
+                "combines_with": ["product", "shipping"]}),
+    )
 }
 
 fn shipfree() -> PromoCode {
@@ -143,7 +147,10 @@ fn every_pair_of_classes_combines_only_when_each_lists_the_other() {
                         [("SECOND".to_owned(), Rejection::NotCombinable, Some("FIRST".to_owned()))],
                         "{case}"
                     );
-                    assert_eq!(refused.refusals()[0].message(), "this code cannot be combined with FIRST");
+                    assert_eq!(
+                        refused.refusals()[0].message(),
+                        "this code cannot be combined with FIRST"
+                    );
                 }
             }
         }
@@ -187,22 +194,31 @@ fn every_code_that_refuses_is_named_with_its_own_first_rule() {
 fn each_codes_minimum_applies_after_the_codes_before_it() {
     // SAVE10 needs 50.00 of order: 71.50 of lines, less MUGS20's 5.00, is 66.50.
     let needs = |minimum: &str| {
-        code(json!({"code": "SAVE10", "discount": {"kind": "percent", "percent": "10"},
-                    "minimum": eur(minimum), "combines_with": ["product", "shipping"]}))
+        code(
+            json!({"code": "SAVE10", "discount": {"kind": "percent", "percent": "10"},
+                    "minimum": eur(minimum), "combines_with": ["product", "shipping"]}),
+        )
     };
     assert!(quote(vec![needs("66.50"), mugs20()], &basket()).is_ok());
     let refused = quote(vec![needs("66.51"), mugs20()], &basket()).unwrap_err();
-    assert_eq!(refusals(&refused), [("SAVE10".to_owned(), Rejection::BelowMinimum, None)]);
+    assert_eq!(
+        refusals(&refused),
+        [("SAVE10".to_owned(), Rejection::BelowMinimum, None)]
+    );
     // Alone, the same code sees the whole 71.50.
     assert!(quote(vec![needs("66.51")], &basket()).is_ok());
 }
 
 #[test]
 fn product_codes_apply_one_after_another_and_never_past_a_line() {
-    let more = code(json!({"code": "MUGS30", "discount": {"kind": "fixed", "amount": eur("30.00")},
-                           "applies_to": {"skus": ["MUG"]}, "combines_with": ["product", "order"]}));
-    let mugs = code(json!({"code": "MUGS20", "discount": {"kind": "percent", "percent": "20"},
-                           "applies_to": {"categories": ["mugs"]}, "combines_with": ["product"]}));
+    let more = code(
+        json!({"code": "MUGS30", "discount": {"kind": "fixed", "amount": eur("30.00")},
+                           "applies_to": {"skus": ["MUG"]}, "combines_with": ["product", "order"]}),
+    );
+    let mugs = code(
+        json!({"code": "MUGS20", "discount": {"kind": "percent", "percent": "20"},
+                           "applies_to": {"categories": ["mugs"]}, "combines_with": ["product"]}),
+    );
     let q = quote(vec![mugs, more], &basket()).unwrap();
     let parts: Vec<String> = q.codes().iter().map(|p| p.discount().amount_text()).collect();
     // 20% of 25.00, then the fixed 30.00 capped at the 20.00 left.
@@ -242,8 +258,10 @@ fn five_codes_fit_and_bad_lists_are_input_errors() {
 #[test]
 fn a_basket_of_one_total_takes_order_codes_in_turn() {
     let total: Basket = from_json(&json!({"total": eur("10.00")}).to_string()).unwrap();
-    let big = code(json!({"code": "BIG", "discount": {"kind": "fixed", "amount": eur("8.00")},
-                          "combines_with": ["order"]}));
+    let big = code(
+        json!({"code": "BIG", "discount": {"kind": "fixed", "amount": eur("8.00")},
+                          "combines_with": ["order"]}),
+    );
     let half = code(json!({"code": "HALF", "discount": {"kind": "percent", "percent": "50"},
                            "combines_with": ["order"]}));
     let q = quote(vec![big, half], &total).unwrap();
@@ -254,8 +272,10 @@ fn a_basket_of_one_total_takes_order_codes_in_turn() {
 
 #[test]
 fn usage_is_each_codes_own() {
-    let capped = code(json!({"code": "CAPPED", "discount": {"kind": "percent", "percent": "10"},
-                             "limits": {"total": 3}, "combines_with": ["product"]}));
+    let capped = code(
+        json!({"code": "CAPPED", "discount": {"kind": "percent", "percent": "10"},
+                             "limits": {"total": 3}, "combines_with": ["product"]}),
+    );
     let stack = Stack::new(vec![mugs20(), capped]).unwrap();
     let fresh = [UsageCounts::new(100, 0).unwrap(), UsageCounts::new(2, 0).unwrap()];
     assert!(stack.quote(None, &fresh, &basket(), now()).is_ok());

@@ -22,4 +22,3 @@ pub use rejection::{PromoCodeRejected, Rejection};
 pub use stack::{CodeClass, Stack, StackPart, StackQuote, StackRefusal, StackRejected};
 
 pub(crate) use basket::{check_categories, check_quantity};
-

@@ -200,7 +200,10 @@ impl Stack {
             let promo = &self.codes[i];
             let usage = usage.get(i).copied().unwrap_or(UsageCounts::ZERO);
             let refused = match (left.basket(), conflicts[i]) {
-                (None, _) => Err(StackRefusal::new(PromoCodeRejected::new(promo, Rejection::CurrencyMismatch))),
+                (None, _) => Err(StackRefusal::new(PromoCodeRejected::new(
+                    promo,
+                    Rejection::CurrencyMismatch,
+                ))),
                 (Some(now_left), conflict) => match (promo.quote(customer, usage, &now_left, now), conflict) {
                     (Err(refused), _) => Err(StackRefusal::new(refused)),
                     (Ok(_), Some(other)) => Err(StackRefusal {

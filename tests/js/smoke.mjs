@@ -98,10 +98,11 @@ test("what the core knows: the hold's bounds, minor units, the rejections about 
   eq([minorUnits("EUR"), minorUnits("JPY"), minorUnits("KWD"), minorUnits("CLF")], [2, 0, 3, 4]);
   for (const bad of ["", "eur", "XYZ", "EURO", 5, undefined, null, {}]) eq(minorUnits(bad), undefined);
   const rejections = ["inactive", "customer_required", "not_assigned", "not_started", "expired", "exhausted",
-    "customer_limit_reached", "currency_mismatch", "no_eligible_items", "budget_exhausted", "below_minimum", "quote_changed"];
+    "customer_limit_reached", "currency_mismatch", "no_eligible_items", "budget_exhausted", "below_minimum", "not_combinable",
+    "quote_changed"];
   eq(rejections.filter((r) => isBasketRejection(r)), ["currency_mismatch", "no_eligible_items", "below_minimum"]);
   for (const other of ["BELOW_MINIMUM", "", undefined, null, 7, {}]) eq(isBasketRejection(other), false);
-  eq(definitionFields(), ["code", "active", "discount", "applies_to", "limits", "starts_at", "ends_at", "minimum", "audience"]);
+  eq(definitionFields(), ["code", "active", "discount", "applies_to", "limits", "starts_at", "ends_at", "minimum", "audience", "combines_with"]);
   // Every field is one a definition may have (null: its default), and no other.
   const everyField = Object.fromEntries(definitionFields().map((f) => [f, null]));
   eq(quote({ ...everyField, ...save10 }, basket, { now }).ok, true);

@@ -339,6 +339,7 @@ const COUNTS: &[&str] = &[
     "1e21",
 ];
 const CUSTOMERS: &[&str] = &["alice", "bob", "d\u{f6}ra", " ", "", "\u{0}"];
+const CLASSES: &[&str] = &["product", "order", "shipping", "Order", "", "orders"];
 const TIMES: &[&str] = &[
     "2026-12-02T10:00:00Z",
     "2026-12-01T00:00:00Z",
@@ -459,6 +460,7 @@ const DEFINITION: Schema = Schema::Struct(&[
     ("ends_at", Schema::Text(TIMES), false),
     ("minimum", MONEY, false),
     ("audience", Schema::List(&Schema::Text(CUSTOMERS)), false),
+    ("combines_with", Schema::List(&Schema::Text(CLASSES)), false),
 ]);
 
 /// Writes `text` as `JSON.stringify` would (the characters it escapes, lowercase hex).
