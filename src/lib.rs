@@ -230,9 +230,9 @@ pub use crate::redemption::{
 #[allow(deprecated)]
 pub use crate::redemption::{CaptureError, CaptureRejected, RedeemError};
 pub use crate::rules::{
-    AppliesTo, Audience, Basket, BudgetShort, CodeClass, Discount, DiscountKind, Line, PromoCode, PromoCodeBuilder,
-    PromoCodeRejected, PublicDefinition, Quote, QuoteLine, QuoteShipping, Rejection, Stack, StackPart, StackQuote,
-    StackRefusal, StackRejected, UsageCounts, UsageLimits,
+    AppliesTo, Audience, Basket, BudgetShort, CodeClass, CodeClasses, Discount, DiscountKind, Line, PromoCode,
+    PromoCodeBuilder, PromoCodeRejected, PublicDefinition, Quote, QuoteLine, QuoteShipping, Rejection, Stack,
+    StackPart, StackQuote, StackRefusal, StackRejected, UsageCounts, UsageLimits,
 };
 #[cfg(feature = "testing")]
 pub use crate::store::testing;

@@ -156,11 +156,12 @@ fn run_stack(vectors: &Value, case: &Value) -> Result<Value, String> {
     let basket: Basket = read("basket", &case["basket"])?;
     let options: promocodes::api::StackOptions = read("options", &case["options"])?;
     let now = options.now.expect("every vector gives `now`");
-    let usage = options.usages(stack.codes().len());
-    Ok(match stack.quote(options.customer.as_ref(), &usage, &basket, now) {
-        Ok(quote) => json!({"ok": true, "quote": quote}),
-        Err(refused) => json!({"ok": false, "rejections": refused.refusals()}),
-    })
+    Ok(
+        match stack.quote(options.customer.as_ref(), options.usage(), &basket, now) {
+            Ok(quote) => json!({"ok": true, "quote": quote}),
+            Err(refused) => json!({"ok": false, "rejections": refused.refusals()}),
+        },
+    )
 }
 
 #[test]

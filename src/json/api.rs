@@ -30,9 +30,10 @@ pub struct QuoteOptions {
 
 /// What a page may know besides the basket when it quotes several codes
 /// ([`Stack`](crate::Stack)): `{"customer": "alice", "usage": [{"total": 3,
-/// "per_customer": 0}, null], "now": "2026-12-02T10:00:00Z"}`, every field
-/// optional. `usage` holds each code's usage in the order the codes are
-/// listed (`null` or a missing entry: no redemptions). Unknown fields are refused.
+/// "per_customer": 0}, {"total": 0, "per_customer": 0}], "now":
+/// "2026-12-02T10:00:00Z"}`, every field optional. `usage` holds each code's
+/// usage in the order the codes are listed (a code past its end: no
+/// redemptions). Unknown fields are refused.
 ///
 /// # Example
 ///
@@ -40,10 +41,9 @@ pub struct QuoteOptions {
 /// use promocodes::api::StackOptions;
 /// use promocodes::from_json;
 ///
-/// let options: StackOptions = from_json(r#"{"usage": [null, {"total": 3, "per_customer": 0}]}"#)?;
-/// assert_eq!(options.usage_of(1).total(), 3);
-/// assert_eq!(options.usage_of(0).total(), 0);
-/// assert_eq!(options.usage_of(4).total(), 0);
+/// let options: StackOptions = from_json(r#"{"usage": [{"total": 0, "per_customer": 0}, {"total": 3, "per_customer": 0}]}"#)?;
+/// assert_eq!(options.usage()[1].total(), 3);
+/// assert!(StackOptions::default().usage().is_empty());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -54,24 +54,16 @@ pub struct StackOptions {
     pub customer: Option<CustomerId>,
     /// Each code's usage, in the order the codes are listed.
     #[serde(default)]
-    pub usage: Option<Vec<Option<UsageCounts>>>,
+    pub usage: Option<Vec<UsageCounts>>,
     /// When to quote at (the caller's clock when absent).
     #[serde(default)]
     pub now: Option<Timestamp>,
 }
 
 impl StackOptions {
-    /// The usage of the `i`-th code as listed ([`UsageCounts::ZERO`] when not given).
-    pub fn usage_of(&self, i: usize) -> UsageCounts {
-        self.usage
-            .as_ref()
-            .and_then(|usage| usage.get(i).copied().flatten())
-            .unwrap_or(UsageCounts::ZERO)
-    }
-
-    /// Every code's usage for a stack of `count` codes, in the order listed.
-    pub fn usages(&self, count: usize) -> Vec<UsageCounts> {
-        (0..count).map(|i| self.usage_of(i)).collect()
+    /// Each code's usage as listed, for [`Stack::quote`](crate::Stack::quote) (empty when not given).
+    pub fn usage(&self) -> &[UsageCounts] {
+        self.usage.as_deref().unwrap_or_default()
     }
 }
 

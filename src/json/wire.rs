@@ -14,7 +14,7 @@ use super::{invalid, Refused};
 use crate::rules::{
     check_categories, check_quantity, AppliesTo, Audience, Basket, BudgetShort, Discount, DiscountKind, Line,
 };
-use crate::rules::{CodeClass, PromoCode, Quote, QuoteLine, QuoteShipping, UsageCounts, UsageLimits};
+use crate::rules::{CodeClass, CodeClasses, PromoCode, Quote, QuoteLine, QuoteShipping, UsageCounts, UsageLimits};
 use crate::values::Timestamp;
 use crate::values::{parse_decimal, Category, Code, Currency, CustomerId, IdempotencyKey, InputError, Money, Sku};
 
@@ -610,12 +610,12 @@ impl DefinitionRepr {
         if let Some(minimum) = self.minimum {
             builder = builder.minimum(minimum);
         }
-        if let Some(classes) = self.combines_with {
-            let classes = classes
-                .iter()
-                .map(|text| CodeClass::parse(text))
-                .collect::<Result<Vec<CodeClass>, InputError>>()?;
-            builder = builder.combines_with(classes);
+        if let Some(texts) = self.combines_with {
+            let mut classes = CodeClasses::NONE;
+            for text in &texts {
+                classes = classes.with(CodeClass::parse(text)?);
+            }
+            builder = builder.combines_with(classes.iter());
         }
         builder.build()
     }

@@ -6,7 +6,7 @@ use serde::{Serialize, Serializer};
 
 use super::basket::Line;
 use super::counts::UsageCounts;
-use super::stack::CodeClass;
+use super::stack::{CodeClass, CodeClasses};
 use crate::values::{agreed_currency, Category, Code, Currency, CustomerId, InputError, Money, Sku, Timestamp};
 
 /// What a code takes off a basket.
@@ -543,7 +543,7 @@ pub struct PromoCode {
     ends_at: Option<Timestamp>,
     minimum: Option<Money>,
     audience: Audience,
-    combines_with: BTreeSet<CodeClass>,
+    combines_with: CodeClasses,
     currency: Option<Currency>,
 }
 
@@ -602,7 +602,7 @@ impl PromoCodeBuilder {
     /// two codes combine only when each lists the other's
     /// [`class`](PromoCode::class). See [`Stack`](crate::Stack).
     pub fn combines_with(mut self, classes: impl IntoIterator<Item = CodeClass>) -> PromoCodeBuilder {
-        self.promo.combines_with = classes.into_iter().collect();
+        self.promo.combines_with = classes.into_iter().fold(CodeClasses::NONE, CodeClasses::with);
         self
     }
 
@@ -660,7 +660,7 @@ impl PromoCode {
                 ends_at: None,
                 minimum: None,
                 audience: Audience::public(),
-                combines_with: BTreeSet::new(),
+                combines_with: CodeClasses::NONE,
                 currency: None,
             },
         }
@@ -740,13 +740,13 @@ impl PromoCode {
     }
 
     /// The classes of code it may share a basket with (empty: none).
-    pub fn combines_with(&self) -> &BTreeSet<CodeClass> {
-        &self.combines_with
+    pub fn combines_with(&self) -> CodeClasses {
+        self.combines_with
     }
 
     /// Whether this code and `other` may share a basket: each lists the other's class.
     pub fn combines(&self, other: &PromoCode) -> bool {
-        self.combines_with.contains(&other.class()) && other.combines_with.contains(&self.class())
+        self.combines_with.contains(other.class()) && other.combines_with.contains(self.class())
     }
 
     /// The one currency its amounts are in, if it has any amounts.

@@ -6,7 +6,7 @@ use std::fmt;
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Serialize, Serializer};
 
-use super::basket::{Basket, Line};
+use super::basket::Basket;
 use super::counts::UsageCounts;
 use super::definition::PromoCode;
 use super::quote::{Quote, QuoteLine, QuoteShipping};
@@ -55,12 +55,14 @@ impl CodeClass {
     ///
     /// [`InputError::UnknownCodeClass`] for any other text.
     pub fn parse(text: &str) -> Result<CodeClass, InputError> {
-        CodeClass::ALL
-            .into_iter()
-            .find(|class| class.as_str() == text)
-            .ok_or_else(|| InputError::UnknownCodeClass {
-                input: text.chars().take(40).collect(),
-            })
+        match text {
+            "product" => Ok(CodeClass::Product),
+            "order" => Ok(CodeClass::Order),
+            "shipping" => Ok(CodeClass::Shipping),
+            other => Err(InputError::UnknownCodeClass {
+                input: other.chars().take(40).collect(),
+            }),
+        }
     }
 
     /// Its name: `"product"`, `"order"` or `"shipping"`.
@@ -76,6 +78,58 @@ impl CodeClass {
 impl fmt::Display for CodeClass {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// A set of [`CodeClass`]es: what a code's `combines_with` lists. Serialised
+/// as a list in the order of application: `["product", "shipping"]`.
+///
+/// # Example
+///
+/// ```
+/// use promocodes::{CodeClass, CodeClasses};
+///
+/// let some = CodeClasses::NONE.with(CodeClass::Shipping).with(CodeClass::Product);
+/// assert!(some.contains(CodeClass::Product) && !some.contains(CodeClass::Order));
+/// assert_eq!(some.iter().collect::<Vec<_>>(), [CodeClass::Product, CodeClass::Shipping]);
+/// assert!(CodeClasses::NONE.is_empty());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct CodeClasses(u8);
+
+impl CodeClasses {
+    /// No class: a code that combines with nothing.
+    pub const NONE: CodeClasses = CodeClasses(0);
+
+    fn bit(class: CodeClass) -> u8 {
+        1 << (class as u8)
+    }
+
+    /// This set and `class`.
+    #[must_use]
+    pub fn with(self, class: CodeClass) -> CodeClasses {
+        CodeClasses(self.0 | CodeClasses::bit(class))
+    }
+
+    /// Whether `class` is in the set.
+    pub fn contains(self, class: CodeClass) -> bool {
+        self.0 & CodeClasses::bit(class) != 0
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The classes in the set, in the order of application.
+    pub fn iter(self) -> impl Iterator<Item = CodeClass> {
+        CodeClass::ALL.into_iter().filter(move |c| self.contains(*c))
+    }
+}
+
+impl Serialize for CodeClasses {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
     }
 }
 
@@ -147,7 +201,7 @@ impl Stack {
     /// (field `codes`) beyond [`Stack::MAX_CODES`], and
     /// [`InputError::DuplicateCode`] for a code listed twice.
     pub fn new(codes: Vec<PromoCode>) -> Result<Stack, InputError> {
-        check_codes(codes.iter().map(PromoCode::code))?;
+        check_codes(&codes)?;
         Ok(Stack { codes })
     }
 
@@ -159,8 +213,14 @@ impl Stack {
     /// The positions of the codes (in [`codes`](Stack::codes)) in the order
     /// they apply: by class, and within a class as listed.
     pub fn application_order(&self) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..self.codes.len()).collect();
-        order.sort_by_key(|&i| self.codes[i].class());
+        let mut order = Vec::with_capacity(self.codes.len());
+        for class in CodeClass::ALL {
+            for (i, promo) in self.codes.iter().enumerate() {
+                if promo.class() == class {
+                    order.push(i);
+                }
+            }
+        }
         order
     }
 
@@ -184,7 +244,8 @@ impl Stack {
     /// # Errors
     ///
     /// [`StackRejected`] with every code that refused and why (the first
-    /// rule that refuses each, in [`Rejection`]'s order), codes as listed.
+    /// rule that refuses each, in [`Rejection`]'s order), in the order the
+    /// codes apply.
     pub fn quote(
         &self,
         customer: Option<&CustomerId>,
@@ -192,55 +253,38 @@ impl Stack {
         basket: &Basket,
         now: Timestamp,
     ) -> Result<StackQuote, StackRejected> {
-        let conflicts = self.conflicts();
-        let mut refusals: Vec<(usize, StackRefusal)> = Vec::new();
+        let mut refusals: Vec<StackRefusal> = Vec::new();
         let mut parts: Vec<StackPart> = Vec::with_capacity(self.codes.len());
-        let mut left = Remaining::of(basket);
-        for i in self.application_order() {
-            let promo = &self.codes[i];
+        // The basket as the codes applied so far left it.
+        let mut left = basket.clone();
+        // By class in the order of application, and within a class as listed.
+        for (i, promo) in self.application_order().into_iter().map(|i| (i, &self.codes[i])) {
             let usage = usage.get(i).copied().unwrap_or(UsageCounts::ZERO);
-            let refused = match (left.basket(), conflicts[i]) {
-                (None, _) => Err(StackRefusal::new(PromoCodeRejected::new(
-                    promo,
-                    Rejection::CurrencyMismatch,
-                ))),
-                (Some(now_left), conflict) => match (promo.quote(customer, usage, &now_left, now), conflict) {
-                    (Err(refused), _) => Err(StackRefusal::new(refused)),
-                    (Ok(_), Some(other)) => Err(StackRefusal {
-                        refused: PromoCodeRejected::not_combinable(promo, other),
-                        with: Some(other.code().clone()),
-                    }),
-                    (Ok(quote), None) => Ok(quote),
-                },
-            };
-            match refused {
-                Ok(quote) => {
-                    left.take(&quote);
+            let conflict = self.codes[..i].iter().find(|earlier| !earlier.combines(promo));
+            match (promo.quote(customer, usage, &left, now), conflict) {
+                (Err(refused), _) => refusals.push(StackRefusal::new(refused)),
+                (Ok(_), Some(other)) => refusals.push(StackRefusal {
+                    refused: PromoCodeRejected::not_combinable(promo, other),
+                    with: Some(other.code().clone()),
+                }),
+                (Ok(quote), None) => {
+                    left.take_off(&quote);
                     parts.push(StackPart {
                         class: promo.class(),
                         quote,
                     });
                 }
-                Err(refusal) => refusals.push((i, refusal)),
             }
         }
         if !refusals.is_empty() {
-            refusals.sort_by_key(|(i, _)| *i);
-            return Err(StackRejected {
-                refusals: refusals.into_iter().map(|(_, r)| r).collect(),
-            });
+            return Err(StackRejected { refusals });
         }
-        StackQuote::of(basket, parts, now).ok_or_else(|| StackRejected {
-            refusals: vec![StackRefusal::new(PromoCodeRejected::new(
-                &self.codes[0],
-                Rejection::CurrencyMismatch,
-            ))],
-        })
+        Ok(StackQuote::of(basket, &left, parts, now))
     }
 }
 
 /// Checks a stack's list of codes: 1 to [`Stack::MAX_CODES`], each once.
-pub(crate) fn check_codes<'a>(codes: impl ExactSizeIterator<Item = &'a Code>) -> Result<(), InputError> {
+fn check_codes(codes: &[PromoCode]) -> Result<(), InputError> {
     let count = codes.len();
     if count == 0 {
         return Err(InputError::EmptyStack);
@@ -252,73 +296,14 @@ pub(crate) fn check_codes<'a>(codes: impl ExactSizeIterator<Item = &'a Code>) ->
             max: Stack::MAX_CODES,
         });
     }
-    let mut seen: Vec<&Code> = Vec::with_capacity(count);
-    for code in codes {
-        if seen.contains(&code) {
+    for (i, promo) in codes.iter().enumerate() {
+        if codes[..i].iter().any(|earlier| earlier.code() == promo.code()) {
             return Err(InputError::DuplicateCode {
-                code: code.as_str().to_owned(),
+                code: promo.code().as_str().to_owned(),
             });
         }
-        seen.push(code);
     }
     Ok(())
-}
-
-/// The basket as the codes applied so far left it: each line's amount and
-/// the shipping, less their discounts.
-struct Remaining<'a> {
-    basket: &'a Basket,
-    lines: Vec<Money>,
-    shipping: Option<Money>,
-    total: Money,
-}
-
-impl<'a> Remaining<'a> {
-    fn of(basket: &'a Basket) -> Remaining<'a> {
-        Remaining {
-            basket,
-            lines: basket.lines().iter().map(|l| *l.amount()).collect(),
-            shipping: basket.shipping().copied(),
-            total: *basket.total(),
-        }
-    }
-
-    /// The basket left, for the next code to be checked and priced on
-    /// (`None` only if an amount cannot be written, which the discounts
-    /// taken so far never cause).
-    fn basket(&self) -> Option<Basket> {
-        if !self.basket.has_lines() {
-            return Some(Basket::total_only(self.total));
-        }
-        let lines = self
-            .basket
-            .lines()
-            .iter()
-            .zip(&self.lines)
-            .map(|(line, left)| {
-                Line::new(line.sku().clone(), 1, *left)
-                    .and_then(|l| l.with_categories(line.categories().iter().cloned()))
-                    .ok()
-            })
-            .collect::<Option<Vec<Line>>>()?;
-        Basket::from_lines(lines, self.shipping).ok()
-    }
-
-    /// Takes a code's quote (of the basket left) off.
-    fn take(&mut self, quote: &Quote) {
-        let less = |left: &mut Money, off: &Money| {
-            if let Some(after) = left.checked_sub(off) {
-                *left = after;
-            }
-        };
-        less(&mut self.total, quote.discount());
-        for (left, line) in self.lines.iter_mut().zip(quote.lines().unwrap_or_default()) {
-            less(left, &line.discount);
-        }
-        if let (Some(left), Some(off)) = (self.shipping.as_mut(), quote.shipping()) {
-            less(left, &off.discount);
-        }
-    }
 }
 
 /// One code's part of a [`StackQuote`]: its class, and its own quote of the
@@ -405,39 +390,34 @@ pub struct StackQuote {
 }
 
 impl StackQuote {
-    /// The sums of `parts` over `basket` (checked arithmetic throughout).
-    fn of(basket: &Basket, parts: Vec<StackPart>, now: Timestamp) -> Option<StackQuote> {
-        let currency = basket.currency();
-        let zero = Money::zero(currency);
-        let mut discount = zero;
-        let mut lines: Option<Vec<QuoteLine>> = basket.has_lines().then(|| {
-            basket
-                .lines()
-                .iter()
-                .map(|l| QuoteLine {
-                    sku: l.sku().clone(),
-                    amount: *l.amount(),
-                    discount: zero,
-                })
-                .collect()
-        });
-        let mut shipping = basket.shipping().map(|amount| QuoteShipping {
-            amount: *amount,
-            discount: zero,
-        });
-        for part in &parts {
-            discount = discount.checked_add(part.discount())?;
-            if let Some(lines) = lines.as_mut() {
-                for (sum, line) in lines.iter_mut().zip(part.quote.lines().unwrap_or_default()) {
-                    sum.discount = sum.discount.checked_add(&line.discount)?;
-                }
+    /// The stack's quote of `basket`, which the `parts` left as `left`: each
+    /// line's (and the shipping's) discount is what the codes took off it
+    /// (never below zero: `left` is never above `basket`).
+    fn of(basket: &Basket, left: &Basket, parts: Vec<StackPart>, now: Timestamp) -> StackQuote {
+        let zero = Money::zero(basket.currency());
+        let off = |amount: &Money, after: &Money| amount.checked_sub(after).unwrap_or(zero);
+        let mut lines = None;
+        if basket.has_lines() {
+            let mut each = Vec::with_capacity(basket.lines().len());
+            for (line, after) in basket.lines().iter().zip(left.lines()) {
+                each.push(QuoteLine {
+                    sku: line.sku().clone(),
+                    amount: *line.amount(),
+                    discount: off(line.amount(), after.amount()),
+                });
             }
-            if let (Some(sum), Some(off)) = (shipping.as_mut(), part.quote.shipping()) {
-                sum.discount = sum.discount.checked_add(&off.discount)?;
-            }
+            lines = Some(each);
         }
-        let payable = basket.total().checked_sub(&discount)?;
-        Some(StackQuote {
+        let shipping = match (basket.shipping(), left.shipping()) {
+            (Some(amount), Some(after)) => Some(QuoteShipping {
+                amount: *amount,
+                discount: off(amount, after),
+            }),
+            _ => None,
+        };
+        let payable = *left.total();
+        let discount = off(basket.total(), &payable);
+        StackQuote {
             codes: parts,
             total: *basket.total(),
             discount,
@@ -445,7 +425,7 @@ impl StackQuote {
             quoted_at: now,
             lines,
             shipping,
-        })
+        }
     }
 
     /// Each code's part, in the order they applied.
@@ -551,7 +531,8 @@ impl Serialize for StackRefusal {
 }
 
 /// A stack refused: every code that refused, and why, in the order the
-/// request listed them. Nothing applies unless every code does.
+/// codes apply (by class, and within a class as listed). Nothing applies
+/// unless every code does.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}", self.describe())]
 pub struct StackRejected {
@@ -559,7 +540,7 @@ pub struct StackRejected {
 }
 
 impl StackRejected {
-    /// Every code that refused (at least one), as listed.
+    /// Every code that refused (at least one), in the order the codes apply.
     pub fn refusals(&self) -> &[StackRefusal] {
         &self.refusals
     }
