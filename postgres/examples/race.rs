@@ -27,7 +27,10 @@
 //! requests capture, a third hold then capture under the hold's key, a third
 //! hold then release; the line then also has `holds` and `released`),
 //! `--receipts-out FILE` (appends the key of every acknowledged new capture,
-//! one a line, as soon as it is acknowledged).
+//! one a line, as soon as it is acknowledged), `--budget AMOUNT` (a budget in
+//! EUR on the code's discounts, refusing a discount that does not fit; with
+//! `--partial`, clipping it to what is left; the line then also has
+//! `discounted`, the sum counted after the run).
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
@@ -38,8 +41,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use promocodes::{
-    capture_async, hold_async, release_async, AsyncRedemptionStore, Basket, CaptureOptions, Code, Currency, CustomerId,
-    Discount, HoldOptions, IdempotencyKey, Money, PromoCode, RedemptionError, Timestamp, UsageLimits,
+    capture_async, hold_async, release_async, AsyncRedemptionStore, Basket, BudgetShort, CaptureOptions, Code,
+    Currency, CustomerId, Discount, HoldOptions, IdempotencyKey, Money, PromoCode, RedemptionError, Timestamp,
+    UsageLimits,
 };
 use promocodes_postgres::PgRedemptionStore;
 
@@ -55,10 +59,12 @@ struct Args {
     attempts: u32,
     mix: bool,
     receipts_out: Option<String>,
+    budget: Option<String>,
+    partial: bool,
 }
 
 const USAGE: &str = "usage: race --database-url URL --code CODE [--total N] [--per-customer K] --customers M \
---requests R --concurrency C [--schema S] [--attempts N] [--mix] [--receipts-out FILE]";
+--requests R --concurrency C [--schema S] [--attempts N] [--mix] [--receipts-out FILE] [--budget AMOUNT [--partial]]";
 
 fn parse_args() -> Result<Args, String> {
     let mut args = Args {
@@ -73,9 +79,15 @@ fn parse_args() -> Result<Args, String> {
         attempts: promocodes::DEFAULT_ATTEMPTS,
         mix: false,
         receipts_out: None,
+        budget: None,
+        partial: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
+        if flag == "--partial" {
+            args.partial = true;
+            continue;
+        }
         if flag == "--mix" {
             args.mix = true;
             continue;
@@ -93,6 +105,7 @@ fn parse_args() -> Result<Args, String> {
             "--schema" => args.schema = Some(value),
             "--attempts" => args.attempts = u32::try_from(number(&value)?).unwrap_or(u32::MAX),
             "--receipts-out" => args.receipts_out = Some(value),
+            "--budget" => args.budget = Some(value),
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -223,8 +236,17 @@ async fn run(args: Args) -> Result<String, Box<dyn std::error::Error>> {
     store.migrate().await?;
 
     let code = Code::parse(&args.code)?;
+    let mut limits = UsageLimits::new(args.total, args.per_customer)?;
+    if let Some(budget) = &args.budget {
+        let short = if args.partial {
+            BudgetShort::Partial
+        } else {
+            BudgetShort::Refuse
+        };
+        limits = limits.with_budget(Money::parse(budget, Currency::EUR)?, short)?;
+    }
     let promo = PromoCode::builder(code.clone(), Discount::percent("10".parse()?)?)
-        .limits(UsageLimits::new(args.total, args.per_customer)?)
+        .limits(limits)
         .build()?;
     let basket = Basket::from(Money::parse("80.00", Currency::EUR)?);
     let customers: Vec<CustomerId> = (0..args.customers)
@@ -299,7 +321,8 @@ async fn run(args: Args) -> Result<String, Box<dyn std::error::Error>> {
         task.await?;
     }
     let (store, _, _, _, _, tally, _) = &*shared;
-    let usage_total = store.usage_for(&code, None, now()).await?.total();
+    let usage = store.usage_for(&code, None, now()).await?;
+    let usage_total = usage.total();
     let load = |n: &AtomicU64| n.load(Ordering::SeqCst);
     let mut line = format!(
         r#"{{"receipts":{},"rejected":{},"conflicts":{},"errors":{},"usage_total":{}"#,
@@ -309,6 +332,9 @@ async fn run(args: Args) -> Result<String, Box<dyn std::error::Error>> {
         load(&tally.errors),
         usage_total,
     );
+    if args.budget.is_some() {
+        line.push_str(&format!(r#","discounted":"{}""#, usage.discounted()));
+    }
     if args.mix {
         line.push_str(&format!(
             r#","holds":{},"released":{}"#,

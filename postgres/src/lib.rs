@@ -173,14 +173,15 @@ keeps the `search_path` it was created under), prefixed `promocodes_`:
 | table | what it holds |
 |---|---|
 | `promocodes_schema_migrations(version, applied_at)` | the migrations applied |
-| `promocodes_usage_total(code, n)` | captured uses per code |
+| `promocodes_usage_total(code, n, discounted)` | captured uses per code, and the sum of their discounts (`numeric`, the budget's measure) |
 | `promocodes_usage_customer(code, customer, n)` | captured uses per code and customer |
-| `promocodes_holds(seq, code, customer, expires)` | holds not yet captured or released; one counts while `expires > now` |
+| `promocodes_holds(seq, code, customer, expires, discount)` | holds not yet captured or released; one counts (and reserves its `discount`) while `expires > now` |
 | `promocodes_redemptions(seq, code, idempotency_key, state, reservation)` | every reservation, in order, as JSON ([`Reservation`]) |
 | `promocodes_idempotency_keys(code, key, seq)` | the key (primary key, per code) and the reservation a replay answers with |
 
-and the function `promocodes_record(...)` (migration 2), the
-compare-and-set of a new use. `expires` is a [`Timestamp`] as fixed-width
+and the function `promocodes_record(...)` (migration 2, replaced by 3 when
+budgets came: it compares the discount sum too), the compare-and-set of a
+new use. `expires` is a [`Timestamp`] as fixed-width
 text that sorts as the time does, to the nanosecond, over its whole range
 ([`instant`]; a `bigint` of nanoseconds would stop in 2262, a
 `timestamptz` at microseconds).
@@ -201,7 +202,7 @@ dropped mid-transaction, which this store needs to decide itself.
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
 use futures_util::future::{try_join, try_join3};
 use promocodes::{
-    AsyncRedemptionStore, Code, Conversion, CustomerId, IdempotencyKey, Redemption, Release, Reservation,
+    AsyncRedemptionStore, Code, Conversion, CustomerId, Decimal, IdempotencyKey, Redemption, Release, Reservation,
     ReservationState, StoreError, Timestamp, UsageCounts,
 };
 use tokio_postgres::types::{Json, ToSql};
@@ -285,7 +286,21 @@ fn usage_of(row: &Row, customer: bool) -> Result<UsageCounts, StoreError> {
     } else {
         0
     };
-    UsageCounts::new(total, mine).map_err(backend)
+    let discounted: String = row.try_get("discounted").map_err(db)?;
+    let discounted: Decimal = discounted.parse().map_err(backend)?;
+    UsageCounts::new(total, mine)
+        .and_then(|usage| usage.with_discounted(discounted))
+        .map_err(backend)
+}
+
+/// `usage` with `delta` (a use's discount, negative to take it away) added
+/// to its discount sum, never below zero.
+fn with_discount_moved(usage: UsageCounts, delta: Decimal) -> Result<UsageCounts, StoreError> {
+    let sum = usage
+        .discounted()
+        .checked_add(delta)
+        .ok_or_else(|| backend("the discount sum overflows"))?;
+    usage.with_discounted(sum.max(Decimal::ZERO)).map_err(backend)
 }
 
 /// A connection taken from the pool for one call. Dropped before the call
@@ -515,7 +530,8 @@ impl PgRedemptionStore {
     async fn record_at(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
         let (code, customer, expected) = (redemption.code, redemption.customer, redemption.expected);
         // Were it to land, it lands on exactly `expected`: its reservation is known before it is sent.
-        let Some(usage) = expected.incremented(customer.is_some()) else {
+        let discount = redemption.quote.discount().amount();
+        let Some(usage) = expected.after_use(customer.is_some(), discount) else {
             return Ok(None);
         };
         let reservation = redemption.reservation(usage);
@@ -540,6 +556,8 @@ impl PgRedemptionStore {
                     &mine,
                     &Json(&reservation),
                     &redemption.after_expired_hold.map(instant),
+                    &expected.discounted().to_string(),
+                    &discount.to_string(),
                 ],
             ),
             client.batch_execute("COMMIT"),
@@ -578,8 +596,15 @@ impl PgRedemptionStore {
                 return Ok(Some(held.replayed()));
             }
         }
-        // The hold already counts: the counts at `now` are those after the capture.
-        let usage = read(writing.client()?, code, held.customer.as_ref(), now).await?;
+        let before = read(writing.client()?, code, held.customer.as_ref(), now).await?;
+        if conversion.expected.is_some_and(|expected| expected != before) {
+            writing.finish().await?;
+            return Ok(None);
+        }
+        // The hold already counts: the counts at `now` are those after the capture, but for a
+        // discount that differs from the hold's (a capture with another basket).
+        let (reserved, discount) = (held.quote.discount().amount(), conversion.quote.discount().amount());
+        let usage = with_discount_moved(before, discount - reserved)?;
         let customer = held.customer.as_ref().map(CustomerId::as_str);
         let captured = held.clone().captured(conversion.quote, usage, now);
         writing
@@ -593,6 +618,7 @@ impl PgRedemptionStore {
                     &true,
                     &captured.state.as_str(),
                     &Json(&captured),
+                    &discount.to_string(),
                 ],
             )
             .await?;
@@ -613,14 +639,17 @@ impl PgRedemptionStore {
         }
         let before = read(writing.client()?, code, earlier.customer.as_ref(), now).await?;
         let counted = matches!(state, ReservationState::Held | ReservationState::Captured);
+        let given_back = earlier.quote.discount().amount();
         let usage = if counted {
-            UsageCounts::new(
+            let fewer = UsageCounts::new(
                 before.total().saturating_sub(1),
                 before
                     .per_customer()
                     .saturating_sub(u64::from(earlier.customer.is_some())),
             )
-            .map_err(db)?
+            .and_then(|usage| usage.with_discounted(before.discounted()))
+            .map_err(db)?;
+            with_discount_moved(fewer, -given_back)?
         } else {
             before
         };
@@ -642,6 +671,11 @@ impl PgRedemptionStore {
                     &drop_hold,
                     &released.state.as_str(),
                     &Json(&released),
+                    &if state == ReservationState::Captured {
+                        (-given_back).to_string()
+                    } else {
+                        "0".to_owned()
+                    },
                 ],
             )
             .await?;

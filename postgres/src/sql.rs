@@ -1,6 +1,126 @@
 //! The SQL of the store: the versioned migrations (tables, and `promocodes_record`,
 //! the compare-and-set of a new use) and the statements the store sends.
 
+/// The compare-and-set of a new use (schema version 3), as one function, so
+/// that it is one statement from the client (one round trip, its own
+/// transaction) and yet reads twice: PL/pgSQL takes a fresh snapshot for
+/// each statement it runs at `READ COMMITTED`.
+///
+/// 1. Without any lock: a known key answers `replay` with its reservation
+///    (but a capture that names, in `p_after_expired`, the hold under the
+///    key, expired at `p_now`: [`Redemption::follows_expired_hold`], in
+///    SQL), and counts at `p_now` other than `p_total`, `p_mine`,
+///    `p_discounted` answer `stale`. Both are true at that snapshot, within
+///    the call: a write that has lost its race costs no lock and no disk
+///    flush.
+/// 2. Otherwise it takes the code's write lock ([`LOCK`]) and looks again,
+///    under a snapshot that sees every write of the code before it: the
+///    same two answers, or the write.
+/// 3. The write: the reservation (its JSON, with the counts after it, made
+///    by the caller, since it can only land on exactly the counts
+///    compared), its key, and the hold (`p_expires`, reserving
+///    `p_discount`) or the captured counts (`p_discount` added to the
+///    code's sum). A capture that follows an expired hold takes its key;
+///    the hold stays in the history, marked `expired`.
+///
+/// [`Redemption::follows_expired_hold`]: promocodes::Redemption::follows_expired_hold
+macro_rules! record_function {
+    () => {
+        r#"
+CREATE OR REPLACE FUNCTION promocodes_record(
+    p_code text, p_customer text, p_now text, p_key text, p_state text, p_expires text,
+    p_total bigint, p_mine bigint, p_reservation jsonb, p_after_expired text,
+    p_discounted numeric, p_discount numeric)
+RETURNS TABLE(what text, earlier jsonb)
+LANGUAGE plpgsql VOLATILE
+SET search_path FROM CURRENT
+AS $fn$
+DECLARE
+    k_seq bigint;
+    k_reservation jsonb;
+    k_follows boolean;
+    c_total bigint;
+    c_mine bigint;
+    c_discounted numeric;
+    new_seq bigint;
+BEGIN
+    -- The look after the lock must see what was committed before it: one snapshot per statement.
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION 'promocodes_record runs at READ COMMITTED, not %', current_setting('transaction_isolation');
+    END IF;
+    FOR pass IN 1..2 LOOP
+        IF pass = 2 THEN
+            PERFORM pg_advisory_xact_lock(1885564772, hashtext(p_code));
+        END IF;
+        k_seq := NULL;
+        IF p_key IS NOT NULL THEN
+            -- k_follows: this capture names the hold under the key, and it has expired at p_now.
+            SELECT k.seq, r.reservation,
+                (p_expires IS NULL AND r.state = 'held' AND h.expires <= p_now AND h.expires = p_after_expired)
+            INTO k_seq, k_reservation, k_follows
+            FROM promocodes_idempotency_keys k
+            JOIN promocodes_redemptions r ON r.seq = k.seq
+            LEFT JOIN promocodes_holds h ON h.seq = k.seq
+            WHERE k.code = p_code AND k.key = p_key;
+        END IF;
+        IF k_seq IS NOT NULL AND k_follows IS NOT TRUE THEN
+            RETURN QUERY SELECT 'replay'::text, k_reservation;
+            RETURN;
+        END IF;
+        SELECT COALESCE((SELECT n FROM promocodes_usage_total WHERE code = p_code), 0)
+                + (SELECT count(*) FROM promocodes_holds WHERE code = p_code AND expires > p_now),
+            CASE WHEN p_customer IS NULL THEN 0 ELSE
+                COALESCE((SELECT n FROM promocodes_usage_customer WHERE code = p_code AND customer = p_customer), 0)
+                + (SELECT count(*) FROM promocodes_holds
+                   WHERE code = p_code AND expires > p_now AND customer = p_customer)
+            END,
+            COALESCE((SELECT discounted FROM promocodes_usage_total WHERE code = p_code), 0)
+                + COALESCE((SELECT sum(discount) FROM promocodes_holds WHERE code = p_code AND expires > p_now), 0)
+        INTO c_total, c_mine, c_discounted;
+        IF c_total <> p_total OR c_mine <> p_mine OR c_discounted <> p_discounted THEN
+            RETURN QUERY SELECT 'stale'::text, NULL::jsonb;
+            RETURN;
+        END IF;
+    END LOOP;
+
+    IF k_seq IS NOT NULL THEN
+        -- The expired hold stays in the history, marked expired; the key moves to the capture.
+        UPDATE promocodes_redemptions
+        SET state = 'expired', reservation = jsonb_set(reservation, '{state}', '"expired"')
+        WHERE seq = k_seq;
+        DELETE FROM promocodes_holds WHERE seq = k_seq;
+        DELETE FROM promocodes_idempotency_keys WHERE code = p_code AND key = p_key;
+    END IF;
+    INSERT INTO promocodes_redemptions(code, idempotency_key, state, reservation)
+    VALUES (p_code, p_key, p_state, p_reservation)
+    RETURNING seq INTO new_seq;
+    IF p_key IS NOT NULL THEN
+        INSERT INTO promocodes_idempotency_keys(code, key, seq) VALUES (p_code, p_key, new_seq);
+    END IF;
+    IF p_expires IS NOT NULL THEN
+        INSERT INTO promocodes_holds(seq, code, customer, expires, discount)
+        VALUES (new_seq, p_code, p_customer, p_expires, p_discount);
+    END IF;
+    IF p_expires IS NULL THEN
+        INSERT INTO promocodes_usage_total(code, n, discounted) VALUES (p_code, 1, p_discount)
+        ON CONFLICT (code) DO UPDATE
+        SET n = promocodes_usage_total.n + 1, discounted = promocodes_usage_total.discounted + p_discount;
+        IF p_customer IS NOT NULL THEN
+            INSERT INTO promocodes_usage_customer(code, customer, n) VALUES (p_code, p_customer, 1)
+            ON CONFLICT (code, customer) DO UPDATE SET n = promocodes_usage_customer.n + 1;
+        END IF;
+    END IF;
+    RETURN QUERY SELECT 'written'::text, NULL::jsonb;
+END
+$fn$;
+"#
+    };
+}
+
+/// The compare-and-set of a new use, as the newest schema defines it (for the tests).
+#[cfg(test)]
+pub(crate) const RECORD_FUNCTION: &str = record_function!();
+
 /// The schema's versions, in order: each runs once, in one transaction.
 pub(crate) const MIGRATIONS: &[(i32, &str)] = &[
     (
@@ -34,7 +154,26 @@ CREATE TABLE promocodes_idempotency_keys(
     PRIMARY KEY (code, key));
 "#,
     ),
-    (2, RECORD_FUNCTION),
+    (2, RECORD_FUNCTION_V2),
+    (
+        3,
+        // Budgets: each captured use's discount summed per code, each hold's discount beside it,
+        // and the compare-and-set comparing the sum as part of the counts.
+        concat!(
+            r#"
+ALTER TABLE promocodes_usage_total ADD COLUMN discounted numeric NOT NULL DEFAULT 0 CHECK (discounted >= 0);
+ALTER TABLE promocodes_holds ADD COLUMN discount numeric NOT NULL DEFAULT 0 CHECK (discount >= 0);
+DROP FUNCTION promocodes_record(text, text, text, text, text, text, bigint, bigint, jsonb, text);
+-- The uses recorded before: their discounts, from their reservations.
+UPDATE promocodes_usage_total u SET discounted = COALESCE((
+    SELECT sum((r.reservation->'quote'->'discount'->>'amount')::numeric)
+    FROM promocodes_redemptions r WHERE r.code = u.code AND r.state = 'captured'), 0);
+UPDATE promocodes_holds h SET discount = (r.reservation->'quote'->'discount'->>'amount')::numeric
+FROM promocodes_redemptions r WHERE r.seq = h.seq;
+"#,
+            record_function!()
+        ),
+    ),
 ];
 
 /// The advisory lock [`PgRedemptionStore::migrate`] takes (with the schema's
@@ -63,7 +202,9 @@ SELECT
     COALESCE((SELECT n FROM promocodes_usage_total WHERE code = $1), 0) AS total,
     COALESCE((SELECT n FROM promocodes_usage_customer WHERE code = $1 AND customer = $2), 0) AS mine,
     (SELECT count(*) FROM promocodes_holds WHERE code = $1 AND expires > $3) AS held,
-    (SELECT count(*) FROM promocodes_holds WHERE code = $1 AND expires > $3 AND customer = $2) AS held_mine";
+    (SELECT count(*) FROM promocodes_holds WHERE code = $1 AND expires > $3 AND customer = $2) AS held_mine,
+    (COALESCE((SELECT discounted FROM promocodes_usage_total WHERE code = $1), 0)
+        + COALESCE((SELECT sum(discount) FROM promocodes_holds WHERE code = $1 AND expires > $3), 0))::text AS discounted";
 
 /// The reservation under key `$2` of code `$1`.
 pub(crate) const KEYED: &str = "
@@ -74,27 +215,9 @@ LEFT JOIN promocodes_redemptions r ON r.seq = k.seq";
 /// How many holds of `$1` count at `$2`.
 pub(crate) const HELD: &str = "SELECT count(*) FROM promocodes_holds WHERE code = $1 AND expires > $2";
 
-/// The compare-and-set of a new use, as one function, so that it is one
-/// statement from the client (one round trip, its own transaction) and yet
-/// reads twice: PL/pgSQL takes a fresh snapshot for each statement it runs
-/// at `READ COMMITTED`.
-///
-/// 1. Without any lock: a known key answers `replay` with its reservation
-///    (but a capture that names, in `p_after_expired`, the hold under the
-///    key, expired at `p_now`: [`Redemption::follows_expired_hold`], in
-///    SQL), and counts
-///    at `p_now` other than `p_total`, `p_mine` answer `stale`. Both are
-///    true at that snapshot, within the call: a write that has lost its race
-///    costs no lock and no disk flush.
-/// 2. Otherwise it takes the code's write lock ([`LOCK`]) and looks again,
-///    under a snapshot that sees every write of the code before it: the
-///    same two answers, or the write.
-/// 3. The write: the reservation (its JSON, with the counts after it, made
-///    by the caller, since it can only land on exactly `p_total`, `p_mine`),
-///    its key, and the hold (`p_expires`) or the captured counts. A capture
-///    that follows an expired hold takes its key; the hold stays in the
-///    history, marked `expired`.
-pub(crate) const RECORD_FUNCTION: &str = r#"
+/// The compare-and-set of a new use as schema version 2 made it (kept as it
+/// ran, since a migration never changes; version 3 replaces it).
+pub(crate) const RECORD_FUNCTION_V2: &str = r#"
 CREATE OR REPLACE FUNCTION promocodes_record(
     p_code text, p_customer text, p_now text, p_key text, p_state text, p_expires text,
     p_total bigint, p_mine bigint, p_reservation jsonb, p_after_expired text)
@@ -177,20 +300,23 @@ END
 $fn$;
 "#;
 
-/// One compare-and-set of a new use: [`RECORD_FUNCTION`].
-pub(crate) const RECORD: &str = "SELECT what, earlier FROM promocodes_record($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
+/// One compare-and-set of a new use: `promocodes_record`, as [`record_function!`] defines it.
+pub(crate) const RECORD: &str =
+    "SELECT what, earlier FROM promocodes_record($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::text::numeric, $12::text::numeric)";
 
 /// Rewrites the reservation at `$1`; drops its hold row (`$5`); moves the
-/// captured counts of code `$2` and customer `$3` by `$4` (-1, 0 or 1).
+/// captured counts of code `$2` and customer `$3` by `$4` (-1, 0 or 1) and
+/// the code's captured discount sum by `$8` (decimal text).
 pub(crate) const UPDATE: &str = "
 WITH r AS (
     UPDATE promocodes_redemptions SET state = $6::text, reservation = $7::jsonb WHERE seq = $1::bigint
 ), h AS (
     DELETE FROM promocodes_holds WHERE seq = $1::bigint AND $5::boolean
 ), t AS (
-    INSERT INTO promocodes_usage_total(code, n)
-    SELECT $2::text, GREATEST($4::bigint, 0) WHERE $4::bigint <> 0
-    ON CONFLICT (code) DO UPDATE SET n = promocodes_usage_total.n + $4::bigint
+    INSERT INTO promocodes_usage_total(code, n, discounted)
+    SELECT $2::text, GREATEST($4::bigint, 0), GREATEST($8::text::numeric, 0) WHERE $4::bigint <> 0
+    ON CONFLICT (code) DO UPDATE SET n = promocodes_usage_total.n + $4::bigint,
+        discounted = GREATEST(promocodes_usage_total.discounted + $8::text::numeric, 0)
 ), c AS (
     INSERT INTO promocodes_usage_customer(code, customer, n)
     SELECT $2::text, $3::text, GREATEST($4::bigint, 0) WHERE $3::text IS NOT NULL AND $4::bigint <> 0

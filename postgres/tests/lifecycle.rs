@@ -53,7 +53,13 @@ fn holds_captures_and_releases_on_postgres_through_the_async_forms() {
             .expect("holds")
         };
         assert_eq!(held.state, ReservationState::Held);
-        assert_eq!(held.usage, UsageCounts::new(1, 1).expect("counts"));
+        let eight = held.quote.discount().amount();
+        assert_eq!(
+            held.usage,
+            UsageCounts::new(1, 1)
+                .and_then(|u| u.with_discounted(eight))
+                .expect("counts")
+        );
 
         let paid = CaptureOptions::new().idempotency_key(&pi);
         let receipt = capture_async(&promo, &store, Some(&alice), &basket, at(10), paid)
@@ -96,7 +102,12 @@ fn holds_captures_and_releases_on_postgres_through_the_async_forms() {
             .await
             .expect("captures");
         assert_eq!((fresh.state, fresh.replayed), (ReservationState::Captured, false));
-        assert_eq!(fresh.usage, UsageCounts::new(1, 1).expect("counts"));
+        assert_eq!(
+            fresh.usage,
+            UsageCounts::new(1, 1)
+                .and_then(|u| u.with_discounted(fresh.quote.discount().amount()))
+                .expect("counts")
+        );
 
         let history = store.reservations(promo.code()).await.expect("reads");
         let states: Vec<_> = history.iter().map(|r| (r.key.clone(), r.state)).collect();

@@ -98,6 +98,68 @@ fn two_processes_racing_holds_captures_and_releases_keep_counts_equal_to_records
     });
 }
 
+/// Two runs of the race example at once, each over 16 connections, on a code
+/// of `args`: their JSON lines, once both have ended.
+fn two_runs(url: &str, schema: &str, code: &str, args: &str) -> Vec<Value> {
+    let args: Vec<&str> = args.split(' ').collect();
+    let children: Vec<_> = (0..2)
+        .map(|_| race_command(url, schema, code, &args).spawn().expect("starts"))
+        .collect();
+    children
+        .into_iter()
+        .map(|child| line_of(child.wait_with_output().expect("runs")))
+        .collect()
+}
+
+#[test]
+fn two_processes_racing_on_a_budget_never_pass_it() {
+    let Some(url) = database_url() else { return };
+    let schema = unique_schema("budget");
+    let eur = |text: &str| text.parse::<promocodes::Decimal>().expect("an amount");
+    // Each capture takes EUR 8.00 off: with `partial`, twelve whole uses and one of EUR 4.00 end
+    // at exactly EUR 100.00; refused, twelve end at EUR 96.00.
+    let partial = two_runs(
+        &url,
+        &schema,
+        "SPEND",
+        "--budget 100.00 --partial --customers 50 --requests 40 --concurrency 16 --attempts 50",
+    );
+    let refused = two_runs(
+        &url,
+        &schema,
+        "CAREFUL",
+        "--budget 100.00 --mix --customers 50 --requests 60 --concurrency 16 --attempts 50",
+    );
+    for line in partial.iter().chain(&refused) {
+        assert_eq!(n(line, "errors"), 0, "{line}");
+        assert_eq!(n(line, "conflicts"), 0, "{line}");
+    }
+    let receipts: u64 = partial.iter().map(|line| n(line, "receipts")).sum();
+    assert_eq!(receipts, 13, "twelve whole discounts and one clipped: {partial:?}");
+    let runtime = runtime();
+    runtime.block_on(async {
+        let store = common::store_in(&url, &schema, 1).await;
+        let now = Timestamp::from_unix_millis(0).expect("a time");
+        let spend = Code::parse("SPEND").expect("a code");
+        let spent = store.usage_for(&spend, None, now).await.expect("reads").discounted();
+        assert_eq!(spent, eur("100.00"), "partial ends at the budget exactly");
+        let careful = Code::parse("CAREFUL").expect("a code");
+        let counted = store.usage_for(&careful, None, now).await.expect("reads");
+        assert!(
+            counted.discounted() <= eur("100.00"),
+            "refuse never passes it: {counted:?}"
+        );
+        assert_eq!(
+            counted.discounted(),
+            eur("8.00") * promocodes::Decimal::from(counted.total()),
+            "whole discounts only"
+        );
+        for code in [&spend, &careful] {
+            assert_counts_match_records(&store, code).await;
+        }
+    });
+}
+
 /// The pid of the backend whose compare-and-set waits on a lock.
 async fn waiting_writer(client: &tokio_postgres::Client, schema: &str) -> i32 {
     let started = Instant::now();
@@ -171,7 +233,10 @@ fn a_connection_lost_in_the_middle_of_a_write_leaves_nothing_half_written() {
             .await
             .expect("answers")
             .expect("lands");
-        let one = UsageCounts::new(1, 1).expect("counts");
+        let off = quote.discount().amount();
+        let one = UsageCounts::new(1, 1)
+            .and_then(|u| u.with_discounted(off))
+            .expect("counts");
 
         let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
             .await
@@ -259,7 +324,9 @@ fn a_connection_lost_in_the_middle_of_a_write_leaves_nothing_half_written() {
         let landed = store.reservation(&code, &third).await.expect("reads").is_some();
         let usage = store.usage_for(&code, Some(&victim), now).await.expect("reads");
         let expected = if landed {
-            UsageCounts::new(2, 2).expect("counts")
+            UsageCounts::new(2, 2)
+                .and_then(|u| u.with_discounted(off + off))
+                .expect("counts")
         } else {
             one
         };

@@ -146,13 +146,19 @@ pub async fn assert_counts_match_records(store: &PgRedemptionStore, code: &Code)
                   SELECT customer FROM promocodes_usage_customer u WHERE code = $1 AND n <> (
                     SELECT count(*) FROM promocodes_redemptions r
                     WHERE r.code = $1 AND r.state = 'captured' AND r.reservation->>'customer' = u.customer)
-               ) AS differ)",
+               ) AS differ),
+               COALESCE((SELECT discounted FROM promocodes_usage_total WHERE code = $1), 0)
+                 = (SELECT COALESCE(sum((reservation->'quote'->'discount'->>'amount')::numeric), 0)
+                    FROM promocodes_redemptions WHERE code = $1 AND state = 'captured'),
+               (SELECT count(*) FROM promocodes_holds h JOIN promocodes_redemptions r USING (seq)
+                WHERE h.discount <> (r.reservation->'quote'->'discount'->>'amount')::numeric)",
             &[&code.as_str()],
         )
         .await
         .expect("reads the records");
     let (counter, captured, holds, held): (i64, i64, i64, i64) = (row.get(0), row.get(1), row.get(2), row.get(3));
     let customers_differing: i64 = row.get(4);
+    let (discounts_match, holds_differing): (bool, i64) = (row.get(5), row.get(6));
     assert_eq!(
         counter, captured,
         "the captured counter of {code} equals its captured records"
@@ -161,6 +167,14 @@ pub async fn assert_counts_match_records(store: &PgRedemptionStore, code: &Code)
     assert_eq!(
         customers_differing, 0,
         "each customer's counter of {code} equals their captured records"
+    );
+    assert!(
+        discounts_match,
+        "the captured discount sum of {code} equals its captured records' discounts"
+    );
+    assert_eq!(
+        holds_differing, 0,
+        "each hold row of {code} reserves its reservation's discount"
     );
 }
 
