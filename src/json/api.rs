@@ -364,3 +364,118 @@ mod tests {
         assert!(matches!(err.kind(), InputError::HoldTtlOutOfRange { .. }));
     }
 }
+
+/// Whether a request body names several codes (`"codes": [...]`) rather than
+/// one (`"code"`): what `POST /v1/quotes` reads first. Text that is not a
+/// JSON object answers `false`, for the one-code reader to refuse by name.
+///
+/// # Errors
+///
+/// [`InputError::Malformed`] at `codes` when the body names both.
+///
+/// # Example
+///
+/// ```
+/// use promocodes::api::names_several_codes;
+///
+/// assert!(names_several_codes(r#"{"codes": ["A", "B"], "total": {"amount": "1", "currency": "EUR"}}"#)?);
+/// assert!(!names_several_codes(r#"{"code": "A", "total": {"amount": "1", "currency": "EUR"}}"#)?);
+/// assert!(names_several_codes(r#"{"code": "A", "codes": ["A"]}"#).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn names_several_codes(body: &str) -> Result<bool, InputError> {
+    #[derive(Deserialize)]
+    struct Which {
+        #[serde(default)]
+        code: Option<serde::de::IgnoredAny>,
+        #[serde(default)]
+        codes: Option<serde::de::IgnoredAny>,
+    }
+    let Ok(which) = serde_json::from_str::<Which>(body) else {
+        return Ok(false);
+    };
+    match (which.code, which.codes) {
+        (Some(_), Some(_)) => Err(InputError::Malformed {
+            path: "codes".to_owned(),
+            message: "a request names either `code` (one code) or `codes` (several), not both".to_owned(),
+        }),
+        (_, codes) => Ok(codes.is_some()),
+    }
+}
+
+/// The body of `POST /v1/quotes` with several codes: `"codes": [...]` (1 to
+/// [`Stack::MAX_CODES`](crate::Stack::MAX_CODES), each once, normalised) in
+/// place of `"code"`, the basket inline or nested and the customer exactly as
+/// in a [`BasketRequest`], whose reader checks them (with the same paths).
+///
+/// # Example
+///
+/// ```
+/// use promocodes::api::StackRequest;
+///
+/// let req = StackRequest::parse(r#"{"codes": ["save10", "SHIPFREE"], "total": {"amount": "80.00", "currency": "EUR"}}"#)?;
+/// assert_eq!(req.codes.iter().map(|c| c.as_str()).collect::<Vec<_>>(), ["SAVE10", "SHIPFREE"]);
+/// let twice = StackRequest::parse(r#"{"codes": ["A", "a"], "total": {"amount": "1", "currency": "EUR"}}"#).unwrap_err();
+/// assert_eq!(twice.to_string(), "codes: A is listed twice; a basket takes each code once");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StackRequest {
+    /// The codes, normalised, in the order given.
+    pub codes: Vec<Code>,
+    /// What is being bought.
+    pub basket: Basket,
+    /// Who is buying, if known.
+    pub customer: Option<CustomerId>,
+}
+
+impl StackRequest {
+    /// Parses and validates a stack's quote request.
+    ///
+    /// # Errors
+    ///
+    /// An [`InputError`] naming the field: `codes` (not a list of codes, none,
+    /// more than 5, one twice), or the basket's and customer's fields as
+    /// [`BasketRequest::parse`] names them.
+    pub fn parse(json: &str) -> Result<StackRequest, InputError> {
+        let mut body: serde_json::Map<String, serde_json::Value> = from_json(json)?;
+        let listed = body.remove("codes").unwrap_or(serde_json::Value::Null);
+        let codes: Vec<Code> = from_json(&listed.to_string()).map_err(|err| err.at("codes"))?;
+        check_code_list(&codes).map_err(|err| err.at("codes"))?;
+        // The rest is a one-code request's: read by its reader, with its paths.
+        body.insert(
+            "code".to_owned(),
+            serde_json::Value::String(codes[0].as_str().to_owned()),
+        );
+        let one = BasketRequest::parse(&serde_json::Value::Object(body).to_string(), BasketRequestKind::Quote)?;
+        Ok(StackRequest {
+            codes,
+            basket: one.basket,
+            customer: one.customer,
+        })
+    }
+}
+
+/// 1 to [`Stack::MAX_CODES`](crate::Stack::MAX_CODES) codes, each once.
+fn check_code_list(codes: &[Code]) -> Result<(), InputError> {
+    let max = crate::Stack::MAX_CODES;
+    if codes.is_empty() {
+        return Err(InputError::EmptyStack);
+    }
+    if codes.len() > max {
+        return Err(InputError::TooMany {
+            field: "codes",
+            count: codes.len(),
+            max,
+        });
+    }
+    for (i, code) in codes.iter().enumerate() {
+        if codes[..i].contains(code) {
+            return Err(InputError::DuplicateCode {
+                code: code.as_str().to_owned(),
+            });
+        }
+    }
+    Ok(())
+}

@@ -3,7 +3,7 @@
 //! `detail`, plus `rejection` and `quote` on a 422 rejection.
 
 use promocodes::{Code, IdempotencyKey, InputError, Misuse, PromoCodeRejected, RedemptionConflict, RedemptionError};
-use promocodes::{RedemptionRejected, ReleaseError, StoreError};
+use promocodes::{RedemptionRejected, ReleaseError, StackRejected, StoreError};
 use serde_json::{json, Value};
 use worker::Response;
 
@@ -52,6 +52,9 @@ pub enum Problem {
     UnknownKey(IdempotencyKey),
     /// A rule refused a quote (`POST /v1/quotes`): nothing to show but the rule.
     Refused(PromoCodeRejected),
+    /// A stack of codes refused a quote (`POST /v1/quotes` with `codes`):
+    /// every code that refused, and why (`rejections`; `rejection` is the first's).
+    StackRefused(StackRejected),
     /// A rule refused a hold or a capture: the core's refusal, with its
     /// stale quote (and current one, for `quote_changed`) shown on captures.
     Rejected {
@@ -102,6 +105,7 @@ impl Problem {
         match self {
             Problem::Refused(rejected) => Some(rejected),
             Problem::Rejected { refusal, .. } => Some(&refusal.rejected),
+            Problem::StackRefused(refused) => refused.refusals().first().map(|r| r.as_rejected()),
             _ => None,
         }
     }
@@ -177,7 +181,9 @@ impl Problem {
             Problem::MissingIdempotencyKey => (400, "missing_idempotency_key", "Idempotency-Key header required"),
             Problem::UnknownCode(_) => (404, "unknown_code", "Unknown promo code"),
             Problem::UnknownKey(_) => (404, "unknown_key", "Nothing recorded under this key"),
-            Problem::Refused(_) | Problem::Rejected { .. } => (422, "rejected", "Promo code rejected"),
+            Problem::Refused(_) | Problem::Rejected { .. } | Problem::StackRefused(_) => {
+                (422, "rejected", "Promo code rejected")
+            }
             Problem::IdempotencyKeyReused(_) => (
                 422,
                 "idempotency_key_reused",
@@ -215,6 +221,7 @@ impl Problem {
             Problem::UnknownCode(code) => format!("no promo code {code} is defined"),
             Problem::UnknownKey(key) => format!("no hold or redemption is recorded under the key {key}"),
             Problem::Refused(rejected) => rejected.message().to_owned(),
+            Problem::StackRefused(refused) => refused.to_string(),
             Problem::Rejected { refusal, .. } => refusal.rejected.message().to_owned(),
             Problem::IdempotencyKeyReused(key) => {
                 format!("idempotency key {key} was already used for a different customer or total")
@@ -244,6 +251,9 @@ impl Problem {
         });
         if let Some(rejected) = self.rejection() {
             body["rejection"] = json!(rejected.rejection().code());
+        }
+        if let Problem::StackRefused(refused) = self {
+            body["rejections"] = json!(refused.refusals());
         }
         if let Problem::Rejected {
             refusal,

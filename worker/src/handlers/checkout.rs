@@ -1,8 +1,8 @@
 //! The checkout: quotes, holds, captures and releases, forwarded to the
 //! code's object, which decides each with the core.
 
-use promocodes::api::{BasketRequest, BasketRequestKind, ReleaseRequest};
-use promocodes::{Code, IdempotencyKey};
+use promocodes::api::{names_several_codes, BasketRequest, BasketRequestKind, ReleaseRequest, StackRequest};
+use promocodes::{Code, IdempotencyKey, PromoCode, Stack, UsageCounts};
 use serde_json::json;
 use worker::{Env, Request};
 
@@ -20,6 +20,9 @@ pub async fn quote(req: &Request, env: &Env) -> Answer {
     let trusted = is_trusted(req, env)?;
     limit_public(req, env, trusted).await?;
     let body = read_body(req, BASKET_BODY_LIMIT).await?;
+    if names_several_codes(&body)? {
+        return stack_quote(env, &body, trusted).await;
+    }
     let routing = routing(&body, BasketRequestKind::Quote)?;
     if routing.customer.is_some() && !trusted {
         // Bad input is still named as such; a valid quote for a customer needs the token.
@@ -27,6 +30,41 @@ pub async fn quote(req: &Request, env: &Env) -> Answer {
         return Err(Problem::Unauthorized);
     }
     quote_through_ledger(env, &routing.code, body).await
+}
+
+/// `POST /v1/quotes` with `"codes": [...]`: each code's whole definition and
+/// usage from its object, then the core's [`Stack`] prices the basket with
+/// them all (nothing is recorded). A refused stack is 422 with `rejections`.
+async fn stack_quote(env: &Env, body: &str, trusted: bool) -> Answer {
+    #[derive(serde::Deserialize)]
+    struct Part {
+        definition: PromoCode,
+        usage: UsageCounts,
+    }
+    let req = StackRequest::parse(body)?;
+    if req.customer.is_some() && !trusted {
+        return Err(Problem::Unauthorized);
+    }
+    let mut promos = Vec::with_capacity(req.codes.len());
+    let mut usage = Vec::with_capacity(req.codes.len());
+    for code in &req.codes {
+        require_known(env, code).await?;
+        let asked = json!({ "customer": req.customer }).to_string();
+        let mut response = clients::call(env, code, Call::StackPart, Some(asked)).await?;
+        if response.status_code() != 200 {
+            // The object's own problem (an archived code: unknown), as it answered it.
+            return Ok(response);
+        }
+        let part: Part = serde_json::from_str(&response.text().await?)
+            .map_err(|err| Problem::Internal(format!("the object of {code} answered: {err}")))?;
+        promos.push(part.definition);
+        usage.push(part.usage);
+    }
+    let stack = Stack::new(promos)?;
+    match stack.quote(req.customer.as_ref(), &usage, &req.basket, crate::ledger::now()?) {
+        Ok(quote) => crate::ledger::json_response(&quote, 200),
+        Err(refused) => Err(Problem::StackRefused(refused)),
+    }
 }
 
 /// The quote path shared by `POST /v1/quotes` and the demo route.
