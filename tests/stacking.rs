@@ -314,3 +314,22 @@ fn not_combinable_follows_below_minimum_in_the_order() {
     assert_eq!(Rejection::NotCombinable.code(), "not_combinable");
     assert_eq!(Rejection::from_code("not_combinable"), Some(Rejection::NotCombinable));
 }
+
+#[test]
+fn each_part_quotes_alone_on_the_basket_it_applied_to() {
+    let basket = basket();
+    let q = quote(vec![save10(), shipfree(), mugs20()], &basket).unwrap();
+    let baskets = q.baskets_applied_to(&basket);
+    assert_eq!(baskets.len(), 3);
+    assert_eq!(baskets[0], basket);
+    for (part, applied) in q.codes().iter().zip(&baskets) {
+        let promo = [mugs20(), save10(), shipfree()]
+            .into_iter()
+            .find(|p| p.code() == part.code())
+            .unwrap();
+        let alone = promo.quote(None, UsageCounts::ZERO, applied, now()).unwrap();
+        assert_eq!(&alone, part.quote(), "{}", part.code());
+    }
+    assert_eq!(baskets[1].total().amount_text(), "71.40");
+    assert_eq!(baskets[2].total().amount_text(), "64.75");
+}

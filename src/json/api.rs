@@ -428,6 +428,8 @@ pub struct StackRequest {
     pub basket: Basket,
     /// Who is buying, if known.
     pub customer: Option<CustomerId>,
+    /// A hold's time to live, in seconds (holds only).
+    pub ttl_seconds: Option<u64>,
 }
 
 impl StackRequest {
@@ -439,7 +441,24 @@ impl StackRequest {
     /// more than 5, one twice), or the basket's and customer's fields as
     /// [`BasketRequest::parse`] names them.
     pub fn parse(json: &str) -> Result<StackRequest, InputError> {
+        StackRequest::parse_for(json, BasketRequestKind::Quote)
+    }
+
+    /// Parses and validates a stack's quote, hold (`ttl_seconds` allowed) or
+    /// capture request. A capture pinned to a quote (`quote`) is not taken
+    /// for a stack yet: bad input, at `quote`.
+    ///
+    /// # Errors
+    ///
+    /// As [`StackRequest::parse`], and `quote` on a capture.
+    pub fn parse_for(json: &str, kind: BasketRequestKind) -> Result<StackRequest, InputError> {
         let mut body: serde_json::Map<String, serde_json::Value> = from_json(json)?;
+        if kind == BasketRequestKind::Capture && body.contains_key("quote") {
+            return Err(InputError::Malformed {
+                path: "quote".to_owned(),
+                message: "a capture of several codes cannot be pinned to a quote yet; leave `quote` out".to_owned(),
+            });
+        }
         let listed = body.remove("codes").unwrap_or(serde_json::Value::Null);
         let codes: Vec<Code> = from_json(&listed.to_string()).map_err(|err| err.at("codes"))?;
         check_code_list(&codes).map_err(|err| err.at("codes"))?;
@@ -448,11 +467,12 @@ impl StackRequest {
             "code".to_owned(),
             serde_json::Value::String(codes[0].as_str().to_owned()),
         );
-        let one = BasketRequest::parse(&serde_json::Value::Object(body).to_string(), BasketRequestKind::Quote)?;
+        let one = BasketRequest::parse(&serde_json::Value::Object(body).to_string(), kind)?;
         Ok(StackRequest {
             codes,
             basket: one.basket,
             customer: one.customer,
+            ttl_seconds: one.ttl_seconds,
         })
     }
 }

@@ -463,6 +463,21 @@ impl StackQuote {
         self.shipping.as_ref()
     }
 
+    /// The basket each part applied to, in the order of [`codes`](StackQuote::codes):
+    /// `basket` (the one quoted) less the parts before it, each line one unit
+    /// at what was left of its amount. A server holds or captures each code
+    /// of a stack with its part's basket, so that each code's own answer is
+    /// its part.
+    pub fn baskets_applied_to(&self, basket: &Basket) -> Vec<Basket> {
+        let mut left = basket.clone();
+        let mut baskets = Vec::with_capacity(self.codes.len());
+        for part in &self.codes {
+            baskets.push(left.clone());
+            left.take_off(&part.quote);
+        }
+        baskets
+    }
+
     /// Whether `other` charges the same: every code's part takes the same
     /// off (the same codes in the same order), and the same is left to pay.
     pub fn charges_as(&self, other: &StackQuote) -> bool {

@@ -3,7 +3,7 @@
 // every code's rejection, bad lists are 400, and a stack quote records nothing.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, admin, capturer, eur, workerForFile } from "./harness.mjs";
+import { putCode, call, admin, capturer, captureReq, eur, workerForFile } from "./harness.mjs";
 
 const worker = workerForFile({}, async () => {
   for (const definition of [
@@ -14,6 +14,17 @@ const worker = workerForFile({}, async () => {
     { code: "SHIPFREE", discount: { kind: "free_shipping" }, combines_with: ["product", "order"] },
     { code: "LONER", discount: { kind: "percent", percent: "5" } },
     { code: "VIP", discount: { kind: "percent", percent: "5" }, audience: ["dora"], combines_with: ["product", "order"] },
+    // For the holds, captures and releases of stacks: a product code and an order code, capped.
+    // The product code (held first) has the larger cap: a stack refused on CAP30 gives CAP50 back.
+    { code: "CAP50", discount: { kind: "percent", percent: "10" }, applies_to: { categories: ["mugs"] },
+      combines_with: ["order"], limits: { total: 50 } },
+    { code: "CAP30", discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["product"], limits: { total: 30 } },
+    { code: "KEPT", discount: { kind: "percent", percent: "10" }, applies_to: { categories: ["mugs"] },
+      combines_with: ["order"] },
+    { code: "ONCE", discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["product"], limits: { total: 1 } },
+    { code: "FLOW", discount: { kind: "percent", percent: "10" }, applies_to: { categories: ["mugs"] },
+      combines_with: ["order"] },
+    { code: "FLOWTOO", discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["product"] },
   ]) {
     const put = await putCode(worker.base, definition);
     assert.equal(put.status, 201, put.text);
@@ -96,4 +107,70 @@ test("a stack quote records nothing", async () => {
   assert.deepEqual(after, before);
   const lookup = await call(base(), "GET", "/v1/codes/MUGS20");
   assert.deepEqual(lookup.json.combines_with, ["order", "shipping"]);
+});
+
+const usage = async (code) => (await call(base(), "GET", `/v1/codes/${code}`, { headers: admin })).json.usage;
+const keyed = (route, key, body) => call(base(), "POST", route, { body, headers: { ...capturer, "idempotency-key": key } });
+
+test("a stack is held, captured and released as one, one answer per code; a retry replays", async () => {
+  const held = await keyed("/v1/holds", "flow-1", { codes: ["FLOWTOO", "FLOW"], ...basket, ttl_seconds: 600 });
+  assert.equal(held.status, 201, held.text);
+  // In the order the codes apply, each a single code's hold of its part.
+  assert.deepEqual(held.json.holds.map((h) => [h.quote.code, h.state, h.quote.discount.amount, h.replayed]),
+    [["FLOW", "held", "2.50", false], ["FLOWTOO", "held", "2.00", false]]);
+  assert.equal(held.json.holds[1].quote.total.amount, "73.90", "FLOWTOO's basket is what FLOW left");
+  const again = await keyed("/v1/holds", "flow-1", { codes: ["FLOWTOO", "FLOW"], ...basket, ttl_seconds: 600 });
+  assert.equal(again.status, 200, again.text);
+  assert.deepEqual(again.json.holds.map((h) => h.replayed), [true, true]);
+  assert.deepEqual([(await usage("FLOW")).held, (await usage("FLOWTOO")).held], [1, 1]);
+
+  const captured = await keyed("/v1/captures", "flow-1", { codes: ["FLOWTOO", "FLOW"], ...basket });
+  assert.equal(captured.status, 201, captured.text);
+  assert.deepEqual(captured.json.receipts.map((r) => [r.quote.code, r.state, r.quote.discount.amount]),
+    [["FLOW", "captured", "2.50"], ["FLOWTOO", "captured", "2.00"]]);
+  for (const code of ["FLOW", "FLOWTOO"]) {
+    const u = await usage(code);
+    assert.deepEqual([u.total, u.held], [1, 0], code);
+  }
+  const pinned = await keyed("/v1/captures", "flow-2", { codes: ["FLOW"], ...basket, quote: {} });
+  assert.equal(pinned.status, 400, pinned.text);
+
+  const released = await call(base(), "POST", "/v1/releases",
+    { body: { codes: ["FLOW", "FLOWTOO"], key: "flow-1", reason: "order cancelled" }, headers: capturer });
+  assert.equal(released.status, 200, released.text);
+  assert.deepEqual(released.json.releases.map((r) => [r.state, r.was]), [["released", "captured"], ["released", "captured"]]);
+  for (const code of ["FLOW", "FLOWTOO"]) assert.equal((await usage(code)).total, 0, code);
+  const both = await call(base(), "POST", "/v1/releases",
+    { body: { code: "FLOW", codes: ["FLOW"], key: "flow-1" }, headers: capturer });
+  assert.equal(both.status, 400, both.text);
+});
+
+test("a stack whose second code is used up holds nothing, and the first code's counts stay as they were", async () => {
+  // ONCE's one use goes to a single-code capture: the stack is refused when priced.
+  const single = await captureReq(base(), "once-single", { code: "ONCE", total: eur("10.00") });
+  assert.equal(single.status, 201, single.text);
+  const before = await usage("KEPT");
+  const r = await keyed("/v1/holds", "kept-1", { codes: ["KEPT", "ONCE"], ...basket });
+  assert.equal(r.status, 422, r.text);
+  assert.deepEqual(r.json.rejections.map((x) => [x.code, x.rejection]), [["ONCE", "exhausted"]]);
+  assert.deepEqual(await usage("KEPT"), before);
+});
+
+test("100 racing stack holds over codes capped 30 and 50: never past a cap, and all or none", async () => {
+  const race = await Promise.all(Array.from({ length: 100 }, (_, i) =>
+    keyed("/v1/holds", `race-${i}`, { codes: ["CAP30", "CAP50"], ...basket })));
+  const statuses = race.map((r) => r.status);
+  assert.ok(statuses.every((s) => s === 201 || s === 422 || s === 409), JSON.stringify(statuses));
+  const won = race.filter((r) => r.status === 201);
+  assert.ok(won.length <= 30 && won.length >= 1, `${won.length} stacks held`);
+  if (!statuses.includes(409)) assert.equal(won.length, 30, "every stack the caps allow");
+  for (const r of won) assert.deepEqual(r.json.holds.map((h) => h.quote.code), ["CAP50", "CAP30"]);
+  for (const r of race.filter((x) => x.status === 422)) {
+    assert.equal(r.json.rejections.length, 1, r.text);
+    assert.equal(r.json.rejections[0].rejection, "exhausted", r.text);
+  }
+  const [a, b] = [await usage("CAP30"), await usage("CAP50")];
+  assert.equal(a.held, won.length, "CAP30 holds exactly the stacks held");
+  assert.equal(b.held, won.length, "CAP50 holds exactly the stacks held: a refused stack gave its first code back");
+  assert.ok(a.held <= 30 && b.held <= 50);
 });
