@@ -231,8 +231,8 @@ pub use crate::redemption::{
 pub use crate::redemption::{CaptureError, CaptureRejected, RedeemError};
 pub use crate::rules::{
     AppliesTo, Audience, Basket, BudgetShort, CodeClass, CodeClasses, Discount, DiscountKind, Line, PromoCode,
-    PromoCodeBuilder, PromoCodeRejected, PublicDefinition, Quote, QuoteLine, QuoteShipping, Rejection, Stack,
-    StackPart, StackQuote, StackRefusal, StackRejected, UsageCounts, UsageLimits,
+    PromoCodeBuilder, PromoCodeRejected, PublicDefinition, Quote, QuoteLine, QuoteShipping, Rejection, ShownStack,
+    Stack, StackPart, StackQuote, StackRefusal, StackRejected, UsageCounts, UsageLimits,
 };
 #[cfg(feature = "testing")]
 pub use crate::store::testing;

@@ -333,3 +333,29 @@ fn each_part_quotes_alone_on_the_basket_it_applied_to() {
     assert_eq!(baskets[1].total().amount_text(), "71.40");
     assert_eq!(baskets[2].total().amount_text(), "64.75");
 }
+
+#[test]
+fn a_pinned_stack_is_changed_when_any_part_or_the_payable_is() {
+    let basket = basket();
+    let q = quote(vec![save10(), shipfree(), mugs20()], &basket).unwrap();
+    let shown: promocodes::ShownStack = from_json(&serde_json::to_string(&q).unwrap()).unwrap();
+    assert!(q.changed_from(&shown).is_none());
+    let mut parts = shown.parts().to_vec();
+    parts[1].1 = promocodes::Money::parse("6.64", promocodes::Currency::EUR).unwrap();
+    let changed = q
+        .changed_from(&promocodes::ShownStack::new(parts, *shown.payable()))
+        .unwrap();
+    assert_eq!(
+        refusals(&changed),
+        [("SAVE10".to_owned(), Rejection::QuoteChanged, None)]
+    );
+    let cheaper = promocodes::Money::parse("59.84", promocodes::Currency::EUR).unwrap();
+    let changed = q
+        .changed_from(&promocodes::ShownStack::new(shown.parts().to_vec(), cheaper))
+        .unwrap();
+    assert_eq!(changed.refusals().len(), 3);
+    assert_eq!(
+        changed.refusals()[0].message(),
+        "the price changed since it was quoted: EUR 59.84 to pay then, EUR 59.85 now"
+    );
+}

@@ -430,6 +430,8 @@ pub struct StackRequest {
     pub customer: Option<CustomerId>,
     /// A hold's time to live, in seconds (holds only).
     pub ttl_seconds: Option<u64>,
+    /// The stack's quote the buyer was shown (captures only), to pin it.
+    pub quote: Option<crate::ShownStack>,
 }
 
 impl StackRequest {
@@ -445,19 +447,20 @@ impl StackRequest {
     }
 
     /// Parses and validates a stack's quote, hold (`ttl_seconds` allowed) or
-    /// capture request. A capture pinned to a quote (`quote`) is not taken
-    /// for a stack yet: bad input, at `quote`.
+    /// capture request (`quote` allowed: the stack's quote as shown, see
+    /// [`ShownStack`](crate::ShownStack)).
     ///
     /// # Errors
     ///
-    /// As [`StackRequest::parse`], and `quote` on a capture.
+    /// As [`StackRequest::parse`], and `quote` on a capture when it is not a
+    /// stack's quote.
     pub fn parse_for(json: &str, kind: BasketRequestKind) -> Result<StackRequest, InputError> {
         let mut body: serde_json::Map<String, serde_json::Value> = from_json(json)?;
-        if kind == BasketRequestKind::Capture && body.contains_key("quote") {
-            return Err(InputError::Malformed {
-                path: "quote".to_owned(),
-                message: "a capture of several codes cannot be pinned to a quote yet; leave `quote` out".to_owned(),
-            });
+        let mut quote = None;
+        if kind == BasketRequestKind::Capture {
+            if let Some(shown) = body.remove("quote") {
+                quote = Some(from_json::<crate::ShownStack>(&shown.to_string()).map_err(|err| err.at("quote"))?);
+            }
         }
         let listed = body.remove("codes").unwrap_or(serde_json::Value::Null);
         let codes: Vec<Code> = from_json(&listed.to_string()).map_err(|err| err.at("codes"))?;
@@ -473,6 +476,7 @@ impl StackRequest {
             basket: one.basket,
             customer: one.customer,
             ttl_seconds: one.ttl_seconds,
+            quote,
         })
     }
 }

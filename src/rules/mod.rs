@@ -19,6 +19,6 @@ pub use definition::{
 };
 pub use quote::{Quote, QuoteLine, QuoteShipping};
 pub use rejection::{PromoCodeRejected, Rejection};
-pub use stack::{CodeClass, CodeClasses, Stack, StackPart, StackQuote, StackRefusal, StackRejected};
+pub use stack::{CodeClass, CodeClasses, ShownStack, Stack, StackPart, StackQuote, StackRefusal, StackRejected};
 
 pub(crate) use basket::{check_categories, check_quantity};

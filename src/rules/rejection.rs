@@ -232,6 +232,16 @@ impl PromoCodeRejected {
         }
     }
 
+    /// The refusal of `code` with [`Rejection::QuoteChanged`] and `message`
+    /// (a stack's part that changed since it was quoted).
+    pub(crate) fn changed(code: &Code, message: String) -> PromoCodeRejected {
+        PromoCodeRejected {
+            code: code.clone(),
+            rejection: Rejection::QuoteChanged,
+            message,
+        }
+    }
+
     /// The refusal of a capture pinned to `shown`, when pricing now gives `current`.
     pub fn quote_changed(shown: &Quote, current: &Quote) -> PromoCodeRejected {
         PromoCodeRejected {

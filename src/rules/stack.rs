@@ -478,6 +478,38 @@ impl StackQuote {
         baskets
     }
 
+    /// A capture pinned to the stack's quote as the buyer was shown it
+    /// (`shown`: each part's code and discount, in order, and the payable):
+    /// `None` when this quote charges the same, else a refusal with
+    /// [`Rejection::QuoteChanged`] for every code whose part changed (every
+    /// code, when the codes changed, or only the payable did).
+    pub fn changed_from(&self, shown: &ShownStack) -> Option<StackRejected> {
+        let same_codes = self.codes.len() == shown.parts.len()
+            && self
+                .codes
+                .iter()
+                .zip(&shown.parts)
+                .all(|(p, (code, _))| p.code() == code);
+        let part_changed =
+            |i: usize, part: &StackPart| shown.parts.get(i).is_none_or(|(_, off)| off != part.discount());
+        let any_part = self.codes.iter().enumerate().any(|(i, part)| part_changed(i, part));
+        let everything = !same_codes || (!any_part && self.payable != shown.payable);
+        let refusals: Vec<StackRefusal> = self
+            .codes
+            .iter()
+            .enumerate()
+            .filter(|(i, part)| everything || part_changed(*i, part))
+            .map(|(_, part)| {
+                let message = format!(
+                    "the price changed since it was quoted: {} to pay then, {} now",
+                    shown.payable, self.payable
+                );
+                StackRefusal::new(PromoCodeRejected::changed(part.code(), message))
+            })
+            .collect();
+        (!refusals.is_empty()).then_some(StackRejected { refusals })
+    }
+
     /// Whether `other` charges the same: every code's part takes the same
     /// off (the same codes in the same order), and the same is left to pay.
     pub fn charges_as(&self, other: &StackQuote) -> bool {
@@ -488,6 +520,62 @@ impl StackQuote {
                 .iter()
                 .zip(&other.codes)
                 .all(|(a, b)| a.code() == b.code() && a.discount() == b.discount())
+    }
+}
+
+/// What a buyer was shown for a stack, as a pinned capture sends it back:
+/// each part's code and discount in the order they applied, and the payable
+/// (read from a [`StackQuote`]'s JSON; its other fields are not compared).
+///
+/// # Example
+///
+/// ```
+/// use promocodes::{from_json, ShownStack};
+///
+/// let shown: ShownStack = from_json(r#"{"codes": [{"code": "SAVE10", "class": "order",
+///     "discount": {"amount": "8.00", "currency": "EUR"}}],
+///     "payable": {"amount": "72.00", "currency": "EUR"}}"#)?;
+/// assert_eq!(shown.payable().to_string(), "EUR 72.00");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownStack {
+    parts: Vec<(Code, Money)>,
+    payable: Money,
+}
+
+impl ShownStack {
+    /// The shown stack of these parts (code and discount, in order) and payable.
+    pub fn new(parts: Vec<(Code, Money)>, payable: Money) -> ShownStack {
+        ShownStack { parts, payable }
+    }
+
+    /// Each part's code and discount, in the order they applied.
+    pub fn parts(&self) -> &[(Code, Money)] {
+        &self.parts
+    }
+
+    /// What was left to pay.
+    pub fn payable(&self) -> &Money {
+        &self.payable
+    }
+}
+
+impl<'de> Deserialize<'de> for ShownStack {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<ShownStack, D::Error> {
+        #[derive(Deserialize)]
+        struct Part {
+            code: Code,
+            discount: Money,
+        }
+        #[derive(Deserialize)]
+        struct Shown {
+            codes: Vec<Part>,
+            payable: Money,
+        }
+        let shown = Shown::deserialize(deserializer)?;
+        let parts = shown.codes.into_iter().map(|p| (p.code, p.discount)).collect();
+        Ok(ShownStack::new(parts, shown.payable))
     }
 }
 

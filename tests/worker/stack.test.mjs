@@ -25,6 +25,9 @@ const worker = workerForFile({}, async () => {
     { code: "FLOW", discount: { kind: "percent", percent: "10" }, applies_to: { categories: ["mugs"] },
       combines_with: ["order"] },
     { code: "FLOWTOO", discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["product"] },
+    { code: "PINA", discount: { kind: "percent", percent: "10" }, applies_to: { categories: ["mugs"] },
+      combines_with: ["order"] },
+    { code: "PINB", discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["product"] },
   ]) {
     const put = await putCode(worker.base, definition);
     assert.equal(put.status, 201, put.text);
@@ -124,7 +127,9 @@ test("a stack is held, captured and released as one, one answer per code; a retr
   assert.deepEqual(again.json.holds.map((h) => h.replayed), [true, true]);
   assert.deepEqual([(await usage("FLOW")).held, (await usage("FLOWTOO")).held], [1, 1]);
 
-  const captured = await keyed("/v1/captures", "flow-1", { codes: ["FLOWTOO", "FLOW"], ...basket });
+  // Pinned to the stack's quote as shown: it still charges the same.
+  const shown = (await quote({ codes: ["FLOWTOO", "FLOW"], ...basket })).json;
+  const captured = await keyed("/v1/captures", "flow-1", { codes: ["FLOWTOO", "FLOW"], ...basket, quote: shown });
   assert.equal(captured.status, 201, captured.text);
   assert.deepEqual(captured.json.receipts.map((r) => [r.quote.code, r.state, r.quote.discount.amount]),
     [["FLOW", "captured", "2.50"], ["FLOWTOO", "captured", "2.00"]]);
@@ -132,8 +137,9 @@ test("a stack is held, captured and released as one, one answer per code; a retr
     const u = await usage(code);
     assert.deepEqual([u.total, u.held], [1, 0], code);
   }
-  const pinned = await keyed("/v1/captures", "flow-2", { codes: ["FLOW"], ...basket, quote: {} });
-  assert.equal(pinned.status, 400, pinned.text);
+  const notAQuote = await keyed("/v1/captures", "flow-2", { codes: ["FLOW"], ...basket, quote: {} });
+  assert.equal(notAQuote.status, 400, notAQuote.text);
+  assert.equal(notAQuote.json.detail, "quote: missing field `codes`");
 
   const released = await call(base(), "POST", "/v1/releases",
     { body: { codes: ["FLOW", "FLOWTOO"], key: "flow-1", reason: "order cancelled" }, headers: capturer });
@@ -173,4 +179,25 @@ test("100 racing stack holds over codes capped 30 and 50: never past a cap, and 
   assert.equal(a.held, won.length, "CAP30 holds exactly the stacks held");
   assert.equal(b.held, won.length, "CAP50 holds exactly the stacks held: a refused stack gave its first code back");
   assert.ok(a.held <= 30 && b.held <= 50);
+});
+
+test("a capture pinned to the stack's quote refuses with quote_changed when any part changed, and captures nothing", async () => {
+  const shown = (await quote({ codes: ["PINA", "PINB"], ...basket })).json;
+  const held = await keyed("/v1/holds", "pin-1", { codes: ["PINA", "PINB"], ...basket });
+  assert.equal(held.status, 201, held.text);
+  const put = await putCode(base(), { code: "PINB", discount: { kind: "fixed", amount: eur("3.00") }, combines_with: ["product"] });
+  assert.equal(put.status, 200, put.text);
+  const r = await keyed("/v1/captures", "pin-1", { codes: ["PINA", "PINB"], ...basket, quote: shown });
+  assert.equal(r.status, 422, r.text);
+  assert.equal(r.json.rejection, "quote_changed");
+  assert.deepEqual(r.json.rejections.map((x) => [x.code, x.rejection]), [["PINB", "quote_changed"]]);
+  assert.equal(r.json.rejections[0].message, "the price changed since it was quoted: EUR 71.90 to pay then, EUR 70.90 now");
+  for (const code of ["PINA", "PINB"]) {
+    const u = await usage(code);
+    assert.deepEqual([u.total, u.held], [1, 1], `${code}: still held, nothing captured`);
+  }
+  // Without the pin, the capture converts the holds, at the price they were held at.
+  const unpinned = await keyed("/v1/captures", "pin-1", { codes: ["PINA", "PINB"], ...basket });
+  assert.equal(unpinned.status, 201, unpinned.text);
+  assert.deepEqual(unpinned.json.receipts.map((x) => x.quote.discount.amount), ["2.50", "2.00"]);
 });

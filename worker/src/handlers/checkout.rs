@@ -101,6 +101,10 @@ async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, b
     let quote = stack
         .quote(req.customer.as_ref(), &usage, &req.basket, crate::ledger::now()?)
         .map_err(Problem::StackRefused)?;
+    // A capture pinned to the stack's quote as shown: any part changed is quote_changed.
+    if let Some(changed) = req.quote.as_ref().and_then(|shown| quote.changed_from(shown)) {
+        return Err(Problem::StackRefused(changed));
+    }
     let call = if kind == BasketRequestKind::Hold {
         Call::Hold
     } else {
@@ -117,6 +121,10 @@ async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, b
         }
         if let Some(ttl) = req.ttl_seconds {
             one["ttl_seconds"] = json!(ttl);
+        }
+        if req.quote.is_some() {
+            // Each code's capture pinned to its part: a change between pricing and writing refuses.
+            one["quote"] = json!(part.quote());
         }
         let request = call.request(code, &[], Some(one.to_string()), &headers)?;
         let mut response = to_ledger_logged(env, code, request).await?;
