@@ -181,6 +181,7 @@ times RFC 3339 UTC.
 | [`Hold`] | `{"key", "state": "held", "expires_at", "quote", "usage", "replayed"}` |
 | [`Released`] | `{"key", "state": "released", "was": "held", "released_at", "reason", "usage", "replayed"}` |
 | [`Rejection`] | `"below_minimum"` |
+| [`StackQuote`] | `{"codes": [{"code", "class", "discount", "lines", "shipping"}], "total", "discount", "payable", "quoted_at", "lines", "shipping"}` |
 
 ```
 use promocodes::{from_json, Quote};
@@ -229,9 +230,9 @@ pub use crate::redemption::{
 #[allow(deprecated)]
 pub use crate::redemption::{CaptureError, CaptureRejected, RedeemError};
 pub use crate::rules::{
-    AppliesTo, Audience, Basket, BudgetShort, Campaign, CodePattern, Discount, DiscountKind, Line, PromoCode,
-    PromoCodeBuilder, PromoCodeRejected, PublicDefinition, Quote, QuoteLine, QuoteShipping, Rejection, UsageCounts,
-    UsageLimits,
+    AppliesTo, Audience, Basket, BudgetShort, Campaign, CodeClass, CodeClasses, CodePattern, Discount, DiscountKind,
+    Line, PromoCode, PromoCodeBuilder, PromoCodeRejected, PublicDefinition, Quote, QuoteLine, QuoteShipping, Rejection,
+    ShownStack, Stack, StackPart, StackQuote, StackRefusal, StackRejected, UsageCounts, UsageLimits,
 };
 #[cfg(feature = "testing")]
 pub use crate::store::testing;

@@ -17,7 +17,8 @@
 // its fields), in the order the core's serde shapes write them. It keeps the last answer's texts,
 // and makes the objects from them again while the number stays the same. The first field says what
 // the answer is: q a quote, r a refusal, c a check passed, h the hold's bounds, f the definition's
-// fields, p why a text is not a promo code (a PromoInputError's problem).
+// fields, p why a text is not a promo code (a PromoInputError's problem),
+// s a stack's quote, R a stack's refusals.
 const SEP = 1;
 const BAIL = {};
 const OBJECT = Object.prototype;
@@ -203,6 +204,25 @@ export function flatten(basket, options, wasmMemory, pointer, size) {
   }
 }
 
+// --- a stack's options ---
+
+/// [options without `usage`, usage] when `usage` is an own array of a plain object, else
+/// [options, undefined]: the module reads the first as a single code's options (which refuses a
+/// `usage` left in them) and each element of the second as a single code's usage. A getter that
+/// throws leaves the options as they are, for the module's JSON road to refuse.
+export function stackOptions(options) {
+  try {
+    if (options != null && Object.getPrototypeOf(options) === OBJECT && hasOwn.call(options, "usage") &&
+      Array.isArray(options.usage)) {
+      const { usage, ...rest } = options;
+      return [rest, usage];
+    }
+  } catch {
+    // fall through
+  }
+  return [options, undefined];
+}
+
 // --- build ---
 
 const decoder = new TextDecoder();
@@ -258,14 +278,49 @@ export function build(wasmMemory, pointer, size, length) {
     if (f[1] === "code_too_long") return { kind: f[1], length: +f[2], max: +f[3] };
     return { kind: f[1] };
   }
+  if (f[0] === "s") return stacked(f);
+  if (f[0] === "R") {
+    const rejections = [];
+    for (let n = +f[1], i = 2; n > 0; n--) {
+      const r = { code: f[i], rejection: f[i + 1] };
+      i += 2;
+      if (f[i++] === "=") r.with = f[i++];
+      r.message = f[i++];
+      rejections.push(r);
+    }
+    return { ok: false, rejections };
+  }
+  return { ok: true, quote: quoteAt(f, 1, true)[0] };
+}
+
+/// A stack's quote: its parts (each its class, then a quote's fields), then the sums.
+function stacked(f) {
+  const codes = [];
+  let i = 2;
+  for (let n = +f[1]; n > 0; n--) {
+    const cls = f[i++];
+    const [q, next] = quoteAt(f, i, true);
+    i = next;
+    const part = { code: q.code, class: cls, discount: q.discount };
+    for (const k of ["lines", "shipping", "note", "budget_clipped", "desired"]) if (k in q) part[k] = q[k];
+    codes.push(part);
+  }
+  const sums = quoteAt(f, i, false)[0];
+  delete sums.code;
+  return { ok: true, quote: { codes, ...sums } };
+}
+
+/// The quote whose fields start at f[i] (with its note and desired when `full`), and where the
+/// next field is.
+function quoteAt(f, i, full) {
   const quote = {
-    code: f[1],
-    total: { amount: f[2], currency: f[3] },
-    discount: { amount: f[4], currency: f[5] },
-    payable: { amount: f[6], currency: f[7] },
-    quoted_at: f[8],
+    code: f[i],
+    total: { amount: f[i + 1], currency: f[i + 2] },
+    discount: { amount: f[i + 3], currency: f[i + 4] },
+    payable: { amount: f[i + 5], currency: f[i + 6] },
+    quoted_at: f[i + 7],
   };
-  let i = 9;
+  i += 8;
   if (f[i++] === "=") {
     const items = [];
     for (let n = +f[i++]; n > 0; n--, i += 5) {
@@ -281,10 +336,12 @@ export function build(wasmMemory, pointer, size, length) {
     quote.shipping = { amount: { amount: f[i], currency: f[i + 1] }, discount: { amount: f[i + 2], currency: f[i + 3] } };
     i += 4;
   }
+  if (!full) return [quote, i];
   if (f[i++] === "=") quote.note = f[i++];
   if (f[i++] === "=") {
     quote.budget_clipped = true;
     quote.desired = { amount: f[i], currency: f[i + 1] };
+    i += 2;
   }
-  return { ok: true, quote };
+  return [quote, i];
 }

@@ -348,7 +348,7 @@ fn an_import_names_each_code_once_as_codes_compare() {
     CodePattern::check_import(&[code("VIP-ANNA"), code("VIP-BEN")]).expect("distinct");
     let err = CodePattern::check_import(&[code("VIP-ANNA"), code("vip-anna")]).unwrap_err();
     assert!(
-        matches!(err, InputError::DuplicateCode { ref code } if code == "VIP-ANNA"),
+        matches!(err, InputError::CodeImportedTwice { ref code } if code == "VIP-ANNA"),
         "{err:?}"
     );
 }

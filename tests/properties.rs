@@ -254,3 +254,102 @@ mod baskets_with_lines {
         }
     }
 }
+
+/// A stack of 1 to 5 codes of random classes, each combining with every class, and a basket of
+/// 1 to 6 lines (some in `mugs`) with or without shipping, in EUR.
+fn stack_and_basket() -> impl Strategy<Value = (Vec<PromoCode>, promocodes::Basket)> {
+    let code = (0_u8..6, 1_i64..=10_000, 1_i64..=100_000);
+    let line = (1_u32..=5, 0_i64..=100_000, any::<bool>());
+    (
+        proptest::collection::vec(code, 1..=5),
+        proptest::collection::vec(line, 1..=6),
+        proptest::option::of(0_i64..=2_000),
+    )
+        .prop_map(|(codes, lines, shipping)| {
+            let codes = codes
+                .into_iter()
+                .enumerate()
+                .map(|(i, (kind, percent, fixed))| {
+                    let discount = match kind % 3 {
+                        0 => serde_json::json!({"kind": "percent", "percent": Decimal::new(percent, 2).to_string()}),
+                        1 => serde_json::json!({"kind": "fixed",
+                            "amount": {"amount": Decimal::new(fixed, 2).to_string(), "currency": "EUR"}}),
+                        _ => serde_json::json!({"kind": "free_shipping"}),
+                    };
+                    let mut definition = serde_json::json!({"code": format!("C{i}"), "discount": discount,
+                        "combines_with": ["product", "order", "shipping"]});
+                    if kind >= 3 {
+                        definition["applies_to"] = serde_json::json!({"categories": ["mugs"]});
+                    }
+                    from_json::<PromoCode>(&definition.to_string()).unwrap()
+                })
+                .collect();
+            let lines: Vec<serde_json::Value> = lines
+                .into_iter()
+                .enumerate()
+                .map(|(i, (quantity, price, mug))| {
+                    let mut line = serde_json::json!({"sku": format!("L{i}"), "quantity": quantity,
+                        "unit_price": {"amount": Decimal::new(price, 2).to_string(), "currency": "EUR"}});
+                    if mug {
+                        line["categories"] = serde_json::json!(["mugs"]);
+                    }
+                    line
+                })
+                .collect();
+            let mut basket = serde_json::json!({"lines": lines});
+            if let Some(shipping) = shipping {
+                basket["shipping"] =
+                    serde_json::json!({"amount": Decimal::new(shipping, 2).to_string(), "currency": "EUR"});
+            }
+            (codes, from_json(&basket.to_string()).unwrap())
+        })
+}
+
+proptest! {
+    #[test]
+    fn a_stacks_splits_add_up_and_never_pass_an_amount((codes, basket) in stack_and_basket()) {
+        let usage = vec![UsageCounts::ZERO; codes.len()];
+        let listed: Vec<promocodes::CodeClass> = codes.iter().map(PromoCode::class).collect();
+        let names: Vec<Code> = codes.iter().map(|c| c.code().clone()).collect();
+        let stack = promocodes::Stack::new(codes).unwrap();
+        // A product code finds nothing eligible in a basket without mugs: that refusal is its own.
+        let quote = match stack.quote(None, &usage, &basket, start()) {
+            Ok(quote) => quote,
+            Err(refused) => {
+                for r in refused.refusals() {
+                    prop_assert_eq!(r.rejection(), promocodes::Rejection::NoEligibleItems);
+                }
+                return Ok(());
+            }
+        };
+        prop_assert!(!quote.payable().amount().is_sign_negative(), "payable never below zero");
+        prop_assert_eq!(quote.discount().checked_add(quote.payable()), Some(*quote.total()));
+        let mut sum = 0_i128;
+        for part in quote.codes() {
+            let q = part.quote();
+            let lines = q.lines().unwrap();
+            let parts: i128 = lines.iter().map(|l| l.discount.minor()).sum::<i128>()
+                + q.shipping().map_or(0, |s| s.discount.minor());
+            prop_assert_eq!(parts, part.discount().minor(), "{}'s lines add up to its discount", part.code());
+            for line in lines {
+                prop_assert!(line.discount.minor() >= 0 && line.discount.minor() <= line.amount.minor());
+            }
+            sum += part.discount().minor();
+        }
+        prop_assert_eq!(sum, quote.discount().minor());
+        let lines = quote.lines().unwrap();
+        for (line, original) in lines.iter().zip(basket.lines()) {
+            prop_assert_eq!(&line.amount, original.amount());
+            prop_assert!(line.discount.minor() >= 0 && line.discount.minor() <= line.amount.minor(), "no line's discount passes its amount");
+        }
+        if let Some(shipping) = quote.shipping() {
+            prop_assert!(shipping.discount.minor() <= shipping.amount.minor());
+        }
+        // Applied by class, and within a class as listed.
+        let applied: Vec<Code> = quote.codes().iter().map(|p| p.code().clone()).collect();
+        let mut expected: Vec<usize> = (0..names.len()).collect();
+        expected.sort_by_key(|&i| listed[i]);
+        let expected: Vec<Code> = expected.into_iter().map(|i| names[i].clone()).collect();
+        prop_assert_eq!(applied, expected);
+    }
+}

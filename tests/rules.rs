@@ -113,9 +113,11 @@ fn the_first_rule_that_applies_wins_in_the_documented_order() {
             (other, _) => panic!("row {i}: validate disagrees with check: {other:?}"),
         }
     }
-    // The table covers every rule; quote_changed is a capture's, tested with captures.
-    assert_eq!(Rejection::ALL.len(), 12);
-    assert_eq!(Rejection::ALL[11], Rejection::QuoteChanged);
+    // The table covers every rule of one code; not_combinable needs two (tests/stacking.rs),
+    // quote_changed is a capture's, tested with captures.
+    assert_eq!(Rejection::ALL.len(), 13);
+    assert_eq!(Rejection::ALL[11], Rejection::NotCombinable);
+    assert_eq!(Rejection::ALL[12], Rejection::QuoteChanged);
 }
 
 #[test]

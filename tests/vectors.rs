@@ -73,10 +73,13 @@ fn the_vectors_cover_every_rejection_currency_and_rule_order() {
     let cases = vectors["cases"].as_array().unwrap();
     let rejections: Vec<&str> = cases.iter().filter_map(|c| c["expect"]["rejection"].as_str()).collect();
     // quote_changed is a capture's answer, never a quote's: the Worker tests cover it.
-    for rejection in promocodes::Rejection::ALL
-        .into_iter()
-        .filter(|r| *r != promocodes::Rejection::QuoteChanged)
-    {
+    // not_combinable needs two codes: the stacks cover it.
+    for rejection in promocodes::Rejection::ALL.into_iter().filter(|r| {
+        !matches!(
+            r,
+            promocodes::Rejection::QuoteChanged | promocodes::Rejection::NotCombinable
+        )
+    }) {
         assert!(
             rejections.contains(&rejection.code()),
             "no case for {}",
@@ -137,4 +140,57 @@ fn every_malformed_case_fails_with_its_message() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// What a stack case answers: `{ok, quote}`, `{ok: false, rejections}`, or the bad input's message.
+fn run_stack(vectors: &Value, case: &Value) -> Result<Value, String> {
+    let mut codes = Vec::new();
+    for (i, entry) in case["definitions"].as_array().unwrap().iter().enumerate() {
+        let definition = match entry {
+            Value::String(name) => &vectors["definitions"][name.as_str()],
+            inline => inline,
+        };
+        codes.push(read::<PromoCode>(&format!("definitions[{i}]"), definition)?);
+    }
+    let stack = promocodes::Stack::new(codes).map_err(|err| message("definitions", err))?;
+    let basket: Basket = read("basket", &case["basket"])?;
+    let options: promocodes::api::StackOptions = read("options", &case["options"])?;
+    let now = options.now.expect("every vector gives `now`");
+    Ok(
+        match stack.quote(options.customer.as_ref(), options.usage(), &basket, now) {
+            Ok(quote) => json!({"ok": true, "quote": quote}),
+            Err(refused) => json!({"ok": false, "rejections": refused.refusals()}),
+        },
+    )
+}
+
+#[test]
+fn every_stack_quotes_as_written() {
+    let vectors = vectors();
+    let stacks = vectors["stacks"].as_array().unwrap();
+    assert!(stacks.len() >= 8, "only {} stacks", stacks.len());
+    for case in stacks {
+        let name = case["name"].as_str().unwrap();
+        match (run_stack(&vectors, case), case.get("error")) {
+            (Ok(answer), None) => assert_eq!(answer, case["expect"], "{name}"),
+            (Err(message), Some(error)) => assert_eq!(message, error.as_str().unwrap(), "{name}"),
+            (got, _) => panic!("{name}: {got:?}"),
+        }
+    }
+}
+
+#[test]
+fn the_stacks_cover_not_combinable_and_the_issues_example() {
+    let vectors = vectors();
+    let stacks = vectors["stacks"].as_array().unwrap();
+    let rejections: Vec<&str> = stacks
+        .iter()
+        .filter_map(|c| c["expect"]["rejections"].as_array())
+        .flatten()
+        .filter_map(|r| r["rejection"].as_str())
+        .collect();
+    assert!(rejections.contains(&"not_combinable"), "{rejections:?}");
+    let example = &stacks[0]["expect"]["quote"];
+    assert_eq!(example["discount"]["amount"], "16.55");
+    assert_eq!(example["payable"]["amount"], "59.85");
 }

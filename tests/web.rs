@@ -744,3 +744,84 @@ fn the_module_answers_what_the_core_knows() {
     }
     assert_eq!(json(&definition_fields()), serde_json::json!(PromoCode::FIELDS));
 }
+
+/// A stack's answer as the server would write it (serde, the core's shapes), key order included.
+#[derive(Serialize)]
+struct StackOutcome<'a> {
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    quote: Option<&'a promocodes::StackQuote>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rejections: Option<&'a [promocodes::StackRefusal]>,
+}
+
+#[wasm_bindgen_test]
+fn every_stack_vector_quotes_as_natively_in_the_same_text() {
+    use promocodes::wasm::StackHandle;
+    let vectors = vectors();
+    let stacks = vectors["stacks"].as_array().unwrap();
+    assert!(stacks.len() >= 8);
+    for case in stacks {
+        let name = case["name"].as_str().unwrap();
+        let definitions: Vec<Value> = case["definitions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| match d {
+                Value::String(n) => vectors["definitions"][n.as_str()].clone(),
+                inline => inline.clone(),
+            })
+            .collect();
+        let parsed = StackHandle::parse(js(&Value::Array(definitions.clone())).unchecked_into());
+        let stack = match (parsed, case.get("error")) {
+            (Ok(stack), None) => stack,
+            (Err(err), Some(error)) => {
+                assert_eq!(message(&err), error.as_str().unwrap(), "{name}");
+                continue;
+            }
+            (Ok(_), Some(_)) => panic!("{name}: accepted"),
+            (Err(err), None) => panic!("{name}: {}", message(&err)),
+        };
+        let answer = stack
+            .quote(
+                js(&case["basket"]).unchecked_into(),
+                Some(js(&case["options"]).unchecked_into()),
+            )
+            .unwrap_or_else(|e| panic!("{name}: {}", message(&e)));
+        assert_eq!(json(&answer), case["expect"], "{name}");
+        // The exact text, key order included, is the server's.
+        let codes: Vec<PromoCode> = definitions.iter().map(|d| from_json(&d.to_string()).unwrap()).collect();
+        let native = promocodes::Stack::new(codes).unwrap();
+        let options: promocodes::api::StackOptions = from_json(&case["options"].to_string()).unwrap();
+        let basket: Basket = from_json(&case["basket"].to_string()).unwrap();
+        let expected = match native.quote(None, options.usage(), &basket, options.now.unwrap()) {
+            Ok(q) => serde_json::to_string(&StackOutcome {
+                ok: true,
+                quote: Some(&q),
+                rejections: None,
+            }),
+            Err(r) => serde_json::to_string(&StackOutcome {
+                ok: false,
+                quote: None,
+                rejections: Some(r.refusals()),
+            }),
+        }
+        .unwrap();
+        let text: String = JSON::stringify(&answer).unwrap().into();
+        assert_eq!(text, expected, "{name}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_stack_that_is_not_a_list_or_too_long_is_refused_by_name() {
+    use promocodes::wasm::StackHandle;
+    let err = thrown(StackHandle::parse(js(&save10()).unchecked_into()).map(|_| JsValue::NULL));
+    assert_eq!(message(&err), "definitions: expected an array, got an object");
+    let seven: Vec<Value> = (0..7)
+        .map(|i| serde_json::json!({"code": format!("O{i}"), "discount": {"kind": "percent", "percent": "1"}}))
+        .collect();
+    let err = thrown(StackHandle::parse(js(&Value::Array(seven)).unchecked_into()).map(|_| JsValue::NULL));
+    assert_eq!(message(&err), "definitions: codes may have at most 5 entries, not 7");
+    let err = thrown(StackHandle::parse(js(&serde_json::json!([save10(), 7])).unchecked_into()).map(|_| JsValue::NULL));
+    assert_eq!(message(&err), "definitions[1]: expected an object, got a number");
+}

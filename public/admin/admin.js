@@ -497,6 +497,9 @@ function toLocal(utc) {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
+/** The classes of code a definition's `combines_with` lists, in the order of application. */
+const COMBINES = ["product", "order", "shipping"];
+
 /** The definition the form describes (the core's JSON shape). */
 function formDefinition() {
   const kind = $("f-kind").value;
@@ -525,6 +528,8 @@ function formDefinition() {
   }
   const audience = list($("f-audience").value);
   if (audience.length) definition.audience = audience;
+  const combines = COMBINES.filter((c) => $(`f-combines-${c}`).checked);
+  if (combines.length) definition.combines_with = combines;
   return definition;
 }
 
@@ -548,6 +553,7 @@ function fillForm(definition) {
   $("f-skus").value = (definition.applies_to?.skus ?? []).join("\n");
   $("f-categories").value = (definition.applies_to?.categories ?? []).join("\n");
   $("f-audience").value = (definition.audience ?? []).join("\n");
+  for (const c of COMBINES) $(`f-combines-${c}`).checked = (definition.combines_with ?? []).includes(c);
 }
 
 function showKind() {

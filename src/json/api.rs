@@ -28,6 +28,45 @@ pub struct QuoteOptions {
     pub now: Option<Timestamp>,
 }
 
+/// What a page may know besides the basket when it quotes several codes
+/// ([`Stack`](crate::Stack)): `{"customer": "alice", "usage": [{"total": 3,
+/// "per_customer": 0}, {"total": 0, "per_customer": 0}], "now":
+/// "2026-12-02T10:00:00Z"}`, every field optional. `usage` holds each code's
+/// usage in the order the codes are listed (a code past its end: no
+/// redemptions). Unknown fields are refused.
+///
+/// # Example
+///
+/// ```
+/// use promocodes::api::StackOptions;
+/// use promocodes::from_json;
+///
+/// let options: StackOptions = from_json(r#"{"usage": [{"total": 0, "per_customer": 0}, {"total": 3, "per_customer": 0}]}"#)?;
+/// assert_eq!(options.usage()[1].total(), 3);
+/// assert!(StackOptions::default().usage().is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StackOptions {
+    /// Who is buying, if known.
+    #[serde(default)]
+    pub customer: Option<CustomerId>,
+    /// Each code's usage, in the order the codes are listed.
+    #[serde(default)]
+    pub usage: Option<Vec<UsageCounts>>,
+    /// When to quote at (the caller's clock when absent).
+    #[serde(default)]
+    pub now: Option<Timestamp>,
+}
+
+impl StackOptions {
+    /// Each code's usage as listed, for [`Stack::quote`](crate::Stack::quote) (empty when not given).
+    pub fn usage(&self) -> &[UsageCounts] {
+        self.usage.as_deref().unwrap_or_default()
+    }
+}
+
 /// Which request a [`BasketRequest`] is: each takes the basket, and some one field more.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -324,4 +363,143 @@ mod tests {
         assert_eq!(err.path(), Some("ttl_seconds"));
         assert!(matches!(err.kind(), InputError::HoldTtlOutOfRange { .. }));
     }
+}
+
+/// Whether a request body names several codes (`"codes": [...]`) rather than
+/// one (`"code"`): what `POST /v1/quotes` reads first. Text that is not a
+/// JSON object answers `false`, for the one-code reader to refuse by name.
+///
+/// # Errors
+///
+/// [`InputError::Malformed`] at `codes` when the body names both.
+///
+/// # Example
+///
+/// ```
+/// use promocodes::api::names_several_codes;
+///
+/// assert!(names_several_codes(r#"{"codes": ["A", "B"], "total": {"amount": "1", "currency": "EUR"}}"#)?);
+/// assert!(!names_several_codes(r#"{"code": "A", "total": {"amount": "1", "currency": "EUR"}}"#)?);
+/// assert!(names_several_codes(r#"{"code": "A", "codes": ["A"]}"#).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn names_several_codes(body: &str) -> Result<bool, InputError> {
+    #[derive(Deserialize)]
+    struct Which {
+        #[serde(default)]
+        code: Option<serde::de::IgnoredAny>,
+        #[serde(default)]
+        codes: Option<serde::de::IgnoredAny>,
+    }
+    let Ok(which) = serde_json::from_str::<Which>(body) else {
+        return Ok(false);
+    };
+    match (which.code, which.codes) {
+        (Some(_), Some(_)) => Err(InputError::Malformed {
+            path: "codes".to_owned(),
+            message: "a request names either `code` (one code) or `codes` (several), not both".to_owned(),
+        }),
+        (_, codes) => Ok(codes.is_some()),
+    }
+}
+
+/// The body of `POST /v1/quotes` with several codes: `"codes": [...]` (1 to
+/// [`Stack::MAX_CODES`](crate::Stack::MAX_CODES), each once, normalised) in
+/// place of `"code"`, the basket inline or nested and the customer exactly as
+/// in a [`BasketRequest`], whose reader checks them (with the same paths).
+///
+/// # Example
+///
+/// ```
+/// use promocodes::api::StackRequest;
+///
+/// let req = StackRequest::parse(r#"{"codes": ["save10", "SHIPFREE"], "total": {"amount": "80.00", "currency": "EUR"}}"#)?;
+/// assert_eq!(req.codes.iter().map(|c| c.as_str()).collect::<Vec<_>>(), ["SAVE10", "SHIPFREE"]);
+/// let twice = StackRequest::parse(r#"{"codes": ["A", "a"], "total": {"amount": "1", "currency": "EUR"}}"#).unwrap_err();
+/// assert_eq!(twice.to_string(), "codes: A is listed twice; a basket takes each code once");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StackRequest {
+    /// The codes, normalised, in the order given.
+    pub codes: Vec<Code>,
+    /// What is being bought.
+    pub basket: Basket,
+    /// Who is buying, if known.
+    pub customer: Option<CustomerId>,
+    /// A hold's time to live, in seconds (holds only).
+    pub ttl_seconds: Option<u64>,
+    /// The stack's quote the buyer was shown (captures only), to pin it.
+    pub quote: Option<crate::ShownStack>,
+}
+
+impl StackRequest {
+    /// Parses and validates a stack's quote request.
+    ///
+    /// # Errors
+    ///
+    /// An [`InputError`] naming the field: `codes` (not a list of codes, none,
+    /// more than 5, one twice), or the basket's and customer's fields as
+    /// [`BasketRequest::parse`] names them.
+    pub fn parse(json: &str) -> Result<StackRequest, InputError> {
+        StackRequest::parse_for(json, BasketRequestKind::Quote)
+    }
+
+    /// Parses and validates a stack's quote, hold (`ttl_seconds` allowed) or
+    /// capture request (`quote` allowed: the stack's quote as shown, see
+    /// [`ShownStack`](crate::ShownStack)).
+    ///
+    /// # Errors
+    ///
+    /// As [`StackRequest::parse`], and `quote` on a capture when it is not a
+    /// stack's quote.
+    pub fn parse_for(json: &str, kind: BasketRequestKind) -> Result<StackRequest, InputError> {
+        let mut body: serde_json::Map<String, serde_json::Value> = from_json(json)?;
+        let mut quote = None;
+        if kind == BasketRequestKind::Capture {
+            if let Some(shown) = body.remove("quote") {
+                quote = Some(from_json::<crate::ShownStack>(&shown.to_string()).map_err(|err| err.at("quote"))?);
+            }
+        }
+        let listed = body.remove("codes").unwrap_or(serde_json::Value::Null);
+        let codes: Vec<Code> = from_json(&listed.to_string()).map_err(|err| err.at("codes"))?;
+        check_code_list(&codes).map_err(|err| err.at("codes"))?;
+        // The rest is a one-code request's: read by its reader, with its paths.
+        body.insert(
+            "code".to_owned(),
+            serde_json::Value::String(codes[0].as_str().to_owned()),
+        );
+        let one = BasketRequest::parse(&serde_json::Value::Object(body).to_string(), kind)?;
+        Ok(StackRequest {
+            codes,
+            basket: one.basket,
+            customer: one.customer,
+            ttl_seconds: one.ttl_seconds,
+            quote,
+        })
+    }
+}
+
+/// 1 to [`Stack::MAX_CODES`](crate::Stack::MAX_CODES) codes, each once.
+fn check_code_list(codes: &[Code]) -> Result<(), InputError> {
+    let max = crate::Stack::MAX_CODES;
+    if codes.is_empty() {
+        return Err(InputError::EmptyStack);
+    }
+    if codes.len() > max {
+        return Err(InputError::TooMany {
+            field: "codes",
+            count: codes.len(),
+            max,
+        });
+    }
+    for (i, code) in codes.iter().enumerate() {
+        if codes[..i].contains(code) {
+            return Err(InputError::DuplicateCode {
+                code: code.as_str().to_owned(),
+            });
+        }
+    }
+    Ok(())
 }

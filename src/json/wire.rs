@@ -14,7 +14,7 @@ use super::{invalid, Refused};
 use crate::rules::{
     check_categories, check_quantity, AppliesTo, Audience, Basket, BudgetShort, Discount, DiscountKind, Line,
 };
-use crate::rules::{PromoCode, Quote, QuoteLine, QuoteShipping, UsageCounts, UsageLimits};
+use crate::rules::{CodeClass, CodeClasses, PromoCode, Quote, QuoteLine, QuoteShipping, UsageCounts, UsageLimits};
 use crate::values::Timestamp;
 use crate::values::{parse_decimal, Category, Code, Currency, CustomerId, IdempotencyKey, InputError, Money, Sku};
 
@@ -592,6 +592,8 @@ pub(super) struct DefinitionRepr {
     pub(super) minimum: Option<Money>,
     #[serde(default)]
     pub(super) audience: Option<Vec<CustomerId>>,
+    #[serde(default)]
+    pub(super) combines_with: Option<Vec<String>>,
 }
 
 impl DefinitionRepr {
@@ -616,6 +618,13 @@ impl DefinitionRepr {
         if let Some(minimum) = self.minimum {
             builder = builder.minimum(minimum);
         }
+        if let Some(texts) = self.combines_with {
+            let mut classes = CodeClasses::NONE;
+            for text in &texts {
+                classes = classes.with(CodeClass::parse(text)?);
+            }
+            builder = builder.combines_with(classes.iter());
+        }
         builder.build()
     }
 }
@@ -628,6 +637,7 @@ impl DefinitionRepr {
                 InputError::EmptyWindow { .. } => "ends_at",
                 InputError::CurrencyMismatch { field, .. } => field,
                 InputError::EmptyAudience | InputError::TooMany { .. } => "audience",
+                InputError::UnknownCodeClass { .. } => "combines_with",
                 _ => "",
             };
             Refused::at(field, err)
@@ -655,6 +665,8 @@ struct CampaignRepr {
     minimum: Option<Money>,
     #[serde(default)]
     audience: Option<Vec<CustomerId>>,
+    #[serde(default)]
+    combines_with: Option<Vec<String>>,
     #[serde(default)]
     uses_per_code: Option<u64>,
 }
@@ -684,6 +696,7 @@ impl<'de> Deserialize<'de> for CampaignDraft {
             ends_at: repr.ends_at,
             minimum: repr.minimum,
             audience: repr.audience,
+            combines_with: repr.combines_with,
         }
         .finish()
         .map_err(Refused::into_serde)?;

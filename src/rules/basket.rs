@@ -1,6 +1,7 @@
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
+use super::quote::Quote;
 use crate::values::{Category, Currency, InputError, Money, Sku};
 
 /// One line of a basket: a product (its [`Sku`] and [`Category`]s), how many,
@@ -265,6 +266,32 @@ impl Basket {
                 message: "a basket needs either `total` or `lines`",
             }
             .at(".")),
+        }
+    }
+
+    /// The basket less a quote's parts, for the next code of a stack: each
+    /// line one unit at what is left of its amount, the shipping and the
+    /// total less their discounts. A quote of this basket never takes more
+    /// than an amount, so nothing goes below zero (a part that would is left
+    /// as it was).
+    pub(crate) fn take_off(&mut self, quote: &Quote) {
+        let less = |amount: &mut Money, off: &Money| {
+            if let Some(left) = amount.checked_sub(off) {
+                *amount = left;
+            }
+        };
+        for (line, off) in self.lines.iter_mut().zip(quote.lines().unwrap_or_default()) {
+            less(&mut line.amount, &off.discount);
+            line.unit_price = line.amount;
+            line.quantity = 1;
+        }
+        if let (Some(shipping), Some(off)) = (self.shipping.as_mut(), quote.shipping()) {
+            less(shipping, &off.discount);
+        }
+        less(&mut self.total, quote.discount());
+        self.subtotal = self.total;
+        if let Some(shipping) = &self.shipping {
+            less(&mut self.subtotal, shipping);
         }
     }
 

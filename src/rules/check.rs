@@ -55,7 +55,9 @@ impl PromoCode {
 
     /// Every rule against the counts, and the quote they allow: the
     /// discount clipped to what is left of a budget that takes a partial
-    /// discount.
+    /// discount. Never inlined: the browser module has one copy for one
+    /// code and for a stack.
+    #[inline(never)]
     fn judge(
         &self,
         customer: Option<&CustomerId>,

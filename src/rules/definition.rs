@@ -6,6 +6,7 @@ use serde::{Serialize, Serializer};
 
 use super::basket::Line;
 use super::counts::UsageCounts;
+use super::stack::{CodeClass, CodeClasses};
 use crate::values::{agreed_currency, Category, Code, Currency, CustomerId, InputError, Money, Sku, Timestamp};
 
 /// What a code takes off a basket.
@@ -523,11 +524,13 @@ impl AppliesTo {
 ///  "limits": {"total": 1000, "per_customer": 1},
 ///  "starts_at": "2026-12-01T00:00:00Z", "ends_at": "2027-01-01T00:00:00Z",
 ///  "minimum": {"amount": "50.00", "currency": "EUR"},
-///  "audience": ["alice", "bob"]}
+///  "audience": ["alice", "bob"],
+///  "combines_with": ["order", "shipping"]}
 /// ```
 ///
 /// Only `code` and `discount` are required; `active` defaults to `true`, no
-/// `applies_to` means every line, no `audience` means public. Unknown fields
+/// `applies_to` means every line, no `audience` means public, no
+/// `combines_with` means it shares a basket with no other code. Unknown fields
 /// are an error.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PromoCode {
@@ -540,6 +543,7 @@ pub struct PromoCode {
     ends_at: Option<Timestamp>,
     minimum: Option<Money>,
     audience: Audience,
+    combines_with: CodeClasses,
     currency: Option<Currency>,
     /// For a campaign's code: the campaign's id and how often each of its codes may be used.
     campaign: Option<(Code, u64)>,
@@ -596,6 +600,14 @@ impl PromoCodeBuilder {
         self
     }
 
+    /// The classes of code it may share a basket with (none by default):
+    /// two codes combine only when each lists the other's
+    /// [`class`](PromoCode::class). See [`Stack`](crate::Stack).
+    pub fn combines_with(mut self, classes: impl IntoIterator<Item = CodeClass>) -> PromoCodeBuilder {
+        self.promo.combines_with = classes.into_iter().fold(CodeClasses::NONE, CodeClasses::with);
+        self
+    }
+
     /// Checks the definition as a whole and makes the code.
     ///
     /// # Errors
@@ -623,7 +635,7 @@ impl PromoCodeBuilder {
 impl PromoCode {
     /// The fields of the JSON definition, in the order it is written: what a
     /// reader of a definition accepts (any other field is an error).
-    pub const FIELDS: [&'static str; 9] = [
+    pub const FIELDS: [&'static str; 10] = [
         "code",
         "active",
         "discount",
@@ -633,6 +645,7 @@ impl PromoCode {
         "ends_at",
         "minimum",
         "audience",
+        "combines_with",
     ];
 
     /// Starts a definition of `code` with `discount`: active, public, for
@@ -649,6 +662,7 @@ impl PromoCode {
                 ends_at: None,
                 minimum: None,
                 audience: Audience::public(),
+                combines_with: CodeClasses::NONE,
                 currency: None,
                 campaign: None,
             },
@@ -764,6 +778,39 @@ impl PromoCode {
         &self.audience
     }
 
+    /// Its class, which decides when it applies in a [`Stack`](crate::Stack):
+    /// [`CodeClass::Shipping`] for a free-shipping discount,
+    /// [`CodeClass::Product`] when it has [`applies_to`](PromoCode::applies_to),
+    /// [`CodeClass::Order`] otherwise.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::{CodeClass, Code, Discount, PromoCode};
+    ///
+    /// let ship = PromoCode::builder(Code::parse("SHIPFREE")?, Discount::free_shipping()).build()?;
+    /// assert_eq!(ship.class(), CodeClass::Shipping);
+    /// assert!(ship.combines_with().is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn class(&self) -> CodeClass {
+        match (self.discount.kind(), &self.applies_to) {
+            (DiscountKind::FreeShipping, _) => CodeClass::Shipping,
+            (_, Some(_)) => CodeClass::Product,
+            (_, None) => CodeClass::Order,
+        }
+    }
+
+    /// The classes of code it may share a basket with (empty: none).
+    pub fn combines_with(&self) -> CodeClasses {
+        self.combines_with
+    }
+
+    /// Whether this code and `other` may share a basket: each lists the other's class.
+    pub fn combines(&self, other: &PromoCode) -> bool {
+        self.combines_with.contains(other.class()) && other.combines_with.contains(self.class())
+    }
+
     /// The one currency its amounts are in, if it has any amounts.
     /// Baskets in any other currency are refused with
     /// [`Rejection::CurrencyMismatch`](crate::Rejection::CurrencyMismatch).
@@ -814,7 +861,7 @@ pub(crate) fn serialize_definition<S: Serializer>(
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     let with_audience = !matches!(shown, Shown::Public);
-    let mut s = serializer.serialize_struct("PromoCode", 12)?;
+    let mut s = serializer.serialize_struct("PromoCode", 13)?;
     match shown {
         Shown::Campaign(uses_per_code) => {
             s.serialize_field("id", &promo.code)?;
@@ -850,6 +897,9 @@ pub(crate) fn serialize_definition<S: Serializer>(
         (Some(customers), true) => s.serialize_field("audience", customers)?,
         (_, false) => s.serialize_field("assigned", &promo.audience.is_assigned())?,
         (None, true) => {}
+    }
+    if !promo.combines_with.is_empty() {
+        s.serialize_field("combines_with", &promo.combines_with)?;
     }
     s.end()
 }

@@ -11,6 +11,7 @@ mod definition;
 mod pattern;
 mod quote;
 mod rejection;
+mod stack;
 
 pub use basket::{Basket, Line};
 pub use campaign::Campaign;
@@ -22,5 +23,6 @@ pub use definition::{
 pub use pattern::CodePattern;
 pub use quote::{Quote, QuoteLine, QuoteShipping};
 pub use rejection::{PromoCodeRejected, Rejection};
+pub use stack::{CodeClass, CodeClasses, ShownStack, Stack, StackPart, StackQuote, StackRefusal, StackRejected};
 
 pub(crate) use basket::{check_categories, check_quantity};

@@ -171,13 +171,13 @@ impl CodePattern {
     ///
     /// # Errors
     ///
-    /// [`InputError::DuplicateCode`] for a code named twice (as codes
+    /// [`InputError::CodeImportedTwice`] for a code named twice (as codes
     /// compare: case-insensitive).
     pub fn check_import(codes: &[Code]) -> Result<(), InputError> {
         let mut seen = std::collections::HashSet::with_capacity(codes.len());
         for code in codes {
             if !seen.insert(code) {
-                return Err(InputError::DuplicateCode {
+                return Err(InputError::CodeImportedTwice {
                     code: code.as_str().to_owned(),
                 });
             }

@@ -56,6 +56,10 @@ pub enum Rejection {
     BudgetExhausted,
     /// The eligible subtotal is below the code's minimum.
     BelowMinimum,
+    /// In a basket with several codes ([`Stack`](crate::Stack)): this code and
+    /// one listed before it do not combine (each must list the other's class
+    /// in `combines_with`). Checked after every rule of the code's own.
+    NotCombinable,
     /// A capture pinned to the quote the buyer was shown: pricing now gives
     /// another discount or amount to pay.
     QuoteChanged,
@@ -63,7 +67,7 @@ pub enum Rejection {
 
 impl Rejection {
     /// Every rejection, in the order the rules are checked.
-    pub const ALL: [Rejection; 12] = [
+    pub const ALL: [Rejection; 13] = [
         Rejection::Inactive,
         Rejection::CustomerRequired,
         Rejection::NotAssigned,
@@ -75,6 +79,7 @@ impl Rejection {
         Rejection::NoEligibleItems,
         Rejection::BudgetExhausted,
         Rejection::BelowMinimum,
+        Rejection::NotCombinable,
         Rejection::QuoteChanged,
     ];
 
@@ -92,6 +97,7 @@ impl Rejection {
             Rejection::NoEligibleItems => "no_eligible_items",
             Rejection::BudgetExhausted => "budget_exhausted",
             Rejection::BelowMinimum => "below_minimum",
+            Rejection::NotCombinable => "not_combinable",
             Rejection::QuoteChanged => "quote_changed",
         }
     }
@@ -127,6 +133,7 @@ impl Rejection {
             Rejection::NoEligibleItems => "this code does not apply to anything in this basket",
             Rejection::BudgetExhausted => "this promotion's budget is used up",
             Rejection::BelowMinimum => "this code needs a larger basket",
+            Rejection::NotCombinable => "this code cannot be combined with another code in this basket",
             Rejection::QuoteChanged => "the price changed since it was quoted",
         }
     }
@@ -211,6 +218,26 @@ impl PromoCodeRejected {
         PromoCodeRejected {
             code: promo.code().clone(),
             rejection: Rejection::BudgetExhausted,
+            message,
+        }
+    }
+
+    /// The refusal of `promo` in a basket with `other`, listed before it,
+    /// when the two do not combine.
+    pub fn not_combinable(promo: &PromoCode, other: &PromoCode) -> PromoCodeRejected {
+        PromoCodeRejected {
+            code: promo.code().clone(),
+            rejection: Rejection::NotCombinable,
+            message: format!("this code cannot be combined with {}", other.code()),
+        }
+    }
+
+    /// The refusal of `code` with [`Rejection::QuoteChanged`] and `message`
+    /// (a stack's part that changed since it was quoted).
+    pub(crate) fn changed(code: &Code, message: String) -> PromoCodeRejected {
+        PromoCodeRejected {
+            code: code.clone(),
+            rejection: Rejection::QuoteChanged,
             message,
         }
     }

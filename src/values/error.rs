@@ -224,7 +224,7 @@ pub enum InputError {
     },
     /// A code named twice in one import.
     #[error("{code} is named twice")]
-    DuplicateCode {
+    CodeImportedTwice {
         /// The code.
         code: String,
     },
@@ -311,6 +311,21 @@ pub enum InputError {
         charged: crate::Money,
         /// The basket's total.
         total: crate::Money,
+    },
+    /// A class in `combines_with` that is not one of `product`, `order` or `shipping`.
+    #[error("{input:?} is not a class of code: \"product\", \"order\" or \"shipping\"")]
+    UnknownCodeClass {
+        /// The text as given (at most its first 40 characters).
+        input: String,
+    },
+    /// A stack of codes with no code in it.
+    #[error("a basket's codes name at least one code")]
+    EmptyStack,
+    /// The same code listed twice in one basket's stack of codes.
+    #[error("{code} is listed twice; a basket takes each code once")]
+    DuplicateCode {
+        /// The code listed twice.
+        code: String,
     },
     /// Text that is not JSON at all (a syntax error, or it ends too early).
     #[error("not JSON: {message}")]

@@ -45,45 +45,105 @@ pub(super) fn time_field(out: &mut String, at: Timestamp) {
 pub(super) fn accepted(quote: &Quote) -> JsValue {
     let mut out = String::with_capacity(160);
     out.push('q');
-    field(&mut out, quote.code().as_str());
-    for money in [quote.total(), quote.discount(), quote.payable()] {
-        money_fields(&mut out, money);
-    }
-    time_field(&mut out, quote.quoted_at());
-    match quote.lines() {
-        Some(lines) => {
-            field(&mut out, "=");
-            out.push_str(SEP_TEXT);
-            let _ = write!(out, "{}", lines.len());
-            for line in lines {
-                field(&mut out, line.sku.as_str());
-                money_fields(&mut out, &line.amount);
-                money_fields(&mut out, &line.discount);
-            }
-        }
-        None => field(&mut out, "-"),
-    }
-    match quote.shipping() {
-        Some(shipping) => {
-            field(&mut out, "=");
-            money_fields(&mut out, &shipping.amount);
-            money_fields(&mut out, &shipping.discount);
-        }
-        None => field(&mut out, "-"),
-    }
+    quote_fields(&mut out, quote);
+    answer(&out)
+}
+
+/// A quote's fields, as `build` reads them (after the answer's kind).
+fn quote_fields(out: &mut String, quote: &Quote) {
+    let sums = [quote.total(), quote.discount(), quote.payable()];
+    priced_fields(
+        out,
+        quote.code().as_str(),
+        sums,
+        quote.quoted_at(),
+        quote.lines(),
+        quote.shipping(),
+    );
     match quote.note() {
         Some(note) => {
-            field(&mut out, "=");
-            field(&mut out, note);
+            field(out, "=");
+            field(out, note);
         }
-        None => field(&mut out, "-"),
+        None => field(out, "-"),
     }
     match quote.desired() {
         Some(desired) => {
-            field(&mut out, "=");
-            money_fields(&mut out, desired);
+            field(out, "=");
+            money_fields(out, desired);
         }
-        None => field(&mut out, "-"),
+        None => field(out, "-"),
+    }
+}
+
+/// The fields a quote and a stack's quote share: code, total, discount, payable, when, lines, shipping.
+fn priced_fields(
+    out: &mut String,
+    code: &str,
+    sums: [&Money; 3],
+    at: Timestamp,
+    lines: Option<&[crate::QuoteLine]>,
+    shipping: Option<&crate::QuoteShipping>,
+) {
+    field(out, code);
+    for money in sums {
+        money_fields(out, money);
+    }
+    time_field(out, at);
+    match lines {
+        Some(lines) => {
+            field(out, "=");
+            out.push_str(SEP_TEXT);
+            let _ = write!(out, "{}", lines.len());
+            for line in lines {
+                field(out, line.sku.as_str());
+                money_fields(out, &line.amount);
+                money_fields(out, &line.discount);
+            }
+        }
+        None => field(out, "-"),
+    }
+    match shipping {
+        Some(shipping) => {
+            field(out, "=");
+            money_fields(out, &shipping.amount);
+            money_fields(out, &shipping.discount);
+        }
+        None => field(out, "-"),
+    }
+}
+
+/// `{ ok: true, quote }` for a stack: its parts (each its class, then a quote's fields), then the sums.
+pub(super) fn stacked(quote: &crate::StackQuote) -> JsValue {
+    let mut out = String::with_capacity(480);
+    out.push('s');
+    out.push_str(SEP_TEXT);
+    let _ = write!(out, "{}", quote.codes().len());
+    for part in quote.codes() {
+        field(&mut out, part.class().as_str());
+        quote_fields(&mut out, part.quote());
+    }
+    let sums = [quote.total(), quote.discount(), quote.payable()];
+    priced_fields(&mut out, "", sums, quote.quoted_at(), quote.lines(), quote.shipping());
+    answer(&out)
+}
+
+/// `{ ok: false, rejections: [{ code, rejection, with?, message }] }`.
+pub(super) fn stack_rejected(refused: &crate::StackRejected) -> JsValue {
+    let mut out = String::from("R");
+    out.push_str(SEP_TEXT);
+    let _ = write!(out, "{}", refused.refusals().len());
+    for refusal in refused.refusals() {
+        field(&mut out, refusal.code().as_str());
+        field(&mut out, refusal.rejection().code());
+        match refusal.with() {
+            Some(with) => {
+                field(&mut out, "=");
+                field(&mut out, with.as_str());
+            }
+            None => field(&mut out, "-"),
+        }
+        field(&mut out, refusal.message());
     }
     answer(&out)
 }

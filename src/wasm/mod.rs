@@ -71,6 +71,10 @@ extern "C" {
     fn flatten(basket: &JsValue, options: &JsValue, memory: &JsValue, pointer: u32, size: u32) -> i32;
     /// An answer's objects from the fields in the buffer's first `length` bytes.
     fn build(memory: &JsValue, pointer: u32, size: u32, length: u32) -> JsValue;
+    /// A stack's options as `[the one-code options, each code's usage]`: `usage` taken out when it
+    /// is an array, else `[options, undefined]`.
+    #[wasm_bindgen(js_name = stackOptions)]
+    fn stack_options(options: &JsValue) -> js_sys::Array;
 }
 
 /// The most `flatten` writes (the shared buffer's size). Whatever it writes,
@@ -290,5 +294,92 @@ impl PromoHandle {
     pub fn check(&self, basket: JsBasket, options: Option<JsQuoteOptions>) -> Result<JsValue, js_sys::Error> {
         let (basket, options) = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
         check_with(&self.promo, &basket, &options)
+    }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The definitions of a stack's codes (TypeScript `Definition[]`).
+    #[wasm_bindgen(typescript_type = "Definition[]")]
+    pub type JsDefinitions;
+    /// A stack's quote options (TypeScript `StackOptions`).
+    #[wasm_bindgen(typescript_type = "StackOptions")]
+    pub type JsStackOptions;
+}
+
+/// Several codes for one basket, parsed once: `PromoStack.parse([definitions])`, in the order the
+/// buyer entered them (the core's [`Stack`](crate::Stack): at most 5 codes, each once).
+///
+/// ```js
+/// const stack = PromoStack.parse([save10, shipFree]); // throws a PromoInputError like PromoCode.parse
+/// stack.quote(basket, { now, usage: [save10Usage, shipFreeUsage] });
+/// // { ok: true, quote: { codes: [{ code, class, discount, ... }], total, discount, payable, ... } }
+/// // | { ok: false, rejections: [{ code, rejection, with?, message }] }
+/// stack.free();                                      // or `using stack = PromoStack.parse(...)`
+/// ```
+#[wasm_bindgen(js_name = PromoStack)]
+pub struct StackHandle {
+    stack: crate::Stack,
+}
+
+#[wasm_bindgen(js_class = PromoStack)]
+impl StackHandle {
+    /// Parses and checks every definition (`definitions[i]` names a field in an error), then the
+    /// list itself: 1 to 5 codes, none twice.
+    pub fn parse(definitions: JsDefinitions) -> Result<StackHandle, js_sys::Error> {
+        let value: JsValue = definitions.into();
+        if !js_sys::Array::is_array(&value) {
+            return Err(refused(
+                "definitions",
+                format!("expected an array, got {}", kind_of(&value)),
+            ));
+        }
+        let array: js_sys::Array = value.unchecked_into();
+        let mut codes = Vec::new();
+        for (i, definition) in array.iter().enumerate() {
+            codes.push(read(
+                &format!("definitions[{i}]"),
+                &definition,
+                crate::json::reader::definition,
+            )?);
+        }
+        let stack = crate::Stack::new(codes).map_err(|err| input_error("definitions", err))?;
+        Ok(StackHandle { stack })
+    }
+
+    /// Prices `basket` with every code, touching no counter: `{ ok: true, quote }` with each
+    /// code's part in the order they apply, or `{ ok: false, rejections }` naming every code
+    /// that refused. `options.usage[i]` is the `i`-th code's usage (past its end: no redemptions).
+    #[wasm_bindgen(unchecked_return_type = "StackResult")]
+    pub fn quote(&self, basket: JsBasket, options: Option<JsStackOptions>) -> Result<JsValue, js_sys::Error> {
+        // `customer` and `now` as a single code's options are read (the fast road when plain), the
+        // usage as a list of a single code's usage.
+        let options: JsValue = options.map_or(JsValue::UNDEFINED, Into::into);
+        let split = stack_options(&options);
+        let (rest, list) = (split.get(0), split.get(1));
+        let given = !(rest.is_undefined() || rest.is_null());
+        let (basket, options) = basket_and_options(&basket, given.then_some(&rest))?;
+        if options.usage.is_some() {
+            let message = "usage must be a list of usage counts, one for each code as listed";
+            return Err(refused("options", message.to_owned()));
+        }
+        let mut usage = Vec::new();
+        if !list.is_undefined() {
+            let list: js_sys::Array = list.unchecked_into();
+            for (i, counts) in list.iter().enumerate() {
+                usage.push(read(
+                    &format!("options.usage[{i}]"),
+                    &counts,
+                    crate::json::reader::usage,
+                )?);
+            }
+        }
+        let now = now(&options)?;
+        Ok(
+            match self.stack.quote(options.customer.as_ref(), &usage, &basket, now) {
+                Ok(quote) => stacked(&quote),
+                Err(refused) => stack_rejected(&refused),
+            },
+        )
     }
 }

@@ -50,7 +50,14 @@ export interface Definition {
   minimum?: Money | null;
   /** Only these customers may use it; omit for a public code. */
   audience?: string[] | null;
+  /** The classes of code it may share a basket with (default none); two codes combine only when each
+   * lists the other's class. */
+  combines_with?: CodeClass[] | null;
 }
+
+/** What a code discounts, and when it applies in a stack: product codes (with `applies_to`) first,
+ * then order codes, then shipping codes (free shipping). */
+export type CodeClass = "product" | "order" | "shipping";
 
 /** One line of a basket: 1 to 10,000 of a product at a unit price. sku and categories: 1 to 64 visible ASCII characters. */
 export interface Line { sku: string; quantity: number; unit_price: Money; categories?: string[] | null; }
@@ -109,6 +116,7 @@ export type RejectionCode =
   | "no_eligible_items"
   | "budget_exhausted"
   | "below_minimum"
+  | "not_combinable"
   | "quote_changed";
 
 /** Where a held or captured use is in its life. */
@@ -123,6 +131,45 @@ export interface Hold {
   usage: UsageCounts;
   replayed: boolean;
 }
+
+/** A stack's options: all optional. `usage[i]` is the usage of the `i`-th code as listed (a code
+ * past its end: no redemptions). */
+export interface StackOptions {
+  customer?: string | null;
+  usage?: UsageCounts[] | null;
+  now?: Rfc3339 | null;
+}
+
+/** One code's part of a stack's quote: what it took off the basket the codes before it left
+ * (`lines` and `shipping` carry the amounts it applied to, and its parts of its discount). */
+export interface StackPart {
+  code: string;
+  class: CodeClass;
+  discount: Money;
+  lines?: QuoteLine[];
+  shipping?: { amount: Money; discount: Money };
+  note?: string;
+  budget_clipped?: true;
+  desired?: Money;
+}
+
+/** A basket priced with several codes: each code's part in the order they applied; `lines` and
+ * `shipping` carry each line's summed discount. `discount` + `payable` = `total`, exactly. */
+export interface StackQuote {
+  codes: StackPart[];
+  total: Money;
+  discount: Money;
+  payable: Money;
+  quoted_at: Rfc3339;
+  lines?: QuoteLine[];
+  shipping?: { amount: Money; discount: Money };
+}
+
+/** One code of a stack that refused; `with` names the code it cannot combine with (`not_combinable`). */
+export interface StackRefusal { code: string; rejection: RejectionCode; with?: string; message: string; }
+
+/** The answer of `PromoStack.quote`. */
+export type StackResult = { ok: true; quote: StackQuote } | { ok: false; rejections: StackRefusal[] };
 
 /** A refusal: a stable code and a sentence for the buyer. */
 export interface Rejected { ok: false; rejection: RejectionCode; message: string; }

@@ -590,6 +590,37 @@ test("a budget in the form: a zero budget refused as typed, then saved; the cata
   await page.context().close();
 });
 
+test("combines with: the classes checked are saved as combines_with and shown again when editing", async () => {
+  const page = await open();
+  await signIn(page, "#/new");
+  await page.getByRole("textbox", { name: "Code", exact: true }).fill("STACKS");
+  await page.getByRole("checkbox", { name: "Order codes" }).check();
+  await page.getByRole("checkbox", { name: "Shipping codes" }).check();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByRole("heading", { name: "STACKS" }).waitFor();
+  const stored = await call(worker.base, "GET", "/v1/codes/STACKS", { headers: admin });
+  assert.deepEqual(stored.json.combines_with, ["order", "shipping"]);
+  await page.goto(`${worker.base}/admin/#/edit/STACKS`);
+  await page.getByRole("heading", { name: "Edit STACKS" }).waitFor();
+  await page.waitForFunction(() => document.getElementById("f-combines-shipping").checked);
+  assert.equal(await page.getByRole("checkbox", { name: "Order codes" }).isChecked(), true);
+  assert.equal(await page.getByRole("checkbox", { name: "Product codes" }).isChecked(), false);
+  // Unchecked again: saved without combines_with.
+  await page.getByRole("checkbox", { name: "Order codes" }).uncheck();
+  await page.getByRole("checkbox", { name: "Shipping codes" }).uncheck();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByRole("heading", { name: "STACKS" }).waitFor();
+  let again;
+  for (let i = 0; i < 50; i++) {
+    again = await call(worker.base, "GET", "/v1/codes/STACKS", { headers: admin });
+    if (again.json.combines_with === undefined) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(again.json.combines_with, undefined);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test("a budgeted code's page: budget spent over the last hour, what was given away and back", async () => {
   assert.equal((await put({
     code: "SPENDWATCH", discount: { kind: "percent", percent: "10" }, limits: { budget: eur("50.00") },

@@ -3,6 +3,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import {
   initSync, check, definitionFields, holdTtlBounds, isBasketRejection, minorUnits, normalizeCode, quote, PromoCode,
+  PromoStack,
 } from "../../pkg/promocodes.js";
 
 initSync({ module: readFileSync(new URL("../../pkg/promocodes_bg.wasm", import.meta.url)) });
@@ -98,10 +99,11 @@ test("what the core knows: the hold's bounds, minor units, the rejections about 
   eq([minorUnits("EUR"), minorUnits("JPY"), minorUnits("KWD"), minorUnits("CLF")], [2, 0, 3, 4]);
   for (const bad of ["", "eur", "XYZ", "EURO", 5, undefined, null, {}]) eq(minorUnits(bad), undefined);
   const rejections = ["inactive", "customer_required", "not_assigned", "not_started", "expired", "exhausted",
-    "customer_limit_reached", "currency_mismatch", "no_eligible_items", "budget_exhausted", "below_minimum", "quote_changed"];
+    "customer_limit_reached", "currency_mismatch", "no_eligible_items", "budget_exhausted", "below_minimum", "not_combinable",
+    "quote_changed"];
   eq(rejections.filter((r) => isBasketRejection(r)), ["currency_mismatch", "no_eligible_items", "below_minimum"]);
   for (const other of ["BELOW_MINIMUM", "", undefined, null, 7, {}]) eq(isBasketRejection(other), false);
-  eq(definitionFields(), ["code", "active", "discount", "applies_to", "limits", "starts_at", "ends_at", "minimum", "audience"]);
+  eq(definitionFields(), ["code", "active", "discount", "applies_to", "limits", "starts_at", "ends_at", "minimum", "audience", "combines_with"]);
   // Every field is one a definition may have (null: its default), and no other.
   const everyField = Object.fromEntries(definitionFields().map((f) => [f, null]));
   eq(quote({ ...everyField, ...save10 }, basket, { now }).ok, true);
@@ -288,6 +290,37 @@ test("build makes an answer's objects from its fields", () => {
   const other = new WebAssembly.Memory({ initial: 1 });
   eq(helpers.build(other, 64, 4096, put(other, 10, refusal)), refused);
   eq(helpers.build(memory, 64, 4096, put(memory, 10, "c")), { ok: true });
+});
+
+test("a stack: every vector answers as written, and the handle is freed like PromoCode's", () => {
+  const vectors = JSON.parse(readFileSync(new URL("../vectors.json", import.meta.url), "utf8"));
+  for (const c of vectors.stacks) {
+    const definitions = c.definitions.map((d) => (typeof d === "string" ? vectors.definitions[d] : d));
+    if (c.error !== undefined) {
+      throws(() => PromoStack.parse(definitions), c.error);
+      continue;
+    }
+    const stack = PromoStack.parse(definitions);
+    const answer = stack.quote(c.basket, c.options);
+    // Key order aside (the vectors are written with sorted keys), the vector's answer.
+    const sorted = (v) => (Array.isArray(v) ? v.map(sorted) : v && typeof v === "object"
+      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v);
+    eq(sorted(answer), sorted(c.expect));
+    stack.free();
+  }
+  const stack = PromoStack.parse([save10]);
+  eq(Object.keys(stack.quote(basket, { now }).quote), ["codes", "total", "discount", "payable", "quoted_at"]);
+  stack.free();
+  throws(() => stack.quote(basket, { now }), "null pointer passed to rust");
+  throws(() => PromoStack.parse(save10), "definitions: expected an array, got an object");
+  const one = PromoStack.parse([save10]);
+  throws(() => one.quote(basket, { usage: { total: 1, per_customer: 0 } }),
+    "options: usage must be a list of usage counts, one for each code as listed");
+  throws(() => one.quote(basket, { usage: [{ total: 1 }] }), "options.usage[0]: missing field `per_customer`");
+  throws(() => one.quote(basket, { usage: [], colour: 1 }),
+    "options.colour: unknown field `colour`, expected one of `customer`, `usage`, `now`");
+  eq(one.quote(basket, { now, usage: [{ total: 1000, per_customer: 0 }] }).ok, true);
+  one.free();
 });
 
 console.log(failed ? `${failed} failed` : "all passed");

@@ -1,10 +1,10 @@
 // How a checkout page uses the browser module; `tsc -p tests/ts` must accept it (strict).
 import init, {
-  check, definitionFields, holdTtlBounds, isBasketRejection, minorUnits, normalizeCode, quote, PromoCode,
+  check, definitionFields, holdTtlBounds, isBasketRejection, minorUnits, normalizeCode, quote, PromoCode, PromoStack,
 } from "../../pkg/promocodes.js";
 import type {
   Basket, CheckResult, CodeProblem, Definition, Hold, HoldTtlBounds, PromoInputError, Quote, QuoteLine, QuoteOptions,
-  QuoteResult, RejectionCode,
+  QuoteResult, RejectionCode, CodeClass, StackOptions, StackResult,
 } from "../../pkg/promocodes.js";
 
 await init();
@@ -50,6 +50,7 @@ function show(result: QuoteResult): string {
     case "not_started":
     case "inactive":
     case "no_eligible_items":
+    case "not_combinable":
     case "quote_changed":
       return result.message;
   }
@@ -112,5 +113,20 @@ try {
   } else if (problem?.kind === "code_too_long") {
     console.log(problem.length, problem.max);
   }
+}
+// Several codes in one basket: each code's part, or every code that refused and why.
+const stackOptions: StackOptions = { now: "2026-12-02T10:00:00Z", usage: [{ total: 3, per_customer: 0 }] };
+const stacked: StackResult = (() => {
+  using stack = PromoStack.parse([mugs, { ...shipping, combines_with: ["product"] }]);
+  return stack.quote(basket, stackOptions);
+})();
+if (stacked.ok) {
+  for (const part of stacked.quote.codes) {
+    const cls: CodeClass = part.class;
+    console.log(part.code, cls, part.discount.amount);
+  }
+  console.log(stacked.quote.payable.amount);
+} else {
+  for (const r of stacked.rejections) console.log(r.code, r.rejection, r.with ?? "", r.message);
 }
 console.log(code, shown, allowed, promoCode, held.state, ttl, places, digits, aboutTheBasket, fields);

@@ -32,4 +32,5 @@ const places: number = minorUnits("EUR"); // error
 const longest: string = holdTtlBounds().max; // error
 const field: "colour" = definitionFields()[0]!; // error
 const where: CodeProblem = { kind: "code_character", position: 4 }; // error
-console.log(badKind, floatAmount, noDiscount, camel, n, shipAmount, places, longest, field, where);
+const notAClass: Definition = { code: "X", discount: { kind: "free_shipping" }, combines_with: ["orders"] }; // error
+console.log(badKind, floatAmount, noDiscount, camel, n, shipAmount, places, longest, field, where, notAClass);

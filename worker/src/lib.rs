@@ -144,6 +144,19 @@ mod tests {
     }
 
     /// One of each problem; the match below fails to compile when a variant is added.
+    /// A stack of two codes that do not combine, refused.
+    fn stack_refused() -> promocodes::StackRejected {
+        let promo = |code: &str| {
+            let text = format!(r#"{{"code":"{code}","discount":{{"kind":"percent","percent":"10"}}}}"#);
+            PromoCode::from_json(&text).unwrap()
+        };
+        let stack = promocodes::Stack::new(vec![promo("A"), promo("B")]).unwrap();
+        let basket = promocodes::Basket::from(promocodes::Money::parse("10", promocodes::Currency::EUR).unwrap());
+        let now = "2026-12-02T10:00:00Z".parse().unwrap();
+        let usage = [promocodes::UsageCounts::ZERO; 2];
+        stack.quote(None, &usage, &basket, now).unwrap_err()
+    }
+
     fn every_problem() -> Vec<Problem> {
         let code = Code::parse("A").unwrap();
         let key = IdempotencyKey::parse("k").unwrap();
@@ -166,6 +179,7 @@ mod tests {
             Problem::UnknownCode(code.clone()),
             Problem::UnknownKey(key.clone()),
             Problem::Refused(PromoCodeRejected::new(&promo, Rejection::Exhausted)),
+            Problem::StackRefused(stack_refused()),
             Problem::IdempotencyKeyReused(key),
             Problem::Conflict(RedemptionConflict {
                 code: code.clone(),
@@ -200,6 +214,7 @@ mod tests {
                 | Problem::CodeExists(_)
                 | Problem::UnknownKey(_)
                 | Problem::Refused(_)
+                | Problem::StackRefused(_)
                 | Problem::Rejected { .. }
                 | Problem::IdempotencyKeyReused(_)
                 | Problem::Conflict(_)

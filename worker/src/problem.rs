@@ -3,7 +3,7 @@
 //! `detail`, plus `rejection` and `quote` on a 422 rejection.
 
 use promocodes::{Code, IdempotencyKey, InputError, Misuse, PromoCodeRejected, RedemptionConflict, RedemptionError};
-use promocodes::{RedemptionRejected, ReleaseError, StoreError};
+use promocodes::{RedemptionRejected, ReleaseError, StackRejected, StoreError};
 use serde_json::{json, Value};
 use worker::Response;
 
@@ -55,6 +55,9 @@ pub enum Problem {
     UnknownKey(IdempotencyKey),
     /// A rule refused a quote (`POST /v1/quotes`): nothing to show but the rule.
     Refused(PromoCodeRejected),
+    /// A stack of codes refused a quote (`POST /v1/quotes` with `codes`):
+    /// every code that refused, and why (`rejections`; `rejection` is the first's).
+    StackRefused(StackRejected),
     /// A rule refused a hold or a capture: the core's refusal, with its
     /// stale quote (and current one, for `quote_changed`) shown on captures.
     Rejected {
@@ -105,6 +108,7 @@ impl Problem {
         match self {
             Problem::Refused(rejected) => Some(rejected),
             Problem::Rejected { refusal, .. } => Some(&refusal.rejected),
+            Problem::StackRefused(refused) => refused.refusals().first().map(|r| r.as_rejected()),
             _ => None,
         }
     }
@@ -181,7 +185,9 @@ impl Problem {
             Problem::UnknownCode(_) => (404, "unknown_code", "Unknown promo code"),
             Problem::CodeExists(_) => (409, "code_exists", "The code exists already"),
             Problem::UnknownKey(_) => (404, "unknown_key", "Nothing recorded under this key"),
-            Problem::Refused(_) | Problem::Rejected { .. } => (422, "rejected", "Promo code rejected"),
+            Problem::Refused(_) | Problem::Rejected { .. } | Problem::StackRefused(_) => {
+                (422, "rejected", "Promo code rejected")
+            }
             Problem::IdempotencyKeyReused(_) => (
                 422,
                 "idempotency_key_reused",
@@ -222,6 +228,7 @@ impl Problem {
             }
             Problem::UnknownKey(key) => format!("no hold or redemption is recorded under the key {key}"),
             Problem::Refused(rejected) => rejected.message().to_owned(),
+            Problem::StackRefused(refused) => refused.to_string(),
             Problem::Rejected { refusal, .. } => refusal.rejected.message().to_owned(),
             Problem::IdempotencyKeyReused(key) => {
                 format!("idempotency key {key} was already used for a different customer or total")
@@ -251,6 +258,9 @@ impl Problem {
         });
         if let Some(rejected) = self.rejection() {
             body["rejection"] = json!(rejected.rejection().code());
+        }
+        if let Problem::StackRefused(refused) = self {
+            body["rejections"] = json!(refused.refusals());
         }
         if let Problem::Rejected {
             refusal,

@@ -46,6 +46,9 @@ pub enum Call {
     Summary,
     /// `POST /quote`: price a basket.
     Quote,
+    /// `POST /stack-part`: the code's whole definition and its usage (for
+    /// `{"customer"?}`), for the Worker to price a stack of codes with.
+    StackPart,
     /// `POST /hold`: hold a use (with [`IDEMPOTENCY_KEY_HEADER`]).
     Hold,
     /// `POST /capture`: capture a use (with [`IDEMPOTENCY_KEY_HEADER`]).
@@ -92,6 +95,7 @@ impl Call {
         Call::GetDefinition,
         Call::Summary,
         Call::Quote,
+        Call::StackPart,
         Call::Hold,
         Call::Capture,
         Call::Release,
@@ -121,6 +125,7 @@ impl Call {
             Call::GetDefinition => (Method::Get, "/definition"),
             Call::Summary => (Method::Get, "/summary"),
             Call::Quote => (Method::Post, "/quote"),
+            Call::StackPart => (Method::Post, "/stack-part"),
             Call::Hold => (Method::Post, "/hold"),
             Call::Capture => (Method::Post, "/capture"),
             Call::Release => (Method::Post, "/release"),

@@ -57,6 +57,11 @@ pub(crate) fn options(text: &str) -> Result<QuoteOptions, InputError> {
     Json::new(text).document(Json::options)
 }
 
+/// Reads a code's usage, as `from_json::<UsageCounts>` does.
+pub(crate) fn usage(text: &str) -> Result<UsageCounts, InputError> {
+    Json::new(text).document(Json::usage)
+}
+
 /// Why reading stopped.
 enum Fail {
     /// Not JSON (serde_json's syntax and end-of-input errors), with its

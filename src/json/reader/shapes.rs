@@ -336,7 +336,7 @@ impl<'a> Json<'a> {
         const SHAPE: Shape = Shape {
             expecting: "struct DefinitionRepr",
             names: &PromoCode::FIELDS,
-            defaults: 0b1_1111_1010,
+            defaults: 0b11_1111_1010,
         };
         #[derive(Default)]
         struct S {
@@ -349,6 +349,7 @@ impl<'a> Json<'a> {
             ends_at: Option<Timestamp>,
             minimum: Option<Money>,
             audience: Option<Vec<CustomerId>>,
+            combines_with: Option<Vec<String>>,
         }
         impl Slots for S {
             fn read(&mut self, json: &mut Json<'_>, field: usize) -> Read<()> {
@@ -361,7 +362,8 @@ impl<'a> Json<'a> {
                     5 => self.starts_at = json.option(Json::timestamp)?,
                     6 => self.ends_at = json.option(Json::timestamp)?,
                     7 => self.minimum = json.option(Json::money)?,
-                    _ => self.audience = json.option(|json| json.list(Json::customer))?,
+                    8 => self.audience = json.option(|json| json.list(Json::customer))?,
+                    _ => self.combines_with = json.option(|json| json.list(|json| json.str_value("a string")))?,
                 }
                 Ok(())
             }
@@ -377,6 +379,7 @@ impl<'a> Json<'a> {
                 ends_at: s.ends_at,
                 minimum: s.minimum,
                 audience: s.audience,
+                combines_with: s.combines_with,
             };
             Ok(repr.finish())
         })

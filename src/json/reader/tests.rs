@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{basket, definition, options, pow10};
+use super::{basket, definition, options, pow10, usage};
 use crate::api::QuoteOptions;
 use crate::{from_json, Basket, InputError, PromoCode};
 
@@ -15,6 +15,8 @@ fn same(text: &str) {
     assert_eq!(ours, theirs, "basket {text}");
     let (ours, theirs) = (options(text), from_json::<QuoteOptions>(text));
     assert_eq!(ours, theirs, "options {text}");
+    let (ours, theirs) = (usage(text), from_json::<crate::UsageCounts>(text));
+    assert_eq!(ours, theirs, "usage {text}");
 }
 
 fn vectors() -> Value {
@@ -48,6 +50,20 @@ fn every_vector_reads_as_from_json_reads_it() {
                 documents.push(value.clone());
             }
         }
+    }
+    for case in vectors["stacks"].as_array().unwrap() {
+        documents.push(case["options"].clone());
+        if let Some(usage) = case["options"]["usage"].as_array() {
+            documents.extend(usage.iter().cloned());
+        }
+        documents.extend(
+            case["definitions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|d| d.is_object())
+                .cloned(),
+        );
     }
     assert!(documents.len() > 150);
     for document in documents {
@@ -339,6 +355,7 @@ const COUNTS: &[&str] = &[
     "1e21",
 ];
 const CUSTOMERS: &[&str] = &["alice", "bob", "d\u{f6}ra", " ", "", "\u{0}"];
+const CLASSES: &[&str] = &["product", "order", "shipping", "Order", "", "orders"];
 const TIMES: &[&str] = &[
     "2026-12-02T10:00:00Z",
     "2026-12-01T00:00:00Z",
@@ -459,6 +476,7 @@ const DEFINITION: Schema = Schema::Struct(&[
     ("ends_at", Schema::Text(TIMES), false),
     ("minimum", MONEY, false),
     ("audience", Schema::List(&Schema::Text(CUSTOMERS)), false),
+    ("combines_with", Schema::List(&Schema::Text(CLASSES)), false),
 ]);
 
 /// Writes `text` as `JSON.stringify` would (the characters it escapes, lowercase hex).

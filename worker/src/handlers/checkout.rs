@@ -1,10 +1,10 @@
 //! The checkout: quotes, holds, captures and releases, forwarded to the
 //! code's object, which decides each with the core.
 
-use promocodes::api::{BasketRequest, BasketRequestKind, ReleaseRequest};
-use promocodes::{Code, IdempotencyKey};
+use promocodes::api::{names_several_codes, BasketRequest, BasketRequestKind, ReleaseRequest, StackRequest};
+use promocodes::{Code, IdempotencyKey, PromoCode, Stack, UsageCounts};
 use serde_json::json;
-use worker::{Env, Request};
+use worker::{Env, Request, Response};
 
 use super::{limit_public, routing, Answer};
 use crate::clients::{self, require_known, to_ledger_logged};
@@ -20,6 +20,9 @@ pub async fn quote(req: &Request, env: &Env) -> Answer {
     let trusted = is_trusted(req, env)?;
     limit_public(req, env, trusted).await?;
     let body = read_body(req, BASKET_BODY_LIMIT).await?;
+    if names_several_codes(&body)? {
+        return stack_quote(env, &body, trusted).await;
+    }
     let routing = routing(&body, BasketRequestKind::Quote)?;
     if routing.customer.is_some() && !trusted {
         // Bad input is still named as such; a valid quote for a customer needs the token.
@@ -27,6 +30,174 @@ pub async fn quote(req: &Request, env: &Env) -> Answer {
         return Err(Problem::Unauthorized);
     }
     quote_through_ledger(env, &routing.code, body).await
+}
+
+/// Each code's whole definition and usage (for the request's customer) from
+/// its object: what the core's [`Stack`] prices with. `Err(Ok(response))`
+/// is an object's own problem (an archived code: unknown), as it answered it.
+async fn stack_parts(env: &Env, req: &StackRequest) -> std::result::Result<(Stack, Vec<UsageCounts>), Answer> {
+    #[derive(serde::Deserialize)]
+    struct Part {
+        definition: PromoCode,
+        usage: UsageCounts,
+    }
+    let mut promos = Vec::with_capacity(req.codes.len());
+    let mut usage = Vec::with_capacity(req.codes.len());
+    for code in &req.codes {
+        require_known(env, code).await.map_err(Err)?;
+        let asked = json!({ "customer": req.customer }).to_string();
+        let mut response = clients::call(env, code, Call::StackPart, Some(asked))
+            .await
+            .map_err(Err)?;
+        if response.status_code() != 200 {
+            return Err(Ok(response));
+        }
+        let text = response.text().await.map_err(|e| Err(e.into()))?;
+        let part: Part = serde_json::from_str(&text)
+            .map_err(|err| Err(Problem::Internal(format!("the object of {code} answered: {err}"))))?;
+        promos.push(part.definition);
+        usage.push(part.usage);
+    }
+    let stack = Stack::new(promos).map_err(|e| Err(e.into()))?;
+    Ok((stack, usage))
+}
+
+/// `POST /v1/quotes` with `"codes": [...]`: each code's whole definition and
+/// usage from its object, then the core's [`Stack`] prices the basket with
+/// them all (nothing is recorded). A refused stack is 422 with `rejections`.
+async fn stack_quote(env: &Env, body: &str, trusted: bool) -> Answer {
+    let req = StackRequest::parse(body)?;
+    if req.customer.is_some() && !trusted {
+        return Err(Problem::Unauthorized);
+    }
+    let (stack, usage) = match stack_parts(env, &req).await {
+        Ok(parts) => parts,
+        Err(answer) => return answer,
+    };
+    match stack.quote(req.customer.as_ref(), &usage, &req.basket, crate::ledger::now()?) {
+        Ok(quote) => crate::ledger::json_response(&quote, 200),
+        Err(refused) => Err(Problem::StackRefused(refused)),
+    }
+}
+
+/// The reason a stack's own release gives (when a later code refused).
+const STACK_UNDONE: &str = "another code of the stack was refused";
+
+/// `POST /v1/holds` and `/v1/captures` with `"codes": [...]`: all or none.
+/// The stack is priced first (a refused stack records nothing); then each
+/// code, in the order they apply, is held (or captured, converting its hold
+/// under the key) in its object under the request's `Idempotency-Key`, with
+/// the basket its part applied to, so that each code's answer is its part.
+/// A code refused then (its counts moved) gives back what this request had
+/// held or captured before answering. A retry with the same key replays
+/// what was done and finishes the rest; a stack whose first try died half
+/// way counts no use longer than its holds' time to live.
+async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, body: &str) -> Answer {
+    let req = StackRequest::parse_for(body, kind)?;
+    let (stack, usage) = match stack_parts(env, &req).await {
+        Ok(parts) => parts,
+        Err(answer) => return answer,
+    };
+    let quote = stack
+        .quote(req.customer.as_ref(), &usage, &req.basket, crate::ledger::now()?)
+        .map_err(Problem::StackRefused)?;
+    // A capture pinned to the stack's quote as shown: any part changed is quote_changed.
+    if let Some(changed) = req.quote.as_ref().and_then(|shown| quote.changed_from(shown)) {
+        return Err(Problem::StackRefused(changed));
+    }
+    let call = if kind == BasketRequestKind::Hold {
+        Call::Hold
+    } else {
+        Call::Capture
+    };
+    let headers = [(IDEMPOTENCY_KEY_HEADER, key.as_str())];
+    let mut done: Vec<(&Code, serde_json::Value)> = Vec::new();
+    let mut created = false;
+    for (part, basket) in quote.codes().iter().zip(quote.baskets_applied_to(&req.basket)) {
+        let code = part.code();
+        let mut one = json!({ "code": code, "basket": basket });
+        if let Some(customer) = &req.customer {
+            one["customer"] = json!(customer);
+        }
+        if let Some(ttl) = req.ttl_seconds {
+            one["ttl_seconds"] = json!(ttl);
+        }
+        if req.quote.is_some() {
+            // Each code's capture pinned to its part: a change between pricing and writing refuses.
+            one["quote"] = json!(part.quote());
+        }
+        let request = call.request(code, &[], Some(one.to_string()), &headers)?;
+        let mut response = to_ledger_logged(env, code, request).await?;
+        let status = response.status_code();
+        let answer: serde_json::Value = response.json().await?;
+        if status == 200 || status == 201 {
+            created |= status == 201;
+            done.push((code, answer));
+            continue;
+        }
+        // All or none: give back what this request holds or captured, then answer.
+        for (earlier, _) in &done {
+            let release = json!({ "code": earlier, "key": key, "reason": STACK_UNDONE }).to_string();
+            let request = Call::Release.request(earlier, &[], Some(release), &[])?;
+            to_ledger_logged(env, earlier, request).await?;
+        }
+        let mut problem = answer;
+        if let Some(rejection) = problem.get("rejection").cloned() {
+            let message = problem.get("detail").cloned().unwrap_or_default();
+            problem["rejections"] = json!([{ "code": code, "rejection": rejection, "message": message }]);
+        }
+        let mut answered = Response::from_json(&problem)?.with_status(status);
+        answered.headers_mut().set("content-type", "application/problem+json")?;
+        return Ok(answered);
+    }
+    let field = if kind == BasketRequestKind::Hold {
+        "holds"
+    } else {
+        "receipts"
+    };
+    let answers: Vec<&serde_json::Value> = done.iter().map(|(_, answer)| answer).collect();
+    crate::ledger::json_response(&json!({ field: answers }), if created { 201 } else { 200 })
+}
+
+/// `POST /v1/releases` with `{"codes": [...], "key", "reason"?}`: gives every
+/// code's use under the key back, one answer per code as listed; the first
+/// code that cannot (nothing under the key) answers for the request, after
+/// the others were released.
+pub(crate) async fn stack_release(env: &Env, body: &str) -> Answer {
+    let mut fields: serde_json::Map<String, serde_json::Value> = promocodes::from_json(body)?;
+    let listed = fields.remove("codes").unwrap_or_default();
+    let codes: Vec<Code> = promocodes::from_json(&listed.to_string()).map_err(|e| e.at("codes"))?;
+    if codes.is_empty() || codes.len() > Stack::MAX_CODES {
+        let err = promocodes::InputError::TooMany {
+            field: "codes",
+            count: codes.len(),
+            max: Stack::MAX_CODES,
+        };
+        return Err(Problem::Input(err.at("codes")));
+    }
+    let mut bodies = Vec::with_capacity(codes.len());
+    for code in &codes {
+        fields.insert("code".to_owned(), json!(code));
+        let one = serde_json::Value::Object(fields.clone()).to_string();
+        ReleaseRequest::from_json(&one)?;
+        require_known(env, code).await?;
+        bodies.push(one);
+    }
+    let mut released = Vec::with_capacity(codes.len());
+    let mut refused = None;
+    for (code, one) in codes.iter().zip(bodies) {
+        let request = Call::Release.request(code, &[], Some(one), &[])?;
+        let mut response = to_ledger_logged(env, code, request).await?;
+        if response.status_code() == 200 {
+            released.push(response.json::<serde_json::Value>().await?);
+        } else if refused.is_none() {
+            refused = Some(response);
+        }
+    }
+    match refused {
+        Some(response) => Ok(response),
+        None => crate::ledger::json_response(&json!({ "releases": released }), 200),
+    }
 }
 
 /// The quote path shared by `POST /v1/quotes` and the demo route.
@@ -41,6 +212,9 @@ pub async fn keyed(req: &Request, env: &Env, kind: BasketRequestKind) -> Answer 
     let key = idempotency_key(req)?;
     let body = read_body(req, BASKET_BODY_LIMIT).await?;
     let conflict = req.headers().get(TEST_CONFLICT_HEADER)?.is_some() && cfg!(feature = "conformance");
+    if names_several_codes(&body)? {
+        return stack_keyed(env, kind, &key, &body).await;
+    }
     keyed_through_ledger(env, kind, &key, body, conflict).await
 }
 
@@ -91,6 +265,9 @@ pub(crate) async fn keyed_through_ledger(
 /// `POST /v1/releases`: `{code, key, reason?}` (the capture token is checked by the route table).
 pub async fn release(req: &Request, env: &Env) -> Answer {
     let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
+    if names_several_codes(&body)? {
+        return stack_release(env, &body).await;
+    }
     release_through_ledger(env, body).await
 }
 

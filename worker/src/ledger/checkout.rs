@@ -23,6 +23,25 @@ impl Ledger {
         }
     }
 
+    /// A stack's part: the code's whole definition and its usage for the
+    /// customer in `{"customer"?}`, read only, for the Worker to run the core's
+    /// [`Stack`](promocodes::Stack) with every code's part.
+    pub(super) fn handle_stack_part(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
+        #[derive(serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct PartRequest {
+            #[serde(default)]
+            customer: Option<promocodes::CustomerId>,
+        }
+        let req: PartRequest = promocodes::from_json(body)?;
+        let (store, definition) = self.live(code)?;
+        let usage = store.usage_for(code, req.customer.as_ref(), now()?)?;
+        json_response(
+            &serde_json::json!({ "definition": definition.promo, "usage": usage }),
+            200,
+        )
+    }
+
     pub(super) async fn handle_hold(&self, key: &IdempotencyKey, body: &str) -> std::result::Result<Response, Problem> {
         let req = BasketRequest::parse(body, BasketRequestKind::Hold)?;
         let (store, definition) = self.live(&req.code)?;

@@ -321,6 +321,10 @@ impl Ledger {
                 let body = req.text().await?;
                 self.handle_quote(&body).await
             }
+            Call::StackPart => {
+                let body = req.text().await?;
+                self.handle_stack_part(&Self::code_param(&req)?, &body)
+            }
             Call::Hold => {
                 let key = Self::key(&req)?;
                 let body = req.text().await?;

@@ -1,0 +1,203 @@
+// Several codes in one basket against the real Worker in workerd (issue 21): POST /v1/quotes with
+// `codes` gives the core's stack quote (the issue's example, exactly), a refused stack is 422 with
+// every code's rejection, bad lists are 400, and a stack quote records nothing.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { putCode, call, admin, capturer, captureReq, eur, workerForFile } from "./harness.mjs";
+
+const worker = workerForFile({}, async () => {
+  for (const definition of [
+    { code: "MUGS20", discount: { kind: "percent", percent: "20" }, applies_to: { categories: ["mugs"] },
+      combines_with: ["order", "shipping"] },
+    { code: "SAVE10", discount: { kind: "percent", percent: "10" }, combines_with: ["product", "shipping"],
+      limits: { total: 100 } },
+    { code: "SHIPFREE", discount: { kind: "free_shipping" }, combines_with: ["product", "order"] },
+    { code: "LONER", discount: { kind: "percent", percent: "5" } },
+    { code: "VIP", discount: { kind: "percent", percent: "5" }, audience: ["dora"], combines_with: ["product", "order"] },
+    // For the holds, captures and releases of stacks: a product code and an order code, capped.
+    // The product code (held first) has the larger cap: a stack refused on CAP30 gives CAP50 back.
+    { code: "CAP50", discount: { kind: "percent", percent: "10" }, applies_to: { categories: ["mugs"] },
+      combines_with: ["order"], limits: { total: 50 } },
+    { code: "CAP30", discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["product"], limits: { total: 30 } },
+    { code: "KEPT", discount: { kind: "percent", percent: "10" }, applies_to: { categories: ["mugs"] },
+      combines_with: ["order"] },
+    { code: "ONCE", discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["product"], limits: { total: 1 } },
+    { code: "FLOW", discount: { kind: "percent", percent: "10" }, applies_to: { categories: ["mugs"] },
+      combines_with: ["order"] },
+    { code: "FLOWTOO", discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["product"] },
+    { code: "PINA", discount: { kind: "percent", percent: "10" }, applies_to: { categories: ["mugs"] },
+      combines_with: ["order"] },
+    { code: "PINB", discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["product"] },
+  ]) {
+    const put = await putCode(worker.base, definition);
+    assert.equal(put.status, 201, put.text);
+  }
+});
+
+const base = () => worker.base;
+const line = (sku, quantity, amount, categories) => ({ sku, quantity, unit_price: eur(amount), ...(categories ? { categories } : {}) });
+const basket = { lines: [line("MUG", 2, "12.50", ["mugs"]), line("GRINDER", 1, "46.50")], shipping: eur("4.90") };
+const quote = (body, headers) => call(base(), "POST", "/v1/quotes", { body, headers });
+
+test("the issue's example comes out exactly, in any order", async () => {
+  for (const codes of [["SAVE10", "SHIPFREE", "MUGS20"], ["mugs20", "save10", "shipfree"], ["SHIPFREE", "MUGS20", "SAVE10"]]) {
+    const r = await quote({ codes, ...basket });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.json.codes.map((p) => [p.code, p.class, p.discount.amount]),
+      [["MUGS20", "product", "5.00"], ["SAVE10", "order", "6.65"], ["SHIPFREE", "shipping", "4.90"]]);
+    assert.equal(r.json.total.amount, "76.40");
+    assert.equal(r.json.discount.amount, "16.55");
+    assert.equal(r.json.payable.amount, "59.85");
+    assert.deepEqual(r.json.lines.map((l) => [l.sku, l.discount.amount]), [["MUG", "7.00"], ["GRINDER", "4.65"]]);
+    assert.deepEqual(r.json.shipping, { amount: eur("4.90"), discount: eur("4.90") });
+    assert.deepEqual(r.json.codes[1].lines.map((l) => [l.amount.amount, l.discount.amount]), [["20.00", "2.00"], ["46.50", "4.65"]]);
+  }
+  // Nested basket too; one code in `codes` is a stack of one.
+  const nested = await quote({ codes: ["SAVE10"], basket });
+  assert.equal(nested.status, 200, nested.text);
+  assert.deepEqual(nested.json.codes.map((p) => p.discount.amount), ["7.15"]);
+});
+
+test("a refused stack is 422 with every code that refused, and why", async () => {
+  // LONER combines with nothing: it refuses after SAVE10, and MUGS20 (listed after it) refuses too.
+  // The refusals come in the order the codes apply (product codes first).
+  const r = await quote({ codes: ["SAVE10", "LONER", "MUGS20"], ...basket });
+  assert.equal(r.status, 422, r.text);
+  assert.equal(r.json.type, "/problems/rejected");
+  assert.deepEqual(r.json.rejections, [
+    { code: "MUGS20", rejection: "not_combinable", with: "LONER", message: "this code cannot be combined with LONER" },
+    { code: "LONER", rejection: "not_combinable", with: "SAVE10", message: "this code cannot be combined with SAVE10" },
+  ]);
+  assert.equal(r.json.rejection, "not_combinable");
+  assert.equal(r.json.detail,
+    "MUGS20: this code cannot be combined with LONER; LONER: this code cannot be combined with SAVE10");
+  // A code's own rules come first: an assigned code without a customer needs one.
+  const own = await quote({ codes: ["MUGS20", "VIP"], ...basket });
+  assert.equal(own.status, 422, own.text);
+  assert.deepEqual(own.json.rejections.map((x) => [x.code, x.rejection]), [["VIP", "customer_required"]]);
+  // With the customer (and a server's token), the code's audience admits her.
+  const dora = await quote({ codes: ["MUGS20", "VIP"], customer: "dora", ...basket }, capturer);
+  assert.equal(dora.status, 200, dora.text);
+  assert.deepEqual(dora.json.codes.map((p) => [p.code, p.discount.amount]), [["MUGS20", "5.00"], ["VIP", "3.33"]]);
+  const anonymous = await quote({ codes: ["MUGS20", "VIP"], customer: "dora", ...basket });
+  assert.equal(anonymous.status, 401, anonymous.text);
+});
+
+test("bad lists are 400 and name the field; an unknown code is 404", async () => {
+  const both = await quote({ code: "SAVE10", codes: ["SAVE10"], ...basket });
+  assert.equal(both.status, 400, both.text);
+  assert.equal(both.json.detail, "codes: a request names either `code` (one code) or `codes` (several), not both");
+  const twice = await quote({ codes: ["SAVE10", "save10"], ...basket });
+  assert.equal(twice.status, 400, twice.text);
+  assert.equal(twice.json.detail, "codes: SAVE10 is listed twice; a basket takes each code once");
+  const six = await quote({ codes: ["A1", "A2", "A3", "A4", "A5", "A6"], ...basket });
+  assert.equal(six.status, 400, six.text);
+  assert.equal(six.json.detail, "codes: codes may have at most 5 entries, not 6");
+  const none = await quote({ codes: [], ...basket });
+  assert.equal(none.status, 400, none.text);
+  const badLine = await quote({ codes: ["SAVE10"], lines: [line("MUG", 0, "1.00")] });
+  assert.equal(badLine.status, 400, badLine.text);
+  assert.match(badLine.json.detail, /^lines\[0\]\.quantity: /);
+  const unknown = await quote({ codes: ["SAVE10", "NOSUCH"], ...basket });
+  assert.equal(unknown.status, 404, unknown.text);
+  assert.equal(unknown.json.type, "/problems/unknown_code");
+});
+
+test("a stack quote records nothing", async () => {
+  const before = (await call(base(), "GET", "/v1/codes/SAVE10", { headers: admin })).json.usage;
+  for (let i = 0; i < 3; i++) assert.equal((await quote({ codes: ["MUGS20", "SAVE10"], ...basket })).status, 200);
+  const after = (await call(base(), "GET", "/v1/codes/SAVE10", { headers: admin })).json.usage;
+  assert.deepEqual(after, before);
+  const lookup = await call(base(), "GET", "/v1/codes/MUGS20");
+  assert.deepEqual(lookup.json.combines_with, ["order", "shipping"]);
+});
+
+const usage = async (code) => (await call(base(), "GET", `/v1/codes/${code}`, { headers: admin })).json.usage;
+const keyed = (route, key, body) => call(base(), "POST", route, { body, headers: { ...capturer, "idempotency-key": key } });
+
+test("a stack is held, captured and released as one, one answer per code; a retry replays", async () => {
+  const held = await keyed("/v1/holds", "flow-1", { codes: ["FLOWTOO", "FLOW"], ...basket, ttl_seconds: 600 });
+  assert.equal(held.status, 201, held.text);
+  // In the order the codes apply, each a single code's hold of its part.
+  assert.deepEqual(held.json.holds.map((h) => [h.quote.code, h.state, h.quote.discount.amount, h.replayed]),
+    [["FLOW", "held", "2.50", false], ["FLOWTOO", "held", "2.00", false]]);
+  assert.equal(held.json.holds[1].quote.total.amount, "73.90", "FLOWTOO's basket is what FLOW left");
+  const again = await keyed("/v1/holds", "flow-1", { codes: ["FLOWTOO", "FLOW"], ...basket, ttl_seconds: 600 });
+  assert.equal(again.status, 200, again.text);
+  assert.deepEqual(again.json.holds.map((h) => h.replayed), [true, true]);
+  assert.deepEqual([(await usage("FLOW")).held, (await usage("FLOWTOO")).held], [1, 1]);
+
+  // Pinned to the stack's quote as shown: it still charges the same.
+  const shown = (await quote({ codes: ["FLOWTOO", "FLOW"], ...basket })).json;
+  const captured = await keyed("/v1/captures", "flow-1", { codes: ["FLOWTOO", "FLOW"], ...basket, quote: shown });
+  assert.equal(captured.status, 201, captured.text);
+  assert.deepEqual(captured.json.receipts.map((r) => [r.quote.code, r.state, r.quote.discount.amount]),
+    [["FLOW", "captured", "2.50"], ["FLOWTOO", "captured", "2.00"]]);
+  for (const code of ["FLOW", "FLOWTOO"]) {
+    const u = await usage(code);
+    assert.deepEqual([u.total, u.held], [1, 0], code);
+  }
+  const notAQuote = await keyed("/v1/captures", "flow-2", { codes: ["FLOW"], ...basket, quote: {} });
+  assert.equal(notAQuote.status, 400, notAQuote.text);
+  assert.equal(notAQuote.json.detail, "quote: missing field `codes`");
+
+  const released = await call(base(), "POST", "/v1/releases",
+    { body: { codes: ["FLOW", "FLOWTOO"], key: "flow-1", reason: "order cancelled" }, headers: capturer });
+  assert.equal(released.status, 200, released.text);
+  assert.deepEqual(released.json.releases.map((r) => [r.state, r.was]), [["released", "captured"], ["released", "captured"]]);
+  for (const code of ["FLOW", "FLOWTOO"]) assert.equal((await usage(code)).total, 0, code);
+  const both = await call(base(), "POST", "/v1/releases",
+    { body: { code: "FLOW", codes: ["FLOW"], key: "flow-1" }, headers: capturer });
+  assert.equal(both.status, 400, both.text);
+});
+
+test("a stack whose second code is used up holds nothing, and the first code's counts stay as they were", async () => {
+  // ONCE's one use goes to a single-code capture: the stack is refused when priced.
+  const single = await captureReq(base(), "once-single", { code: "ONCE", total: eur("10.00") });
+  assert.equal(single.status, 201, single.text);
+  const before = await usage("KEPT");
+  const r = await keyed("/v1/holds", "kept-1", { codes: ["KEPT", "ONCE"], ...basket });
+  assert.equal(r.status, 422, r.text);
+  assert.deepEqual(r.json.rejections.map((x) => [x.code, x.rejection]), [["ONCE", "exhausted"]]);
+  assert.deepEqual(await usage("KEPT"), before);
+});
+
+test("100 racing stack holds over codes capped 30 and 50: never past a cap, and all or none", async () => {
+  const race = await Promise.all(Array.from({ length: 100 }, (_, i) =>
+    keyed("/v1/holds", `race-${i}`, { codes: ["CAP30", "CAP50"], ...basket })));
+  const statuses = race.map((r) => r.status);
+  assert.ok(statuses.every((s) => s === 201 || s === 422 || s === 409), JSON.stringify(statuses));
+  const won = race.filter((r) => r.status === 201);
+  assert.ok(won.length <= 30 && won.length >= 1, `${won.length} stacks held`);
+  if (!statuses.includes(409)) assert.equal(won.length, 30, "every stack the caps allow");
+  for (const r of won) assert.deepEqual(r.json.holds.map((h) => h.quote.code), ["CAP50", "CAP30"]);
+  for (const r of race.filter((x) => x.status === 422)) {
+    assert.equal(r.json.rejections.length, 1, r.text);
+    assert.equal(r.json.rejections[0].rejection, "exhausted", r.text);
+  }
+  const [a, b] = [await usage("CAP30"), await usage("CAP50")];
+  assert.equal(a.held, won.length, "CAP30 holds exactly the stacks held");
+  assert.equal(b.held, won.length, "CAP50 holds exactly the stacks held: a refused stack gave its first code back");
+  assert.ok(a.held <= 30 && b.held <= 50);
+});
+
+test("a capture pinned to the stack's quote refuses with quote_changed when any part changed, and captures nothing", async () => {
+  const shown = (await quote({ codes: ["PINA", "PINB"], ...basket })).json;
+  const held = await keyed("/v1/holds", "pin-1", { codes: ["PINA", "PINB"], ...basket });
+  assert.equal(held.status, 201, held.text);
+  const put = await putCode(base(), { code: "PINB", discount: { kind: "fixed", amount: eur("3.00") }, combines_with: ["product"] });
+  assert.equal(put.status, 200, put.text);
+  const r = await keyed("/v1/captures", "pin-1", { codes: ["PINA", "PINB"], ...basket, quote: shown });
+  assert.equal(r.status, 422, r.text);
+  assert.equal(r.json.rejection, "quote_changed");
+  assert.deepEqual(r.json.rejections.map((x) => [x.code, x.rejection]), [["PINB", "quote_changed"]]);
+  assert.equal(r.json.rejections[0].message, "the price changed since it was quoted: EUR 71.90 to pay then, EUR 70.90 now");
+  for (const code of ["PINA", "PINB"]) {
+    const u = await usage(code);
+    assert.deepEqual([u.total, u.held], [1, 1], `${code}: still held, nothing captured`);
+  }
+  // Without the pin, the capture converts the holds, at the price they were held at.
+  const unpinned = await keyed("/v1/captures", "pin-1", { codes: ["PINA", "PINB"], ...basket });
+  assert.equal(unpinned.status, 201, unpinned.text);
+  assert.deepEqual(unpinned.json.receipts.map((x) => x.quote.discount.amount), ["2.50", "2.00"]);
+});
