@@ -168,7 +168,7 @@ function confirmAction(heading, text, ok) {
 // ---------------------------------------------------------------------------------------------
 // Views and routing (#/, #/new, #/edit/CODE, #/code/CODE)
 
-const VIEWS = ["signin", "catalog", "edit", "code"];
+const VIEWS = ["signin", "catalog", "edit", "code", "campaigns", "campaign"];
 let leaveView = () => {};
 
 function show(view, title) {
@@ -178,7 +178,8 @@ function show(view, title) {
   $("nav").hidden = !signedIn;
   $("sign-out").hidden = !signedIn;
   for (const link of $("nav").querySelectorAll("a")) {
-    const current = (link.getAttribute("href") === "#/" && view === "catalog") || (link.getAttribute("href") === "#/new" && view === "edit" && location.hash === "#/new");
+    const current = (link.getAttribute("href") === "#/" && view === "catalog") || (link.getAttribute("href") === "#/new" && view === "edit" && location.hash === "#/new")
+      || (link.getAttribute("href") === "#/campaigns" && view === "campaigns");
     if (current) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
   }
 }
@@ -206,6 +207,8 @@ async function route() {
     if (page === "new") await openEditor(null);
     else if (page === "edit" && code) await openEditor(code);
     else if (page === "code" && code) await openCode(code);
+    else if (page === "campaigns") await openCampaigns();
+    else if (page === "campaign" && code) await openCampaign(code);
     else await openCatalog();
   } catch (err) {
     report(err);
@@ -1012,6 +1015,109 @@ function downloadCsv() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Campaigns: the list, a campaign's figures, generating codes and the CSV export
+
+const campaignPath = (id) => `/v1/campaigns/${encodeURIComponent(id)}`;
+const campaignsPage = { cursors: [""], page: 0 };
+let campaignId = null;
+
+async function openCampaigns() {
+  show("campaigns", "Campaigns");
+  campaignsPage.cursors = [""];
+  campaignsPage.page = 0;
+  await loadCampaigns();
+}
+
+async function loadCampaigns() {
+  const after = campaignsPage.cursors[campaignsPage.page];
+  const params = new URLSearchParams({ limit: String(CODES_PAGE) });
+  if (after) params.set("after", after);
+  const { json } = await api("GET", `/v1/campaigns?${params}`, { what: "the campaigns" });
+  const body = $("campaigns").tBodies[0];
+  body.replaceChildren();
+  for (const summary of json.campaigns) {
+    const row = body.insertRow();
+    const link = document.createElement("a");
+    link.href = `#/campaign/${encodeURIComponent(summary.id)}`;
+    link.textContent = summary.id;
+    row.insertCell().append(link);
+    cell(row, discountInWords(summary));
+    cell(row, `${count(summary.codes?.count ?? 0)} (${count(summary.codes?.used ?? 0)} used)`, "num");
+    cell(row, usesInWords(summary), "num");
+    cell(row, summary.archived ? "Archived" : summary.active ? "Active" : "Switched off");
+  }
+  $("campaigns-empty").hidden = json.campaigns.length > 0;
+  campaignsPage.cursors[campaignsPage.page + 1] = json.next ?? null;
+  $("campaigns-next").disabled = !json.next;
+}
+
+async function openCampaign(id) {
+  show("campaign", id);
+  campaignId = id;
+  $("campaign-heading").textContent = id;
+  $("generated").textContent = "";
+  const { json } = await api("GET", campaignPath(id), { what: `campaign ${id}` });
+  const budget = json.limits?.budget ? ` Budget: ${money(json.usage?.discounted ?? { amount: "0", currency: json.limits.budget.currency })} of ${money(json.limits.budget)} used.` : "";
+  $("campaign-summary").textContent = `${discountInWords(json)}. ${count(json.codes?.count ?? 0)} codes, ${count(json.codes?.used ?? 0)} used; `
+    + `${count(json.usage?.total ?? 0)} uses, ${count(json.usage?.held ?? 0)} held. Each code: ${count(json.uses_per_code ?? 1)} use(s).${budget} `
+    + `${json.active ? "Active" : "Switched off"}.`;
+}
+
+async function generateCodes(event) {
+  event.preventDefault();
+  const id = campaignId;
+  const countText = $("g-count").value.trim();
+  if (!/^\d+$/.test(countText)) {
+    showProblem("Count: enter a whole number of codes, 1 to 10,000.");
+    $("g-count").focus();
+    return;
+  }
+  const body = { count: Number(countText) };
+  if ($("g-pattern").value.trim()) body.pattern = $("g-pattern").value.trim();
+  $("generate").disabled = true;
+  clearMessages();
+  try {
+    // One key per click: a retry of this call (the network failed) would answer the same codes.
+    const key = `console-${crypto.randomUUID()}`;
+    const { json } = await api("POST", `${campaignPath(id)}/codes`, { body, headers: { "idempotency-key": key }, what: `campaign ${id}` });
+    $("generated").textContent = `Generated ${count(json.created)} codes, for example ${json.codes.slice(0, 3).join(", ")}.`;
+    showNotice(`Generated ${count(json.created)} codes for ${id}.`);
+    await openCampaign(id);
+    showNotice(`Generated ${count(json.created)} codes for ${id}.`);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 400) showProblem(`The codes were not generated: ${err.problem?.detail ?? err.message}`);
+    else report(err);
+  } finally {
+    $("generate").disabled = false;
+  }
+}
+
+/** The campaign's streamed CSV, fetched with the token in its header (never a URL), then saved. */
+async function downloadCampaignCsv() {
+  const id = campaignId;
+  let res;
+  try {
+    res = await fetch(`${campaignPath(id)}/codes`, { headers: { authorization: `Bearer ${token()}`, accept: "text/csv" }, cache: "no-store" });
+  } catch {
+    showProblem(explain(0));
+    return;
+  }
+  if (!res.ok) {
+    showProblem(explain(res.status, null, `campaign ${id}`));
+    return;
+  }
+  const blob = new Blob([await res.text()], { type: "text/csv;charset=utf-8" });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = `${id}-codes.csv`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Wiring
 
 function wire() {
@@ -1075,6 +1181,9 @@ function wire() {
   $("history-prev").addEventListener("click", () => { watch.page = Math.max(0, watch.page - 1); renderHistory(); });
   $("history-next").addEventListener("click", () => { watch.page += 1; renderHistory(); });
   $("download-csv").addEventListener("click", downloadCsv);
+  $("generate-form").addEventListener("submit", generateCodes);
+  $("campaign-csv").addEventListener("click", downloadCampaignCsv);
+  $("campaigns-next").addEventListener("click", () => { campaignsPage.page += 1; loadCampaigns().catch(report); });
 
   window.addEventListener("hashchange", () => route());
   // The chart follows its card's width (a window resized, a layout that changed).

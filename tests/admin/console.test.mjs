@@ -649,3 +649,52 @@ test("a budgeted code's page: budget spent over the last hour, what was given aw
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test("campaigns: listed, a campaign's figures, codes generated from a pattern, the CSV download equals the API's export; axe and screenshots", async () => {
+  const defined = await call(worker.base, "PUT", "/v1/campaigns/SPRING", {
+    body: { discount: { kind: "percent", percent: "15" }, limits: { total: 100 } }, headers: admin,
+  });
+  assert.equal(defined.status, 201, defined.text);
+  const page = await open();
+  await signIn(page, "#/campaigns");
+  await page.getByRole("heading", { name: "Campaigns", exact: true }).waitFor();
+  await page.getByRole("link", { name: "SPRING", exact: true }).waitFor();
+  await axe(page, "campaigns");
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await shoot(page, "campaigns");
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.getByRole("link", { name: "SPRING", exact: true }).click();
+  await page.getByRole("heading", { name: "SPRING", exact: true }).waitFor();
+  await page.getByText(/0 codes, 0 used/).waitFor();
+
+  // Refused as the server refuses: a pattern with fewer than 8 #.
+  await page.getByRole("textbox", { name: "Count", exact: true }).fill("3");
+  await page.getByRole("textbox", { name: "Pattern", exact: true }).fill("SP-####");
+  await page.getByRole("button", { name: "Generate", exact: true }).click();
+  await page.getByText(/The codes were not generated/).waitFor();
+  assert.equal((await call(worker.base, "GET", "/v1/campaigns/SPRING", { headers: admin })).json.codes.count, 0);
+
+  await page.getByRole("textbox", { name: "Pattern", exact: true }).fill("SP-####-####");
+  await page.getByRole("button", { name: "Generate", exact: true }).click();
+  await page.getByText(/^Generated 3 codes, for example SP-/).waitFor();
+  await page.getByText(/3 codes, 0 used/).waitFor();
+  await axe(page, "campaign");
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await shoot(page, "campaign");
+  }
+
+  const exported = await fetch(`${worker.base}/v1/campaigns/SPRING/codes`, { headers: { ...admin, accept: "text/csv" } });
+  assert.equal(exported.status, 200);
+  const [file] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download the codes as CSV" }).click()]);
+  const text = readFileSync(await file.path(), "utf8");
+  assert.equal(text, await exported.text(), "the download is the API's export");
+  const downloaded = text.split(/\r?\n/).filter(Boolean).map((line) => line.split(","));
+  assert.deepEqual(downloaded[0], ["code", "uses", "held"]);
+  assert.equal(downloaded.length, 4);
+  assert.ok(downloaded.slice(1).every(([code]) => /^SP-[A-Z2-9]{4}-[A-Z2-9]{4}$/.test(code)), String(downloaded));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
