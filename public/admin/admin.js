@@ -1080,9 +1080,8 @@ async function generateCodes(event) {
     // One key per click: a retry of this call (the network failed) would answer the same codes.
     const key = `console-${crypto.randomUUID()}`;
     const { json } = await api("POST", `${campaignPath(id)}/codes`, { body, headers: { "idempotency-key": key }, what: `campaign ${id}` });
-    $("generated").textContent = `Generated ${count(json.created)} codes, for example ${json.codes.slice(0, 3).join(", ")}.`;
-    showNotice(`Generated ${count(json.created)} codes for ${id}.`);
     await openCampaign(id);
+    $("generated").textContent = `Generated ${count(json.created)} codes, for example ${json.codes.slice(0, 3).join(", ")}.`;
     showNotice(`Generated ${count(json.created)} codes for ${id}.`);
   } catch (err) {
     if (err instanceof ApiError && err.status === 400) showProblem(`The codes were not generated: ${err.problem?.detail ?? err.message}`);
