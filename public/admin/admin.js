@@ -798,24 +798,23 @@ function renderTotals(stats) {
   }
 }
 
-function renderChart(minutes) {
+function renderChart(minutes, holder = watch, container = $("chart"), withTable = true) {
   const rejectionCodes = [...new Set(minutes.flatMap((m) => Object.keys(rejectionsOf(m.figures))))].sort();
   const series = [...BASE_SERIES.map(([key, label]) => ({ key, label })), ...rejectionCodes.map((code) => ({ key: `rejected:${code}`, label: `Refused: ${code}` }))];
   const xs = minutes.map((m) => Date.parse(m.minute) / 1000);
   const valueOf = (m, key) => (key.startsWith("rejected:") ? rejectionsOf(m.figures)[key.slice(9)] ?? 0 : m.figures[key] ?? 0);
   const data = [xs, ...series.map(({ key }) => minutes.map((m) => valueOf(m, key)))];
-  renderMinuteTable(minutes, series, valueOf);
+  if (withTable) renderMinuteTable(minutes, series, valueOf);
 
-  const container = $("chart");
   const width = Math.max(300, container.clientWidth || 600);
-  const sameSeries = watch.chart && watch.series.join("|") === series.map((s) => s.key).join("|");
+  const sameSeries = holder.chart && holder.series.join("|") === series.map((s) => s.key).join("|");
   if (sameSeries) {
-    watch.chart.setData(data);
+    holder.chart.setData(data);
     return;
   }
-  watch.chart?.destroy();
+  holder.chart?.destroy();
   container.replaceChildren();
-  watch.series = series.map((s) => s.key);
+  holder.series = series.map((s) => s.key);
   const opts = {
     width,
     height: 280,
@@ -834,7 +833,7 @@ function renderChart(minutes) {
     ],
     scales: { y: { range: (u, min, max) => [0, Math.max(4, max)] } },
   };
-  watch.chart = new uPlot(opts, data, container);
+  holder.chart = new uPlot(opts, data, container);
 }
 
 /** An amount in minor units, from a money object's decimal text (written with its currency's places). */
@@ -1051,12 +1050,40 @@ async function loadCampaigns() {
   $("campaigns-next").disabled = !json.next;
 }
 
+const campaignWatch = { chart: null, series: [], timer: null, etag: null, active: true };
+
 async function openCampaign(id) {
   show("campaign", id);
   campaignId = id;
   $("campaign-heading").textContent = id;
   $("generated").textContent = "";
-  const { json } = await api("GET", campaignPath(id), { what: `campaign ${id}` });
+  $("campaign-chart").replaceChildren();
+  campaignWatch.chart = null;
+  campaignWatch.series = [];
+  await refreshCampaign();
+  campaignWatch.timer = setInterval(() => refreshCampaign().catch(report), REFRESH_MS);
+  leaveView = () => {
+    clearInterval(campaignWatch.timer);
+    campaignWatch.timer = null;
+    campaignWatch.chart?.destroy();
+    campaignWatch.chart = null;
+    campaignId = null;
+  };
+}
+
+/** The campaign's figures and chart, read again (every 10 s, and after each change). */
+async function refreshCampaign() {
+  const id = campaignId;
+  const [{ json, etag }, stats] = await Promise.all([
+    api("GET", campaignPath(id), { what: `campaign ${id}` }),
+    api("GET", `${campaignPath(id)}/stats`, { what: `campaign ${id}` }),
+  ]);
+  if (campaignId !== id) return;
+  campaignWatch.etag = etag;
+  campaignWatch.active = json.active;
+  $("campaign-switch").textContent = json.active ? "Switch off" : "Switch on";
+  renderChart(stats.json.by_minute ?? [], campaignWatch, $("campaign-chart"), false);
+  $("campaign-chart-updated").textContent = `Updated ${timeFormat.format(new Date())}; refreshed every 10 seconds.`;
   const budget = json.limits?.budget ? ` Budget: ${money(json.usage?.discounted ?? { amount: "0", currency: json.limits.budget.currency })} of ${money(json.limits.budget)} used.` : "";
   $("campaign-summary").textContent = `${discountInWords(json)}. ${count(json.codes?.count ?? 0)} codes, ${count(json.codes?.used ?? 0)} used; `
     + `${count(json.usage?.total ?? 0)} uses, ${count(json.usage?.held ?? 0)} held. Each code: ${count(json.uses_per_code ?? 1)} use(s).${budget} `
@@ -1080,7 +1107,7 @@ async function generateCodes(event) {
     // One key per click: a retry of this call (the network failed) would answer the same codes.
     const key = `console-${crypto.randomUUID()}`;
     const { json } = await api("POST", `${campaignPath(id)}/codes`, { body, headers: { "idempotency-key": key }, what: `campaign ${id}` });
-    await openCampaign(id);
+    await refreshCampaign();
     $("generated").textContent = `Generated ${count(json.created)} codes, for example ${json.codes.slice(0, 3).join(", ")}.`;
     showNotice(`Generated ${count(json.created)} codes for ${id}.`);
   } catch (err) {
@@ -1088,6 +1115,43 @@ async function generateCodes(event) {
     else report(err);
   } finally {
     $("generate").disabled = false;
+  }
+}
+
+/** The campaign's kill switch (with confirmation before switching off), sent with If-Match. */
+async function switchCampaign() {
+  const id = campaignId;
+  const active = !campaignWatch.active;
+  clearMessages();
+  if (!active && !(await confirmAction(
+    `Switch ${id} off?`,
+    `Buyers' quotes, holds and captures of every code of ${id} are refused at once (holds already made still capture). You can switch it on again.`,
+    "Switch off",
+  ))) {
+    $("campaign-switch").focus();
+    return;
+  }
+  try {
+    const { json } = await api("PATCH", campaignPath(id), { body: { active }, headers: { "if-match": campaignWatch.etag }, what: `campaign ${id}` });
+    showNotice(`${id} is now ${json.active ? "active" : "switched off"}.`);
+    await refreshCampaign();
+  } catch (err) {
+    report(err);
+  }
+  $("campaign-switch").focus();
+}
+
+/** Archives the campaign (its codes then read as unknown; counts and history stay). */
+async function archiveCampaign() {
+  const id = campaignId;
+  clearMessages();
+  if (!(await confirmAction(`Archive ${id}?`, `Every code of ${id} reads as unknown to buyers from now on; its counts and history stay.`, "Archive"))) return;
+  try {
+    await api("DELETE", campaignPath(id), { what: `campaign ${id}` });
+    nextNotice = `${id} is archived.`;
+    location.hash = "#/campaigns";
+  } catch (err) {
+    report(err);
   }
 }
 
@@ -1182,6 +1246,8 @@ function wire() {
   $("download-csv").addEventListener("click", downloadCsv);
   $("generate-form").addEventListener("submit", generateCodes);
   $("campaign-csv").addEventListener("click", downloadCampaignCsv);
+  $("campaign-switch").addEventListener("click", switchCampaign);
+  $("campaign-archive").addEventListener("click", archiveCampaign);
   $("campaigns-next").addEventListener("click", () => { campaignsPage.page += 1; loadCampaigns().catch(report); });
 
   window.addEventListener("hashchange", () => route());

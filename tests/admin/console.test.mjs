@@ -686,6 +686,17 @@ test("campaigns: listed, a campaign's figures, codes generated from a pattern, t
     await shoot(page, "campaign");
   }
 
+  // The chart of the campaign's last hour, and its kill switch (If-Match, after a confirmation).
+  await page.locator("#campaign-chart canvas").waitFor();
+  await page.getByRole("button", { name: "Switch off", exact: true }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Switch off" }).click();
+  await page.getByText("SPRING is now switched off.").waitFor();
+  assert.equal((await call(worker.base, "GET", "/v1/campaigns/SPRING", { headers: admin })).json.active, false);
+  await page.getByText(/Switched off\.$/).waitFor();
+  await page.getByRole("button", { name: "Switch on", exact: true }).click();
+  await page.getByText("SPRING is now active.").waitFor();
+  assert.equal((await call(worker.base, "GET", "/v1/campaigns/SPRING", { headers: admin })).json.active, true);
+
   const exported = await fetch(`${worker.base}/v1/campaigns/SPRING/codes`, { headers: { ...admin, accept: "text/csv" } });
   assert.equal(exported.status, 200);
   const [file] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download the codes as CSV" }).click()]);
@@ -695,6 +706,12 @@ test("campaigns: listed, a campaign's figures, codes generated from a pattern, t
   assert.deepEqual(downloaded[0], ["code", "uses", "held"]);
   assert.equal(downloaded.length, 4);
   assert.ok(downloaded.slice(1).every(([code]) => /^SP-[A-Z2-9]{4}-[A-Z2-9]{4}$/.test(code)), String(downloaded));
+
+  await page.getByRole("button", { name: "Archive", exact: true }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Archive" }).click();
+  await page.getByText("SPRING is archived.").waitFor();
+  await page.getByRole("heading", { name: "Campaigns", exact: true }).waitFor();
+  assert.equal((await call(worker.base, "GET", "/v1/campaigns/SPRING", { headers: admin })).json.archived, true);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -125,3 +125,44 @@ test("PUT with If-None-Match: * creates a code and never replaces one", async ()
   assert.equal(second.headers.get("etag"), first.headers.get("etag"));
   assert.equal((await lookup("FRESH")).json.discount.percent, "10", "nothing was written");
 });
+
+test("a campaign's ETag: GET answers it, PUT and PATCH with a stale If-Match are 412 and write nothing, If-None-Match: * refuses an existing one", async () => {
+  const path = "/v1/campaigns/TAGCAMP";
+  const body = { discount: { kind: "percent", percent: "10" }, limits: { total: 50 } };
+  const created = await call(base(), "PUT", path, { body, headers: { ...admin, "if-none-match": "*" } });
+  assert.equal(created.status, 201, created.text);
+  const first = created.headers.get("etag");
+  assert.match(first, TAG);
+  const read = await call(base(), "GET", path, { headers: admin });
+  assert.equal(read.status, 200, read.text);
+  assert.equal(read.headers.get("etag"), first, "a read answers the tag the write answered");
+
+  const again = await call(base(), "PUT", path, { body, headers: { ...admin, "if-none-match": "*" } });
+  assert.equal(again.status, 412, again.text);
+  assert.equal(again.json.type, "/problems/precondition_failed");
+
+  const changed = await call(base(), "PUT", path, {
+    body: { ...body, discount: { kind: "percent", percent: "20" } }, headers: { ...admin, "if-match": first },
+  });
+  assert.equal(changed.status, 200, changed.text);
+  const second = changed.headers.get("etag");
+  assert.match(second, TAG);
+  assert.notEqual(second, first, "a change answers another tag");
+
+  const stale = await call(base(), "PUT", path, {
+    body: { ...body, discount: { kind: "percent", percent: "30" } }, headers: { ...admin, "if-match": first },
+  });
+  assert.equal(stale.status, 412, stale.text);
+  assert.equal(stale.json.type, "/problems/precondition_failed");
+  const stalePatch = await call(base(), "PATCH", path, { body: { active: false }, headers: { ...admin, "if-match": first } });
+  assert.equal(stalePatch.status, 412, stalePatch.text);
+  const now = await call(base(), "GET", path, { headers: admin });
+  assert.equal(now.json.discount.percent, "20", "the stale writes wrote nothing");
+  assert.equal(now.json.active, true);
+
+  const off = await call(base(), "PATCH", path, { body: { active: false }, headers: { ...admin, "if-match": second } });
+  assert.equal(off.status, 200, off.text);
+  assert.notEqual(off.headers.get("etag"), null);
+  const plain = await call(base(), "PATCH", path, { body: { active: true }, headers: admin });
+  assert.equal(plain.status, 200, "without If-Match, as before");
+});

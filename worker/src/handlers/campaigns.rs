@@ -13,6 +13,7 @@ use worker::{Env, Request, Response};
 use super::{bad_param, param, Answer};
 use crate::catalog::{self, Change, Page, Registered, Registration};
 use crate::clients::{call_campaign, to_catalog};
+use crate::etag::Condition;
 use crate::http::{idempotency_key, path_code, read_body};
 use crate::limits::{CODES_BODY_LIMIT, DEFAULT_BODY_LIMIT, DEFINITION_BODY_LIMIT, MAX_PAGE};
 use crate::problem::Problem;
@@ -20,12 +21,15 @@ use crate::protocol::{Call, IDEMPOTENCY_KEY_HEADER};
 
 /// `PUT /v1/campaigns/{id}`: defines or replaces the campaign (201 created,
 /// 200 replaced): a code's definition without `code`, plus `uses_per_code`.
+/// `If-Match` / `If-None-Match: *` make it conditional, as for a code (412
+/// `/problems/precondition_failed` when the campaign changed since).
 pub async fn put(req: &Request, env: &Env, id: &str) -> Answer {
     let id = path_code(id)?;
     let body = read_body(req, DEFINITION_BODY_LIMIT).await?;
     // Bad input is a 400 before anything is addressed or written.
     Campaign::from_json(id.clone(), &body)?;
-    let response = call_campaign(env, &id, Call::PutCampaign, &[], Some(body), &[]).await?;
+    let condition = Condition::of(req.headers())?;
+    let response = call_campaign(env, &id, Call::PutCampaign, &[], Some(body), &condition.headers()).await?;
     if response.status_code() < 300 {
         let change = Change {
             code: id.as_str().to_owned(),
@@ -36,13 +40,15 @@ pub async fn put(req: &Request, env: &Env, id: &str) -> Answer {
     Ok(response)
 }
 
-/// `PATCH /v1/campaigns/{id}`: the kill switch, `{"active": bool}`, for all of its codes.
+/// `PATCH /v1/campaigns/{id}`: the kill switch, `{"active": bool}`, for all
+/// of its codes, with the conditions [`put`] takes.
 pub async fn patch(req: &Request, env: &Env, id: &str) -> Answer {
     let id = path_code(id)?;
     let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
     CodePatch::from_json(&body)?;
     known_campaign(env, &id).await?;
-    call_campaign(env, &id, Call::PatchCampaign, &[], Some(body), &[]).await
+    let condition = Condition::of(req.headers())?;
+    call_campaign(env, &id, Call::PatchCampaign, &[], Some(body), &condition.headers()).await
 }
 
 /// `DELETE /v1/campaigns/{id}`: archives the campaign; its codes are then

@@ -59,22 +59,56 @@ impl Ledger {
         Ok((store, campaign))
     }
 
-    pub(super) fn handle_put_campaign(&self, id: &Code, body: &str) -> std::result::Result<Response, Problem> {
+    /// A write's `If-Match` / `If-None-Match` conditions, checked against the
+    /// stored campaign (as a code's are against its definition), in the same
+    /// synchronous step as the write that follows.
+    fn check_campaign_condition(&self, id: &Code, condition: &Condition) -> std::result::Result<(), Problem> {
+        if condition.is_none() {
+            return Ok(());
+        }
+        let current = match self.stored_campaign(id) {
+            Ok((_, stored)) => Some(campaign_tag(&stored)?),
+            Err(Problem::UnknownCode(_)) => None,
+            Err(other) => return Err(other),
+        };
+        if condition.allows(current.as_deref()) {
+            Ok(())
+        } else {
+            Err(Problem::PreconditionFailed { current })
+        }
+    }
+
+    pub(super) fn handle_put_campaign(
+        &self,
+        id: &Code,
+        body: &str,
+        condition: &Condition,
+    ) -> std::result::Result<Response, Problem> {
         let campaign = Campaign::from_json(id.clone(), body)?;
+        self.check_campaign_condition(id, condition)?;
         let store = self.store_or_create()?;
         let replaced = store.put_campaign(id, body, now()?)?;
         // Its codes' definitions follow the campaign's.
         self.cache.borrow_mut().definition = None;
-        json_response(&campaign, if replaced { 200 } else { 201 })
+        let (_, stored) = self.stored_campaign(id)?;
+        let mut response = json_response(&campaign, if replaced { 200 } else { 201 })?;
+        response.headers_mut().set(ETAG_HEADER, &campaign_tag(&stored)?)?;
+        Ok(response)
     }
 
     /// The kill switch of the campaign, and so of all of its codes.
-    pub(super) fn handle_patch_campaign(&self, id: &Code, body: &str) -> std::result::Result<Response, Problem> {
+    pub(super) fn handle_patch_campaign(
+        &self,
+        id: &Code,
+        body: &str,
+        condition: &Condition,
+    ) -> std::result::Result<Response, Problem> {
         let patch = CodePatch::from_json(body)?;
         let (store, stored) = self.stored_campaign(id)?;
         if stored.archived {
             return Err(Problem::UnknownCode(stored.campaign.id().clone()));
         }
+        self.check_campaign_condition(id, condition)?;
         let campaign = stored.campaign.with_active(patch.active);
         let mut json = serde_json::to_value(&campaign).map_err(|e| Problem::Internal(e.to_string()))?;
         if let Some(fields) = json.as_object_mut() {
@@ -115,7 +149,9 @@ impl Ledger {
             view["remaining_budget"] = json!(left);
         }
         view["codes"] = json!({ "count": store.campaign_code_count()?, "used": store.campaign_codes_used(at)? });
-        json_response(&view, 200)
+        let mut response = json_response(&view, 200)?;
+        response.headers_mut().set(ETAG_HEADER, &campaign_tag(&stored)?)?;
+        Ok(response)
     }
 
     /// Plans the codes a call adds, under its key: a known key answers its
@@ -266,6 +302,13 @@ impl Ledger {
 }
 
 /// A plan's answer, as the object keeps it, with whether its codes are in.
+/// The entity tag of a stored campaign (see [`etag`]): over its definition as
+/// JSON and whether it is archived, as a code's tag is.
+fn campaign_tag(stored: &StoredCampaign) -> std::result::Result<String, Problem> {
+    let json = serde_json::to_string(&stored.campaign).map_err(|e| Problem::Internal(e.to_string()))?;
+    Ok(etag::of(&json, stored.archived))
+}
+
 fn plan_response(answer: &str, committed: bool) -> std::result::Result<Response, Problem> {
     let plan: Value = serde_json::from_str(answer).map_err(|e| Problem::Internal(e.to_string()))?;
     json_response(&json!({ "plan": plan, "committed": committed }), 200)

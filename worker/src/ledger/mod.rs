@@ -352,14 +352,16 @@ impl Ledger {
             Call::Stats => self.handle_stats(&Self::code_param(&req)?),
             Call::PutCampaign => {
                 let id = Self::code_param(&req)?;
+                let condition = Condition::of(req.headers())?;
                 let body = req.text().await?;
-                self.handle_put_campaign(&id, &body)
+                self.handle_put_campaign(&id, &body, &condition)
             }
             Call::GetCampaign => self.handle_get_campaign(&Self::code_param(&req)?),
             Call::PatchCampaign => {
                 let id = Self::code_param(&req)?;
+                let condition = Condition::of(req.headers())?;
                 let body = req.text().await?;
-                self.handle_patch_campaign(&id, &body)
+                self.handle_patch_campaign(&id, &body, &condition)
             }
             Call::ArchiveCampaign => self.handle_archive_campaign(&Self::code_param(&req)?),
             Call::PlanCodes => {
