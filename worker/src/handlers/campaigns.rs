@@ -10,12 +10,12 @@ use promocodes::{Campaign, Code};
 use serde_json::Value;
 use worker::{Env, Request, Response};
 
-use super::{bad_param, param, Answer};
-use crate::catalog::{self, Change, Page, Registered, Registration};
+use super::{page_of, param, Answer};
+use crate::catalog::{Change, Registered, Registration};
 use crate::clients::{call_campaign, to_catalog};
 use crate::etag::Condition;
 use crate::http::{idempotency_key, path_code, read_body};
-use crate::limits::{CODES_BODY_LIMIT, DEFAULT_BODY_LIMIT, DEFINITION_BODY_LIMIT, MAX_PAGE};
+use crate::limits::{CODES_BODY_LIMIT, DEFAULT_BODY_LIMIT, DEFINITION_BODY_LIMIT};
 use crate::problem::Problem;
 use crate::protocol::{Call, IDEMPOTENCY_KEY_HEADER};
 
@@ -70,25 +70,7 @@ pub async fn archive(env: &Env, id: &str) -> Answer {
 /// `GET /v1/campaigns?prefix=&after=&limit=&archived=`: a page of the
 /// campaigns in id order, each as `GET /v1/campaigns/{id}` answers it.
 pub async fn list(req: &Request, env: &Env) -> Answer {
-    let limit = match param(req, "limit")? {
-        None => catalog::DEFAULT_PAGE,
-        Some(text) => text
-            .parse::<u32>()
-            .ok()
-            .filter(|n| (1..=MAX_PAGE).contains(n))
-            .ok_or_else(|| bad_param("limit", format!("{text:?} is not a page size from 1 to {MAX_PAGE}")))?,
-    };
-    let archived = match param(req, "archived")?.as_deref() {
-        None | Some("false") => false,
-        Some("true") => true,
-        Some(other) => return Err(bad_param("archived", format!("{other:?} is neither true nor false"))),
-    };
-    let page = Page {
-        prefix: param(req, "prefix")?.unwrap_or_default().trim().to_ascii_uppercase(),
-        after: param(req, "after")?.unwrap_or_default().trim().to_ascii_uppercase(),
-        limit,
-        archived,
-    };
+    let page = page_of(req)?;
     let mut response = to_catalog(env, "/list-campaigns", &page).await?;
     let (ids, more): (Vec<String>, bool) = response.json().await?;
     let mut campaigns = Vec::with_capacity(ids.len());

@@ -5,13 +5,13 @@ use promocodes::{Code, PromoCode};
 use serde_json::{json, Value};
 use worker::{Env, Request, Response};
 
-use super::{bad_param, injected_failure, limit_public, param, Answer};
-use crate::catalog::{self, Entry, Page};
+use super::{injected_failure, limit_public, page_of, param, Answer};
+use crate::catalog::Entry;
 use crate::clients::{self, catalog_change, require_known, to_catalog};
 use crate::edge_cache;
 use crate::etag::Condition;
 use crate::http::{is_trusted, path_code, read_body};
-use crate::limits::{self, DEFAULT_BODY_LIMIT, DEFINITION_BODY_LIMIT};
+use crate::limits::{DEFAULT_BODY_LIMIT, DEFINITION_BODY_LIMIT};
 use crate::problem::Problem;
 use crate::protocol::{Call, FOR_CACHE_HEADER};
 use promocodes::api::CodePatch;
@@ -106,30 +106,7 @@ pub async fn get(req: &Request, env: &Env, code: &str) -> Answer {
 /// object. A pending entry (a `PUT` that failed before its commit) is
 /// repaired from the code's object here.
 pub async fn list(req: &Request, env: &Env) -> Answer {
-    let limit = match param(req, "limit")? {
-        None => catalog::DEFAULT_PAGE,
-        Some(text) => text
-            .parse::<u32>()
-            .ok()
-            .filter(|n| (1..=limits::MAX_PAGE).contains(n))
-            .ok_or_else(|| {
-                bad_param(
-                    "limit",
-                    format!("{text:?} is not a page size from 1 to {}", limits::MAX_PAGE),
-                )
-            })?,
-    };
-    let archived = match param(req, "archived")?.as_deref() {
-        None | Some("false") => false,
-        Some("true") => true,
-        Some(other) => return Err(bad_param("archived", format!("{other:?} is neither true nor false"))),
-    };
-    let page = Page {
-        prefix: param(req, "prefix")?.unwrap_or_default().trim().to_ascii_uppercase(),
-        after: param(req, "after")?.unwrap_or_default().trim().to_ascii_uppercase(),
-        limit,
-        archived,
-    };
+    let page = page_of(req)?;
     let mut response = to_catalog(env, "/list", &page).await?;
     let (entries, more): (Vec<Entry>, bool) = response.json().await?;
     let summaries = futures_util::future::join_all(entries.iter().map(|entry| summary(env, entry))).await;
@@ -139,7 +116,7 @@ pub async fn list(req: &Request, env: &Env) -> Answer {
             continue;
         };
         let is_archived = summary["archived"].as_bool().unwrap_or(false);
-        if archived || !is_archived {
+        if page.archived || !is_archived {
             codes.push(summary);
         }
     }

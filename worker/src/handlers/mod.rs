@@ -95,3 +95,35 @@ pub(crate) fn bad_param(name: &str, message: String) -> Problem {
         message,
     })
 }
+
+/// The page a listing asks for (`?prefix=&after=&limit=&archived=`), as
+/// `GET /v1/codes` and `GET /v1/campaigns` read it: prefix and cursor
+/// uppercased (codes compare case-insensitively), `limit` from 1 to
+/// [`MAX_PAGE`](crate::limits::MAX_PAGE) (default
+/// [`DEFAULT_PAGE`](crate::catalog::DEFAULT_PAGE)), `archived` `true` or `false`.
+///
+/// # Errors
+///
+/// A 400 ([`Problem::Input`]) naming the parameter, for a bad `limit` or `archived`.
+pub(crate) fn page_of(req: &Request) -> std::result::Result<crate::catalog::Page, Problem> {
+    use crate::limits::MAX_PAGE;
+    let limit = match param(req, "limit")? {
+        None => crate::catalog::DEFAULT_PAGE,
+        Some(text) => text
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=MAX_PAGE).contains(n))
+            .ok_or_else(|| bad_param("limit", format!("{text:?} is not a page size from 1 to {MAX_PAGE}")))?,
+    };
+    let archived = match param(req, "archived")?.as_deref() {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(other) => return Err(bad_param("archived", format!("{other:?} is neither true nor false"))),
+    };
+    Ok(crate::catalog::Page {
+        prefix: param(req, "prefix")?.unwrap_or_default().trim().to_ascii_uppercase(),
+        after: param(req, "after")?.unwrap_or_default().trim().to_ascii_uppercase(),
+        limit,
+        archived,
+    })
+}
