@@ -242,3 +242,52 @@ fn eight_threads_never_pass_a_budget_and_partial_ends_at_it_exactly() {
         "14 × 7.00, then 2.00 clipped"
     );
 }
+
+/// A fixed 7.00 off with a budget of 100.00 in `mode`.
+fn seven_off(mode: BudgetShort) -> PromoCode {
+    PromoCode::builder(code("SEVEN"), promocodes::Discount::fixed(eur("7.00")).unwrap())
+        .limits(UsageLimits::UNLIMITED.with_budget(eur("100.00"), mode).unwrap())
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn remaining_counts_the_budget_in_full_size_uses_and_redeeming_agrees() {
+    for mode in [BudgetShort::Refuse, BudgetShort::Partial] {
+        let promo = seven_off(mode);
+        let store = InMemoryRedemptionStore::new();
+        let options = RedeemOptions::new();
+        // Each pass: `remaining` promises exactly the uses full-size baskets then get.
+        let mut landed = 0;
+        loop {
+            let usage = store.usage_for(promo.code(), None, start()).unwrap();
+            let promised = promo.remaining_uses(usage).expect("a budget bounds a fixed discount");
+            match redeem(&promo, &store, None, &basket("80.00"), start(), options) {
+                Ok(_) => {
+                    assert!(promised >= 1, "{mode:?}: a use landed with none promised");
+                    landed += 1;
+                }
+                Err(err) => {
+                    assert_eq!(rejection(err), Rejection::BudgetExhausted, "{mode:?}");
+                    assert_eq!(promised, 0, "{mode:?}: {promised} promised, none landed");
+                    break;
+                }
+            }
+        }
+        // 14 × 7.00 = 98.00; the 2.00 left is one more (partial) use or none.
+        let expected = if mode == BudgetShort::Partial { 15 } else { 14 };
+        assert_eq!(landed, expected, "{mode:?}");
+    }
+    // A percent without a `max` has no size: the budget bounds nothing until it is spent.
+    let percent = budgeted("TEN", "20.00", BudgetShort::Refuse);
+    let store = InMemoryRedemptionStore::new();
+    assert_eq!(
+        percent.remaining_uses(store.usage_for(percent.code(), None, start()).unwrap()),
+        None
+    );
+    redeem(&percent, &store, None, &basket("200.00"), start(), RedeemOptions::new()).unwrap();
+    assert_eq!(
+        percent.remaining_uses(store.usage_for(percent.code(), None, start()).unwrap()),
+        Some(0)
+    );
+}

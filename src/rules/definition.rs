@@ -1,5 +1,6 @@
 use std::collections::BTreeSet;
 
+use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
@@ -702,13 +703,24 @@ impl PromoCode {
     }
 
     /// How many more uses `usage` leaves the code, if it is capped: the
-    /// least of what its total cap and (for a campaign's code) its
-    /// `uses_per_code` leave. `None` for a code without either cap.
+    /// least of what its total cap, (for a campaign's code) its
+    /// `uses_per_code` and its budget leave. `None` for a code without any
+    /// of them.
+    ///
+    /// A budget counts in uses at the discount's full size: a fixed
+    /// discount's amount, or its `max` when it has one (a percent or free
+    /// shipping with a `max`). Its rest divided by that size, rounded down
+    /// with [`BudgetShort::Refuse`] and up with [`BudgetShort::Partial`]
+    /// (the last use takes what is left). A smaller basket's discount is
+    /// smaller, so the budget may pay for more uses than this says, never
+    /// fewer. A discount of no fixed size (a percent or free shipping
+    /// without `max`) leaves the budget out, until nothing is left of it:
+    /// then no use is left.
     ///
     /// # Example
     ///
     /// ```
-    /// use promocodes::{Campaign, Code, Discount, PromoCode, UsageCounts, UsageLimits};
+    /// use promocodes::{BudgetShort, Campaign, Code, Currency, Discount, Money, PromoCode, UsageCounts, UsageLimits};
     ///
     /// let definition = PromoCode::builder(Code::parse("BF")?, Discount::percent("20".parse()?)?)
     ///     .limits(UsageLimits::new(Some(150), None)?)
@@ -717,15 +729,45 @@ impl PromoCode {
     /// assert_eq!(code.remaining_uses(UsageCounts::new(100, 0)?.with_code_uses(1)?), Some(1));
     /// assert_eq!(code.remaining_uses(UsageCounts::new(149, 0)?.with_code_uses(0)?), Some(1));
     /// assert_eq!(definition.remaining_uses(UsageCounts::new(100, 0)?), Some(50));
+    ///
+    /// // 7.00 off each use, 100.00 to give away, 91.00 of it given: 1 full use
+    /// // left, or 1 full and 1 partial when a short rest is given partly.
+    /// let eur = |amount: &str| Money::parse(amount, Currency::EUR);
+    /// let limits = UsageLimits::new(None, None)?.with_budget(eur("100.00")?, BudgetShort::Refuse)?;
+    /// let seven = PromoCode::builder(Code::parse("SEVEN")?, Discount::fixed(eur("7.00")?)?)
+    ///     .limits(limits)
+    ///     .build()?;
+    /// let used = UsageCounts::new(13, 0)?.with_discounted("91.00".parse()?)?;
+    /// assert_eq!(seven.remaining_uses(used), Some(1));
+    /// let partial = PromoCode::builder(Code::parse("SEVEN")?, Discount::fixed(eur("7.00")?)?)
+    ///     .limits(limits.with_budget(eur("100.00")?, BudgetShort::Partial)?)
+    ///     .build()?;
+    /// assert_eq!(partial.remaining_uses(used), Some(2));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn remaining_uses(&self, usage: UsageCounts) -> Option<u64> {
         let total = self.limits.total().map(|cap| cap.saturating_sub(usage.total()));
         let own = self.uses_per_code().map(|cap| cap.saturating_sub(usage.code_uses()));
-        match (total, own) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
+        [total, own, self.budget_uses(usage)].into_iter().flatten().min()
+    }
+
+    /// The uses the budget's rest pays for at the discount's full size
+    /// (see [`PromoCode::remaining_uses`]), if it bounds them.
+    fn budget_uses(&self, usage: UsageCounts) -> Option<u64> {
+        let left = self.limits.remaining_budget(usage)?;
+        if left.is_zero() {
+            return Some(0);
         }
+        let size = match (self.discount.fixed_amount(), self.discount.max()) {
+            (Some(amount), Some(max)) => amount.amount().min(max.amount()),
+            (amount, max) => amount.or(max)?.amount(),
+        };
+        let uses = left.amount().checked_div(size)?;
+        let uses = match self.limits.when_budget_short() {
+            BudgetShort::Partial => uses.ceil(),
+            _ => uses.floor(),
+        };
+        uses.to_u64()
     }
 
     /// This definition as `code` of campaign `id`, each code usable

@@ -38,6 +38,25 @@ test("a budgeted code shows what it gave away and what is left", async () => {
   assert.deepEqual(view.remaining_budget, eur("12.00"));
 });
 
+test("remaining counts a fixed discount's budget in full-size uses, rounded as the budget's mode gives", async () => {
+  for (const [mode, before, after] of [["refuse", 2, 1], ["partial", 3, 2]]) {
+    const code = `SEVEN${mode.toUpperCase()}`;
+    const definition = { code, discount: { kind: "fixed", amount: eur("7.00") }, limits: { total: 10, budget: eur("20.00"), when_budget_short: mode } };
+    assert.equal((await putCode(base(), definition)).status, 201);
+    assert.equal((await lookup(code)).remaining, before, mode); // 20.00 / 7.00
+    const capture = await post("/v1/captures", { code, total: eur("80.00") }, `seven-${mode}`);
+    assert.equal(capture.status, 201, capture.text);
+    const view = await lookup(code);
+    assert.equal(view.remaining, after, mode); // 13.00 / 7.00, though the total cap leaves 9
+    assert.deepEqual(view.remaining_budget, eur("13.00"));
+  }
+  // A percent has no full size: the budget does not bound `remaining` until it is spent.
+  assert.equal((await putCode(base(), budgeted("TENBUDGET", "8.00"))).status, 201);
+  assert.equal((await lookup("TENBUDGET")).remaining, undefined);
+  assert.equal((await post("/v1/captures", { code: "TENBUDGET", total: eur("80.00") }, "ten-budget")).status, 201);
+  assert.equal((await lookup("TENBUDGET")).remaining, 0);
+});
+
 test("bad budgets are refused with 400 and nothing is defined", async () => {
   for (const limits of [
     { budget: eur("0.00") },
