@@ -155,6 +155,22 @@ if (run.campaignGenerate) {
   const l = run.campaignLookup;
   row(`campaign: lookup of one code among ${g.codes.toLocaleString("en-US")}, ${l.clients} clients, live (token)`, auto(l.perSecond), `lookups/s (n=${l.n}), p50 ${auto(l.p50Ms)} ms`, `${num(l.perSecond / run.lookupLive.perSecond, 2)} of a plain code's`);
 }
+// Stacks: a capture of 3 codes at once (all or none, each code's object written) next to a capture
+// of one of them, the same basket with lines; a browser quote of the 3-code stack.
+if (run.stackCapture1) {
+  for (const [label, t, one] of [["1 client", run.stackCapture1, run.stackSingle1], [`${run.stackCaptureN.clients} clients`, run.stackCaptureN, run.stackSingleN]]) {
+    row(`stack: capture of 3 codes, ${label}: throughput`, auto(t.perSecond), `stacks/s (n=${t.n}), p50 ${auto(t.p50Ms)} ms`, `${num(t.perSecond / one.perSecond, 2)} of one code's captures/s (${auto(one.perSecond)}/s, p50 ${auto(one.p50Ms)} ms)`);
+  }
+  row("stack: each code's uses equal the stacks captured", run.stackConsistent ? "ok" : "MISMATCH", "");
+}
+if (b.stackLinesBatch) {
+  row(
+    "browser: `PromoStack.quote()` of 3 codes, 3 lines and shipping, mean",
+    auto(us(b.stackLinesBatch.meanMs)),
+    `µs/call (n=${b.stackLinesBatch.n})`,
+    `${times(b.stackLinesBatch.meanMs / b.handleLinesBatch.meanMs)} one code's`,
+  );
+}
 const retries = ["capture1", "captureN", "captureSpread"].reduce((a, k) => a + run[k].retries, 0);
 row("capture: retries (409/5xx, same key) / count check", `${retries} / ${run.hotConsistent ? "ok" : "MISMATCH"}`, "");
 

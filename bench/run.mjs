@@ -43,6 +43,13 @@ const definition = (code) => ({
   minimum: { amount: "50.00", currency: "EUR" },
 });
 
+// Three codes that combine (issue 21's example): product, order, shipping.
+const STACK = [
+  { code: "MUGS20", discount: { kind: "percent", percent: "20" }, applies_to: { categories: ["mugs"] }, combines_with: ["order", "shipping"], limits: { total: 1_000_000_000 } },
+  { code: "SAVE10", discount: { kind: "percent", percent: "10" }, combines_with: ["product", "shipping"], limits: { total: 1_000_000_000 } },
+  { code: "SHIPFREE", discount: { kind: "free_shipping" }, combines_with: ["product", "order"], limits: { total: 1_000_000_000 } },
+];
+
 const scratch = mkdtempSync(path.join(tmpdir(), "promocodes-bench-"));
 const cleanups = [];
 let stopping = false;
@@ -299,11 +306,11 @@ const lookupRequest = (origin, code, token) => () => ({
   init: { method: "GET", headers: token ? { authorization: `Bearer ${token}` } : {} },
 });
 
-async function putCode(origin, code) {
+async function putCode(origin, code, body = definition(code)) {
   const r = await fetch(`${origin}/v1/codes/${code}`, {
     method: "PUT",
     headers: { "content-type": "application/json", authorization: `Bearer ${ADMIN}` },
-    body: JSON.stringify(definition(code)),
+    body: JSON.stringify(body),
   });
   if (r.status !== 201 && r.status !== 200) throw new Error(`PUT ${code}: ${r.status} ${await r.text()}`);
 }
@@ -348,6 +355,7 @@ async function browser(origin) {
     },
     options: { now: "2026-12-02T10:00:00Z" },
     request: { code: "HOT", total: TOTAL },
+    stack: STACK,
     quoteCalls: N.quotes,
     oneShotCalls: N.oneShots,
     roundTrips: N.trips,
@@ -497,6 +505,25 @@ try {
     ok: [200],
     server: "worker",
   });
+
+  log("stack: captures of 3 codes at once next to captures of one code with the same basket");
+  for (const d of STACK) await putCode(worker, d.code, d);
+  const linesCapture = (body, tag) => (i) => ({
+    url: `${worker}/v1/captures`,
+    init: {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${CAPTURE}`, "idempotency-key": `${run}-${tag}-${i}` },
+      body: JSON.stringify({ ...body, ...LINES }),
+    },
+  });
+  res.stackSingle1 = await load({ clients: 1, total: N.one, maxMs: N.phaseMs, request: linesCapture({ code: "SAVE10" }, "s1"), server: "worker" });
+  res.stackCapture1 = await load({ clients: 1, total: N.one, maxMs: N.phaseMs, request: linesCapture({ codes: STACK.map((d) => d.code) }, "t1"), server: "worker" });
+  res.stackSingleN = await load({ clients: N.clients, total: N.many, maxMs: N.phaseMs, request: linesCapture({ code: "SAVE10" }, "sN"), server: "worker" });
+  res.stackCaptureN = await load({ clients: N.clients, total: N.many, maxMs: N.phaseMs, request: linesCapture({ codes: STACK.map((d) => d.code) }, "tN"), server: "worker" });
+  const stackUses = await Promise.all(STACK.map((d) => usageOf(worker, d.code)));
+  const stacks = res.stackCapture1.n + res.stackCaptureN.n;
+  res.stackConsistent = stackUses[0] === stacks && stackUses[2] === stacks && stackUses[1] === stacks + res.stackSingle1.n + res.stackSingleN.n;
+  log(`stack uses ${stackUses.join("/")} for ${stacks} stacks: consistent=${res.stackConsistent}`);
 
   log("browser: wasm quote vs POST /v1/quotes");
   const page = await startProduct({ withAssets: true, state: "state-page" });

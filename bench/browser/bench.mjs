@@ -3,10 +3,12 @@
 //   (the same one each call, and two in turn) and for a basket of 3 lines with shipping: what a
 //   checkout page does as the buyer edits the basket;
 // - the one-shot quote(definition, basket, options), which also parses the definition every call;
+// - a stack of 3 codes (product, order, shipping: the issue 21 example's MUGS20, SAVE10, SHIPFREE)
+//   parsed once (PromoStack.parse), quoting the 3-line basket: cfg.stack = [definitions];
 // - the round trip, for the same code and basket.
 // window.runBench({definition, basket, lines, options, request, quoteCalls, oneShotCalls, roundTrips,
 // maxMillis}) → stats. With roundTrips 0 it times the module alone (no server needed).
-import init, { quote, PromoCode } from "./pkg/promocodes.js";
+import init, { quote, PromoCode, PromoStack } from "./pkg/promocodes.js";
 
 const ready = init();
 
@@ -97,6 +99,14 @@ window.runBench = async (cfg) => {
   out.handleLines = await timeLoop(() => promo.quote(cfg.lines, cfg.options), cfg.quoteCalls, cfg.maxMillis);
   out.handleLinesBatch = timeBatch(() => promo.quote(cfg.lines, cfg.options), cfg.quoteCalls, cfg.maxMillis);
   out.wasm = await timeLoop(() => quote(cfg.definition, cfg.basket, cfg.options), cfg.oneShotCalls, cfg.maxMillis);
+  if (cfg.stack) {
+    const stack = PromoStack.parse(cfg.stack);
+    const first = stack.quote(cfg.lines, cfg.options);
+    if (!first.ok || first.quote.codes.length !== cfg.stack.length) throw new Error(`stack refused: ${JSON.stringify(first)}`);
+    for (let i = 0; i < 20000; i++) stack.quote(cfg.lines, cfg.options);
+    out.stackLinesBatch = timeBatch(() => stack.quote(cfg.lines, cfg.options), cfg.quoteCalls, cfg.maxMillis);
+    stack.free();
+  }
   if (cfg.roundTrips > 0) out.http = await timeLoop(roundTrip, cfg.roundTrips, cfg.maxMillis);
   promo.free();
   return out;
