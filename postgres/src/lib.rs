@@ -115,6 +115,22 @@ every other table, so it would compare with the holds as they were before
 the wait. Locking first and reading after makes the comparison of the
 whole [`UsageCounts`] exact.
 
+# A capture in one round trip
+
+The store remembers the counts its own reads and writes last saw of each
+code without a campaign, overall and per customer seen (at most 10,000 of
+each), and offers them as its
+[`usage_hint`](AsyncRedemptionStore::usage_hint). The core's decision
+loop starts a capture from them, so a capture of a code this process
+wrote last is one round trip (the write) instead of two (a read, then the
+write). The hint is never trusted for an answer: the write compares it
+exactly as it compares a read, a stale write forgets the code's hint and
+is decided again on a read (without using up an attempt), and a refusal
+on hinted counts is confirmed by a read before the buyer sees it. When
+another process wrote the code since, the hint costs the round trip it
+would have saved. Conversions and releases forget the code's hint; a
+campaign's codes have none (every code of the campaign moves its counts).
+
 A call whose connection fails or whose future is dropped never gives that
 connection back to the pool: it is closed, so the server rolls back what
 was begun, and no later call inherits an open transaction. A write is
@@ -199,6 +215,9 @@ dropped mid-transaction, which this store needs to decide itself.
 
 #![deny(missing_docs)]
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
 use futures_util::future::{try_join, try_join3};
 use promocodes::{
@@ -242,6 +261,70 @@ const STORE: &str = "postgres";
 #[derive(Clone, Debug)]
 pub struct PgRedemptionStore {
     pool: Pool,
+    seen: Arc<Seen>,
+}
+
+/// The most codes, and customers per code, [`Seen`] remembers: past it, it
+/// starts again (a forgotten hint costs one read).
+const SEEN_MAX: usize = 10_000;
+
+/// What this store's own reads and writes last saw of plain codes' counts:
+/// the hint its decisions start from
+/// ([`AsyncRedemptionStore::usage_hint`]), which saves the read of a
+/// capture when no other writer moved the counts since. Shared by clones.
+#[derive(Debug, Default)]
+struct Seen(Mutex<HashMap<String, SeenCode>>);
+
+/// A code's counts as last seen: overall, and per customer seen.
+#[derive(Debug, Default)]
+struct SeenCode {
+    total: u64,
+    discounted: Decimal,
+    customers: HashMap<String, u64>,
+}
+
+impl Seen {
+    fn codes(&self) -> std::sync::MutexGuard<'_, HashMap<String, SeenCode>> {
+        // Nothing in it can be left half-changed by a panic: keep using it.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The counts of `code` for `customer`, if both were seen.
+    fn hint(&self, code: &Code, customer: Option<&CustomerId>) -> Option<UsageCounts> {
+        let codes = self.codes();
+        let seen = codes.get(code.as_str())?;
+        let mine = match customer {
+            Some(customer) => *seen.customers.get(customer.as_str())?,
+            None => 0,
+        };
+        UsageCounts::new(seen.total, mine)
+            .ok()?
+            .with_discounted(seen.discounted)
+            .ok()
+    }
+
+    /// `usage`, read or written just now for `code` and `customer`.
+    fn note(&self, code: &Code, customer: Option<&CustomerId>, usage: UsageCounts) {
+        let mut codes = self.codes();
+        if codes.len() >= SEEN_MAX && !codes.contains_key(code.as_str()) {
+            codes.clear();
+        }
+        let seen = codes.entry(code.as_str().to_owned()).or_default();
+        seen.total = usage.total();
+        seen.discounted = usage.discounted();
+        if let Some(customer) = customer {
+            if seen.customers.len() >= SEEN_MAX {
+                seen.customers.clear();
+            }
+            seen.customers
+                .insert(customer.as_str().to_owned(), usage.per_customer());
+        }
+    }
+
+    /// Forgets `code`: its counts moved in a way this store did not count.
+    fn forget(&self, code: &Code) {
+        self.codes().remove(code.as_str());
+    }
 }
 
 fn backend(err: impl std::fmt::Display) -> StoreError {
@@ -404,7 +487,10 @@ impl PgRedemptionStore {
     /// A store over `pool`. The pool's connections may set a `search_path`
     /// (the store's tables are unqualified).
     pub fn new(pool: Pool) -> PgRedemptionStore {
-        PgRedemptionStore { pool }
+        PgRedemptionStore {
+            pool,
+            seen: Arc::default(),
+        }
     }
 
     /// A store over a new pool of at most `max_connections` connections to
@@ -588,9 +674,18 @@ impl PgRedemptionStore {
         .map_err(db)?;
         checkout.done();
         let what: &str = row.try_get(0).map_err(db)?;
+        let plain = campaign.is_none();
         match what {
-            "written" => Ok(Some(reservation)),
-            "stale" => Ok(None),
+            "written" => {
+                if plain {
+                    self.seen.note(code, customer, usage);
+                }
+                Ok(Some(reservation))
+            }
+            "stale" => {
+                self.seen.forget(code);
+                Ok(None)
+            }
             "replay" => {
                 let Json(earlier) = row.try_get::<_, Json<Reservation>>(1).map_err(db)?;
                 Ok(Some(earlier.replayed()))
@@ -816,6 +911,7 @@ impl AsyncRedemptionStore for PgRedemptionStore {
         let checkout = Checkout::get(&self.pool).await?;
         let usage = read(checkout.client()?, code, customer, now).await?;
         checkout.done();
+        self.seen.note(code, customer, usage);
         Ok(usage)
     }
 
@@ -856,12 +952,34 @@ impl AsyncRedemptionStore for PgRedemptionStore {
         self.record_at(redemption).await
     }
 
+    /// The counts this store's own reads and writes last saw of a code
+    /// without a campaign (none for a campaign's codes, whose counts every
+    /// code of the campaign moves): a capture then writes without reading
+    /// first, and when another process moved the counts, the stale write
+    /// costs the read it saved.
+    fn usage_hint(
+        &self,
+        code: &Code,
+        campaign: Option<&Code>,
+        customer: Option<&CustomerId>,
+        _now: Timestamp,
+    ) -> Option<UsageCounts> {
+        match campaign {
+            Some(_) => None,
+            None => self.seen.hint(code, customer),
+        }
+    }
+
     async fn convert(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
-        self.convert_at(conversion).await
+        let converted = self.convert_at(conversion).await;
+        self.seen.forget(conversion.code);
+        converted
     }
 
     async fn release(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
-        self.release_at(release).await
+        let released = self.release_at(release).await;
+        self.seen.forget(release.code);
+        released
     }
 }
 

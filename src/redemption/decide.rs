@@ -9,6 +9,14 @@
 //! known key lives in it, once; the two drivers, [`drive`] (a
 //! [`RedemptionStore`]) and [`drive_async`] (an [`AsyncRedemptionStore`]),
 //! only carry steps to the store and answers back.
+//!
+//! A pass may start from the store's hint
+//! ([`RedemptionStore::usage_hint`]): counts it believes current without
+//! asking its storage. Only the first pass, and only for a write: the write
+//! compares them as it compares a read, and a stale write or a refusal on
+//! hinted counts is decided again on a read, in the same pass. So a hint
+//! saves a round trip when it is right and costs one when it is wrong, and
+//! never changes an answer.
 
 use std::mem;
 
@@ -123,12 +131,14 @@ impl<'a> Attempt<'a> {
 // Short-lived and matched at once: boxing would only add an allocation per step.
 #[allow(clippy::large_enum_variant)]
 enum Step<'m> {
-    /// [`RedemptionStore::usage_for`], or for a campaign's code [`RedemptionStore::uses_through`].
+    /// [`RedemptionStore::usage_for`], or for a campaign's code [`RedemptionStore::uses_through`];
+    /// when `hint`, the store's [`RedemptionStore::usage_hint`] first, if it has one.
     ReadUsage {
         code: &'m Code,
         campaign: Option<&'m Code>,
         customer: Option<&'m CustomerId>,
         now: Timestamp,
+        hint: bool,
     },
     /// [`RedemptionStore::reservation`].
     ReadKey { code: &'m Code, key: &'m IdempotencyKey },
@@ -144,8 +154,8 @@ enum Step<'m> {
 // Short-lived and matched at once: boxing would only add an allocation per step.
 #[allow(clippy::large_enum_variant)]
 enum Answer {
-    /// To [`Step::ReadUsage`].
-    Usage(Result<UsageCounts, StoreError>),
+    /// To [`Step::ReadUsage`]: the counts, and whether they are the store's hint.
+    Usage(Result<UsageCounts, StoreError>, bool),
     /// To [`Step::ReadKey`], [`Step::Record`] and [`Step::Convert`].
     Reservation(Result<Option<Reservation>, StoreError>),
 }
@@ -155,8 +165,10 @@ enum Answer {
 #[allow(clippy::large_enum_variant)]
 enum State<'a> {
     Start,
-    /// Waits on the counts.
-    Reading,
+    /// Waits on the counts (the store's hint, when `hint`).
+    Reading {
+        hint: bool,
+    },
     /// Waits on the compare-and-set of a new use against `expected`.
     Recording {
         expected: UsageCounts,
@@ -195,6 +207,10 @@ struct Decision<'a> {
     /// The counts this pass read (a conversion that changes a budget's sum
     /// is compared against them).
     usage: Option<UsageCounts>,
+    /// Whether `usage` is the store's hint, not a read.
+    hinted: bool,
+    /// Whether the store was asked for its hint (once a decision).
+    hint_asked: bool,
 }
 
 /// What to do with a reservation found under the key.
@@ -221,6 +237,8 @@ impl<'a> Decision<'a> {
             refusal: None,
             after_expired_hold: None,
             usage: None,
+            hinted: false,
+            hint_asked: false,
         }
     }
 
@@ -242,11 +260,12 @@ impl<'a> Decision<'a> {
             ..
         } = self.attempt;
         match &self.state {
-            State::Reading => Step::ReadUsage {
+            State::Reading { hint } => Step::ReadUsage {
                 code: promo.code(),
                 campaign: promo.campaign(),
                 customer,
                 now,
+                hint: *hint,
             },
             State::Recording { expected, quote } => Step::Record(Redemption {
                 after_expired_hold: self.after_expired_hold,
@@ -286,9 +305,10 @@ impl<'a> Decision<'a> {
         match (state, answer) {
             (State::Start, None) if self.attempts == 0 => State::Done(Err(Failure::Misuse(Misuse::ZeroAttempts))),
             (State::Start, None) => self.pass(),
-            (State::Reading, Some(Answer::Usage(usage))) => match usage {
+            (State::Reading { .. }, Some(Answer::Usage(usage, hinted))) => match usage {
                 Ok(usage) => {
                     self.usage = Some(usage);
+                    self.hinted = hinted;
                     self.decide(usage)
                 }
                 Err(err) => store_failed(err),
@@ -300,6 +320,8 @@ impl<'a> Decision<'a> {
                     self.then(settled)
                 }
                 (Ok(Some(reservation)), _) => State::Done(Ok(reservation)),
+                // Stale on the store's hint: read, in the same pass.
+                (Ok(None), _) if self.hinted => self.read_instead(),
                 // Stale: the counts moved between the read and the write.
                 (Ok(None), _) => self.pass(),
             },
@@ -322,6 +344,8 @@ impl<'a> Decision<'a> {
                     // Converted now, or by a twin a moment ago: either way this key's capture.
                     Ok(Some(captured)) if !captured.replayed => return State::Done(Ok(captured)),
                     Ok(Some(earlier)) => self.settle(key, earlier),
+                    // Stale on the store's hint: read, in the same pass.
+                    Ok(None) if expected.is_some() && self.hinted => return self.read_instead(),
                     // Stale (the budget's sum moved) or expired: decide again.
                     Ok(None) if expected.is_some() => return self.pass(),
                     // It expired between the read and the write: capture afresh, if for its basket.
@@ -342,7 +366,16 @@ impl<'a> Decision<'a> {
             })));
         }
         self.passes += 1;
-        State::Reading
+        let hint = !self.hint_asked;
+        self.hint_asked = true;
+        State::Reading { hint }
+    }
+
+    /// The pass again on a read: what was decided on the store's hint
+    /// did not stand (a stale write, or a refusal that a read must confirm).
+    fn read_instead(&mut self) -> State<'a> {
+        self.hinted = false;
+        State::Reading { hint: false }
     }
 
     /// The refusal that waited on the read of the key, as it is.
@@ -393,6 +426,9 @@ impl<'a> Decision<'a> {
     /// A refusal, unless the key has a record by now: a duplicate delivery
     /// that lost the race to its twin gets the twin's answer, not a rejection.
     fn refuse(&mut self, failure: Failure) -> State<'a> {
+        if self.hinted {
+            return self.read_instead();
+        }
         match self.attempt.key {
             Some(key) => {
                 self.refusal = Some(failure);
@@ -468,6 +504,8 @@ impl<'a> Decision<'a> {
             };
             match promo.validate_held(customer, basket, now, left) {
                 Ok(quote) => quote,
+                // The budget's rest came from the store's hint: a read must confirm the refusal.
+                Err(_) if expected.is_some() && self.hinted => return State::Reading { hint: false },
                 // The stale quote is the one the buyer was shown, if the capture names it.
                 Err(refused) => {
                     let stale = pinned.cloned().unwrap_or(held.quote);
@@ -477,6 +515,9 @@ impl<'a> Decision<'a> {
         };
         if let Some(shown) = pinned {
             if !shown.charges_as(&quote) {
+                if expected.is_some() && self.hinted {
+                    return State::Reading { hint: false };
+                }
                 return State::Done(Err(rejected(
                     PromoCodeRejected::quote_changed(shown, &quote),
                     Some(shown.clone()),
@@ -500,16 +541,20 @@ fn drive<S: RedemptionStore + ?Sized>(mut decision: Decision<'_>, store: &S) -> 
         answer = Some(match decision.resume(answer.take()) {
             Step::ReadUsage {
                 code,
-                campaign: None,
+                campaign,
                 customer,
                 now,
-            } => Answer::Usage(store.usage_for(code, customer, now)),
-            Step::ReadUsage {
-                code,
-                campaign: Some(campaign),
-                customer,
-                now,
-            } => Answer::Usage(store.uses_through(campaign, code, customer, now)),
+                hint,
+            } => match hint.then(|| store.usage_hint(code, campaign, customer, now)).flatten() {
+                Some(hinted) => Answer::Usage(Ok(hinted), true),
+                None => Answer::Usage(
+                    match campaign {
+                        None => store.usage_for(code, customer, now),
+                        Some(campaign) => store.uses_through(campaign, code, customer, now),
+                    },
+                    false,
+                ),
+            },
             Step::ReadKey { code, key } => Answer::Reservation(store.reservation(code, key)),
             Step::Record(redemption) => Answer::Reservation(store.record(&redemption)),
             Step::Convert(conversion) => Answer::Reservation(store.convert(&conversion)),
@@ -528,16 +573,20 @@ async fn drive_async<S: AsyncRedemptionStore + ?Sized>(
         answer = Some(match decision.resume(answer.take()) {
             Step::ReadUsage {
                 code,
-                campaign: None,
+                campaign,
                 customer,
                 now,
-            } => Answer::Usage(store.usage_for(code, customer, now).await),
-            Step::ReadUsage {
-                code,
-                campaign: Some(campaign),
-                customer,
-                now,
-            } => Answer::Usage(store.uses_through(campaign, code, customer, now).await),
+                hint,
+            } => match hint.then(|| store.usage_hint(code, campaign, customer, now)).flatten() {
+                Some(hinted) => Answer::Usage(Ok(hinted), true),
+                None => Answer::Usage(
+                    match campaign {
+                        None => store.usage_for(code, customer, now).await,
+                        Some(campaign) => store.uses_through(campaign, code, customer, now).await,
+                    },
+                    false,
+                ),
+            },
             Step::ReadKey { code, key } => Answer::Reservation(store.reservation(code, key).await),
             Step::Record(redemption) => Answer::Reservation(store.record(&redemption).await),
             Step::Convert(conversion) => Answer::Reservation(store.convert(&conversion).await),

@@ -361,6 +361,28 @@ pub trait RedemptionStore {
         }
     }
 
+    /// Counts the store believes are those of `code` (of `campaign`, if it
+    /// names one) for `customer` at `now`, without asking its storage: a
+    /// cache of what its own reads and writes saw, for a store whose reads
+    /// cost a round trip. `None` (the default) when it has none.
+    ///
+    /// The decision loop may start its first pass from them. They need not be
+    /// current: the write compares them as it compares a read, and a stale
+    /// write, or a refusal on them, is decided again on
+    /// [`usage_for`](RedemptionStore::usage_for) (or
+    /// [`uses_through`](RedemptionStore::uses_through)). A wrong hint costs a
+    /// round trip and never changes an answer.
+    fn usage_hint(
+        &self,
+        code: &Code,
+        campaign: Option<&Code>,
+        customer: Option<&CustomerId>,
+        now: Timestamp,
+    ) -> Option<UsageCounts> {
+        let _ = (code, campaign, customer, now);
+        None
+    }
+
     /// How many of `code`'s counted uses at `now` are holds.
     ///
     /// # Errors
@@ -441,6 +463,16 @@ macro_rules! delegate_store {
                 now: Timestamp,
             ) -> Result<UsageCounts, StoreError> {
                 (**self).uses_through(campaign, code, customer, now)
+            }
+
+            fn usage_hint(
+                &self,
+                code: &Code,
+                campaign: Option<&Code>,
+                customer: Option<&CustomerId>,
+                now: Timestamp,
+            ) -> Option<UsageCounts> {
+                (**self).usage_hint(code, campaign, customer, now)
             }
 
             fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
@@ -532,6 +564,19 @@ pub trait AsyncRedemptionStore {
         now: Timestamp,
     ) -> impl Future<Output = Result<UsageCounts, StoreError>> + Send;
 
+    /// As [`RedemptionStore::usage_hint`]: counts the store believes
+    /// current, from memory (no await), or `None` (the default).
+    fn usage_hint(
+        &self,
+        code: &Code,
+        campaign: Option<&Code>,
+        customer: Option<&CustomerId>,
+        now: Timestamp,
+    ) -> Option<UsageCounts> {
+        let _ = (code, campaign, customer, now);
+        None
+    }
+
     /// As [`RedemptionStore::held`].
     ///
     /// # Errors
@@ -598,6 +643,16 @@ macro_rules! delegate_async_store {
                 now: Timestamp,
             ) -> impl Future<Output = Result<UsageCounts, StoreError>> + Send {
                 (**self).uses_through(campaign, code, customer, now)
+            }
+
+            fn usage_hint(
+                &self,
+                code: &Code,
+                campaign: Option<&Code>,
+                customer: Option<&CustomerId>,
+                now: Timestamp,
+            ) -> Option<UsageCounts> {
+                (**self).usage_hint(code, campaign, customer, now)
             }
 
             fn held(&self, code: &Code, now: Timestamp) -> impl Future<Output = Result<u64, StoreError>> + Send {
