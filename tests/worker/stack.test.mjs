@@ -1,6 +1,7 @@
 // Several codes in one basket against the real Worker in workerd (issue 21): POST /v1/quotes with
 // `codes` gives the core's stack quote (the issue's example, exactly), a refused stack is 422 with
-// every code's rejection, bad lists are 400, and a stack quote records nothing.
+// every code's rejection, bad lists are 400, and a stack quote records nothing; holds, captures and
+// releases of stacks are all or none, also when 100 buyers race for codes capped 30 and 50.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { putCode, call, admin, capturer, captureReq, eur, workerForFile } from "./harness.mjs";
@@ -200,4 +201,43 @@ test("a capture pinned to the stack's quote refuses with quote_changed when any 
   const unpinned = await keyed("/v1/captures", "pin-1", { codes: ["PINA", "PINB"], ...basket });
   assert.equal(unpinned.status, 201, unpinned.text);
   assert.deepEqual(unpinned.json.receipts.map((x) => x.quote.discount.amount), ["2.50", "2.00"]);
+});
+
+test("100 racing stack captures over codes capped 30 and 50: exactly 30 stacks, each code's receipts matching", async () => {
+  for (const definition of [
+    { code: "RACE50", discount: { kind: "percent", percent: "10" }, applies_to: { categories: ["mugs"] },
+      combines_with: ["order"], limits: { total: 50 } },
+    { code: "RACE30", discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["product"], limits: { total: 30 } },
+  ]) {
+    const put = await putCode(base(), definition);
+    assert.equal(put.status, 201, put.text);
+  }
+  // Each buyer retries a 409 (a conflict: attempts used up) under the same key, as a client does,
+  // until the stack is captured or refused.
+  const capture = async (i) => {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const r = await keyed("/v1/captures", `race-capture-${i}`, { codes: ["RACE30", "RACE50"], ...basket });
+      if (r.status !== 409) return r;
+    }
+    throw new Error(`race-capture-${i}: still 409 after 20 tries`);
+  };
+  const race = await Promise.all(Array.from({ length: 100 }, (_, i) => capture(i)));
+  const won = race.filter((r) => r.status === 201);
+  const refused = race.filter((r) => r.status === 422);
+  assert.equal(won.length, 30, race.map((r) => r.status).join(","));
+  assert.equal(refused.length, 70);
+  for (const r of won) {
+    assert.deepEqual(r.json.receipts.map((x) => [x.quote.code, x.state]), [["RACE50", "captured"], ["RACE30", "captured"]]);
+  }
+  for (const r of refused) assert.deepEqual(r.json.rejections.map((x) => [x.code, x.rejection]), [["RACE30", "exhausted"]], r.text);
+  const [thirty, fifty] = [await usage("RACE30"), await usage("RACE50")];
+  assert.deepEqual([thirty.total, thirty.held], [30, 0], "RACE30: a use for each stack captured, none held");
+  assert.deepEqual([fifty.total, fifty.held], [30, 0], "RACE50: the refused stacks gave their first code back");
+  // Each code's receipts are the stacks' keys, once each.
+  for (const code of ["RACE30", "RACE50"]) {
+    const list = await call(base(), "GET", `/v1/codes/${code}/redemptions?limit=100`, { headers: admin });
+    assert.equal(list.status, 200, list.text);
+    const captured = list.json.redemptions.filter((x) => x.state === "captured").map((x) => x.idempotency_key).sort();
+    assert.deepEqual(captured, won.map((r) => r.json.receipts[0].key).sort(), code);
+  }
 });
