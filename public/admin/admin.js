@@ -1,6 +1,7 @@
-// The operator's console over the admin API: sign in, the catalog, define and edit a code (checked as
-// typed by the browser module, saved with If-Match), and a page per code with the last hour by minute
-// (uPlot), the totals and the redemptions with a CSV download.
+// The operator's console over the admin API: sign in, the catalog of codes and campaigns, define and
+// edit a code (checked as typed by the browser module, saved with If-Match), and a page per code and per
+// campaign with the last hour by minute (uPlot), the totals, the budget spent and the redemptions with a
+// CSV download; a campaign's page also generates and exports its codes.
 //
 // Rules of this file: nothing from the API or from a field is ever put into the page as HTML (only
 // textContent and attributes set through the DOM); the admin token lives in sessionStorage only and
@@ -96,7 +97,7 @@ export function explain(status, problem, what = "") {
     case 400: return `The server refused this${what ? ` ${what}` : ""}: ${problem?.detail ?? "bad input"}. Correct it and try again.`;
     case 401: return "The admin token was not accepted. Sign in again with the current token.";
     case 404: return problem?.type === "/problems/unknown_code"
-      ? `This code does not exist or is archived${detail}. Check its name, or show archived codes in the list.`
+      ? `This ${what.startsWith("campaign") ? "campaign" : "code"} does not exist or is archived${detail}. Check its name, or show archived codes in the list.`
       : `Not found${detail}. Go back to the list of codes and try again.`;
     case 412: return "Someone changed this code since you opened it. Compare both versions, then save again.";
     case 413: return `This is too large to send${detail}. Shorten it (for example, a smaller audience) and save again.`;
@@ -135,6 +136,23 @@ async function api(method, path, { body, headers = {}, what, auth = token() } = 
 }
 
 const codePath = (code) => `/v1/codes/${encodeURIComponent(code)}`;
+const campaignPath = (id) => `/v1/campaigns/${encodeURIComponent(id)}`;
+
+/** What differs between a code and a campaign, for the catalog's rows and the pages that watch them. */
+const KINDS = {
+  code: {
+    path: codePath,
+    nameOf: (summary) => summary.code,
+    page: (name) => `#/code/${encodeURIComponent(name)}`,
+    reach: (name) => name,
+  },
+  campaign: {
+    path: campaignPath,
+    nameOf: (summary) => summary.id,
+    page: (name) => `#/campaign/${encodeURIComponent(name)}`,
+    reach: (name) => `every code of ${name}`,
+  },
+};
 
 // ---------------------------------------------------------------------------------------------
 // Messages
@@ -165,10 +183,38 @@ function confirmAction(heading, text, ok) {
   });
 }
 
-// ---------------------------------------------------------------------------------------------
-// Views and routing (#/, #/new, #/edit/CODE, #/code/CODE)
+/** Asks before switching a code or a campaign (`kind`) off. */
+const confirmSwitchOff = (kind, name) => confirmAction(
+  `Switch ${name} off?`,
+  `Buyers' quotes, holds and captures of ${KINDS[kind].reach(name)} are refused at once (holds already made still capture). You can switch it on again.`,
+  "Switch off",
+);
 
-const VIEWS = ["signin", "catalog", "edit", "code", "campaigns", "campaign"];
+/** Asks before archiving a code or a campaign (`kind`). */
+const confirmArchive = (kind, name) => confirmAction(
+  `Archive ${name}?`,
+  kind === "campaign"
+    ? `Every code of ${name} reads as unknown to buyers from now on; its counts and history stay, and Restore brings it back.`
+    : `Buyers can no longer use ${name}; its history stays, and Restore brings it back with its counts.`,
+  "Archive",
+);
+
+/** Saves `text` as the file `name` through a download link. */
+function saveFile(text, name, type = "text/csv;charset=utf-8") {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views and routing (#/, #/campaigns, #/new, #/edit/CODE, #/code/CODE, #/campaign/ID)
+
+const VIEWS = ["signin", "catalog", "edit", "code"];
 let leaveView = () => {};
 
 function show(view, title) {
@@ -177,10 +223,11 @@ function show(view, title) {
   const signedIn = Boolean(token());
   $("nav").hidden = !signedIn;
   $("sign-out").hidden = !signedIn;
+  // The page each link opens: the catalog of all (#/) or of campaigns only (#/campaigns), a new code.
+  const here = view === "catalog" ? (catalog.kind === "campaigns" ? "#/campaigns" : "#/")
+    : view === "edit" && location.hash === "#/new" ? "#/new" : null;
   for (const link of $("nav").querySelectorAll("a")) {
-    const current = (link.getAttribute("href") === "#/" && view === "catalog") || (link.getAttribute("href") === "#/new" && view === "edit" && location.hash === "#/new")
-      || (link.getAttribute("href") === "#/campaigns" && view === "campaigns");
-    if (current) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
+    if (link.getAttribute("href") === here) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
   }
 }
 
@@ -206,10 +253,9 @@ async function route() {
   try {
     if (page === "new") await openEditor(null);
     else if (page === "edit" && code) await openEditor(code);
-    else if (page === "code" && code) await openCode(code);
-    else if (page === "campaigns") await openCampaigns();
-    else if (page === "campaign" && code) await openCampaign(code);
-    else await openCatalog();
+    else if (page === "code" && code) await openWatch("code", code);
+    else if (page === "campaign" && code) await openWatch("campaign", code);
+    else await openCatalog(page === "campaigns" ? "campaigns" : "all");
   } catch (err) {
     report(err);
   }
@@ -262,12 +308,22 @@ function signOut(navigate = true) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The catalog
+// The catalog: codes and campaigns in one list, by name (#/), or campaigns only (#/campaigns)
 
-const catalog = { cursors: [""], page: 0, prefix: "", archived: false };
+const catalog = { cursors: [""], page: 0, prefix: "", archived: false, kind: "all", loads: 0 };
 
-async function openCatalog() {
-  show("catalog", "Codes");
+async function openCatalog(kind) {
+  if (catalog.kind !== kind) {
+    catalog.kind = kind;
+    catalog.cursors = [""];
+    catalog.page = 0;
+  }
+  const campaignsOnly = kind === "campaigns";
+  show("catalog", campaignsOnly ? "Campaigns" : "Codes");
+  $("catalog-heading").textContent = campaignsOnly ? "Campaigns" : "Codes";
+  $("catalog-lede").textContent = campaignsOnly
+    ? "A campaign is one definition shared by many codes: its limits and budget hold across all of them. Define campaigns with PUT /v1/campaigns/{id}; generate and export their codes on a campaign's page."
+    : "Codes and campaigns, by name. A campaign is one definition shared by many codes: its limits and budget hold across all of them; its codes are on its page.";
   $("codes").tHead.rows[0].cells[2].textContent = `Valid (${zone})`;
   $("prefix").value = catalog.prefix;
   $("show-archived").checked = catalog.archived;
@@ -280,12 +336,42 @@ async function loadCatalog() {
   if (catalog.archived) query.set("archived", "true");
   const after = catalog.cursors[catalog.page];
   if (after) query.set("after", after);
-  const { json } = await api("GET", `/v1/codes?${query}`);
-  catalog.cursors[catalog.page + 1] = json.next ?? null;
-  renderCatalog(json.codes);
+  // Only the last load shows: a search typed while the first page loads is not overwritten by it.
+  const load = ++catalog.loads;
+  const [codes, campaigns] = await Promise.all([
+    catalog.kind === "campaigns" ? { json: { codes: [], next: null } } : api("GET", `/v1/codes?${query}`, { what: "search" }),
+    api("GET", `/v1/campaigns?${query}`, { what: "search" }),
+  ]);
+  const { rows, next } = mergePages([
+    { kind: "code", items: codes.json.codes, next: codes.json.next },
+    { kind: "campaign", items: campaigns.json.campaigns, next: campaigns.json.next },
+  ], CODES_PAGE);
+  if (load !== catalog.loads) return;
+  catalog.cursors[catalog.page + 1] = next;
+  renderCatalog(rows);
   $("codes-prev").disabled = catalog.page === 0;
-  $("codes-next").disabled = !json.next;
+  $("codes-next").disabled = !next;
   $("codes-page").textContent = `Page ${count(catalog.page + 1)}`;
+}
+
+/**
+ * One page of several lists, each a page in name order with the cursor of its next page (`next`, or
+ * null at its end): their rows in name order, `limit` of them (more when names tie at the end), and
+ * the name the next page of every list starts after (null when all are done). Each list is known only
+ * up to its cursor, so the rows after the smallest cursor wait for the next page.
+ */
+export function mergePages(lists, limit) {
+  const cursors = lists.map((list) => list.next).filter((next) => next != null).sort();
+  const bound = cursors[0] ?? null;
+  const byName = (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const known = lists
+    .flatMap(({ kind, items }) => items.map((summary) => ({ kind, name: KINDS[kind].nameOf(summary), summary })))
+    .filter((row) => bound === null || row.name <= bound)
+    .sort(byName);
+  if (known.length <= limit) return { rows: known, next: bound };
+  let end = limit;
+  while (end < known.length && known[end].name === known[limit - 1].name) end += 1;
+  return { rows: known.slice(0, end), next: end < known.length || bound !== null ? known[end - 1].name : null };
 }
 
 function cell(row, text, className) {
@@ -305,7 +391,7 @@ function usesInWords(summary) {
   return words;
 }
 
-/** Budget used (the discounts counting now, holds included), for codes that have one. */
+/** Budget used (the discounts counting now, holds included), for codes and campaigns that have one. */
 function budgetInWords(summary) {
   const budget = summary.limits?.budget;
   if (!budget || typeof budget !== "object" || !budget.amount) return "—";
@@ -314,31 +400,53 @@ function budgetInWords(summary) {
   return `${money(budget)} budget`;
 }
 
-function renderCatalog(codes) {
+function tag(text) {
+  const span = document.createElement("span");
+  span.className = "tag";
+  span.textContent = text;
+  return span;
+}
+
+function button(text, label, className, onClick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = className;
+  b.textContent = text;
+  b.setAttribute("aria-label", label);
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+/** The catalog's rows: a code's or a campaign's (marked "Campaign", with its number of codes). */
+function renderCatalog(rows) {
   const body = $("codes").tBodies[0];
   body.replaceChildren();
-  $("catalog-empty").hidden = codes.length > 0;
-  for (const summary of codes) {
+  $("catalog-empty").hidden = rows.length > 0;
+  $("catalog-empty").textContent = catalog.kind === "campaigns" ? "No campaigns match." : "No codes or campaigns match.";
+  for (const item of rows) {
+    const { kind, name, summary } = item;
     const row = document.createElement("tr");
-    const codeCell = document.createElement("th");
-    codeCell.scope = "row";
-    codeCell.className = "code";
-    const nameId = `code-name-${summary.code}`;
+    row.dataset.kind = kind;
+    const nameCell = document.createElement("th");
+    nameCell.scope = "row";
+    nameCell.className = "code";
     const link = document.createElement("a");
-    link.href = `#/code/${encodeURIComponent(summary.code)}`;
-    link.id = nameId;
-    link.textContent = summary.code;
-    codeCell.append(link);
-    if (summary.archived) {
-      const tag = document.createElement("span");
-      tag.className = "tag";
-      tag.textContent = "Archived";
-      codeCell.append(tag);
-    }
-    row.append(codeCell);
+    link.href = KINDS[kind].page(name);
+    link.id = `${kind}-name-${name}`;
+    link.textContent = name;
+    nameCell.append(link);
+    if (kind === "campaign") nameCell.append(tag("Campaign"));
+    if (summary.archived) nameCell.append(tag("Archived"));
+    row.append(nameCell);
     cell(row, discountInWords(summary));
     cell(row, windowInWords(summary));
-    cell(row, usesInWords(summary), "num");
+    const uses = cell(row, usesInWords(summary), "num");
+    if (kind === "campaign") {
+      const codes = document.createElement("span");
+      codes.className = "sub";
+      codes.textContent = `${count(summary.codes?.count ?? 0)} codes, ${count(summary.codes?.used ?? 0)} used`;
+      uses.append(codes);
+    }
     cell(row, budgetInWords(summary));
 
     const activeCell = cell(row, "");
@@ -352,50 +460,38 @@ function renderCatalog(codes) {
     const text = document.createElement("span");
     text.textContent = "Active";
     label.append(input, text);
-    input.setAttribute("aria-label", `Active: ${summary.code}`);
-    input.addEventListener("change", () => toggleActive(summary, input));
+    input.setAttribute("aria-label", `Active: ${name}`);
+    input.addEventListener("change", () => toggleActive(item, input));
     activeCell.append(label);
 
     const actions = cell(row, "");
     const box = document.createElement("div");
     box.className = "row-actions";
-    if (!summary.archived) {
-      const edit = document.createElement("a");
-      edit.className = "button quiet";
-      edit.href = `#/edit/${encodeURIComponent(summary.code)}`;
-      edit.textContent = "Edit";
-      edit.setAttribute("aria-label", `Edit ${summary.code}`);
-      const archive = document.createElement("button");
-      archive.type = "button";
-      archive.className = "danger";
-      archive.textContent = "Archive";
-      archive.setAttribute("aria-label", `Archive ${summary.code}`);
-      archive.addEventListener("click", () => archiveCode(summary));
-      box.append(edit, archive);
+    if (summary.archived) {
+      box.append(button("Restore", `Restore ${name}`, "quiet", () => restore(item)));
     } else {
-      const restore = document.createElement("button");
-      restore.type = "button";
-      restore.className = "quiet";
-      restore.textContent = "Restore";
-      restore.setAttribute("aria-label", `Restore ${summary.code}`);
-      restore.addEventListener("click", () => restoreCode(summary));
-      box.append(restore);
+      if (kind === "code") {
+        const edit = document.createElement("a");
+        edit.className = "button quiet";
+        edit.href = `#/edit/${encodeURIComponent(name)}`;
+        edit.textContent = "Edit";
+        edit.setAttribute("aria-label", `Edit ${name}`);
+        box.append(edit);
+      }
+      box.append(button("Archive", `Archive ${name}`, "danger", () => archive(item)));
     }
     actions.append(box);
     body.append(row);
   }
 }
 
-/** The kill switch: off only after a confirmation; sent with the definition's ETag. */
-async function toggleActive(summary, input) {
+/** The kill switch of a code or a campaign: off only after a confirmation; sent with its ETag. */
+async function toggleActive(item, input) {
+  const { kind, name, summary } = item;
   const active = input.checked;
   clearMessages();
   if (!active) {
-    const sure = await confirmAction(
-      `Switch ${summary.code} off?`,
-      `Buyers' quotes, holds and captures of ${summary.code} are refused at once (holds already made still capture). You can switch it on again.`,
-      "Switch off",
-    );
+    const sure = await confirmSwitchOff(kind, name);
     if (!sure) {
       input.checked = true;
       input.focus();
@@ -404,12 +500,13 @@ async function toggleActive(summary, input) {
   }
   input.disabled = true;
   try {
-    const current = await api("GET", codePath(summary.code));
-    const { json } = await api("PATCH", codePath(summary.code), {
+    const path = KINDS[kind].path(name);
+    const current = await api("GET", path, { what: kind });
+    const { json } = await api("PATCH", path, {
       body: { active }, headers: { "if-match": current.etag }, what: "switch",
     });
     summary.active = json.active;
-    showNotice(`${summary.code} is now ${json.active ? "active" : "switched off"}.`);
+    showNotice(`${name} is now ${json.active ? "active" : "switched off"}.`);
   } catch (err) {
     input.checked = !active;
     report(err);
@@ -419,42 +516,40 @@ async function toggleActive(summary, input) {
   }
 }
 
-async function archiveCode(summary) {
+async function archive({ kind, name }) {
   clearMessages();
-  const sure = await confirmAction(
-    `Archive ${summary.code}?`,
-    `Buyers can no longer use ${summary.code}; its history stays, and Restore brings it back with its counts.`,
-    "Archive",
-  );
-  if (!sure) return;
+  if (!(await confirmArchive(kind, name))) return;
   try {
-    await api("DELETE", codePath(summary.code));
+    await api("DELETE", KINDS[kind].path(name), { what: kind });
     await loadCatalog();
-    showNotice(`${summary.code} is archived.`);
+    showNotice(`${name} is archived.`);
   } catch (err) {
     report(err);
   }
 }
 
-/** Restores an archived code by defining it again (the summary is its definition, less the audience). */
-async function restoreCode(summary) {
+/** Restores an archived code or campaign by defining it again (the summary is its definition, less a code's audience). */
+async function restore({ kind, name, summary }) {
   clearMessages();
   if (summary.assigned) {
-    showProblem(`${summary.code} is assigned to named customers, whom the list does not show: open New code with the code ${summary.code} and paste its audience to restore it.`);
+    showProblem(`${name} is assigned to named customers, whom the list does not show: open New code with the code ${name} and paste its audience to restore it.`);
     return;
   }
   try {
-    await api("PUT", codePath(summary.code), { body: definitionOf(summary), what: "restore" });
+    await api("PUT", KINDS[kind].path(name), { body: definitionOf(summary), what: "restore" });
     await loadCatalog();
-    showNotice(`${summary.code} is restored.`);
+    showNotice(`${name} is restored.`);
   } catch (err) {
     report(err);
   }
 }
 
-/** A definition (the core's shape) from a lookup or a summary: without usage, remaining, archived, assigned. */
+/**
+ * A definition (the core's shape) from a lookup or a summary of a code or a campaign: without usage,
+ * remaining, archived, assigned, and a campaign's id and codes.
+ */
 function definitionOf(view) {
-  const { usage, remaining, archived, assigned, remaining_budget: _rb, ...definition } = view;
+  const { usage, remaining, archived, assigned, remaining_budget: _rb, id: _id, codes: _codes, ...definition } = view;
   return definition;
 }
 
@@ -717,9 +812,13 @@ async function showConflict(code, mine, etag) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A code's page: chart, totals, redemptions
+// A code's or a campaign's page (#/code/CODE, #/campaign/ID): chart, budget, totals, redemptions; a
+// campaign's also its kill switch, Archive, generating codes and their export
 
-const watch = { code: null, chart: null, budgetChart: null, series: [], timer: null, history: [], filtered: [], page: 0 };
+const watch = {
+  kind: null, name: null, chart: null, budgetChart: null, series: [], timer: null, history: [], filtered: [], page: 0,
+  etag: null, active: true,
+};
 
 const BASE_SERIES = [
   ["captures", "Captures", "#146c43"],
@@ -740,18 +839,26 @@ function rejectionsOf(figures) {
   return out;
 }
 
-async function openCode(code) {
-  show("code", code);
-  watch.code = code;
+/** Opens the page of code or campaign `name` (`kind`: "code" or "campaign"), refreshed every 10 s. */
+async function openWatch(kind, name) {
+  await moduleReady; // the budget's chart reads its currency's places from the browser module
+  show("code", name);
+  for (const el of $("view-code").querySelectorAll("[data-for]")) el.hidden = el.dataset.for !== kind;
+  watch.kind = kind;
+  watch.name = name;
   watch.page = 0;
-  $("code-heading").textContent = code;
-  $("code-edit").href = `#/edit/${encodeURIComponent(code)}`;
-  $("code-edit").setAttribute("aria-label", `Edit ${code}`);
+  watch.history = [];
+  watch.filtered = [];
+  $("filter-form").reset(); // each page opens unfiltered
+  $("code-heading").textContent = name;
+  $("code-edit").href = `#/edit/${encodeURIComponent(name)}`;
+  $("code-edit").setAttribute("aria-label", `Edit ${name}`);
+  $("generated").textContent = "";
   $("chart").replaceChildren();
   watch.chart = null;
   watch.series = [];
-  await Promise.all([refreshCode(), loadHistory()]);
-  watch.timer = setInterval(() => refreshCode().catch(report), REFRESH_MS);
+  await Promise.all([refreshWatch(), loadHistory()]);
+  watch.timer = setInterval(() => refreshWatch().catch(report), REFRESH_MS);
   leaveView = () => {
     clearInterval(watch.timer);
     watch.timer = null;
@@ -759,18 +866,32 @@ async function openCode(code) {
     watch.chart = null;
     watch.budgetChart?.destroy();
     watch.budgetChart = null;
-    watch.code = null;
+    watch.kind = null;
+    watch.name = null;
   };
 }
 
-async function refreshCode() {
-  const code = watch.code;
-  const [view, stats] = await Promise.all([api("GET", codePath(code)), api("GET", `${codePath(code)}/stats`)]);
-  if (watch.code !== code) return;
-  $("code-summary").textContent = `${discountInWords(view.json)}. Valid: ${windowInWords(view.json)} (${zone}). ${usesInWords(view.json)}. ${view.json.active ? "Active" : "Switched off"}.`;
+/** The page's figures and charts, read again (every 10 s, and after each change). */
+async function refreshWatch() {
+  const { kind, name } = watch;
+  const path = KINDS[kind].path(name);
+  const [view, stats] = await Promise.all([api("GET", path, { what: kind }), api("GET", `${path}/stats`, { what: kind })]);
+  if (watch.kind !== kind || watch.name !== name) return;
+  const json = view.json;
+  const state = json.active ? "Active" : "Switched off";
+  if (kind === "campaign") {
+    watch.etag = view.etag;
+    watch.active = json.active;
+    $("campaign-switch").textContent = json.active ? "Switch off" : "Switch on";
+    $("code-summary").textContent = `${discountInWords(json)}. Valid: ${windowInWords(json)} (${zone}). `
+      + `${count(json.codes?.count ?? 0)} codes, ${count(json.codes?.used ?? 0)} used; ${usesInWords(json)}. `
+      + `Each code: ${count(json.uses_per_code ?? 1)} use(s). ${state}.`;
+  } else {
+    $("code-summary").textContent = `${discountInWords(json)}. Valid: ${windowInWords(json)} (${zone}). ${usesInWords(json)}. ${state}.`;
+  }
   renderTotals(stats.json);
   renderChart(stats.json.by_minute ?? []);
-  renderBudget(view.json, stats.json);
+  renderBudget(json, stats.json);
   $("chart-updated").textContent = `Updated ${timeFormat.format(new Date())}; refreshed every 10 seconds.`;
 }
 
@@ -798,13 +919,15 @@ function renderTotals(stats) {
   }
 }
 
-function renderChart(minutes, holder = watch, container = $("chart"), withTable = true) {
+function renderChart(minutes) {
+  const holder = watch;
+  const container = $("chart");
   const rejectionCodes = [...new Set(minutes.flatMap((m) => Object.keys(rejectionsOf(m.figures))))].sort();
   const series = [...BASE_SERIES.map(([key, label]) => ({ key, label })), ...rejectionCodes.map((code) => ({ key: `rejected:${code}`, label: `Refused: ${code}` }))];
   const xs = minutes.map((m) => Date.parse(m.minute) / 1000);
   const valueOf = (m, key) => (key.startsWith("rejected:") ? rejectionsOf(m.figures)[key.slice(9)] ?? 0 : m.figures[key] ?? 0);
   const data = [xs, ...series.map(({ key }) => minutes.map((m) => valueOf(m, key)))];
-  if (withTable) renderMinuteTable(minutes, series, valueOf);
+  renderMinuteTable(minutes, series, valueOf);
 
   const width = Math.max(300, container.clientWidth || 600);
   const sameSeries = holder.chart && holder.series.join("|") === series.map((s) => s.key).join("|");
@@ -912,20 +1035,20 @@ function renderMinuteTable(minutes, series, valueOf) {
   }
 }
 
-/** Every redemption of the code (up to HISTORY_MAX), page by page from the API. */
+/** Every redemption of the code or campaign (up to HISTORY_MAX), page by page from the API. */
 async function loadHistory() {
-  const code = watch.code;
+  const { kind, name } = watch;
   const all = [];
   let after = "";
   for (;;) {
     const query = new URLSearchParams({ limit: "1000" });
     if (after) query.set("after", after);
-    const { json } = await api("GET", `${codePath(code)}/redemptions?${query}`);
+    const { json } = await api("GET", `${KINDS[kind].path(name)}/redemptions?${query}`, { what: kind });
     all.push(...json.redemptions);
     if (!json.next || all.length >= HISTORY_MAX) break;
     after = json.next;
   }
-  if (watch.code !== code) return;
+  if (watch.kind !== kind || watch.name !== name) return;
   watch.history = all;
   applyFilter();
 }
@@ -934,8 +1057,11 @@ function applyFilter() {
   const state = $("filter-state").value;
   const customer = $("filter-customer").value.trim();
   const key = $("filter-key").value.trim();
+  // A campaign's uses, each through one of its codes, filter by that code too (written in capitals).
+  const code = watch.kind === "campaign" ? $("filter-code").value.trim().toUpperCase() : "";
   watch.filtered = watch.history.filter((r) => (!state || r.state === state)
     && (!customer || (r.customer ?? "").includes(customer))
+    && (!code || (r.code ?? "").includes(code))
     && (!key || (r.idempotency_key ?? "").includes(key)));
   watch.page = Math.min(watch.page, Math.max(0, Math.ceil(watch.filtered.length / HISTORY_PAGE) - 1));
   renderHistory();
@@ -946,6 +1072,7 @@ function redemptionRow(r) {
   const quote = r.quote ?? null;
   return {
     seq: r.seq,
+    code: r.code ?? "",
     key: r.idempotency_key ?? "",
     state: r.state ?? "",
     customer: r.customer ?? "",
@@ -965,6 +1092,7 @@ function renderHistory() {
   for (const r of slice.map(redemptionRow)) {
     const row = document.createElement("tr");
     cell(row, count(r.seq), "num");
+    if (watch.kind === "campaign") cell(row, r.code);
     cell(row, r.key);
     cell(row, r.state);
     cell(row, r.customer);
@@ -990,109 +1118,33 @@ export function csvField(value) {
 }
 
 export const CSV_COLUMNS = ["seq", "idempotency_key", "state", "customer", "total", "discount", "payable", "currency", "at", "reason"];
+/** A campaign's CSV: each use with the code it came through, after its number. */
+export const CAMPAIGN_CSV_COLUMNS = ["seq", "code", ...CSV_COLUMNS.slice(1)];
 
 /** What the filter shows, as CSV (amounts as the API writes them, times in UTC as the API writes them). */
 function historyCsv() {
-  const lines = [CSV_COLUMNS.join(",")];
+  const columns = watch.kind === "campaign" ? CAMPAIGN_CSV_COLUMNS : CSV_COLUMNS;
+  const lines = [columns.join(",")];
   for (const r of watch.filtered.map(redemptionRow)) {
-    lines.push([r.seq, r.key, r.state, r.customer, r.total?.amount, r.discount?.amount, r.payable?.amount,
-      r.total?.currency, r.at, r.reason].map(csvField).join(","));
+    const fields = {
+      seq: r.seq, code: r.code, idempotency_key: r.key, state: r.state, customer: r.customer, total: r.total?.amount,
+      discount: r.discount?.amount, payable: r.payable?.amount, currency: r.total?.currency, at: r.at, reason: r.reason,
+    };
+    lines.push(columns.map((column) => csvField(fields[column])).join(","));
   }
   return `${lines.join("\r\n")}\r\n`;
 }
 
 function downloadCsv() {
-  const blob = new Blob([historyCsv()], { type: "text/csv;charset=utf-8" });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = `${watch.code}-redemptions.csv`;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveFile(historyCsv(), `${watch.name}-redemptions.csv`);
 }
 
 // ---------------------------------------------------------------------------------------------
-// Campaigns: the list, a campaign's figures, generating codes and the CSV export
-
-const campaignPath = (id) => `/v1/campaigns/${encodeURIComponent(id)}`;
-const campaignsPage = { cursors: [""], page: 0 };
-let campaignId = null;
-
-async function openCampaigns() {
-  show("campaigns", "Campaigns");
-  campaignsPage.cursors = [""];
-  campaignsPage.page = 0;
-  await loadCampaigns();
-}
-
-async function loadCampaigns() {
-  const after = campaignsPage.cursors[campaignsPage.page];
-  const params = new URLSearchParams({ limit: String(CODES_PAGE) });
-  if (after) params.set("after", after);
-  const { json } = await api("GET", `/v1/campaigns?${params}`, { what: "the campaigns" });
-  const body = $("campaigns").tBodies[0];
-  body.replaceChildren();
-  for (const summary of json.campaigns) {
-    const row = body.insertRow();
-    const link = document.createElement("a");
-    link.href = `#/campaign/${encodeURIComponent(summary.id)}`;
-    link.textContent = summary.id;
-    row.insertCell().append(link);
-    cell(row, discountInWords(summary));
-    cell(row, `${count(summary.codes?.count ?? 0)} (${count(summary.codes?.used ?? 0)} used)`, "num");
-    cell(row, usesInWords(summary), "num");
-    cell(row, summary.archived ? "Archived" : summary.active ? "Active" : "Switched off");
-  }
-  $("campaigns-empty").hidden = json.campaigns.length > 0;
-  campaignsPage.cursors[campaignsPage.page + 1] = json.next ?? null;
-  $("campaigns-next").disabled = !json.next;
-}
-
-const campaignWatch = { chart: null, series: [], timer: null, etag: null, active: true };
-
-async function openCampaign(id) {
-  show("campaign", id);
-  campaignId = id;
-  $("campaign-heading").textContent = id;
-  $("generated").textContent = "";
-  $("campaign-chart").replaceChildren();
-  campaignWatch.chart = null;
-  campaignWatch.series = [];
-  await refreshCampaign();
-  campaignWatch.timer = setInterval(() => refreshCampaign().catch(report), REFRESH_MS);
-  leaveView = () => {
-    clearInterval(campaignWatch.timer);
-    campaignWatch.timer = null;
-    campaignWatch.chart?.destroy();
-    campaignWatch.chart = null;
-    campaignId = null;
-  };
-}
-
-/** The campaign's figures and chart, read again (every 10 s, and after each change). */
-async function refreshCampaign() {
-  const id = campaignId;
-  const [{ json, etag }, stats] = await Promise.all([
-    api("GET", campaignPath(id), { what: `campaign ${id}` }),
-    api("GET", `${campaignPath(id)}/stats`, { what: `campaign ${id}` }),
-  ]);
-  if (campaignId !== id) return;
-  campaignWatch.etag = etag;
-  campaignWatch.active = json.active;
-  $("campaign-switch").textContent = json.active ? "Switch off" : "Switch on";
-  renderChart(stats.json.by_minute ?? [], campaignWatch, $("campaign-chart"), false);
-  $("campaign-chart-updated").textContent = `Updated ${timeFormat.format(new Date())}; refreshed every 10 seconds.`;
-  const budget = json.limits?.budget ? ` Budget: ${money(json.usage?.discounted ?? { amount: "0", currency: json.limits.budget.currency })} of ${money(json.limits.budget)} used.` : "";
-  $("campaign-summary").textContent = `${discountInWords(json)}. ${count(json.codes?.count ?? 0)} codes, ${count(json.codes?.used ?? 0)} used; `
-    + `${count(json.usage?.total ?? 0)} uses, ${count(json.usage?.held ?? 0)} held. Each code: ${count(json.uses_per_code ?? 1)} use(s).${budget} `
-    + `${json.active ? "Active" : "Switched off"}.`;
-}
+// A campaign's page: generating codes, the kill switch, Archive and the codes' export
 
 async function generateCodes(event) {
   event.preventDefault();
-  const id = campaignId;
+  const id = watch.name;
   const countText = $("g-count").value.trim();
   if (!/^\d+$/.test(countText)) {
     showProblem("Count: enter a whole number of codes, 1 to 10,000.");
@@ -1107,7 +1159,7 @@ async function generateCodes(event) {
     // One key per click: a retry of this call (the network failed) would answer the same codes.
     const key = `console-${crypto.randomUUID()}`;
     const { json } = await api("POST", `${campaignPath(id)}/codes`, { body, headers: { "idempotency-key": key }, what: `campaign ${id}` });
-    await refreshCampaign();
+    await refreshWatch();
     $("generated").textContent = `Generated ${count(json.created)} codes, for example ${json.codes.slice(0, 3).join(", ")}.`;
     showNotice(`Generated ${count(json.created)} codes for ${id}.`);
   } catch (err) {
@@ -1120,21 +1172,17 @@ async function generateCodes(event) {
 
 /** The campaign's kill switch (with confirmation before switching off), sent with If-Match. */
 async function switchCampaign() {
-  const id = campaignId;
-  const active = !campaignWatch.active;
+  const id = watch.name;
+  const active = !watch.active;
   clearMessages();
-  if (!active && !(await confirmAction(
-    `Switch ${id} off?`,
-    `Buyers' quotes, holds and captures of every code of ${id} are refused at once (holds already made still capture). You can switch it on again.`,
-    "Switch off",
-  ))) {
+  if (!active && !(await confirmSwitchOff("campaign", id))) {
     $("campaign-switch").focus();
     return;
   }
   try {
-    const { json } = await api("PATCH", campaignPath(id), { body: { active }, headers: { "if-match": campaignWatch.etag }, what: `campaign ${id}` });
+    const { json } = await api("PATCH", campaignPath(id), { body: { active }, headers: { "if-match": watch.etag }, what: `campaign ${id}` });
     showNotice(`${id} is now ${json.active ? "active" : "switched off"}.`);
-    await refreshCampaign();
+    await refreshWatch();
   } catch (err) {
     report(err);
   }
@@ -1143,9 +1191,9 @@ async function switchCampaign() {
 
 /** Archives the campaign (its codes then read as unknown; counts and history stay). */
 async function archiveCampaign() {
-  const id = campaignId;
+  const id = watch.name;
   clearMessages();
-  if (!(await confirmAction(`Archive ${id}?`, `Every code of ${id} reads as unknown to buyers from now on; its counts and history stay.`, "Archive"))) return;
+  if (!(await confirmArchive("campaign", id))) return;
   try {
     await api("DELETE", campaignPath(id), { what: `campaign ${id}` });
     nextNotice = `${id} is archived.`;
@@ -1157,7 +1205,7 @@ async function archiveCampaign() {
 
 /** The campaign's streamed CSV, fetched with the token in its header (never a URL), then saved. */
 async function downloadCampaignCsv() {
-  const id = campaignId;
+  const id = watch.name;
   let res;
   try {
     res = await fetch(`${campaignPath(id)}/codes`, { headers: { authorization: `Bearer ${token()}`, accept: "text/csv" }, cache: "no-store" });
@@ -1169,15 +1217,7 @@ async function downloadCampaignCsv() {
     showProblem(explain(res.status, null, `campaign ${id}`));
     return;
   }
-  const blob = new Blob([await res.text()], { type: "text/csv;charset=utf-8" });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = `${id}-codes.csv`;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveFile(await res.text(), `${id}-codes.csv`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1248,7 +1288,6 @@ function wire() {
   $("campaign-csv").addEventListener("click", downloadCampaignCsv);
   $("campaign-switch").addEventListener("click", switchCampaign);
   $("campaign-archive").addEventListener("click", archiveCampaign);
-  $("campaigns-next").addEventListener("click", () => { campaignsPage.page += 1; loadCampaigns().catch(report); });
 
   window.addEventListener("hashchange", () => route());
   // The chart follows its card's width (a window resized, a layout that changed).

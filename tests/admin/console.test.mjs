@@ -667,7 +667,7 @@ test("campaigns: listed, a campaign's figures, codes generated from a pattern, t
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.getByRole("link", { name: "SPRING", exact: true }).click();
   await page.getByRole("heading", { name: "SPRING", exact: true }).waitFor();
-  await page.getByText(/0 codes, 0 used/).waitFor();
+  await page.locator("#code-summary").getByText(/0 codes, 0 used/).waitFor();
 
   // Refused as the server refuses: a pattern with fewer than 8 #.
   await page.getByRole("textbox", { name: "Count", exact: true }).fill("3");
@@ -679,7 +679,7 @@ test("campaigns: listed, a campaign's figures, codes generated from a pattern, t
   await page.getByRole("textbox", { name: "Pattern", exact: true }).fill("SP-####-####");
   await page.getByRole("button", { name: "Generate", exact: true }).click();
   await page.getByText(/^Generated 3 codes, for example SP-/).waitFor();
-  await page.getByText(/3 codes, 0 used/).waitFor();
+  await page.locator("#code-summary").getByText(/3 codes, 0 used/).waitFor();
   await axe(page, "campaign");
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
@@ -687,7 +687,7 @@ test("campaigns: listed, a campaign's figures, codes generated from a pattern, t
   }
 
   // The chart of the campaign's last hour, and its kill switch (If-Match, after a confirmation).
-  await page.locator("#campaign-chart canvas").waitFor();
+  await page.locator("#chart canvas").waitFor();
   await page.getByRole("button", { name: "Switch off", exact: true }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Switch off" }).click();
   await page.getByText("SPRING is now switched off.").waitFor();
@@ -712,6 +712,246 @@ test("campaigns: listed, a campaign's figures, codes generated from a pattern, t
   await page.getByText("SPRING is archived.").waitFor();
   await page.getByRole("heading", { name: "Campaigns", exact: true }).waitFor();
   assert.equal((await call(worker.base, "GET", "/v1/campaigns/SPRING", { headers: admin })).json.archived, true);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+const putCampaign = (id, definition) => call(worker.base, "PUT", `/v1/campaigns/${id}`, { body: definition, headers: admin });
+const addCodes = (id, codes) => call(worker.base, "POST", `/v1/campaigns/${id}/codes`, {
+  body: { codes }, headers: { ...admin, "idempotency-key": `console-test-${id}` },
+});
+
+test("the catalog lists campaigns beside codes: marked, its switch (a quote of its code refused inactive), Archive and Restore; axe and screenshots", async () => {
+  const definition = {
+    discount: { kind: "percent", percent: "20" }, limits: { total: 10, budget: eur("50.00") },
+    starts_at: "2026-01-01T09:00:00Z", ends_at: "2027-01-01T00:00:00Z",
+  };
+  assert.equal((await putCampaign("CATCAMP", definition)).status, 201);
+  assert.equal((await addCodes("CATCAMP", ["CATCAMP-1", "CATCAMP-2"])).status, 201);
+  assert.equal((await put({ code: "CATCODE", discount: { kind: "percent", percent: "5" } })).status, 201);
+  const quote = () => call(worker.base, "POST", "/v1/quotes", { body: { code: "CATCAMP-1", total: eur("80.00") } });
+  assert.equal((await quote()).status, 200);
+
+  const page = await open();
+  await signIn(page);
+  await page.getByLabel("Code starts with").fill("cat");
+  await page.getByRole("button", { name: "Search" }).click();
+  const row = page.getByRole("row", { name: /CATCAMP/ });
+  await row.waitFor();
+  await page.getByRole("row", { name: /CATCODE/ }).waitFor();
+  const names = () => page.locator("#codes tbody th a").allTextContents();
+  await page.waitForFunction(() => document.querySelectorAll("#codes tbody tr").length === 2);
+  assert.deepEqual(await names(), ["CATCAMP", "CATCODE"], "one list, by name");
+  const text = await row.textContent();
+  assert.match(text, /Campaign/, "marked as a campaign");
+  assert.match(text, /20% off/);
+  assert.match(text, /1 Jan 2026, 10:00 – 1 Jan 2027, 01:00/, "the window in the operator's time zone");
+  assert.equal(await row.locator("td").nth(2).innerText(), "0 used, 10 left\n2 codes, 0 used", "uses, then its codes");
+  assert.match(text, /€0\.00 of €50\.00/, "the budget used");
+  assert.doesNotMatch(await page.getByRole("row", { name: /CATCODE/ }).textContent(), /Campaign/);
+  assert.equal(await row.getByRole("link", { name: "CATCAMP", exact: true }).getAttribute("href"), "#/campaign/CATCAMP");
+  assert.equal(await row.getByRole("link", { name: /Edit/ }).count(), 0, "a campaign is defined through the API, not the code form");
+  await axe(page, "catalog with a campaign");
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await shoot(page, "catalog-campaign");
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // The kill switch: off after a confirmation, with the campaign's ETag; every code of it refused.
+  const toggle = page.getByRole("switch", { name: "Active: CATCAMP" });
+  assert.equal(await toggle.isChecked(), true);
+  await toggle.click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByText("Buyers' quotes, holds and captures of every code of CATCAMP are refused at once").waitFor();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await page.waitForFunction(() => document.querySelector('[aria-label="Active: CATCAMP"]').checked, null, { timeout: 5_000 });
+  assert.equal((await quote()).status, 200, "cancelled: still on");
+  await toggle.click();
+  await dialog.getByRole("button", { name: "Switch off" }).click();
+  await page.getByText("CATCAMP is now switched off.").waitFor();
+  const refused = await quote();
+  assert.equal(refused.status, 422, refused.text);
+  assert.equal(refused.json.rejection, "inactive");
+  await toggle.click();
+  await page.getByText("CATCAMP is now active.").waitFor();
+  assert.equal((await quote()).status, 200);
+
+  // Archive, then Restore: defined again as it was, its codes usable again.
+  const before = (await call(worker.base, "GET", "/v1/campaigns/CATCAMP", { headers: admin })).json;
+  await row.getByRole("button", { name: "Archive CATCAMP" }).click();
+  await dialog.getByText("Every code of CATCAMP reads as unknown to buyers").waitFor();
+  await dialog.getByRole("button", { name: "Archive" }).click();
+  await page.getByText("CATCAMP is archived.").waitFor();
+  await page.getByRole("row", { name: /CATCAMP/ }).waitFor({ state: "hidden" });
+  assert.equal((await quote()).status, 404);
+  await page.getByLabel("Show archived codes").check();
+  await page.getByRole("button", { name: "Search" }).click();
+  await page.getByRole("row", { name: /CATCAMP/ }).getByText("Archived").waitFor();
+  assert.equal(await page.getByRole("switch", { name: "Active: CATCAMP" }).isDisabled(), true);
+  await page.getByRole("button", { name: "Restore CATCAMP" }).click();
+  await page.getByText("CATCAMP is restored.").waitFor();
+  const after = (await call(worker.base, "GET", "/v1/campaigns/CATCAMP", { headers: admin })).json;
+  assert.equal(after.archived, false);
+  assert.deepEqual({ ...after, archived: undefined }, { ...before, archived: undefined }, "the same definition, counts and codes");
+  assert.equal((await quote()).status, 200);
+  await page.getByRole("button", { name: "Archive CATCAMP" }).waitFor();
+
+  // The Campaigns link: the same list, campaigns only.
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Campaigns" }).click();
+  await page.getByRole("heading", { name: "Campaigns", exact: true }).waitFor();
+  await page.getByRole("row", { name: /CATCODE/ }).waitFor({ state: "hidden" });
+  await page.getByRole("row", { name: /CATCAMP/ }).waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("the catalog pages codes and campaigns together, in name order", async () => {
+  const names = Array.from({ length: 24 }, (_, i) => `PGX${String(i).padStart(2, "0")}`);
+  for (const [i, name] of names.entries()) {
+    const r = i % 2 === 0
+      ? await put({ code: name, discount: { kind: "percent", percent: "10" } })
+      : await putCampaign(name, { discount: { kind: "percent", percent: "10" } });
+    assert.equal(r.status, 201, r.text);
+  }
+  const page = await open();
+  await signIn(page);
+  await page.getByLabel("Code starts with").fill("PGX");
+  await page.getByRole("button", { name: "Search" }).click();
+  const onPage = (n) => page.waitForFunction((text) => document.getElementById("codes-page").textContent === text, `Page ${n}`);
+  await page.getByRole("row", { name: /PGX19/ }).waitFor();
+  await onPage(1);
+  const shown = () => page.locator("#codes tbody th a").allTextContents();
+  assert.deepEqual(await shown(), names.slice(0, 20));
+  const kinds = await page.locator("#codes tbody tr").evaluateAll((rows) => rows.map((r) => r.dataset.kind));
+  assert.deepEqual(kinds, names.slice(0, 20).map((_, i) => (i % 2 === 0 ? "code" : "campaign")));
+  assert.equal(await page.getByRole("button", { name: "Previous page" }).isDisabled(), true);
+  await page.getByRole("button", { name: "Next page" }).click();
+  await onPage(2);
+  await page.getByRole("row", { name: /PGX23/ }).waitFor();
+  assert.deepEqual(await shown(), names.slice(20));
+  assert.equal(await page.getByRole("button", { name: "Next page" }).isDisabled(), true);
+  await page.getByRole("button", { name: "Previous page" }).click();
+  await page.getByRole("row", { name: /PGX00/ }).waitFor();
+  assert.deepEqual(await shown(), names.slice(0, 20));
+
+  // The merge itself: a list is known only up to its cursor.
+  const merged = await page.evaluate(async () => {
+    const { mergePages } = await import("/admin/admin.js");
+    const codes = (...names) => names.map((code) => ({ code }));
+    const campaigns = (...names) => names.map((id) => ({ id }));
+    const names = ({ rows, next }) => ({ rows: rows.map((r) => `${r.kind}:${r.name}`), next });
+    return [
+      names(mergePages([{ kind: "code", items: codes("A", "C", "E"), next: "E" }, { kind: "campaign", items: campaigns("B", "D", "F", "G"), next: null }], 10)),
+      names(mergePages([{ kind: "code", items: codes("A", "C", "E"), next: "E" }, { kind: "campaign", items: campaigns("B", "D", "F", "G"), next: null }], 3)),
+      names(mergePages([{ kind: "code", items: codes("A"), next: null }, { kind: "campaign", items: campaigns("B"), next: null }], 3)),
+    ];
+  });
+  assert.deepEqual(merged, [
+    { rows: ["code:A", "campaign:B", "code:C", "campaign:D", "code:E"], next: "E" },
+    { rows: ["code:A", "campaign:B", "code:C"], next: "C" },
+    { rows: ["code:A", "campaign:B"], next: null },
+  ]);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("a campaign's page: totals, budget spent, its redemptions with their codes, filtered (code too); the CSV equals the API's list; axe and screenshots", async () => {
+  assert.equal((await putCampaign("WATCHCAMP", {
+    discount: { kind: "percent", percent: "10" }, limits: { budget: eur("100.00") }, uses_per_code: 3,
+  })).status, 201);
+  assert.equal((await addCodes("WATCHCAMP", ["WC-1", "WC-2", "WC-3"])).status, 201);
+  for (const [code, key, customer] of [["WC-1", "wc-a", "erin"], ["WC-1", "wc-b", "frank"], ["WC-2", "wc-c", "erin"]]) {
+    const r = await capture(code, key, { customer });
+    assert.equal(r.status, 201, r.text);
+  }
+  const held = await call(worker.base, "POST", "/v1/holds", {
+    body: { code: "WC-3", total: eur("40.00"), customer: "gina" }, headers: { ...capturer, "idempotency-key": "wc-d" },
+  });
+  assert.equal(held.status, 201, held.text);
+  const released = await call(worker.base, "POST", "/v1/releases", { body: { code: "WC-2", key: "wc-c", reason: "refund" }, headers: capturer });
+  assert.equal(released.status, 200, released.text);
+
+  const page = await open();
+  await signIn(page, "#/campaign/WATCHCAMP");
+  await page.getByRole("heading", { name: "WATCHCAMP", exact: true }).waitFor();
+  await page.getByText("4 redemptions.").waitFor();
+  // A capture made through the API now appears, with the code it came through.
+  assert.equal((await capture("WC-3", "wc-e", { customer: "hal" })).status, 201);
+  await page.waitForFunction(() => [...document.querySelectorAll("#totals div")]
+    .some((d) => d.querySelector("dt").textContent === "Captures" && d.querySelector("dd").textContent === "4"), null, { timeout: 15_000 });
+  await page.reload();
+  await page.getByText("5 redemptions.").waitFor();
+  const api = (await call(worker.base, "GET", "/v1/campaigns/WATCHCAMP/redemptions?limit=1000", { headers: admin })).json.redemptions;
+  assert.equal(api.length, 5);
+  const added = page.getByRole("row", { name: /wc-e/ });
+  assert.deepEqual((await added.locator("td").allTextContents()).slice(0, 5),
+    [String(api.find((r) => r.idempotency_key === "wc-e").seq), "WC-3", "wc-e", "captured", "hal"]);
+  assert.equal(await page.getByRole("columnheader", { name: "Code", exact: true }).isVisible(), true);
+
+  // Totals since it was defined and the budget, as the API counts them.
+  const totals = await page.locator("#totals").textContent();
+  assert.match(totals, /Captures4/);
+  assert.match(totals, /Releases1/);
+  assert.match(totals, /Given away€32\.00/);
+  assert.match(totals, /Given back€8\.00/);
+  const summary = (await call(worker.base, "GET", "/v1/campaigns/WATCHCAMP", { headers: admin })).json;
+  assert.deepEqual([summary.usage.discounted, summary.remaining_budget], [eur("28.00"), eur("72.00")], "3 captures and a hold of €4.00 count");
+  await page.getByRole("heading", { name: "Budget spent, the last hour" }).waitFor();
+  await page.getByText("€28.00 of €100.00 counted now, held uses included; €72.00 left.").waitFor();
+  await page.locator("#budget-chart canvas").first().waitFor();
+  const { codes, usage } = summary;
+  assert.ok((await page.locator("#code-summary").textContent()).endsWith(
+    `${codes.count} codes, ${codes.used} used; ${usage.total} used, ${usage.held} held. Each code: 3 use(s). Active.`,
+  ));
+  assert.deepEqual([codes.count, usage.held], [3, 1]);
+  await axe(page, "campaign page");
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await shoot(page, "campaign-page");
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  const expected = (items) => items.map((r) => [
+    String(r.seq), r.code, r.idempotency_key ?? "", r.state, r.customer ?? "", r.quote?.total.amount ?? "", r.quote?.discount.amount ?? "",
+    r.quote?.payable.amount ?? "", r.quote?.total.currency ?? "", r.released_at ?? r.captured_at ?? r.expires_at ?? "", r.reason ?? "",
+  ]);
+  const download = async () => {
+    const [file] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
+    return parseCsv(readFileSync(await file.path(), "utf8"));
+  };
+  const all = await download();
+  assert.deepEqual(all[0], ["seq", "code", "idempotency_key", "state", "customer", "total", "discount", "payable", "currency", "at", "reason"]);
+  assert.deepEqual(all.slice(1), expected(api));
+
+  for (const [field, value, keep, matching] of [
+    ["Code", "wc-1", (r) => r.code === "WC-1", "2 of 5 redemptions match."],
+    ["Customer", "erin", (r) => r.customer === "erin", "2 of 5 redemptions match."],
+    ["Key", "wc-d", (r) => r.idempotency_key === "wc-d", "1 of 5 redemptions match."],
+  ]) {
+    await page.getByRole("searchbox", { name: field, exact: true }).fill(value);
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.getByText(matching).waitFor();
+    const rows = await download();
+    assert.ok(rows.length > 1, `${field} ${value}: rows`);
+    assert.deepEqual(rows.slice(1), expected(api.filter(keep)), `${field} ${value}`);
+    await page.getByRole("searchbox", { name: field, exact: true }).fill("");
+  }
+  await page.getByLabel("State").selectOption("released");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await page.getByText("1 of 5 redemptions match.").waitFor();
+  const releasedRows = await download();
+  assert.deepEqual(releasedRows.slice(1), expected(api.filter((r) => r.state === "released")));
+  assert.deepEqual(releasedRows[1].slice(1, 4), ["WC-2", "wc-c", "released"]);
+
+  // A code's page has no code column or filter.
+  await page.goto(`${worker.base}/admin/#/code/WC-1`);
+  await page.getByRole("heading", { name: "WC-1", exact: true }).waitFor();
+  await page.getByText("2 redemptions.").waitFor();
+  assert.equal(await page.getByRole("searchbox", { name: "Code", exact: true }).count(), 0);
+  assert.equal(await page.getByRole("button", { name: "Generate", exact: true }).count(), 0);
+  await page.goto(`${worker.base}/admin/#/campaign/NOSUCHCAMP`);
+  await page.getByText("This campaign does not exist or is archived").waitFor();
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -221,3 +221,30 @@ test("a campaign's kill switch and archive reach all of its codes; GET /v1/campa
   const shown = await call(worker.base, "GET", "/v1/campaigns?prefix=SW&archived=true", { headers: admin });
   assert.equal(shown.json.campaigns[0].archived, true);
 });
+
+test("an archived campaign is restored by defining it again: its codes work, its counts stay; remaining follows limits.total", async () => {
+  const definition = { discount: { kind: "percent", percent: "10" }, limits: { total: 5 } };
+  assert.equal((await putCampaign("COMEBACK", definition)).status, 201);
+  assert.equal((await addCodes("COMEBACK", "comeback-1", { codes: ["COMEBACK-1", "COMEBACK-2"] })).status, 201);
+  assert.equal((await captureReq(worker.base, "comeback-a", { code: "COMEBACK-1", total: eur("20.00") })).status, 201);
+  const read = await call(worker.base, "GET", "/v1/campaigns/COMEBACK", { headers: admin });
+  assert.equal(read.json.remaining, 4, "5 uses, 1 used");
+  assert.equal((await call(worker.base, "DELETE", "/v1/campaigns/COMEBACK", { headers: admin })).status, 200);
+  assert.equal((await captureReq(worker.base, "comeback-b", { code: "COMEBACK-2", total: eur("20.00") })).status, 404);
+
+  // The console restores with the definition the (archived) campaign answers, less what is not a definition.
+  const archived = await call(worker.base, "GET", "/v1/campaigns/COMEBACK", { headers: admin });
+  assert.equal(archived.status, 200, archived.text);
+  assert.equal(archived.json.archived, true);
+  const { id, archived: _a, usage, remaining, remaining_budget: _r, codes, ...again } = archived.json;
+  const restored = await call(worker.base, "PUT", "/v1/campaigns/COMEBACK", { body: again, headers: { ...admin, "if-match": archived.headers.get("etag") } });
+  assert.equal(restored.status, 200, restored.text);
+  const back = await call(worker.base, "GET", "/v1/campaigns/COMEBACK", { headers: admin });
+  assert.equal(back.json.archived, false);
+  assert.deepEqual([back.json.usage.total, back.json.remaining, back.json.codes.count], [1, 4, 2], "its counts and codes stay");
+  const listed = await call(worker.base, "GET", "/v1/campaigns?prefix=COMEBACK", { headers: admin });
+  assert.deepEqual(listed.json.campaigns.map((c) => c.id), ["COMEBACK"], "listed again without archived=true");
+  assert.equal((await captureReq(worker.base, "comeback-c", { code: "COMEBACK-2", total: eur("20.00") })).status, 201);
+  const used = await captureReq(worker.base, "comeback-d", { code: "COMEBACK-1", total: eur("20.00") });
+  assert.equal(used.json.rejection, "exhausted", "a single-use code used before archiving stays used");
+});

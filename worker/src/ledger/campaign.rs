@@ -131,7 +131,7 @@ impl Ledger {
         self.summary_response(id)
     }
 
-    /// The campaign, `archived`, its usage and its codes.
+    /// The campaign, `archived`, its usage, the uses left under its total (`remaining`) and its codes.
     fn summary_response(&self, id: &Code) -> std::result::Result<Response, Problem> {
         let (store, stored) = self.stored_campaign(id)?;
         let at = now()?;
@@ -144,6 +144,9 @@ impl Ledger {
         let promo = campaign.definition();
         if let Some(discounted) = promo.currency().and_then(|c| Money::new(usage.0.discounted(), c).ok()) {
             view["usage"]["discounted"] = json!(discounted);
+        }
+        if let Some(left) = promo.remaining_uses(usage.0) {
+            view["remaining"] = json!(left);
         }
         if let Some(left) = promo.limits().remaining_budget(usage.0) {
             view["remaining_budget"] = json!(left);
