@@ -131,7 +131,7 @@ impl Ledger {
         self.summary_response(id)
     }
 
-    /// The campaign, `archived`, its usage, the uses left under its total (`remaining`) and its codes.
+    /// The campaign, `archived`, its usage, the uses left under its total and budget (`remaining`) and its codes.
     fn summary_response(&self, id: &Code) -> std::result::Result<Response, Problem> {
         let (store, stored) = self.stored_campaign(id)?;
         let at = now()?;
