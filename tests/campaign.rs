@@ -137,6 +137,36 @@ fn the_budget_holds_across_codes_and_a_release_gives_back_to_both() {
 }
 
 #[test]
+fn a_campaign_codes_remaining_counts_the_campaigns_budget_in_full_size_uses() {
+    let store = InMemoryRedemptionStore::new();
+    let limits = UsageLimits::new(Some(100), None)
+        .unwrap()
+        .with_budget(eur("20.00"), BudgetShort::Refuse)
+        .unwrap();
+    let fixed = PromoCode::builder(code("FIVE"), promocodes::Discount::fixed(eur("5.00")).unwrap())
+        .limits(limits)
+        .build()
+        .unwrap();
+    let promo = Campaign::new(fixed, 3).unwrap();
+    let (a, b) = (promo.code(code("FIVE-A")), promo.code(code("FIVE-B")));
+    let remaining = |c: &PromoCode| c.remaining_uses(store.uses_through(promo.id(), c.code(), None, start()).unwrap());
+    assert_eq!(
+        remaining(&a),
+        Some(3),
+        "the code's own 3 uses bound it before the budget's 4"
+    );
+    capture_as(&b, &store, None).unwrap();
+    capture_as(&b, &store, None).unwrap();
+    // EUR 10.00 of 20.00 spent through B: A has its 3 uses, the budget 2 of them.
+    assert_eq!(remaining(&a), Some(2));
+    assert_eq!(remaining(&b), Some(1), "B's own cap leaves 1");
+    capture_as(&a, &store, None).unwrap();
+    capture_as(&a, &store, None).unwrap();
+    assert_eq!(remaining(&a), Some(0));
+    assert_eq!(rejection(capture_as(&b, &store, None)), Rejection::BudgetExhausted);
+}
+
+#[test]
 fn a_held_campaign_code_is_used_until_the_hold_expires() {
     let store = InMemoryRedemptionStore::new();
     let once = campaign("ONCE", UsageLimits::UNLIMITED, 1);
