@@ -65,7 +65,7 @@ async fn stack_parts(env: &Env, req: &StackRequest) -> std::result::Result<(Stac
 /// `POST /v1/quotes` with `"codes": [...]`: each code's whole definition and
 /// usage from its object, then the core's [`Stack`] prices the basket with
 /// them all (nothing is recorded). A refused stack is 422 with `rejections`.
-async fn stack_quote(env: &Env, body: &str, trusted: bool) -> Answer {
+pub(crate) async fn stack_quote(env: &Env, body: &str, trusted: bool) -> Answer {
     let req = StackRequest::parse(body)?;
     if req.customer.is_some() && !trusted {
         return Err(Problem::Unauthorized);
@@ -163,7 +163,7 @@ async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, b
 /// code's use under the key back, one answer per code as listed; the first
 /// code that cannot (nothing under the key) answers for the request, after
 /// the others were released.
-pub(crate) async fn stack_release(env: &Env, body: &str) -> Answer {
+async fn stack_release(env: &Env, body: &str) -> Answer {
     let mut fields: serde_json::Map<String, serde_json::Value> = promocodes::from_json(body)?;
     let listed = fields.remove("codes").unwrap_or_default();
     let codes: Vec<Code> = promocodes::from_json(&listed.to_string()).map_err(|e| e.at("codes"))?;
@@ -212,9 +212,6 @@ pub async fn keyed(req: &Request, env: &Env, kind: BasketRequestKind) -> Answer 
     let key = idempotency_key(req)?;
     let body = read_body(req, BASKET_BODY_LIMIT).await?;
     let conflict = req.headers().get(TEST_CONFLICT_HEADER)?.is_some() && cfg!(feature = "conformance");
-    if names_several_codes(&body)? {
-        return stack_keyed(env, kind, &key, &body).await;
-    }
     keyed_through_ledger(env, kind, &key, body, conflict).await
 }
 
@@ -237,7 +234,8 @@ pub async fn logged_if_refused(op: &str, answer: impl std::future::Future<Output
     answer
 }
 
-/// The hold and capture path shared by the API and the demo routes.
+/// The hold and capture path shared by the API and the demo routes: a
+/// stack's (`"codes": [...]`) all or none, else the one code's.
 pub(crate) async fn keyed_through_ledger(
     env: &Env,
     kind: BasketRequestKind,
@@ -245,6 +243,9 @@ pub(crate) async fn keyed_through_ledger(
     body: String,
     conflict: bool,
 ) -> Answer {
+    if names_several_codes(&body)? {
+        return stack_keyed(env, kind, key, &body).await;
+    }
     let routing = routing(&body, kind)?;
     // An unknown code is answered without addressing (and so creating) an object; a known one costs
     // the catalog's answer once per isolate.
@@ -265,13 +266,15 @@ pub(crate) async fn keyed_through_ledger(
 /// `POST /v1/releases`: `{code, key, reason?}` (the capture token is checked by the route table).
 pub async fn release(req: &Request, env: &Env) -> Answer {
     let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
-    if names_several_codes(&body)? {
-        return stack_release(env, &body).await;
-    }
     release_through_ledger(env, body).await
 }
 
+/// The release path shared by the API and the demo routes: a stack's
+/// (`"codes": [...]`) every code, else the one code's.
 pub(crate) async fn release_through_ledger(env: &Env, body: String) -> Answer {
+    if names_several_codes(&body)? {
+        return stack_release(env, &body).await;
+    }
     let release = ReleaseRequest::from_json(&body)?;
     require_known(env, &release.code).await?;
     let request = Call::Release.request(&release.code, &[], Some(body), &[])?;
