@@ -5,7 +5,7 @@
 // checked against docs/openapi.json by the harness.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, admin, eur, workerForFile } from "./harness.mjs";
+import { putCode, call, admin, capturer, eur, workerForFile } from "./harness.mjs";
 
 const worker = workerForFile({ demo: true }, async () => {
   for (const definition of [
@@ -17,6 +17,10 @@ const worker = workerForFile({ demo: true }, async () => {
     { code: "DLAST", discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["product"], limits: { total: 1 } },
     { code: "DKEEP", discount: { kind: "percent", percent: "10" }, applies_to: { categories: ["mugs"] },
       combines_with: ["order"] },
+    // A stack whose hold takes a code's last use and a customer's only use.
+    { code: "DCAP1", discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["product"], limits: { total: 1 } },
+    { code: "DONCE", discount: { kind: "percent", percent: "10" }, applies_to: { categories: ["mugs"] },
+      combines_with: ["order"], limits: { per_customer: 1 } },
   ]) {
     const put = await putCode(worker.base, definition);
     assert.equal(put.status, 201, put.text);
@@ -96,4 +100,33 @@ test("a refused stack on /demo/hold holds nothing", async () => {
   assert.deepEqual(exhausted.json.rejections.map((x) => [x.code, x.rejection]), [["DLAST", "exhausted"]]);
   assert.deepEqual(await usage("DKEEP"), before, "DKEEP's counts stay as they were");
   assert.deepEqual(await usage("DALONE"), { total: 0, held: 0 });
+});
+
+test("a held stack whose hold took a code's last use and the customer's only use is captured, and retries replay", async () => {
+  const body = { codes: ["DCAP1", "DONCE"], customer: "gil", ...basket };
+  const shown = (await demo("quote", body)).json;
+  assert.deepEqual(shown.codes.map((p) => [p.code, p.discount.amount]), [["DONCE", "2.50"], ["DCAP1", "2.00"]]);
+  const held = await demo("hold", { ...body, attempt: "last-1" });
+  assert.equal(held.status, 201, held.text);
+  // A retry of the hold replays (the key's own holds stand in no cap's way), as does one of the API's.
+  const again = await demo("hold", { ...body, attempt: "last-1" });
+  assert.equal(again.status, 200, again.text);
+  assert.deepEqual(again.json.holds.map((h) => h.replayed), [true, true]);
+  // Anyone else is refused: DCAP1's one use is held, and so is gil's one use of DONCE.
+  const other = await demo("hold", { ...body, attempt: "last-2" });
+  assert.equal(other.status, 422, other.text);
+  assert.deepEqual(other.json.rejections.map((x) => [x.code, x.rejection]),
+    [["DONCE", "customer_limit_reached"], ["DCAP1", "exhausted"]]);
+  // The capture converts both holds, pinned to the quote shown before the hold.
+  const paid = await demo("pay", { ...body, quote: shown, attempt: "last-1" });
+  assert.equal(paid.status, 201, paid.text);
+  assert.deepEqual(paid.json.receipts.map((r) => [r.quote.code, r.state]), [["DONCE", "captured"], ["DCAP1", "captured"]]);
+  const replayed = await demo("pay", { ...body, quote: shown, attempt: "last-1" });
+  assert.equal(replayed.status, 200, replayed.text);
+  const api = await call(base(), "POST", "/v1/captures",
+    { body, headers: { ...capturer, "idempotency-key": "demo-last-1" } });
+  assert.equal(api.status, 200, api.text);
+  assert.deepEqual(api.json.receipts.map((r) => r.replayed), [true, true]);
+  assert.deepEqual(await usage("DCAP1"), { total: 1, held: 0 });
+  assert.deepEqual(await usage("DONCE"), { total: 1, held: 0 });
 });

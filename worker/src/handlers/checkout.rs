@@ -33,9 +33,16 @@ pub async fn quote(req: &Request, env: &Env) -> Answer {
 }
 
 /// Each code's whole definition and usage (for the request's customer) from
-/// its object: what the core's [`Stack`] prices with. `Err(Ok(response))`
-/// is an object's own problem (an archived code: unknown), as it answered it.
-async fn stack_parts(env: &Env, req: &StackRequest) -> std::result::Result<(Stack, Vec<UsageCounts>), Answer> {
+/// its object: what the core's [`Stack`] prices with. With the key of a
+/// hold or capture, each object leaves the use this key already counts out
+/// (a hold being captured stands in no cap's way, as for a single code).
+/// `Err(Ok(response))` is an object's own problem (an archived code:
+/// unknown), as it answered it.
+async fn stack_parts(
+    env: &Env,
+    req: &StackRequest,
+    key: Option<&IdempotencyKey>,
+) -> std::result::Result<(Stack, Vec<UsageCounts>), Answer> {
     #[derive(serde::Deserialize)]
     struct Part {
         definition: PromoCode,
@@ -45,7 +52,7 @@ async fn stack_parts(env: &Env, req: &StackRequest) -> std::result::Result<(Stac
     let mut usage = Vec::with_capacity(req.codes.len());
     for code in &req.codes {
         require_known(env, code).await.map_err(Err)?;
-        let asked = json!({ "customer": req.customer }).to_string();
+        let asked = json!({ "customer": req.customer, "key": key }).to_string();
         let mut response = clients::call(env, code, Call::StackPart, Some(asked))
             .await
             .map_err(Err)?;
@@ -70,7 +77,7 @@ pub(crate) async fn stack_quote(env: &Env, body: &str, trusted: bool) -> Answer 
     if req.customer.is_some() && !trusted {
         return Err(Problem::Unauthorized);
     }
-    let (stack, usage) = match stack_parts(env, &req).await {
+    let (stack, usage) = match stack_parts(env, &req, None).await {
         Ok(parts) => parts,
         Err(answer) => return answer,
     };
@@ -94,7 +101,7 @@ const STACK_UNDONE: &str = "another code of the stack was refused";
 /// way counts no use longer than its holds' time to live.
 async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, body: &str) -> Answer {
     let req = StackRequest::parse_for(body, kind)?;
-    let (stack, usage) = match stack_parts(env, &req).await {
+    let (stack, usage) = match stack_parts(env, &req, Some(key)).await {
         Ok(parts) => parts,
         Err(answer) => return answer,
     };
