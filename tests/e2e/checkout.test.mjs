@@ -911,3 +911,39 @@ test('Cancel on a held stack gives every code back', async () => {
   assert.equal(await text(page, '#payable'), '€67.50');
   await page.done();
 });
+
+test('a stack with a once-per-customer code: asks for the customer, checks it once, and knows the use after paying', async () => {
+  await defineCode({
+    code: 'CUSTSAVE',
+    discount: { kind: 'percent', percent: '10' },
+    limits: { per_customer: 1 },
+    combines_with: ['product'],
+  });
+  await defineCode({ code: 'CUSTMUGS', discount: { kind: 'percent', percent: '20' }, applies_to: { categories: ['mugs'] }, combines_with: ['order'] });
+  const { page, requests } = await openCheckout();
+  await typeCode(page, 'custsave');
+  await addCode(page, 'custmugs');
+  const status = await statusOf(page, 'Promo code');
+  await status.filter({ hasText: 'signed-in' }).waitFor();
+  assert.equal(await status.innerText(), 'CUSTSAVE is for signed-in customers: enter your customer id.');
+  assert.equal(await page.locator('#pay').isEnabled(), false);
+  await page.locator('#customer').fill('fran');
+  await waitForText(page, '#quote-message', 'applied together');
+  assert.equal(await text(page, '#payable'), '€72.40');
+  const asked = sent(requests, '/demo/quote');
+  assert.deepEqual(asked.map((q) => [q.code, q.customer]), [['CUSTSAVE', 'fran']], 'only the code with a per-customer limit is checked');
+  await payAndHold(page);
+  assert.equal(sent(requests, '/demo/hold')[0].customer, 'fran');
+  await confirmAndWaitForReceipt(page);
+  assert.deepEqual(counts(await usageOf('CUSTSAVE')), { total: 1, held: 0 });
+  assert.deepEqual(counts(await usageOf('CUSTMUGS')), { total: 1, held: 0 });
+
+  // The receipts said fran has used CUSTSAVE: the next order refuses it next to its field, with no request.
+  const before = requests.length;
+  await page.locator('#new-order').click();
+  await status.filter({ hasText: 'already used' }).waitFor();
+  assert.equal(await status.innerText(), 'You have already used this code.');
+  assert.equal(await page.locator('#pay').isEnabled(), false);
+  assert.deepEqual(requests.slice(before), []);
+  await page.done();
+});
