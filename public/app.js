@@ -94,7 +94,7 @@ const state = {
   interacted: false, // nothing is announced before the buyer does something
   // shopping -> holding -> held -> confirming -> paid; held -> cancelling -> shopping
   phase: 'shopping',
-  current: null, // what Pay would pay for: { code (null without one), basket, customer, quote }
+  current: null, // what Pay would pay for: { code (one code's, else null), codes (as typed), basket, customer, quote }
   order: null, // the checkout being paid: current + { attempt, hold, deadline }
   attempt: null, // the checkout attempt id of a Pay that got no answer (a retry reuses it)
   lookupTimers: new Map(), // input -> its lookup's debounce timer
@@ -767,6 +767,8 @@ function scheduleCustomerCheck(code, customer) {
 async function checkCustomer(code, customer) {
   const key = customerKey(code, customer);
   if (customers.has(key)) return;
+  // Typed over while the check waited: the code or the customer is no longer the one to check.
+  if (!typedCodes().includes(code) || ui.customer.value.trim() !== customer) return;
   const entry = codes.get(code);
   const basket = readBasket();
   if (entry?.status !== 'found' || basket.error || basket.empty) return;
