@@ -15,8 +15,16 @@
 // (`/demo/cancel`). Without a code there is nothing to reserve: Pay and Confirm make no request.
 // What the core knows (the hold's bounds, a currency's minor units, the definition's fields, which
 // refusals are about the basket, why a text is not a code) the page asks the module; it repeats none.
+//
+// Several codes ("Add another code", up to the core's 5): each code's definition is fetched and
+// parsed as above; the codes together are quoted with `PromoStack.parse([definitions])` (parsed
+// again only when the list of codes or a definition changes) and `stack.quote(basket, options)`,
+// which refuses exactly as the Worker would (a code that cannot combine: `not_combinable`, naming the
+// other code). Each code's part, or its refusal, is shown next to its field; Pay, Confirm and Cancel
+// send `codes` to the same demo routes, which hold, capture and release every code or none.
 import init, {
   PromoCode,
+  PromoStack,
   definitionFields,
   holdTtlBounds,
   isBasketRejection,
@@ -29,10 +37,16 @@ const CUSTOMER_CHECK_DELAY_MS = 300;
 // An outcome is announced once it has stood this long: one announcement per lookup, not per keystroke.
 const ANNOUNCE_DELAY_MS = 500;
 
+// The most codes one basket takes (the core's `Stack::MAX_CODES`; the module refuses a sixth).
+const MAX_CODES = 5;
+
 const $ = (id) => document.getElementById(id);
 const ui = {
   basket: $('basket'),
   code: $('code'),
+  codeStatus: $('code-status'),
+  moreCodes: $('more-codes'),
+  addCode: $('add-code'),
   customer: $('customer'),
   quote: $('quote'),
   subtotal: $('subtotal'),
@@ -62,6 +76,11 @@ const rows = [...ui.basket.querySelectorAll('tbody tr')].map((row) => ({
 }));
 const shippingRow = { amount: $('line-shipping'), discount: $('line-discount-shipping') };
 
+// The code fields, in the order the buyer added them: the first (#code, always there) and the added
+// ones, each { input, status (the sentence next to it), row and remove (added ones only) }.
+const codeFields = [{ input: ui.code, status: ui.codeStatus, row: null, remove: null }];
+let fieldsMade = 0; // ids of added fields are never reused, so a removed field's id cannot come back
+
 // normalised code -> { status: 'pending' } | { status: 'unknown' } | { status: 'error', message }
 //   | { status: 'found', promo (a parsed PromoCode), definition, assigned, usage: { total, held, discounted } }
 const codes = new Map();
@@ -75,11 +94,12 @@ const state = {
   interacted: false, // nothing is announced before the buyer does something
   // shopping -> holding -> held -> confirming -> paid; held -> cancelling -> shopping
   phase: 'shopping',
-  current: null, // what Pay would pay for: { code (null without one), basket, customer, quote }
+  current: null, // what Pay would pay for: { code (one code's, else null), codes (as typed), basket, customer, quote }
   order: null, // the checkout being paid: current + { attempt, hold, deadline }
   attempt: null, // the checkout attempt id of a Pay that got no answer (a retry reuses it)
-  lookupTimer: 0,
-  customerTimer: 0,
+  lookupTimers: new Map(), // input -> its lookup's debounce timer
+  customerTimers: new Map(), // code -> its customer check's debounce timer
+  stack: null, // the parsed PromoStack and the entries it was parsed from: { entries, handle }
   countdownTimer: 0,
   announceTimer: 0,
   announced: '',
@@ -214,8 +234,84 @@ function updateButtons() {
   ui.pay.textContent = phase === 'holding' ? 'Reserving…' : payable && state.current ? `Pay ${show(payable)}` : 'Pay';
   ui.newOrder.hidden = phase !== 'paid';
   const locked = phase !== 'shopping';
-  for (const input of [ui.code, ui.customer, ...rows.map((r) => r.input)]) input.disabled = locked;
+  for (const input of [...codeFields.map((f) => f.input), ui.customer, ...rows.map((r) => r.input)]) input.disabled = locked;
+  // The list of codes is part of the order: while it is being paid (or paid), it cannot change.
+  ui.addCode.hidden = locked || codeFields.length >= MAX_CODES;
+  for (const field of codeFields) if (field.remove) field.remove.hidden = locked;
 }
+
+// ---- the code fields: "Add another code" and "Remove" ----
+
+// Adds an empty code field after the last one (up to MAX_CODES) and moves focus to it.
+function addCodeField() {
+  if (state.phase !== 'shopping' || codeFields.length >= MAX_CODES) return;
+  fieldsMade += 1;
+  const id = `code-more-${fieldsMade}`;
+  const label = el('label', { for: id });
+  const input = el('input', {
+    id,
+    class: 'code-input',
+    name: id,
+    type: 'text',
+    autocomplete: 'off',
+    autocapitalize: 'characters',
+    spellcheck: 'false',
+    maxlength: '80',
+    placeholder: 'e.g. SHIPFREE',
+    'aria-describedby': `${id}-status`,
+  });
+  const remove = el('button', { type: 'button', class: 'secondary small remove' }, 'Remove');
+  const status = el('p', { class: 'code-status', id: `${id}-status` });
+  const row = el('div', { class: 'code-row added' }, label, el('div', { class: 'code-line' }, input, remove), status);
+  const field = { input, status, row, remove, label };
+  remove.addEventListener('click', () => removeCodeField(field));
+  codeFields.push(field);
+  ui.moreCodes.append(row);
+  nameFields();
+  updateButtons();
+  input.focus();
+}
+
+// Removes an added code field; focus goes to the field before it, and the order is quoted again.
+function removeCodeField(field) {
+  const index = codeFields.indexOf(field);
+  if (state.phase !== 'shopping' || index < 1) return;
+  codeFields.splice(index, 1);
+  field.row.remove();
+  clearTimeout(state.lookupTimers.get(field.input));
+  state.lookupTimers.delete(field.input);
+  nameFields();
+  updateButtons();
+  codeFields[index - 1].input.focus();
+  onInput();
+}
+
+// Each added field's label and its Remove button's name follow its place: "Second promo code".
+function nameFields() {
+  codeFields.forEach((field, i) => {
+    if (!field.label) return;
+    field.label.textContent = `${capitalise(ordinalWord(i + 1))} promo code`;
+    field.remove.setAttribute('aria-label', `Remove the ${ordinalWord(i + 1)} promo code`);
+  });
+}
+
+// The sentence next to a code's field ('' for none); `kind` styles it, and marks the field invalid.
+function setStatus(field, text, kind = '') {
+  field.status.textContent = text;
+  field.status.dataset.kind = kind;
+  if (kind === 'refused') field.input.setAttribute('aria-invalid', 'true');
+  else field.input.removeAttribute('aria-invalid');
+}
+
+// The codes typed, normalised, in the fields' order (malformed or empty ones left out).
+const typedCodes = () =>
+  codeFields.map((f) => (f.input.value.trim() === '' ? null : normalise(f.input.value).code)).filter(Boolean);
+
+// "SAVE10", "MUGS20 and SAVE10", "MUGS20, SAVE10 and SHIPFREE".
+const listOf = (items) => new Intl.ListFormat('en-GB', { type: 'conjunction' }).format(items);
+// The codes of an order, for a sentence: one code or the list.
+const codesOf = (order) => listOf(order.codes);
+const isAre = (order) => (order.codes.length > 1 ? 'are' : 'is');
 
 // ---- announcements: one per settled outcome ----
 
@@ -281,9 +377,11 @@ function describeScope(appliesTo) {
 }
 
 // The sentence for a refusal of `code`. `detail` is the core's message, kept only as a fallback.
-function refusalSentence(rejection, code, definition, { customer = '', detail = '', usage = null } = {}) {
+function refusalSentence(rejection, code, definition, { customer = '', detail = '', usage = null, other = '' } = {}) {
   const scope = describeScope(definition?.applies_to);
   switch (rejection) {
+    case 'not_combinable':
+      return other ? `${code} cannot be combined with ${other}.` : `${code} cannot be combined with the other codes.`;
     case 'inactive':
       return `${code} is switched off at the moment.`;
     case 'customer_required':
@@ -355,6 +453,7 @@ const needsCustomerCheck = (entry) => entry.assigned || Boolean(entry.definition
 // Re-quotes from what the page knows. No network unless a code or a customer is new.
 function requote() {
   if (!state.ready || state.phase !== 'shopping') return;
+  for (const field of codeFields) setStatus(field, '');
   const basket = readBasket();
   if (basket.error) return render({ basket: null, message: basket.error, kind: 'invalid', announce: basket.error });
   if (basket.empty) {
@@ -362,12 +461,15 @@ function requote() {
     return render({ basket, message, kind: 'empty', announce: message });
   }
   const customer = ui.customer.value.trim();
-  const text = ui.code.value;
-  if (text.trim() === '') {
+  const filled = codeFields.filter((field) => field.input.value.trim() !== '');
+  if (filled.length === 0) {
     const message = 'No promo code: you pay the full price.';
-    return render({ basket, message, kind: 'none', announce: message, current: { code: null, basket, customer, quote: null } });
+    const current = { code: null, codes: [], basket, customer, quote: null };
+    return render({ basket, message, kind: 'none', announce: message, current });
   }
-  const normal = normalise(text);
+  if (filled.length > 1) return requoteStack(basket, customer, filled);
+  // One code (in whichever field): as the page has always quoted it.
+  const normal = normalise(filled[0].input.value);
   if (normal.error) return render({ basket, message: normal.error, kind: 'invalid', announce: normal.error });
   const code = normal.code;
 
@@ -428,7 +530,7 @@ function requote() {
       message,
       kind: 'quoted',
       announce: message,
-      current: { code: quote.code, basket, customer, quote },
+      current: { code: quote.code, codes: [quote.code], basket, customer, quote },
     });
   }
   const message = refusalSentence(result.rejection, code, entry.definition, {
@@ -438,6 +540,142 @@ function requote() {
   });
   const checkAgain = result.rejection === 'exhausted' && entry.usage.held > 0;
   return render({ basket, message, kind: 'rejected', announce: message, checkAgain });
+}
+
+// Several codes: what is known of each (its definition, and for a customer the Worker's answer), then
+// the core's stack prices them together. Each code's part, or why it cannot be used, goes next to its
+// field; the summary shows the stack's sums (or the refusals, and no Pay).
+function requoteStack(basket, customer, filled) {
+  const items = []; // { field, code, entry, perCustomer }, in the fields' order
+  const problems = []; // { sentence, kind } for the summary, in the fields' order
+  const refuse = (field, sentence, kind = 'rejected') => {
+    setStatus(field, sentence, 'refused');
+    problems.push({ sentence, kind });
+  };
+  let waiting = null;
+  const seen = new Set();
+  for (const field of filled) {
+    const normal = normalise(field.input.value);
+    if (normal.error) {
+      refuse(field, normal.error, 'invalid');
+      continue;
+    }
+    const code = normal.code;
+    if (seen.has(code)) {
+      refuse(field, `${code} is entered twice: remove one of them.`, 'invalid');
+      continue;
+    }
+    seen.add(code);
+    const entry = codes.get(code);
+    if (!entry || entry.status === 'pending') {
+      waiting ??= `Looking up ${code}…`;
+      continue;
+    }
+    if (entry.status === 'unknown') {
+      refuse(field, `There is no code ${code}. Check the spelling, or remove it.`, 'unknown');
+      continue;
+    }
+    if (entry.status === 'error') {
+      refuse(field, entry.message, 'error');
+      continue;
+    }
+    let known = null;
+    if (customer !== '' && needsCustomerCheck(entry)) {
+      known = customers.get(customerKey(code, customer));
+      if (!known || known.status === 'pending') {
+        scheduleCustomerCheck(code, customer);
+        waiting ??= `Checking ${code} for ${customer}…`;
+        continue;
+      }
+      if (known.status === 'error') {
+        refuse(field, known.message, 'error');
+        continue;
+      }
+      if (known.refusal) {
+        const { rejection, detail } = known.refusal;
+        refuse(field, refusalSentence(rejection, code, entry.definition, { customer, detail, usage: entry.usage }));
+        continue;
+      }
+    } else if (customer === '' && entry.assigned) {
+      refuse(field, `${code} is for named customers: enter your customer id.`);
+      continue;
+    }
+    items.push({ field, code, entry, perCustomer: known?.perCustomer ?? 0 });
+  }
+  if (problems.length > 0) {
+    const message = problems.map((p) => p.sentence).join(' ');
+    const kind = ['error', 'invalid', 'unknown', 'rejected'].find((k) => problems.some((p) => p.kind === k));
+    return render({ basket, message, kind, announce: message });
+  }
+  if (waiting) return render({ basket, message: waiting, kind: 'loading' });
+
+  // Parsed once per list of definitions: a changed list or a definition fetched again parses anew.
+  const entries = items.map((item) => item.entry);
+  let stack = state.stack;
+  if (!stack || stack.entries.length !== entries.length || stack.entries.some((entry, i) => entry !== entries[i])) {
+    state.stack?.handle.free();
+    state.stack = null;
+    try {
+      stack = { entries, handle: PromoStack.parse(entries.map((entry) => entry.definition)) };
+    } catch (err) {
+      const message = `These codes cannot be used together on this page (${err.message}).`;
+      return render({ basket, message, kind: 'error', announce: message });
+    }
+    state.stack = stack;
+  }
+  const options = {
+    usage: items.map(({ entry, perCustomer }) => {
+      const usage = { total: Math.max(entry.usage.total, perCustomer), per_customer: perCustomer };
+      if (entry.usage.discounted) usage.discounted = entry.usage.discounted;
+      return usage;
+    }),
+  };
+  if (customer !== '') options.customer = customer;
+  let result;
+  try {
+    result = stack.handle.quote(basket.request, options);
+  } catch (err) {
+    const message = `This basket cannot be priced: ${err.message}`;
+    return render({ basket, message, kind: 'invalid', announce: message });
+  }
+  const listed = items.map((item) => item.code);
+  if (result.ok) {
+    const { quote } = result;
+    const parts = new Map(quote.codes.map((part) => [part.code, part]));
+    for (const item of items) setStatus(item.field, partSentence(parts.get(item.code), item.entry.definition), 'applied');
+    const message = `${listOf(quote.codes.map((part) => part.code))} applied together: ${show(quote.discount)} off in all.`;
+    const current = { code: null, codes: listed, basket, customer, quote };
+    return render({ basket, quote, message, kind: 'quoted', announce: message, current });
+  }
+  const refusals = new Map(result.rejections.map((r) => [r.code, r]));
+  let checkAgain = false;
+  for (const item of items) {
+    const refusal = refusals.get(item.code);
+    if (!refusal) continue;
+    const sentence = refusalSentence(refusal.rejection, item.code, item.entry.definition, {
+      customer,
+      detail: refusal.message,
+      usage: item.entry.usage,
+      other: refusal.with,
+    });
+    refuse(item.field, sentence);
+    checkAgain ||= refusal.rejection === 'exhausted' && item.entry.usage.held > 0;
+  }
+  const message = problems.map((p) => p.sentence).join(' ');
+  return render({ basket, message, kind: 'rejected', announce: message, checkAgain });
+}
+
+// What one code of a stack takes off: "MUGS20: −€5.00, 20% off mugs."
+function partSentence(part, definition) {
+  if (!part) return '';
+  let text = isZero(part.discount)
+    ? `${part.code} takes nothing off this basket (${describeDiscount(definition)}).`
+    : `${part.code}: ${minus(part.discount)}, ${describeDiscount(definition)}.`;
+  if (part.note) text += ` ${capitalise(part.note)}.`.replace(/\.\.$/, '.');
+  if (part.budget_clipped) {
+    text += ` ${plain(part.discount)} left in this promotion's budget, instead of ${plain(part.desired)}.`;
+  }
+  return text;
 }
 
 // ---- the Worker ----
@@ -486,7 +724,7 @@ async function lookup(code, { force = false } = {}) {
   }
   previous?.promo?.free(); // the definition this one replaces, parsed once and now done with
   codes.set(code, entry);
-  if (normalise(ui.code.value).code === code) requote();
+  if (typedCodes().includes(code)) requote();
 }
 
 // A fetched definition, parsed once. Only the fields of the core's Definition go to the module
@@ -509,24 +747,28 @@ function toEntry(body) {
   };
 }
 
-function scheduleLookup() {
-  clearTimeout(state.lookupTimer);
-  const normal = normalise(ui.code.value);
+// Looks up the code typed in `input` (a code field) once the buyer pauses; each field debounces alone.
+function scheduleLookup(input = ui.code) {
+  clearTimeout(state.lookupTimers.get(input));
+  const normal = normalise(input.value);
   if (!normal.code) return;
   const known = codes.get(normal.code);
   if (known && known.status !== 'error') return;
-  state.lookupTimer = setTimeout(() => lookup(normal.code), LOOKUP_DELAY_MS);
+  state.lookupTimers.set(input, setTimeout(() => lookup(normal.code), LOOKUP_DELAY_MS));
 }
 
+// One pending check per code: a customer id still being typed replaces the code's previous check.
 function scheduleCustomerCheck(code, customer) {
-  clearTimeout(state.customerTimer);
-  state.customerTimer = setTimeout(() => checkCustomer(code, customer), CUSTOMER_CHECK_DELAY_MS);
+  clearTimeout(state.customerTimers.get(code));
+  state.customerTimers.set(code, setTimeout(() => checkCustomer(code, customer), CUSTOMER_CHECK_DELAY_MS));
 }
 
 // Asks the Worker once whether `customer` may use `code` (POST /demo/quote: the page holds no token).
 async function checkCustomer(code, customer) {
   const key = customerKey(code, customer);
   if (customers.has(key)) return;
+  // Typed over while the check waited: the code or the customer is no longer the one to check.
+  if (!typedCodes().includes(code) || ui.customer.value.trim() !== customer) return;
   const entry = codes.get(code);
   const basket = readBasket();
   if (entry?.status !== 'found' || basket.error || basket.empty) return;
@@ -545,7 +787,7 @@ async function checkCustomer(code, customer) {
   } else known = { status: 'error', message: `${code} could not be checked for ${customer}. ${problemSentence(status, answer)}` };
   if (known.status === 'error') customers.delete(key); // asked again on the next change
   else customers.set(key, known);
-  const current = normalise(ui.code.value).code === code && ui.customer.value.trim() === customer;
+  const current = typedCodes().includes(code) && ui.customer.value.trim() === customer;
   if (!current) return;
   if (known.status === 'error') {
     render({ basket, message: known.message, kind: 'error', announce: known.message });
@@ -572,7 +814,7 @@ async function pay() {
   if (state.phase !== 'shopping' || !state.current) return;
   const order = { ...state.current, attempt: state.attempt ?? crypto.randomUUID(), hold: null, deadline: 0 };
   clearOutcome();
-  if (order.code === null) {
+  if (order.codes.length === 0) {
     // Nothing to reserve: confirm the payment of the full price.
     state.order = order;
     setPhase('held');
@@ -580,13 +822,16 @@ async function pay() {
   }
   state.attempt = order.attempt; // a retry after no answer is the same attempt
   setPhase('holding');
-  const body = { code: order.code, ...order.basket.request, ttl_seconds: holdSeconds(), attempt: order.attempt };
+  const body = { ...named(order), ...order.basket.request, ttl_seconds: holdSeconds(), attempt: order.attempt };
   if (order.customer !== '') body.customer = order.customer;
   const { status, answer, headers } = await post('/demo/hold', body);
-  if ((status === 201 || status === 200) && answer.state === 'held') {
+  // One code's hold, or a stack's: one hold per code, every code held (the Worker holds all or none).
+  const holds = answer.holds ?? [answer];
+  if ((status === 201 || status === 200) && holds.length > 0 && holds.every((hold) => hold.state === 'held')) {
     state.attempt = null;
     order.hold = answer;
-    order.deadline = Date.now() + Math.min(holdSeconds() * 1000, Date.parse(answer.expires_at) - Date.now());
+    const expires = Math.min(...holds.map((hold) => Date.parse(hold.expires_at)));
+    order.deadline = Date.now() + Math.min(holdSeconds() * 1000, expires - Date.now());
     state.order = order;
     setPhase('held');
     showHeld({ focus: true });
@@ -629,9 +874,12 @@ function showHeld({ focus = false, note = null } = {}) {
   );
 }
 
+// The request's field for the order's codes: `code` for one (as the page always sent it), `codes` for a stack.
+const named = (order) => (order.codes.length > 1 ? { codes: order.codes } : { code: order.code });
+
 function reservationSentence(order) {
   const until = clock.format(new Date(order.deadline));
-  return `${order.code} is reserved for you until ${until} (${minutesSeconds(order.deadline - Date.now())} left).`;
+  return `${codesOf(order)} ${isAre(order)} reserved for you until ${until} (${minutesSeconds(order.deadline - Date.now())} left).`;
 }
 
 function startCountdown() {
@@ -658,7 +906,7 @@ function expired(order) {
   stopCountdown();
   state.order = null;
   setPhase('shopping');
-  const sentence = `Your reservation of ${order.code} ran out at ${clock.format(new Date(order.deadline))}. Nothing was charged.`;
+  const sentence = `Your reservation of ${codesOf(order)} ran out at ${clock.format(new Date(order.deadline))}. Nothing was charged.`;
   showOutcome('expired', [
     el('h3', {}, 'Reservation expired'),
     el('p', { id: 'expired-message' }, sentence),
@@ -673,10 +921,13 @@ async function confirmPayment() {
   if (state.phase !== 'held' || !order) return;
   if (!order.hold) return paid({ quote: null, usage: null, replayed: false }, order);
   setPhase('confirming');
-  const body = { code: order.code, ...order.basket.request, quote: order.quote, attempt: order.attempt };
+  const body = { ...named(order), ...order.basket.request, quote: order.quote, attempt: order.attempt };
   if (order.customer !== '') body.customer = order.customer;
   const { status, answer, headers } = await post('/demo/pay', body);
-  if ((status === 201 || status === 200) && answer.state === 'captured') return paid(answer, order);
+  const receipts = answer.receipts ?? [answer];
+  if ((status === 201 || status === 200) && receipts.length > 0 && receipts.every((r) => r.state === 'captured')) {
+    return paid(answer, order);
+  }
   if (status === 422 && answer.rejection) {
     stopCountdown();
     state.order = null;
@@ -709,21 +960,26 @@ async function cancelPayment() {
   if (status === 200) {
     showOutcome('cancelled', [
       el('h3', {}, 'Payment cancelled'),
-      el('p', { id: 'cancel-message' }, `${order.code} is no longer reserved for you, and nothing was charged.`),
+      el('p', { id: 'cancel-message' }, `${codesOf(order)} ${isAre(order)} no longer reserved for you, and nothing was charged.`),
     ], { focus: true });
   } else {
-    failed(status, answer, `Nothing was charged; the reservation of ${order.code} runs out by itself.`, { focus: true });
+    failed(status, answer, `Nothing was charged; the reservation of ${codesOf(order)} runs out by itself.`, { focus: true });
   }
   requote();
 }
 
-// Gives the held use back. The answer's usage is the code's count now.
+// Gives the held use (every code's, for a stack) back. Each answer's usage is its code's count now
+// (a stack's answers come one per code, as listed).
 async function release(order, reason) {
-  const answer = await post('/demo/cancel', { code: order.code, attempt: order.attempt, reason });
-  const entry = codes.get(order.code);
-  if (answer.status === 200 && entry?.status === 'found' && answer.answer.usage) {
-    const { total, discounted } = answer.answer.usage;
-    entry.usage = { ...entry.usage, total, discounted: discounted ?? entry.usage.discounted };
+  const answer = await post('/demo/cancel', { ...named(order), attempt: order.attempt, reason });
+  if (answer.status === 200) {
+    const released = answer.answer.releases ?? [answer.answer];
+    order.codes.forEach((code, i) => {
+      const entry = codes.get(code);
+      const usage = released[i]?.usage;
+      if (entry?.status !== 'found' || !usage) return;
+      entry.usage = { ...entry.usage, total: usage.total, discounted: usage.discounted ?? entry.usage.discounted };
+    });
   }
   return answer;
 }
@@ -734,13 +990,18 @@ function paid(receipt, order) {
   state.order = null;
   state.attempt = null;
   setPhase('paid');
-  const quote = receipt.quote;
-  if (quote) learnFromReceipt(receipt, order);
+  // One code's receipt, or a stack's: one receipt per code, captured pinned to the stack's quote shown.
+  const receipts = receipt.receipts ?? (receipt.quote ? [receipt] : []);
+  const stacked = Boolean(receipt.receipts);
+  const quote = stacked ? order.quote : receipt.quote;
+  for (const one of receipts) learnFromReceipt(one, order);
   const basket = order.basket;
-  const message = quote ? `Paid with ${quote.code}.` : 'Paid, without a promo code.';
+  const codesPaid = stacked ? codesOf(order) : quote?.code;
+  const message = quote ? `Paid with ${codesPaid}.` : 'Paid, without a promo code.';
   render({ basket, quote, message, kind: 'paid' });
   const payable = quote?.payable ?? basket.total;
   const discount = quote?.discount;
+  const replayed = receipts.length > 0 ? receipts.every((one) => one.replayed) : receipt.replayed;
   showOutcome(
     'receipt',
     [
@@ -749,19 +1010,19 @@ function paid(receipt, order) {
         'p',
         { id: 'receipt-message' },
         quote && !isZero(discount)
-          ? `You paid ${show(payable)}: ${show(discount)} off ${show(quote.total)} with ${quote.code}.`
+          ? `You paid ${show(payable)}: ${show(discount)} off ${show(quote.total)} with ${codesPaid}.`
           : `You paid ${show(payable)}.`,
       ),
       el(
         'dl',
         { class: 'receipt' },
-        quote ? el('div', {}, el('dt', {}, 'Code'), el('dd', {}, quote.code)) : null,
+        quote ? el('div', {}, el('dt', {}, stacked ? 'Codes' : 'Code'), el('dd', {}, stacked ? order.codes.join(', ') : quote.code)) : null,
         el('div', {}, el('dt', {}, 'Total'), el('dd', {}, show(quote?.total ?? basket.total))),
         quote ? el('div', {}, el('dt', {}, 'Discount'), el('dd', {}, isZero(discount) ? show(discount) : minus(discount))) : null,
         el('div', {}, el('dt', {}, 'Paid'), el('dd', { id: 'receipt-paid' }, show(payable))),
         quote ? el('div', {}, el('dt', {}, 'Quoted'), el('dd', {}, when(quote.quoted_at))) : null,
       ),
-      receipt.replayed ? el('p', { class: 'hint' }, 'This payment was already recorded; nothing was charged twice.') : null,
+      replayed ? el('p', { class: 'hint' }, 'This payment was already recorded; nothing was charged twice.') : null,
     ],
     { focus: true },
   );
@@ -784,6 +1045,7 @@ function learnFromReceipt(receipt, order) {
 
 // A refusal while reserving or paying: the reason, what the buyer was quoted, and that nothing was charged.
 function refusedWhilePaying(order, answer) {
+  if (order.codes.length > 1) return stackRefusedWhilePaying(order, answer);
   const entry = codes.get(order.code);
   const definition = entry?.status === 'found' ? entry.definition : null;
   let title;
@@ -798,24 +1060,57 @@ function refusedWhilePaying(order, answer) {
     title = `${order.code} could not be applied`;
     sentence = `${refusalSentence(answer.rejection, order.code, definition, { customer: order.customer, detail: answer.detail })} Nothing was charged.`;
   }
+  showRefusedWhilePaying(order, answer.rejection === 'quote_changed', title, sentence);
+}
+
+// A stack refused while reserving or paying (the Worker held or captured none of its codes): every
+// code that refused, with its reason.
+function stackRefusedWhilePaying(order, answer) {
+  const rejections = answer.rejections ?? [];
+  const changed = rejections.some((r) => r.rejection === 'quote_changed') || answer.rejection === 'quote_changed';
+  let title;
+  let sentence;
+  if (changed) {
+    const parts = listOf(rejections.filter((r) => r.rejection === 'quote_changed').map((r) => r.code));
+    title = 'The price changed';
+    sentence = `The price changed while you were paying${parts ? ` (${parts})` : ''}: you were quoted ${show(order.quote.payable)}. Nothing was charged.`;
+  } else {
+    const sentences = rejections.map((r) => {
+      if (r.rejection === 'exhausted') return `Someone else took the last use of ${r.code} while you were paying.`;
+      const entry = codes.get(r.code);
+      const definition = entry?.status === 'found' ? entry.definition : null;
+      return refusalSentence(r.rejection, r.code, definition, { customer: order.customer, detail: r.message, other: r.with });
+    });
+    title = `${codesOf(order)} could not be applied together`;
+    sentence = `${sentences.join(' ') || problemSentence(422, answer)} Nothing was charged.`;
+  }
+  showRefusedWhilePaying(order, changed, title, sentence);
+}
+
+function showRefusedWhilePaying(order, changed, title, sentence) {
+  const several = order.codes.length > 1;
   showOutcome(
-    answer.rejection === 'quote_changed' ? 'changed' : 'stale',
+    changed ? 'changed' : 'stale',
     [
       el('h3', {}, title),
       el('p', { id: 'stale-message' }, sentence),
       el(
         'p',
         { class: 'hint' },
-        answer.rejection === 'quote_changed'
+        changed
           ? 'Check the new price above, then pay again.'
-          : `You can pay the full price without the code, or try another code.`,
+          : several
+            ? 'You can remove a code that cannot be used, or pay without it.'
+            : `You can pay the full price without the code, or try another code.`,
       ),
     ],
     { focus: true },
   );
-  // What the page knew is out of date: fetch the definition again, so the live quote says why.
-  if (order.customer !== '') customers.delete(customerKey(order.code, order.customer));
-  refresh(order.code);
+  // What the page knew is out of date: fetch the definitions again, so the live quote says why.
+  for (const code of order.codes) {
+    if (order.customer !== '') customers.delete(customerKey(code, order.customer));
+    refresh(code);
+  }
 }
 
 function refresh(code) {
@@ -857,15 +1152,20 @@ function onInput() {
 
 ui.basket.addEventListener('input', onInput);
 ui.customer.addEventListener('input', onInput);
-ui.code.addEventListener('input', () => {
+// Every code field, the first and the added ones: each looks its own code up.
+$('codes').addEventListener('input', (event) => {
+  if (!event.target.classList.contains('code-input')) return;
   onInput();
-  scheduleLookup();
+  scheduleLookup(event.target);
+});
+ui.addCode.addEventListener('click', () => {
+  state.interacted = true;
+  addCodeField();
 });
 ui.pay.addEventListener('click', pay);
 ui.checkAgain.addEventListener('click', () => {
   state.interacted = true;
-  const { code } = normalise(ui.code.value);
-  if (code) refresh(code);
+  for (const code of typedCodes()) refresh(code);
   requote();
 });
 ui.newOrder.addEventListener('click', () => {

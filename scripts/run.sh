@@ -79,14 +79,14 @@ define_demo_code() { # code, definition JSON, what it does
   log "defined the demo code $1: $3"
 }
 define_demo_code SAVE10 \
-  '{"code":"SAVE10","discount":{"kind":"percent","percent":"10"},"limits":{"total":100,"per_customer":1},"minimum":{"amount":"20.00","currency":"EUR"}}' \
-  "10% off, minimum EUR 20.00, 100 uses, 1 per customer"
+  '{"code":"SAVE10","discount":{"kind":"percent","percent":"10"},"limits":{"total":100,"per_customer":1},"minimum":{"amount":"20.00","currency":"EUR"},"combines_with":["product","shipping"]}' \
+  "10% off, minimum EUR 20.00, 100 uses, 1 per customer; combines with MUGS15 and SHIPFREE"
 define_demo_code MUGS15 \
-  '{"code":"MUGS15","discount":{"kind":"percent","percent":"15"},"applies_to":{"categories":["mugs"]}}' \
-  "15% off the category mugs"
+  '{"code":"MUGS15","discount":{"kind":"percent","percent":"15"},"applies_to":{"categories":["mugs"]},"combines_with":["order","shipping"]}' \
+  "15% off the category mugs; combines with SAVE10 and SHIPFREE"
 define_demo_code SHIPFREE \
-  '{"code":"SHIPFREE","discount":{"kind":"free_shipping"},"minimum":{"amount":"50.00","currency":"EUR"}}' \
-  "free shipping, minimum EUR 50.00"
+  '{"code":"SHIPFREE","discount":{"kind":"free_shipping"},"minimum":{"amount":"50.00","currency":"EUR"},"combines_with":["product","order"]}' \
+  "free shipping, minimum EUR 50.00; combines with SAVE10 and MUGS15"
 
 cat <<MSG
 

@@ -13,7 +13,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { ROOT, admin, call, capturer, workerForFile } from '../worker/harness.mjs';
@@ -32,6 +32,8 @@ const CHROMIUM_ARGS = [
 // The basket on the page: 2 mugs (12.50), 1 coffee (8.50), 1 grinder (46.50), shipping 4.90.
 const ITEMS = '€80.00';
 const TOTAL = '€84.90';
+// Longer than the page's delay before it announces a settled outcome (500 ms).
+const ANNOUNCED_AFTER_MS = 1200;
 
 let browser;
 
@@ -462,7 +464,7 @@ test('at 375 px the buttons keep their size and their text on one line; the plac
   };
   await typeCode(page, 'narrow');
   await waitForText(page, '#payable', '€76.90');
-  assert.deepEqual(await check('quoted'), ['pay']);
+  assert.deepEqual(await check('quoted'), ['add-code', 'pay']);
   await payAndHold(page);
   assert.deepEqual(await check('held'), ['confirm', 'cancel']);
   await confirmAndWaitForReceipt(page);
@@ -700,5 +702,248 @@ test('every control has a label', async () => {
   for (const name of ['Promo code', 'Customer id', 'Quantity of Enamel mug']) {
     assert.equal(await page.getByLabel(name, { exact: true }).count(), 1, name);
   }
+  await page.done();
+});
+
+// ---- several codes in one basket (issue 21) ----
+
+const AXE = readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
+
+// axe-core on the page as it stands: no violations.
+async function axe(page, view) {
+  await page.evaluate(AXE);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  const violations = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
+  assert.deepEqual(violations, [], `axe on ${view}`);
+}
+
+// The page's basket as the core's basket: what the page sends (2 mugs, 1 coffee, 1 grinder, shipping).
+const PAGE_BASKET = {
+  lines: [
+    { sku: 'MUG', quantity: 2, unit_price: { amount: '12.50', currency: 'EUR' }, categories: ['mugs'] },
+    { sku: 'BEANS', quantity: 1, unit_price: { amount: '8.50', currency: 'EUR' }, categories: ['coffee'] },
+    { sku: 'GRINDER', quantity: 1, unit_price: { amount: '46.50', currency: 'EUR' }, categories: ['grinders'] },
+  ],
+  shipping: { amount: '4.90', currency: 'EUR' },
+};
+// Money as the page shows it in en-GB.
+const euros = (money) => `€${money.amount}`;
+
+// A product code, an order code and a free-shipping code that combine with each other, under `prefix`.
+async function defineStack(prefix, limits = null) {
+  const capped = limits ? { limits } : {};
+  await defineCode({
+    code: `${prefix}MUGS`,
+    discount: { kind: 'percent', percent: '20' },
+    applies_to: { categories: ['mugs'] },
+    combines_with: ['order', 'shipping'],
+    ...capped,
+  });
+  await defineCode({ code: `${prefix}SAVE`, discount: { kind: 'percent', percent: '10' }, combines_with: ['product', 'shipping'], ...capped });
+  await defineCode({ code: `${prefix}SHIP`, discount: { kind: 'free_shipping' }, combines_with: ['product', 'order'], ...capped });
+}
+
+// Clicks "Add another code" and types `code` into the new field (which has focus).
+async function addCode(page, code) {
+  await page.getByRole('button', { name: 'Add another code' }).click();
+  await page.keyboard.type(code);
+}
+
+// The field named `label`'s sentence (its part of the discount, or why it cannot be used).
+async function statusOf(page, label) {
+  const field = page.getByLabel(label, { exact: true });
+  const id = (await field.getAttribute('aria-describedby')).split(' ')[0];
+  return page.locator(`#${id}`);
+}
+
+test('Add another code: each code\'s discount next to it, the sums as the server quotes the codes; keyboard and axe', async () => {
+  await defineStack('STK');
+  const { page } = await openCheckout();
+  await typeCode(page, 'stksave');
+  await waitForText(page, '#quote-message', 'STKSAVE applied');
+  assert.equal(await (await statusOf(page, 'Promo code')).innerText(), '', 'one code: the summary speaks, as before');
+
+  // With the keyboard: Tab from the code to "Add another code", Enter adds a field and focuses it.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Add another code');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), await page.getByLabel('Second promo code', { exact: true }).getAttribute('id'));
+  await page.keyboard.type('stkmugs');
+  await waitForText(page, '#quote-message', 'applied together');
+
+  const two = await api('POST', '/v1/quotes', { body: { codes: ['STKSAVE', 'STKMUGS'], ...PAGE_BASKET } });
+  assert.equal(two.status, 200, two.text);
+  assert.deepEqual(two.body.codes.map((p) => [p.code, p.discount.amount]), [['STKMUGS', '5.00'], ['STKSAVE', '7.50']]);
+  assert.equal(await (await statusOf(page, 'Promo code')).innerText(), 'STKSAVE: −€7.50, 10% off.');
+  assert.equal(await (await statusOf(page, 'Second promo code')).innerText(), 'STKMUGS: −€5.00, 20% off mugs.');
+  assert.equal(await text(page, '#discount'), `−${euros(two.body.discount)}`);
+  assert.equal(await text(page, '#payable'), euros(two.body.payable));
+  assert.equal(await text(page, '#line-discount-mug'), '−€7.00', 'the mugs\' 5.00 and their part of STKSAVE\'s 7.50');
+  assert.equal(await text(page, '#quote-message'), 'STKMUGS and STKSAVE applied together: €12.50 off in all.');
+  assert.equal(await page.locator('#pay').innerText(), `Pay ${euros(two.body.payable)}`);
+
+  // A third code: free shipping.
+  await addCode(page, 'stkship');
+  await waitForText(page, '#quote-message', 'STKSHIP applied together');
+  const three = await api('POST', '/v1/quotes', { body: { codes: ['STKSAVE', 'STKMUGS', 'STKSHIP'], ...PAGE_BASKET } });
+  assert.equal(three.status, 200, three.text);
+  assert.equal(await (await statusOf(page, 'Third promo code')).innerText(), 'STKSHIP: −€4.90, free shipping.');
+  assert.equal(await text(page, '#line-discount-shipping'), '−€4.90');
+  assert.equal(await text(page, '#discount'), `−${euros(three.body.discount)}`);
+  assert.equal(await text(page, '#payable'), euros(three.body.payable));
+  assert.equal(three.body.payable.amount, '67.50');
+  await axe(page, 'three codes quoted');
+  await screenshot(page, 'stack-quoted');
+  // At 375 px the fields and their Remove buttons fit: nothing scrolls sideways.
+  await page.setViewportSize({ width: 375, height: 812 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px at 375 px`);
+  await screenshot(page, 'stack-375px');
+  await page.setViewportSize({ width: 900, height: 1100 });
+
+  // Remove the second: the third becomes the second, focus goes to the field before, re-quoted.
+  await page.getByRole('button', { name: 'Remove the second promo code' }).click();
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'code');
+  assert.equal(await page.getByLabel('Second promo code', { exact: true }).inputValue(), 'stkship');
+  assert.equal(await page.getByLabel('Third promo code', { exact: true }).count(), 0);
+  await waitForText(page, '#quote-message', 'STKSAVE and STKSHIP applied together');
+  const saveShip = await api('POST', '/v1/quotes', { body: { codes: ['STKSAVE', 'STKSHIP'], ...PAGE_BASKET } });
+  assert.equal(await text(page, '#payable'), euros(saveShip.body.payable));
+
+  // Up to five fields; then no "Add another code".
+  for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'Add another code' }).click();
+  assert.equal(await page.locator('input.code-input').count(), 5);
+  assert.equal(await page.getByRole('button', { name: 'Add another code' }).count(), 0);
+  // What is typed is text, never markup: a tag is a character a code cannot have.
+  await page.getByLabel('Fifth promo code', { exact: true }).fill('<b>X</b>');
+  const refused = await waitForText(page, '#quote-message', 'character');
+  assert.equal(refused, 'A promo code has only letters, digits, - and _: its first character is “<”.');
+  assert.equal(await page.locator('#codes b, #quote b').count(), 0);
+  assert.equal(await page.locator('#pay').isEnabled(), false);
+  await page.getByRole('button', { name: 'Remove the fifth promo code' }).click();
+  await waitForText(page, '#quote-message', 'STKSAVE and STKSHIP applied together');
+  await page.done();
+});
+
+test('a code that cannot combine says so next to its field, naming the other code, and cannot be paid', async () => {
+  await defineCode({ code: 'CMBSAVE', discount: { kind: 'percent', percent: '10' }, combines_with: ['product', 'shipping'] });
+  await defineCode({ code: 'CMBALONE', discount: { kind: 'percent', percent: '5' } });
+  const { page, requests } = await openCheckout();
+  await typeCode(page, 'cmbsave');
+  await waitForText(page, '#quote-message', 'CMBSAVE applied');
+  await addCode(page, 'cmbalone');
+  const sentence = 'CMBALONE cannot be combined with CMBSAVE.';
+  await waitForText(page, '#quote-message', 'cannot be combined');
+  const server = await api('POST', '/v1/quotes', { body: { codes: ['CMBSAVE', 'CMBALONE'], ...PAGE_BASKET } });
+  assert.equal(server.status, 422, server.text);
+  assert.deepEqual(server.body.rejections.map((r) => [r.code, r.rejection, r.with]), [['CMBALONE', 'not_combinable', 'CMBSAVE']]);
+  assert.equal(await (await statusOf(page, 'Second promo code')).innerText(), sentence);
+  assert.equal(await page.getByLabel('Second promo code', { exact: true }).getAttribute('aria-invalid'), 'true');
+  assert.equal(await (await statusOf(page, 'Promo code')).innerText(), '', 'the first code is not the one refused');
+  assert.equal(await text(page, '#quote-message'), sentence);
+  assert.equal(await page.locator('#pay').isEnabled(), false, 'no Pay for codes that cannot combine');
+  assert.equal(await text(page, '#payable'), TOTAL);
+  await page.waitForTimeout(ANNOUNCED_AFTER_MS);
+  assert.equal(await text(page, '#announce'), `${sentence} To pay: ${TOTAL}.`);
+  await axe(page, 'not combinable');
+  await screenshot(page, 'stack-not-combinable');
+  assert.equal(sent(requests, '/demo/hold').length, 0);
+
+  await page.getByRole('button', { name: 'Remove the second promo code' }).click();
+  await waitForText(page, '#quote-message', 'CMBSAVE applied: 10% off.');
+  assert.equal(await page.locator('#pay').isEnabled(), true);
+  await page.done();
+});
+
+test('Pay holds every code of a stack, Confirm captures them all: each code\'s usage goes up by one', async () => {
+  await defineStack('PAY', { total: 10 });
+  const { page, requests } = await openCheckout();
+  await typeCode(page, 'paysave');
+  await addCode(page, 'paymugs');
+  await waitForText(page, '#payable', '€72.40');
+  for (const code of ['PAYSAVE', 'PAYMUGS']) assert.deepEqual(counts(await usageOf(code)), { total: 0, held: 0 }, code);
+  await payAndHold(page);
+  assert.ok(await focusedIn(page, '#outcome'));
+  assert.match(await text(page, '#hold-message'), /^PAYSAVE and PAYMUGS are reserved for you until \d{2}:\d{2} \((15:00|14:5\d) left\)\.$/);
+  for (const code of ['PAYSAVE', 'PAYMUGS']) assert.deepEqual(counts(await usageOf(code)), { total: 1, held: 1 }, code);
+  assert.equal(await page.getByLabel('Second promo code', { exact: true }).isDisabled(), true);
+  assert.equal(await page.getByRole('button', { name: /Remove|Add another code/ }).count(), 0, 'the codes cannot change while paying');
+  const [hold] = sent(requests, '/demo/hold');
+  assert.deepEqual(hold.codes, ['PAYSAVE', 'PAYMUGS']);
+  assert.equal(hold.code, undefined);
+  await axe(page, 'stack held');
+
+  await confirmAndWaitForReceipt(page);
+  const [pay] = sent(requests, '/demo/pay');
+  assert.deepEqual(pay.codes, ['PAYSAVE', 'PAYMUGS']);
+  assert.equal(pay.attempt, hold.attempt);
+  assert.equal(pay.quote.payable.amount, '72.40', 'pinned to the stack\'s quote shown');
+  for (const code of ['PAYSAVE', 'PAYMUGS']) assert.deepEqual(counts(await usageOf(code)), { total: 1, held: 0 }, code);
+  assert.equal(await text(page, '#receipt-message'), 'You paid €72.40: €12.50 off €84.90 with PAYSAVE and PAYMUGS.');
+  assert.equal(await text(page, '#quote-message'), 'Paid with PAYSAVE and PAYMUGS.');
+  assert.equal(await text(page, '#receipt-paid'), '€72.40');
+  await axe(page, 'stack paid');
+  await screenshot(page, 'stack-receipt');
+  await page.done();
+});
+
+test('Cancel on a held stack gives every code back', async () => {
+  await defineStack('CAN', { total: 10 });
+  const { page, requests } = await openCheckout();
+  await typeCode(page, 'cansave');
+  await addCode(page, 'canmugs');
+  await addCode(page, 'canship');
+  await waitForText(page, '#payable', '€67.50');
+  await payAndHold(page);
+  for (const code of ['CANSAVE', 'CANMUGS', 'CANSHIP']) assert.deepEqual(counts(await usageOf(code)), { total: 1, held: 1 }, code);
+  await screenshot(page, 'stack-held');
+  await page.locator('#cancel').click();
+  await page.locator('#outcome[data-kind="cancelled"]').waitFor();
+  assert.equal(await text(page, '#cancel-message'), 'CANSAVE, CANMUGS and CANSHIP are no longer reserved for you, and nothing was charged.');
+  assert.ok(await focusedIn(page, '#outcome'));
+  for (const code of ['CANSAVE', 'CANMUGS', 'CANSHIP']) assert.deepEqual(counts(await usageOf(code)), { total: 0, held: 0 }, code);
+  const [cancel] = sent(requests, '/demo/cancel');
+  assert.deepEqual(cancel.codes, ['CANSAVE', 'CANMUGS', 'CANSHIP']);
+  assert.equal(cancel.attempt, sent(requests, '/demo/hold')[0].attempt);
+  // The order can change again, and the stack is quoted as before.
+  assert.equal(await page.getByLabel('Third promo code', { exact: true }).isEnabled(), true);
+  await waitForText(page, '#quote-message', 'applied together');
+  assert.equal(await text(page, '#payable'), '€67.50');
+  await page.done();
+});
+
+test('a stack with a once-per-customer code: asks for the customer, checks it once, and knows the use after paying', async () => {
+  await defineCode({
+    code: 'CUSTSAVE',
+    discount: { kind: 'percent', percent: '10' },
+    limits: { per_customer: 1 },
+    combines_with: ['product'],
+  });
+  await defineCode({ code: 'CUSTMUGS', discount: { kind: 'percent', percent: '20' }, applies_to: { categories: ['mugs'] }, combines_with: ['order'] });
+  const { page, requests } = await openCheckout();
+  await typeCode(page, 'custsave');
+  await addCode(page, 'custmugs');
+  const status = await statusOf(page, 'Promo code');
+  await status.filter({ hasText: 'signed-in' }).waitFor();
+  assert.equal(await status.innerText(), 'CUSTSAVE is for signed-in customers: enter your customer id.');
+  assert.equal(await page.locator('#pay').isEnabled(), false);
+  await page.locator('#customer').fill('fran');
+  await waitForText(page, '#quote-message', 'applied together');
+  assert.equal(await text(page, '#payable'), '€72.40');
+  const asked = sent(requests, '/demo/quote');
+  assert.deepEqual(asked.map((q) => [q.code, q.customer]), [['CUSTSAVE', 'fran']], 'only the code with a per-customer limit is checked');
+  await payAndHold(page);
+  assert.equal(sent(requests, '/demo/hold')[0].customer, 'fran');
+  await confirmAndWaitForReceipt(page);
+  assert.deepEqual(counts(await usageOf('CUSTSAVE')), { total: 1, held: 0 });
+  assert.deepEqual(counts(await usageOf('CUSTMUGS')), { total: 1, held: 0 });
+
+  // The receipts said fran has used CUSTSAVE: the next order refuses it next to its field, with no request.
+  const before = requests.length;
+  await page.locator('#new-order').click();
+  await status.filter({ hasText: 'already used' }).waitFor();
+  assert.equal(await status.innerText(), 'You have already used this code.');
+  assert.equal(await page.locator('#pay').isEnabled(), false);
+  assert.deepEqual(requests.slice(before), []);
   await page.done();
 });

@@ -33,9 +33,16 @@ pub async fn quote(req: &Request, env: &Env) -> Answer {
 }
 
 /// Each code's whole definition and usage (for the request's customer) from
-/// its object: what the core's [`Stack`] prices with. `Err(Ok(response))`
-/// is an object's own problem (an archived code: unknown), as it answered it.
-async fn stack_parts(env: &Env, req: &StackRequest) -> std::result::Result<(Stack, Vec<UsageCounts>), Answer> {
+/// its object: what the core's [`Stack`] prices with. With the key of a
+/// hold or capture, each object leaves the use this key already counts out
+/// (a hold being captured stands in no cap's way, as for a single code).
+/// `Err(Ok(response))` is an object's own problem (an archived code:
+/// unknown), as it answered it.
+async fn stack_parts(
+    env: &Env,
+    req: &StackRequest,
+    key: Option<&IdempotencyKey>,
+) -> std::result::Result<(Stack, Vec<UsageCounts>), Answer> {
     #[derive(serde::Deserialize)]
     struct Part {
         definition: PromoCode,
@@ -45,7 +52,7 @@ async fn stack_parts(env: &Env, req: &StackRequest) -> std::result::Result<(Stac
     let mut usage = Vec::with_capacity(req.codes.len());
     for code in &req.codes {
         require_known(env, code).await.map_err(Err)?;
-        let asked = json!({ "customer": req.customer }).to_string();
+        let asked = json!({ "customer": req.customer, "key": key }).to_string();
         let mut response = clients::call(env, code, Call::StackPart, Some(asked))
             .await
             .map_err(Err)?;
@@ -65,12 +72,12 @@ async fn stack_parts(env: &Env, req: &StackRequest) -> std::result::Result<(Stac
 /// `POST /v1/quotes` with `"codes": [...]`: each code's whole definition and
 /// usage from its object, then the core's [`Stack`] prices the basket with
 /// them all (nothing is recorded). A refused stack is 422 with `rejections`.
-async fn stack_quote(env: &Env, body: &str, trusted: bool) -> Answer {
+pub(crate) async fn stack_quote(env: &Env, body: &str, trusted: bool) -> Answer {
     let req = StackRequest::parse(body)?;
     if req.customer.is_some() && !trusted {
         return Err(Problem::Unauthorized);
     }
-    let (stack, usage) = match stack_parts(env, &req).await {
+    let (stack, usage) = match stack_parts(env, &req, None).await {
         Ok(parts) => parts,
         Err(answer) => return answer,
     };
@@ -94,7 +101,7 @@ const STACK_UNDONE: &str = "another code of the stack was refused";
 /// way counts no use longer than its holds' time to live.
 async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, body: &str) -> Answer {
     let req = StackRequest::parse_for(body, kind)?;
-    let (stack, usage) = match stack_parts(env, &req).await {
+    let (stack, usage) = match stack_parts(env, &req, Some(key)).await {
         Ok(parts) => parts,
         Err(answer) => return answer,
     };
@@ -163,7 +170,7 @@ async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, b
 /// code's use under the key back, one answer per code as listed; the first
 /// code that cannot (nothing under the key) answers for the request, after
 /// the others were released.
-pub(crate) async fn stack_release(env: &Env, body: &str) -> Answer {
+async fn stack_release(env: &Env, body: &str) -> Answer {
     let mut fields: serde_json::Map<String, serde_json::Value> = promocodes::from_json(body)?;
     let listed = fields.remove("codes").unwrap_or_default();
     let codes: Vec<Code> = promocodes::from_json(&listed.to_string()).map_err(|e| e.at("codes"))?;
@@ -212,9 +219,6 @@ pub async fn keyed(req: &Request, env: &Env, kind: BasketRequestKind) -> Answer 
     let key = idempotency_key(req)?;
     let body = read_body(req, BASKET_BODY_LIMIT).await?;
     let conflict = req.headers().get(TEST_CONFLICT_HEADER)?.is_some() && cfg!(feature = "conformance");
-    if names_several_codes(&body)? {
-        return stack_keyed(env, kind, &key, &body).await;
-    }
     keyed_through_ledger(env, kind, &key, body, conflict).await
 }
 
@@ -237,7 +241,8 @@ pub async fn logged_if_refused(op: &str, answer: impl std::future::Future<Output
     answer
 }
 
-/// The hold and capture path shared by the API and the demo routes.
+/// The hold and capture path shared by the API and the demo routes: a
+/// stack's (`"codes": [...]`) all or none, else the one code's.
 pub(crate) async fn keyed_through_ledger(
     env: &Env,
     kind: BasketRequestKind,
@@ -245,6 +250,9 @@ pub(crate) async fn keyed_through_ledger(
     body: String,
     conflict: bool,
 ) -> Answer {
+    if names_several_codes(&body)? {
+        return stack_keyed(env, kind, key, &body).await;
+    }
     let routing = routing(&body, kind)?;
     // An unknown code is answered without addressing (and so creating) an object; a known one costs
     // the catalog's answer once per isolate.
@@ -265,13 +273,15 @@ pub(crate) async fn keyed_through_ledger(
 /// `POST /v1/releases`: `{code, key, reason?}` (the capture token is checked by the route table).
 pub async fn release(req: &Request, env: &Env) -> Answer {
     let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
-    if names_several_codes(&body)? {
-        return stack_release(env, &body).await;
-    }
     release_through_ledger(env, body).await
 }
 
+/// The release path shared by the API and the demo routes: a stack's
+/// (`"codes": [...]`) every code, else the one code's.
 pub(crate) async fn release_through_ledger(env: &Env, body: String) -> Answer {
+    if names_several_codes(&body)? {
+        return stack_release(env, &body).await;
+    }
     let release = ReleaseRequest::from_json(&body)?;
     require_known(env, &release.code).await?;
     let request = Call::Release.request(&release.code, &[], Some(body), &[])?;

@@ -1,12 +1,12 @@
 //! The demo checkout's server side (`/demo/*`, only with `DEMO` set), and the
 //! test builds' conformance route.
 
-use promocodes::api::BasketRequestKind;
+use promocodes::api::{names_several_codes, BasketRequestKind};
 use promocodes::{from_json, IdempotencyKey};
 use serde_json::{json, Value};
 use worker::{Env, Request};
 
-use super::checkout::{keyed_through_ledger, quote_through_ledger, release_through_ledger};
+use super::checkout::{keyed_through_ledger, quote_through_ledger, release_through_ledger, stack_quote};
 use super::{bad_param, routing, Answer, DemoStep};
 #[cfg(feature = "conformance")]
 use crate::clients;
@@ -42,11 +42,17 @@ fn demo_server_token(env: &Env) -> std::result::Result<(), Problem> {
 /// The demo checkout's steps, played as the shop's server would: the body of
 /// the matching API request, plus `attempt` (the checkout attempt, whose
 /// key `demo-<attempt>` names its hold and capture), so the page never holds
-/// a token. `cancel` takes `{code, attempt, reason?}`.
+/// a token. `cancel` takes `{code, attempt, reason?}`. Each takes
+/// `"codes": [...]` in place of `code` for a stack, as the API does (all or
+/// none; `cancel` releases every code).
 pub async fn handle(req: &Request, env: &Env, step: DemoStep) -> Answer {
     let body = read_body(req, BASKET_BODY_LIMIT).await?;
     demo_server_token(env)?;
     if step == DemoStep::Quote {
+        if names_several_codes(&body)? {
+            // Played as the shop's server, which holds a token: a customer may be named.
+            return stack_quote(env, &body, true).await;
+        }
         let code = routing(&body, BasketRequestKind::Quote)?.code;
         return quote_through_ledger(env, &code, body).await;
     }

@@ -26,16 +26,29 @@ impl Ledger {
     /// A stack's part: the code's whole definition and its usage for the
     /// customer in `{"customer"?}`, read only, for the Worker to run the core's
     /// [`Stack`](promocodes::Stack) with every code's part.
+    ///
+    /// With `"key"` (a stack's hold or capture): the use this key already
+    /// counts in this code (a hold the capture converts, or one a retry
+    /// finishes) is left out of the usage, as a single code's capture converts
+    /// its hold whatever the caps; the hold or capture itself then decides.
     pub(super) fn handle_stack_part(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
         #[derive(serde::Deserialize)]
         #[serde(deny_unknown_fields)]
         struct PartRequest {
             #[serde(default)]
             customer: Option<promocodes::CustomerId>,
+            #[serde(default)]
+            key: Option<IdempotencyKey>,
         }
         let req: PartRequest = promocodes::from_json(body)?;
         let (store, definition) = self.live(code)?;
-        let usage = store.usage_for(code, req.customer.as_ref(), now()?)?;
+        let at = now()?;
+        let mut usage = store.usage_for(code, req.customer.as_ref(), at)?;
+        if let Some(key) = &req.key {
+            if let Some(own) = store.reservation(code, key)?.filter(|own| own.counts_at(at)) {
+                usage = without_own_use(usage, &own, req.customer.as_ref())?;
+            }
+        }
         json_response(
             &serde_json::json!({ "definition": definition.promo, "usage": usage }),
             200,
@@ -212,4 +225,27 @@ impl Ledger {
             }
         }
     }
+}
+
+/// `usage` without the one use `own` counts in it (and in the customer's,
+/// when it is theirs; and its discount in the sum a budget is checked
+/// against).
+fn without_own_use(
+    usage: promocodes::UsageCounts,
+    own: &promocodes::Reservation,
+    customer: Option<&promocodes::CustomerId>,
+) -> std::result::Result<promocodes::UsageCounts, Problem> {
+    let total = usage.total().saturating_sub(1);
+    let theirs = customer.is_some() && own.customer.as_ref() == customer;
+    let per_customer = if theirs {
+        usage.per_customer().saturating_sub(1)
+    } else {
+        usage.per_customer()
+    };
+    let discounted = (usage.discounted() - own.quote.discount().amount()).max(rust_decimal::Decimal::ZERO);
+    let mut less = promocodes::UsageCounts::new(total, per_customer.min(total))?.with_discounted(discounted)?;
+    if usage.through_campaign() {
+        less = less.with_code_uses(usage.code_uses().saturating_sub(1).min(total))?;
+    }
+    Ok(less)
 }
