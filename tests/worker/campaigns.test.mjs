@@ -248,3 +248,24 @@ test("an archived campaign is restored by defining it again: its codes work, its
   const used = await captureReq(worker.base, "comeback-d", { code: "COMEBACK-1", total: eur("20.00") });
   assert.equal(used.json.rejection, "exhausted", "a single-use code used before archiving stays used");
 });
+
+test("a campaign's code in a stack is counted through its campaign: used up, the stack is refused exhausted", async () => {
+  const created = await putCampaign("STACKED", { discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["order"] });
+  assert.equal(created.status, 201, created.text);
+  const added = await addCodes("STACKED", "stacked-import", { codes: ["STACKED-ONE"] });
+  assert.equal(added.status, 201, added.text);
+  const order = await putCode(worker.base, { code: "STACKORDER", discount: { kind: "percent", percent: "10" }, combines_with: ["order"] });
+  assert.equal(order.status, 201, order.text);
+  const body = { codes: ["STACKORDER", "STACKED-ONE"], total: eur("80.00") };
+  const fresh = await call(worker.base, "POST", "/v1/quotes", { body });
+  assert.equal(fresh.status, 200, fresh.text);
+  // Its one use goes to a single-code capture; the stack then finds it used up.
+  assert.equal((await captureReq(worker.base, "stacked-single", { code: "STACKED-ONE", total: eur("10.00") })).status, 201);
+  const quoted = await call(worker.base, "POST", "/v1/quotes", { body });
+  assert.equal(quoted.status, 422, quoted.text);
+  assert.deepEqual(quoted.json.rejections.map((r) => [r.code, r.rejection]), [["STACKED-ONE", "exhausted"]]);
+  const held = await call(worker.base, "POST", "/v1/holds", { body, headers: { ...capturer, "idempotency-key": "stacked-hold" } });
+  assert.equal(held.status, 422, held.text);
+  const usage = (await call(worker.base, "GET", "/v1/codes/STACKORDER", { headers: admin })).json.usage;
+  assert.equal(usage.total, 0, "the order code holds nothing for a refused stack");
+});

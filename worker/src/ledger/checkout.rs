@@ -43,7 +43,7 @@ impl Ledger {
         let req: PartRequest = promocodes::from_json(body)?;
         let (store, definition) = self.live(code)?;
         let at = now()?;
-        let mut usage = store.usage_for(code, req.customer.as_ref(), at)?;
+        let mut usage = store.usage_of(&definition.promo, req.customer.as_ref(), at)?;
         if let Some(key) = &req.key {
             if let Some(own) = store.reservation(code, key)?.filter(|own| own.counts_at(at)) {
                 usage = without_own_use(usage, &own, req.customer.as_ref())?;
