@@ -17,6 +17,10 @@ const worker = workerForFile({ vars: { STRIPE_WEBHOOK_SECRET: STRIPE_TEST_SECRET
     { code: "SORDER", discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["product"], limits: { total: 100 } },
     { code: "SLONE", discount: { kind: "fixed", amount: eur("1.00") } },
     { code: "SLAST", discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["product"], limits: { total: 1 } },
+    // Each with one use: a stack held under the PaymentIntent's id holds their last uses.
+    { code: "ONEA", discount: { kind: "percent", percent: "10" }, applies_to: { categories: ["mugs"] },
+      combines_with: ["order"], limits: { total: 1 } },
+    { code: "ONEB", discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["product"], limits: { total: 1 } },
     { code: "SFINAL", discount: { kind: "percent", percent: "10" }, applies_to: { categories: ["mugs"] },
       combines_with: ["order"] },
   ]) {
@@ -125,6 +129,16 @@ test("a hold under the PaymentIntent's id is converted: the stack's success capt
   assert.deepEqual(paid.json.receipts.map((r) => r.quote), held.json.holds.map((h) => h.quote));
   assert.deepEqual(await counts("SMUG"), { total: mug.total, held: mug.held - 1 });
   assert.deepEqual(await counts("SORDER"), { total: order.total, held: order.held - 1 });
+  // Holding a code's last use: the success converts it (the stack is priced without its own holds).
+  const last = stripeId("pi");
+  assert.equal((await holdStack(last, ["ONEB", "ONEA"])).status, 201);
+  const converted = await postStripe(base(), paymentIntentSucceeded({ id: last, metadata: metadata("ONEB,ONEA"), amount: PAYABLE }));
+  assert.equal(converted.json.action, "captured", converted.text);
+  for (const code of ["ONEA", "ONEB"]) assert.deepEqual(await counts(code), { total: 1, held: 0 }, code);
+  // Another payment for the same codes is refused: their one use is spent.
+  const other = await postStripe(base(), paymentIntentSucceeded({ metadata: metadata("ONEB,ONEA"), amount: PAYABLE }));
+  assert.equal(other.json.action, "refused", other.text);
+  assert.equal(other.json.rejection, "exhausted");
 });
 
 test("an event with a refused stack records nothing and is answered 200 refused, with every code's rejection", async () => {

@@ -33,12 +33,16 @@ pub async fn quote(req: &Request, env: &Env) -> Answer {
 }
 
 /// Each code's whole definition and usage (for the request's customer) from
-/// its object: what the core's [`Stack`] prices with. `Err(Ok(response))`
-/// is an object's own problem (an archived code: unknown), as it answered it.
+/// its object: what the core's [`Stack`] prices with. With the request's
+/// idempotency `key` (a hold or a capture), each code's usage leaves out the
+/// use it holds active under that key: converting (or replaying) a hold takes
+/// no new use. `Err(Ok(response))` is an object's own problem (an archived
+/// code: unknown), as it answered it.
 pub(crate) async fn stack_parts(
     env: &Env,
     codes: &[Code],
     customer: Option<&CustomerId>,
+    key: Option<&IdempotencyKey>,
 ) -> std::result::Result<(Stack, Vec<UsageCounts>), Answer> {
     #[derive(serde::Deserialize)]
     struct Part {
@@ -49,7 +53,7 @@ pub(crate) async fn stack_parts(
     let mut usage = Vec::with_capacity(codes.len());
     for code in codes {
         require_known(env, code).await.map_err(Err)?;
-        let asked = json!({ "customer": customer }).to_string();
+        let asked = json!({ "customer": customer, "key": key }).to_string();
         let mut response = clients::call(env, code, Call::StackPart, Some(asked))
             .await
             .map_err(Err)?;
@@ -74,7 +78,7 @@ async fn stack_quote(env: &Env, body: &str, trusted: bool) -> Answer {
     if req.customer.is_some() && !trusted {
         return Err(Problem::Unauthorized);
     }
-    let (stack, usage) = match stack_parts(env, &req.codes, req.customer.as_ref()).await {
+    let (stack, usage) = match stack_parts(env, &req.codes, req.customer.as_ref(), None).await {
         Ok(parts) => parts,
         Err(answer) => return answer,
     };
@@ -101,7 +105,7 @@ const STACK_UNDONE: &str = "another code of the stack was refused";
 /// code is written, for a test to kill the process between two codes.
 async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, body: &str, stall: bool) -> Answer {
     let req = StackRequest::parse_for(body, kind)?;
-    let (stack, usage) = match stack_parts(env, &req.codes, req.customer.as_ref()).await {
+    let (stack, usage) = match stack_parts(env, &req.codes, req.customer.as_ref(), Some(key)).await {
         Ok(parts) => parts,
         Err(answer) => return answer,
     };

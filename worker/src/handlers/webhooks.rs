@@ -2,7 +2,7 @@
 //! find the code, and forward the capture or release to the code's object,
 //! which decides it ([`crate::ledger`]'s payment flow).
 
-use promocodes::{Basket, Code, Currency, CustomerId, Money};
+use promocodes::{Basket, Code, Currency, CustomerId, IdempotencyKey, Money};
 use serde_json::{json, Value};
 use worker::{Env, Request, Response};
 
@@ -250,7 +250,9 @@ async fn capture_stack(env: &Env, payment: StackPayment) -> Answer {
         Ok(charged) => charged,
         Err(err) => return refused(json!([]), format!("the amount charged: {err}")),
     };
-    let (stack, usage) = match checkout::stack_parts(env, &payment.codes, customer.as_ref()).await {
+    // A hold taken under the PaymentIntent's id is the payment's own use: priced without it.
+    let key = IdempotencyKey::parse(&payment.payment_intent)?;
+    let (stack, usage) = match checkout::stack_parts(env, &payment.codes, customer.as_ref(), Some(&key)).await {
         Ok(parts) => parts,
         Err(answer) => {
             let response = answer?;

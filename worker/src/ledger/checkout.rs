@@ -24,18 +24,40 @@ impl Ledger {
     }
 
     /// A stack's part: the code's whole definition and its usage for the
-    /// customer in `{"customer"?}`, read only, for the Worker to run the core's
-    /// [`Stack`](promocodes::Stack) with every code's part.
+    /// customer in `{"customer"?, "key"?}`, read only, for the Worker to run
+    /// the core's [`Stack`](promocodes::Stack) with every code's part. With
+    /// the request's idempotency `key`, the use this code has under it (an
+    /// active hold, or a capture) is left out of the usage
+    /// ([`UsageCounts::without_use`](promocodes::UsageCounts::without_use)):
+    /// the stack's capture converts that hold, and a retry replays what was
+    /// done and finishes the rest, so none is refused for a use the request
+    /// already has.
     pub(super) fn handle_stack_part(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
         #[derive(serde::Deserialize)]
         #[serde(deny_unknown_fields)]
         struct PartRequest {
             #[serde(default)]
             customer: Option<promocodes::CustomerId>,
+            #[serde(default)]
+            key: Option<IdempotencyKey>,
         }
         let req: PartRequest = promocodes::from_json(body)?;
         let (store, definition) = self.live(code)?;
-        let usage = store.usage_for(code, req.customer.as_ref(), now()?)?;
+        let at = now()?;
+        let mut usage = store.usage_for(code, req.customer.as_ref(), at)?;
+        if let Some(key) = &req.key {
+            if let Some(own) = store.reservation(code, key)? {
+                let counted = match own.state {
+                    promocodes::ReservationState::Held => own.expires_at.is_none_or(|end| end > at),
+                    promocodes::ReservationState::Captured => true,
+                    _ => false,
+                };
+                if counted {
+                    let by_customer = own.customer.is_some() && own.customer == req.customer;
+                    usage = usage.without_use(by_customer, own.quote.discount().amount());
+                }
+            }
+        }
         json_response(
             &serde_json::json!({ "definition": definition.promo, "usage": usage }),
             200,
