@@ -166,6 +166,39 @@ impl UsageCounts {
         })
     }
 
+    /// The counts without one redemption by this customer (by anyone, when
+    /// `with_customer` is false) that took `discount` off; each count stops
+    /// at zero. What a request that already has its use is priced against:
+    /// a stack's capture (or a retry of its hold or capture) prices each code
+    /// without the use held or captured under the request's own key, as the
+    /// conversion of one code's hold checks no cap against itself.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::UsageCounts;
+    ///
+    /// let usage = UsageCounts::new(3, 1)?.with_discounted("6.00".parse()?)?;
+    /// let held = usage.without_use(true, "2.00".parse()?);
+    /// assert_eq!((held.total(), held.per_customer(), held.discounted().to_string()), (2, 0, "4.00".to_owned()));
+    /// assert_eq!(held.after_use(true, "2.00".parse()?), Some(usage));
+    /// assert_eq!(UsageCounts::ZERO.without_use(true, "1.00".parse()?), UsageCounts::ZERO);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn without_use(&self, with_customer: bool, discount: Decimal) -> UsageCounts {
+        let discounted = (self.discounted - discount).max(Decimal::ZERO);
+        UsageCounts {
+            total: self.total.saturating_sub(1),
+            per_customer: if with_customer {
+                self.per_customer.saturating_sub(1)
+            } else {
+                self.per_customer
+            },
+            discounted,
+            per_code: self.per_code.map(|uses| uses.saturating_sub(1)),
+        }
+    }
+
     /// The counts after one more redemption by this customer (by anyone, when
     /// `with_customer` is false), `discounted` unchanged, or `None` if a
     /// counter would overflow.

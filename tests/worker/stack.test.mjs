@@ -26,6 +26,9 @@ const worker = workerForFile({}, async () => {
     { code: "FLOW", discount: { kind: "percent", percent: "10" }, applies_to: { categories: ["mugs"] },
       combines_with: ["order"] },
     { code: "FLOWTOO", discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["product"] },
+    { code: "LASTA", discount: { kind: "percent", percent: "10" }, applies_to: { categories: ["mugs"] },
+      combines_with: ["order"], limits: { total: 1, per_customer: 1 } },
+    { code: "LASTB", discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["product"], limits: { total: 1 } },
     { code: "PINA", discount: { kind: "percent", percent: "10" }, applies_to: { categories: ["mugs"] },
       combines_with: ["order"] },
     { code: "PINB", discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["product"] },
@@ -240,4 +243,26 @@ test("100 racing stack captures over codes capped 30 and 50: exactly 30 stacks, 
     const captured = list.json.redemptions.filter((x) => x.state === "captured").map((x) => x.idempotency_key).sort();
     assert.deepEqual(captured, won.map((r) => r.json.receipts[0].key).sort(), code);
   }
+});
+
+test("a stack holding its codes' last uses is captured, and its hold retried replays: a request's own holds are not counted against it", async () => {
+  const body = { codes: ["LASTB", "LASTA"], ...basket, customer: "erin" };
+  const held = await keyed("/v1/holds", "last-1", body);
+  assert.equal(held.status, 201, held.text);
+  const again = await keyed("/v1/holds", "last-1", body);
+  assert.equal(again.status, 200, again.text);
+  assert.deepEqual(again.json.holds.map((h) => h.replayed), [true, true]);
+  // Another request is refused: the codes' one use is held.
+  const other = await keyed("/v1/holds", "last-2", { ...body, customer: "fred" });
+  assert.equal(other.status, 422, other.text);
+  const captured = await keyed("/v1/captures", "last-1", body);
+  assert.equal(captured.status, 201, captured.text);
+  assert.deepEqual(captured.json.receipts.map((r) => [r.quote.code, r.state]), [["LASTA", "captured"], ["LASTB", "captured"]]);
+  for (const code of ["LASTA", "LASTB"]) {
+    const u = await usage(code);
+    assert.deepEqual([u.total, u.held], [1, 0], code);
+  }
+  const replay = await keyed("/v1/captures", "last-1", body);
+  assert.equal(replay.status, 200, replay.text);
+  assert.ok(replay.json.receipts.every((r) => r.replayed), replay.text);
 });

@@ -50,12 +50,14 @@ pub struct Registered {
 }
 
 /// A payment and the code it was captured for (so that a refund that does
-/// not name the code finds it): `{"payment": "pi_...", "code": "SAVE10"}`.
+/// not name the code finds it): `{"payment": "pi_...", "code": "SAVE10"}`;
+/// for a stack, its codes joined by commas, in the order they apply
+/// (`"MUGS20,SAVE10"`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Payment {
     /// The payment's id.
     pub payment: String,
-    /// The code, normalised; empty when asking.
+    /// The code, normalised (a stack's codes joined by commas); empty when asking.
     pub code: String,
 }
 

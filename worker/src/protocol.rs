@@ -28,6 +28,15 @@ pub const IDEMPOTENCY_KEY_HEADER: &str = "idempotency-key";
 /// 409 end to end.
 pub const TEST_CONFLICT_HEADER: &str = "x-test-conflict";
 
+/// Test builds only (feature `conformance`; ignored otherwise): a hold or
+/// capture of a stack (`codes`) stops after its first code is written and
+/// waits [`TEST_STALL_SECONDS`] before the next, so that a test can kill the
+/// process (`kill -9`) between two codes and retry with the same key.
+pub const TEST_STALL_HEADER: &str = "x-test-stall-after-first-code";
+
+/// How long a stack stalled by [`TEST_STALL_HEADER`] waits: longer than any test.
+pub const TEST_STALL_SECONDS: u64 = 300;
+
 /// One request of the Worker to a code's object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Call {

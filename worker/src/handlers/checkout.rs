@@ -2,7 +2,7 @@
 //! code's object, which decides each with the core.
 
 use promocodes::api::{names_several_codes, BasketRequest, BasketRequestKind, ReleaseRequest, StackRequest};
-use promocodes::{Campaign, Code, IdempotencyKey, PromoCode, Stack, UsageCounts};
+use promocodes::{Campaign, Code, CustomerId, IdempotencyKey, PromoCode, Stack, UsageCounts};
 use serde_json::json;
 use worker::{Env, Request, Response};
 
@@ -11,7 +11,7 @@ use crate::clients::{self, require_known, to_ledger_logged};
 use crate::http::{idempotency_key, is_trusted, read_body};
 use crate::limits::{BASKET_BODY_LIMIT, DEFAULT_BODY_LIMIT};
 use crate::problem::Problem;
-use crate::protocol::{Call, IDEMPOTENCY_KEY_HEADER, TEST_CONFLICT_HEADER};
+use crate::protocol::{Call, IDEMPOTENCY_KEY_HEADER, TEST_CONFLICT_HEADER, TEST_STALL_HEADER, TEST_STALL_SECONDS};
 
 /// `POST /v1/quotes`: public without a customer; a quote for a named
 /// customer tells whether that customer may use the code, so it needs a
@@ -33,14 +33,15 @@ pub async fn quote(req: &Request, env: &Env) -> Answer {
 }
 
 /// Each code's whole definition and usage (for the request's customer) from
-/// its object: what the core's [`Stack`] prices with. With the key of a
-/// hold or capture, each object leaves the use this key already counts out
-/// (a hold being captured stands in no cap's way, as for a single code).
-/// `Err(Ok(response))` is an object's own problem (an archived code:
-/// unknown), as it answered it.
-async fn stack_parts(
+/// its object: what the core's [`Stack`] prices with. With the request's
+/// idempotency `key` (a hold or a capture), each code's usage leaves out the
+/// use it holds active under that key: converting (or replaying) a hold takes
+/// no new use. `Err(Ok(response))` is an object's own problem (an archived
+/// code: unknown), as it answered it.
+pub(crate) async fn stack_parts(
     env: &Env,
-    req: &StackRequest,
+    codes: &[Code],
+    customer: Option<&CustomerId>,
     key: Option<&IdempotencyKey>,
 ) -> std::result::Result<(Stack, Vec<UsageCounts>), Answer> {
     #[derive(serde::Deserialize)]
@@ -48,11 +49,11 @@ async fn stack_parts(
         definition: serde_json::Map<String, serde_json::Value>,
         usage: UsageCounts,
     }
-    let mut promos = Vec::with_capacity(req.codes.len());
-    let mut usage = Vec::with_capacity(req.codes.len());
-    for code in &req.codes {
+    let mut promos = Vec::with_capacity(codes.len());
+    let mut usage = Vec::with_capacity(codes.len());
+    for code in codes {
         require_known(env, code).await.map_err(Err)?;
-        let asked = json!({ "customer": req.customer, "key": key }).to_string();
+        let asked = json!({ "customer": customer, "key": key }).to_string();
         let mut response = clients::call(env, code, Call::StackPart, Some(asked))
             .await
             .map_err(Err)?;
@@ -96,7 +97,7 @@ pub(crate) async fn stack_quote(env: &Env, body: &str, trusted: bool) -> Answer 
     if req.customer.is_some() && !trusted {
         return Err(Problem::Unauthorized);
     }
-    let (stack, usage) = match stack_parts(env, &req, None).await {
+    let (stack, usage) = match stack_parts(env, &req.codes, req.customer.as_ref(), None).await {
         Ok(parts) => parts,
         Err(answer) => return answer,
     };
@@ -118,9 +119,12 @@ const STACK_UNDONE: &str = "another code of the stack was refused";
 /// held or captured before answering. A retry with the same key replays
 /// what was done and finishes the rest; a stack whose first try died half
 /// way counts no use longer than its holds' time to live.
-async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, body: &str) -> Answer {
+///
+/// `stall` (test builds only, [`TEST_STALL_HEADER`]) waits after the first
+/// code is written, for a test to kill the process between two codes.
+async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, body: &str, stall: bool) -> Answer {
     let req = StackRequest::parse_for(body, kind)?;
-    let (stack, usage) = match stack_parts(env, &req, Some(key)).await {
+    let (stack, usage) = match stack_parts(env, &req.codes, req.customer.as_ref(), Some(key)).await {
         Ok(parts) => parts,
         Err(answer) => return answer,
     };
@@ -159,6 +163,9 @@ async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, b
         if status == 200 || status == 201 {
             created |= status == 201;
             done.push((code, answer));
+            if stall && done.len() == 1 {
+                worker::Delay::from(std::time::Duration::from_secs(TEST_STALL_SECONDS)).await;
+            }
             continue;
         }
         // All or none: give back what this request holds or captured, then answer.
@@ -238,6 +245,9 @@ pub async fn keyed(req: &Request, env: &Env, kind: BasketRequestKind) -> Answer 
     let key = idempotency_key(req)?;
     let body = read_body(req, BASKET_BODY_LIMIT).await?;
     let conflict = req.headers().get(TEST_CONFLICT_HEADER)?.is_some() && cfg!(feature = "conformance");
+    if cfg!(feature = "conformance") && req.headers().get(TEST_STALL_HEADER)?.is_some() && names_several_codes(&body)? {
+        return stack_keyed(env, kind, &key, &body, true).await;
+    }
     keyed_through_ledger(env, kind, &key, body, conflict).await
 }
 
@@ -270,7 +280,7 @@ pub(crate) async fn keyed_through_ledger(
     conflict: bool,
 ) -> Answer {
     if names_several_codes(&body)? {
-        return stack_keyed(env, kind, key, &body).await;
+        return stack_keyed(env, kind, key, &body, false).await;
     }
     let routing = routing(&body, kind)?;
     // An unknown code is answered without addressing (and so creating) an object; a known one costs

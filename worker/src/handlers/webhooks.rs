@@ -2,16 +2,16 @@
 //! find the code, and forward the capture or release to the code's object,
 //! which decides it ([`crate::ledger`]'s payment flow).
 
-use promocodes::Code;
+use promocodes::{Basket, Code, Currency, CustomerId, IdempotencyKey, Money};
 use serde_json::{json, Value};
 use worker::{Env, Request, Response};
 
-use super::Answer;
+use super::{checkout, Answer};
 use crate::catalog;
 use crate::clients::{is_known, to_catalog, to_ledger_logged};
 use crate::http::read_body;
 use crate::limits::{WEBHOOK_BODY_LIMIT, WEBHOOK_TOLERANCE_SECONDS};
-use crate::payments;
+use crate::payments::{self, Promo};
 use crate::problem::Problem;
 use crate::protocol::Call;
 
@@ -24,6 +24,11 @@ pub const STRIPE_WEBHOOK_SECRET: &str = "STRIPE_WEBHOOK_SECRET";
 ///   PaymentIntent's id, pinned to `amount_received`, converting a hold taken
 ///   under that id; a capture refused now (the money moved) is recorded as a
 ///   refused payment capture and answered 200.
+/// - `metadata.promo_codes` (comma-separated) names a stack: captured,
+///   released and refunded as one, all or none (`capture_stack`,
+///   `release_stack`); a list of one is one code. An event naming both keys,
+///   or a malformed list (an empty item, a code twice, more than 5), is bad
+///   metadata: answered 200, ignored with the reason, and logged.
 /// - `payment_intent.canceled`, `payment_intent.payment_failed` and a full
 ///   `charge.refunded` release what is recorded under the PaymentIntent's id.
 /// - Events come in any order. A full refund is final for its PaymentIntent
@@ -56,12 +61,29 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
         payments::Action::Capture {
             event_id,
             payment_intent,
-            code,
+            promo,
             customer,
             basket_json,
             charged_major,
             currency,
         } => {
+            let code = match promo {
+                Promo::Stack(codes) if codes.len() > 1 => {
+                    let payment = StackPayment {
+                        event_id,
+                        payment_intent,
+                        codes,
+                        customer,
+                        basket_json,
+                        charged_major,
+                        currency,
+                    };
+                    return capture_stack(env, payment).await;
+                }
+                // A list of one is one code.
+                Promo::Stack(codes) => codes.first().map(|code| code.as_str().to_owned()).unwrap_or_default(),
+                Promo::Code(code) => code,
+            };
             let Ok(code) = Code::parse(&code) else {
                 return webhook_ignored(&event_id, &format!("metadata.promo_code {code:?} is not a promo code"));
             };
@@ -81,29 +103,38 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
             let request = Call::PaymentCapture.request(&code, &[], Some(body), &[])?;
             let response = to_ledger_logged(env, &code, request).await?;
             if response.status_code() == 200 {
-                let index = catalog::Payment {
-                    payment: payment_intent,
-                    code: code.as_str().to_owned(),
-                };
-                to_catalog(env, "/payment", &index).await?;
+                index_payment(env, &payment_intent, &[&code]).await?;
             }
             Ok(response)
         }
         payments::Action::Release {
             event_id,
             payment_intent,
-            code,
+            promo,
             reason,
             holds_only,
         } => {
-            // The payment index names the code the payment was captured for; a charge's metadata
-            // may be stale (copied once, at confirmation), so it is only a hint, for what the index
-            // does not have (a hold, which is indexed when captured).
-            let code = match payment_code(env, &payment_intent).await? {
-                Some(code) => Some(code),
-                None => code.as_deref().and_then(|code| Code::parse(code).ok()),
+            // The payment index names the code (or the stack's codes) the payment was captured for;
+            // a charge's metadata may be stale (copied once, at confirmation), so it is only a hint,
+            // for what the index does not have (a hold, which is indexed when captured).
+            let codes = match payment_codes(env, &payment_intent).await? {
+                Some(codes) => codes,
+                None => match promo {
+                    Some(Promo::Code(code)) => Code::parse(&code).ok().into_iter().collect(),
+                    Some(Promo::Stack(codes)) => codes,
+                    None => Vec::new(),
+                },
             };
-            let Some(code) = code else {
+            if codes.len() > 1 {
+                let release = payments::flow::PaymentRelease {
+                    code: String::new(),
+                    key: payment_intent,
+                    reason,
+                    holds_only,
+                };
+                return release_stack(env, &event_id, &codes, release).await;
+            }
+            let Some(code) = codes.into_iter().next() else {
                 return webhook_ignored(&event_id, &format!("nothing is recorded for {payment_intent}"));
             };
             if !is_known(env, &code).await? {
@@ -140,14 +171,275 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
     }
 }
 
-/// The code a payment was captured for, from the catalog's index.
-async fn payment_code(env: &Env, payment: &str) -> std::result::Result<Option<Code>, Problem> {
+/// The code (or a stack's codes) a payment was captured for, from the catalog's index.
+async fn payment_codes(env: &Env, payment: &str) -> std::result::Result<Option<Vec<Code>>, Problem> {
     let ask = catalog::Payment {
         payment: payment.to_owned(),
         code: String::new(),
     };
     let found: Option<catalog::Payment> = to_catalog(env, "/payment-code", &ask).await?.json().await?;
-    Ok(found.and_then(|p| Code::parse(&p.code).ok()))
+    Ok(found.and_then(|p| payments::parse_promo_codes(&p.code).ok()))
+}
+
+/// Indexes a payment under its code, or its stack's codes joined by commas.
+async fn index_payment(env: &Env, payment: &str, codes: &[&Code]) -> std::result::Result<(), Problem> {
+    let index = catalog::Payment {
+        payment: payment.to_owned(),
+        code: codes.iter().map(|code| code.as_str()).collect::<Vec<_>>().join(","),
+    };
+    to_catalog(env, "/payment", &index).await?;
+    Ok(())
+}
+
+/// A paid PaymentIntent whose `metadata.promo_codes` names a stack of two or more codes.
+struct StackPayment {
+    event_id: String,
+    payment_intent: String,
+    codes: Vec<Code>,
+    customer: Option<String>,
+    basket_json: Option<String>,
+    charged_major: String,
+    currency: String,
+}
+
+/// Why the other codes of a stack give their use back when one of them is
+/// refused (or finds its payment refunded) after the money moved.
+const STACK_UNDONE: &str = "payment_intent.succeeded: another code of the stack was refused";
+
+/// `payment_intent.succeeded` with a stack (`metadata.promo_codes`): all or
+/// none, as `POST /v1/captures` with `codes` under the PaymentIntent's id.
+///
+/// 1. The stack is priced with every code's definition and usage by the
+///    core's [`promocodes::Stack`] on `metadata.promo_basket` (required for a
+///    stack), and its payable must be `amount_received`. A stack refused
+///    here (a code's own rule, `not_combinable`, a changed price, a bad
+///    customer or basket) records nothing: it is answered 200 `refused` with
+///    `rejections` and logged, and a redelivery prices it again.
+/// 2. Each code, in the order they apply, goes through its object's payment
+///    flow (as one code's payment does: a hold under the id is converted, a
+///    refund before it is final, a released hold is captured afresh under
+///    `<id>:paid`) with the basket its part applied to, pinned to its part's
+///    payable. A code refused there (its counts moved since the pricing: the
+///    object records that refusal for the operator) or finding its payment
+///    refunded gives every other code's use under the payment back, for good.
+/// 3. A conflict or a store failure is the object's 5xx, answered as is: Stripe
+///    delivers again, and the next delivery replays the codes done and
+///    finishes the rest.
+async fn capture_stack(env: &Env, payment: StackPayment) -> Answer {
+    for code in &payment.codes {
+        if !is_known(env, code).await? {
+            return webhook_ignored(&payment.event_id, &format!("no promo code {code} is defined"));
+        }
+    }
+    let refused = |rejections: Value, detail: String| stack_refused(&payment, Value::Null, rejections, detail);
+    let customer = match payment.customer.as_deref().map(CustomerId::parse).transpose() {
+        Ok(customer) => customer,
+        Err(err) => return refused(json!([]), format!("metadata.customer: {err}")),
+    };
+    let Some(basket_json) = payment.basket_json.as_deref() else {
+        return refused(
+            json!([]),
+            "metadata has no promo_basket: a stack is priced on its basket".to_owned(),
+        );
+    };
+    let basket = match Basket::from_json(basket_json) {
+        Ok(basket) => basket,
+        Err(err) => return refused(json!([]), format!("metadata.promo_basket: {}", err.at("."))),
+    };
+    let charged = match Currency::from_code(&payment.currency).and_then(|c| Money::parse(&payment.charged_major, c)) {
+        Ok(charged) => charged,
+        Err(err) => return refused(json!([]), format!("the amount charged: {err}")),
+    };
+    // A hold taken under the PaymentIntent's id is the payment's own use: priced without it.
+    let key = IdempotencyKey::parse(&payment.payment_intent)?;
+    let (stack, usage) = match checkout::stack_parts(env, &payment.codes, customer.as_ref(), Some(&key)).await {
+        Ok(parts) => parts,
+        Err(answer) => {
+            let response = answer?;
+            if response.status_code() == 404 {
+                return webhook_ignored(&payment.event_id, "a code of the stack is not defined (archived)");
+            }
+            return Ok(response);
+        }
+    };
+    let quote = match stack.quote(customer.as_ref(), &usage, &basket, crate::ledger::now()?) {
+        Ok(quote) => quote,
+        Err(rejected) => {
+            let first = rejected.refusals().first().map(|r| r.rejection().code());
+            return stack_refused(&payment, json!(first), json!(rejected.refusals()), rejected.to_string());
+        }
+    };
+    if quote.payable() != &charged {
+        let detail = format!(
+            "the price changed since it was quoted: {charged} charged, {} to pay now",
+            quote.payable()
+        );
+        return stack_refused(&payment, json!("quote_changed"), json!([]), detail);
+    }
+    // The writes, in the order the codes apply.
+    let mut answers: Vec<(&Code, Value)> = Vec::with_capacity(quote.codes().len());
+    let mut settled = false;
+    for (part, basket) in quote.codes().iter().zip(quote.baskets_applied_to(&basket)) {
+        let code = part.code();
+        let one = payments::flow::PaymentCapture {
+            code: code.as_str().to_owned(),
+            key: payment.payment_intent.clone(),
+            customer: customer.as_ref().map(|c| c.as_str().to_owned()),
+            basket: Some(serde_json::to_string(&basket).map_err(|e| Problem::Internal(e.to_string()))?),
+            charged: part.quote().payable().amount_text(),
+            currency: payment.currency.clone(),
+            event_id: payment.event_id.clone(),
+        };
+        let body = serde_json::to_string(&one).map_err(|e| Problem::Internal(e.to_string()))?;
+        let request = Call::PaymentCapture.request(code, &[], Some(body), &[])?;
+        let mut response = to_ledger_logged(env, code, request).await?;
+        if response.status_code() != 200 {
+            // A conflict or a store failure: Stripe delivers again, and that delivery finishes.
+            return Ok(response);
+        }
+        let answer: Value = response.json().await?;
+        settled = matches!(answer["action"].as_str(), Some("refused" | "released"));
+        answers.push((code, answer));
+        if settled {
+            break;
+        }
+    }
+    let order: Vec<&Code> = quote.codes().iter().map(|part| part.code()).collect();
+    index_payment(env, &payment.payment_intent, &order).await?;
+    if !settled {
+        let replayed = answers.iter().all(|(_, a)| a["action"] == "replayed");
+        let receipts: Vec<&Value> = answers.iter().map(|(_, a)| &a["receipt"]).collect();
+        return Ok(Response::from_json(&json!({
+            "received": true,
+            "action": if replayed { "replayed" } else { "captured" },
+            "receipts": receipts,
+        }))?);
+    }
+    // All or none: every other code gives back what it has under the payment. A code already
+    // written (captured, or converted) is released for good, as a refund releases it; a code not
+    // reached yet gives back only a hold it may have.
+    let (stopped, last) = answers.pop().expect("a settled stack stopped at a code");
+    let mut releases = Vec::new();
+    for code in &order {
+        if *code == stopped {
+            continue;
+        }
+        let written = answers.iter().any(|(done, _)| done == code);
+        let release = payments::flow::PaymentRelease {
+            code: code.as_str().to_owned(),
+            key: payment.payment_intent.clone(),
+            reason: STACK_UNDONE.to_owned(),
+            holds_only: !written,
+        };
+        match release_one(env, code, &release).await? {
+            Ok(answer) => releases.push(answer),
+            Err(response) => return Ok(response),
+        }
+    }
+    let action = last["action"].clone();
+    let mut answer = json!({ "received": true, "action": action, "code": stopped, "releases": releases });
+    for field in ["rejection", "detail", "release", "replayed"] {
+        if let Some(value) = last.get(field) {
+            answer[field] = value.clone();
+        }
+    }
+    if action == "refused" {
+        // The code's own refusal, as a refused stack lists it (none for bad input: `detail` says it).
+        answer["rejections"] = match (last.get("rejection"), last.get("detail")) {
+            (Some(Value::String(rejection)), Some(message)) => {
+                json!([{ "code": stopped, "rejection": rejection, "message": message }])
+            }
+            _ => json!([]),
+        };
+    }
+    Ok(Response::from_json(&answer)?)
+}
+
+/// A stack refused before anything was written: 200 (the money has moved;
+/// an error would only make Stripe deliver it again), `refused`, logged,
+/// nothing recorded.
+fn stack_refused(payment: &StackPayment, rejection: Value, rejections: Value, detail: String) -> Answer {
+    worker::console_log!(
+        "{}",
+        json!({
+            "op": "webhook", "event": payment.event_id, "payment": payment.payment_intent,
+            "codes": payment.codes, "outcome": "refused_after_payment", "rejection": rejection, "detail": detail,
+        })
+    );
+    Ok(Response::from_json(&json!({
+        "received": true,
+        "action": "refused",
+        "rejection": rejection,
+        "rejections": rejections,
+        "detail": detail,
+    }))?)
+}
+
+/// One code's payment release, answered as the webhook answers it: `Ok` with
+/// `{"code", "action", ...}` (`released`, or `ignored` with why), or `Err`
+/// with the object's own answer when it is a conflict or a store failure.
+async fn release_one(
+    env: &Env,
+    code: &Code,
+    release: &payments::flow::PaymentRelease,
+) -> std::result::Result<std::result::Result<Value, Response>, Problem> {
+    let body = serde_json::to_string(release).map_err(|e| Problem::Internal(e.to_string()))?;
+    let request = Call::PaymentRelease.request(code, &[], Some(body), &[])?;
+    let mut response = to_ledger_logged(env, code, request).await?;
+    let mut answer = match response.status_code() {
+        200 => {
+            let answer: Value = response.json().await?;
+            if answer.get("received").is_some() {
+                answer
+            } else {
+                json!({ "action": "released", "release": answer })
+            }
+        }
+        404 => json!({ "action": "ignored", "why": format!("nothing is held or captured under {}", release.key) }),
+        _ => return Ok(Err(response)),
+    };
+    if let Some(fields) = answer.as_object_mut() {
+        fields.remove("received");
+        fields.insert("code".to_owned(), json!(code));
+    }
+    Ok(Ok(answer))
+}
+
+/// `payment_intent.canceled`, `payment_intent.payment_failed` or a full
+/// `charge.refunded` for a stack: every code's use under the payment given
+/// back, as each code's own release would (a failed or cancelled payment
+/// releases holds only), one answer per code (`releases`). `released` when
+/// any code gave a use back, `ignored` otherwise; a conflict or a store
+/// failure is answered as is, and the redelivery replays the codes done.
+async fn release_stack(env: &Env, event_id: &str, codes: &[Code], template: payments::flow::PaymentRelease) -> Answer {
+    let mut releases = Vec::with_capacity(codes.len());
+    for code in codes {
+        if !is_known(env, code).await? {
+            releases
+                .push(json!({ "code": code, "action": "ignored", "why": format!("no promo code {code} is defined") }));
+            continue;
+        }
+        let release = payments::flow::PaymentRelease {
+            code: code.as_str().to_owned(),
+            ..template.clone()
+        };
+        match release_one(env, code, &release).await? {
+            Ok(answer) => releases.push(answer),
+            Err(response) => return Ok(response),
+        }
+    }
+    let released = releases.iter().any(|r| r["action"] == "released");
+    if !released {
+        worker::console_log!(
+            "{}",
+            json!({ "op": "webhook", "event": event_id, "outcome": "ignored", "why": "nothing to release", "codes": codes })
+        );
+    }
+    Ok(Response::from_json(&json!({
+        "received": true,
+        "action": if released { "released" } else { "ignored" },
+        "releases": releases,
+    }))?)
 }
 
 /// A webhook answered 200 with nothing to do, logged.

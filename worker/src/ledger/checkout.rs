@@ -24,13 +24,14 @@ impl Ledger {
     }
 
     /// A stack's part: the code's whole definition and its usage for the
-    /// customer in `{"customer"?}`, read only, for the Worker to run the core's
-    /// [`Stack`](promocodes::Stack) with every code's part.
-    ///
-    /// With `"key"` (a stack's hold or capture): the use this key already
-    /// counts in this code (a hold the capture converts, or one a retry
-    /// finishes) is left out of the usage, as a single code's capture converts
-    /// its hold whatever the caps; the hold or capture itself then decides.
+    /// customer in `{"customer"?, "key"?}`, read only, for the Worker to run
+    /// the core's [`Stack`](promocodes::Stack) with every code's part. With
+    /// the request's idempotency `key`, the use this code has under it (an
+    /// active hold, or a capture) is left out of the usage
+    /// ([`UsageCounts::without_use`](promocodes::UsageCounts::without_use)):
+    /// the stack's capture converts that hold, and a retry replays what was
+    /// done and finishes the rest, so none is refused for a use the request
+    /// already has.
     pub(super) fn handle_stack_part(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
         #[derive(serde::Deserialize)]
         #[serde(deny_unknown_fields)]
@@ -46,7 +47,8 @@ impl Ledger {
         let mut usage = store.usage_of(&definition.promo, req.customer.as_ref(), at)?;
         if let Some(key) = &req.key {
             if let Some(own) = store.reservation(code, key)?.filter(|own| own.counts_at(at)) {
-                usage = without_own_use(usage, &own, req.customer.as_ref())?;
+                let by_customer = own.customer.is_some() && own.customer == req.customer;
+                usage = usage.without_use(by_customer, own.quote.discount().amount());
             }
         }
         json_response(
@@ -225,27 +227,4 @@ impl Ledger {
             }
         }
     }
-}
-
-/// `usage` without the one use `own` counts in it (and in the customer's,
-/// when it is theirs; and its discount in the sum a budget is checked
-/// against).
-fn without_own_use(
-    usage: promocodes::UsageCounts,
-    own: &promocodes::Reservation,
-    customer: Option<&promocodes::CustomerId>,
-) -> std::result::Result<promocodes::UsageCounts, Problem> {
-    let total = usage.total().saturating_sub(1);
-    let theirs = customer.is_some() && own.customer.as_ref() == customer;
-    let per_customer = if theirs {
-        usage.per_customer().saturating_sub(1)
-    } else {
-        usage.per_customer()
-    };
-    let discounted = (usage.discounted() - own.quote.discount().amount()).max(rust_decimal::Decimal::ZERO);
-    let mut less = promocodes::UsageCounts::new(total, per_customer.min(total))?.with_discounted(discounted)?;
-    if usage.through_campaign() {
-        less = less.with_code_uses(usage.code_uses().saturating_sub(1).min(total))?;
-    }
-    Ok(less)
 }

@@ -22,7 +22,10 @@ pub mod flow;
 pub mod signature;
 
 pub use amount::{major_amount, stripe_decimal_places, AmountError};
-pub use event::{parse_event, Action, EventError, HANDLED_EVENT_TYPES, META_BASKET, META_CUSTOMER, META_PROMO_CODE};
+pub use event::{
+    parse_event, parse_promo_codes, Action, EventError, Promo, HANDLED_EVENT_TYPES, META_BASKET, META_CUSTOMER,
+    META_PROMO_CODE, META_PROMO_CODES,
+};
 pub use signature::{verify, SignatureError, DEFAULT_TOLERANCE_S, SIGNATURE_HEADER};
 
 /// The shared signature vector.

@@ -6,6 +6,8 @@ use std::fmt;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use promocodes::{Code, Stack};
+
 use super::amount::{major_amount, AmountError};
 
 /// The event types that can lead to a capture or a release; every other type
@@ -19,6 +21,11 @@ pub const HANDLED_EVENT_TYPES: [&str; 4] = [
 
 /// The metadata key that names the promotion code.
 pub const META_PROMO_CODE: &str = "promo_code";
+/// The metadata key that names several codes in one basket, comma-separated
+/// (`"MUGS20,SAVE10"`; spaces around a code are trimmed): a stack, captured,
+/// released and refunded as one. An event names either [`META_PROMO_CODE`] or
+/// this, not both.
+pub const META_PROMO_CODES: &str = "promo_codes";
 /// The metadata key that names the customer (optional).
 pub const META_CUSTOMER: &str = "customer";
 /// The metadata key that carries the basket as a JSON string (optional).
@@ -26,11 +33,21 @@ pub const META_CUSTOMER: &str = "customer";
 /// "value: 500-character limit"), so the basket must fit in 500.
 pub const META_BASKET: &str = "promo_basket";
 
+/// The code or codes a payment's metadata names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Promo {
+    /// `metadata.promo_code`: one code, as Stripe has it (the core validates it).
+    Code(String),
+    /// `metadata.promo_codes`: a stack of 1 to [`Stack::MAX_CODES`] codes,
+    /// each normalised and listed once, in the order given.
+    Stack(Vec<Code>),
+}
+
 /// What a verified Stripe event asks of promocodes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
-    /// `payment_intent.succeeded` with `metadata.promo_code`: record the
-    /// redemption. The PaymentIntent id is a natural idempotency key (Stripe
+    /// `payment_intent.succeeded` with `metadata.promo_code` (or
+    /// `promo_codes`): record the redemption (of every code, or none). The PaymentIntent id is a natural idempotency key (Stripe
     /// may deliver one event more than once, and a PaymentIntent succeeds at
     /// most once).
     Capture {
@@ -38,8 +55,8 @@ pub enum Action {
         event_id: String,
         /// The PaymentIntent's `id` (`pi_...`).
         payment_intent: String,
-        /// `metadata.promo_code`, as Stripe has it (the core validates it).
-        code: String,
+        /// `metadata.promo_code` or `metadata.promo_codes`.
+        promo: Promo,
         /// `metadata.customer`, when present and not empty.
         customer: Option<String>,
         /// `metadata.promo_basket`, the basket as a JSON string, when present
@@ -80,9 +97,10 @@ pub enum Action {
         /// The PaymentIntent's `id` (`pi_...`): for a charge, its
         /// `payment_intent`.
         payment_intent: String,
-        /// `metadata.promo_code` of the PaymentIntent (always present for the
-        /// PaymentIntent events) or of the charge (may be absent).
-        code: Option<String>,
+        /// `metadata.promo_code` (or `promo_codes`) of the PaymentIntent
+        /// (always present for the PaymentIntent events) or of the charge (may
+        /// be absent, and is `None` when the charge's is malformed).
+        promo: Option<Promo>,
         /// Why, for the log: the event type, then the detail Stripe gives
         /// (`"payment_intent.canceled: requested_by_customer"`).
         reason: String,
@@ -248,11 +266,12 @@ struct StripeObject {
     last_payment_error: Option<PaymentError>,
 }
 
-/// The metadata keys promocodes reads ([`META_PROMO_CODE`], [`META_CUSTOMER`],
-/// [`META_BASKET`]); any other key is left alone.
+/// The metadata keys promocodes reads ([`META_PROMO_CODE`], [`META_PROMO_CODES`],
+/// [`META_CUSTOMER`], [`META_BASKET`]); any other key is left alone.
 #[derive(Deserialize)]
 struct Metadata {
     promo_code: Option<String>,
+    promo_codes: Option<String>,
     customer: Option<String>,
     promo_basket: Option<String>,
 }
@@ -311,17 +330,76 @@ impl Event {
         key(metadata).as_ref().filter(|value| !value.is_empty()).cloned()
     }
 
+    /// The code or codes the metadata names: `Ok(None)` for neither,
+    /// `Err(why)` for both at once or a malformed `promo_codes` (an empty
+    /// item, a code that is not one, a code twice, more than
+    /// [`Stack::MAX_CODES`]): bad metadata, ignored as a bad `promo_code` is.
+    fn promo(&self) -> Result<Option<Promo>, String> {
+        let one = self.metadata(|m| &m.promo_code);
+        let Some(list) = self.metadata(|m| &m.promo_codes) else {
+            return Ok(one.map(Promo::Code));
+        };
+        if one.is_some() {
+            return Err(format!(
+                "metadata has both {META_PROMO_CODE} and {META_PROMO_CODES}; name one code in \
+                 {META_PROMO_CODE} or several in {META_PROMO_CODES}, not both"
+            ));
+        }
+        parse_promo_codes(&list).map(|codes| Some(Promo::Stack(codes)))
+    }
+
     fn ignore(self, why: String) -> Action {
         Action::Ignore { event_id: self.id, why }
     }
+}
+
+/// Reads `metadata.promo_codes`: codes separated by commas, each trimmed
+/// and normalised, 1 to [`Stack::MAX_CODES`] of them, each once.
+///
+/// # Errors
+///
+/// A sentence for the log: an empty item, a code that is not one, a code
+/// listed twice, or too many.
+pub fn parse_promo_codes(list: &str) -> Result<Vec<Code>, String> {
+    let items: Vec<&str> = list.split(',').collect();
+    if items.len() > Stack::MAX_CODES {
+        return Err(format!(
+            "metadata.{META_PROMO_CODES} names {} codes; a basket takes at most {}",
+            items.len(),
+            Stack::MAX_CODES
+        ));
+    }
+    let mut codes: Vec<Code> = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        if item.trim().is_empty() {
+            return Err(format!(
+                "metadata.{META_PROMO_CODES} {list:?} has an empty item (at {i})"
+            ));
+        }
+        let code = Code::parse(item).map_err(|err| {
+            format!(
+                "metadata.{META_PROMO_CODES}: {:?} is not a promo code ({err})",
+                item.trim()
+            )
+        })?;
+        if codes.contains(&code) {
+            return Err(format!(
+                "metadata.{META_PROMO_CODES} lists {code} twice; a basket takes each code once"
+            ));
+        }
+        codes.push(code);
+    }
+    Ok(codes)
 }
 
 fn payment_succeeded(mut event: Event) -> Result<Action, EventError> {
     let payment_intent = event.required("id", |object| object.id.take())?;
     let amount_received = event.required("amount_received", |object| object.amount_received)?;
     let currency = event.required("currency", |object| object.currency.take())?;
-    let Some(code) = event.metadata(|m| &m.promo_code) else {
-        return Ok(no_promo_code(event, &payment_intent));
+    let promo = match event.promo() {
+        Ok(Some(promo)) => promo,
+        Ok(None) => return Ok(no_promo_code(event, &payment_intent)),
+        Err(why) => return Ok(event.ignore(why)),
     };
     let charged_major = major_amount(amount_received, &currency).map_err(|source| EventError::Amount {
         event_id: event.id.clone(),
@@ -332,7 +410,7 @@ fn payment_succeeded(mut event: Event) -> Result<Action, EventError> {
         basket_json: event.metadata(|m| &m.promo_basket),
         event_id: event.id,
         payment_intent,
-        code,
+        promo,
         charged_major,
         currency: currency.to_ascii_uppercase(),
     })
@@ -340,8 +418,10 @@ fn payment_succeeded(mut event: Event) -> Result<Action, EventError> {
 
 fn payment_abandoned(mut event: Event) -> Result<Action, EventError> {
     let payment_intent = event.required("id", |object| object.id.take())?;
-    let Some(code) = event.metadata(|m| &m.promo_code) else {
-        return Ok(no_promo_code(event, &payment_intent));
+    let promo = match event.promo() {
+        Ok(Some(promo)) => promo,
+        Ok(None) => return Ok(no_promo_code(event, &payment_intent)),
+        Err(why) => return Ok(event.ignore(why)),
     };
     let detail = if event.kind == "payment_intent.canceled" {
         event
@@ -356,7 +436,7 @@ fn payment_abandoned(mut event: Event) -> Result<Action, EventError> {
         reason: with_detail(&event.kind, detail),
         event_id: event.id,
         payment_intent,
-        code: Some(code),
+        promo: Some(promo),
         holds_only: true,
     })
 }
@@ -381,8 +461,9 @@ fn with_detail(kind: &str, detail: Option<String>) -> String {
 }
 
 fn no_promo_code(event: Event, payment_intent: &str) -> Action {
-    let why =
-        format!("payment_intent {payment_intent} has no metadata.{META_PROMO_CODE}; nothing to do for promocodes");
+    let why = format!(
+        "payment_intent {payment_intent} has no metadata.{META_PROMO_CODE} or {META_PROMO_CODES}; nothing to do for promocodes"
+    );
     event.ignore(why)
 }
 
@@ -405,7 +486,8 @@ fn charge_refunded(mut event: Event) -> Result<Action, EventError> {
     }
     Ok(Action::Release {
         reason: format!("{}: charge {charge} refunded in full", event.kind),
-        code: event.metadata(|m| &m.promo_code),
+        // Only a hint (the payment index decides): a malformed one is none.
+        promo: event.promo().ok().flatten(),
         event_id: event.id,
         payment_intent,
         holds_only: false,

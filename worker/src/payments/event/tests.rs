@@ -90,7 +90,7 @@ fn a_succeeded_payment_with_a_code_is_a_capture() {
         Action::Capture {
             event_id: "evt_1".to_owned(),
             payment_intent: "pi_1".to_owned(),
-            code: "SUMMER24".to_owned(),
+            promo: Promo::Code("SUMMER24".to_owned()),
             customer: Some("alice".to_owned()),
             basket_json: Some("{\"lines\":[]}".to_owned()),
             charged_major: "72.00".to_owned(),
@@ -120,7 +120,7 @@ fn the_capture_charges_amount_received_not_amount() {
 #[test]
 fn the_signature_vector_is_a_capture_too() {
     let Action::Capture {
-        code,
+        promo,
         charged_major,
         currency,
         ..
@@ -128,10 +128,8 @@ fn the_signature_vector_is_a_capture_too() {
     else {
         panic!("not a capture");
     };
-    assert_eq!(
-        (code.as_str(), charged_major.as_str(), currency.as_str()),
-        ("SUMMER24", "72.00", "EUR")
-    );
+    assert_eq!(promo, Promo::Code("SUMMER24".to_owned()));
+    assert_eq!((charged_major.as_str(), currency.as_str()), ("72.00", "EUR"));
 }
 
 #[test]
@@ -157,7 +155,8 @@ fn payments_without_a_code_are_ignored() {
                 action,
                 Action::Ignore {
                     event_id: "evt_1".to_owned(),
-                    why: "payment_intent pi_1 has no metadata.promo_code; nothing to do for promocodes".to_owned()
+                    why: "payment_intent pi_1 has no metadata.promo_code or promo_codes; nothing to do for promocodes"
+                        .to_owned()
                 },
                 "{kind} {metadata}"
             );
@@ -209,7 +208,7 @@ fn a_canceled_payment_releases_with_the_cancellation_reason() {
         Action::Release {
             event_id: "evt_1".to_owned(),
             payment_intent: "pi_1".to_owned(),
-            code: Some("SUMMER24".to_owned()),
+            promo: Some(Promo::Code("SUMMER24".to_owned())),
             reason: "payment_intent.canceled: requested_by_customer".to_owned(),
             holds_only: true,
         }
@@ -230,14 +229,14 @@ fn a_failed_payment_releases_with_the_decline() {
         "message": "Your card has insufficient funds.",
         "type": "card_error"
     });
-    let Action::Release { reason, code, .. } = parse("payment_intent.payment_failed", object.clone()).unwrap() else {
+    let Action::Release { reason, promo, .. } = parse("payment_intent.payment_failed", object.clone()).unwrap() else {
         panic!("not a release");
     };
     assert_eq!(
         reason,
         "payment_intent.payment_failed: card_declined (insufficient_funds)"
     );
-    assert_eq!(code.as_deref(), Some("SUMMER24"));
+    assert_eq!(promo, Some(Promo::Code("SUMMER24".to_owned())));
     object["last_payment_error"] = json!({ "code": "expired_card", "type": "card_error" });
     let Action::Release { reason, .. } = parse("payment_intent.payment_failed", object.clone()).unwrap() else {
         panic!("not a release");
@@ -255,7 +254,7 @@ fn a_full_refund_releases_with_the_charge_code() {
     let expected = Action::Release {
         event_id: "evt_1".to_owned(),
         payment_intent: "pi_1".to_owned(),
-        code: Some("SUMMER24".to_owned()),
+        promo: Some(Promo::Code("SUMMER24".to_owned())),
         reason: "charge.refunded: charge ch_1 refunded in full".to_owned(),
         holds_only: false,
     };
@@ -272,19 +271,19 @@ fn previous_attributes_and_unknown_envelope_fields_are_tolerated() {
     event["data"]["previous_attributes"] = json!({ "amount_refunded": 0, "refunded": false });
     event["context"] = json!("acct_1");
     let action = parse_event(&serde_json::to_vec(&event).unwrap()).unwrap();
-    assert!(matches!(action, Action::Release { code: None, .. }), "{action:?}");
+    assert!(matches!(action, Action::Release { promo: None, .. }), "{action:?}");
 }
 
 #[test]
 fn a_full_refund_without_a_code_on_the_charge_releases_by_payment_intent() {
     let action = parse("charge.refunded", charge(7200, 7200, true, json!({}))).unwrap();
     let Action::Release {
-        payment_intent, code, ..
+        payment_intent, promo, ..
     } = action
     else {
         panic!("not a release");
     };
-    assert_eq!((payment_intent.as_str(), code), ("pi_1", None));
+    assert_eq!((payment_intent.as_str(), promo), ("pi_1", None));
 }
 
 #[test]
@@ -434,4 +433,102 @@ fn the_handled_types_are_the_ones_parse_event_acts_on() {
         let action = parse(kind, object).unwrap();
         assert!(!matches!(action, Action::Ignore { .. }), "{kind}: {action:?}");
     }
+}
+
+fn stack(codes: &[&str]) -> Promo {
+    Promo::Stack(codes.iter().map(|c| promocodes::Code::parse(c).unwrap()).collect())
+}
+
+#[test]
+fn promo_codes_name_a_stack_in_every_payment_event() {
+    let metadata = json!({ "promo_codes": "mugs20, SAVE10 ,SHIPFREE", "promo_basket": "{}" });
+    let Action::Capture { promo, .. } =
+        parse("payment_intent.succeeded", intent("succeeded", metadata.clone())).unwrap()
+    else {
+        panic!("not a capture");
+    };
+    assert_eq!(promo, stack(&["MUGS20", "SAVE10", "SHIPFREE"]));
+    for (kind, status) in [
+        ("payment_intent.canceled", "canceled"),
+        ("payment_intent.payment_failed", "requires_payment_method"),
+    ] {
+        let Action::Release { promo, holds_only, .. } = parse(kind, intent(status, metadata.clone())).unwrap() else {
+            panic!("not a release");
+        };
+        assert_eq!(
+            (promo, holds_only),
+            (Some(stack(&["MUGS20", "SAVE10", "SHIPFREE"])), true)
+        );
+    }
+    let refund = parse(
+        "charge.refunded",
+        charge(7200, 7200, true, json!({ "promo_codes": "A,B" })),
+    )
+    .unwrap();
+    assert!(
+        matches!(refund, Action::Release { promo: Some(Promo::Stack(ref c)), holds_only: false, .. } if c.len() == 2),
+        "{refund:?}"
+    );
+    // A stack of one is a stack.
+    let one = parse(
+        "payment_intent.succeeded",
+        intent("succeeded", json!({ "promo_codes": "A" })),
+    )
+    .unwrap();
+    assert!(
+        matches!(one, Action::Capture { promo: Promo::Stack(ref c), .. } if c.len() == 1),
+        "{one:?}"
+    );
+}
+
+#[test]
+fn malformed_promo_codes_and_both_keys_are_ignored_with_the_reason() {
+    let cases = [
+        (json!({ "promo_codes": "A,,B" }), "metadata.promo_codes \"A,,B\" has an empty item (at 1)"),
+        (json!({ "promo_codes": "A, " }), "metadata.promo_codes \"A, \" has an empty item (at 1)"),
+        (json!({ "promo_codes": "A,b,B" }), "metadata.promo_codes lists B twice; a basket takes each code once"),
+        (json!({ "promo_codes": "A,B,C,D,E,F" }), "metadata.promo_codes names 6 codes; a basket takes at most 5"),
+        (
+            json!({ "promo_codes": "A,B C" }),
+            "metadata.promo_codes: \"B C\" is not a promo code (promo code contains ' ' at position 1; only A-Z, 0-9, '_' and '-' are allowed)",
+        ),
+        (
+            json!({ "promo_code": "A", "promo_codes": "B,C" }),
+            "metadata has both promo_code and promo_codes; name one code in promo_code or several in promo_codes, not both",
+        ),
+    ];
+    for (metadata, why) in cases {
+        for (kind, status) in [
+            ("payment_intent.succeeded", "succeeded"),
+            ("payment_intent.canceled", "canceled"),
+        ] {
+            assert_eq!(
+                parse(kind, intent(status, metadata.clone())).unwrap(),
+                Action::Ignore {
+                    event_id: "evt_1".to_owned(),
+                    why: why.to_owned()
+                },
+                "{kind} {metadata}"
+            );
+        }
+        // A refund's metadata is only a hint: a malformed one is none, and the payment index decides.
+        let refund = parse("charge.refunded", charge(7200, 7200, true, metadata.clone())).unwrap();
+        assert!(matches!(refund, Action::Release { promo: None, .. }), "{refund:?}");
+    }
+    // An empty promo_codes is absent: the promo_code alone counts.
+    let plain = parse(
+        "payment_intent.succeeded",
+        intent("succeeded", json!({ "promo_code": "A", "promo_codes": "" })),
+    )
+    .unwrap();
+    assert!(
+        matches!(
+            plain,
+            Action::Capture {
+                promo: Promo::Code(_),
+                ..
+            }
+        ),
+        "{plain:?}"
+    );
 }
