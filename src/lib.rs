@@ -161,7 +161,10 @@ A store that talks to a database over the network implements
 answer exactly as their blocking twins: both forms drive one decision loop,
 which does no I/O of its own and only asks its store for the next read or
 write, so no rule and no retry step is written twice. The
-`promocodes-postgres` crate is such a store.
+`promocodes-postgres` crate is such a store. Such a store may also queue
+one process's decisions on a code ([`AsyncRedemptionStore::turn`]), so
+that many tasks capturing one code at once do not make each other's
+counts stale.
 
 # JSON shapes
 
@@ -238,7 +241,7 @@ pub use crate::rules::{
 pub use crate::store::testing;
 pub use crate::store::{
     AsyncRedemptionStore, Conversion, InMemoryRedemptionStore, Redemption, RedemptionStore, Release, Reservation,
-    ReservationState, StoreError,
+    ReservationState, StoreError, Turn,
 };
 pub use crate::values::{
     Category, Code, Currency, CustomerId, IdempotencyKey, InputError, Money, Sku, Timestamp, ROUNDING,

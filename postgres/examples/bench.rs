@@ -5,10 +5,10 @@
 //! cargo run --release -p promocodes-postgres --example bench -- --database-url URL [--seconds 5]
 //! ```
 //!
-//! Four shapes, each for `--seconds`: one hot code over 1 connection, one
-//! hot code over 50, the same with the captures of the code queued in the
-//! process (a mutex per code in front of `capture_async`, as a shop that
-//! expects a rush on one code can do), and 100 codes over 50. A capture is
+//! Three shapes, each for `--seconds`: one hot code over 1 connection, one
+//! hot code over 50 (50 tasks sharing one store, which queues their
+//! decisions on the code: `AsyncRedemptionStore::turn`), and 100 codes over
+//! 50. A capture is
 //! [`promocodes::capture_async`] under its own idempotency key, for one of
 //! 1000 customers, of a code with no caps (so that every capture lands); the
 //! floor is `UPDATE ... SET n = n + 1 WHERE code = $1 AND n < $2` on a table
@@ -31,35 +31,23 @@ struct Shape {
     name: &'static str,
     connections: usize,
     codes: usize,
-    /// The captures of a code queue in the process (a semaphore of one per
-    /// code in front of `capture_async`): one write per code in flight.
-    queued: bool,
 }
 
-const SHAPES: [Shape; 4] = [
+const SHAPES: [Shape; 3] = [
     Shape {
         name: "one hot code, 1 connection",
         connections: 1,
         codes: 1,
-        queued: false,
     },
     Shape {
         name: "one hot code, 50 connections",
         connections: 50,
         codes: 1,
-        queued: false,
-    },
-    Shape {
-        name: "one hot code, 50 connections, queued per code",
-        connections: 50,
-        codes: 1,
-        queued: true,
     },
     Shape {
         name: "100 codes, 50 connections",
         connections: 50,
         codes: 100,
-        queued: false,
     },
 ];
 
@@ -133,7 +121,7 @@ async fn tokio_postgres_connect(
 async fn captures(store: &PgRedemptionStore, shape: &Shape, duration: Duration, run: &str) -> Result<f64, String> {
     let promos: Vec<PromoCode> = (0..shape.codes)
         .map(|i| {
-            let code = Code::parse(&format!("B{}Q{}C{i}", shape.connections, u8::from(shape.queued))).expect("a code");
+            let code = Code::parse(&format!("B{}C{i}", shape.connections)).expect("a code");
             PromoCode::builder(code, Discount::percent(10.into()).expect("10%"))
                 .build()
                 .expect("a promo")
@@ -143,9 +131,8 @@ async fn captures(store: &PgRedemptionStore, shape: &Shape, duration: Duration, 
         .map(|i| CustomerId::parse(&format!("c{i}")).expect("an id"))
         .collect();
     let basket = Basket::from(Money::parse("80.00", Currency::EUR).expect("money"));
-    let queues: Vec<tokio::sync::Mutex<()>> = (0..shape.codes).map(|_| tokio::sync::Mutex::new(())).collect();
-    let prefix = format!("{run}-{}-{}", shape.connections, shape.queued);
-    let shared = Arc::new((store.clone(), promos, customers, basket, prefix, queues));
+    let prefix = format!("{run}-{}", shape.connections);
+    let shared = Arc::new((store.clone(), promos, customers, basket, prefix));
     let (stop, done, failed) = (
         Arc::new(AtomicBool::new(false)),
         Arc::new(AtomicU64::new(0)),
@@ -163,9 +150,8 @@ async fn captures(store: &PgRedemptionStore, shape: &Shape, duration: Duration, 
             next.clone(),
             warm.clone(),
         );
-        let queued = shape.queued;
         tasks.push(tokio::spawn(async move {
-            let (store, promos, customers, basket, prefix, queues) = &*shared;
+            let (store, promos, customers, basket, prefix) = &*shared;
             let mut warmed = false;
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
@@ -174,9 +160,7 @@ async fn captures(store: &PgRedemptionStore, shape: &Shape, duration: Duration, 
                 let customer = &customers[(i % customers.len() as u64) as usize];
                 let key = IdempotencyKey::parse(&format!("{prefix}-{i}")).expect("a key");
                 let options = CaptureOptions::new().idempotency_key(&key).attempts(1000);
-                let queue = if queued { Some(queues[which].lock().await) } else { None };
                 let answer = capture_async(promo, store, Some(customer), basket, now(), options).await;
-                drop(queue);
                 if !warmed {
                     warmed = true;
                     warm.wait().await;

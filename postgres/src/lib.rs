@@ -143,42 +143,17 @@ a retry under the same idempotency key then replays.
 A compare-and-set is exact, and a lost race costs little (no lock, no
 disk flush when the first look already sees other counts), but with many
 writers on one code each capture that lands makes every other writer's
-read stale: they all read and decide again. With 50 connections on one
-code that is about 49 calls per capture (docs/performance.md in the
-repository has the runs). If one code can be taken by many buyers in the
-same second, queue its captures in each process, so that one capture per
-code and process is in flight; the caps stay exact without the queue, and
-other processes do not wait on it:
-
-```no_run
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-
-use promocodes::{capture_async, Basket, CaptureOptions, Code, PromoCode, Receipt, RedemptionError, Timestamp};
-use promocodes_postgres::PgRedemptionStore;
-
-/// One queue per code, shared by the process's tasks.
-#[derive(Default)]
-struct Queues(Mutex<HashMap<Code, Arc<tokio::sync::Mutex<()>>>>);
-
-impl Queues {
-    async fn capture(
-        &self,
-        store: &PgRedemptionStore,
-        promo: &PromoCode,
-        basket: &Basket,
-        now: Timestamp,
-        options: CaptureOptions<'_>,
-    ) -> Result<Receipt, RedemptionError> {
-        let queue = {
-            let mut queues = self.0.lock().expect("no task panicked holding it");
-            queues.entry(promo.code().clone()).or_default().clone()
-        };
-        let _turn = queue.lock().await; // until the capture is answered
-        capture_async(promo, store, None, basket, now, options).await
-    }
-}
-```
+read stale: without a queue they all read and decide again (with 50
+connections on one code, about 49 calls per capture; docs/performance.md
+in the repository has the runs). So the store queues its own decisions:
+one per code (per campaign, for a campaign's codes) is in flight in this
+store and its clones at a time ([`turn`](AsyncRedemptionStore::turn)),
+and each starts from the counts the last one wrote, so a capture of a hot
+code is one round trip. The queue is the process's, not a lock of the
+store: other processes do not wait on it, a lost race between processes
+is decided again as before, and the caps stay exact without it. Share one
+store (or its clones) across a process's tasks, so that they share the
+queues.
 
 # Tables
 
@@ -216,13 +191,14 @@ dropped mid-transaction, which this store needs to decide itself.
 #![deny(missing_docs)]
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
 use futures_util::future::{try_join, try_join3};
 use promocodes::{
     AsyncRedemptionStore, Code, Conversion, CustomerId, Decimal, IdempotencyKey, Redemption, Release, Reservation,
-    ReservationState, StoreError, Timestamp, UsageCounts,
+    ReservationState, StoreError, Timestamp, Turn, UsageCounts,
 };
 use tokio_postgres::types::{Json, ToSql};
 use tokio_postgres::{NoTls, Row};
@@ -262,6 +238,25 @@ const STORE: &str = "postgres";
 pub struct PgRedemptionStore {
     pool: Pool,
     seen: Arc<Seen>,
+    queues: Arc<Queues>,
+}
+
+/// One queue per code (per campaign, for a campaign's codes) of this
+/// store's decisions ([`AsyncRedemptionStore::turn`]). Shared by clones.
+#[derive(Debug, Default)]
+struct Queues(Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>);
+
+impl Queues {
+    /// The queue of the counts `counter` names ([`counter_of`]); past
+    /// [`SEEN_MAX`] queues, the ones nobody holds or waits on are dropped.
+    fn of(&self, counter: String) -> Arc<tokio::sync::Mutex<()>> {
+        // Nothing in it can be left half-changed by a panic: keep using it.
+        let mut queues = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if queues.len() >= SEEN_MAX && !queues.contains_key(&counter) {
+            queues.retain(|_, queue| Arc::strong_count(queue) > 1);
+        }
+        Arc::clone(queues.entry(counter).or_default())
+    }
 }
 
 /// The most codes, and customers per code, [`Seen`] remembers: past it, it
@@ -490,6 +485,7 @@ impl PgRedemptionStore {
         PgRedemptionStore {
             pool,
             seen: Arc::default(),
+            queues: Arc::default(),
         }
     }
 
@@ -968,6 +964,16 @@ impl AsyncRedemptionStore for PgRedemptionStore {
             Some(_) => None,
             None => self.seen.hint(code, customer),
         }
+    }
+
+    /// A queue per code (per campaign, for a campaign's codes) in this
+    /// store and its clones: one decision per code at a time, so that the
+    /// tasks of one process capturing a hot code take it in turn, each
+    /// writing on the counts the last one wrote (the store's hint: one
+    /// round trip), instead of making each other's reads stale.
+    fn turn(&self, code: &Code, campaign: Option<&Code>) -> impl Future<Output = Turn> + Send {
+        let queue = self.queues.of(counter_of(code, campaign.map(Code::as_str)));
+        async move { Turn::holding(queue.lock_owned().await) }
     }
 
     async fn convert(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {

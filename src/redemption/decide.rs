@@ -82,12 +82,14 @@ impl<'a> Attempt<'a> {
         drive(Decision::new(self, attempts), store).map_err(|failure| self.error(failure))
     }
 
-    /// The same loop against an async store: the same steps, awaited.
+    /// The same loop against an async store: the same steps, awaited, in
+    /// the store's turn on the code ([`AsyncRedemptionStore::turn`]).
     pub(super) async fn decide_async<S: AsyncRedemptionStore + ?Sized>(
         self,
         store: &S,
         attempts: u32,
     ) -> Result<Reservation, RedemptionError> {
+        let _turn = store.turn(self.promo.code(), self.promo.campaign()).await;
         drive_async(Decision::new(self, attempts), store)
             .await
             .map_err(|failure| self.error(failure))

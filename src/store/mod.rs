@@ -500,6 +500,49 @@ macro_rules! delegate_store {
 
 delegate_store!(&S, Arc<S>, Box<S>);
 
+/// A process's turn on one code's counts
+/// ([`AsyncRedemptionStore::turn`]): the turn lasts until it is dropped.
+///
+/// # Example
+///
+/// A store that queues its decisions per code hands out what keeps its
+/// queue taken (the PostgreSQL store: a tokio `OwnedMutexGuard` per code);
+/// the turn keeps it alive, and gives it back when dropped:
+///
+/// ```
+/// use std::sync::Arc;
+///
+/// use promocodes::Turn;
+///
+/// let taken = Arc::new(());
+/// let turn = Turn::holding(Arc::clone(&taken));
+/// assert_eq!(Arc::strong_count(&taken), 2, "held by the turn");
+/// drop(turn);
+/// assert_eq!(Arc::strong_count(&taken), 1, "given back");
+/// assert!(format!("{:?}", Turn::free()).contains("free"));
+/// ```
+#[must_use = "the turn ends when it is dropped"]
+pub struct Turn(Option<Box<dyn Send>>);
+
+impl Turn {
+    /// No queue: the decision runs at once.
+    pub fn free() -> Turn {
+        Turn(None)
+    }
+
+    /// A turn that lasts as long as `guard` lives (a mutex guard, a
+    /// semaphore permit).
+    pub fn holding(guard: impl Send + 'static) -> Turn {
+        Turn(Some(Box::new(guard)))
+    }
+}
+
+impl std::fmt::Debug for Turn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "Turn(held)" } else { "Turn(free)" })
+    }
+}
+
 /// [`RedemptionStore`] for async services: the same six calls under the
 /// same contract, each answering with a future, for a store that talks to a
 /// database over the network (tokio, a pool of connections) and must not
@@ -575,6 +618,25 @@ pub trait AsyncRedemptionStore {
     ) -> Option<UsageCounts> {
         let _ = (code, campaign, customer, now);
         None
+    }
+
+    /// This process's turn on the counts of `code` (of `campaign`, for a
+    /// campaign's code, whose codes share its counts): the async decision
+    /// loop waits for it before its first read and holds it until its
+    /// answer, so that one process's decisions on one code queue here, in
+    /// memory, instead of racing each other at the storage. The default is
+    /// no queue ([`Turn::free`]).
+    ///
+    /// A turn is not a lock of the counts: other processes do not wait on
+    /// it, and the caps stay exact without it (every write is still a
+    /// compare-and-set). It saves the herd of a hot code: when many tasks
+    /// of one process capture it at once, each write that lands makes every
+    /// other task's counts stale, and without a queue they all read, decide
+    /// and write again. A store whose reads and writes are cheap (the
+    /// in-memory one) needs none.
+    fn turn(&self, code: &Code, campaign: Option<&Code>) -> impl Future<Output = Turn> + Send {
+        let _ = (code, campaign);
+        std::future::ready(Turn::free())
     }
 
     /// As [`RedemptionStore::held`].
@@ -653,6 +715,10 @@ macro_rules! delegate_async_store {
                 now: Timestamp,
             ) -> Option<UsageCounts> {
                 (**self).usage_hint(code, campaign, customer, now)
+            }
+
+            fn turn(&self, code: &Code, campaign: Option<&Code>) -> impl Future<Output = Turn> + Send {
+                (**self).turn(code, campaign)
             }
 
             fn held(&self, code: &Code, now: Timestamp) -> impl Future<Output = Result<u64, StoreError>> + Send {
