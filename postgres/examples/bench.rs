@@ -2,8 +2,10 @@
 //! conditional `UPDATE` of a counter on the same server, in the same run.
 //!
 //! ```text
-//! cargo run --release -p promocodes-postgres --example bench -- --database-url URL [--seconds 5]
+//! cargo run --release -p promocodes-postgres --example bench -- --database-url URL [--seconds 5] [--only TEXT]
 //! ```
+//!
+//! `--only` runs the shapes whose name contains the text (e.g. `"1 connection"`).
 //!
 //! Three shapes, each for `--seconds`: one hot code over 1 connection, one
 //! hot code over 50 (50 tasks sharing one store, which queues their
@@ -62,15 +64,17 @@ fn now() -> Timestamp {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut url = None;
     let mut seconds = 5.0_f64;
+    let mut only = String::new();
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         match flag.as_str() {
             "--database-url" => url = args.next(),
             "--seconds" => seconds = args.next().ok_or("--seconds needs a value")?.parse()?,
+            "--only" => only = args.next().ok_or("--only needs a value")?,
             _ => return Err(format!("unknown option {flag}").into()),
         }
     }
-    let url = url.ok_or("usage: bench --database-url URL [--seconds S]")?;
+    let url = url.ok_or("usage: bench --database-url URL [--seconds S] [--only TEXT]")?;
     let duration = Duration::from_secs_f64(seconds);
     let run = format!("bench_{}_{}", std::process::id(), now().as_unix_nanos() % 1_000_000_000);
 
@@ -83,7 +87,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     println!("| PostgreSQL, captures/s | promocodes-postgres | floor (conditional UPDATE) | ratio |");
     println!("|---|---:|---:|---:|");
-    for shape in &SHAPES {
+    for shape in SHAPES.iter().filter(|shape| shape.name.contains(&only)) {
         let store = PgRedemptionStore::from_config(config.clone(), shape.connections)?;
         store.migrate().await?;
         let captures = captures(&store, shape, duration, &run).await?;

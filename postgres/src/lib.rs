@@ -166,13 +166,16 @@ keeps the `search_path` it was created under), prefixed `promocodes_`:
 | `promocodes_schema_migrations(version, applied_at)` | the migrations applied |
 | `promocodes_usage_total(code, n, discounted)` | captured uses per code, and the sum of their discounts (`numeric`, the budget's measure) |
 | `promocodes_usage_customer(code, customer, n)` | captured uses per code and customer |
-| `promocodes_holds(seq, code, customer, expires, discount)` | holds not yet captured or released; one counts (and reserves its `discount`) while `expires > now` |
-| `promocodes_redemptions(seq, code, idempotency_key, state, reservation)` | every reservation, in order, as JSON ([`Reservation`]) |
+| `promocodes_usage_code(code, n)` | captured uses of each of a campaign's codes (whose other counts are the campaign's, under `campaign:<id>`) |
+| `promocodes_holds(seq, code, customer, expires, discount, through)` | holds not yet captured or released; one counts (and reserves its `discount`) while `expires > now`; `through` is the campaign's code it came through |
+| `promocodes_redemptions(seq, code, idempotency_key, state, reservation, campaign)` | every reservation, in order, as JSON ([`Reservation`]) |
 | `promocodes_idempotency_keys(code, key, seq)` | the key (primary key, per code) and the reservation a replay answers with |
 
-and the function `promocodes_record(...)` (migration 2, replaced by 3 when
-budgets came: it compares the discount sum too), the compare-and-set of a
-new use. `expires` is a [`Timestamp`] as fixed-width
+and the function `promocodes_record(...)`, the compare-and-set of a new
+use (migration 2; replaced by 3 when budgets came: it compares the
+discount sum too; by 4 for campaigns: a campaign's code counts under the
+campaign and its own uses; by 5: the same decision in fewer statements,
+one read and one write). `expires` is a [`Timestamp`] as fixed-width
 text that sorts as the time does, to the nanosecond, over its whole range
 ([`instant`]; a `bigint` of nanoseconds would stop in 2262, a
 `timestamptz` at microseconds).
