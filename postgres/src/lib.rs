@@ -120,7 +120,9 @@ whole [`UsageCounts`] exact.
 The store remembers the counts its own reads and writes last saw of each
 code without a campaign, overall and per customer seen (at most 10,000 of
 each), and offers them as its
-[`usage_hint`](AsyncRedemptionStore::usage_hint). The core's decision
+[`usage_hint`](AsyncRedemptionStore::usage_hint), a customer it has not
+seen guessed at no uses (most captures are a customer's first of a
+code). The core's decision
 loop starts a capture from them, so a capture of a code this process
 wrote last is one round trip (the write) instead of two (a read, then the
 write). The hint is never trusted for an answer: the write compares it
@@ -287,14 +289,15 @@ impl Seen {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The counts of `code` for `customer`, if both were seen.
+    /// The counts of `code` for `customer`, if the code was seen: a
+    /// customer not seen is guessed at no uses, as most captures are a
+    /// customer's first of a code (a wrong guess costs the read it saves).
     fn hint(&self, code: &Code, customer: Option<&CustomerId>) -> Option<UsageCounts> {
         let codes = self.codes();
         let seen = codes.get(code.as_str())?;
-        let mine = match customer {
-            Some(customer) => *seen.customers.get(customer.as_str())?,
-            None => 0,
-        };
+        let mine = customer.map_or(0, |customer| {
+            seen.customers.get(customer.as_str()).copied().unwrap_or(0)
+        });
         UsageCounts::new(seen.total, mine)
             .ok()?
             .with_discounted(seen.discounted)

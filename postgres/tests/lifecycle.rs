@@ -1,6 +1,7 @@
 //! The core's async forms over PostgreSQL, on tasks of a multi-threaded
 //! runtime: a hold, its capture, a replay, a refund, and a capture after an
-//! expired hold (the hold kept in the history, the key moved to the capture).
+//! expired hold (the hold kept in the history, the key moved to the capture);
+//! a cap across two stores whose hints are wrong.
 
 mod common;
 
@@ -127,5 +128,63 @@ fn holds_captures_and_releases_on_postgres_through_the_async_forms() {
             .expect("known");
         assert_eq!(now_under_key.state, ReservationState::Captured);
         assert_counts_match_records(&store, promo.code()).await;
+    });
+}
+
+/// The store's hint guesses a customer it has not seen at no uses: when
+/// another process has counted that customer's use, the write finds the
+/// counts moved, the decision reads them, and the cap refuses, as it would
+/// have on a read.
+#[test]
+fn a_customer_another_process_counted_is_refused_through_a_store_that_guessed() {
+    let Some(url) = database_url() else { return };
+    let runtime = runtime();
+    runtime.block_on(async {
+        let schema = common::unique_schema("guess");
+        // Two stores on one schema: two processes, each with its own hints.
+        let first = common::store_in(&url, &schema, 2).await;
+        let second = common::store_in(&url, &schema, 2).await;
+        let promo = PromoCode::builder(
+            Code::parse("ONCE").expect("a code"),
+            Discount::percent(10.into()).expect("10%"),
+        )
+        .limits(UsageLimits::new(None, Some(1)).expect("limits"))
+        .build()
+        .expect("a promo");
+        let basket = Basket::from(Money::parse("80.00", Currency::EUR).expect("money"));
+        let (alice, bob) = (
+            CustomerId::parse("alice").expect("an id"),
+            CustomerId::parse("bob").expect("an id"),
+        );
+        let capture = |store: &promocodes_postgres::PgRedemptionStore, who: &CustomerId, key: &str, at_s: i64| {
+            let (store, promo, basket, who) = (store.clone(), promo.clone(), basket.clone(), who.clone());
+            let key = IdempotencyKey::parse(key).expect("a key");
+            async move {
+                let options = CaptureOptions::new().idempotency_key(&key);
+                capture_async(&promo, &store, Some(&who), &basket, at(at_s), options).await
+            }
+        };
+
+        // The second store sees the code (bob's use), then the first counts alice's, then the
+        // second carol's (its hint of the total was stale: it read, and knows the total again).
+        capture(&second, &bob, "pi_bob", 0).await.expect("bob captures");
+        capture(&first, &alice, "pi_alice", 1).await.expect("alice captures");
+        let carol = CustomerId::parse("carol").expect("an id");
+        let third = capture(&second, &carol, "pi_carol", 2).await.expect("carol captures");
+        assert_eq!(third.usage.total(), 3);
+        // The second store's total is right, and it has never seen alice: its hint says she has
+        // no uses; the write says otherwise.
+        let again = capture(&second, &alice, "pi_alice_again", 3).await;
+        match again {
+            Err(RedemptionError::Rejected(refused)) => {
+                assert_eq!(refused.rejection(), promocodes::Rejection::CustomerLimitReached);
+            }
+            other => panic!("alice has used her one: {other:?}"),
+        }
+        // A customer neither store has seen lands on the guess, and the counts stay exact.
+        let dave = CustomerId::parse("dave").expect("an id");
+        let receipt = capture(&second, &dave, "pi_dave", 4).await.expect("dave captures");
+        assert_eq!(receipt.usage.total(), 4);
+        assert_counts_match_records(&second, promo.code()).await;
     });
 }
