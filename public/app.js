@@ -82,7 +82,8 @@ const codeFields = [{ input: ui.code, status: ui.codeStatus, row: null, remove: 
 let fieldsMade = 0; // ids of added fields are never reused, so a removed field's id cannot come back
 
 // normalised code -> { status: 'pending' } | { status: 'unknown' } | { status: 'error', message }
-//   | { status: 'found', promo (a parsed PromoCode), definition, assigned, usage: { total, held, discounted } }
+//   | { status: 'found', promo (a parsed PromoCode), definition, assigned, usage: { total, held, discounted },
+//       campaign (a campaign's code: its id, else null), remaining (the lookup's, or null) }
 const codes = new Map();
 // `${code}\n${customer}` -> what the Worker said about this customer and code:
 //   { status: 'pending' } | { status: 'error', message }
@@ -516,6 +517,11 @@ function requote() {
     const message = `This basket cannot be priced: ${err.message}`;
     return render({ basket, message, kind: 'invalid', announce: message });
   }
+  if (result.ok && entry.campaign && entry.remaining === 0) {
+    // The code itself is used up (the campaign may have uses left): refused as the Worker would.
+    const message = refusalSentence('exhausted', code, entry.definition, { customer, usage: entry.usage });
+    return render({ basket, message, kind: 'rejected', announce: message, checkAgain: entry.usage.held > 0 });
+  }
   if (result.ok) {
     const { quote } = result;
     let message = `${quote.code} applied: ${describeDiscount(entry.definition)}.`;
@@ -744,6 +750,10 @@ function toEntry(body) {
     definition,
     assigned: Boolean(body.assigned),
     usage: { total: body.usage?.total ?? 0, held: body.usage?.held ?? 0, discounted: body.usage?.discounted ?? null },
+    // A campaign's code: the module prices the campaign's definition, without the code's own cap
+    // (`uses_per_code`); the lookup's `remaining` (the core's, on the Worker) counts it.
+    campaign: body.campaign ?? null,
+    remaining: body.remaining ?? null,
   };
 }
 
@@ -1034,6 +1044,8 @@ function learnFromReceipt(receipt, order) {
   if (entry?.status !== 'found' || !receipt.usage) return;
   const { total, discounted } = receipt.usage;
   entry.usage = { ...entry.usage, total, discounted: discounted ?? entry.usage.discounted };
+  // A campaign's code: what is left of it is the Worker's to say (its own cap is not the module's).
+  if (entry.campaign) lookup(receipt.quote.code, { force: true });
   if (order.customer !== '') {
     customers.set(customerKey(receipt.quote.code, order.customer), {
       status: 'known',

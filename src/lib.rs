@@ -178,7 +178,7 @@ times RFC 3339 UTC.
 | [`PromoCode`] | `{"code": "SAVE10", "active": true, "discount": {"kind": "percent", "percent": "10"}, "applies_to": {"categories": ["mugs"]}, "limits": {"total": 1000, "per_customer": 1}, ...}` |
 | [`Discount`] | `{"kind": "percent", "percent": "10", "max": <Money>}`, `{"kind": "fixed", "amount": <Money>, "max": <Money>}` or `{"kind": "free_shipping", "max": <Money>}` |
 | [`Basket`] | `{"total": <Money>}` or `{"lines": [{"sku", "quantity", "unit_price": <Money>, "categories"}], "shipping": <Money>}` |
-| [`UsageCounts`] | `{"total": 1, "per_customer": 1}` |
+| [`UsageCounts`] | `{"total": 1, "per_customer": 1, "discounted": "8.00"}` (in an answer, [`UsageCounts::in_currency`]: `"discounted": <Money>`) |
 | [`Quote`] | `{"code", "total", "discount", "payable", "quoted_at", "lines": [{"sku", "amount", "discount"}], "shipping": {"amount", "discount"}}` |
 | [`Receipt`] | `{"key": "evt_1", "state": "captured", "quote": <Quote>, "usage": <UsageCounts>, "replayed": false}` |
 | [`Hold`] | `{"key", "state": "held", "expires_at", "quote", "usage", "replayed"}` |
@@ -235,7 +235,7 @@ pub use crate::redemption::{CaptureError, CaptureRejected, RedeemError};
 pub use crate::rules::{
     AppliesTo, Audience, Basket, BudgetShort, Campaign, CodeClass, CodeClasses, CodePattern, Discount, DiscountKind,
     Line, PromoCode, PromoCodeBuilder, PromoCodeRejected, PublicDefinition, Quote, QuoteLine, QuoteShipping, Rejection,
-    ShownStack, Stack, StackPart, StackQuote, StackRefusal, StackRejected, UsageCounts, UsageLimits,
+    ShownStack, Stack, StackPart, StackQuote, StackRefusal, StackRejected, UsageCounts, UsageInCurrency, UsageLimits,
 };
 #[cfg(feature = "testing")]
 pub use crate::store::testing;

@@ -56,10 +56,12 @@ fn a_campaign_code_is_the_campaigns_definition_with_its_own_code() {
     assert_eq!(json["campaign"], "BF");
     assert_eq!(json["uses_per_code"], 1);
     let public = serde_json::to_value(promo.public_view()).unwrap();
-    assert!(
-        public.get("campaign").is_none(),
-        "the public sees an ordinary definition"
+    assert_eq!(
+        public["campaign"], "BF",
+        "the public sees the campaign's definition, naming it"
     );
+    assert_eq!(public["uses_per_code"], 1);
+    assert!(public.get("audience").is_none());
     let shown = serde_json::to_value(&bf).unwrap();
     assert_eq!(shown["id"], "BF");
     assert!(shown.get("code").is_none(), "a campaign has no code of its own");

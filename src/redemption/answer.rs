@@ -1,10 +1,11 @@
 //! What a redemption answers: a receipt, a hold, a release.
 
-use serde::{Deserialize, Serialize};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::rules::{Quote, UsageCounts};
 use crate::store::{Reservation, ReservationState};
-use crate::values::{IdempotencyKey, Timestamp};
+use crate::values::{Currency, IdempotencyKey, Timestamp};
 
 /// What a capture answers: the quote charged, the counts after it, and
 /// whether this answer replays an earlier one.
@@ -14,9 +15,12 @@ use crate::values::{IdempotencyKey, Timestamp};
 /// `reason` say when and why; nothing was spent again).
 ///
 /// Serialised as `{"key": "evt_1", "state": "captured", "quote": <Quote>,
-/// "usage": {"total": 1, "per_customer": 1}, "replayed": false}` (`key` only
-/// when there is one; `released_at`, `reason` only when released).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// "usage": {"total": 1, "per_customer": 1, "discounted": <Money>},
+/// "replayed": false}` (`key` only when there is one; `released_at`,
+/// `reason` only when released). `usage.discounted` is money in the quote's
+/// currency ([`UsageCounts::in_currency`]); it reads back from that or from
+/// a decimal string.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Receipt {
     /// The key it was captured under, if any.
@@ -57,8 +61,9 @@ impl From<Reservation> for Receipt {
 /// `state` is `held` for a new hold; a replay answers with the reservation as
 /// it now stands (`held`, `expired`, `captured` or `released`).
 ///
-/// Serialised as `{"key", "state": "held", "expires_at", "quote": <Quote>, "usage", "replayed"}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// Serialised as `{"key", "state": "held", "expires_at", "quote": <Quote>, "usage", "replayed"}`,
+/// `usage.discounted` as money in the quote's currency (as a [`Receipt`]'s).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Hold {
     /// The hold's idempotency key: capture or release it under this key.
@@ -80,8 +85,10 @@ pub struct Hold {
 /// What a release answers: the use given back.
 ///
 /// Serialised as `{"key", "state": "released", "was": "held" | "captured",
-/// "released_at", "reason", "usage", "replayed"}` (`reason` is `null` when none was given).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// "released_at", "reason", "usage", "replayed"}` (`reason` is `null` when none was given;
+/// `usage.discounted` is money in the released use's currency, as a [`Receipt`]'s; a
+/// `Released` read back from JSON writes it as a decimal string, its currency unknown).
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Released {
     /// The key that was released.
@@ -98,4 +105,82 @@ pub struct Released {
     pub usage: UsageCounts,
     /// True when it had been released before: nothing changed.
     pub replayed: bool,
+    /// The currency of the released use's quote, which `usage.discounted` is written in.
+    #[serde(skip)]
+    pub(crate) currency: Option<Currency>,
+}
+
+impl Serialize for Receipt {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("Receipt", 7)?;
+        if let Some(key) = &self.key {
+            s.serialize_field("key", key)?;
+        }
+        s.serialize_field("state", &self.state)?;
+        s.serialize_field("quote", &self.quote)?;
+        s.serialize_field("usage", &self.usage.in_currency(self.quote.total().currency()))?;
+        s.serialize_field("replayed", &self.replayed)?;
+        if let Some(at) = &self.released_at {
+            s.serialize_field("released_at", at)?;
+        }
+        if let Some(reason) = &self.reason {
+            s.serialize_field("reason", reason)?;
+        }
+        s.end()
+    }
+}
+
+impl Serialize for Hold {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("Hold", 6)?;
+        s.serialize_field("key", &self.key)?;
+        s.serialize_field("state", &self.state)?;
+        s.serialize_field("expires_at", &self.expires_at)?;
+        s.serialize_field("quote", &self.quote)?;
+        s.serialize_field("usage", &self.usage.in_currency(self.quote.total().currency()))?;
+        s.serialize_field("replayed", &self.replayed)?;
+        s.end()
+    }
+}
+
+/// Equal when every field a caller sees is (the currency `usage` is written in is not one).
+impl PartialEq for Released {
+    fn eq(&self, other: &Released) -> bool {
+        (
+            &self.key,
+            self.state,
+            self.was,
+            self.released_at,
+            &self.reason,
+            self.usage,
+            self.replayed,
+        ) == (
+            &other.key,
+            other.state,
+            other.was,
+            other.released_at,
+            &other.reason,
+            other.usage,
+            other.replayed,
+        )
+    }
+}
+
+impl Eq for Released {}
+
+impl Serialize for Released {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("Released", 7)?;
+        s.serialize_field("key", &self.key)?;
+        s.serialize_field("state", &self.state)?;
+        s.serialize_field("was", &self.was)?;
+        s.serialize_field("released_at", &self.released_at)?;
+        s.serialize_field("reason", &self.reason)?;
+        match self.currency {
+            Some(currency) => s.serialize_field("usage", &self.usage.in_currency(currency))?,
+            None => s.serialize_field("usage", &self.usage)?,
+        }
+        s.serialize_field("replayed", &self.replayed)?;
+        s.end()
+    }
 }

@@ -497,5 +497,6 @@ fn released(request: &Release<'_>, answer: Result<Option<Reservation>, StoreErro
         reason: released.reason,
         usage: released.usage,
         replayed: released.replayed,
+        currency: Some(released.quote.total().currency()),
     })
 }

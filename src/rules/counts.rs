@@ -3,7 +3,7 @@
 use rust_decimal::Decimal;
 use serde::{Serialize, Serializer};
 
-use crate::values::InputError;
+use crate::values::{Currency, InputError, Money};
 
 /// How often a code has been redeemed, by anyone and by the customer asking,
 /// and how much those uses took off.
@@ -41,7 +41,56 @@ pub struct UsageCounts {
     per_code: Option<u64>,
 }
 
+/// [`UsageCounts`] with `discounted` written as money: see [`UsageCounts::in_currency`].
+#[derive(Debug, Clone, Copy)]
+pub struct UsageInCurrency {
+    usage: UsageCounts,
+    currency: Currency,
+}
+
+impl Serialize for UsageInCurrency {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+
+        let usage = &self.usage;
+        let mut s = serializer.serialize_struct("UsageCounts", 4)?;
+        s.serialize_field("total", &usage.total)?;
+        s.serialize_field("per_customer", &usage.per_customer)?;
+        // A sum of discounts in this currency has its scale; one that does not fit it (a code
+        // used in several currencies) is written as the decimal it is.
+        match Money::new(usage.discounted, self.currency) {
+            Ok(money) => s.serialize_field("discounted", &money)?,
+            Err(_) => s.serialize_field("discounted", &usage.discounted.to_string())?,
+        }
+        if let Some(uses) = usage.per_code {
+            s.serialize_field("per_code", &uses)?;
+        }
+        s.end()
+    }
+}
+
 impl UsageCounts {
+    /// These counts with `discounted` written as money in `currency` (the
+    /// quote's): `{"total": 1, "per_customer": 1, "discounted": {"amount":
+    /// "8.00", "currency": "EUR"}}`, as a [`Reservation`](crate::Reservation)
+    /// writes its counts.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::{Currency, UsageCounts};
+    ///
+    /// let usage = UsageCounts::new(1, 1)?.with_discounted("8.00".parse()?)?;
+    /// assert_eq!(
+    ///     serde_json::to_string(&usage.in_currency(Currency::EUR))?,
+    ///     r#"{"total":1,"per_customer":1,"discounted":{"amount":"8.00","currency":"EUR"}}"#
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn in_currency(self, currency: Currency) -> UsageInCurrency {
+        UsageInCurrency { usage: self, currency }
+    }
+
     /// No redemptions at all.
     pub const ZERO: UsageCounts = UsageCounts {
         total: 0,

@@ -889,9 +889,9 @@ impl Serialize for PublicDefinition<'_> {
 /// Who a definition is written for.
 #[derive(Clone, Copy)]
 pub(crate) enum Shown {
-    /// The operator: everything (a campaign's code names its campaign).
+    /// The operator: everything (a campaign's code names its campaign and `uses_per_code`).
     Operator,
-    /// Anyone: no audience's customers, and a campaign's code as an ordinary definition.
+    /// Anyone: no audience's customers (a campaign's code names its campaign too).
     Public,
     /// A campaign's definition, with `uses_per_code`: `id` in place of `code`.
     Campaign(u64),
@@ -909,14 +909,13 @@ pub(crate) fn serialize_definition<S: Serializer>(
             s.serialize_field("id", &promo.code)?;
             s.serialize_field("uses_per_code", &uses_per_code)?;
         }
-        Shown::Operator => {
+        Shown::Operator | Shown::Public => {
             s.serialize_field("code", &promo.code)?;
             if let Some((id, uses_per_code)) = &promo.campaign {
                 s.serialize_field("campaign", id)?;
                 s.serialize_field("uses_per_code", uses_per_code)?;
             }
         }
-        Shown::Public => s.serialize_field("code", &promo.code)?,
     }
     s.serialize_field("active", &promo.active)?;
     s.serialize_field("discount", &promo.discount)?;

@@ -15,7 +15,7 @@ mod stack;
 
 pub use basket::{Basket, Line};
 pub use campaign::Campaign;
-pub use counts::UsageCounts;
+pub use counts::{UsageCounts, UsageInCurrency};
 pub use definition::{
     AppliesTo, Audience, BudgetShort, Discount, DiscountKind, PromoCode, PromoCodeBuilder, PublicDefinition,
     UsageLimits,

@@ -572,6 +572,27 @@ test('an expired code, an inactive code and an unknown code are refused in plain
   await page.done();
 });
 
+test('a campaign\'s single-use code already used is refused before Pay; a fresh code of the campaign applies', async () => {
+  const put = await api('PUT', '/v1/campaigns/PAGECAMP', { body: { discount: { kind: 'percent', percent: '10' } }, headers: admin });
+  assert.equal(put.status, 201, put.text);
+  const codes = await api('POST', '/v1/campaigns/PAGECAMP/codes', {
+    body: { codes: ['PC-USED', 'PC-FRESH'] },
+    headers: { ...admin, 'idempotency-key': 'pagecamp-1' },
+  });
+  assert.equal(codes.status, 201, codes.text);
+  await captureFor('PC-USED', 'pagecamp-used');
+  const { page } = await openCheckout();
+  await typeCode(page, 'pc-used');
+  assert.equal(await waitForText(page, '#quote-message', 'used up'), 'PC-USED has been used up.');
+  assert.equal(await text(page, '#payable'), TOTAL);
+  assert.equal(await page.locator('#pay').isEnabled(), false);
+  await page.locator('#code').fill('');
+  await typeCode(page, 'pc-fresh');
+  await waitForText(page, '#quote-message', 'PC-FRESH applied');
+  assert.equal(await page.locator('#pay').isEnabled(), true);
+  await page.done();
+});
+
 test('clicking Pay and Confirm twice quickly gives one hold and one redemption; quantity 0 lines are left out', async () => {
   await defineCode({ code: 'TWICE', discount: { kind: 'fixed', amount: { amount: '5.00', currency: 'EUR' } } });
   const { page, requests } = await openCheckout();

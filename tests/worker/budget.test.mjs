@@ -32,7 +32,7 @@ test("a budgeted code shows what it gave away and what is left", async () => {
   assert.deepEqual(view.remaining_budget, eur("20.00"));
   const capture = await post("/v1/captures", { code: "SHOWBUDGET", total: eur("80.00") }, "show-1");
   assert.equal(capture.status, 201, capture.text);
-  assert.equal(capture.json.usage.discounted, "8.00");
+  assert.deepEqual(capture.json.usage.discounted, eur("8.00"), "a capture's usage shows the money counted, as the lookup does");
   view = await lookup("SHOWBUDGET");
   assert.deepEqual(view.usage.discounted, eur("8.00"));
   assert.deepEqual(view.remaining_budget, eur("12.00"));

@@ -77,7 +77,10 @@ test("300 racing captures of 200 single-use codes of a campaign with total 150: 
   assert.equal(lookup.status, 200, lookup.text);
   assert.equal(lookup.json.code, used[0]);
   assert.equal(lookup.json.remaining, 0, "a used single-use code has nothing left");
-  assert.equal(lookup.json.campaign, undefined, "the public sees an ordinary definition");
+  assert.equal(lookup.json.campaign, "RACE", "the definition is the campaign's, naming it");
+  assert.equal(lookup.json.uses_per_code, 1);
+  assert.equal(lookup.json.usage.total, 150, "the campaign's total");
+  assert.equal(lookup.json.usage.per_code, 1, "the code's own uses");
 });
 
 test("10 x 10,000 generated codes are distinct, and a retried call answers the same codes", async () => {
@@ -153,6 +156,71 @@ test("an imported code that exists anywhere is a 409 naming it, and nothing of t
   assert.ok(!names.includes("VIP-ANNA"), "GET /v1/codes lists plain codes only");
 });
 
+test("calls racing to import one code: exactly one has it, and the other creates nothing", async () => {
+  assert.equal((await putCampaign("RACEIMP", { discount: { kind: "percent", percent: "10" } })).status, 201);
+  const kept = [];
+  for (let round = 0; round < 6; round++) {
+    const mine = [`RI-${round}-SHARED`, `RI-${round}-A`];
+    const theirs = [`RI-${round}-SHARED`, `RI-${round}-B`];
+    const [a, b] = await Promise.all([
+      addCodes("RACEIMP", `imp-a-${round}`, { codes: mine }),
+      addCodes("RACEIMP", `imp-b-${round}`, { codes: theirs }),
+    ]);
+    assert.deepEqual([a.status, b.status].sort(), [201, 409], `${a.text} / ${b.text}`);
+    const [won, lost, loserOwn] = a.status === 201 ? [a, b, theirs[1]] : [b, a, mine[1]];
+    assert.equal(won.json.created, 2);
+    kept.push(...won.json.codes);
+    assert.equal(lost.json.type, "/problems/code_exists");
+    assert.match(lost.json.detail, new RegExp(`RI-${round}-SHARED`));
+    // The loser's other code was never the campaign's nor the catalog's: another call may have it.
+    const later = await addCodes("RACEIMP", `imp-c-${round}`, { codes: [loserOwn] });
+    assert.equal(later.status, 201, later.text);
+    kept.push(loserOwn);
+  }
+  const listed = await allCodes("RACEIMP");
+  assert.deepEqual(listed.map((c) => c.code).sort(), [...kept].sort(), "each code once, of the call that had it");
+});
+
+test("calls racing for a pattern's last room: the campaign's limits are checked again when the codes go in", async () => {
+  // 2^20 = 1,048,576 combinations: room for one code (1,000,000 per code), not two.
+  const tight = { count: 1, pattern: "T-" + "#".repeat(20), charset: "XY" };
+  assert.equal((await putCampaign("TIGHT", { discount: { kind: "percent", percent: "10" } })).status, 201);
+  const results = await Promise.all([addCodes("TIGHT", "tight-a", tight), addCodes("TIGHT", "tight-b", tight)]);
+  assert.deepEqual(results.map((r) => r.status).sort(), [201, 400], results.map((r) => r.text).join(" / "));
+  const lost = results.find((r) => r.status === 400);
+  const retried = await addCodes("TIGHT", lost === results[0] ? "tight-a" : "tight-b", tight);
+  assert.equal(retried.status, 400, "its retry is checked afresh, and still has no room");
+  const summary = await call(worker.base, "GET", "/v1/campaigns/TIGHT", { headers: admin });
+  assert.equal(summary.json.codes.count, 1);
+});
+
+test("a generated code that exists elsewhere is drawn again: the call creates its count, none of them taken", async () => {
+  // Test builds draw from a seeded generator on request: the same seed draws the same codes.
+  const seeded = (id, key, count) =>
+    call(worker.base, "POST", `/v1/campaigns/${id}/codes`, {
+      body: { count, pattern: "SD-########" },
+      headers: { ...admin, "idempotency-key": key, "x-test-seed": "42" },
+    });
+  assert.equal((await putCampaign("SEEDA", { discount: { kind: "percent", percent: "10" } })).status, 201);
+  assert.equal((await putCampaign("SEEDB", { discount: { kind: "percent", percent: "20" } })).status, 201);
+  const first = await seeded("SEEDA", "seed-a", 1);
+  assert.equal(first.status, 201, first.text);
+  const [taken] = first.json.codes;
+  const second = await seeded("SEEDB", "seed-b", 2);
+  assert.equal(second.status, 201, second.text);
+  assert.equal(second.json.created, 2);
+  assert.ok(!second.json.codes.includes(taken), `${taken} is SEEDA's: drawn again`);
+  assert.equal(new Set(second.json.codes).size, 2);
+  const again = await seeded("SEEDB", "seed-b", 2);
+  assert.deepEqual(again.json.codes, second.json.codes, "a retry answers the codes as drawn again");
+  for (const code of second.json.codes) {
+    const looked = await call(worker.base, "GET", `/v1/codes/${code}`);
+    assert.equal(looked.json.campaign, "SEEDB", looked.text);
+  }
+  const owner = await call(worker.base, "GET", `/v1/codes/${taken}`);
+  assert.equal(owner.json.campaign, "SEEDA", "the taken code stays the first campaign's");
+});
+
 test("an unknown code and an unknown campaign are 404 and create nothing", async () => {
   const unknown = await call(worker.base, "GET", "/v1/codes/NEVER-GENERATED-1");
   assert.equal(unknown.status, 404);
@@ -178,6 +246,9 @@ test("a campaign code's hold counts until it expires, then the alarm marks it ex
   assert.equal(busy.json.rejection, "exhausted");
   const during = await call(worker.base, "GET", "/v1/campaigns/SHORT", { headers: admin });
   assert.deepEqual(during.json.usage, { total: 1, held: 1 });
+  const looked = await call(worker.base, "GET", "/v1/codes/SHORT-1");
+  assert.deepEqual(looked.json.usage, { total: 1, held: 1, per_code: 1 }, "the code's lookup counts the campaign's hold");
+  assert.equal(looked.json.remaining, 0);
   let states = [];
   for (let i = 0; i < 60; i++) {
     const page = await call(worker.base, "GET", "/v1/codes/SHORT-1/redemptions", { headers: admin });
@@ -195,9 +266,16 @@ test("a campaign's kill switch and archive reach all of its codes; GET /v1/campa
   const put = await putCampaign("SWITCH", { discount: { kind: "percent", percent: "10" } });
   assert.equal(put.status, 201, put.text);
   assert.equal((await addCodes("SWITCH", "switch-1", { codes: ["SWITCH-1", "SWITCH-2"] })).status, 201);
+  // A buyer's lookups (no token: the edge cache's path) follow the switch and the archive at once.
+  const before = await call(worker.base, "GET", "/v1/codes/SWITCH-2");
+  assert.equal(before.status, 200, before.text);
+  assert.equal(before.json.active, true);
   const off = await call(worker.base, "PATCH", "/v1/campaigns/SWITCH", { body: { active: false }, headers: admin });
   assert.equal(off.status, 200, off.text);
   assert.equal(off.json.active, false);
+  const seenOff = await call(worker.base, "GET", "/v1/codes/SWITCH-2");
+  assert.equal(seenOff.status, 200, seenOff.text);
+  assert.equal(seenOff.json.active, false, "not a copy from before the switch");
   const refused = await captureReq(worker.base, "switch-a", { code: "SWITCH-1", total: eur("20.00") });
   assert.equal(refused.status, 422);
   assert.equal(refused.json.rejection, "inactive");
@@ -215,6 +293,10 @@ test("a campaign's kill switch and archive reach all of its codes; GET /v1/campa
   const never = await call(worker.base, "GET", "/v1/codes/SWITCH-9", { headers: admin });
   assert.equal(gone.status, 404);
   assert.deepEqual({ ...gone.json, detail: "" }, { ...never.json, detail: "" }, "an archived campaign's code reads as an unknown code");
+  const goneToBuyers = await call(worker.base, "GET", "/v1/codes/SWITCH-2");
+  const neverToBuyers = await call(worker.base, "GET", "/v1/codes/SWITCH-9");
+  assert.equal(goneToBuyers.status, 404, "not a copy from before the archive");
+  assert.deepEqual({ ...goneToBuyers.json, detail: "" }, { ...neverToBuyers.json, detail: "" });
   assert.equal((await captureReq(worker.base, "switch-c", { code: "SWITCH-2", total: eur("20.00") })).status, 404);
   const hidden = await call(worker.base, "GET", "/v1/campaigns?prefix=SW", { headers: admin });
   assert.deepEqual(hidden.json.campaigns, [], "archived campaigns are listed only with archived=true");

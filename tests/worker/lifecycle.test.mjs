@@ -28,7 +28,7 @@ test("a hold answers with its key, state, expiry, quote and usage, and replays u
   assert.equal(first.json.state, "held");
   assert.equal(first.json.replayed, false);
   assert.equal(first.json.quote.payable.amount, "72.00");
-  assert.deepEqual(first.json.usage, { total: 1, per_customer: 1, discounted: "8.00" });
+  assert.deepEqual(first.json.usage, { total: 1, per_customer: 1, discounted: eur("8.00") }, "money, in the quote's currency");
   const expires = Date.parse(first.json.expires_at);
   assert.ok(Math.abs(expires - (started + 600_000)) < 5_000, first.json.expires_at);
   const again = await holdReq("pi_hold1", body);
@@ -157,7 +157,7 @@ test("releases: a hold, then a capture; again replays; an unknown key is 404", a
   assert.equal(cancelled.json.was, "held");
   assert.equal(cancelled.json.reason, "checkout abandoned");
   assert.equal(cancelled.json.replayed, false);
-  assert.deepEqual(cancelled.json.usage, { total: 0, per_customer: 0, discounted: "0" });
+  assert.deepEqual(cancelled.json.usage, { total: 0, per_customer: 0, discounted: eur("0.00") });
   assert.ok(Date.parse(cancelled.json.released_at) > 0);
   const twice = await releaseReq({ code: "GIVE", key: "pi_cancel", reason: "again" });
   assert.equal(twice.status, 200);

@@ -31,13 +31,31 @@ CREATE TABLE IF NOT EXISTS campaigns(id TEXT PRIMARY KEY, archived INTEGER NOT N
 /// (NULL for a plain code); added to catalogs older than campaigns.
 const CAMPAIGN_COLUMN: &str = "ALTER TABLE codes ADD COLUMN campaign TEXT";
 
-/// Codes of a campaign to register: `{"campaign": "BF", "codes": ["BF-K7PQ-X2M9", ...]}`.
+/// The call that registered a campaign's code: `codes.batch` is the
+/// `Idempotency-Key` of its `POST /v1/campaigns/{id}/codes` (NULL before
+/// this column existed); added to catalogs older than it.
+const BATCH_COLUMN: &str = "ALTER TABLE codes ADD COLUMN batch TEXT";
+
+/// Codes of a campaign to register, by one call:
+/// `{"campaign": "BF", "batch": "bf-batch-1", "codes": ["BF-K7PQ-X2M9", ...]}`.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Registration {
     /// The campaign's id.
     pub campaign: String,
+    /// The call's `Idempotency-Key`: its retry finds its codes its own.
+    pub batch: String,
     /// Its new codes, normalised.
     pub codes: Vec<String>,
+}
+
+/// A call's codes to drop from the catalog (the campaign refused them at
+/// commit): `{"campaign": "BF", "batch": "bf-batch-1"}`.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Unregistration {
+    /// The campaign's id.
+    pub campaign: String,
+    /// The call's `Idempotency-Key`.
+    pub batch: String,
 }
 
 /// The catalog's answer to a [`Registration`]: `{"taken": null}` when every
@@ -107,6 +125,14 @@ struct NameRow {
 }
 
 #[derive(Deserialize)]
+struct BatchRow {
+    #[serde(default)]
+    campaign: Option<String>,
+    #[serde(default)]
+    batch: Option<String>,
+}
+
+#[derive(Deserialize)]
 struct CampaignRow {
     id: String,
 }
@@ -156,26 +182,32 @@ impl Catalog {
         if !columns.iter().any(|c| c.name == "campaign") {
             sql.exec(CAMPAIGN_COLUMN, None)?;
         }
+        if !columns.iter().any(|c| c.name == "batch") {
+            sql.exec(BATCH_COLUMN, None)?;
+        }
         Ok(sql)
     }
 
     /// Registers a campaign's codes, all or none (one synchronous turn: no
-    /// other request interleaves): the first that exists as a plain code or
-    /// another campaign's is named, and nothing is written. A code already
-    /// the same campaign's (a retried call) stays.
+    /// other request interleaves): the first that exists (a plain code,
+    /// another campaign's, or this campaign's by another call) is named, and
+    /// nothing is written. A code the same call registered (its retry) stays.
+    /// So of two calls racing to import one code, exactly one has it.
     fn register(&self, registration: &Registration) -> std::result::Result<Registered, Problem> {
         let sql = self.sql()?;
         for code in &registration.codes {
-            let rows: Vec<Row> = sql
+            let rows: Vec<BatchRow> = sql
                 .exec(
-                    "SELECT code, pending, archived, campaign FROM codes WHERE code = ?",
+                    "SELECT campaign, batch FROM codes WHERE code = ?",
                     vec![code.clone().into()],
                 )?
                 .to_array()?;
-            if rows
-                .first()
-                .is_some_and(|row| row.campaign.as_deref() != Some(registration.campaign.as_str()))
-            {
+            let ours = |row: &BatchRow| {
+                row.campaign.as_deref() == Some(registration.campaign.as_str())
+                    // Registered before calls were noted: taken as this call's, as it was.
+                    && row.batch.as_deref().is_none_or(|batch| batch == registration.batch)
+            };
+            if rows.first().is_some_and(|row| !ours(row)) {
                 return Ok(Registered {
                     taken: Some(code.clone()),
                 });
@@ -183,11 +215,28 @@ impl Catalog {
         }
         for code in &registration.codes {
             sql.exec(
-                "INSERT INTO codes(code, pending, archived, campaign) VALUES (?, 0, 0, ?) ON CONFLICT(code) DO NOTHING",
-                vec![code.clone().into(), registration.campaign.clone().into()],
+                "INSERT INTO codes(code, pending, archived, campaign, batch) VALUES (?, 0, 0, ?, ?)
+                 ON CONFLICT(code) DO NOTHING",
+                vec![
+                    code.clone().into(),
+                    registration.campaign.clone().into(),
+                    registration.batch.clone().into(),
+                ],
             )?;
         }
         Ok(Registered { taken: None })
+    }
+
+    /// Drops the codes one call registered for a campaign (which refused them at commit).
+    fn unregister(&self, unregistration: &Unregistration) -> std::result::Result<(), Problem> {
+        self.sql()?.exec(
+            "DELETE FROM codes WHERE campaign = ? AND batch = ?",
+            vec![
+                unregistration.campaign.clone().into(),
+                unregistration.batch.clone().into(),
+            ],
+        )?;
+        Ok(())
     }
 
     async fn dispatch(&self, mut req: Request) -> std::result::Result<Response, Problem> {
@@ -303,6 +352,11 @@ impl Catalog {
             (Method::Post, "/register") => {
                 let registration: Registration = req.json().await?;
                 Ok(Response::from_json(&self.register(&registration)?)?)
+            }
+            (Method::Post, "/unregister") => {
+                let unregistration: Unregistration = req.json().await?;
+                self.unregister(&unregistration)?;
+                Ok(Response::empty()?.with_status(204))
             }
             (Method::Post, "/list") => {
                 let page: Page = req.json().await?;

@@ -16,6 +16,11 @@
 //! the same data center sees it. Every decision (hold, capture) is made by
 //! the object on its live counts.
 //!
+//! A campaign's codes are never cached: a use of any code of the campaign
+//! moves every code's counts (its total, its budget), which a purge by code
+//! could not follow, and each such code is mostly one buyer's, so a copy
+//! would save little.
+//!
 //! The client is told `Cache-Control: no-cache`: a browser asks again each
 //! time (the edge answers), so it never shows a copy a purge has dropped.
 

@@ -34,6 +34,12 @@ pub const TEST_CONFLICT_HEADER: &str = "x-test-conflict";
 /// process (`kill -9`) between two codes and retry with the same key.
 pub const TEST_STALL_HEADER: &str = "x-test-stall-after-first-code";
 
+/// Test builds only (feature `conformance`; ignored otherwise): codes of
+/// `POST /v1/campaigns/{id}/codes` are drawn from a generator seeded with
+/// this number instead of the cryptographic one, so that a test can make a
+/// generated code collide with an existing one (and see it drawn again).
+pub const TEST_SEED_HEADER: &str = "x-test-seed";
+
 /// How long a stack stalled by [`TEST_STALL_HEADER`] waits: longer than any test.
 pub const TEST_STALL_SECONDS: u64 = 300;
 
@@ -85,6 +91,9 @@ pub enum Call {
     PlanCodes,
     /// `POST /codes/commit`: add the codes planned under the key, once the catalog has them.
     CommitCodes,
+    /// `POST /codes/redraw?taken=`: draw again, in the generated plan under the key, a code the
+    /// catalog found existing elsewhere.
+    RedrawCode,
     /// `GET /codes`: a page of the campaign's codes.
     CampaignCodes,
     /// `POST /conformance`: test builds only, the store conformance suite.
@@ -118,6 +127,7 @@ impl Call {
         Call::ArchiveCampaign,
         Call::PlanCodes,
         Call::CommitCodes,
+        Call::RedrawCode,
         Call::CampaignCodes,
         #[cfg(feature = "conformance")]
         Call::Conformance,
@@ -148,6 +158,7 @@ impl Call {
             Call::ArchiveCampaign => (Method::Delete, "/campaign"),
             Call::PlanCodes => (Method::Post, "/codes"),
             Call::CommitCodes => (Method::Post, "/codes/commit"),
+            Call::RedrawCode => (Method::Post, "/codes/redraw"),
             Call::CampaignCodes => (Method::Get, "/codes"),
             #[cfg(feature = "conformance")]
             Call::Conformance => (Method::Post, "/conformance"),

@@ -11,13 +11,13 @@ use serde_json::Value;
 use worker::{Env, Request, Response};
 
 use super::{page_of, param, Answer};
-use crate::catalog::{Change, Registered, Registration};
+use crate::catalog::{Change, Registered, Registration, Unregistration};
 use crate::clients::{call_campaign, to_catalog};
 use crate::etag::Condition;
 use crate::http::{idempotency_key, path_code, read_body};
 use crate::limits::{CODES_BODY_LIMIT, DEFAULT_BODY_LIMIT, DEFINITION_BODY_LIMIT};
 use crate::problem::Problem;
-use crate::protocol::{Call, IDEMPOTENCY_KEY_HEADER};
+use crate::protocol::{Call, IDEMPOTENCY_KEY_HEADER, TEST_SEED_HEADER};
 
 /// `PUT /v1/campaigns/{id}`: defines or replaces the campaign (201 created,
 /// 200 replaced): a code's definition without `code`, plus `uses_per_code`.
@@ -120,40 +120,73 @@ pub async fn list_codes(req: &Request, env: &Env, id: &str) -> Answer {
 /// `{"count", "pattern"?, "charset"?}` or imports `{"codes": [...]}`. The
 /// campaign's object plans the codes under the key (a retry answers the
 /// same plan), the catalog registers them all or none (an existing code is a
-/// 409 naming it, and nothing of the call is created), then the object adds them.
+/// 409 naming it, and nothing of the call is created; a generated code that
+/// exists elsewhere is drawn again), then the object adds them, after checking
+/// the campaign's limits again (a call refused then leaves nothing behind).
 pub async fn add_codes(req: &Request, env: &Env, id: &str) -> Answer {
     let id = path_code(id)?;
     let key = idempotency_key(req)?;
     let body = read_body(req, CODES_BODY_LIMIT).await?;
     known_campaign(env, &id).await?;
-    let headers = [(IDEMPOTENCY_KEY_HEADER, key.as_str())];
+    let seed = req
+        .headers()
+        .get(TEST_SEED_HEADER)?
+        .filter(|_| cfg!(feature = "conformance"));
+    let mut headers = vec![(IDEMPOTENCY_KEY_HEADER, key.as_str())];
+    if let Some(seed) = &seed {
+        headers.push((TEST_SEED_HEADER, seed.as_str()));
+    }
     let mut planned = call_campaign(env, &id, Call::PlanCodes, &[], Some(body), &headers).await?;
     if planned.status_code() >= 300 {
         return Ok(planned);
     }
-    let planned: Value = planned.json().await?;
-    let plan = &planned["plan"];
+    let mut planned: Value = planned.json().await?;
     if planned["committed"] != Value::Bool(true) {
-        let codes: Vec<String> = plan["codes"]
-            .as_array()
-            .map(|codes| codes.iter().filter_map(|c| c.as_str().map(str::to_owned)).collect())
-            .unwrap_or_default();
-        let registration = Registration {
-            campaign: id.as_str().to_owned(),
-            codes,
-        };
-        let mut registered = to_catalog(env, "/register", &registration).await?;
-        let registered: Registered = registered.json().await?;
-        if let Some(taken) = registered.taken {
-            return Err(Problem::CodeExists(Code::parse(&taken)?));
+        let mut redraws = 0;
+        loop {
+            let codes: Vec<String> = planned["plan"]["codes"]
+                .as_array()
+                .map(|codes| codes.iter().filter_map(|c| c.as_str().map(str::to_owned)).collect())
+                .unwrap_or_default();
+            let registration = Registration {
+                campaign: id.as_str().to_owned(),
+                batch: key.as_str().to_owned(),
+                codes,
+            };
+            let mut registered = to_catalog(env, "/register", &registration).await?;
+            let registered: Registered = registered.json().await?;
+            let Some(taken) = registered.taken else { break };
+            // A generated code that exists elsewhere is drawn again (the object answers
+            // `code_exists` for an imported one); a pattern that keeps colliding is a 409.
+            redraws += 1;
+            if redraws > MAX_REDRAWS {
+                return Err(Problem::CodeExists(Code::parse(&taken)?));
+            }
+            let query = [("taken", taken.as_str())];
+            let mut redrawn = call_campaign(env, &id, Call::RedrawCode, &query, None, &headers).await?;
+            if redrawn.status_code() >= 300 {
+                return Ok(redrawn);
+            }
+            planned = redrawn.json().await?;
         }
         let committed = call_campaign(env, &id, Call::CommitCodes, &[], None, &headers).await?;
         if committed.status_code() >= 300 {
+            // Refused on a second look (another call filled the campaign meanwhile): its codes
+            // leave the catalog, and the plan is gone, so a retry plans afresh.
+            let unregistration = Unregistration {
+                campaign: id.as_str().to_owned(),
+                batch: key.as_str().to_owned(),
+            };
+            to_catalog(env, "/unregister", &unregistration).await?;
             return Ok(committed);
         }
     }
-    Ok(Response::from_json(plan)?.with_status(201))
+    Ok(Response::from_json(&planned["plan"])?.with_status(201))
 }
+
+/// How many generated codes one call draws again when they exist elsewhere
+/// before it gives up with a 409 (each draw is one in a million or rarer).
+const MAX_REDRAWS: u32 = 16;
 
 /// The admin reads of a campaign: its redemptions (`?after=&limit=`, each
 /// with the code it came through) and its figures (every code's).

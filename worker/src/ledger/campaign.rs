@@ -25,13 +25,29 @@ struct CodesRequest {
 }
 
 /// Random `u32`s from the runtime's cryptographic generator
-/// (`crypto.getRandomValues`), drawn 16,384 at a time (its limit per call).
+/// (`crypto.getRandomValues`), drawn 16,384 at a time (its limit per call);
+/// in test builds, from a seeded xorshift when the request asked for one
+/// ([`TEST_SEED_HEADER`](crate::protocol::TEST_SEED_HEADER)).
 struct CryptoRandom {
     buffer: Vec<u32>,
+    seeded: Option<u64>,
 }
 
 impl CryptoRandom {
+    fn new(seed: Option<u64>) -> CryptoRandom {
+        CryptoRandom {
+            buffer: Vec::new(),
+            seeded: seed.filter(|_| cfg!(feature = "conformance")).map(|seed| seed | 1),
+        }
+    }
+
     fn next(&mut self) -> std::result::Result<u32, Problem> {
+        if let Some(state) = &mut self.seeded {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            return Ok((*state >> 32) as u32);
+        }
         if self.buffer.is_empty() {
             let js = |err: wasm_bindgen::JsValue| Problem::Internal(format!("crypto.getRandomValues failed: {err:?}"));
             let global = worker::js_sys::global();
@@ -166,6 +182,7 @@ impl Ledger {
         id: &Code,
         key: &IdempotencyKey,
         body: &str,
+        seed: Option<u64>,
     ) -> std::result::Result<Response, Problem> {
         let (store, stored) = self.stored_campaign(id)?;
         if let Some(batch) = store.code_batch(key)? {
@@ -183,52 +200,23 @@ impl Ledger {
         }
         let request: CodesRequest = promocodes::from_json(body)?;
         let existing = store.campaign_code_count()?;
-        let codes: Vec<Code> = match (request.count, request.codes) {
-            (Some(count), None) => {
-                let pattern = CodePattern::parse(request.pattern.as_deref(), request.charset.as_deref())?;
-                pattern.check_room(existing, count)?;
-                let mut random = CryptoRandom { buffer: Vec::new() };
+        let codes: Vec<Code> = match fits(&request, existing)? {
+            Planned::Generated(pattern, count) => {
+                let mut random = CryptoRandom::new(seed);
                 let mut made = std::collections::HashSet::new();
                 let mut codes = Vec::new();
-                let mut failure = None;
                 while (codes.len() as u64) < count {
-                    let code = pattern.generate(|| match random.next() {
-                        Ok(n) => n,
-                        Err(problem) => {
-                            failure.get_or_insert(problem);
-                            0
-                        }
-                    });
-                    if let Some(problem) = failure.take() {
-                        return Err(problem);
-                    }
-                    // A code drawn twice, or one the campaign has, is drawn again.
-                    if made.insert(code.clone()) && !store.has_campaign_code(&code)? {
-                        codes.push(code);
-                    }
+                    let code = draw(&store, &pattern, &mut random, &made)?;
+                    made.insert(code.clone());
+                    codes.push(code);
                 }
                 codes
             }
-            (None, Some(codes)) => {
-                CodePattern::check_count(existing, codes.len() as u64).map_err(|err| match err {
-                    InputError::TooMany { count, max, .. } => InputError::TooMany {
-                        field: "codes",
-                        count,
-                        max,
-                    },
-                    other => other,
-                })?;
-                CodePattern::check_import(&codes)?;
-                if let Some(taken) = store.campaign_codes_among(&codes)?.into_iter().next() {
+            Planned::Imported(codes) => {
+                if let Some(taken) = store.campaign_codes_among(codes)?.into_iter().next() {
                     return Err(Problem::CodeExists(taken));
                 }
-                codes
-            }
-            _ => {
-                return Err(Problem::Input(InputError::Malformed {
-                    path: String::new(),
-                    message: "send either count (with pattern and charset, optional) or codes".to_owned(),
-                }))
+                codes.clone()
             }
         };
         let answer = json!({
@@ -248,17 +236,62 @@ impl Ledger {
         key: &IdempotencyKey,
     ) -> std::result::Result<Response, Problem> {
         let (store, _) = self.stored_campaign(id)?;
-        let answer = store
-            .code_batch(key)?
-            .ok_or_else(|| Problem::UnknownKey(key.clone()))?
-            .answer;
-        let plan: Value = serde_json::from_str(&answer).map_err(|e| Problem::Internal(e.to_string()))?;
-        let codes: Vec<String> = plan["codes"]
-            .as_array()
-            .map(|codes| codes.iter().filter_map(|c| c.as_str().map(str::to_owned)).collect())
-            .unwrap_or_default();
-        store.commit_codes(key, &codes)?;
-        plan_response(&answer, true)
+        let batch = store.code_batch(key)?.ok_or_else(|| Problem::UnknownKey(key.clone()))?;
+        if batch.committed {
+            return plan_response(&batch.answer, true);
+        }
+        let codes = planned_codes(&batch.answer)?;
+        // Calls planned side by side each saw the campaign without the other's codes: the
+        // campaign's limits are checked again on what it has now. A call refused here drops its
+        // plan (the Worker drops its codes from the catalog), so its retry plans afresh.
+        let request: CodesRequest = promocodes::from_json(batch.request.as_deref().unwrap_or_default())?;
+        let existing = store.campaign_code_count()?;
+        let refused = match fits(&request, existing) {
+            Err(problem) => Some(problem),
+            Ok(_) => store
+                .campaign_codes_among(&codes)?
+                .into_iter()
+                .next()
+                .map(Problem::CodeExists),
+        };
+        if let Some(problem) = refused {
+            store.drop_plan(key)?;
+            return Err(problem);
+        }
+        let texts: Vec<String> = codes.iter().map(|c| c.as_str().to_owned()).collect();
+        store.commit_codes(key, &texts)?;
+        plan_response(&batch.answer, true)
+    }
+
+    /// Draws again, in the plan under `key` (generated, not yet committed),
+    /// the code `taken` that the catalog found existing elsewhere; answers
+    /// the plan with the new draw in its place.
+    pub(super) fn handle_redraw_code(
+        &self,
+        id: &Code,
+        key: &IdempotencyKey,
+        taken: &Code,
+        seed: Option<u64>,
+    ) -> std::result::Result<Response, Problem> {
+        let (store, _) = self.stored_campaign(id)?;
+        let batch = store.code_batch(key)?.ok_or_else(|| Problem::UnknownKey(key.clone()))?;
+        let request: CodesRequest = promocodes::from_json(batch.request.as_deref().unwrap_or_default())?;
+        let (Some(_), false) = (request.count, batch.committed) else {
+            // Imported, or in already: the taken code is the answer.
+            return Err(Problem::CodeExists(taken.clone()));
+        };
+        let pattern = CodePattern::parse(request.pattern.as_deref(), request.charset.as_deref())?;
+        let mut codes = planned_codes(&batch.answer)?;
+        let Some(at) = codes.iter().position(|code| code == taken) else {
+            return Err(Problem::CodeExists(taken.clone()));
+        };
+        let made: std::collections::HashSet<Code> = codes.iter().cloned().collect();
+        codes[at] = draw(&store, &pattern, &mut CryptoRandom::new(seed), &made)?;
+        let mut plan: Value = serde_json::from_str(&batch.answer).map_err(|e| Problem::Internal(e.to_string()))?;
+        plan["codes"] = json!(codes);
+        let answer = plan.to_string();
+        store.replan_codes(key, &answer)?;
+        plan_response(&answer, false)
     }
 
     /// A page of the campaign's codes: `?after=&limit=`.
@@ -310,6 +343,80 @@ impl Ledger {
 fn campaign_tag(stored: &StoredCampaign) -> std::result::Result<String, Problem> {
     let json = serde_json::to_string(&stored.campaign).map_err(|e| Problem::Internal(e.to_string()))?;
     Ok(etag::of(&json, stored.archived))
+}
+
+/// What a call to add codes asks for, once checked against the campaign's
+/// limits with `existing` codes in it.
+enum Planned<'r> {
+    /// `count` codes of a pattern.
+    Generated(CodePattern, u64),
+    /// These codes.
+    Imported(&'r Vec<Code>),
+}
+
+/// Checks a call against the core's rules for `existing` codes in the
+/// campaign: the count per call and per campaign, and a pattern's room or
+/// an import's duplicates.
+fn fits(request: &CodesRequest, existing: u64) -> std::result::Result<Planned<'_>, Problem> {
+    match (request.count, &request.codes) {
+        (Some(count), None) => {
+            let pattern = CodePattern::parse(request.pattern.as_deref(), request.charset.as_deref())?;
+            pattern.check_room(existing, count)?;
+            Ok(Planned::Generated(pattern, count))
+        }
+        (None, Some(codes)) => {
+            CodePattern::check_count(existing, codes.len() as u64).map_err(|err| match err {
+                InputError::TooMany { count, max, .. } => InputError::TooMany {
+                    field: "codes",
+                    count,
+                    max,
+                },
+                other => other,
+            })?;
+            CodePattern::check_import(codes)?;
+            Ok(Planned::Imported(codes))
+        }
+        _ => Err(Problem::Input(InputError::Malformed {
+            path: String::new(),
+            message: "send either count (with pattern and charset, optional) or codes".to_owned(),
+        })),
+    }
+}
+
+/// One code of `pattern` from the cryptographic generator that is neither
+/// in `made` (this call's) nor the campaign's: a code drawn twice is drawn again.
+fn draw(
+    store: &SqliteRedemptionStore,
+    pattern: &CodePattern,
+    random: &mut CryptoRandom,
+    made: &std::collections::HashSet<Code>,
+) -> std::result::Result<Code, Problem> {
+    loop {
+        let mut failure = None;
+        let code = pattern.generate(|| match random.next() {
+            Ok(n) => n,
+            Err(problem) => {
+                failure.get_or_insert(problem);
+                0
+            }
+        });
+        if let Some(problem) = failure {
+            return Err(problem);
+        }
+        if !made.contains(&code) && !store.has_campaign_code(&code)? {
+            return Ok(code);
+        }
+    }
+}
+
+/// The codes of a plan's answer (`{"campaign", "created", "codes"}`).
+fn planned_codes(answer: &str) -> std::result::Result<Vec<Code>, Problem> {
+    let plan: Value = serde_json::from_str(answer).map_err(|e| Problem::Internal(e.to_string()))?;
+    plan["codes"]
+        .as_array()
+        .map(|codes| codes.iter().filter_map(Value::as_str).map(Code::parse).collect())
+        .unwrap_or_else(|| Ok(Vec::new()))
+        .map_err(Problem::from)
 }
 
 fn plan_response(answer: &str, committed: bool) -> std::result::Result<Response, Problem> {

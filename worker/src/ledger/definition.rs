@@ -86,10 +86,21 @@ impl Ledger {
         let promo = &definition.promo;
         let at = now()?;
         let usage = store.usage_of(promo, None, at)?;
-        let held = store.held(promo.code(), at)?;
+        // A campaign's code counts through its campaign: the campaign's holds, and the code's own uses.
+        let held = match promo.campaign() {
+            Some(id) => {
+                store
+                    .campaign_usage(&crate::sqlite::counter_of(promo.code(), Some(id)), at)?
+                    .1
+            }
+            None => store.held(promo.code(), at)?,
+        };
         let mut view = serde_json::to_value(promo.public_view()).map_err(|e| Problem::Internal(e.to_string()))?;
         view["archived"] = json!(definition.archived);
         view["usage"] = json!({ "total": usage.total(), "held": held });
+        if usage.through_campaign() {
+            view["usage"]["per_code"] = json!(usage.code_uses());
+        }
         // The discounts counted, in the code's currency (a code without one may be used in
         // several: its sum is not one amount, and is left out).
         if let Some(discounted) = promo.currency().and_then(|c| Money::new(usage.discounted(), c).ok()) {
@@ -111,7 +122,8 @@ impl Ledger {
 
     /// A code's public view. For the edge cache (`for_cache`), it also says
     /// how long its counts hold without a write ([`FRESH_FOR_HEADER`]: until
-    /// the next hold expires), and notes that a write must purge the copy.
+    /// the next hold expires), and notes that a write must purge the copy; a
+    /// campaign's code is fresh for 0 seconds (never cached).
     pub(super) fn handle_get_definition(&self, code: &Code, for_cache: bool) -> std::result::Result<Response, Problem> {
         let (store, definition) = self.live(code)?;
         let mut view = self.summary(&store, &definition)?;
@@ -122,7 +134,11 @@ impl Ledger {
         if !for_cache {
             response = with_etag(response, &definition)?;
         }
-        if for_cache {
+        if for_cache && definition.promo.campaign().is_some() {
+            // Not cached: every code of the campaign moves its counts (a purge by code would miss
+            // them), and a campaign's codes are mostly each one buyer's, so a copy saves little.
+            response.headers_mut().set(FRESH_FOR_HEADER, "0")?;
+        } else if for_cache {
             self.lookup_cached.set(true);
             let at = now()?;
             if let Some(expires) = store.next_expiry_after(code, at)? {

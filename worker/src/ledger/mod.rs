@@ -26,6 +26,7 @@ use crate::payments::flow::{PaymentCapture, PaymentRelease};
 use crate::problem::Problem;
 use crate::protocol::{
     Call, FOR_CACHE_HEADER, FRESH_FOR_HEADER, IDEMPOTENCY_KEY_HEADER, OUTCOME_HEADER, TEST_CONFLICT_HEADER,
+    TEST_SEED_HEADER,
 };
 use crate::sqlite::{SqliteRedemptionStore, StoredCampaign, StoredDefinition};
 use crate::stats::{self, Event};
@@ -367,10 +368,25 @@ impl Ledger {
             Call::PlanCodes => {
                 let id = Self::code_param(&req)?;
                 let key = Self::key(&req)?;
+                let seed = Self::test_seed(&req)?;
                 let body = req.text().await?;
-                self.handle_plan_codes(&id, &key, &body)
+                self.handle_plan_codes(&id, &key, &body, seed)
             }
             Call::CommitCodes => self.handle_commit_codes(&Self::code_param(&req)?, &Self::key(&req)?),
+            Call::RedrawCode => {
+                let url = req.url()?;
+                let taken = url
+                    .query_pairs()
+                    .find(|(name, _)| name == "taken")
+                    .ok_or_else(|| Problem::Internal("a redraw names the taken code".to_owned()))?;
+                let taken = Code::parse(&taken.1)?;
+                self.handle_redraw_code(
+                    &Self::code_param(&req)?,
+                    &Self::key(&req)?,
+                    &taken,
+                    Self::test_seed(&req)?,
+                )
+            }
             Call::CampaignCodes => self.handle_campaign_codes(&req),
             #[cfg(feature = "conformance")]
             Call::Conformance => self.handle_conformance(),
@@ -392,6 +408,14 @@ impl Ledger {
     fn forced_conflict(req: &Request) -> std::result::Result<bool, Problem> {
         let asked = req.headers().get(TEST_CONFLICT_HEADER)?.is_some();
         Ok(cfg!(feature = "conformance") && asked)
+    }
+
+    /// Test builds only ([`TEST_SEED_HEADER`]): the seed generated codes are drawn with.
+    fn test_seed(req: &Request) -> std::result::Result<Option<u64>, Problem> {
+        let seed = req.headers().get(TEST_SEED_HEADER)?;
+        Ok(seed
+            .filter(|_| cfg!(feature = "conformance"))
+            .and_then(|seed| seed.parse().ok()))
     }
 
     fn code_param(req: &Request) -> std::result::Result<Code, Problem> {

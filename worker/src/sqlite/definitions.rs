@@ -247,6 +247,37 @@ impl SqliteRedemptionStore {
         Ok(())
     }
 
+    /// Replaces the answer planned under `key`, its codes still not in (a code drawn again).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the write fails.
+    pub fn replan_codes(&self, key: &IdempotencyKey, answer: &str) -> Result<(), StoreError> {
+        self.sql
+            .exec(
+                "UPDATE code_batches SET answer = ? WHERE key = ? AND committed = 0",
+                vec![answer.into(), key.as_str().into()],
+            )
+            .map_err(backend)?;
+        Ok(())
+    }
+
+    /// Forgets the plan under `key` if its codes are not in (the campaign
+    /// refused them at commit): a retry under the key plans afresh.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the write fails.
+    pub fn drop_plan(&self, key: &IdempotencyKey) -> Result<(), StoreError> {
+        self.sql
+            .exec(
+                "DELETE FROM code_batches WHERE key = ? AND committed = 0",
+                vec![key.as_str().into()],
+            )
+            .map_err(backend)?;
+        Ok(())
+    }
+
     /// Adds the codes planned under `key` to the campaign, in one
     /// transaction (a code it has already is kept once); returns the answer.
     ///

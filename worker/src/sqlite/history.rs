@@ -16,8 +16,8 @@ pub struct RecordedRedemption {
     pub customer: Option<CustomerId>,
     /// What is charged.
     pub quote: promocodes::Quote,
-    /// The counts right after its last change.
-    pub usage: UsageCounts,
+    /// The counts right after its last change (`discounted` as money in the quote's currency).
+    pub usage: promocodes::UsageInCurrency,
     /// When a hold stops counting.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<Timestamp>,
@@ -142,8 +142,8 @@ impl SqliteRedemptionStore {
                     idempotency_key: row.idempotency_key,
                     state: r.state_at(now),
                     customer: r.customer,
+                    usage: r.usage.in_currency(r.quote.total().currency()),
                     quote: r.quote,
-                    usage: r.usage,
                     expires_at: r.expires_at,
                     captured_at: r.captured_at,
                     released_at: r.released_at,
