@@ -144,6 +144,9 @@ test("an imported code that exists anywhere is a 409 naming it, and nothing of t
   assert.equal((await call(worker.base, "GET", "/v1/codes/VIP-CARLA")).status, 404, "nothing of the call was created");
   const again = await addCodes("VIP", "vip-3", { codes: ["VIP-DORA", "vip-anna"] });
   assert.equal(again.status, 409, "a code of the campaign itself");
+  const itself = await addCodes("VIP", "vip-5", { codes: ["VIP-FRED", "vip"] });
+  assert.equal(itself.status, 409, "the campaign's id names its own figures, not a code of it");
+  assert.match(itself.json.detail, /\bVIP\b/);
   const twice = await addCodes("VIP", "vip-4", { codes: ["VIP-EVA", "vip-eva"] });
   assert.equal(twice.status, 400, "a code named twice in one import");
   const redefine = await putCode(worker.base, { code: "VIP-ANNA", discount: { kind: "percent", percent: "90" } });

@@ -205,6 +205,8 @@ impl Ledger {
                 let mut random = CryptoRandom::new(seed);
                 let mut made = std::collections::HashSet::new();
                 let mut codes = Vec::new();
+                // The campaign's id is never one of its codes (see the import below).
+                made.insert(id.clone());
                 while (codes.len() as u64) < count {
                     let code = draw(&store, &pattern, &mut random, &made)?;
                     made.insert(code.clone());
@@ -213,6 +215,10 @@ impl Ledger {
                 codes
             }
             Planned::Imported(codes) => {
+                // The campaign's id names its own figures and history in its object: not a code of it.
+                if codes.contains(id) {
+                    return Err(Problem::CodeExists(id.clone()));
+                }
                 if let Some(taken) = store.campaign_codes_among(codes)?.into_iter().next() {
                     return Err(Problem::CodeExists(taken));
                 }
@@ -285,7 +291,8 @@ impl Ledger {
         let Some(at) = codes.iter().position(|code| code == taken) else {
             return Err(Problem::CodeExists(taken.clone()));
         };
-        let made: std::collections::HashSet<Code> = codes.iter().cloned().collect();
+        let mut made: std::collections::HashSet<Code> = codes.iter().cloned().collect();
+        made.insert(id.clone());
         codes[at] = draw(&store, &pattern, &mut CryptoRandom::new(seed), &made)?;
         let mut plan: Value = serde_json::from_str(&batch.answer).map_err(|e| Problem::Internal(e.to_string()))?;
         plan["codes"] = json!(codes);
