@@ -150,3 +150,30 @@ test("the figures count the money given away and given back, in the code's curre
   const plain = await call(base(), "GET", "/v1/codes/NOCURRENCY/stats", { headers: admin });
   assert.equal(plain.json.total.discounted, undefined);
 });
+
+test("a capture of a hold with another basket must fit the budget less every other use", async () => {
+  for (const mode of ["refuse", "partial"]) {
+    const code = `REBASKET${mode.toUpperCase()}`;
+    assert.equal((await putCode(base(), budgeted(code, "20.00", mode))).status, 201);
+    const held = await post("/v1/holds", { code, total: eur("80.00"), ttl_seconds: 600 }, `${code}-hold`);
+    assert.equal(held.status, 201, held.text); // reserves 8.00
+    assert.equal((await post("/v1/captures", { code, total: eur("80.00") }, `${code}-other`)).status, 201); // 8.00
+    // The buyer's basket grew to 200.00: 20.00 off, where the budget less the other use leaves 12.00.
+    const grown = await post("/v1/captures", { code, total: eur("200.00") }, `${code}-hold`);
+    if (mode === "refuse") {
+      assert.equal(grown.status, 422, grown.text);
+      assert.equal(grown.json.rejection, "budget_exhausted");
+      const view = await lookup(code);
+      assert.deepEqual(view.usage.discounted, eur("16.00"), "the hold still reserves its 8.00; nothing was converted");
+      assert.deepEqual(view.usage, { total: 2, held: 1, discounted: eur("16.00") });
+    } else {
+      assert.equal(grown.status, 201, grown.text);
+      assert.deepEqual(grown.json.quote.discount, eur("12.00"), "clipped to what the other use leaves");
+      assert.equal(grown.json.quote.budget_clipped, true);
+      assert.deepEqual(grown.json.quote.desired, eur("20.00"));
+      const view = await lookup(code);
+      assert.deepEqual(view.usage, { total: 2, held: 0, discounted: eur("20.00") });
+      assert.deepEqual(view.remaining_budget, eur("0.00"));
+    }
+  }
+});
