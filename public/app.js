@@ -606,6 +606,11 @@ function requoteStack(basket, customer, filled) {
       refuse(field, `${code} is for named customers: enter your customer id.`);
       continue;
     }
+    if (entry.campaign && entry.remaining === 0) {
+      // A campaign's code used up (its own cap is not the module's to see): as for one code.
+      refuse(field, refusalSentence('exhausted', code, entry.definition, { customer, usage: entry.usage }));
+      continue;
+    }
     items.push({ field, code, entry, perCustomer: known?.perCustomer ?? 0 });
   }
   if (problems.length > 0) {

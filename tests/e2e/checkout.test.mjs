@@ -590,6 +590,10 @@ test('a campaign\'s single-use code already used is refused before Pay; a fresh 
   await typeCode(page, 'pc-fresh');
   await waitForText(page, '#quote-message', 'PC-FRESH applied');
   assert.equal(await page.locator('#pay').isEnabled(), true);
+  // In a stack too: the used code is refused next to its field, and the stack cannot be paid.
+  await addCode(page, 'pc-used');
+  assert.match(await waitForText(page, '#quote-message', 'used up'), /PC-USED has been used up\./);
+  assert.equal(await page.locator('#pay').isEnabled(), false);
   await page.done();
 });
 
