@@ -423,3 +423,30 @@ fn usage_of_reads_a_campaign_code_through_its_campaign_and_a_plain_code_as_itsel
     assert_eq!(alone, UsageCounts::ZERO, "a plain code of that name counts apart");
     assert!(!alone.through_campaign());
 }
+
+#[test]
+fn a_written_definition_reads_back_whole_and_a_bad_one_says_where() {
+    let bf = campaign("BF", UsageLimits::new(Some(150), Some(1)).unwrap(), 2);
+    let code = bf.code(code("bf-1"));
+    let written = serde_json::to_string(&code).unwrap();
+    let read = PromoCode::from_written_json(&written).unwrap();
+    assert_eq!(read, code);
+    assert_eq!(read.uses_per_code(), Some(2));
+    let plain = ten_percent("PLAIN").build().unwrap();
+    let plain_written = serde_json::to_string(&plain).unwrap();
+    assert_eq!(PromoCode::from_written_json(&plain_written).unwrap(), plain);
+
+    let mut bad: serde_json::Value = serde_json::from_str(&written).unwrap();
+    bad["campaign"] = serde_json::json!("not a code!");
+    let err = PromoCode::from_written_json(&bad.to_string()).unwrap_err();
+    assert_eq!(err.path(), Some("campaign"));
+    let mut zero = serde_json::from_str::<serde_json::Value>(&written).unwrap();
+    zero["uses_per_code"] = serde_json::json!(0);
+    assert_eq!(
+        PromoCode::from_written_json(&zero.to_string()).unwrap_err().path(),
+        Some("uses_per_code")
+    );
+    let mut codeless = serde_json::from_str::<serde_json::Value>(&written).unwrap();
+    codeless.as_object_mut().unwrap().remove("code");
+    assert!(PromoCode::from_written_json(&codeless.to_string()).is_err());
+}

@@ -199,6 +199,51 @@ impl PromoCode {
     pub fn from_json(json: &str) -> Result<PromoCode, InputError> {
         from_json(json)
     }
+
+    /// Parses a definition as this crate writes one (`serde_json` of a
+    /// [`PromoCode`]): a plain code's as [`from_json`](PromoCode::from_json),
+    /// a campaign's code's with its `"campaign"` and `"uses_per_code"`, read
+    /// back as that campaign's code. For definitions a store or another
+    /// process wrote; an operator's `PUT` of a code goes through
+    /// [`from_json`](PromoCode::from_json), which has no `campaign`.
+    ///
+    /// # Errors
+    ///
+    /// As [`PromoCode::from_json`], and as [`Campaign::from_json`] for a
+    /// campaign's code.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::{Campaign, Code, PromoCode};
+    ///
+    /// let campaign = Campaign::from_json(Code::parse("BF")?, r#"{"discount": {"kind": "percent", "percent": "20"}}"#)?;
+    /// let code = campaign.code(Code::parse("BF-K7PQ-X2M9")?);
+    /// let written = serde_json::to_string(&code)?;
+    /// assert_eq!(PromoCode::from_written_json(&written)?, code);
+    /// assert!(PromoCode::from_json(&written).is_err(), "a code's own definition names no campaign");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_written_json(json: &str) -> Result<PromoCode, InputError> {
+        let mut definition: serde_json::Map<String, serde_json::Value> = from_json(json)?;
+        match definition.remove("campaign") {
+            None => PromoCode::from_json(json),
+            Some(id) => {
+                let id: Code = from_json(&id.to_string()).map_err(|err| err.at("campaign"))?;
+                let code: Code = match definition.remove("code") {
+                    Some(code) => from_json(&code.to_string()).map_err(|err| err.at("code"))?,
+                    None => {
+                        return Err(InputError::Malformed {
+                            path: String::new(),
+                            message: "missing field `code`".to_owned(),
+                        })
+                    }
+                };
+                let campaign = Campaign::from_json(id, &serde_json::Value::Object(definition).to_string())?;
+                Ok(campaign.code(code))
+            }
+        }
+    }
 }
 
 impl Campaign {

@@ -2,7 +2,7 @@
 //! code's object, which decides each with the core.
 
 use promocodes::api::{names_several_codes, BasketRequest, BasketRequestKind, ReleaseRequest, StackRequest};
-use promocodes::{Campaign, Code, CustomerId, IdempotencyKey, PromoCode, Stack, UsageCounts};
+use promocodes::{Code, CustomerId, IdempotencyKey, PromoCode, Stack, UsageCounts};
 use serde_json::json;
 use worker::{Env, Request, Response};
 
@@ -46,7 +46,7 @@ pub(crate) async fn stack_parts(
 ) -> std::result::Result<(Stack, Vec<UsageCounts>), Answer> {
     #[derive(serde::Deserialize)]
     struct Part {
-        definition: serde_json::Map<String, serde_json::Value>,
+        definition: serde_json::Value,
         usage: UsageCounts,
     }
     let mut promos = Vec::with_capacity(codes.len());
@@ -64,29 +64,13 @@ pub(crate) async fn stack_parts(
         let internal =
             |err: &dyn std::fmt::Display| Err(Problem::Internal(format!("the object of {code} answered: {err}")));
         let part: Part = serde_json::from_str(&text).map_err(|err| internal(&err))?;
-        promos.push(definition_of(code, part.definition).map_err(|err| internal(&err))?);
+        // As its object wrote it: a campaign's code names its campaign, so that its own cap counts.
+        let promo = PromoCode::from_written_json(&part.definition.to_string()).map_err(|err| internal(&err))?;
+        promos.push(promo);
         usage.push(part.usage);
     }
     let stack = Stack::new(promos).map_err(|e| Err(e.into()))?;
     Ok((stack, usage))
-}
-
-/// A stack part's definition as its object wrote it for the operator: a
-/// campaign's code names its `campaign` (and `uses_per_code`), and is read
-/// back as that campaign's code, so that its own cap counts in the stack.
-fn definition_of(
-    code: &Code,
-    mut definition: serde_json::Map<String, serde_json::Value>,
-) -> Result<PromoCode, promocodes::InputError> {
-    match definition.remove("campaign") {
-        None => PromoCode::from_json(&serde_json::Value::Object(definition).to_string()),
-        Some(id) => {
-            let id: Code = promocodes::from_json(&id.to_string())?;
-            definition.remove("code");
-            let campaign = Campaign::from_json(id, &serde_json::Value::Object(definition).to_string())?;
-            Ok(campaign.code(code.clone()))
-        }
-    }
 }
 
 /// `POST /v1/quotes` with `"codes": [...]`: each code's whole definition and
