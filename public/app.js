@@ -517,8 +517,7 @@ function requote() {
     const message = `This basket cannot be priced: ${err.message}`;
     return render({ basket, message, kind: 'invalid', announce: message });
   }
-  if (result.ok && entry.campaign && entry.remaining === 0) {
-    // The code itself is used up (the campaign may have uses left): refused as the Worker would.
+  if (result.ok && campaignCodeUsedUp(entry)) {
     const message = refusalSentence('exhausted', code, entry.definition, { customer, usage: entry.usage });
     return render({ basket, message, kind: 'rejected', announce: message, checkAgain: entry.usage.held > 0 });
   }
@@ -606,8 +605,7 @@ function requoteStack(basket, customer, filled) {
       refuse(field, `${code} is for named customers: enter your customer id.`);
       continue;
     }
-    if (entry.campaign && entry.remaining === 0) {
-      // A campaign's code used up (its own cap is not the module's to see): as for one code.
+    if (campaignCodeUsedUp(entry)) {
       refuse(field, refusalSentence('exhausted', code, entry.definition, { customer, usage: entry.usage }));
       continue;
     }
@@ -736,6 +734,12 @@ async function lookup(code, { force = false } = {}) {
   previous?.promo?.free(); // the definition this one replaces, parsed once and now done with
   codes.set(code, entry);
   if (typedCodes().includes(code)) requote();
+}
+
+// A campaign's code used up, though the campaign may have uses left: the module prices the campaign's
+// definition and cannot see the code's own cap; the lookup's `remaining` (the core's, on the Worker) can.
+function campaignCodeUsedUp(entry) {
+  return entry.campaign !== null && entry.remaining === 0;
 }
 
 // A fetched definition, parsed once. Only the fields of the core's Definition go to the module

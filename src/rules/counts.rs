@@ -72,8 +72,8 @@ impl Serialize for UsageInCurrency {
 impl UsageCounts {
     /// These counts with `discounted` written as money in `currency` (the
     /// quote's): `{"total": 1, "per_customer": 1, "discounted": {"amount":
-    /// "8.00", "currency": "EUR"}}`, as a [`Reservation`](crate::Reservation)
-    /// writes its counts.
+    /// "8.00", "currency": "EUR"}}`, as the answers ([`Receipt`](crate::Receipt),
+    /// [`Hold`](crate::Hold), [`Released`](crate::Released)) write their counts.
     ///
     /// # Example
     ///

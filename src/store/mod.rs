@@ -63,11 +63,7 @@ impl ReservationState {
 /// `state` is as stored: a hold stays `held` in storage after its
 /// `expires_at` until something marks it; [`state_at`](Reservation::state_at)
 /// tells what it is at a given moment, and every count uses that.
-///
-/// It serialises with its fields' names; `usage.discounted` is a money
-/// object in the quote's currency (`{"amount": "8.00", "currency": "EUR"}`),
-/// and reads back from that or from a decimal string.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Reservation {
     /// The key it was recorded under, if any.
@@ -110,43 +106,6 @@ pub struct Reservation {
 
 fn captured() -> ReservationState {
     ReservationState::Captured
-}
-
-impl Serialize for Reservation {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-
-        let mut s = serializer.serialize_struct("Reservation", 11)?;
-        if let Some(key) = &self.key {
-            s.serialize_field("key", key)?;
-        }
-        if let Some(customer) = &self.customer {
-            s.serialize_field("customer", customer)?;
-        }
-        s.serialize_field("quote", &self.quote)?;
-        s.serialize_field("usage", &self.usage.in_currency(self.quote.total().currency()))?;
-        s.serialize_field("state", &self.state)?;
-        let optional = [
-            ("expires_at", &self.expires_at),
-            ("captured_at", &self.captured_at),
-            ("released_at", &self.released_at),
-        ];
-        for (name, at) in optional {
-            if let Some(at) = at {
-                s.serialize_field(name, at)?;
-            }
-        }
-        if let Some(reason) = &self.reason {
-            s.serialize_field("reason", reason)?;
-        }
-        if let Some(was) = &self.was {
-            s.serialize_field("was", was)?;
-        }
-        if let Some(at) = &self.hold_expired_at {
-            s.serialize_field("hold_expired_at", at)?;
-        }
-        s.end()
-    }
 }
 
 impl Reservation {

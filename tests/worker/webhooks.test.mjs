@@ -90,6 +90,12 @@ test("succeeded, then a full refund, gives the use back; a partial refund releas
   const record = (await records("SAVE10")).find((r) => r.idempotency_key === pi);
   assert.equal(record.state, "released");
   assert.match(record.reason, /charge\.refunded/);
+  // The payment redelivered after its full refund captures nothing, and answers the release as it was.
+  const late = await postStripe(base(), paymentIntentSucceeded({ id: pi, code: "SAVE10", customer: "carol", basket: basket80, amount: 7200 }));
+  assert.equal(late.json.action, "released", late.text);
+  assert.equal(late.json.replayed, true);
+  assert.deepEqual({ ...late.json.release, replayed: false }, refunded.json.release, "the same answer, usage included");
+  assert.deepEqual(refunded.json.release.usage.discounted, eur("0.00"));
   // A charge whose metadata names another code (copied at confirmation, changed since): the payment's
   // own code is released, and the other code is not touched.
   const stalePi = stripeId("pi");

@@ -410,8 +410,9 @@ impl Ledger {
         Ok(cfg!(feature = "conformance") && asked)
     }
 
-    /// Test builds only ([`TEST_SEED_HEADER`]): the seed generated codes are drawn with.
-    fn test_seed(req: &Request) -> std::result::Result<Option<u64>, Problem> {
+    /// Test builds only ([`TEST_SEED_HEADER`]): the seed generated codes are
+    /// drawn with; `None` in every other build, whatever the request says.
+    pub(super) fn test_seed(req: &Request) -> std::result::Result<Option<u64>, Problem> {
         let seed = req.headers().get(TEST_SEED_HEADER)?;
         Ok(seed
             .filter(|_| cfg!(feature = "conformance"))

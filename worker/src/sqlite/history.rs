@@ -255,7 +255,7 @@ impl SqliteRedemptionStore {
                 "was": released.was,
                 "released_at": released.released_at,
                 "reason": released.reason,
-                "usage": released.usage,
+                "usage": released.usage.in_currency(released.quote.total().currency()),
             })
         };
         answer["replayed"] = true.into();
