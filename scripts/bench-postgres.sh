@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # promocodes-postgres captures/s next to the PostgreSQL floor (a bare conditional UPDATE on the same
-# server, in the same run), as one markdown table on stdout: postgres/examples/bench.rs.
+# server, in the same run) and to the contract's writes alone (no read, no rule), as one markdown
+# table on stdout: postgres/examples/bench.rs.
 #
 #   scripts/bench-postgres.sh           5 s per shape
 #   scripts/bench-postgres.sh --smoke   1 s per shape (not a measurement)

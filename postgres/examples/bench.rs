@@ -17,8 +17,16 @@
 //! of its own, one statement per capture, autocommitted. Both commit once
 //! per capture with the server's settings (`synchronous_commit` as it is).
 //!
-//! Prints a markdown table on stdout: captures/s, the floor's updates/s, and
-//! the ratio of the two.
+//! Beside them, the contract's writes alone (no read, no rule, no
+//! comparison), on the store's own tables: in one round trip, `BEGIN`, the
+//! code's advisory lock, one statement that inserts a reservation (the JSON
+//! of a real capture), its idempotency key, and moves the customer's and the
+//! code's counts, `COMMIT`. No store that keeps those rows can capture
+//! faster on this server, so its ratio to the floor is the most any such
+//! store reaches here.
+//!
+//! Prints a markdown table on stdout: captures/s, the floor's updates/s, the
+//! ratio of the two, the writes alone per second and their ratio to the floor.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -26,6 +34,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use promocodes::{capture_async, Basket, CaptureOptions, Code, Currency, CustomerId, Discount, IdempotencyKey};
 use promocodes::{Money, PromoCode, Timestamp};
+use promocodes_postgres::tokio_postgres::types::{Json, ToSql};
 use promocodes_postgres::tokio_postgres::{Config, NoTls};
 use promocodes_postgres::PgRedemptionStore;
 
@@ -85,19 +94,24 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut config: Config = url.parse()?;
     config.options(format!("-c search_path={run}"));
 
-    println!("| PostgreSQL, captures/s | promocodes-postgres | floor (conditional UPDATE) | ratio |");
-    println!("|---|---:|---:|---:|");
+    println!(
+        "| PostgreSQL, captures/s | promocodes-postgres | floor (conditional UPDATE) | ratio | the writes alone | their ratio |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
     for shape in SHAPES.iter().filter(|shape| shape.name.contains(&only)) {
         let store = PgRedemptionStore::from_config(config.clone(), shape.connections)?;
         store.migrate().await?;
         let captures = captures(&store, shape, duration, &run).await?;
         let floor = floor(&config, shape, duration).await?;
+        let writes = writes_alone(&config, shape, duration).await?;
         println!(
-            "| {} | {:.0} | {:.0} | {:.2} |",
+            "| {} | {:.0} | {:.0} | {:.2} | {:.0} | {:.2} |",
             shape.name,
             captures,
             floor,
-            captures / floor
+            captures / floor,
+            writes,
+            writes / floor
         );
     }
     admin.batch_execute(&format!("DROP SCHEMA {run} CASCADE")).await?;
@@ -199,6 +213,23 @@ async fn captures(store: &PgRedemptionStore, shape: &Shape, duration: Duration, 
     Ok(count as f64 / elapsed.as_secs_f64())
 }
 
+/// The writes of a capture of code `$1` under key `$2` by customer `$3`,
+/// reservation `$4`: the reservation, its key, the customer's and the code's
+/// counts (as `promocodes_record` writes them, without its reads).
+const WRITES: &str = "
+WITH r AS (
+    INSERT INTO promocodes_redemptions(code, idempotency_key, state, reservation)
+    VALUES ($1, $2, 'captured', $4) RETURNING seq
+), k AS (
+    INSERT INTO promocodes_idempotency_keys(code, key, seq) SELECT $1, $2, r.seq FROM r
+), c AS (
+    INSERT INTO promocodes_usage_customer(code, customer, n) VALUES ($1, $3, 1)
+    ON CONFLICT (code, customer) DO UPDATE SET n = promocodes_usage_customer.n + 1
+)
+INSERT INTO promocodes_usage_total(code, n, discounted) VALUES ($1, 1, 8)
+ON CONFLICT (code) DO UPDATE
+SET n = promocodes_usage_total.n + 1, discounted = promocodes_usage_total.discounted + 8";
+
 /// Conditional updates per second of `shape` for `duration`, on the same server.
 async fn floor(config: &Config, shape: &Shape, duration: Duration) -> Result<f64, Box<dyn std::error::Error>> {
     let (setup, connection) = config.connect(NoTls).await?;
@@ -241,6 +272,80 @@ async fn floor(config: &Config, shape: &Shape, duration: Duration) -> Result<f64
                     break;
                 }
                 done.fetch_add(updated, Ordering::Relaxed);
+            }
+        }));
+    }
+    warm.wait().await;
+    let started = Instant::now();
+    tokio::time::sleep(duration).await;
+    let count = done.load(Ordering::Relaxed);
+    let elapsed = started.elapsed();
+    stop.store(true, Ordering::Relaxed);
+    for task in tasks {
+        task.await?;
+    }
+    Ok(count as f64 / elapsed.as_secs_f64())
+}
+
+/// Every capture's writes and nothing else, per second, on the store's tables
+/// (codes of their own): see the module's docs.
+async fn writes_alone(config: &Config, shape: &Shape, duration: Duration) -> Result<f64, Box<dyn std::error::Error>> {
+    let (setup, connection) = config.connect(NoTls).await?;
+    let task = tokio::spawn(connection);
+    // A real capture's reservation, written by the run before.
+    let reservation: serde_json::Value = setup
+        .query_one(
+            "SELECT reservation FROM promocodes_redemptions ORDER BY seq DESC LIMIT 1",
+            &[],
+        )
+        .await?
+        .try_get(0)?;
+    drop(setup);
+    let _ = task.await;
+
+    let (stop, done) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicU64::new(0)));
+    let warm = Arc::new(tokio::sync::Barrier::new(shape.connections + 1));
+    let reservation = Arc::new(reservation);
+    let mut tasks = Vec::new();
+    for t in 0..shape.connections {
+        let (client, connection) = config.connect(NoTls).await?;
+        tokio::spawn(connection);
+        let (stop, done, warm, reservation) = (stop.clone(), done.clone(), warm.clone(), reservation.clone());
+        let (codes, connections) = (shape.codes, shape.connections);
+        tasks.push(tokio::spawn(async move {
+            let (begin, lock, write, commit) = tokio::try_join!(
+                client.prepare("BEGIN ISOLATION LEVEL READ COMMITTED"),
+                client.prepare("SELECT pg_advisory_xact_lock(1885564772, hashtext($1))"),
+                client.prepare(WRITES),
+                client.prepare("COMMIT"),
+            )
+            .expect("prepares");
+            let mut i = t;
+            let mut warmed = false;
+            loop {
+                let code = format!("W{connections}-{codes}x{}", i % codes);
+                let key = format!("w{t}-{i}");
+                let customer = format!("c{}", i % 1000);
+                i += connections;
+                let json = Json(&*reservation);
+                let (lock_params, write_params): (&[&(dyn ToSql + Sync)], &[&(dyn ToSql + Sync)]) =
+                    (&[&code], &[&code, &key, &customer, &json]);
+                tokio::try_join!(
+                    client.execute(&begin, &[]),
+                    client.execute(&lock, lock_params),
+                    client.execute(&write, write_params),
+                    client.execute(&commit, &[]),
+                )
+                .expect("writes");
+                if !warmed {
+                    warmed = true;
+                    warm.wait().await;
+                    continue;
+                }
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                done.fetch_add(1, Ordering::Relaxed);
             }
         }));
     }
