@@ -70,26 +70,26 @@ comparison is exact, and nothing retries on serialization failures (there
 are none).
 
 The hot path, [`record`](AsyncRedemptionStore::record) (every capture
-without a hold, and every hold), is one call of the `promocodes_record`
-function the migration installs, between `BEGIN` and `COMMIT` sent with
-it: one round trip.
+without a hold, and every hold), is one round trip: `BEGIN`, the code's
+write lock (a campaign's code takes the campaign's lock after it), one
+statement that decides and writes, and `COMMIT`, sent together.
 
-1. Without any lock, it looks the idempotency key up (a known key answers
-   with its reservation, `replayed`: the one exception is a capture that
-   names the hold under the key, expired at `now`, which it follows; then
-   the hold stays in the history, marked `expired`, and the key moves to
-   the capture) and the counts at `now` (captured
-   uses plus holds with `expires > now`, overall and for the customer). If
-   they are not exactly the counts the rules were checked against
+1. The statement's snapshot is taken after the lock. It looks the
+   idempotency key up (a known key answers with its reservation,
+   `replayed`: the one exception is a capture that names the hold under
+   the key, expired at `now`, which it follows; then the hold stays in the
+   history, marked `expired`, and the key moves to the capture) and the
+   counts at `now` (captured uses plus holds with `expires > now`, overall
+   and for the customer, with the discount sum).
+2. If they are not exactly the counts the rules were checked against
    (compared as one value), the write is stale: `Ok(None)`, and nothing
-   was locked or written. Both answers are true of that snapshot, taken
-   during the call.
-2. Otherwise it takes the code's write lock, and looks again.
-3. Still the same counts: it writes the reservation (its JSON already
-   carries the counts after it, since it can only land on exactly the
-   expected ones), its idempotency key (the primary key of
-   `promocodes_idempotency_keys`, so its uniqueness is the database's), and
-   the hold or the captured counts. Then the statement ends and commits.
+   was written.
+3. Still the same counts: in the same statement (data-modifying `WITH`
+   clauses, each writing only when the comparison holds) it writes the
+   reservation (its JSON already carries the counts after it, since it can
+   only land on exactly the expected ones), its idempotency key (the
+   primary key of `promocodes_idempotency_keys`, so its uniqueness is the
+   database's), and the hold or the captured counts. Then it commits.
 
 [`convert`](AsyncRedemptionStore::convert) and
 [`release`](AsyncRedemptionStore::release), the rarer writes (a payment
@@ -142,8 +142,8 @@ a retry under the same idempotency key then replays.
 
 # Many buyers on one code at once
 
-A compare-and-set is exact, and a lost race costs little (no lock, no
-disk flush when the first look already sees other counts), but with many
+A compare-and-set is exact, and a lost race costs little (a moment under
+the code's lock, and no disk flush: it wrote nothing), but with many
 writers on one code each capture that lands makes every other writer's
 read stale: without a queue they all read and decide again (with 50
 connections on one code, about 49 calls per capture; docs/performance.md
@@ -174,10 +174,15 @@ keeps the `search_path` it was created under), prefixed `promocodes_`:
 | `promocodes_idempotency_keys(code, key, seq)` | the key (primary key, per code) and the reservation a replay answers with |
 
 and the function `promocodes_record(...)`, the compare-and-set of a new
-use (migration 2; replaced by 3 when budgets came: it compares the
-discount sum too; by 4 for campaigns: a campaign's code counts under the
-campaign and its own uses; by 5: the same decision in fewer statements,
-one read and one write). `expires` is a [`Timestamp`] as fixed-width
+use as the versions before this one sent it (migration 2; replaced by 3
+when budgets came: it compares the discount sum too; by 4 for campaigns:
+a campaign's code counts under the campaign and its own uses; by 5: the
+same decision in fewer statements). This version sends the same decision
+as one statement after the locks (the server starts one executor instead
+of one per statement of the function) and leaves the function installed,
+so that a process of an earlier version still running during an upgrade
+keeps working: both take the same locks in the same order and write the
+same rows. `expires` is a [`Timestamp`] as fixed-width
 text that sorts as the time does, to the nanosecond, over its whole range
 ([`instant`]; a `bigint` of nanoseconds would stop in 2262, a
 `timestamptz` at microseconds).
@@ -200,7 +205,7 @@ use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
-use futures_util::future::{try_join, try_join3};
+use futures_util::future::{try_join, try_join3, try_join5};
 use promocodes::{
     AsyncRedemptionStore, Code, Conversion, CustomerId, Decimal, IdempotencyKey, Redemption, Release, Reservation,
     ReservationState, StoreError, Timestamp, Turn, UsageCounts,
@@ -647,10 +652,24 @@ impl PgRedemptionStore {
         };
         let checkout = Checkout::get(&self.pool).await?;
         let client = checkout.client()?;
-        let record = client.prepare_cached(RECORD).await.map_err(db)?;
-        // One round trip: the three go out together, and the transaction is the statement's.
-        let (_, row, _) = try_join3(
+        let (lock, record) = try_join(client.prepare_cached(LOCK), client.prepare_cached(RECORD))
+            .await
+            .map_err(db)?;
+        // A campaign's counts are shared by all of its codes: its own lock, after the code's.
+        let campaign_lock = async {
+            match campaign {
+                Some(campaign) => client
+                    .execute(&lock, &[&counter_of(code, Some(campaign))])
+                    .await
+                    .map(drop),
+                None => Ok(()),
+            }
+        };
+        // One round trip: the five go out together, in order, and the transaction is theirs.
+        let (_, _, _, row, _) = try_join5(
             client.batch_execute(BEGIN),
+            client.execute(&lock, &[&code.as_str()]),
+            campaign_lock,
             client.query_one(
                 &record,
                 &[
@@ -845,8 +864,8 @@ async fn read(
 
 /// The counts under `counter` inside a write's transaction that holds the
 /// code's lock: for a campaign's code (`through`), after taking the
-/// campaign's lock too (the code's first, then the campaign's, as
-/// `promocodes_record` takes them), with the code's own uses.
+/// campaign's lock too (the code's first, then the campaign's, as a new
+/// use's write takes them), with the code's own uses.
 async fn read_locked(
     client: &Object,
     counter: &str,

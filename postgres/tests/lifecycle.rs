@@ -188,3 +188,102 @@ fn a_customer_another_process_counted_is_refused_through_a_store_that_guessed() 
         assert_counts_match_records(&second, promo.code()).await;
     });
 }
+
+/// A process of the version before calls `promocodes_record` (which the
+/// migrations keep installed) where this version sends its own statement:
+/// during an upgrade both write one code, each compares against what the
+/// other wrote, and each replays the other's keys.
+#[test]
+fn a_process_of_the_version_before_shares_a_code_with_this_one() {
+    let Some(url) = database_url() else { return };
+    let runtime = runtime();
+    runtime.block_on(async {
+        let store = fresh_store(&url, "upgrade").await;
+        let promo = PromoCode::builder(
+            Code::parse("BOTH").expect("a code"),
+            Discount::percent(10.into()).expect("10%"),
+        )
+        .limits(UsageLimits::new(Some(3), Some(1)).expect("limits"))
+        .build()
+        .expect("a promo");
+        let basket = Basket::from(Money::parse("80.00", Currency::EUR).expect("money"));
+        let capture = |who: &str, key: &str| {
+            let (store, promo, basket) = (store.clone(), promo.clone(), basket.clone());
+            let (who, key) = (
+                CustomerId::parse(who).expect("an id"),
+                IdempotencyKey::parse(key).expect("a key"),
+            );
+            async move {
+                let options = CaptureOptions::new().idempotency_key(&key);
+                capture_async(&promo, &store, Some(&who), &basket, at(0), options).await
+            }
+        };
+        capture("alice", "pi_alice").await.expect("alice captures");
+
+        // The earlier version's write: its own transaction, the function, the counts it read.
+        let client = store.pool().get().await.expect("a connection");
+        let old_write = |customer: &'static str, key: &'static str, total: i64, discounted: &'static str| {
+            let client = &client;
+            async move {
+                let mut reservation: serde_json::Value = client
+                    .query_one(
+                        "SELECT reservation FROM promocodes_redemptions WHERE code = 'BOTH' ORDER BY seq LIMIT 1",
+                        &[],
+                    )
+                    .await
+                    .expect("alice's reservation")
+                    .get(0);
+                reservation["customer"] = customer.into();
+                reservation["key"] = key.into();
+                client
+                    .batch_execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+                    .await
+                    .expect("begins");
+                let what: String = client
+                    .query_one(
+                        "SELECT what FROM promocodes_record('BOTH', $1, $2, $3, 'captured', NULL, $4, 0, $5,
+                            NULL, $6::text::numeric, 8.00, NULL, NULL)",
+                        &[
+                            &customer,
+                            &promocodes_postgres::instant(at(0)),
+                            &key,
+                            &total,
+                            &reservation,
+                            &discounted,
+                        ],
+                    )
+                    .await
+                    .expect("calls the function")
+                    .get(0);
+                client.batch_execute("COMMIT").await.expect("commits");
+                what
+            }
+        };
+        assert_eq!(old_write("bob", "pi_bob", 1, "8.00").await, "written");
+        assert_eq!(
+            old_write("bob", "pi_alice", 2, "16.00").await,
+            "replay",
+            "this version's key is known to the function"
+        );
+
+        // This version's hint says one use (its own); the write finds two, reads, and lands on three.
+        let carol = capture("carol", "pi_carol").await.expect("carol captures");
+        assert_eq!(carol.usage.total(), 3);
+        let known = store
+            .reservation(promo.code(), &IdempotencyKey::parse("pi_bob").expect("a key"))
+            .await
+            .expect("reads")
+            .expect("the function's key is known to this version");
+        assert_eq!(known.customer.as_ref().map(CustomerId::as_str), Some("bob"));
+        assert_eq!(
+            old_write("dave", "pi_dave", 2, "16.00").await,
+            "stale",
+            "the function compares against this version's write"
+        );
+        assert!(matches!(
+            capture("erin", "pi_erin").await,
+            Err(RedemptionError::Rejected(_))
+        ));
+        assert_counts_match_records(&store, promo.code()).await;
+    });
+}

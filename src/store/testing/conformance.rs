@@ -25,6 +25,7 @@ pub fn run_conformance<S: RedemptionStore>(new_store: impl Fn() -> S) {
     release_gives_back_holds_and_captures_once(&new_store());
     release_and_capture_racing_leave_counts_that_match_the_records(&new_store());
     the_discount_sum_is_part_of_the_compared_value(&new_store());
+    each_count_is_compared_apart_from_the_discount_sum(&new_store());
     holds_reserve_their_discount_and_releases_give_it_back(&new_store());
     a_conversion_with_expected_counts_is_a_compare_and_set(&new_store());
     a_campaign_counts_its_codes_together_as_one_value(&new_store());
@@ -613,6 +614,33 @@ pub fn the_discount_sum_is_part_of_the_compared_value<S: RedemptionStore>(store:
         third.usage.discounted(),
         amount("17.00"),
         "the sum adds each use's own discount"
+    );
+}
+
+/// The total and the customer's count are each compared on their own: a
+/// write against the right discount sum but another total, or another count
+/// for the customer, is stale (each use moves the sum too, so only such a
+/// write tells a store that compares the counts from one that compares the
+/// sum alone).
+pub fn each_count_is_compared_apart_from_the_discount_sum<S: RedemptionStore>(store: &S) {
+    let (code, quote) = fixture("EACHCAS");
+    let alice = customer("alice");
+    record(store, &write(&code, &quote, Some(&alice), UsageCounts::ZERO, None)).expect("lands");
+    let eight = amount("8.00");
+    for (total, mine, what) in [(2, 1, "total"), (1, 0, "customer's count")] {
+        let other = UsageCounts::new(total, mine)
+            .and_then(|u| u.with_discounted(eight))
+            .expect("valid");
+        assert_eq!(
+            record(store, &write(&code, &quote, Some(&alice), other, None)),
+            None,
+            "a write against the right discount sum but another {what} is stale"
+        );
+    }
+    assert_eq!(
+        usage_for(store, &code, Some(&alice)),
+        usage(1, 1),
+        "and the stale writes changed nothing"
     );
 }
 
