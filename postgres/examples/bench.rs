@@ -215,7 +215,7 @@ async fn captures(store: &PgRedemptionStore, shape: &Shape, duration: Duration, 
 
 /// The writes of a capture of code `$1` under key `$2` by customer `$3`,
 /// reservation `$4`: the reservation, its key, the customer's and the code's
-/// counts (as `promocodes_record` writes them, without its reads).
+/// counts (as the store's compare-and-set writes them, without its reads).
 const WRITES: &str = "
 WITH r AS (
     INSERT INTO promocodes_redemptions(code, idempotency_key, state, reservation)

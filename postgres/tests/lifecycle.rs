@@ -1,15 +1,16 @@
 //! The core's async forms over PostgreSQL, on tasks of a multi-threaded
 //! runtime: a hold, its capture, a replay, a refund, and a capture after an
 //! expired hold (the hold kept in the history, the key moved to the capture);
-//! a cap across two stores whose hints are wrong.
+//! a cap across two stores whose hints are wrong; a process of the version
+//! before (which calls `promocodes_record`) and this one on one code.
 
 mod common;
 
 use common::{assert_counts_match_records, database_url, fresh_store, runtime};
 use promocodes::{
     capture_async, hold_async, release_async, AsyncRedemptionStore, Basket, CaptureOptions, Code, Currency, CustomerId,
-    Discount, HoldOptions, IdempotencyKey, Money, PromoCode, RedemptionError, ReservationState, Timestamp, UsageCounts,
-    UsageLimits,
+    Discount, HoldOptions, IdempotencyKey, Money, PromoCode, Redemption, RedemptionError, ReservationState, Timestamp,
+    UsageCounts, UsageLimits,
 };
 
 fn at(seconds: i64) -> Timestamp {
@@ -192,7 +193,7 @@ fn a_customer_another_process_counted_is_refused_through_a_store_that_guessed() 
 /// A process of the version before calls `promocodes_record` (which the
 /// migrations keep installed) where this version sends its own statement:
 /// during an upgrade both write one code, each compares against what the
-/// other wrote, and each replays the other's keys.
+/// other wrote, and each write replays the other's keys.
 #[test]
 fn a_process_of_the_version_before_shares_a_code_with_this_one() {
     let Some(url) = database_url() else { return };
@@ -266,6 +267,33 @@ fn a_process_of_the_version_before_shares_a_code_with_this_one() {
             "this version's key is known to the function"
         );
 
+        // This version's write under the function's key replays what the function wrote, whatever
+        // counts it was decided on.
+        let (bob, pi_bob) = (
+            CustomerId::parse("bob").expect("an id"),
+            IdempotencyKey::parse("pi_bob").expect("a key"),
+        );
+        let quote = promo.price(&basket, at(0)).expect("priced");
+        let replayed = AsyncRedemptionStore::record(
+            &store,
+            &Redemption {
+                campaign: None,
+                code: promo.code(),
+                customer: Some(&bob),
+                expected: UsageCounts::ZERO,
+                idempotency_key: Some(&pi_bob),
+                quote: &quote,
+                now: at(0),
+                hold_until: None,
+                after_expired_hold: None,
+            },
+        )
+        .await
+        .expect("answers")
+        .expect("the function's key is known to this version's write");
+        assert!(replayed.replayed);
+        assert_eq!(replayed.customer.as_ref(), Some(&bob));
+
         // This version's hint says one use (its own); the write finds two, reads, and lands on three.
         let carol = capture("carol", "pi_carol").await.expect("carol captures");
         assert_eq!(carol.usage.total(), 3);
@@ -284,6 +312,135 @@ fn a_process_of_the_version_before_shares_a_code_with_this_one() {
             capture("erin", "pi_erin").await,
             Err(RedemptionError::Rejected(_))
         ));
+        assert_counts_match_records(&store, promo.code()).await;
+    });
+}
+
+/// Racing at once on one code capped at one use per customer: tasks writing
+/// as the version before does (read the counts, decide, call
+/// `promocodes_record` on them, read again when stale) and tasks capturing
+/// through this version, for the same 20 customers, all eight starting each
+/// customer together, so that every customer's one use is a race between
+/// them. Each customer's cap is exact between the two versions, and every
+/// count equals its records (verified failing, four runs of four, with this
+/// version's lock left out).
+#[test]
+fn processes_of_both_versions_racing_on_a_cap_land_exactly_the_cap() {
+    let Some(url) = database_url() else { return };
+    let runtime = runtime();
+    runtime.block_on(async {
+        const CUSTOMERS: usize = 20;
+        let store = fresh_store(&url, "upgrade_race").await;
+        let promo = PromoCode::builder(
+            Code::parse("MIXED").expect("a code"),
+            Discount::percent(10.into()).expect("10%"),
+        )
+        .limits(UsageLimits::new(None, Some(1)).expect("limits"))
+        .build()
+        .expect("a promo");
+        let basket = Basket::from(Money::parse("80.00", Currency::EUR).expect("money"));
+        let quote = promo.price(&basket, at(0)).expect("priced");
+        let eight = quote.discount().amount();
+        let reservation = serde_json::to_value(promocodes::Reservation {
+            key: None,
+            customer: None,
+            quote: quote.clone(),
+            usage: UsageCounts::ZERO,
+            state: ReservationState::Captured,
+            expires_at: None,
+            captured_at: Some(at(0)),
+            released_at: None,
+            reason: None,
+            was: None,
+            hold_expired_at: None,
+            replayed: false,
+        })
+        .expect("json");
+
+        let mut tasks = Vec::new();
+        let together = std::sync::Arc::new(tokio::sync::Barrier::new(8));
+        for task in 0..8 {
+            let (store, promo, basket, reservation, together) = (
+                store.clone(),
+                promo.clone(),
+                basket.clone(),
+                reservation.clone(),
+                together.clone(),
+            );
+            tasks.push(tokio::spawn(async move {
+                let mut landed = 0_usize;
+                for i in 0..CUSTOMERS {
+                    together.wait().await;
+                    let key = format!("t{task}-{i}");
+                    let customer = CustomerId::parse(&format!("c{i}")).expect("an id");
+                    if task % 2 == 0 {
+                        // This version.
+                        let key = IdempotencyKey::parse(&key).expect("a key");
+                        let options = CaptureOptions::new().idempotency_key(&key).attempts(1000);
+                        match capture_async(&promo, &store, Some(&customer), &basket, at(0), options).await {
+                            Ok(receipt) => landed += usize::from(!receipt.replayed),
+                            Err(RedemptionError::Rejected(_)) => {}
+                            Err(other) => panic!("this version's capture: {other}"),
+                        }
+                        continue;
+                    }
+                    // The version before: read, decide on the cap, write on what was read.
+                    loop {
+                        let usage = store
+                            .usage_for(promo.code(), Some(&customer), at(0))
+                            .await
+                            .expect("reads");
+                        if usage.per_customer() >= 1 {
+                            break;
+                        }
+                        let mut written = reservation.clone();
+                        written["key"] = key.clone().into();
+                        written["customer"] = customer.as_str().into();
+                        let after = usage.after_use(true, eight).expect("no overflow");
+                        written["usage"] = serde_json::to_value(after).expect("json");
+                        let client = store.pool().get().await.expect("a connection");
+                        client
+                            .batch_execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+                            .await
+                            .expect("begins");
+                        let what: String = client
+                            .query_one(
+                                "SELECT what FROM promocodes_record('MIXED', $1, $2, $3, 'captured', NULL, $4, $5,
+                                    $6, NULL, $7::text::numeric, 8.00, NULL, NULL)",
+                                &[
+                                    &customer.as_str(),
+                                    &promocodes_postgres::instant(at(0)),
+                                    &key,
+                                    &i64::try_from(usage.total()).expect("small"),
+                                    &i64::try_from(usage.per_customer()).expect("small"),
+                                    &written,
+                                    &usage.discounted().to_string(),
+                                ],
+                            )
+                            .await
+                            .expect("calls the function")
+                            .get(0);
+                        client.batch_execute("COMMIT").await.expect("commits");
+                        if what == "written" {
+                            landed += 1;
+                            break;
+                        }
+                        assert_eq!(what, "stale");
+                    }
+                }
+                landed
+            }));
+        }
+        let mut landed = 0;
+        for task in tasks {
+            landed += task.await.expect("no panic");
+        }
+        assert_eq!(
+            landed, CUSTOMERS,
+            "eight tries per customer between the two versions land one use each"
+        );
+        let usage = store.usage_for(promo.code(), None, at(0)).await.expect("reads");
+        assert_eq!(usage.total(), CUSTOMERS as u64);
         assert_counts_match_records(&store, promo.code()).await;
     });
 }
