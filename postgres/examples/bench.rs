@@ -194,6 +194,28 @@ async fn captures(store: &PgRedemptionStore, shape: &Shape, duration: Duration, 
             }
         }));
     }
+    let rate = rate(tasks, &warm, &stop, &done, duration)
+        .await
+        .map_err(|e| e.to_string())?;
+    if failed.load(Ordering::Relaxed) > 0 {
+        eprintln!(
+            "[bench] {}: {} captures failed",
+            shape.name,
+            failed.load(Ordering::Relaxed)
+        );
+    }
+    Ok(rate)
+}
+
+/// Once every task has warmed up (met `warm`), lets them run for `duration`,
+/// stops them, and answers what `done` gained meanwhile, per second.
+async fn rate(
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+    warm: &tokio::sync::Barrier,
+    stop: &AtomicBool,
+    done: &AtomicU64,
+    duration: Duration,
+) -> Result<f64, tokio::task::JoinError> {
     warm.wait().await;
     let started = Instant::now();
     tokio::time::sleep(duration).await;
@@ -201,14 +223,7 @@ async fn captures(store: &PgRedemptionStore, shape: &Shape, duration: Duration, 
     let elapsed = started.elapsed();
     stop.store(true, Ordering::Relaxed);
     for task in tasks {
-        task.await.map_err(|e| e.to_string())?;
-    }
-    if failed.load(Ordering::Relaxed) > 0 {
-        eprintln!(
-            "[bench] {}: {} captures failed",
-            shape.name,
-            failed.load(Ordering::Relaxed)
-        );
+        task.await?;
     }
     Ok(count as f64 / elapsed.as_secs_f64())
 }
@@ -275,16 +290,7 @@ async fn floor(config: &Config, shape: &Shape, duration: Duration) -> Result<f64
             }
         }));
     }
-    warm.wait().await;
-    let started = Instant::now();
-    tokio::time::sleep(duration).await;
-    let count = done.load(Ordering::Relaxed);
-    let elapsed = started.elapsed();
-    stop.store(true, Ordering::Relaxed);
-    for task in tasks {
-        task.await?;
-    }
-    Ok(count as f64 / elapsed.as_secs_f64())
+    Ok(rate(tasks, &warm, &stop, &done, duration).await?)
 }
 
 /// Every capture's writes and nothing else, per second, on the store's tables
@@ -349,14 +355,5 @@ async fn writes_alone(config: &Config, shape: &Shape, duration: Duration) -> Res
             }
         }));
     }
-    warm.wait().await;
-    let started = Instant::now();
-    tokio::time::sleep(duration).await;
-    let count = done.load(Ordering::Relaxed);
-    let elapsed = started.elapsed();
-    stop.store(true, Ordering::Relaxed);
-    for task in tasks {
-        task.await?;
-    }
-    Ok(count as f64 / elapsed.as_secs_f64())
+    Ok(rate(tasks, &warm, &stop, &done, duration).await?)
 }

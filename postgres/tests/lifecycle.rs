@@ -236,28 +236,15 @@ fn a_process_of_the_version_before_shares_a_code_with_this_one() {
                     .get(0);
                 reservation["customer"] = customer.into();
                 reservation["key"] = key.into();
-                client
-                    .batch_execute("BEGIN ISOLATION LEVEL READ COMMITTED")
-                    .await
-                    .expect("begins");
-                let what: String = client
-                    .query_one(
-                        "SELECT what FROM promocodes_record('BOTH', $1, $2, $3, 'captured', NULL, $4, 0, $5,
-                            NULL, $6::text::numeric, 8.00, NULL, NULL)",
-                        &[
-                            &customer,
-                            &promocodes_postgres::instant(at(0)),
-                            &key,
-                            &total,
-                            &reservation,
-                            &discounted,
-                        ],
-                    )
-                    .await
-                    .expect("calls the function")
-                    .get(0);
-                client.batch_execute("COMMIT").await.expect("commits");
-                what
+                write_as_the_version_before(
+                    client,
+                    "BOTH",
+                    Some(customer),
+                    key,
+                    (total, 0, discounted),
+                    &reservation,
+                )
+                .await
             }
         };
         assert_eq!(old_write("bob", "pi_bob", 1, "8.00").await, "written");
@@ -399,28 +386,14 @@ fn processes_of_both_versions_racing_on_a_cap_land_exactly_the_cap() {
                         let after = usage.after_use(true, eight).expect("no overflow");
                         written["usage"] = serde_json::to_value(after).expect("json");
                         let client = store.pool().get().await.expect("a connection");
-                        client
-                            .batch_execute("BEGIN ISOLATION LEVEL READ COMMITTED")
-                            .await
-                            .expect("begins");
-                        let what: String = client
-                            .query_one(
-                                "SELECT what FROM promocodes_record('MIXED', $1, $2, $3, 'captured', NULL, $4, $5,
-                                    $6, NULL, $7::text::numeric, 8.00, NULL, NULL)",
-                                &[
-                                    &customer.as_str(),
-                                    &promocodes_postgres::instant(at(0)),
-                                    &key,
-                                    &i64::try_from(usage.total()).expect("small"),
-                                    &i64::try_from(usage.per_customer()).expect("small"),
-                                    &written,
-                                    &usage.discounted().to_string(),
-                                ],
-                            )
-                            .await
-                            .expect("calls the function")
-                            .get(0);
-                        client.batch_execute("COMMIT").await.expect("commits");
+                        let (total, mine, discounted) = (
+                            i64::try_from(usage.total()).expect("small"),
+                            i64::try_from(usage.per_customer()).expect("small"),
+                            usage.discounted().to_string(),
+                        );
+                        let counts = (total, mine, discounted.as_str());
+                        let who = Some(customer.as_str());
+                        let what = write_as_the_version_before(&client, "MIXED", who, &key, counts, &written).await;
                         if what == "written" {
                             landed += 1;
                             break;
@@ -443,4 +416,42 @@ fn processes_of_both_versions_racing_on_a_cap_land_exactly_the_cap() {
         assert_eq!(usage.total(), CUSTOMERS as u64);
         assert_counts_match_records(&store, promo.code()).await;
     });
+}
+
+/// A new use's write as the version before sends it: its own transaction
+/// around `promocodes_record`, a capture of `code` for `customer` under
+/// `key`, on the counts `(total, customer's, discount sum)` it read, with an
+/// EUR 8.00 discount. Answers `written`, `stale` or `replay`.
+async fn write_as_the_version_before(
+    client: &promocodes_postgres::deadpool_postgres::Object,
+    code: &str,
+    customer: Option<&str>,
+    key: &str,
+    (total, mine, discounted): (i64, i64, &str),
+    reservation: &serde_json::Value,
+) -> String {
+    client
+        .batch_execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+        .await
+        .expect("begins");
+    let what: String = client
+        .query_one(
+            "SELECT what FROM promocodes_record($1, $2, $3, $4, 'captured', NULL, $5, $6, $7,
+                NULL, $8::text::numeric, 8.00, NULL, NULL)",
+            &[
+                &code,
+                &customer,
+                &promocodes_postgres::instant(at(0)),
+                &key,
+                &total,
+                &mine,
+                reservation,
+                &discounted,
+            ],
+        )
+        .await
+        .expect("calls the function")
+        .get(0);
+    client.batch_execute("COMMIT").await.expect("commits");
+    what
 }
