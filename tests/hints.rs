@@ -1,6 +1,8 @@
 //! A store's usage hint (`RedemptionStore::usage_hint`): counts it believes
-//! current, from which the decision loop may start its first pass. A right
-//! hint saves the read; a wrong one costs a read and never changes an answer.
+//! current, from which the decision loop may start a pass. A right hint
+//! saves the read; a wrong one costs a read and never changes an answer; a
+//! store whose stale write offers the counts it found saves the read of the
+//! next try; counts a write found stale are never tried again.
 
 mod common;
 
@@ -17,6 +19,8 @@ use promocodes::{
 struct Hinting {
     inner: InMemoryRedemptionStore,
     hint: Cell<Option<UsageCounts>>,
+    /// Whether a stale write sets the hint to the counts it found (as a store that compares under a lock can).
+    learns: bool,
     hints: Cell<u32>,
     reads: Cell<u32>,
     records: Cell<u32>,
@@ -27,6 +31,7 @@ impl Hinting {
         Hinting {
             inner: InMemoryRedemptionStore::new(),
             hint: Cell::new(hint),
+            learns: false,
             hints: Cell::new(0),
             reads: Cell::new(0),
             records: Cell::new(0),
@@ -71,7 +76,14 @@ impl RedemptionStore for Hinting {
 
     fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
         self.records.set(self.records.get() + 1);
-        self.inner.record(redemption)
+        let written = self.inner.record(redemption)?;
+        if written.is_none() && self.learns {
+            let found = self
+                .inner
+                .usage_for(redemption.code, redemption.customer, redemption.now)?;
+            self.hint.set(Some(found));
+        }
+        Ok(written)
     }
 
     fn convert(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
@@ -126,8 +138,8 @@ fn a_hint_behind_the_counts_costs_a_read_and_the_write_lands_on_it() {
     assert_eq!(receipt.usage, after(4));
     assert_eq!(
         store.calls(),
-        (1, 1, 2),
-        "the write on the hint was stale; the one on the read landed"
+        (2, 1, 2),
+        "the write on the hint was stale; the hint, asked again, was the same; the write on the read landed"
     );
 }
 
@@ -159,7 +171,7 @@ fn a_hint_ahead_of_the_counts_writes_nothing_on_it() {
     let pi = key("pi_hint");
     let held = hold(&promo, &store, None, &basket("80.00"), start(), &pi, HoldOptions::new()).unwrap();
     assert_eq!(held.usage, after(3));
-    assert_eq!(store.calls(), (1, 1, 2));
+    assert_eq!(store.calls(), (2, 1, 2));
     assert_eq!(store.inner.usage_for(promo.code(), None, start()).unwrap(), after(3));
 }
 
@@ -170,4 +182,91 @@ fn without_a_hint_the_loop_reads_as_before() {
     let options = RedeemOptions::new();
     promocodes::redeem(&promo, &store, None, &basket("80.00"), start(), options).unwrap();
     assert_eq!(store.calls(), (1, 1, 1));
+}
+
+#[test]
+fn a_stale_write_that_offers_the_counts_it_found_saves_the_next_read() {
+    let promo = capped(10);
+    let mut store = Hinting::new(Some(after(1)));
+    store.learns = true;
+    receipts(&promo, &store, 3);
+    let options = promocodes::CaptureOptions::new().attempts(1);
+    let receipt = capture(&promo, &store, None, &basket("80.00"), start(), options).unwrap();
+    assert_eq!(receipt.usage, after(4));
+    assert_eq!(
+        store.calls(),
+        (2, 0, 2),
+        "the write on the hint was stale; the next, on the counts it found, landed without a read"
+    );
+}
+
+#[test]
+fn later_stale_writes_on_hints_use_up_attempts_and_end_in_a_conflict() {
+    // Every write loses (another writer always lands first): each finds new counts.
+    struct Losing(Hinting);
+    impl RedemptionStore for Losing {
+        fn usage_for(
+            &self,
+            code: &Code,
+            customer: Option<&CustomerId>,
+            now: Timestamp,
+        ) -> Result<UsageCounts, StoreError> {
+            self.0.usage_for(code, customer, now)
+        }
+        fn uses_through(
+            &self,
+            campaign: &Code,
+            code: &Code,
+            customer: Option<&CustomerId>,
+            now: Timestamp,
+        ) -> Result<UsageCounts, StoreError> {
+            self.0.uses_through(campaign, code, customer, now)
+        }
+        fn usage_hint(
+            &self,
+            code: &Code,
+            campaign: Option<&Code>,
+            customer: Option<&CustomerId>,
+            now: Timestamp,
+        ) -> Option<UsageCounts> {
+            self.0.usage_hint(code, campaign, customer, now)
+        }
+        fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
+            self.0.held(code, now)
+        }
+        fn reservation(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<Reservation>, StoreError> {
+            self.0.reservation(code, key)
+        }
+        fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
+            // Someone else's use lands just before this write.
+            capture(
+                &capped(1000),
+                &self.0.inner,
+                None,
+                &basket("80.00"),
+                start(),
+                Default::default(),
+            )
+            .unwrap();
+            self.0.record(redemption)
+        }
+        fn convert(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
+            self.0.convert(conversion)
+        }
+        fn release(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
+            self.0.release(release)
+        }
+    }
+    let promo = capped(1000);
+    let mut hinting = Hinting::new(Some(after(0)));
+    hinting.learns = true;
+    let store = Losing(hinting);
+    let options = promocodes::CaptureOptions::new().attempts(3);
+    let lost = capture(&promo, &store, None, &basket("80.00"), start(), options).unwrap_err();
+    assert!(matches!(lost, RedemptionError::Conflict(_)), "{lost:?}");
+    assert_eq!(
+        store.0.calls(),
+        (4, 0, 4),
+        "one free try on the first hint, then one per attempt, each on the counts the last found"
+    );
 }

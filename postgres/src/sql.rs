@@ -571,7 +571,8 @@ $fn$;
 ///   (but for a capture that names, in `$10`, the hold under the key,
 ///   expired at `$3`: [`Redemption::follows_expired_hold`], in SQL);
 /// - `stale` when the counts at `$3` are not exactly the ones compared;
-///   nothing is written;
+///   nothing is written, and `total`, `mine` and `discounted` say what
+///   they were (under the lock: what the next try can write on);
 /// - `written`: the reservation (its JSON, with the counts after it, made
 ///   by the caller, since it can only land on exactly the counts
 ///   compared), its key, and the hold (reserving `$12`) or the captured
@@ -656,7 +657,8 @@ SELECT CASE
         WHEN EXISTS (SELECT 1 FROM go) THEN 'written'
         ELSE 'stale'
     END AS what,
-    CASE WHEN look.k_seq IS NOT NULL AND look.k_follows IS NOT TRUE THEN look.k_reservation END AS earlier
+    CASE WHEN look.k_seq IS NOT NULL AND look.k_follows IS NOT TRUE THEN look.k_reservation END AS earlier,
+    look.total, look.mine, look.discounted::text AS discounted
 FROM look"#;
 
 /// Rewrites the reservation at `$1`; drops its hold row (`$5`); moves the

@@ -455,3 +455,69 @@ async fn write_as_the_version_before(
     client.batch_execute("COMMIT").await.expect("commits");
     what
 }
+
+/// A write that finds the counts moved (another process wrote) leaves what
+/// it found under the code's lock as the store's hint, so that the next try
+/// writes on them without a read.
+#[test]
+fn a_stale_write_leaves_the_counts_it_found_as_the_hint() {
+    let Some(url) = database_url() else { return };
+    let runtime = runtime();
+    runtime.block_on(async {
+        let schema = common::unique_schema("found");
+        let (first, second) = (
+            common::store_in(&url, &schema, 2).await,
+            common::store_in(&url, &schema, 2).await,
+        );
+        let promo = PromoCode::builder(
+            Code::parse("FOUND").expect("a code"),
+            Discount::percent(10.into()).expect("10%"),
+        )
+        .build()
+        .expect("a promo");
+        let basket = Basket::from(Money::parse("80.00", Currency::EUR).expect("money"));
+        let alice = CustomerId::parse("alice").expect("an id");
+        for key in ["pi_1", "pi_2"] {
+            let key = IdempotencyKey::parse(key).expect("a key");
+            let options = CaptureOptions::new().idempotency_key(&key);
+            capture_async(&promo, &first, Some(&alice), &basket, at(0), options)
+                .await
+                .expect("captures");
+        }
+        assert_eq!(second.usage_hint(promo.code(), None, Some(&alice), at(0)), None);
+
+        let quote = promo.price(&basket, at(0)).expect("priced");
+        let stale = AsyncRedemptionStore::record(
+            &second,
+            &Redemption {
+                campaign: None,
+                code: promo.code(),
+                customer: Some(&alice),
+                expected: UsageCounts::ZERO,
+                idempotency_key: None,
+                quote: &quote,
+                now: at(0),
+                hold_until: None,
+                after_expired_hold: None,
+            },
+        )
+        .await
+        .expect("answers");
+        assert_eq!(stale, None, "the counts moved: stale");
+        let found = UsageCounts::new(2, 2)
+            .and_then(|u| u.with_discounted(quote.discount().amount() * promocodes::Decimal::from(2)))
+            .expect("counts");
+        assert_eq!(
+            second.usage_hint(promo.code(), None, Some(&alice), at(0)),
+            Some(found),
+            "the second store's hint is what its stale write found"
+        );
+        let pi_3 = IdempotencyKey::parse("pi_3").expect("a key");
+        let third = CaptureOptions::new().idempotency_key(&pi_3);
+        let receipt = capture_async(&promo, &second, Some(&alice), &basket, at(0), third)
+            .await
+            .expect("captures");
+        assert_eq!(receipt.usage.total(), 3);
+        assert_counts_match_records(&second, promo.code()).await;
+    });
+}

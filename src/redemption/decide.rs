@@ -12,11 +12,15 @@
 //!
 //! A pass may start from the store's hint
 //! ([`RedemptionStore::usage_hint`]): counts it believes current without
-//! asking its storage. Only the first pass, and only for a write: the write
-//! compares them as it compares a read, and a stale write or a refusal on
-//! hinted counts is decided again on a read, in the same pass. So a hint
-//! saves a round trip when it is right and costs one when it is wrong, and
-//! never changes an answer.
+//! asking its storage, such as what its last write found (a store that
+//! compares under a lock sees the counts a stale write lost to). Only for a
+//! write: the write compares them as it compares a read, and a refusal on
+//! hinted counts is decided again on a read. A write on a hint that goes
+//! stale is decided again in the same pass the first time (then each stale
+//! write uses up an attempt, as on a read), and counts a write has found
+//! stale are never tried again as a hint: the loop reads instead. So a
+//! hint saves a round trip when it is right, costs one when it is wrong,
+//! and never changes an answer.
 
 use std::mem;
 
@@ -211,8 +215,12 @@ struct Decision<'a> {
     usage: Option<UsageCounts>,
     /// Whether `usage` is the store's hint, not a read.
     hinted: bool,
-    /// Whether the store was asked for its hint (once a decision).
-    hint_asked: bool,
+    /// Whether a write on the store's hint has gone stale without using up
+    /// an attempt (once a decision).
+    hint_missed: bool,
+    /// The counts each stale write was compared against (at most one per
+    /// attempt, and one more): never tried again as a hint.
+    stale: Vec<UsageCounts>,
 }
 
 /// What to do with a reservation found under the key.
@@ -240,7 +248,8 @@ impl<'a> Decision<'a> {
             after_expired_hold: None,
             usage: None,
             hinted: false,
-            hint_asked: false,
+            hint_missed: false,
+            stale: Vec::new(),
         }
     }
 
@@ -308,6 +317,8 @@ impl<'a> Decision<'a> {
             (State::Start, None) if self.attempts == 0 => State::Done(Err(Failure::Misuse(Misuse::ZeroAttempts))),
             (State::Start, None) => self.pass(),
             (State::Reading { .. }, Some(Answer::Usage(usage, hinted))) => match usage {
+                // The hint is what a write just found stale: read instead.
+                Ok(usage) if hinted && self.stale.contains(&usage) => self.read_instead(),
                 Ok(usage) => {
                     self.usage = Some(usage);
                     self.hinted = hinted;
@@ -315,18 +326,28 @@ impl<'a> Decision<'a> {
                 }
                 Err(err) => store_failed(err),
             },
-            (State::Recording { .. }, Some(Answer::Reservation(written))) => match (written, self.attempt.key) {
-                (Err(err), _) => store_failed(err),
-                (Ok(Some(earlier)), Some(key)) if earlier.replayed => {
-                    let settled = self.settle(key, earlier);
-                    self.then(settled)
+            (State::Recording { expected, .. }, Some(Answer::Reservation(written))) => {
+                match (written, self.attempt.key) {
+                    (Err(err), _) => store_failed(err),
+                    (Ok(Some(earlier)), Some(key)) if earlier.replayed => {
+                        let settled = self.settle(key, earlier);
+                        self.then(settled)
+                    }
+                    (Ok(Some(reservation)), _) => State::Done(Ok(reservation)),
+                    (Ok(None), _) => {
+                        self.stale.push(expected);
+                        if self.hinted && !self.hint_missed {
+                            // Stale on the store's hint, the first time: again in the same pass.
+                            self.hint_missed = true;
+                            self.hinted = false;
+                            State::Reading { hint: true }
+                        } else {
+                            // Stale: the counts moved between the read and the write.
+                            self.pass()
+                        }
+                    }
                 }
-                (Ok(Some(reservation)), _) => State::Done(Ok(reservation)),
-                // Stale on the store's hint: read, in the same pass.
-                (Ok(None), _) if self.hinted => self.read_instead(),
-                // Stale: the counts moved between the read and the write.
-                (Ok(None), _) => self.pass(),
-            },
+            }
             (State::ReadingKey { key }, Some(Answer::Reservation(earlier))) => match earlier {
                 Err(err) => store_failed(err),
                 Ok(Some(earlier)) => {
@@ -368,9 +389,7 @@ impl<'a> Decision<'a> {
             })));
         }
         self.passes += 1;
-        let hint = !self.hint_asked;
-        self.hint_asked = true;
-        State::Reading { hint }
+        State::Reading { hint: true }
     }
 
     /// The pass again on a read: what was decided on the store's hint
