@@ -101,7 +101,8 @@ three round trips.
 The lock is held only inside a write's transaction, never while the rules
 run: the rules run before, in the core, against the counts of
 [`usage_for`](AsyncRedemptionStore::usage_for); a write that lost the race
-finds other counts, answers stale, and the core re-reads and re-decides.
+finds other counts, answers stale, and the core decides again (on the
+counts the write found, which the store keeps as its hint, or on a read).
 An advisory lock lives in memory: a write that finds, under it, that it
 has lost its race has written nothing, not even a row lock to the log, so
 its commit waits for no disk.
@@ -126,13 +127,14 @@ code). The core's decision
 loop starts a capture from them, so a capture of a code this process
 wrote last is one round trip (the write) instead of two (a read, then the
 write). The hint is never trusted for an answer: the write compares it
-exactly as it compares a read, a stale write forgets the code's hint and
-is decided again (without using up an attempt, the first time), and a
-refusal on hinted counts is confirmed by a read before the buyer sees it.
-When another process wrote the code since, the write finds other counts
-under the lock; it answers stale and leaves those counts as the hint, so
-the next try is one round trip too (before, it read first: two). Conversions and releases forget the code's hint; a
-campaign's codes have none (every code of the campaign moves its counts).
+exactly as it compares a read, a stale write on it is decided again on a
+read in the same pass (without using up an attempt), and a refusal on
+hinted counts is confirmed by a read before the buyer sees it. When
+another process wrote the code since, the write finds other counts under
+the lock; it answers stale and leaves those counts as the hint, so the
+decision's next pass writes on them without a read. Conversions and
+releases forget the code's hint; a campaign's codes have none (every code
+of the campaign moves its counts).
 
 A call whose connection fails or whose future is dropped never gives that
 connection back to the pool: it is closed, so the server rolls back what
@@ -159,10 +161,10 @@ is decided again as before, and the caps stay exact without it. Share one
 store (or its clones) across a process's tasks, so that they share the
 queues. Several processes on one hot code race each other: with the
 default [`DEFAULT_ATTEMPTS`](promocodes::DEFAULT_ATTEMPTS), two processes
-of 16 connections saw about one capture in eleven of the process that
+of 16 connections saw about one capture in eighteen of the process that
 lost more end in a [`RedemptionConflict`](promocodes::RedemptionConflict)
-(one in six before a stale write left its counts as the hint); raise
-`attempts` there.
+(one in six to one in nine before a stale write left its counts as the
+hint); raise `attempts` there.
 
 # Tables
 
@@ -1000,10 +1002,11 @@ impl AsyncRedemptionStore for PgRedemptionStore {
     }
 
     /// The counts this store's own reads and writes last saw of a code
-    /// without a campaign (none for a campaign's codes, whose counts every
-    /// code of the campaign moves): a capture then writes without reading
-    /// first, and when another process moved the counts, the stale write
-    /// costs the read it saved.
+    /// without a campaign (a stale write: the counts it found under the
+    /// lock; none for a campaign's codes, whose counts every code of the
+    /// campaign moves): a capture then writes without reading first, and
+    /// when another process moved the counts, the stale write costs the read
+    /// it saved and leaves what it found for the decision's next pass.
     fn usage_hint(
         &self,
         code: &Code,

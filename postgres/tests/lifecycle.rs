@@ -167,7 +167,7 @@ fn a_customer_another_process_counted_is_refused_through_a_store_that_guessed() 
         };
 
         // The second store sees the code (bob's use), then the first counts alice's, then the
-        // second carol's (its hint of the total was stale: it read, and knows the total again).
+        // second carol's (its hint of the total was stale: its write found the total, and read).
         capture(&second, &bob, "pi_bob", 0).await.expect("bob captures");
         capture(&first, &alice, "pi_alice", 1).await.expect("alice captures");
         let carol = CustomerId::parse("carol").expect("an id");

@@ -10,17 +10,17 @@
 //! [`RedemptionStore`]) and [`drive_async`] (an [`AsyncRedemptionStore`]),
 //! only carry steps to the store and answers back.
 //!
-//! A pass may start from the store's hint
+//! Each pass may start from the store's hint
 //! ([`RedemptionStore::usage_hint`]): counts it believes current without
 //! asking its storage, such as what its last write found (a store that
-//! compares under a lock sees the counts a stale write lost to). Only for a
-//! write: the write compares them as it compares a read, and a refusal on
-//! hinted counts is decided again on a read. A write on a hint that goes
-//! stale is decided again in the same pass the first time (then each stale
-//! write uses up an attempt, as on a read), and counts a write has found
-//! stale are never tried again as a hint: the loop reads instead. So a
-//! hint saves a round trip when it is right, costs one when it is wrong,
-//! and never changes an answer.
+//! compares under a lock sees the counts a stale write lost to, and the
+//! next pass can write on them). Only for a write: the write compares them
+//! as it compares a read, and a stale write or a refusal on hinted counts
+//! is decided again on a read, in the same pass; counts a write of the
+//! decision has found stale are never tried again as a hint. An attempt is
+//! used up by a stale write on a read, as without a hint. So a hint saves a
+//! round trip when it is right, costs one when it is wrong, and never
+//! changes an answer.
 
 use std::mem;
 
@@ -215,11 +215,8 @@ struct Decision<'a> {
     usage: Option<UsageCounts>,
     /// Whether `usage` is the store's hint, not a read.
     hinted: bool,
-    /// Whether a write on the store's hint has gone stale without using up
-    /// an attempt (once a decision).
-    hint_missed: bool,
-    /// The counts each stale write was compared against (at most one per
-    /// attempt, and one more): never tried again as a hint.
+    /// The counts each stale write was compared against (at most two a
+    /// pass): never tried again as a hint.
     stale: Vec<UsageCounts>,
 }
 
@@ -248,7 +245,6 @@ impl<'a> Decision<'a> {
             after_expired_hold: None,
             usage: None,
             hinted: false,
-            hint_missed: false,
             stale: Vec::new(),
         }
     }
@@ -336,11 +332,9 @@ impl<'a> Decision<'a> {
                     (Ok(Some(reservation)), _) => State::Done(Ok(reservation)),
                     (Ok(None), _) => {
                         self.stale.push(expected);
-                        if self.hinted && !self.hint_missed {
-                            // Stale on the store's hint, the first time: again in the same pass.
-                            self.hint_missed = true;
-                            self.hinted = false;
-                            State::Reading { hint: true }
+                        if self.hinted {
+                            // Stale on the store's hint: read, in the same pass.
+                            self.read_instead()
                         } else {
                             // Stale: the counts moved between the read and the write.
                             self.pass()
@@ -368,9 +362,15 @@ impl<'a> Decision<'a> {
                     Ok(Some(captured)) if !captured.replayed => return State::Done(Ok(captured)),
                     Ok(Some(earlier)) => self.settle(key, earlier),
                     // Stale on the store's hint: read, in the same pass.
-                    Ok(None) if expected.is_some() && self.hinted => return self.read_instead(),
+                    Ok(None) if expected.is_some() && self.hinted => {
+                        self.stale.extend(expected);
+                        return self.read_instead();
+                    }
                     // Stale (the budget's sum moved) or expired: decide again.
-                    Ok(None) if expected.is_some() => return self.pass(),
+                    Ok(None) if expected.is_some() => {
+                        self.stale.extend(expected);
+                        return self.pass();
+                    }
                     // It expired between the read and the write: capture afresh, if for its basket.
                     Ok(None) => self.after_expiry(key, &held),
                 };

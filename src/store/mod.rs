@@ -366,15 +366,15 @@ pub trait RedemptionStore {
     /// cache of what its own reads and writes saw, for a store whose reads
     /// cost a round trip. `None` (the default) when it has none.
     ///
-    /// The decision loop may start a pass from them: the first, and each one
-    /// after a stale write, so a store that learns from its stale write the
-    /// counts it lost to (one that compares under a lock sees them) saves the
-    /// next try's read. They need not be current: the write compares them as
-    /// it compares a read; a refusal on them is decided again on
+    /// The decision loop may start each pass from them, so a store that
+    /// learns from a stale write the counts it lost to (one that compares
+    /// under a lock sees them) saves the next pass's read. They need not be
+    /// current: the write compares them as it compares a read, and a stale
+    /// write or a refusal on them is decided again on
     /// [`usage_for`](RedemptionStore::usage_for) (or
-    /// [`uses_through`](RedemptionStore::uses_through)), and so is a pass
-    /// whose hint is counts a write of this decision already found stale. A
-    /// wrong hint costs a round trip and never changes an answer.
+    /// [`uses_through`](RedemptionStore::uses_through)) in the same pass, as
+    /// is a pass whose hint is counts a write of the decision already found
+    /// stale. A wrong hint costs a round trip and never changes an answer.
     fn usage_hint(
         &self,
         code: &Code,
