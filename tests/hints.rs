@@ -21,6 +21,10 @@ struct Hinting {
     hint: Cell<Option<UsageCounts>>,
     /// Whether a stale write sets the hint to the counts it found (as a store that compares under a lock can).
     learns: bool,
+    /// Whether the hint moves on by one use each time it is asked (a cache that lags).
+    moves: bool,
+    /// How many of the next writes another writer's use lands just before.
+    losses: Cell<u32>,
     hints: Cell<u32>,
     reads: Cell<u32>,
     records: Cell<u32>,
@@ -32,6 +36,8 @@ impl Hinting {
             inner: InMemoryRedemptionStore::new(),
             hint: Cell::new(hint),
             learns: false,
+            moves: false,
+            losses: Cell::new(0),
             hints: Cell::new(0),
             reads: Cell::new(0),
             records: Cell::new(0),
@@ -63,7 +69,11 @@ impl RedemptionStore for Hinting {
 
     fn usage_hint(&self, _: &Code, _: Option<&Code>, _: Option<&CustomerId>, _: Timestamp) -> Option<UsageCounts> {
         self.hints.set(self.hints.get() + 1);
-        self.hint.get()
+        let hint = self.hint.get();
+        if self.moves {
+            self.hint.set(hint.map(|h| after(h.total() + 1)));
+        }
+        hint
     }
 
     fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
@@ -76,6 +86,18 @@ impl RedemptionStore for Hinting {
 
     fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
         self.records.set(self.records.get() + 1);
+        if self.losses.get() > 0 {
+            self.losses.set(self.losses.get() - 1);
+            capture(
+                &capped(1000),
+                &self.inner,
+                None,
+                &basket("80.00"),
+                start(),
+                Default::default(),
+            )
+            .unwrap();
+        }
         let written = self.inner.record(redemption)?;
         if written.is_none() && self.learns {
             let found = self
@@ -186,80 +208,21 @@ fn without_a_hint_the_loop_reads_as_before() {
 
 /// A [`Hinting`] store that learns from its stale writes, where another
 /// writer's use lands just before each of the next `losses` writes.
-struct Losing {
-    hinting: Hinting,
-    losses: Cell<u32>,
-}
-
-impl Losing {
-    fn new(losses: u32) -> Losing {
-        let mut hinting = Hinting::new(None);
-        hinting.learns = true;
-        Losing {
-            hinting,
-            losses: Cell::new(losses),
-        }
-    }
-}
-
-impl RedemptionStore for Losing {
-    fn usage_for(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> Result<UsageCounts, StoreError> {
-        self.hinting.usage_for(code, customer, now)
-    }
-
-    fn uses_through(
-        &self,
-        campaign: &Code,
-        code: &Code,
-        customer: Option<&CustomerId>,
-        now: Timestamp,
-    ) -> Result<UsageCounts, StoreError> {
-        self.hinting.uses_through(campaign, code, customer, now)
-    }
-
-    fn usage_hint(
-        &self,
-        code: &Code,
-        campaign: Option<&Code>,
-        customer: Option<&CustomerId>,
-        now: Timestamp,
-    ) -> Option<UsageCounts> {
-        self.hinting.usage_hint(code, campaign, customer, now)
-    }
-
-    fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
-        self.hinting.held(code, now)
-    }
-
-    fn reservation(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<Reservation>, StoreError> {
-        self.hinting.reservation(code, key)
-    }
-
-    fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
-        if self.losses.get() > 0 {
-            self.losses.set(self.losses.get() - 1);
-            receipts(&capped(1000), &self.hinting, 1);
-        }
-        self.hinting.record(redemption)
-    }
-
-    fn convert(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
-        self.hinting.convert(conversion)
-    }
-
-    fn release(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
-        self.hinting.release(release)
-    }
+fn losing(losses: u32) -> Hinting {
+    let mut store = Hinting::new(None);
+    store.learns = true;
+    store.losses.set(losses);
+    store
 }
 
 #[test]
 fn a_stale_write_that_offers_the_counts_it_found_saves_the_next_passs_read() {
-    let store = Losing::new(1);
+    let store = losing(1);
     let options = promocodes::CaptureOptions::new().attempts(2);
     let receipt = capture(&capped(10), &store, None, &basket("80.00"), start(), options).unwrap();
     assert_eq!(receipt.usage, after(2));
     assert_eq!(
-        store.hinting.calls(),
+        store.calls(),
         (2, 1, 2),
         "the first pass read and lost; the second wrote on the counts that write found, without a read"
     );
@@ -267,12 +230,12 @@ fn a_stale_write_that_offers_the_counts_it_found_saves_the_next_passs_read() {
 
 #[test]
 fn each_attempt_still_reads_when_every_write_loses() {
-    let store = Losing::new(u32::MAX);
+    let store = losing(u32::MAX);
     let options = promocodes::CaptureOptions::new().attempts(3);
     let lost = capture(&capped(1000), &store, None, &basket("80.00"), start(), options).unwrap_err();
     assert!(matches!(lost, RedemptionError::Conflict(_)), "{lost:?}");
     assert_eq!(
-        store.hinting.calls(),
+        store.calls(),
         (3, 3, 5),
         "a read and its write each pass, and from the second a write on the counts the last one found before it"
     );
@@ -281,49 +244,10 @@ fn each_attempt_still_reads_when_every_write_loses() {
 #[test]
 fn a_wrong_hint_that_moves_never_uses_up_an_attempt() {
     // A cache that lags and changes each time it is asked: 0 uses, then 1, then 2...
-    struct Moving(Hinting, Cell<u64>);
-    impl RedemptionStore for Moving {
-        fn usage_for(
-            &self,
-            code: &Code,
-            customer: Option<&CustomerId>,
-            now: Timestamp,
-        ) -> Result<UsageCounts, StoreError> {
-            self.0.usage_for(code, customer, now)
-        }
-        fn uses_through(
-            &self,
-            campaign: &Code,
-            code: &Code,
-            customer: Option<&CustomerId>,
-            now: Timestamp,
-        ) -> Result<UsageCounts, StoreError> {
-            self.0.uses_through(campaign, code, customer, now)
-        }
-        fn usage_hint(&self, _: &Code, _: Option<&Code>, _: Option<&CustomerId>, _: Timestamp) -> Option<UsageCounts> {
-            let n = self.1.get();
-            self.1.set(n + 1);
-            Some(after(n))
-        }
-        fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
-            self.0.held(code, now)
-        }
-        fn reservation(&self, code: &Code, key: &IdempotencyKey) -> Result<Option<Reservation>, StoreError> {
-            self.0.reservation(code, key)
-        }
-        fn record(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
-            self.0.record(redemption)
-        }
-        fn convert(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
-            self.0.convert(conversion)
-        }
-        fn release(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
-            self.0.release(release)
-        }
-    }
     let promo = capped(10);
-    let store = Moving(Hinting::new(None), Cell::new(0));
-    receipts(&promo, &store.0, 5);
+    let mut store = Hinting::new(Some(after(0)));
+    store.moves = true;
+    receipts(&promo, &store, 5);
     let options = promocodes::CaptureOptions::new().attempts(1);
     let receipt = capture(&promo, &store, None, &basket("80.00"), start(), options).unwrap();
     assert_eq!(
@@ -332,8 +256,8 @@ fn a_wrong_hint_that_moves_never_uses_up_an_attempt() {
         "no other writer: one attempt lands, whatever the hint"
     );
     assert_eq!(
-        store.0.calls(),
-        (0, 1, 2),
+        store.calls(),
+        (1, 1, 2),
         "the write on the hint was stale; the one on the read landed"
     );
 }

@@ -377,28 +377,28 @@ fn count(n: i64) -> Result<u64, StoreError> {
 
 /// The counts a [`READ`] row gives.
 fn usage_of(row: &Row, customer: bool) -> Result<UsageCounts, StoreError> {
-    let total =
-        count(row.try_get::<_, i64>("total").map_err(db)?)? + count(row.try_get::<_, i64>("held").map_err(db)?)?;
+    let total = column(row, "total")? + column(row, "held")?;
     let mine = if customer {
-        count(row.try_get::<_, i64>("mine").map_err(db)?)? + count(row.try_get::<_, i64>("held_mine").map_err(db)?)?
+        column(row, "mine")? + column(row, "held_mine")?
     } else {
         0
     };
-    let discounted: String = row.try_get("discounted").map_err(db)?;
-    let discounted: Decimal = discounted.parse().map_err(backend)?;
-    UsageCounts::new(total, mine)
-        .and_then(|usage| usage.with_discounted(discounted))
-        .map_err(backend)
+    with_discounted(row, total, mine)
 }
 
 /// The counts a stale [`RECORD`] found (a code's, not a campaign's).
 fn found_under_lock(row: &Row, customer: bool) -> Result<UsageCounts, StoreError> {
-    let total = count(row.try_get::<_, i64>("total").map_err(db)?)?;
-    let mine = if customer {
-        count(row.try_get::<_, i64>("mine").map_err(db)?)?
-    } else {
-        0
-    };
+    let mine = if customer { column(row, "mine")? } else { 0 };
+    with_discounted(row, column(row, "total")?, mine)
+}
+
+/// A count column of `row`.
+fn column(row: &Row, name: &str) -> Result<u64, StoreError> {
+    count(row.try_get::<_, i64>(name).map_err(db)?)
+}
+
+/// `total` and `mine` uses, with the discount sum of `row`'s `discounted` (decimal text).
+fn with_discounted(row: &Row, total: u64, mine: u64) -> Result<UsageCounts, StoreError> {
     let discounted: String = row.try_get("discounted").map_err(db)?;
     let discounted: Decimal = discounted.parse().map_err(backend)?;
     UsageCounts::new(total, mine)
@@ -408,7 +408,7 @@ fn found_under_lock(row: &Row, customer: bool) -> Result<UsageCounts, StoreError
 
 /// The counts a [`READ_THROUGH`] row gives: a campaign's, with its code's own uses.
 fn usage_through(row: &Row, customer: bool) -> Result<UsageCounts, StoreError> {
-    let own = count(row.try_get::<_, i64>("code_uses").map_err(db)?)?;
+    let own = column(row, "code_uses")?;
     usage_of(row, customer)?.with_code_uses(own).map_err(backend)
 }
 
