@@ -68,8 +68,8 @@ fn spec() -> impl Strategy<Value = Spec> {
         1_i64..=10_000,
         1_i64..=5_000,
         proptest::option::of(1_u64..=4),
-        proptest::option::of(1_u64..=3),
-        proptest::option::of((1_i64..=5_000, any::<bool>())),
+        proptest::option::weighted(0.3, 1_u64..=3),
+        proptest::option::weighted(0.6, (1_i64..=2_500, any::<bool>())),
     )
         .prop_map(|(kind, percent, fixed, total, per_customer, budget)| Spec {
             kind,
@@ -145,7 +145,7 @@ fn world() -> impl Strategy<Value = World> {
         proptest::collection::vec(spec(), 0..=2),
         proptest::collection::vec((any::<u8>(), any::<bool>(), 100_i64..=6_000), 0..=4),
         proptest::collection::vec(any::<u8>(), 1..=5),
-        any::<bool>(),
+        proptest::bool::weighted(0.8),
         basket(),
     )
         .prop_map(|(campaigns, plain, history, picks, named, basket)| World {
@@ -253,7 +253,7 @@ fn capture_parts(case: &Case, quote: &StackQuote, order: &[Option<usize>]) -> Re
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(2048))]
 
     #[test]
     fn a_stacks_capture_records_exactly_its_quote(world in world()) {

@@ -248,6 +248,52 @@ impl UsageCounts {
         }
     }
 
+    /// The counts of a campaign's code after another code of the same
+    /// campaign is used once by this customer (by anyone, when
+    /// `with_customer` is false), taking `discount` off: the campaign's
+    /// counts move, this code's own uses do not. What a later code of a
+    /// [`Stack`](crate::Stack) is checked against when an earlier code of the
+    /// stack shares its campaign, as its capture will be. Each count stops at
+    /// its largest value.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::UsageCounts;
+    ///
+    /// let usage = UsageCounts::new(3, 1)?.with_discounted("6.00".parse()?)?.with_code_uses(1)?;
+    /// let after = usage.after_campaign_use(true, "2.00".parse()?);
+    /// assert_eq!((after.total(), after.per_customer(), after.code_uses()), (4, 2, 1));
+    /// assert_eq!(after.discounted().to_string(), "8.00");
+    /// assert_eq!(after.without_campaign_use(true, "2.00".parse()?), usage);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn after_campaign_use(&self, with_customer: bool, discount: Decimal) -> UsageCounts {
+        UsageCounts {
+            total: self.total.saturating_add(1),
+            per_customer: if with_customer {
+                self.per_customer.saturating_add(1)
+            } else {
+                self.per_customer
+            },
+            discounted: self.discounted.checked_add(discount).unwrap_or(Decimal::MAX),
+            per_code: self.per_code,
+        }
+    }
+
+    /// The counts of a campaign's code without one use of another code of
+    /// the same campaign by this customer (by anyone, when `with_customer`
+    /// is false) that took `discount` off: the campaign's counts less that
+    /// use, this code's own uses as they are; each count stops at zero. What
+    /// a stack's retry prices a code against when another of its codes
+    /// shares the campaign and already has its use under the request's key
+    /// (see [`without_use`](UsageCounts::without_use)).
+    pub fn without_campaign_use(&self, with_customer: bool, discount: Decimal) -> UsageCounts {
+        let mut usage = self.without_use(with_customer, discount);
+        usage.per_code = self.per_code.map(|uses| uses.min(usage.total));
+        usage
+    }
+
     /// The counts after one more redemption by this customer (by anyone, when
     /// `with_customer` is false), `discounted` unchanged, or `None` if a
     /// counter would overflow.

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use rust_decimal::Decimal;
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -239,7 +240,13 @@ impl Stack {
     ///
     /// `usage[i]` is what a store last said about the `i`-th code as listed
     /// (and this customer); a code without an entry counts
-    /// [`UsageCounts::ZERO`].
+    /// [`UsageCounts::ZERO`]. Every shared limit counts once across the
+    /// stack: a campaign's code is checked against its counts after each
+    /// code of the same campaign that applies before it took its part
+    /// ([`UsageCounts::after_campaign_use`]), as the capture of the stack,
+    /// code after code, will find them. So with nothing else running, each
+    /// code's capture with its part's basket ([`StackQuote::baskets_applied_to`])
+    /// records exactly its part.
     ///
     /// # Errors
     ///
@@ -257,9 +264,18 @@ impl Stack {
         let mut parts: Vec<StackPart> = Vec::with_capacity(self.codes.len());
         // The basket as the codes applied so far left it.
         let mut left = basket.clone();
+        // The campaign and discount of each code applied so far that counts under a campaign.
+        let mut shared: Vec<(&Code, Decimal)> = Vec::new();
         // By class in the order of application, and within a class as listed.
         for (i, promo) in self.application_order().into_iter().map(|i| (i, &self.codes[i])) {
-            let usage = usage.get(i).copied().unwrap_or(UsageCounts::ZERO);
+            let mut usage = usage.get(i).copied().unwrap_or(UsageCounts::ZERO);
+            // A campaign's counts are shared: each earlier code of its campaign in this stack
+            // has taken its use by the time this code is written.
+            if let Some(campaign) = promo.campaign() {
+                for (_, off) in shared.iter().filter(|(other, _)| *other == campaign) {
+                    usage = usage.after_campaign_use(customer.is_some(), *off);
+                }
+            }
             let conflict = self.codes[..i].iter().find(|earlier| !earlier.combines(promo));
             match (promo.quote(customer, usage, &left, now), conflict) {
                 (Err(refused), _) => refusals.push(StackRefusal::new(refused)),
@@ -269,6 +285,9 @@ impl Stack {
                 }),
                 (Ok(quote), None) => {
                     left.take_off(&quote);
+                    if let Some(campaign) = promo.campaign() {
+                        shared.push((campaign, quote.discount().amount()));
+                    }
                     parts.push(StackPart {
                         class: promo.class(),
                         quote,
