@@ -226,9 +226,10 @@ pub use crate::json::from_json;
 #[allow(deprecated)]
 pub use crate::json::malformed;
 pub use crate::redemption::{
-    capture, capture_async, hold, hold_async, redeem, redeem_async, release, release_async, CaptureOptions, Hold,
-    HoldOptions, Misuse, Receipt, RedeemOptions, RedemptionConflict, RedemptionError, RedemptionRejected, ReleaseError,
-    Released, DEFAULT_ATTEMPTS, DEFAULT_HOLD_TTL_SECONDS, MAX_HOLD_TTL_SECONDS, MAX_REASON_LEN, MIN_HOLD_TTL_SECONDS,
+    capture, capture_async, hold, hold_async, redeem, redeem_async, release, release_async, usage_in_stack,
+    CaptureOptions, Hold, HoldOptions, Misuse, Receipt, RedeemOptions, RedemptionConflict, RedemptionError,
+    RedemptionRejected, ReleaseError, Released, DEFAULT_ATTEMPTS, DEFAULT_HOLD_TTL_SECONDS, MAX_HOLD_TTL_SECONDS,
+    MAX_REASON_LEN, MIN_HOLD_TTL_SECONDS,
 };
 #[allow(deprecated)]
 pub use crate::redemption::{CaptureError, CaptureRejected, RedeemError};

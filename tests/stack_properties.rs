@@ -10,8 +10,9 @@ mod common;
 
 use common::{customer, key, start};
 use promocodes::{
-    capture, from_json, Basket, Campaign, CaptureOptions, Currency, CustomerId, Decimal, InMemoryRedemptionStore,
-    Money, PromoCode, RedemptionError, RedemptionStore, Stack, StackQuote, UsageCounts,
+    capture, from_json, hold, usage_in_stack, Basket, Campaign, CaptureOptions, Code, Currency, CustomerId, Decimal,
+    HoldOptions, IdempotencyKey, InMemoryRedemptionStore, Money, PromoCode, RedemptionError, RedemptionStore, Stack,
+    StackQuote, UsageCounts,
 };
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -290,6 +291,78 @@ proptest! {
         match capture(&case.codes[order[at]], &case.store, case.customer.as_ref(), &left, now, options) {
             Err(RedemptionError::Rejected(rejected)) => prop_assert_eq!(rejected.rejection(), first.rejection()),
             other => prop_assert!(false, "{} was refused ({:?}) but its capture answered {other:?}", first.code(), first.rejection()),
+        }
+    }
+}
+
+/// What a keyed request of the stack prices each code on: the store's
+/// counts less the uses the request already has under `stack_key` (as the
+/// Worker's objects report them).
+fn keyed_usage(case: &Case, stack_key: &IdempotencyKey) -> Vec<UsageCounts> {
+    case.codes
+        .iter()
+        .map(|promo| {
+            // The stack's codes of the same campaign, as a campaign's object finds them among its own.
+            let sharing: Vec<Code> = case
+                .codes
+                .iter()
+                .filter(|other| other.campaign().is_some() && other.campaign() == promo.campaign())
+                .map(|other| other.code().clone())
+                .collect();
+            usage_in_stack(
+                &case.store,
+                promo,
+                case.customer.as_ref(),
+                Some(stack_key),
+                &sharing,
+                start(),
+            )
+            .expect("the store answers")
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
+    /// A stack held code by code, then captured under the same key, converts
+    /// each hold to exactly its part; a capture that died after `done` codes
+    /// finishes on its retry with the same parts (the first ones replayed).
+    #[test]
+    fn a_keyed_stack_is_quoted_again_as_it_first_was(world in world(), held in any::<bool>(), done in 0_usize..5) {
+        let case = Case::of(&world);
+        let stack_key = key("stack");
+        let stack = Stack::new(case.codes.clone()).expect("distinct codes");
+        let order = stack.application_order();
+        let now = start();
+        let Ok(first) = stack.quote(case.customer.as_ref(), &keyed_usage(&case, &stack_key), &case.basket, now) else {
+            return Ok(());
+        };
+        let baskets = first.baskets_applied_to(&case.basket);
+        let done = if held { first.codes().len() } else { done % (first.codes().len() + 1) };
+        for ((part, basket), &i) in first.codes().iter().zip(&baskets).zip(&order).take(done) {
+            let promo = &case.codes[i];
+            let customer = case.customer.as_ref();
+            let recorded = if held {
+                hold(promo, &case.store, customer, basket, now, &stack_key, HoldOptions::new()).map(|h| h.quote)
+            } else {
+                capture(promo, &case.store, customer, basket, now, CaptureOptions::new().idempotency_key(&stack_key)).map(|r| r.quote)
+            };
+            prop_assert_eq!(recorded.as_ref().ok(), Some(part.quote()), "{}'s first write", part.code());
+        }
+        // The capture (or the retry): priced again on the counts less the request's own uses.
+        let again = stack.quote(case.customer.as_ref(), &keyed_usage(&case, &stack_key), &case.basket, now);
+        prop_assert_eq!(again.as_ref().ok(), Some(&first), "quoted again as at first: {:?}", again.as_ref().err());
+        for (k, ((part, basket), &i)) in first.codes().iter().zip(&baskets).zip(&order).enumerate() {
+            let options = CaptureOptions::new().idempotency_key(&stack_key);
+            let captured = capture(&case.codes[i], &case.store, case.customer.as_ref(), basket, now, options);
+            match captured {
+                Ok(receipt) => {
+                    prop_assert_eq!(&receipt.quote, part.quote(), "{} records its part", part.code());
+                    prop_assert_eq!(receipt.replayed, !held && k < done, "{} replays only a capture done before", part.code());
+                }
+                Err(err) => prop_assert!(false, "{} was quoted {} but its capture failed: {err}", part.code(), part.discount()),
+            }
         }
     }
 }
