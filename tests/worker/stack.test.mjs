@@ -266,3 +266,40 @@ test("a stack holding its codes' last uses is captured, and its hold retried rep
   assert.equal(replay.status, 200, replay.text);
   assert.ok(replay.json.receipts.every((r) => r.replayed), replay.text);
 });
+
+test("two codes of one campaign with a budget: the stack's capture records exactly its quote, also after a hold (issue 32)", async () => {
+  const campaign = (id, limits) => call(base(), "PUT", `/v1/campaigns/${id}`,
+    { body: { discount: { kind: "percent", percent: "50" }, limits, combines_with: ["order"] }, headers: admin });
+  const addCodes = (id, codes) => call(base(), "POST", `/v1/campaigns/${id}/codes`,
+    { body: { codes }, headers: { ...admin, "idempotency-key": `${id}-import` } });
+  const parts = (answers) => answers.map((a) => [a.quote.code, a.quote.discount.amount]);
+  for (const id of ["HALF", "HALFHELD"]) {
+    assert.equal((await campaign(id, { total: 2, budget: eur("12.00"), when_budget_short: "partial" })).status, 201);
+    assert.equal((await addCodes(id, [`${id}-A`, `${id}-B`])).status, 201);
+  }
+  // 50% of 20.00 is 10.00; the second code's 5.00 is clipped to what the budget has left: 2.00.
+  const body = { codes: ["HALF-A", "HALF-B"], total: eur("20.00") };
+  const quoted = await quote(body);
+  assert.equal(quoted.status, 200, quoted.text);
+  assert.deepEqual(quoted.json.codes.map((p) => [p.code, p.discount.amount, p.budget_clipped ?? false]),
+    [["HALF-A", "10.00", false], ["HALF-B", "2.00", true]]);
+  assert.equal(quoted.json.payable.amount, "8.00");
+  const captured = await keyed("/v1/captures", "half-1", body);
+  assert.equal(captured.status, 201, captured.text);
+  assert.deepEqual(parts(captured.json.receipts), [["HALF-A", "10.00"], ["HALF-B", "2.00"]]);
+
+  // Held, then captured under the same key: each hold converts to its part, as quoted.
+  const held = { codes: ["HALFHELD-A", "HALFHELD-B"], total: eur("20.00") };
+  const holds = await keyed("/v1/holds", "half-2", held);
+  assert.equal(holds.status, 201, holds.text);
+  assert.deepEqual(parts(holds.json.holds), [["HALFHELD-A", "10.00"], ["HALFHELD-B", "2.00"]]);
+  // The campaign's two uses are held: anyone else's quote of the stack is refused.
+  assert.equal((await quote(held)).status, 422);
+  const converted = await keyed("/v1/captures", "half-2", held);
+  assert.equal(converted.status, 201, converted.text);
+  assert.deepEqual(parts(converted.json.receipts), [["HALFHELD-A", "10.00"], ["HALFHELD-B", "2.00"]]);
+  assert.ok(converted.json.receipts.every((r) => r.state === "captured" && !r.replayed), converted.text);
+  const replay = await keyed("/v1/captures", "half-2", held);
+  assert.equal(replay.status, 200, replay.text);
+  assert.deepEqual(parts(replay.json.receipts), [["HALFHELD-A", "10.00"], ["HALFHELD-B", "2.00"]]);
+});

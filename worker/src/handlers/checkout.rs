@@ -35,8 +35,9 @@ pub async fn quote(req: &Request, env: &Env) -> Answer {
 /// Each code's whole definition and usage (for the request's customer) from
 /// its object: what the core's [`Stack`] prices with. With the request's
 /// idempotency `key` (a hold or a capture), each code's usage leaves out the
-/// use it holds active under that key: converting (or replaying) a hold takes
-/// no new use. `Err(Ok(response))` is an object's own problem (an archived
+/// uses the request has under that key (its own, and for a campaign's code
+/// those of the stack's other codes of the campaign, which is why each object
+/// is sent the stack's `codes`): converting (or replaying) a hold takes no new use. `Err(Ok(response))` is an object's own problem (an archived
 /// code: unknown), as it answered it.
 pub(crate) async fn stack_parts(
     env: &Env,
@@ -53,7 +54,7 @@ pub(crate) async fn stack_parts(
     let mut usage = Vec::with_capacity(codes.len());
     for code in codes {
         require_known(env, code).await.map_err(Err)?;
-        let asked = json!({ "customer": customer, "key": key }).to_string();
+        let asked = json!({ "customer": customer, "key": key, "codes": codes }).to_string();
         let mut response = clients::call(env, code, Call::StackPart, Some(asked))
             .await
             .map_err(Err)?;

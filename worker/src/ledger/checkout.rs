@@ -24,14 +24,16 @@ impl Ledger {
     }
 
     /// A stack's part: the code's whole definition and its usage for the
-    /// customer in `{"customer"?, "key"?}`, read only, for the Worker to run
-    /// the core's [`Stack`](promocodes::Stack) with every code's part. With
-    /// the request's idempotency `key`, the use this code has under it (an
-    /// active hold, or a capture) is left out of the usage
-    /// ([`UsageCounts::without_use`](promocodes::UsageCounts::without_use)):
-    /// the stack's capture converts that hold, and a retry replays what was
-    /// done and finishes the rest, so none is refused for a use the request
-    /// already has.
+    /// customer in `{"customer"?, "key"?, "codes"?}`, read only, for the
+    /// Worker to run the core's [`Stack`](promocodes::Stack) with every
+    /// code's part. With the request's idempotency `key`, the uses the
+    /// request has under it (an active hold, or a capture) are left out of
+    /// the usage ([`promocodes::usage_in_stack`]): this code's own, and for a
+    /// campaign's code those of the stack's other `codes` that are this
+    /// campaign's too (its counts are shared). The stack's capture converts
+    /// those holds, and a retry replays what was done and finishes the rest,
+    /// so each is priced as on the first try and none is refused for a use
+    /// the request already has.
     pub(super) fn handle_stack_part(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
         #[derive(serde::Deserialize)]
         #[serde(deny_unknown_fields)]
@@ -40,21 +42,19 @@ impl Ledger {
             customer: Option<promocodes::CustomerId>,
             #[serde(default)]
             key: Option<IdempotencyKey>,
+            #[serde(default)]
+            codes: Vec<Code>,
         }
         let req: PartRequest = promocodes::from_json(body)?;
         let (store, definition) = self.live(code)?;
         let at = now()?;
-        let mut usage = store.usage_of(&definition.promo, req.customer.as_ref(), at)?;
-        if let Some(key) = &req.key {
-            if let Some(own) = store.reservation(code, key)?.filter(|own| own.counts_at(at)) {
-                let by_customer = own.customer.is_some() && own.customer == req.customer;
-                usage = usage.without_use(by_customer, own.quote.discount().amount());
-            }
-        }
-        json_response(
-            &serde_json::json!({ "definition": definition.promo, "usage": usage }),
-            200,
-        )
+        let promo = &definition.promo;
+        let sharing = match (&req.key, promo.campaign()) {
+            (Some(_), Some(_)) => store.campaign_codes_among(&req.codes)?,
+            _ => Vec::new(),
+        };
+        let usage = promocodes::usage_in_stack(&*store, promo, req.customer.as_ref(), req.key.as_ref(), &sharing, at)?;
+        json_response(&serde_json::json!({ "definition": promo, "usage": usage }), 200)
     }
 
     pub(super) async fn handle_hold(&self, key: &IdempotencyKey, body: &str) -> std::result::Result<Response, Problem> {
