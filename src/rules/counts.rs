@@ -254,21 +254,29 @@ impl UsageCounts {
     /// counts move, this code's own uses do not. What a later code of a
     /// [`Stack`](crate::Stack) is checked against when an earlier code of the
     /// stack shares its campaign, as its capture will be. Each count stops at
-    /// its largest value.
+    /// its largest value; `discounted` grows in `discount`'s currency (a sum
+    /// that is not an amount of it, from uses in several currencies, is kept
+    /// as it is: only a budget reads it, and a budgeted code has one currency).
     ///
     /// # Example
     ///
     /// ```
-    /// use promocodes::UsageCounts;
+    /// use promocodes::{Currency, Money, UsageCounts};
     ///
     /// let usage = UsageCounts::new(3, 1)?.with_discounted("6.00".parse()?)?.with_code_uses(1)?;
-    /// let after = usage.after_campaign_use(true, "2.00".parse()?);
+    /// let after = usage.after_campaign_use(true, &Money::parse("2.00", Currency::EUR)?);
     /// assert_eq!((after.total(), after.per_customer(), after.code_uses()), (4, 2, 1));
     /// assert_eq!(after.discounted().to_string(), "8.00");
     /// assert_eq!(after.without_campaign_use(true, "2.00".parse()?), usage);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn after_campaign_use(&self, with_customer: bool, discount: Decimal) -> UsageCounts {
+    #[inline(never)]
+    pub fn after_campaign_use(&self, with_customer: bool, discount: &Money) -> UsageCounts {
+        // In minor units, as money is added everywhere else (no decimal arithmetic in the browser module).
+        let discounted = Money::new(self.discounted, discount.currency())
+            .ok()
+            .and_then(|sum| sum.checked_add(discount))
+            .map_or(self.discounted, |sum| sum.amount());
         UsageCounts {
             total: self.total.saturating_add(1),
             per_customer: if with_customer {
@@ -276,7 +284,7 @@ impl UsageCounts {
             } else {
                 self.per_customer
             },
-            discounted: self.discounted.checked_add(discount).unwrap_or(Decimal::MAX),
+            discounted,
             per_code: self.per_code,
         }
     }

@@ -3,7 +3,6 @@
 
 use std::fmt;
 
-use rust_decimal::Decimal;
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -265,7 +264,7 @@ impl Stack {
         // The basket as the codes applied so far left it.
         let mut left = basket.clone();
         // The campaign and discount of each code applied so far that counts under a campaign.
-        let mut shared: Vec<(&Code, Decimal)> = Vec::new();
+        let mut shared: Vec<(&Code, Money)> = Vec::new();
         // By class in the order of application, and within a class as listed.
         for (i, promo) in self.application_order().into_iter().map(|i| (i, &self.codes[i])) {
             let mut usage = usage.get(i).copied().unwrap_or(UsageCounts::ZERO);
@@ -273,7 +272,7 @@ impl Stack {
             // has taken its use by the time this code is written.
             if let Some(campaign) = promo.campaign() {
                 for (_, off) in shared.iter().filter(|(other, _)| *other == campaign) {
-                    usage = usage.after_campaign_use(customer.is_some(), *off);
+                    usage = usage.after_campaign_use(customer.is_some(), off);
                 }
             }
             let conflict = self.codes[..i].iter().find(|earlier| !earlier.combines(promo));
@@ -286,7 +285,7 @@ impl Stack {
                 (Ok(quote), None) => {
                     left.take_off(&quote);
                     if let Some(campaign) = promo.campaign() {
-                        shared.push((campaign, quote.discount().amount()));
+                        shared.push((campaign, *quote.discount()));
                     }
                     parts.push(StackPart {
                         class: promo.class(),
