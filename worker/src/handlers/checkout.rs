@@ -37,8 +37,9 @@ pub async fn quote(req: &Request, env: &Env) -> Answer {
 /// idempotency `key` (a hold or a capture), each code's usage leaves out the
 /// uses the request has under that key (its own, and for a campaign's code
 /// those of the stack's other codes of the campaign, which is why each object
-/// is sent the stack's `codes`): converting (or replaying) a hold takes no new use. `Err(Ok(response))` is an object's own problem (an archived
-/// code: unknown), as it answered it.
+/// is sent the stack's `codes`): converting (or replaying) a hold takes no new
+/// use. `Err(Ok(response))` is an object's own problem (an archived code:
+/// unknown), as it answered it.
 pub(crate) async fn stack_parts(
     env: &Env,
     codes: &[Code],
