@@ -104,7 +104,7 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
             }
             let payment = payments::flow::PaymentCapture {
                 code: code.as_str().to_owned(),
-                key: payment_intent.clone(),
+                key: payment_intent,
                 customer,
                 basket: basket_json,
                 charged: charged_major,
@@ -113,11 +113,8 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
             };
             let body = serde_json::to_string(&payment).map_err(|e| Problem::Internal(e.to_string()))?;
             let request = Call::PaymentCapture.request(&code, &[], Some(body), &[])?;
-            let response = to_ledger_logged(env, &code, request).await?;
-            if response.status_code() == 200 {
-                index_payment(env, &payment_intent, &[&code]).await?;
-            }
-            Ok(response)
+            // The payment is indexed under its code already (`refunded_before` claimed it).
+            to_ledger_logged(env, &code, request).await
         }
         payments::Action::Release {
             event_id,
