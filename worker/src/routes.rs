@@ -58,7 +58,7 @@ pub enum Handler {
     AddCampaignCodes,
     /// `GET /v1/campaigns/{id}/codes`: a page of its codes.
     CampaignCodes,
-    /// `GET /v1/campaigns/{id}/redemptions`: its uses, each with its code.
+    /// `GET /v1/campaigns/{id}/redemptions`: its history (every record of its codes), each with its code.
     CampaignRedemptions,
     /// `GET /v1/campaigns/{id}/stats`: its figures.
     CampaignStats,

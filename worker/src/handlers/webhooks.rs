@@ -15,6 +15,9 @@ use crate::payments::{self, Promo};
 use crate::problem::Problem;
 use crate::protocol::Call;
 
+mod refunds;
+use refunds::{refund_codes, refund_first, refunded_before};
+
 /// The secret Stripe signs webhooks with (`whsec_...`).
 pub const STRIPE_WEBHOOK_SECRET: &str = "STRIPE_WEBHOOK_SECRET";
 
@@ -32,9 +35,10 @@ pub const STRIPE_WEBHOOK_SECRET: &str = "STRIPE_WEBHOOK_SECRET";
 /// - `payment_intent.canceled`, `payment_intent.payment_failed` and a full
 ///   `charge.refunded` release what is recorded under the PaymentIntent's id.
 /// - Events come in any order. A full refund is final for its PaymentIntent
-///   (recorded even when nothing was held or captured yet), and so is a
-///   refused payment capture for its key: what arrives after either replays
-///   it and records nothing.
+///   (recorded even when nothing was held or captured yet, and even when no
+///   code of the payment is known yet: the catalog's payment index keeps it,
+///   see [`refunds`]), and so is a refused payment capture for its key: what
+///   arrives after either replays it and records nothing.
 /// - Everything else is answered 200 and ignored; a conflict or a store
 ///   failure is a 5xx, so that Stripe delivers the event again.
 pub async fn handle(req: &Request, env: &Env) -> Answer {
@@ -78,6 +82,11 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
                         charged_major,
                         currency,
                     };
+                    if let Some(answer) =
+                        refunded_before(env, &payment.event_id, &payment.payment_intent, &payment.codes).await?
+                    {
+                        return Ok(answer);
+                    }
                     return capture_stack(env, payment).await;
                 }
                 // A list of one is one code.
@@ -90,9 +99,12 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
             if !is_known(env, &code).await? {
                 return webhook_ignored(&event_id, &format!("no promo code {code} is defined"));
             }
+            if let Some(answer) = refunded_before(env, &event_id, &payment_intent, std::slice::from_ref(&code)).await? {
+                return Ok(answer);
+            }
             let payment = payments::flow::PaymentCapture {
                 code: code.as_str().to_owned(),
-                key: payment_intent.clone(),
+                key: payment_intent,
                 customer,
                 basket: basket_json,
                 charged: charged_major,
@@ -101,11 +113,8 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
             };
             let body = serde_json::to_string(&payment).map_err(|e| Problem::Internal(e.to_string()))?;
             let request = Call::PaymentCapture.request(&code, &[], Some(body), &[])?;
-            let response = to_ledger_logged(env, &code, request).await?;
-            if response.status_code() == 200 {
-                index_payment(env, &payment_intent, &[&code]).await?;
-            }
-            Ok(response)
+            // The payment is indexed under its code already (`refunded_before` claimed it).
+            to_ledger_logged(env, &code, request).await
         }
         payments::Action::Release {
             event_id,
@@ -117,7 +126,14 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
             // The payment index names the code (or the stack's codes) the payment was captured for;
             // a charge's metadata may be stale (copied once, at confirmation), so it is only a hint,
             // for what the index does not have (a hold, which is indexed when captured).
-            let codes = match payment_codes(env, &payment_intent).await? {
+            // A full refund is final for its payment in the catalog first, whether or not its
+            // codes are known yet: a success that comes later (or races it) finds it there.
+            let indexed = if holds_only {
+                payment_codes(env, &payment_intent).await?
+            } else {
+                refund_codes(env, &payment_intent, &reason).await?
+            };
+            let codes = match indexed {
                 Some(codes) => codes,
                 None => match promo {
                     Some(Promo::Code(code)) => Code::parse(&code).ok().into_iter().collect(),
@@ -135,6 +151,9 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
                 return release_stack(env, &event_id, &codes, release).await;
             }
             let Some(code) = codes.into_iter().next() else {
+                if !holds_only {
+                    return refund_first(&event_id, &payment_intent);
+                }
                 return webhook_ignored(&event_id, &format!("nothing is recorded for {payment_intent}"));
             };
             if !is_known(env, &code).await? {
