@@ -75,6 +75,15 @@ test("a held or captured stack replays as a whole after its codes' definitions c
   assert.equal(other.json.type, "/problems/idempotency_key_reused", other.text);
   assert.equal(await stateUnder("EP", "edit-captured"), "captured");
   assert.equal(await stateUnder("EO", "edit-captured"), "captured");
+  // Archived, a code takes no new stack, but the captured one still replays (as one code's capture does).
+  const archived = await call(base(), "DELETE", "/v1/codes/EO", { headers: admin });
+  assert.equal(archived.status, 200, archived.text);
+  const afterArchive = await keyed("/v1/captures", "edit-captured", { codes: ["EO", "EP"], lines });
+  assert.equal(afterArchive.status, 200, afterArchive.text);
+  assert.deepEqual(parts(afterArchive.json.receipts), [["EP", "captured", "2.50", true], ["EO", "captured", "2.00", true]]);
+  const fresh = await keyed("/v1/captures", "edit-fresh", { codes: ["EO", "EP"], lines });
+  assert.equal(fresh.status, 404, fresh.text);
+  assert.equal(await stateUnder("EP", "edit-fresh"), undefined, "nothing taken for a stack with an unknown code");
 });
 
 test("a stack refused part way gives back only what this request newly took, never a use its key had", async () => {

@@ -32,7 +32,8 @@ impl Ledger {
     /// ([`Stack::resume`](promocodes::Stack::resume): it is not priced again).
     /// With `payment` (the key is a payment's id), the use is looked up as
     /// the payment flow captures it: under `<id>:paid` when a failed attempt
-    /// released the hold under the id.
+    /// released the hold under the id. An archived code is unknown, unless
+    /// it has such a use: a retry of a capture recorded before still replays.
     pub(super) fn handle_stack_part(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
         #[derive(serde::Deserialize)]
         #[serde(deny_unknown_fields)]
@@ -45,7 +46,7 @@ impl Ledger {
             payment: bool,
         }
         let req: PartRequest = promocodes::from_json(body)?;
-        let (store, definition) = self.live(code)?;
+        let (store, definition) = self.stored(code)?;
         let at = now()?;
         let usage = store.usage_of(&definition.promo, req.customer.as_ref(), at)?;
         let mut recorded = None;
@@ -55,6 +56,10 @@ impl Ledger {
                 own = store.reservation(code, &crate::payments::flow::paid_after_release(key)?)?;
             }
             recorded = own.filter(|own| own.counts_at(at)).map(|own| own.quote);
+        }
+        // An archived code takes no new use; one it has under the key still replays.
+        if definition.archived && recorded.is_none() {
+            return Err(Problem::UnknownCode(code.clone()));
         }
         json_response(
             &serde_json::json!({ "definition": definition.promo, "usage": usage, "recorded": recorded }),
