@@ -253,7 +253,7 @@ async fn capture_stack(env: &Env, payment: StackPayment) -> Answer {
         Ok(charged) => charged,
         Err(err) => return refused(json!([]), format!("the amount charged: {err}")),
     };
-    // A hold taken under the PaymentIntent's id is the payment's own use: priced without it.
+    // A use under the PaymentIntent's id (or `<id>:paid`) is the payment's own: taken as it was.
     let key = IdempotencyKey::parse(&payment.payment_intent)?;
     let parts = match checkout::stack_parts(env, &payment.codes, customer.as_ref(), Some(&key), true).await {
         Ok(parts) => parts,
