@@ -147,3 +147,29 @@ fn a_record_for_another_basket_is_a_reused_key() {
         other => panic!("expected a reused key, got {other:?}"),
     }
 }
+
+#[test]
+fn a_stack_recorded_whole_replays_after_an_edit_moved_a_code_to_another_class() {
+    let stack = Stack::new(codes("20", "100.00")).unwrap();
+    let first = stack.quote(None, &[UsageCounts::ZERO; 3], &basket(), now()).unwrap();
+    // SAVE10, an order code applied after MUGS, is now a product code (for grinders), applied first.
+    let mut edited = codes("20", "100.00");
+    edited[0] = code(
+        json!({"code": "SAVE10", "discount": {"kind": "percent", "percent": "10"},
+                            "applies_to": {"skus": ["GRINDER"]}, "combines_with": ["product", "shipping"]}),
+    );
+    let edited = Stack::new(edited).unwrap();
+    let all = recorded(&edited, &first, &["SAVE10", "SHIPFREE", "MUGS"]);
+    let resumed = edited
+        .resume(None, &[UsageCounts::ZERO; 3], &all, &basket(), now())
+        .unwrap();
+    assert!(resumed.charges_as(&first));
+    let order: Vec<&str> = resumed.codes().iter().map(|p| p.code().as_str()).collect();
+    assert_eq!(order, ["MUGS", "SAVE10", "SHIPFREE"]);
+    // Half recorded, the rest is priced in today's order: SAVE10's record is not for the whole basket.
+    let half = recorded(&edited, &first, &["SAVE10"]);
+    assert!(matches!(
+        edited.resume(None, &[UsageCounts::ZERO; 3], &half, &basket(), now()),
+        Err(StackResumeError::KeyReused { .. })
+    ));
+}
