@@ -235,7 +235,8 @@ pub use crate::redemption::{CaptureError, CaptureRejected, RedeemError};
 pub use crate::rules::{
     AppliesTo, Audience, Basket, BudgetShort, Campaign, CodeClass, CodeClasses, CodePattern, Discount, DiscountKind,
     Line, PromoCode, PromoCodeBuilder, PromoCodeRejected, PublicDefinition, Quote, QuoteLine, QuoteShipping, Rejection,
-    ShownStack, Stack, StackPart, StackQuote, StackRefusal, StackRejected, UsageCounts, UsageInCurrency, UsageLimits,
+    ShownStack, Stack, StackPart, StackQuote, StackRefusal, StackRejected, StackResumeError, UsageCounts,
+    UsageInCurrency, UsageLimits,
 };
 #[cfg(feature = "testing")]
 pub use crate::store::testing;

@@ -13,6 +13,10 @@ use super::quote::{Quote, QuoteLine, QuoteShipping};
 use super::rejection::{PromoCodeRejected, Rejection};
 use crate::values::{Code, CustomerId, InputError, Money, Timestamp};
 
+mod resume;
+
+pub use resume::StackResumeError;
+
 /// What a code discounts, which decides when it applies in a [`Stack`]:
 /// product codes first, then order codes, then shipping codes.
 ///
@@ -253,33 +257,12 @@ impl Stack {
         basket: &Basket,
         now: Timestamp,
     ) -> Result<StackQuote, StackRejected> {
-        let mut refusals: Vec<StackRefusal> = Vec::new();
-        let mut parts: Vec<StackPart> = Vec::with_capacity(self.codes.len());
-        // The basket as the codes applied so far left it.
-        let mut left = basket.clone();
-        // By class in the order of application, and within a class as listed.
-        for (i, promo) in self.application_order().into_iter().map(|i| (i, &self.codes[i])) {
-            let usage = usage.get(i).copied().unwrap_or(UsageCounts::ZERO);
-            let conflict = self.codes[..i].iter().find(|earlier| !earlier.combines(promo));
-            match (promo.quote(customer, usage, &left, now), conflict) {
-                (Err(refused), _) => refusals.push(StackRefusal::new(refused)),
-                (Ok(_), Some(other)) => refusals.push(StackRefusal {
-                    refused: PromoCodeRejected::not_combinable(promo, other),
-                    with: Some(other.code().clone()),
-                }),
-                (Ok(quote), None) => {
-                    left.take_off(&quote);
-                    parts.push(StackPart {
-                        class: promo.class(),
-                        quote,
-                    });
-                }
+        self.resume(customer, usage, &[], basket, now).map_err(|err| match err {
+            StackResumeError::Rejected(rejected) => rejected,
+            StackResumeError::KeyReused { .. } => {
+                unreachable!("nothing is recorded, so no record is for another basket")
             }
-        }
-        if !refusals.is_empty() {
-            return Err(StackRejected { refusals });
-        }
-        Ok(StackQuote::of(basket, &left, parts, now))
+        })
     }
 }
 

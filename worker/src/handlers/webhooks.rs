@@ -2,7 +2,7 @@
 //! find the code, and forward the capture or release to the code's object,
 //! which decides it ([`crate::ledger`]'s payment flow).
 
-use promocodes::{Basket, Code, Currency, CustomerId, IdempotencyKey, Money};
+use promocodes::{Basket, Code, Currency, CustomerId, IdempotencyKey, Money, StackResumeError};
 use serde_json::{json, Value};
 use worker::{Env, Request, Response};
 
@@ -229,8 +229,11 @@ const STACK_UNDONE: &str = "payment_intent.succeeded: another code of the stack 
 /// none, as `POST /v1/captures` with `codes` under the PaymentIntent's id.
 ///
 /// 1. The stack is priced with every code's definition and usage by the
-///    core's [`promocodes::Stack`] on `metadata.promo_basket` (required for a
-///    stack), and its payable must be `amount_received`. A stack refused
+///    core's [`promocodes::Stack::resume`] on `metadata.promo_basket`
+///    (required for a stack), and its payable must be `amount_received`. A
+///    code already captured (or held) under the payment is its record as it
+///    is, never priced again: a redelivery of a captured stack replays what
+///    the first delivery answered, whatever changed since. A stack refused
 ///    here (a code's own rule, `not_combinable`, a changed price, a bad
 ///    customer or basket) records nothing: it is answered 200 `refused` with
 ///    `rejections` and logged, and a redelivery prices it again.
@@ -269,9 +272,9 @@ async fn capture_stack(env: &Env, payment: StackPayment) -> Answer {
         Ok(charged) => charged,
         Err(err) => return refused(json!([]), format!("the amount charged: {err}")),
     };
-    // A hold taken under the PaymentIntent's id is the payment's own use: priced without it.
+    // A use under the PaymentIntent's id (or `<id>:paid`) is the payment's own: taken as it was.
     let key = IdempotencyKey::parse(&payment.payment_intent)?;
-    let (stack, usage) = match checkout::stack_parts(env, &payment.codes, customer.as_ref(), Some(&key)).await {
+    let parts = match checkout::stack_parts(env, &payment.codes, customer.as_ref(), Some(&key), true).await {
         Ok(parts) => parts,
         Err(answer) => {
             let response = answer?;
@@ -281,12 +284,19 @@ async fn capture_stack(env: &Env, payment: StackPayment) -> Answer {
             return Ok(response);
         }
     };
-    let quote = match stack.quote(customer.as_ref(), &usage, &basket, crate::ledger::now()?) {
+    // A code captured (or held) under the payment is its record as it is, never priced again: a
+    // redelivery of a captured stack replays it, whatever changed since.
+    let now = crate::ledger::now()?;
+    let quote = match parts
+        .stack
+        .resume(customer.as_ref(), &parts.usage, &parts.recorded, &basket, now)
+    {
         Ok(quote) => quote,
-        Err(rejected) => {
+        Err(StackResumeError::Rejected(rejected)) => {
             let first = rejected.refusals().first().map(|r| r.rejection().code());
             return stack_refused(&payment, json!(first), json!(rejected.refusals()), rejected.to_string());
         }
+        Err(other) => return stack_refused(&payment, Value::Null, json!([]), other.to_string()),
     };
     if quote.payable() != &charged {
         let detail = format!(
