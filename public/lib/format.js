@@ -11,8 +11,17 @@ export const count = (n) => numberFormat.format(n);
 
 const percentFormat = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 4 });
 
-/** A percent written as the core writes it ("12.5", a decimal string) in the locale's style: "12.5%". */
-export const percent = (text) => percentFormat.format(movePoint(text, 2));
+/**
+ * A percent written as the core writes it ("12.5", a decimal string) in the locale's style: "12.5%",
+ * exactly (the point moves in the text; no number). Text that is not a decimal is shown as it is.
+ */
+export function percent(text) {
+  try {
+    return percentFormat.format(movePoint(text, 2));
+  } catch {
+    return `${text}%`;
+  }
+}
 
 /** The first letter in capitals: "the budget" → "The budget". */
 export const capitalise = (text) => (text ? text.charAt(0).toUpperCase() + text.slice(1) : text);
