@@ -36,7 +36,7 @@ export function explain(status, problem, what = "") {
 }
 
 // What the console does when the current token is refused (sign out, say why): set by admin.js.
-let onUnauthorized = () => {};
+let onUnauthorized = (_error) => {};
 
 /** Sets what a 401 to the current token does (called with the ApiError). */
 export function whenUnauthorized(handler) {
