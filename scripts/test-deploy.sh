@@ -43,10 +43,10 @@ fi
 assets=$(awk '/ from the assets directory /{ on = 1; next } on && /^\//{ print; next } on { exit }' "$deploy_log")
 [ -n "$assets" ] || { tail -n 40 "$deploy_log" >&2; fail "wrangler listed no asset files"; }
 log "assets: $(tr '\n' ' ' <<<"$assets")"
-# The page, its script, and the browser module the script imports (./pkg/promocodes.js, which loads
-# promocodes_bg.wasm next to itself).
+# The page, its script, the modules it imports (public/checkout/, public/lib/), and the browser module
+# (./pkg/promocodes.js, which loads promocodes_bg.wasm next to itself).
 grep -qF "from './pkg/promocodes.js'" "$clone/public/app.js" || fail "public/app.js no longer imports ./pkg/promocodes.js: update this test"
-for want in /index.html /app.js /pkg/promocodes.js /pkg/promocodes_bg.wasm; do
+for want in /index.html /app.js /checkout/page.js /lib/money.js /pkg/promocodes.js /pkg/promocodes_bg.wasm; do
   grep -qxF "$want" <<<"$assets" || fail "the deploy would not ship $want"
 done
 

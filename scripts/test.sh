@@ -16,6 +16,9 @@ cargo fmt --all --check
 stage "lint"
 cargo clippy --workspace --all-targets --all-features -- -D warnings
 
+stage "pages: the checkout's and the console's pure modules (money, formats, forms) under node --test"
+node --test tests/js/
+
 stage "docs: rustdoc for the workspace, broken links and other warnings denied"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features
 

@@ -226,17 +226,17 @@ pub use crate::json::from_json;
 #[allow(deprecated)]
 pub use crate::json::malformed;
 pub use crate::redemption::{
-    capture, capture_async, hold, hold_async, redeem, redeem_async, release, release_async, usage_in_stack,
-    CaptureOptions, Hold, HoldOptions, Misuse, Receipt, RedeemOptions, RedemptionConflict, RedemptionError,
-    RedemptionRejected, ReleaseError, Released, DEFAULT_ATTEMPTS, DEFAULT_HOLD_TTL_SECONDS, MAX_HOLD_TTL_SECONDS,
-    MAX_REASON_LEN, MIN_HOLD_TTL_SECONDS,
+    capture, capture_async, hold, hold_async, redeem, redeem_async, release, release_async, CaptureOptions, Hold,
+    HoldOptions, Misuse, Receipt, RedeemOptions, RedemptionConflict, RedemptionError, RedemptionRejected, ReleaseError,
+    Released, DEFAULT_ATTEMPTS, DEFAULT_HOLD_TTL_SECONDS, MAX_HOLD_TTL_SECONDS, MAX_REASON_LEN, MIN_HOLD_TTL_SECONDS,
 };
 #[allow(deprecated)]
 pub use crate::redemption::{CaptureError, CaptureRejected, RedeemError};
 pub use crate::rules::{
     AppliesTo, Audience, Basket, BudgetShort, Campaign, CodeClass, CodeClasses, CodePattern, Discount, DiscountKind,
     Line, PromoCode, PromoCodeBuilder, PromoCodeRejected, PublicDefinition, Quote, QuoteLine, QuoteShipping, Rejection,
-    ShownStack, Stack, StackPart, StackQuote, StackRefusal, StackRejected, UsageCounts, UsageInCurrency, UsageLimits,
+    ShownStack, Stack, StackPart, StackQuote, StackRefusal, StackRejected, StackResumeError, UsageCounts,
+    UsageInCurrency, UsageLimits,
 };
 #[cfg(feature = "testing")]
 pub use crate::store::testing;

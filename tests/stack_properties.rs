@@ -10,8 +10,8 @@ mod common;
 
 use common::{customer, key, start};
 use promocodes::{
-    capture, from_json, hold, usage_in_stack, Basket, Campaign, CaptureOptions, Code, Currency, CustomerId, Decimal,
-    HoldOptions, IdempotencyKey, InMemoryRedemptionStore, Money, PromoCode, RedemptionError, RedemptionStore, Stack,
+    capture, from_json, hold, Basket, Campaign, CaptureOptions, Currency, CustomerId, Decimal, HoldOptions,
+    IdempotencyKey, InMemoryRedemptionStore, Money, PromoCode, Quote, RedemptionError, RedemptionStore, Stack,
     StackQuote, UsageCounts,
 };
 use proptest::prelude::*;
@@ -295,29 +295,17 @@ proptest! {
     }
 }
 
-/// What a keyed request of the stack prices each code on: the store's
-/// counts less the uses the request already has under `stack_key` (as the
-/// Worker's objects report them).
-fn keyed_usage(case: &Case, stack_key: &IdempotencyKey) -> Vec<UsageCounts> {
+/// Each code's use under the stack's key that counts now (held or
+/// captured), as its object answers it for a retry ([`Stack::resume`]).
+fn recorded(case: &Case, stack_key: &IdempotencyKey) -> Vec<Option<Quote>> {
     case.codes
         .iter()
         .map(|promo| {
-            // The stack's codes of the same campaign, as a campaign's object finds them among its own.
-            let sharing: Vec<Code> = case
-                .codes
-                .iter()
-                .filter(|other| other.campaign().is_some() && other.campaign() == promo.campaign())
-                .map(|other| other.code().clone())
-                .collect();
-            usage_in_stack(
-                &case.store,
-                promo,
-                case.customer.as_ref(),
-                Some(stack_key),
-                &sharing,
-                start(),
-            )
-            .expect("the store answers")
+            let own = case
+                .store
+                .reservation(promo.code(), stack_key)
+                .expect("the store answers");
+            own.filter(|own| own.counts_at(start())).map(|own| own.quote)
         })
         .collect()
 }
@@ -335,7 +323,7 @@ proptest! {
         let stack = Stack::new(case.codes.clone()).expect("distinct codes");
         let order = stack.application_order();
         let now = start();
-        let Ok(first) = stack.quote(case.customer.as_ref(), &keyed_usage(&case, &stack_key), &case.basket, now) else {
+        let Ok(first) = stack.quote(case.customer.as_ref(), &usage(&case), &case.basket, now) else {
             return Ok(());
         };
         let baskets = first.baskets_applied_to(&case.basket);
@@ -350,8 +338,9 @@ proptest! {
             };
             prop_assert_eq!(recorded.as_ref().ok(), Some(part.quote()), "{}'s first write", part.code());
         }
-        // The capture (or the retry): priced again on the counts less the request's own uses.
-        let again = stack.quote(case.customer.as_ref(), &keyed_usage(&case, &stack_key), &case.basket, now);
+        // The capture (or the retry): each code's use under the key as it is, the rest priced on
+        // the counts the store reports now.
+        let again = stack.resume(case.customer.as_ref(), &usage(&case), &recorded(&case, &stack_key), &case.basket, now);
         prop_assert_eq!(again.as_ref().ok(), Some(&first), "quoted again as at first: {:?}", again.as_ref().err());
         for (k, ((part, basket), &i)) in first.codes().iter().zip(&baskets).zip(&order).enumerate() {
             let options = CaptureOptions::new().idempotency_key(&stack_key);

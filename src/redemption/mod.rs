@@ -7,14 +7,12 @@ mod answer;
 mod decide;
 mod error;
 mod options;
-mod stack;
 
 pub use answer::{Hold, Receipt, Released};
 #[allow(deprecated)]
 pub use error::{CaptureError, CaptureRejected, RedeemError};
 pub use error::{Misuse, RedemptionConflict, RedemptionError, RedemptionRejected, ReleaseError};
 pub use options::{CaptureOptions, HoldOptions, RedeemOptions};
-pub use stack::usage_in_stack;
 
 use decide::{Attempt, Goal};
 

@@ -267,7 +267,6 @@ impl UsageCounts {
     /// let after = usage.after_campaign_use(true, &Money::parse("2.00", Currency::EUR)?);
     /// assert_eq!((after.total(), after.per_customer(), after.code_uses()), (4, 2, 1));
     /// assert_eq!(after.discounted().to_string(), "8.00");
-    /// assert_eq!(after.without_campaign_use(true, "2.00".parse()?), usage);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[inline(never)]
@@ -287,19 +286,6 @@ impl UsageCounts {
             discounted,
             per_code: self.per_code,
         }
-    }
-
-    /// The counts of a campaign's code without one use of another code of
-    /// the same campaign by this customer (by anyone, when `with_customer`
-    /// is false) that took `discount` off: the campaign's counts less that
-    /// use, this code's own uses as they are; each count stops at zero. What
-    /// a stack's retry prices a code against when another of its codes
-    /// shares the campaign and already has its use under the request's key
-    /// (see [`without_use`](UsageCounts::without_use)).
-    pub fn without_campaign_use(&self, with_customer: bool, discount: Decimal) -> UsageCounts {
-        let mut usage = self.without_use(with_customer, discount);
-        usage.per_code = self.per_code.map(|uses| uses.min(usage.total));
-        usage
     }
 
     /// The counts after one more redemption by this customer (by anyone, when

@@ -23,6 +23,8 @@ pub use definition::{
 pub use pattern::CodePattern;
 pub use quote::{Quote, QuoteLine, QuoteShipping};
 pub use rejection::{PromoCodeRejected, Rejection};
-pub use stack::{CodeClass, CodeClasses, ShownStack, Stack, StackPart, StackQuote, StackRefusal, StackRejected};
+pub use stack::{
+    CodeClass, CodeClasses, ShownStack, Stack, StackPart, StackQuote, StackRefusal, StackRejected, StackResumeError,
+};
 
 pub(crate) use basket::{check_categories, check_quantity};

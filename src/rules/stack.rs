@@ -13,6 +13,10 @@ use super::quote::{Quote, QuoteLine, QuoteShipping};
 use super::rejection::{PromoCodeRejected, Rejection};
 use crate::values::{Code, CustomerId, InputError, Money, Timestamp};
 
+mod resume;
+
+pub use resume::StackResumeError;
+
 /// What a code discounts, which decides when it applies in a [`Stack`]:
 /// product codes first, then order codes, then shipping codes.
 ///
@@ -239,13 +243,7 @@ impl Stack {
     ///
     /// `usage[i]` is what a store last said about the `i`-th code as listed
     /// (and this customer); a code without an entry counts
-    /// [`UsageCounts::ZERO`]. Every shared limit counts once across the
-    /// stack: a campaign's code is checked against its counts after each
-    /// code of the same campaign that applies before it took its part
-    /// ([`UsageCounts::after_campaign_use`]), as the capture of the stack,
-    /// code after code, will find them. So with nothing else running, each
-    /// code's capture with its part's basket ([`StackQuote::baskets_applied_to`])
-    /// records exactly its part.
+    /// [`UsageCounts::ZERO`].
     ///
     /// # Errors
     ///
@@ -259,45 +257,12 @@ impl Stack {
         basket: &Basket,
         now: Timestamp,
     ) -> Result<StackQuote, StackRejected> {
-        let mut refusals: Vec<StackRefusal> = Vec::new();
-        let mut parts: Vec<StackPart> = Vec::with_capacity(self.codes.len());
-        // The basket as the codes applied so far left it.
-        let mut left = basket.clone();
-        // The campaign and discount of each code applied so far that counts under a campaign.
-        let mut shared: Vec<(&Code, Money)> = Vec::new();
-        // By class in the order of application, and within a class as listed.
-        for (i, promo) in self.application_order().into_iter().map(|i| (i, &self.codes[i])) {
-            let mut usage = usage.get(i).copied().unwrap_or(UsageCounts::ZERO);
-            // A campaign's counts are shared: each earlier code of its campaign in this stack
-            // has taken its use by the time this code is written.
-            if let Some(campaign) = promo.campaign() {
-                for (_, off) in shared.iter().filter(|(other, _)| *other == campaign) {
-                    usage = usage.after_campaign_use(customer.is_some(), off);
-                }
+        self.resume(customer, usage, &[], basket, now).map_err(|err| match err {
+            StackResumeError::Rejected(rejected) => rejected,
+            StackResumeError::KeyReused { .. } => {
+                unreachable!("nothing is recorded, so no record is for another basket")
             }
-            let conflict = self.codes[..i].iter().find(|earlier| !earlier.combines(promo));
-            match (promo.quote(customer, usage, &left, now), conflict) {
-                (Err(refused), _) => refusals.push(StackRefusal::new(refused)),
-                (Ok(_), Some(other)) => refusals.push(StackRefusal {
-                    refused: PromoCodeRejected::not_combinable(promo, other),
-                    with: Some(other.code().clone()),
-                }),
-                (Ok(quote), None) => {
-                    left.take_off(&quote);
-                    if let Some(campaign) = promo.campaign() {
-                        shared.push((campaign, *quote.discount()));
-                    }
-                    parts.push(StackPart {
-                        class: promo.class(),
-                        quote,
-                    });
-                }
-            }
-        }
-        if !refusals.is_empty() {
-            return Err(StackRejected { refusals });
-        }
-        Ok(StackQuote::of(basket, &left, parts, now))
+        })
     }
 }
 

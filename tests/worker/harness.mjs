@@ -216,11 +216,13 @@ async function startWorkerOnce({
 export async function call(base, method, route, { body, headers = {}, raw } = {}) {
   for (let attempt = 0; ; attempt++) {
     const init = { method, headers: { ...headers } };
-    if (raw !== undefined) init.body = raw;
-    else if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      init.headers["content-type"] ??= "application/json";
+    // A body is JSON unless the test names another Content-Type (`"content-type": null`: none at all).
+    const typed = Object.keys(init.headers).find((name) => name.toLowerCase() === "content-type");
+    if (raw !== undefined || body !== undefined) {
+      init.body = raw !== undefined ? raw : JSON.stringify(body);
+      if (typed === undefined) init.headers["content-type"] = "application/json";
     }
+    if (typed !== undefined && init.headers[typed] === null) delete init.headers[typed];
     let res;
     try {
       res = await rawFetch(base + route, init);

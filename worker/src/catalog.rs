@@ -7,6 +7,12 @@
 //! exists only when an isolate has not yet seen that code (the Worker
 //! remembers known codes), so buyers' traffic does not queue on it.
 //!
+//! It also keeps the payment index: the codes each payment was captured for
+//! (so that a refund that does not name them finds them), and whether a full
+//! refund of the payment came, final for it even before its codes are known
+//! (a payment's success claims its codes here before anything is captured,
+//! and finds the refund: see [`Claim`] and [`Refund`]).
+//!
 //! A `PUT` writes here twice around the code's own object: first an intent
 //! (`pending`), then the commit. If the Worker fails between the object's
 //! write and the commit, the row stays pending, and the next listing repairs
@@ -35,6 +41,12 @@ const CAMPAIGN_COLUMN: &str = "ALTER TABLE codes ADD COLUMN campaign TEXT";
 /// `Idempotency-Key` of its `POST /v1/campaigns/{id}/codes` (NULL before
 /// this column existed); added to catalogs older than it.
 const BATCH_COLUMN: &str = "ALTER TABLE codes ADD COLUMN batch TEXT";
+
+/// A full refund of a payment: `payments.refunded` is the refund's reason
+/// (NULL while none came), final for the payment whether or not its codes are
+/// known (`payments.code` is empty when the refund came first); added to
+/// catalogs older than it.
+const REFUNDED_COLUMN: &str = "ALTER TABLE payments ADD COLUMN refunded TEXT";
 
 /// Codes of a campaign to register, by one call:
 /// `{"campaign": "BF", "batch": "bf-batch-1", "codes": ["BF-K7PQ-X2M9", ...]}`.
@@ -77,6 +89,41 @@ pub struct Payment {
     pub payment: String,
     /// The code, normalised (a stack's codes joined by commas); empty when asking.
     pub code: String,
+}
+
+/// A payment's success, before anything is captured for it:
+/// `{"payment": "pi_...", "code": "SAVE10"}` (a stack's codes joined by
+/// commas). The catalog indexes the codes unless the payment is known, and
+/// answers a [`Claimed`], in one turn: so that a full refund of the payment,
+/// which may not know its codes, and the success meet here, whichever comes
+/// first.
+pub type Claim = Payment;
+
+/// The catalog's answer to a [`Claim`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Claimed {
+    /// The reason of a full refund of the payment that came before: the
+    /// payment is final (refunded), and its success captures nothing.
+    pub refunded: Option<String>,
+}
+
+/// A full refund of a payment: `{"payment": "pi_...", "reason": "..."}`. The
+/// catalog marks the payment refunded for good (the first reason stays) and
+/// answers the codes it knows for it (a [`Payment`], `null` when none: its
+/// success, when it comes, finds the mark), in one turn.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Refund {
+    /// The payment's id.
+    pub payment: String,
+    /// Why, for the record (the refund event's).
+    pub reason: String,
+}
+
+#[derive(Deserialize)]
+struct PaymentRow {
+    code: String,
+    #[serde(default)]
+    refunded: Option<String>,
 }
 
 /// The Durable Object holding the list of codes.
@@ -184,6 +231,12 @@ impl Catalog {
         }
         if !columns.iter().any(|c| c.name == "batch") {
             sql.exec(BATCH_COLUMN, None)?;
+        }
+        let columns: Vec<NameRow> = sql
+            .exec("SELECT name FROM pragma_table_info('payments')", None)?
+            .to_array()?;
+        if !columns.iter().any(|c| c.name == "refunded") {
+            sql.exec(REFUNDED_COLUMN, None)?;
         }
         Ok(sql)
     }
@@ -293,22 +346,24 @@ impl Catalog {
             }
             (Method::Post, "/payment") => {
                 let payment: Payment = req.json().await?;
-                self.sql()?.exec(
-                    "INSERT INTO payments(payment, code) VALUES (?, ?) ON CONFLICT(payment) DO NOTHING",
-                    vec![payment.payment.into(), payment.code.into()],
-                )?;
+                self.index_payment(&payment)?;
                 Ok(Response::empty()?.with_status(204))
+            }
+            (Method::Post, "/payment-claim") => {
+                let claim: Claim = req.json().await?;
+                Ok(Response::from_json(&self.claim_payment(&claim)?)?)
+            }
+            (Method::Post, "/payment-refund") => {
+                let refund: Refund = req.json().await?;
+                Ok(Response::from_json(&self.refund_payment(&refund)?)?)
             }
             (Method::Post, "/payment-code") => {
                 let payment: Payment = req.json().await?;
-                let rows: Vec<Payment> = self
-                    .sql()?
-                    .exec(
-                        "SELECT payment, code FROM payments WHERE payment = ?",
-                        vec![payment.payment.into()],
-                    )?
-                    .to_array()?;
-                Ok(Response::from_json(&rows.into_iter().next())?)
+                let found = self.payment_row(&payment.payment)?.filter(|row| !row.code.is_empty());
+                Ok(Response::from_json(&found.map(|row| Payment {
+                    payment: payment.payment,
+                    code: row.code,
+                }))?)
             }
             (Method::Post, "/campaign") => {
                 let change: Change = req.json().await?;
@@ -364,6 +419,80 @@ impl Catalog {
             }
             _ => Err(Problem::NotFound),
         }
+    }
+
+    fn payment_row(&self, payment: &str) -> std::result::Result<Option<PaymentRow>, Problem> {
+        let rows: Vec<PaymentRow> = self
+            .sql()?
+            .exec(
+                "SELECT code, refunded FROM payments WHERE payment = ?",
+                vec![payment.to_owned().into()],
+            )?
+            .to_array()?;
+        Ok(rows.into_iter().next())
+    }
+
+    /// Indexes a payment under its codes once it was captured. The first
+    /// codes stay; the same codes again (a stack's, once its pricing ordered
+    /// them) take the new order.
+    fn index_payment(&self, payment: &Payment) -> std::result::Result<(), Problem> {
+        let sorted = |codes: &str| {
+            let mut codes: Vec<&str> = codes.split(',').collect();
+            codes.sort_unstable();
+            codes.join(",")
+        };
+        match self.payment_row(&payment.payment)? {
+            None => {
+                self.sql()?.exec(
+                    "INSERT INTO payments(payment, code) VALUES (?, ?)",
+                    vec![payment.payment.clone().into(), payment.code.clone().into()],
+                )?;
+            }
+            Some(row) if row.code.is_empty() || sorted(&row.code) == sorted(&payment.code) => {
+                self.sql()?.exec(
+                    "UPDATE payments SET code = ? WHERE payment = ?",
+                    vec![payment.code.clone().into(), payment.payment.clone().into()],
+                )?;
+            }
+            Some(_) => {}
+        }
+        Ok(())
+    }
+
+    /// A payment's success before anything is captured for it: indexes its
+    /// codes (unless the payment is known) and answers whether a full refund
+    /// came before, in one synchronous turn (no other request interleaves), so
+    /// that of a success and a refund racing, the one that comes second here
+    /// sees the other.
+    fn claim_payment(&self, claim: &Claim) -> std::result::Result<Claimed, Problem> {
+        let row = self.payment_row(&claim.payment)?;
+        if row.is_none() {
+            self.sql()?.exec(
+                "INSERT INTO payments(payment, code) VALUES (?, ?)",
+                vec![claim.payment.clone().into(), claim.code.clone().into()],
+            )?;
+        }
+        Ok(Claimed {
+            refunded: row.and_then(|row| row.refunded),
+        })
+    }
+
+    /// A full refund of a payment: marks it refunded for good (whether or not
+    /// its codes are known yet) and answers the codes it is indexed under, in
+    /// one synchronous turn.
+    fn refund_payment(&self, refund: &Refund) -> std::result::Result<Option<Payment>, Problem> {
+        self.sql()?.exec(
+            "INSERT INTO payments(payment, code, refunded) VALUES (?1, '', ?2)
+             ON CONFLICT(payment) DO UPDATE SET refunded = coalesce(refunded, ?2)",
+            vec![refund.payment.clone().into(), refund.reason.clone().into()],
+        )?;
+        Ok(self
+            .payment_row(&refund.payment)?
+            .filter(|row| !row.code.is_empty())
+            .map(|row| Payment {
+                payment: refund.payment.clone(),
+                code: row.code,
+            }))
     }
 
     /// One page in code order, and whether more follow. Pending rows are

@@ -4,15 +4,16 @@
 //! exist.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use promocodes::Code;
 use serde_json::{json, Value};
 use worker::{Env, Method, Request};
 
+use crate::bounded::BoundedMap;
 use crate::catalog::{Change, Entry};
 use crate::edge_cache;
 use crate::handlers::Answer;
+use crate::limits::KNOWN_CODES_MAX;
 use crate::problem::Problem;
 use crate::protocol::{internal, Call, OUTCOME_HEADER};
 
@@ -122,12 +123,10 @@ thread_local! {
     /// Codes this isolate has seen in the catalog, with the name of their
     /// object. A code, once defined, stays known and keeps its object (an
     /// archived code's object answers 404 itself), so this never goes
-    /// stale; only the unknown are asked for again.
-    static KNOWN: RefCell<HashMap<Code, String>> = RefCell::new(HashMap::new());
+    /// stale; only the unknown (and the forgotten, past [`KNOWN_CODES_MAX`])
+    /// are asked for again.
+    static KNOWN: RefCell<BoundedMap<Code, String, KNOWN_CODES_MAX>> = RefCell::new(BoundedMap::default());
 }
-
-/// The most codes an isolate remembers as known.
-const KNOWN_MAX: usize = 10_000;
 
 /// Whether `code` was ever defined, without addressing its object (which would create it).
 pub async fn is_known(env: &Env, code: &Code) -> std::result::Result<bool, Problem> {
@@ -158,13 +157,7 @@ async fn known_object(env: &Env, code: &Code) -> std::result::Result<Option<Stri
         }
         None => code.as_str().to_owned(),
     };
-    KNOWN.with(|map| {
-        let mut map = map.borrow_mut();
-        if map.len() >= KNOWN_MAX {
-            map.clear();
-        }
-        map.insert(code.clone(), name.clone());
-    });
+    KNOWN.with(|map| map.borrow_mut().insert(code.clone(), name.clone()));
     Ok(Some(name))
 }
 

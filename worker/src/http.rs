@@ -1,6 +1,7 @@
 //! HTTP plumbing shared by the routes: field values, bearer tokens, the
-//! `Idempotency-Key`, path segments, the client address and bodies read
-//! under a size limit. Every failure is a [`Problem`].
+//! `Idempotency-Key`, path segments and query values, the client address,
+//! the media type of a body and bodies read under a size limit. Every
+//! failure is a [`Problem`].
 
 use promocodes::{Code, IdempotencyKey, InputError};
 use subtle::ConstantTimeEq;
@@ -122,6 +123,60 @@ fn hex_digit(byte: u8) -> Option<u8> {
     char::from(byte).to_digit(16).and_then(|d| u8::try_from(d).ok())
 }
 
+/// Why a percent-encoded text does not decode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Undecodable {
+    /// A `%` not followed by two hex digits.
+    Escape,
+    /// The bytes are not UTF-8.
+    Utf8,
+}
+
+impl Undecodable {
+    /// What is wrong with `text`, as a sentence's end.
+    pub fn message(self, text: &str) -> String {
+        match self {
+            Undecodable::Escape => format!("{text:?} has an invalid percent escape"),
+            Undecodable::Utf8 => format!("{text:?} does not decode to UTF-8"),
+        }
+    }
+}
+
+/// Decodes `%XX` escapes in `text` (and, with `plus_is_space`, a `+` as a
+/// space, as a query string writes it); the result must be UTF-8.
+///
+/// # Errors
+///
+/// [`Undecodable`] for a `%` not followed by two hex digits, or bytes that are not UTF-8.
+pub fn decode(text: &str, plus_is_space: bool) -> Result<String, Undecodable> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let pair = bytes
+                    .get(i + 1)
+                    .copied()
+                    .and_then(hex_digit)
+                    .zip(bytes.get(i + 2).copied().and_then(hex_digit));
+                let (high, low) = pair.ok_or(Undecodable::Escape)?;
+                out.push(high << 4 | low);
+                i += 3;
+            }
+            b'+' if plus_is_space => {
+                out.push(b' ');
+                i += 1;
+            }
+            byte => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).map_err(|_| Undecodable::Utf8)
+}
+
 /// Decodes `%XX` escapes in a path segment; the result must be UTF-8.
 ///
 /// # Errors
@@ -129,26 +184,7 @@ fn hex_digit(byte: u8) -> Option<u8> {
 /// [`Problem::Input`] for a `%` not followed by two hex digits, or bytes
 /// that are not UTF-8.
 pub fn percent_decode(segment: &str) -> Result<String, Problem> {
-    let bytes = segment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let pair = bytes
-                .get(i + 1)
-                .copied()
-                .and_then(hex_digit)
-                .zip(bytes.get(i + 2).copied().and_then(hex_digit));
-            let (high, low) =
-                pair.ok_or_else(|| malformed_path(format!("{segment:?} has an invalid percent escape")))?;
-            out.push(high << 4 | low);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).map_err(|_| malformed_path(format!("{segment:?} does not decode to UTF-8")))
+    decode(segment, false).map_err(|why| malformed_path(why.message(segment)))
 }
 
 /// The promo code named by a path segment: percent-decoded, then parsed by the core.
@@ -170,6 +206,51 @@ pub fn path_code(segment: &str) -> Result<Code, Problem> {
 pub fn client_address(req: &Request) -> Result<Option<String>, Problem> {
     let address = req.headers().get("cf-connecting-ip")?;
     Ok(address.map(|a| trim_ows(&a).to_owned()).filter(|a| !a.is_empty()))
+}
+
+/// Whether a `Content-Type` value names JSON: `application/json` or an
+/// `application/<name>+json` type (RFC 6839), in any case, with or without
+/// parameters (`; charset=utf-8`).
+pub fn is_json_media_type(value: &str) -> bool {
+    let essence = media_type(value);
+    let Some(subtype) = essence.strip_prefix("application/") else {
+        return false;
+    };
+    subtype == "json" || subtype.strip_suffix("+json").is_some_and(|name| !name.is_empty())
+}
+
+/// A `Content-Type` value's type and subtype, lower case, without parameters.
+fn media_type(value: &str) -> String {
+    let essence = value.split(';').next().unwrap_or_default();
+    trim_ows(essence).to_ascii_lowercase()
+}
+
+/// Refuses a request body that is not JSON by its `Content-Type`, before it
+/// is read: a request with no body at all (no `Content-Length`, or `0`, and
+/// no stream) passes, so that the body's parser names what is missing.
+///
+/// # Errors
+///
+/// [`Problem::UnsupportedMediaType`] for another type, or a body without one.
+pub fn require_json(req: &Request) -> Result<(), Problem> {
+    match req.headers().get("content-type")? {
+        Some(value) if is_json_media_type(&value) => Ok(()),
+        Some(value) => Err(Problem::UnsupportedMediaType {
+            given: Some(media_type(&value)).filter(|t| !t.is_empty()),
+        }),
+        None => {
+            let declared = req.headers().get("content-length")?;
+            let empty = match declared {
+                Some(length) => trim_ows(&length) == "0",
+                None => req.inner().body().is_none(),
+            };
+            if empty {
+                Ok(())
+            } else {
+                Err(Problem::UnsupportedMediaType { given: None })
+            }
+        }
+    }
 }
 
 fn js_error(err: JsValue) -> Problem {
@@ -242,7 +323,7 @@ pub fn without_body(response: Response) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use super::{bearer_token, constant_time_eq, percent_decode, trim_ows};
+    use super::{bearer_token, constant_time_eq, decode, is_json_media_type, percent_decode, trim_ows, Undecodable};
 
     #[test]
     fn constant_time_eq_compares_bytes_and_lengths() {
@@ -279,6 +360,46 @@ mod tests {
         assert_eq!(percent_decode("SAV%C3%89").unwrap(), "SAVÉ");
         for bad in ["SAVE%", "SAVE%2", "SAVE%zz", "%FF", "%C3"] {
             assert!(percent_decode(bad).is_err(), "{bad}");
+        }
+        assert_eq!(percent_decode("A+B").unwrap(), "A+B", "a path keeps its plus");
+    }
+
+    #[test]
+    fn query_values_decode_a_plus_as_a_space_and_refuse_bad_escapes() {
+        assert_eq!(decode("SAVE+10%21", true), Ok("SAVE 10!".to_owned()));
+        assert_eq!(decode("%", true), Err(Undecodable::Escape));
+        assert_eq!(decode("%G1", true), Err(Undecodable::Escape));
+        assert_eq!(decode("%FF", true), Err(Undecodable::Utf8));
+        assert_eq!(decode("%E0%A4", true), Err(Undecodable::Utf8));
+    }
+
+    #[test]
+    fn json_is_application_json_or_a_json_suffix() {
+        for json in [
+            "application/json",
+            "application/json; charset=utf-8",
+            "Application/JSON;charset=UTF-8",
+            " application/json\t",
+            "application/merge-patch+json",
+            "application/vnd.promocodes+JSON ; v=1",
+        ] {
+            assert!(is_json_media_type(json), "{json}");
+        }
+        for other in [
+            "",
+            "text/plain",
+            "text/plain;charset=UTF-8",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data; boundary=x",
+            "text/json",
+            "text/plain; x=application/json",
+            "application/+json",
+            "application/jsonx",
+            "application/json-seq",
+            "application",
+            "*/*",
+        ] {
+            assert!(!is_json_media_type(other), "{other}");
         }
     }
 }

@@ -8,8 +8,9 @@ The Worker translates HTTP to the core crate and back; every rule lives in
    handler and who may call it): the path (its code percent-decoded) and
    method, the bearer token (compared in constant time), then the
    [`handlers`]: the `Idempotency-Key`, the rate limit on public routes
-   ([`ratelimit`]), the body (read as a stream up to the route's limit in
-   [`limits`]). Only the code is read from the body here, to route it.
+   ([`ratelimit`]), the body (JSON by its `Content-Type`, else a 415, and
+   read as a stream up to the route's limit in [`limits`]). Only the code
+   is read from the body here, to route it.
 2. **Forward** to the code's [`ledger::Ledger`] (`id_from_name(code)`), a
    SQLite-backed Durable Object, with the body as it came, as one of the
    [`protocol`]'s calls ([`clients`]). Public requests
@@ -50,6 +51,7 @@ in one place. Public routes answer CORS ([`cors`]); the others never do.
 
 #![deny(missing_docs)]
 
+pub mod bounded;
 // `#[durable_object]` generates public glue (the JavaScript class's methods) without docs.
 #[allow(missing_docs)]
 pub mod catalog;
@@ -198,6 +200,7 @@ mod tests {
             Problem::CodeExists(Code::parse("B").unwrap()),
             Problem::Misconfigured("X"),
             Problem::Internal("x".to_owned()),
+            Problem::UnsupportedMediaType { given: None },
         ];
         for problem in &problems {
             match problem {
@@ -205,6 +208,7 @@ mod tests {
                 | Problem::MethodNotAllowed { .. }
                 | Problem::Unauthorized
                 | Problem::PayloadTooLarge { .. }
+                | Problem::UnsupportedMediaType { .. }
                 | Problem::TooManyRequests { .. }
                 | Problem::Input(_)
                 | Problem::Misuse(_)

@@ -1,9 +1,19 @@
-//! Every size and rate the Worker enforces, in one place.
+//! Every size and rate the Worker enforces, in one place, and the bound of
+//! every map in memory that requests can grow.
 //!
 //! The request rate itself is counted by Cloudflare's Rate Limiting binding
 //! ([`PUBLIC_LIMITER`]), configured in `wrangler.toml`'s `[[ratelimits]]`
 //! (`simple = { limit = 60, period = 10 }` by default); only the period the
 //! Worker announces in `Retry-After` lives here, and it must match the binding's.
+//! The Worker keeps no bucket of its own: the binding counts, outside the isolate.
+//!
+//! The maps in memory a request can grow, each a cache of what storage holds
+//! (so that an entry evicted is read again, never lost) or a count waiting to
+//! be written (folded, never dropped), and each held to a bound here:
+//! [`KNOWN_CODES_MAX`], [`MIRRORED_CUSTOMERS_MAX`], [`MIRRORED_CODES_MAX`]
+//! and [`PENDING_FIGURES_MAX`]. An object's mirror of its live holds is no
+//! cache but the holds themselves, as SQLite has them: it is bounded by what
+//! the code's limits let be held, and emptied as holds expire.
 
 /// The most bytes of a `PUT /v1/codes/{code}` body: a definition may assign
 /// up to 10,000 customers.
@@ -40,3 +50,32 @@ pub const CONFLICT_RETRY_AFTER_SECONDS: u32 = 1;
 
 /// Seconds a browser may cache a CORS preflight answer.
 pub const CORS_MAX_AGE_SECONDS: u32 = 600;
+
+/// The longest `attempt` (the checkout attempt's id) the demo routes take: the
+/// page sends a UUID (36 characters); the key is `demo-<attempt>`.
+pub const DEMO_ATTEMPT_MAX_LEN: usize = 64;
+
+/// The most codes an isolate remembers as known, with their object's name
+/// ([`crate::clients`]): a code and a name of at most 64 characters each, so
+/// at most a few MB of an isolate's 128 MB. Past it the oldest remembered is
+/// forgotten, and asked of the catalog again when next used.
+pub const KNOWN_CODES_MAX: usize = 10_000;
+
+/// The most customers whose captured uses a code's (or a campaign's) object
+/// keeps in memory, read from SQLite for a limit per customer: a capture may
+/// name any customer, so a crowd of them would grow the map without end.
+/// Past it the oldest read is forgotten, and read from SQLite again when
+/// next needed (a decision reads its few customers just before it uses them).
+pub const MIRRORED_CUSTOMERS_MAX: usize = 10_000;
+
+/// The most codes of a campaign whose own captured uses its object keeps in
+/// memory, read from SQLite (a campaign may have millions of codes). Past it
+/// the oldest read is forgotten, and read again when next needed.
+pub const MIRRORED_CODES_MAX: usize = 10_000;
+
+/// The most figures (a name in a minute) an object counts in memory before
+/// writing them ([`crate::stats::Pending`], the quotes' figures): they are
+/// written at least once a second, so a few minutes of some 40 names at most.
+/// Past it the oldest minute's counts are folded into the all-time row
+/// (minute 0): every count stays, only that minute's detail is lost.
+pub const PENDING_FIGURES_MAX: usize = 512;

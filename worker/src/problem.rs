@@ -27,6 +27,14 @@ pub enum Problem {
         /// The route's limit in bytes.
         limit: usize,
     },
+    /// A request body whose `Content-Type` is not JSON (`application/json` or
+    /// an `application/*+json` type), or a body without one: refused before it
+    /// is read, so that a cross-site form (whose types are `text/plain`,
+    /// `application/x-www-form-urlencoded` and `multipart/form-data`) drives nothing.
+    UnsupportedMediaType {
+        /// The media type sent, without its parameters; `None` when none was sent.
+        given: Option<String>,
+    },
     /// A public route's per-address rate limit is spent.
     TooManyRequests {
         /// Seconds until the limit's window has passed (`Retry-After`).
@@ -178,6 +186,7 @@ impl Problem {
             Problem::MethodNotAllowed { .. } => (405, "method_not_allowed", "Method not allowed"),
             Problem::Unauthorized => (401, "unauthorized", "Missing or wrong bearer token"),
             Problem::PayloadTooLarge { .. } => (413, "payload_too_large", "Request body too large"),
+            Problem::UnsupportedMediaType { .. } => (415, "unsupported_media_type", "The body is not JSON"),
             Problem::TooManyRequests { .. } => (429, "too_many_requests", "Too many requests"),
             Problem::Input(_) | Problem::Misuse(_) => (400, "invalid_request", "Invalid request"),
             Problem::CodeMismatch { .. } => (400, "code_mismatch", "The body's code is not the path's"),
@@ -212,6 +221,12 @@ impl Problem {
             Problem::MethodNotAllowed { allow } => format!("this route takes {allow}"),
             Problem::Unauthorized => "send Authorization: Bearer <token>".to_owned(),
             Problem::PayloadTooLarge { limit } => format!("the body of this route may have at most {limit} bytes"),
+            Problem::UnsupportedMediaType { given: Some(given) } => {
+                format!("the body is {given}; send it as JSON with Content-Type: application/json")
+            }
+            Problem::UnsupportedMediaType { given: None } => {
+                "the body has no Content-Type; send it as JSON with Content-Type: application/json".to_owned()
+            }
             Problem::TooManyRequests { retry_after } => {
                 format!("too many requests from this address; retry after {retry_after} seconds")
             }
@@ -328,11 +343,21 @@ mod tests {
     }
 
     #[test]
-    fn a_large_body_names_the_limit_and_a_spent_rate_limit_is_a_429() {
+    fn a_large_body_names_the_limit_a_body_not_json_is_a_415_and_a_spent_rate_limit_a_429() {
         let large = Problem::PayloadTooLarge { limit: 65536 }.body();
         assert_eq!(large["status"], 413);
         assert_eq!(large["type"], "/problems/payload_too_large");
         assert_eq!(large["detail"], "the body of this route may have at most 65536 bytes");
+        let form = Problem::UnsupportedMediaType {
+            given: Some("text/plain".to_owned()),
+        }
+        .body();
+        assert_eq!(form["status"], 415);
+        assert_eq!(form["type"], "/problems/unsupported_media_type");
+        assert_eq!(
+            form["detail"],
+            "the body is text/plain; send it as JSON with Content-Type: application/json"
+        );
         let busy = Problem::TooManyRequests { retry_after: 10 }.body();
         assert_eq!(busy["status"], 429);
         assert_eq!(busy["type"], "/problems/too_many_requests");

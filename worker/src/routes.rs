@@ -2,13 +2,14 @@
 //! call it, in [`ROUTES`]. The table drives the dispatch ([`serve`]), the
 //! answer to a method a path does not take (405 with `Allow` derived from the
 //! table, as axum's method router derives it), the CORS preflight of the
-//! public routes, and which answers carry CORS at all.
+//! public routes, which answers carry CORS at all, and which routes take
+//! only a JSON body ([`Handler::reads_json`]: anything else is a 415).
 
 use worker::{Env, Method, Request, Response};
 
 use crate::cors::Cors;
 use crate::handlers::{self, Answer, DemoStep};
-use crate::http::{authorize, Role};
+use crate::http::{authorize, require_json, Role};
 use crate::problem::Problem;
 
 /// Who may call a route.
@@ -58,7 +59,7 @@ pub enum Handler {
     AddCampaignCodes,
     /// `GET /v1/campaigns/{id}/codes`: a page of its codes.
     CampaignCodes,
-    /// `GET /v1/campaigns/{id}/redemptions`: its uses, each with its code.
+    /// `GET /v1/campaigns/{id}/redemptions`: its history (every record of its codes), each with its code.
     CampaignRedemptions,
     /// `GET /v1/campaigns/{id}/stats`: its figures.
     CampaignStats,
@@ -82,6 +83,29 @@ pub enum Handler {
     /// `GET /v1/__figures/{code}`: test builds only, when the code's object wrote its figures.
     #[cfg(feature = "conformance")]
     FigureWrites,
+}
+
+impl Handler {
+    /// Whether the route reads a JSON body: its `Content-Type` must say JSON
+    /// (or the request have no body), checked once the caller is authorized
+    /// and before the handler runs (see [`require_json`]). The Stripe
+    /// webhook reads the raw body it verifies, whatever its type; the
+    /// conformance route reads none.
+    pub fn reads_json(self) -> bool {
+        matches!(
+            self,
+            Handler::PutCode
+                | Handler::PatchCode
+                | Handler::PutCampaign
+                | Handler::PatchCampaign
+                | Handler::AddCampaignCodes
+                | Handler::Quote
+                | Handler::Hold
+                | Handler::Capture
+                | Handler::Release
+                | Handler::Demo(_)
+        )
+    }
 }
 
 /// One route: a path pattern (`{code}` matches one segment), a method, what
@@ -333,6 +357,9 @@ pub async fn serve(resolved: Resolved<'_>, req: Request, env: &Env, cors: Option
 
 async fn handle(handler: Handler, req: &Request, env: &Env, code: &str) -> Answer {
     use handlers::{campaigns, checkout, codes, demo};
+    if handler.reads_json() {
+        require_json(req)?;
+    }
     match handler {
         Handler::ListCodes => codes::list(req, env).await,
         Handler::GetCode => codes::get(req, env, code).await,
@@ -503,6 +530,23 @@ mod tests {
             assert!(
                 elsewhere || templates.contains(template.as_str()),
                 "{template} is in the description but not in the route table"
+            );
+        }
+    }
+
+    #[test]
+    fn every_route_with_a_body_reads_json_but_the_webhook() {
+        for route in ROUTES {
+            let takes_body = matches!(route.method, Method::Post | Method::Put | Method::Patch);
+            let raw = matches!(route.handler, Handler::StripeWebhook);
+            #[cfg(feature = "conformance")]
+            let raw = raw || matches!(route.handler, Handler::Conformance);
+            assert_eq!(
+                route.handler.reads_json(),
+                takes_body && !raw,
+                "{:?} {}",
+                route.method,
+                route.path
             );
         }
     }

@@ -17,6 +17,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use worker::SqlStorage;
 
+use crate::limits::PENDING_FIGURES_MAX;
+
 /// The table, created with the code's schema: one row per figure and minute
 /// of the last hour, and one per figure (`minute = 0`) for everything older.
 pub const SCHEMA: &str = "
@@ -74,7 +76,9 @@ impl Event<'_> {
 }
 
 /// Figures counted in memory and not yet written, by minute and name, and
-/// when the last were written.
+/// when the last were written: at most [`PENDING_FIGURES_MAX`] of them (past
+/// it the oldest minute folds into the all-time row, minute 0, so that every
+/// count stays).
 #[derive(Debug, Default)]
 pub struct Pending {
     counts: BTreeMap<(i64, String), i64>,
@@ -89,6 +93,32 @@ impl Pending {
     /// Counts `n` of `event` in the minute `minute`.
     pub fn add(&mut self, event: Event<'_>, n: i64, minute: i64) {
         *self.counts.entry((minute, event.name())).or_default() += n;
+        while self.counts.len() > PENDING_FIGURES_MAX {
+            self.evict();
+        }
+    }
+
+    /// Folds the oldest minute's counts into the all-time row (minute 0, as
+    /// [`prune`] folds the written ones); when only that row is left (more
+    /// names than the bound, which the closed set of names never reaches),
+    /// forgets its first figure.
+    fn evict(&mut self) {
+        let oldest = self.counts.keys().map(|(minute, _)| *minute).find(|m| *m != 0);
+        let Some(oldest) = oldest else {
+            self.counts.pop_first();
+            return;
+        };
+        let names: Vec<String> = self
+            .counts
+            .range((oldest, String::new())..)
+            .take_while(|((minute, _), _)| *minute == oldest)
+            .map(|((_, name), _)| name.clone())
+            .collect();
+        for name in names {
+            if let Some(n) = self.counts.remove(&(oldest, name.clone())) {
+                *self.counts.entry((0, name)).or_default() += n;
+            }
+        }
     }
 
     /// How many events are counted and not yet written.
@@ -352,6 +382,29 @@ mod tests {
         assert_eq!(pending.due_at(), 5_000 + WRITE_INTERVAL_MS);
         assert!(!pending.is_due(5_000 + WRITE_INTERVAL_MS - 1));
         assert!(pending.is_due(5_000 + WRITE_INTERVAL_MS));
+    }
+
+    #[test]
+    fn pending_figures_stay_within_their_bound_and_keep_every_count() {
+        use crate::limits::PENDING_FIGURES_MAX;
+        let mut pending = Pending::default();
+        for minute in 1..=100_000 {
+            pending.add(Event::Quote, 1, minute);
+        }
+        assert_eq!(pending.events(), 100_000, "every count stays");
+        let rows = pending.take(0);
+        assert!(rows.len() <= PENDING_FIGURES_MAX, "{} figures in memory", rows.len());
+        let folded: i64 = rows.iter().filter(|(m, _, _)| *m == 0).map(|(_, _, n)| n).sum();
+        let kept: Vec<i64> = rows.iter().filter(|(m, _, _)| *m != 0).map(|(m, _, _)| *m).collect();
+        assert_eq!(folded + kept.len() as i64, 100_000);
+        assert_eq!(kept.last(), Some(&100_000), "the newest minutes are kept");
+        // Names are a closed set; were they not, the figures would still stay within the bound.
+        let mut pending = Pending::default();
+        for i in 0..100_000 {
+            pending.add(Event::Rejected("quotes", &format!("r{i}")), 1, 7);
+        }
+        let rows = pending.take(0);
+        assert!(rows.len() <= PENDING_FIGURES_MAX, "{} figures in memory", rows.len());
     }
 
     #[test]

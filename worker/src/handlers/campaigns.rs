@@ -10,7 +10,7 @@ use promocodes::{Campaign, Code};
 use serde_json::Value;
 use worker::{Env, Request, Response};
 
-use super::{page_of, param, Answer};
+use super::{page_of, Answer, Query};
 use crate::catalog::{Change, Registered, Registration, Unregistration};
 use crate::clients::{call_campaign, to_catalog};
 use crate::etag::Condition;
@@ -98,7 +98,8 @@ pub async fn get(env: &Env, id: &str) -> Answer {
 /// `GET /v1/campaigns/{id}/codes?after=&limit=`: a page of the campaign's
 /// codes, each with its uses and active holds, and the cursor of the next.
 /// With `Accept: text/csv`, the whole campaign as CSV (`code,uses,held`, a
-/// header row), streamed a page of 1,000 codes at a time.
+/// header row), streamed a page of 1,000 codes at a time, each cell as
+/// [`csv_cell`] writes it (a code may start with `-`).
 pub async fn list_codes(req: &Request, env: &Env, id: &str) -> Answer {
     let id = path_code(id)?;
     known_campaign(env, &id).await?;
@@ -106,13 +107,8 @@ pub async fn list_codes(req: &Request, env: &Env, id: &str) -> Answer {
     if accept.to_ascii_lowercase().contains("text/csv") {
         return csv(env, id);
     }
-    let url = req.url()?;
-    let query: Vec<(String, String)> = url
-        .query_pairs()
-        .filter(|(k, _)| k == "after" || k == "limit")
-        .map(|(k, v)| (k.into_owned(), v.into_owned()))
-        .collect();
-    let query: Vec<(&str, &str)> = query.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let query = Query::of(req)?;
+    let query = query.forwarded(&["after", "limit"])?;
     call_campaign(env, &id, Call::CampaignCodes, &query, None, &[]).await
 }
 
@@ -191,13 +187,8 @@ const MAX_REDRAWS: u32 = 16;
 pub async fn admin_read(req: &Request, env: &Env, id: &str, call: Call) -> Answer {
     let id = path_code(id)?;
     known_campaign(env, &id).await?;
-    let mut query = Vec::new();
-    for name in ["after", "limit"] {
-        if let Some(value) = param(req, name)? {
-            query.push((name, value));
-        }
-    }
-    let query: Vec<(&str, &str)> = query.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    let query = Query::of(req)?;
+    let query = query.forwarded(&["after", "limit"])?;
     call_campaign(env, &id, call, &query, None, &[]).await
 }
 
@@ -256,10 +247,45 @@ async fn csv_page(env: &Env, id: &Code, after: &str) -> std::result::Result<(Vec
     for row in page["codes"].as_array().into_iter().flatten() {
         text.push_str(&format!(
             "{},{},{}\n",
-            row["code"].as_str().unwrap_or_default(),
+            csv_cell(row["code"].as_str().unwrap_or_default()),
             row["uses"].as_i64().unwrap_or_default(),
             row["held"].as_i64().unwrap_or_default()
         ));
     }
     Ok((text.into_bytes(), page["next"].as_str().map(str::to_owned)))
+}
+
+/// One CSV cell of text: a cell a spreadsheet would run as a formula (one
+/// that starts with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a
+/// leading `'`, as OWASP recommends against CSV injection and as the
+/// console's download writes it (`csvField` in `public/admin/admin.js`); a
+/// cell so changed, or with a `"`, a comma or a line break, is quoted
+/// (RFC 4180). Any other cell is written as it is.
+pub fn csv_cell(text: &str) -> String {
+    let formula = text.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    let text = if formula { format!("'{text}") } else { text.to_owned() };
+    if formula || text.contains(['"', ',', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::csv_cell;
+
+    #[test]
+    fn csv_cells_a_spreadsheet_would_run_are_neutralised() {
+        assert_eq!(csv_cell("SP-AB12"), "SP-AB12");
+        assert_eq!(csv_cell("-A1"), "\"'-A1\"");
+        assert_eq!(csv_cell("=1+1"), "\"'=1+1\"");
+        assert_eq!(csv_cell("+1"), "\"'+1\"");
+        assert_eq!(csv_cell("@SUM(A1)"), "\"'@SUM(A1)\"");
+        assert_eq!(csv_cell("\tx"), "\"'\tx\"");
+        assert_eq!(csv_cell("\rx"), "\"'\rx\"");
+        assert_eq!(csv_cell("a,b"), "\"a,b\"");
+        assert_eq!(csv_cell("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_cell("A-1"), "A-1", "only a leading sign is a formula");
+    }
 }

@@ -2,7 +2,7 @@
 //! code's object, which decides each with the core.
 
 use promocodes::api::{names_several_codes, BasketRequest, BasketRequestKind, ReleaseRequest, StackRequest};
-use promocodes::{Code, CustomerId, IdempotencyKey, PromoCode, Stack, UsageCounts};
+use promocodes::{Code, CustomerId, IdempotencyKey, PromoCode, Quote, Stack, StackResumeError, UsageCounts};
 use serde_json::json;
 use worker::{Env, Request, Response};
 
@@ -32,30 +32,47 @@ pub async fn quote(req: &Request, env: &Env) -> Answer {
     quote_through_ledger(env, &routing.code, body).await
 }
 
+/// What [`stack_parts`] reads of a stack's codes: the core's [`Stack`] of
+/// their definitions, and for each code as listed its usage and the quote of
+/// the use it has under the request's key, if any.
+pub(crate) struct StackParts {
+    /// The codes' definitions.
+    pub stack: Stack,
+    /// Each code's usage (for the request's customer).
+    pub usage: Vec<UsageCounts>,
+    /// Each code's use under the key (held or captured), which a retry takes as it is.
+    pub recorded: Vec<Option<Quote>>,
+}
+
 /// Each code's whole definition and usage (for the request's customer) from
 /// its object: what the core's [`Stack`] prices with. With the request's
-/// idempotency `key` (a hold or a capture), each code's usage leaves out the
-/// uses the request has under that key (its own, and for a campaign's code
-/// those of the stack's other codes of the campaign, which is why each object
-/// is sent the stack's `codes`): converting (or replaying) a hold takes no new
-/// use. `Err(Ok(response))` is an object's own problem (an archived code:
+/// idempotency `key` (a hold or a capture), each code's object also answers
+/// the quote of the use it has under that key (an active hold, or a
+/// capture): [`Stack::resume`] takes it as it is, never priced again, so a
+/// retry replays what was done and finishes the rest. `payment`: the key is
+/// a payment's id, looked up as the payment flow captures it.
+/// `Err(Ok(response))` is an object's own problem (an archived code:
 /// unknown), as it answered it.
 pub(crate) async fn stack_parts(
     env: &Env,
     codes: &[Code],
     customer: Option<&CustomerId>,
     key: Option<&IdempotencyKey>,
-) -> std::result::Result<(Stack, Vec<UsageCounts>), Answer> {
+    payment: bool,
+) -> std::result::Result<StackParts, Answer> {
     #[derive(serde::Deserialize)]
     struct Part {
         definition: serde_json::Value,
         usage: UsageCounts,
+        #[serde(default)]
+        recorded: Option<Quote>,
     }
     let mut promos = Vec::with_capacity(codes.len());
     let mut usage = Vec::with_capacity(codes.len());
+    let mut recorded = Vec::with_capacity(codes.len());
     for code in codes {
         require_known(env, code).await.map_err(Err)?;
-        let asked = json!({ "customer": customer, "key": key, "codes": codes }).to_string();
+        let asked = json!({ "customer": customer, "key": key, "payment": payment }).to_string();
         let mut response = clients::call(env, code, Call::StackPart, Some(asked))
             .await
             .map_err(Err)?;
@@ -70,9 +87,10 @@ pub(crate) async fn stack_parts(
         let promo = PromoCode::from_written_json(&part.definition.to_string()).map_err(|err| internal(&err))?;
         promos.push(promo);
         usage.push(part.usage);
+        recorded.push(part.recorded);
     }
     let stack = Stack::new(promos).map_err(|e| Err(e.into()))?;
-    Ok((stack, usage))
+    Ok(StackParts { stack, usage, recorded })
 }
 
 /// `POST /v1/quotes` with `"codes": [...]`: each code's whole definition and
@@ -83,7 +101,7 @@ pub(crate) async fn stack_quote(env: &Env, body: &str, trusted: bool) -> Answer 
     if req.customer.is_some() && !trusted {
         return Err(Problem::Unauthorized);
     }
-    let (stack, usage) = match stack_parts(env, &req.codes, req.customer.as_ref(), None).await {
+    let StackParts { stack, usage, .. } = match stack_parts(env, &req.codes, req.customer.as_ref(), None, false).await {
         Ok(parts) => parts,
         Err(answer) => return answer,
     };
@@ -97,26 +115,41 @@ pub(crate) async fn stack_quote(env: &Env, body: &str, trusted: bool) -> Answer 
 const STACK_UNDONE: &str = "another code of the stack was refused";
 
 /// `POST /v1/holds` and `/v1/captures` with `"codes": [...]`: all or none.
-/// The stack is priced first (a refused stack records nothing); then each
-/// code, in the order they apply, is held (or captured, converting its hold
-/// under the key) in its object under the request's `Idempotency-Key`, with
-/// the basket its part applied to, so that each code's answer is its part.
-/// A code refused then (its counts moved) gives back what this request had
-/// held or captured before answering. A retry with the same key replays
-/// what was done and finishes the rest; a stack whose first try died half
-/// way counts no use longer than its holds' time to live.
+/// The stack is priced first (a refused stack records nothing) by the
+/// core's [`Stack::resume`]: a code with a use under the request's
+/// `Idempotency-Key` (held or captured) is that use as it is, never priced
+/// again; only the others are priced. Then each code, in the order they
+/// apply, is held (or captured, converting its hold under the key) in its
+/// object under the key, with the basket its part applied to, so that each
+/// code's answer is its part (a code with a use replays it, 200). A code
+/// refused then (its counts moved) gives back only what this request newly
+/// took (its codes answered 201), never a use the key had before. So a
+/// retry of a stack written whole replays it whole (200, whatever changed
+/// since), one that stopped half way is finished, and a stack whose first
+/// try died half way counts no use longer than its holds' time to live.
 ///
 /// `stall` (test builds only, [`TEST_STALL_HEADER`]) waits after the first
 /// code is written, for a test to kill the process between two codes.
 async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, body: &str, stall: bool) -> Answer {
     let req = StackRequest::parse_for(body, kind)?;
-    let (stack, usage) = match stack_parts(env, &req.codes, req.customer.as_ref(), Some(key)).await {
+    let parts = match stack_parts(env, &req.codes, req.customer.as_ref(), Some(key), false).await {
         Ok(parts) => parts,
         Err(answer) => return answer,
     };
-    let quote = stack
-        .quote(req.customer.as_ref(), &usage, &req.basket, crate::ledger::now()?)
-        .map_err(Problem::StackRefused)?;
+    // A code with a use under the key is its record as it is; only the others are priced.
+    let quote = parts
+        .stack
+        .resume(
+            req.customer.as_ref(),
+            &parts.usage,
+            &parts.recorded,
+            &req.basket,
+            crate::ledger::now()?,
+        )
+        .map_err(|err| match err {
+            StackResumeError::Rejected(refused) => Problem::StackRefused(refused),
+            _ => Problem::IdempotencyKeyReused(key.clone()),
+        })?;
     // A capture pinned to the stack's quote as shown: any part changed is quote_changed.
     if let Some(changed) = req.quote.as_ref().and_then(|shown| quote.changed_from(shown)) {
         return Err(Problem::StackRefused(changed));
@@ -127,8 +160,8 @@ async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, b
         Call::Capture
     };
     let headers = [(IDEMPOTENCY_KEY_HEADER, key.as_str())];
-    let mut done: Vec<(&Code, serde_json::Value)> = Vec::new();
-    let mut created = false;
+    // Each code's answer, and whether this request took its use (201): only those are given back.
+    let mut done: Vec<(&Code, serde_json::Value, bool)> = Vec::new();
     for (part, basket) in quote.codes().iter().zip(quote.baskets_applied_to(&req.basket)) {
         let code = part.code();
         let mut one = json!({ "code": code, "basket": basket });
@@ -147,15 +180,15 @@ async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, b
         let status = response.status_code();
         let answer: serde_json::Value = response.json().await?;
         if status == 200 || status == 201 {
-            created |= status == 201;
-            done.push((code, answer));
+            done.push((code, answer, status == 201));
             if stall && done.len() == 1 {
                 worker::Delay::from(std::time::Duration::from_secs(TEST_STALL_SECONDS)).await;
             }
             continue;
         }
-        // All or none: give back what this request holds or captured, then answer.
-        for (earlier, _) in &done {
+        // All or none: give back what this request took, then answer. A use the key had before
+        // (a replay) stays: this request never took it.
+        for (earlier, ..) in done.iter().filter(|(.., taken)| *taken) {
             let release = json!({ "code": earlier, "key": key, "reason": STACK_UNDONE }).to_string();
             let request = Call::Release.request(earlier, &[], Some(release), &[])?;
             to_ledger_logged(env, earlier, request).await?;
@@ -174,7 +207,8 @@ async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, b
     } else {
         "receipts"
     };
-    let answers: Vec<&serde_json::Value> = done.iter().map(|(_, answer)| answer).collect();
+    let created = done.iter().any(|(.., taken)| *taken);
+    let answers: Vec<&serde_json::Value> = done.iter().map(|(_, answer, _)| answer).collect();
     crate::ledger::json_response(&json!({ field: answers }), if created { 201 } else { 200 })
 }
 

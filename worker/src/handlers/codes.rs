@@ -5,7 +5,7 @@ use promocodes::{Code, PromoCode};
 use serde_json::{json, Value};
 use worker::{Env, Request, Response};
 
-use super::{injected_failure, limit_public, page_of, param, Answer};
+use super::{injected_failure, limit_public, page_of, Answer, Query};
 use crate::catalog::Entry;
 use crate::clients::{self, catalog_change, require_known, to_catalog};
 use crate::edge_cache;
@@ -155,12 +155,7 @@ async fn summary(env: &Env, entry: &Entry) -> std::result::Result<Option<Value>,
 pub async fn admin_read(req: &Request, env: &Env, code: &str, call: Call) -> Answer {
     let code = path_code(code)?;
     require_known(env, &code).await?;
-    let mut query = Vec::new();
-    for name in ["after", "limit"] {
-        if let Some(value) = param(req, name)? {
-            query.push((name, value));
-        }
-    }
-    let query: Vec<(&str, &str)> = query.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    let query = Query::of(req)?;
+    let query = query.forwarded(&["after", "limit"])?;
     clients::to_ledger(env, &code, call.request(&code, &query, None, &[])?).await
 }

@@ -11,7 +11,7 @@ use super::{bad_param, routing, Answer, DemoStep};
 #[cfg(feature = "conformance")]
 use crate::clients;
 use crate::http::{read_body, Role};
-use crate::limits::BASKET_BODY_LIMIT;
+use crate::limits::{BASKET_BODY_LIMIT, DEMO_ATTEMPT_MAX_LEN};
 use crate::problem::Problem;
 #[cfg(feature = "conformance")]
 use crate::protocol::{internal, Call};
@@ -40,8 +40,9 @@ fn demo_server_token(env: &Env) -> std::result::Result<(), Problem> {
 }
 
 /// The demo checkout's steps, played as the shop's server would: the body of
-/// the matching API request, plus `attempt` (the checkout attempt, whose
-/// key `demo-<attempt>` names its hold and capture), so the page never holds
+/// the matching API request, plus `attempt` (the checkout attempt's id, 1
+/// to [`DEMO_ATTEMPT_MAX_LEN`] visible ASCII characters, whose key
+/// `demo-<attempt>` names its hold and capture), so the page never holds
 /// a token. `cancel` takes `{code, attempt, reason?}`. Each takes
 /// `"codes": [...]` in place of `code` for a stack, as the API does (all or
 /// none; `cancel` releases every code).
@@ -66,6 +67,13 @@ pub async fn handle(req: &Request, env: &Env, step: DemoStep) -> Answer {
             ))
         }
     };
+    // Every call with one attempt shares its key: an empty one would make every checkout one.
+    if attempt.is_empty() || attempt.len() > DEMO_ATTEMPT_MAX_LEN {
+        return Err(bad_param(
+            "attempt",
+            format!("the checkout attempt's id must be 1 to {DEMO_ATTEMPT_MAX_LEN} characters"),
+        ));
+    }
     let key = IdempotencyKey::parse(&format!("demo-{attempt}")).map_err(|e| Problem::Input(e.at("attempt")))?;
     match step {
         DemoStep::Cancel => {

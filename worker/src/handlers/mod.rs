@@ -11,6 +11,7 @@ use serde::de::IgnoredAny;
 use serde::Deserialize;
 use worker::{Env, Headers, Request, Response};
 
+use crate::http::decode;
 use crate::problem::Problem;
 use crate::ratelimit;
 
@@ -78,14 +79,62 @@ pub(crate) fn injected_failure(req: &Request) -> std::result::Result<bool, Probl
     Ok(cfg!(feature = "conformance") && asked)
 }
 
-/// A query parameter's value, if given and not empty (`?limit=`, as a form
-/// with an empty field sends it, means the default).
-pub(crate) fn param(req: &Request, name: &str) -> std::result::Result<Option<String>, Problem> {
-    let url = req.url()?;
-    Ok(url
-        .query_pairs()
-        .find(|(k, v)| k == name && !v.is_empty())
-        .map(|(_, v)| v.into_owned()))
+/// A request's query, read strictly: each name and value decoded (`+` as a
+/// space, `%XX` escapes as UTF-8), where a lax reader would put U+FFFD in
+/// place of what does not decode and list on.
+pub(crate) struct Query(Vec<(String, String)>);
+
+impl Query {
+    /// The query of `req`, every pair decoded.
+    ///
+    /// # Errors
+    ///
+    /// A 400 ([`Problem::Input`]) naming the parameter whose value (or name) does not decode.
+    pub(crate) fn of(req: &Request) -> std::result::Result<Query, Problem> {
+        let url = req.url()?;
+        let mut pairs = Vec::new();
+        for pair in url.query().unwrap_or_default().split('&').filter(|p| !p.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let name = decode(name, true).map_err(|why| bad_param("query", why.message(name)))?;
+            let value = decode(value, true).map_err(|why| bad_param(&name, why.message(value)))?;
+            pairs.push((name, value));
+        }
+        Ok(Query(pairs))
+    }
+
+    /// The value of the parameter `name`, if given (the first, if given twice).
+    ///
+    /// # Errors
+    ///
+    /// A 400 naming it when it is given empty (`?limit=`): leave it out for the default.
+    pub(crate) fn get(&self, name: &str) -> std::result::Result<Option<&str>, Problem> {
+        match self.0.iter().find(|(n, _)| n == name) {
+            None => Ok(None),
+            Some((_, value)) if value.is_empty() => Err(bad_param(
+                name,
+                "is empty: give a value, or leave the parameter out for its default".to_owned(),
+            )),
+            Some((_, value)) => Ok(Some(value)),
+        }
+    }
+
+    /// The parameters among `names` that are given, as a code's object reads them.
+    ///
+    /// # Errors
+    ///
+    /// As [`Query::get`].
+    pub(crate) fn forwarded<'q>(
+        &'q self,
+        names: &[&'static str],
+    ) -> std::result::Result<Vec<(&'static str, &'q str)>, Problem> {
+        let mut given = Vec::new();
+        for name in names {
+            if let Some(value) = self.get(name)? {
+                given.push((*name, value));
+            }
+        }
+        Ok(given)
+    }
 }
 
 /// A query parameter (or a demo field) that is wrong, as bad input.
@@ -97,33 +146,54 @@ pub(crate) fn bad_param(name: &str, message: String) -> Problem {
 }
 
 /// The page a listing asks for (`?prefix=&after=&limit=&archived=`), as
-/// `GET /v1/codes` and `GET /v1/campaigns` read it: prefix and cursor
-/// uppercased (codes compare case-insensitively), `limit` from 1 to
+/// `GET /v1/codes` and `GET /v1/campaigns` read it ([`Query`]): prefix and
+/// cursor uppercased (codes compare case-insensitively) and at most
+/// [`Code::MAX_LEN`] characters (no code is longer), `limit` from 1 to
 /// [`MAX_PAGE`](crate::limits::MAX_PAGE) (default
 /// [`DEFAULT_PAGE`](crate::catalog::DEFAULT_PAGE)), `archived` `true` or `false`.
 ///
 /// # Errors
 ///
-/// A 400 ([`Problem::Input`]) naming the parameter, for a bad `limit` or `archived`.
+/// A 400 ([`Problem::Input`]) naming the parameter, for one given empty, that
+/// does not decode, or is out of range.
 pub(crate) fn page_of(req: &Request) -> std::result::Result<crate::catalog::Page, Problem> {
-    use crate::limits::MAX_PAGE;
-    let limit = match param(req, "limit")? {
-        None => crate::catalog::DEFAULT_PAGE,
-        Some(text) => text
-            .parse::<u32>()
-            .ok()
-            .filter(|n| (1..=MAX_PAGE).contains(n))
-            .ok_or_else(|| bad_param("limit", format!("{text:?} is not a page size from 1 to {MAX_PAGE}")))?,
-    };
-    let archived = match param(req, "archived")?.as_deref() {
+    let query = Query::of(req)?;
+    let archived = match query.get("archived")? {
         None | Some("false") => false,
         Some("true") => true,
         Some(other) => return Err(bad_param("archived", format!("{other:?} is neither true nor false"))),
     };
+    let code_like = |name: &str| -> std::result::Result<String, Problem> {
+        let text = query.get(name)?.unwrap_or_default().trim().to_ascii_uppercase();
+        if text.chars().count() > Code::MAX_LEN {
+            return Err(bad_param(
+                name,
+                format!("is longer than a code can be ({} characters)", Code::MAX_LEN),
+            ));
+        }
+        Ok(text)
+    };
     Ok(crate::catalog::Page {
-        prefix: param(req, "prefix")?.unwrap_or_default().trim().to_ascii_uppercase(),
-        after: param(req, "after")?.unwrap_or_default().trim().to_ascii_uppercase(),
-        limit,
+        prefix: code_like("prefix")?,
+        after: code_like("after")?,
+        limit: page_limit(&query, crate::catalog::DEFAULT_PAGE)?,
         archived,
     })
+}
+
+/// The `limit` of a listing's page: from 1 to [`MAX_PAGE`](crate::limits::MAX_PAGE), `default` when not given.
+///
+/// # Errors
+///
+/// A 400 naming `limit` for one given empty, not an integer, or out of range.
+pub(crate) fn page_limit(query: &Query, default: u32) -> std::result::Result<u32, Problem> {
+    use crate::limits::MAX_PAGE;
+    match query.get("limit")? {
+        None => Ok(default),
+        Some(text) => text
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=MAX_PAGE).contains(n))
+            .ok_or_else(|| bad_param("limit", format!("{text:?} is not a page size from 1 to {MAX_PAGE}"))),
+    }
 }

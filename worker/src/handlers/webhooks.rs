@@ -2,7 +2,7 @@
 //! find the code, and forward the capture or release to the code's object,
 //! which decides it ([`crate::ledger`]'s payment flow).
 
-use promocodes::{Basket, Code, Currency, CustomerId, IdempotencyKey, Money};
+use promocodes::{Basket, Code, Currency, CustomerId, IdempotencyKey, Money, StackResumeError};
 use serde_json::{json, Value};
 use worker::{Env, Request, Response};
 
@@ -14,6 +14,9 @@ use crate::limits::{WEBHOOK_BODY_LIMIT, WEBHOOK_TOLERANCE_SECONDS};
 use crate::payments::{self, Promo};
 use crate::problem::Problem;
 use crate::protocol::Call;
+
+mod refunds;
+use refunds::{refund_codes, refund_first, refunded_before};
 
 /// The secret Stripe signs webhooks with (`whsec_...`).
 pub const STRIPE_WEBHOOK_SECRET: &str = "STRIPE_WEBHOOK_SECRET";
@@ -32,9 +35,10 @@ pub const STRIPE_WEBHOOK_SECRET: &str = "STRIPE_WEBHOOK_SECRET";
 /// - `payment_intent.canceled`, `payment_intent.payment_failed` and a full
 ///   `charge.refunded` release what is recorded under the PaymentIntent's id.
 /// - Events come in any order. A full refund is final for its PaymentIntent
-///   (recorded even when nothing was held or captured yet), and so is a
-///   refused payment capture for its key: what arrives after either replays
-///   it and records nothing.
+///   (recorded even when nothing was held or captured yet, and even when no
+///   code of the payment is known yet: the catalog's payment index keeps it,
+///   see [`refunds`]), and so is a refused payment capture for its key: what
+///   arrives after either replays it and records nothing.
 /// - Everything else is answered 200 and ignored; a conflict or a store
 ///   failure is a 5xx, so that Stripe delivers the event again.
 pub async fn handle(req: &Request, env: &Env) -> Answer {
@@ -78,6 +82,11 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
                         charged_major,
                         currency,
                     };
+                    if let Some(answer) =
+                        refunded_before(env, &payment.event_id, &payment.payment_intent, &payment.codes).await?
+                    {
+                        return Ok(answer);
+                    }
                     return capture_stack(env, payment).await;
                 }
                 // A list of one is one code.
@@ -90,9 +99,12 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
             if !is_known(env, &code).await? {
                 return webhook_ignored(&event_id, &format!("no promo code {code} is defined"));
             }
+            if let Some(answer) = refunded_before(env, &event_id, &payment_intent, std::slice::from_ref(&code)).await? {
+                return Ok(answer);
+            }
             let payment = payments::flow::PaymentCapture {
                 code: code.as_str().to_owned(),
-                key: payment_intent.clone(),
+                key: payment_intent,
                 customer,
                 basket: basket_json,
                 charged: charged_major,
@@ -101,11 +113,8 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
             };
             let body = serde_json::to_string(&payment).map_err(|e| Problem::Internal(e.to_string()))?;
             let request = Call::PaymentCapture.request(&code, &[], Some(body), &[])?;
-            let response = to_ledger_logged(env, &code, request).await?;
-            if response.status_code() == 200 {
-                index_payment(env, &payment_intent, &[&code]).await?;
-            }
-            Ok(response)
+            // The payment is indexed under its code already (`refunded_before` claimed it).
+            to_ledger_logged(env, &code, request).await
         }
         payments::Action::Release {
             event_id,
@@ -117,7 +126,14 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
             // The payment index names the code (or the stack's codes) the payment was captured for;
             // a charge's metadata may be stale (copied once, at confirmation), so it is only a hint,
             // for what the index does not have (a hold, which is indexed when captured).
-            let codes = match payment_codes(env, &payment_intent).await? {
+            // A full refund is final for its payment in the catalog first, whether or not its
+            // codes are known yet: a success that comes later (or races it) finds it there.
+            let indexed = if holds_only {
+                payment_codes(env, &payment_intent).await?
+            } else {
+                refund_codes(env, &payment_intent, &reason).await?
+            };
+            let codes = match indexed {
                 Some(codes) => codes,
                 None => match promo {
                     Some(Promo::Code(code)) => Code::parse(&code).ok().into_iter().collect(),
@@ -135,6 +151,9 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
                 return release_stack(env, &event_id, &codes, release).await;
             }
             let Some(code) = codes.into_iter().next() else {
+                if !holds_only {
+                    return refund_first(&event_id, &payment_intent);
+                }
                 return webhook_ignored(&event_id, &format!("nothing is recorded for {payment_intent}"));
             };
             if !is_known(env, &code).await? {
@@ -210,8 +229,11 @@ const STACK_UNDONE: &str = "payment_intent.succeeded: another code of the stack 
 /// none, as `POST /v1/captures` with `codes` under the PaymentIntent's id.
 ///
 /// 1. The stack is priced with every code's definition and usage by the
-///    core's [`promocodes::Stack`] on `metadata.promo_basket` (required for a
-///    stack), and its payable must be `amount_received`. A stack refused
+///    core's [`promocodes::Stack::resume`] on `metadata.promo_basket`
+///    (required for a stack), and its payable must be `amount_received`. A
+///    code already captured (or held) under the payment is its record as it
+///    is, never priced again: a redelivery of a captured stack replays what
+///    the first delivery answered, whatever changed since. A stack refused
 ///    here (a code's own rule, `not_combinable`, a changed price, a bad
 ///    customer or basket) records nothing: it is answered 200 `refused` with
 ///    `rejections` and logged, and a redelivery prices it again.
@@ -250,9 +272,9 @@ async fn capture_stack(env: &Env, payment: StackPayment) -> Answer {
         Ok(charged) => charged,
         Err(err) => return refused(json!([]), format!("the amount charged: {err}")),
     };
-    // A hold taken under the PaymentIntent's id is the payment's own use: priced without it.
+    // A use under the PaymentIntent's id (or `<id>:paid`) is the payment's own: taken as it was.
     let key = IdempotencyKey::parse(&payment.payment_intent)?;
-    let (stack, usage) = match checkout::stack_parts(env, &payment.codes, customer.as_ref(), Some(&key)).await {
+    let parts = match checkout::stack_parts(env, &payment.codes, customer.as_ref(), Some(&key), true).await {
         Ok(parts) => parts,
         Err(answer) => {
             let response = answer?;
@@ -262,12 +284,19 @@ async fn capture_stack(env: &Env, payment: StackPayment) -> Answer {
             return Ok(response);
         }
     };
-    let quote = match stack.quote(customer.as_ref(), &usage, &basket, crate::ledger::now()?) {
+    // A code captured (or held) under the payment is its record as it is, never priced again: a
+    // redelivery of a captured stack replays it, whatever changed since.
+    let now = crate::ledger::now()?;
+    let quote = match parts
+        .stack
+        .resume(customer.as_ref(), &parts.usage, &parts.recorded, &basket, now)
+    {
         Ok(quote) => quote,
-        Err(rejected) => {
+        Err(StackResumeError::Rejected(rejected)) => {
             let first = rejected.refusals().first().map(|r| r.rejection().code());
             return stack_refused(&payment, json!(first), json!(rejected.refusals()), rejected.to_string());
         }
+        Err(other) => return stack_refused(&payment, Value::Null, json!([]), other.to_string()),
     };
     if quote.payable() != &charged {
         let detail = format!(

@@ -24,16 +24,16 @@ impl Ledger {
     }
 
     /// A stack's part: the code's whole definition and its usage for the
-    /// customer in `{"customer"?, "key"?, "codes"?}`, read only, for the
+    /// customer in `{"customer"?, "key"?, "payment"?}`, read only, for the
     /// Worker to run the core's [`Stack`](promocodes::Stack) with every
-    /// code's part. With the request's idempotency `key`, the uses the
-    /// request has under it (an active hold, or a capture) are left out of
-    /// the usage ([`promocodes::usage_in_stack`]): this code's own, and for a
-    /// campaign's code those of the stack's other `codes` that are this
-    /// campaign's too (its counts are shared). The stack's capture converts
-    /// those holds, and a retry replays what was done and finishes the rest,
-    /// so each is priced as on the first try and none is refused for a use
-    /// the request already has.
+    /// code's part. With the request's idempotency `key`, the answer's
+    /// `recorded` is the quote of the use this code has under it (an active
+    /// hold, or a capture), which a retry takes as it is
+    /// ([`Stack::resume`](promocodes::Stack::resume): it is not priced again).
+    /// With `payment` (the key is a payment's id), the use is looked up as
+    /// the payment flow captures it: under `<id>:paid` when a failed attempt
+    /// released the hold under the id. An archived code is unknown, unless
+    /// it has such a use: a retry of a capture recorded before still replays.
     pub(super) fn handle_stack_part(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
         #[derive(serde::Deserialize)]
         #[serde(deny_unknown_fields)]
@@ -43,18 +43,28 @@ impl Ledger {
             #[serde(default)]
             key: Option<IdempotencyKey>,
             #[serde(default)]
-            codes: Vec<Code>,
+            payment: bool,
         }
         let req: PartRequest = promocodes::from_json(body)?;
-        let (store, definition) = self.live(code)?;
+        let (store, definition) = self.stored(code)?;
         let at = now()?;
-        let promo = &definition.promo;
-        let sharing = match (&req.key, promo.campaign()) {
-            (Some(_), Some(_)) => store.campaign_codes_among(&req.codes)?,
-            _ => Vec::new(),
-        };
-        let usage = promocodes::usage_in_stack(&*store, promo, req.customer.as_ref(), req.key.as_ref(), &sharing, at)?;
-        json_response(&serde_json::json!({ "definition": promo, "usage": usage }), 200)
+        let usage = store.usage_of(&definition.promo, req.customer.as_ref(), at)?;
+        let mut recorded = None;
+        if let Some(key) = &req.key {
+            let mut own = store.reservation(code, key)?;
+            if req.payment && own.as_ref().is_some_and(crate::payments::flow::released_hold) {
+                own = store.reservation(code, &crate::payments::flow::paid_after_release(key)?)?;
+            }
+            recorded = own.filter(|own| own.counts_at(at)).map(|own| own.quote);
+        }
+        // An archived code takes no new use; one it has under the key still replays.
+        if definition.archived && recorded.is_none() {
+            return Err(Problem::UnknownCode(code.clone()));
+        }
+        json_response(
+            &serde_json::json!({ "definition": definition.promo, "usage": usage, "recorded": recorded }),
+            200,
+        )
     }
 
     pub(super) async fn handle_hold(&self, key: &IdempotencyKey, body: &str) -> std::result::Result<Response, Problem> {

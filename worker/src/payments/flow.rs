@@ -282,7 +282,7 @@ pub fn paid_after_release(payment: &IdempotencyKey) -> std::result::Result<Idemp
 }
 
 /// A hold given back before it was ever captured.
-fn released_hold(reservation: &Reservation) -> bool {
+pub(crate) fn released_hold(reservation: &Reservation) -> bool {
     reservation.state == ReservationState::Released && reservation.was == Some(ReservationState::Held)
 }
 

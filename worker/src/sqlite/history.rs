@@ -67,7 +67,10 @@ impl SqliteRedemptionStore {
     }
 
     /// The history of this object's campaign, as [`redemptions`](SqliteRedemptionStore::redemptions)
-    /// lists a code's, each use with the `code` it came through.
+    /// lists a code's, each record with the `code` it came through: every
+    /// record of every code of the campaign (its uses, and its refused payment
+    /// captures and refunds recorded before their payment, which count under
+    /// nothing).
     ///
     /// # Errors
     ///
@@ -86,7 +89,8 @@ impl SqliteRedemptionStore {
             .sql
             .exec(
                 "SELECT seq, idempotency_key, state, reservation FROM redemptions
-                 WHERE campaign IS NOT NULL AND seq > ? ORDER BY seq LIMIT ?",
+                 WHERE (campaign IS NOT NULL OR code IN (SELECT code FROM campaign_codes)) AND seq > ?
+                 ORDER BY seq LIMIT ?",
                 vec![after.into(), (i64::from(limit) + 1).into()],
             )
             .and_then(|c| c.to_array())
@@ -302,7 +306,11 @@ impl SqliteRedemptionStore {
         reason: &str,
         now: Timestamp,
     ) -> Result<Option<serde_json::Value>, StoreError> {
-        self.load(code.as_str(), None, None).map_err(backend)?;
+        // A campaign's code: the campaign's counts, with the code's own uses.
+        let campaign = self.campaign_of(code).map_err(backend)?;
+        let through = campaign.as_ref().map(|_| code);
+        let counter = counter_of(code, campaign.as_ref());
+        self.load(&counter, through, None).map_err(backend)?;
         let recorded = self
             .transaction(|| {
                 if self.keyed(code, payment)?.is_some() {
@@ -314,7 +322,7 @@ impl SqliteRedemptionStore {
                     "was": null,
                     "released_at": now,
                     "reason": reason,
-                    "usage": self.usage(code.as_str(), None, None, now)?,
+                    "usage": self.usage(&counter, through, None, now)?,
                     "replayed": false,
                 });
                 let known = self
@@ -348,5 +356,24 @@ impl SqliteRedemptionStore {
             Some(Some(answer)) => Ok(Some(answer)),
             Some(None) => self.final_payment(code, payment),
         }
+    }
+
+    /// The campaign `code` belongs to in this object, if it is a campaign's code.
+    fn campaign_of(&self, code: &Code) -> worker::Result<Option<Code>> {
+        #[derive(Deserialize)]
+        struct IdRow {
+            id: String,
+        }
+        let rows: Vec<IdRow> = self
+            .sql
+            .exec(
+                "SELECT c.id AS id FROM campaign c JOIN campaign_codes k ON k.code = ? LIMIT 1",
+                vec![code.as_str().into()],
+            )?
+            .to_array()?;
+        rows.into_iter()
+            .next()
+            .map(|row| Code::parse(&row.id).map_err(rust_error))
+            .transpose()
     }
 }

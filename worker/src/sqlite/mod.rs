@@ -17,6 +17,9 @@ use wasm_bindgen::closure::ScopedClosure;
 use wasm_bindgen::{JsCast, JsValue};
 use worker::{js_sys, SqlStorage, Storage};
 
+use crate::bounded::BoundedMap;
+use crate::limits::{MIRRORED_CODES_MAX, MIRRORED_CUSTOMERS_MAX};
+
 mod definitions;
 mod expiry;
 mod history;
@@ -68,12 +71,12 @@ pub fn counter_of(code: &Code, campaign: Option<&Code>) -> String {
 struct CodeMirror {
     /// Captured uses.
     captured: u64,
-    /// Captured uses per code of a campaign, for the codes read so far.
-    captured_code: HashMap<String, u64>,
+    /// Captured uses per code of a campaign, for the codes read last (at most [`MIRRORED_CODES_MAX`]).
+    captured_code: BoundedMap<String, u64, MIRRORED_CODES_MAX>,
     /// The sum of the captured uses' discounts.
     captured_discount: Decimal,
-    /// Captured uses per customer, for the customers read so far.
-    captured_by: HashMap<String, u64>,
+    /// Captured uses per customer, for the customers read last (at most [`MIRRORED_CUSTOMERS_MAX`]).
+    captured_by: BoundedMap<String, u64, MIRRORED_CUSTOMERS_MAX>,
     /// The holds still marked held, by expiry (as [`instant`] text) and
     /// sequence number: who holds, and the discount reserved.
     holds: BTreeMap<(String, i64), HeldUse>,

@@ -23,7 +23,10 @@ use super::*;
 ///   `usage_total`, `usage_customer` and `holds` (see [`counter_of`]);
 ///   `usage_code` has each campaign code's captured uses, `holds.through`
 ///   the code a campaign's hold came through, `redemptions.campaign` the
-///   campaign a reservation counts under (NULL for a plain code).
+///   campaign a reservation counts under (NULL for a plain code, and for a
+///   refused payment capture or a refund before its payment, which count
+///   under nothing: the campaign's history lists them through
+///   `campaign_codes`).
 /// - `idempotency_keys`: the key is the PRIMARY KEY (with the code, since a
 ///   store keeps keys per code), so its uniqueness is the database's; it
 ///   points at the reservation a replay answers with.

@@ -1,0 +1,198 @@
+// The catalog: codes and campaigns in one list, by name (#/), or campaigns only (#/campaigns), with
+// each row's kill switch, Edit, Archive and Restore.
+import { $, cell } from "../lib/dom.js";
+import { count, zone } from "../lib/format.js";
+import { api, definitionOf, KINDS, mergePages } from "./api.js";
+import { clearMessages, confirmArchive, confirmSwitchOff, report, showNotice, showProblem } from "./messages.js";
+import { show } from "./views.js";
+import { budgetInWords, discountInWords, usesInWords, windowInWords } from "./words.js";
+
+export const CODES_PAGE = 20;
+
+export const catalog = { cursors: [""], page: 0, prefix: "", archived: false, kind: "all", loads: 0 };
+
+export async function openCatalog(kind) {
+  if (catalog.kind !== kind) {
+    catalog.kind = kind;
+    catalog.cursors = [""];
+    catalog.page = 0;
+  }
+  const campaignsOnly = kind === "campaigns";
+  show("catalog", campaignsOnly ? "Campaigns" : "Codes");
+  $("catalog-heading").textContent = campaignsOnly ? "Campaigns" : "Codes";
+  $("catalog-lede").textContent = campaignsOnly
+    ? "A campaign is one definition shared by many codes: its limits and budget hold across all of them. Define campaigns with PUT /v1/campaigns/{id}; generate and export their codes on a campaign's page."
+    : "Codes and campaigns, by name. A campaign is one definition shared by many codes: its limits and budget hold across all of them; its codes are on its page.";
+  $("codes").tHead.rows[0].cells[2].textContent = `Valid (${zone()})`;
+  $("prefix").value = catalog.prefix;
+  $("show-archived").checked = catalog.archived;
+  await loadCatalog();
+}
+
+export async function loadCatalog() {
+  const query = new URLSearchParams({ limit: String(CODES_PAGE) });
+  if (catalog.prefix) query.set("prefix", catalog.prefix);
+  if (catalog.archived) query.set("archived", "true");
+  const after = catalog.cursors[catalog.page];
+  if (after) query.set("after", after);
+  // Only the last load shows: a search typed while the first page loads is not overwritten by it.
+  const load = ++catalog.loads;
+  const [codes, campaigns] = await Promise.all([
+    catalog.kind === "campaigns" ? { json: { codes: [], next: null } } : api("GET", `/v1/codes?${query}`, { what: "search" }),
+    api("GET", `/v1/campaigns?${query}`, { what: "search" }),
+  ]);
+  const { rows, next } = mergePages([
+    { kind: "code", items: codes.json.codes, next: codes.json.next },
+    { kind: "campaign", items: campaigns.json.campaigns, next: campaigns.json.next },
+  ], CODES_PAGE);
+  if (load !== catalog.loads) return;
+  catalog.cursors[catalog.page + 1] = next;
+  renderCatalog(rows);
+  $("codes-prev").disabled = catalog.page === 0;
+  $("codes-next").disabled = !next;
+  $("codes-page").textContent = `Page ${count(catalog.page + 1)}`;
+}
+
+function tag(text) {
+  const span = document.createElement("span");
+  span.className = "tag";
+  span.textContent = text;
+  return span;
+}
+
+function button(text, label, className, onClick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = className;
+  b.textContent = text;
+  b.setAttribute("aria-label", label);
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+/** The catalog's rows: a code's or a campaign's (marked "Campaign", with its number of codes). */
+function renderCatalog(rows) {
+  const body = $("codes").tBodies[0];
+  body.replaceChildren();
+  $("catalog-empty").hidden = rows.length > 0;
+  $("catalog-empty").textContent = catalog.kind === "campaigns" ? "No campaigns match." : "No codes or campaigns match.";
+  for (const item of rows) {
+    const { kind, name, summary } = item;
+    const row = document.createElement("tr");
+    row.dataset.kind = kind;
+    const nameCell = document.createElement("th");
+    nameCell.scope = "row";
+    nameCell.className = "code";
+    const link = document.createElement("a");
+    link.href = KINDS[kind].page(name);
+    link.id = `${kind}-name-${name}`;
+    link.textContent = name;
+    nameCell.append(link);
+    if (kind === "campaign") nameCell.append(tag("Campaign"));
+    if (summary.archived) nameCell.append(tag("Archived"));
+    row.append(nameCell);
+    cell(row, discountInWords(summary));
+    cell(row, windowInWords(summary));
+    const uses = cell(row, usesInWords(summary), "num");
+    if (kind === "campaign") {
+      const codes = document.createElement("span");
+      codes.className = "sub";
+      codes.textContent = `${count(summary.codes?.count ?? 0)} codes, ${count(summary.codes?.used ?? 0)} used`;
+      uses.append(codes);
+    }
+    cell(row, budgetInWords(summary));
+
+    const activeCell = cell(row, "");
+    const label = document.createElement("label");
+    label.className = "switch";
+    const input = document.createElement("input");
+    input.type = "checkbox";
+    input.setAttribute("role", "switch");
+    input.checked = summary.active;
+    input.disabled = summary.archived;
+    const text = document.createElement("span");
+    text.textContent = "Active";
+    label.append(input, text);
+    input.setAttribute("aria-label", `Active: ${name}`);
+    input.addEventListener("change", () => toggleActive(item, input));
+    activeCell.append(label);
+
+    const actions = cell(row, "");
+    const box = document.createElement("div");
+    box.className = "row-actions";
+    if (summary.archived) {
+      box.append(button("Restore", `Restore ${name}`, "quiet", () => restore(item)));
+    } else {
+      if (kind === "code") {
+        const edit = document.createElement("a");
+        edit.className = "button quiet";
+        edit.href = `#/edit/${encodeURIComponent(name)}`;
+        edit.textContent = "Edit";
+        edit.setAttribute("aria-label", `Edit ${name}`);
+        box.append(edit);
+      }
+      box.append(button("Archive", `Archive ${name}`, "danger", () => archive(item)));
+    }
+    actions.append(box);
+    body.append(row);
+  }
+}
+
+/** The kill switch of a code or a campaign: off only after a confirmation; sent with its ETag. */
+async function toggleActive(item, input) {
+  const { kind, name, summary } = item;
+  const active = input.checked;
+  clearMessages();
+  if (!active) {
+    const sure = await confirmSwitchOff(kind, name);
+    if (!sure) {
+      input.checked = true;
+      input.focus();
+      return;
+    }
+  }
+  input.disabled = true;
+  try {
+    const path = KINDS[kind].path(name);
+    const current = await api("GET", path, { what: kind });
+    const { json } = await api("PATCH", path, {
+      body: { active }, headers: { "if-match": current.etag }, what: "switch",
+    });
+    summary.active = json.active;
+    showNotice(`${name} is now ${json.active ? "active" : "switched off"}.`);
+  } catch (err) {
+    input.checked = !active;
+    report(err);
+  } finally {
+    input.disabled = false;
+    input.focus();
+  }
+}
+
+async function archive({ kind, name }) {
+  clearMessages();
+  if (!(await confirmArchive(kind, name))) return;
+  try {
+    await api("DELETE", KINDS[kind].path(name), { what: kind });
+    await loadCatalog();
+    showNotice(`${name} is archived.`);
+  } catch (err) {
+    report(err);
+  }
+}
+
+/** Restores an archived code or campaign by defining it again (the summary is its definition, less a code's audience). */
+async function restore({ kind, name, summary }) {
+  clearMessages();
+  if (summary.assigned) {
+    showProblem(`${name} is assigned to named customers, whom the list does not show: open New code with the code ${name} and paste its audience to restore it.`);
+    return;
+  }
+  try {
+    await api("PUT", KINDS[kind].path(name), { body: definitionOf(summary), what: "restore" });
+    await loadCatalog();
+    showNotice(`${name} is restored.`);
+  } catch (err) {
+    report(err);
+  }
+}

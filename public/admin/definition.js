@@ -1,0 +1,141 @@
+// The editor's form as the core's definition, and back: what each field means, with no DOM (the
+// form's values come in as an object of texts), tested under `node --test tests/js/`. Every rule on
+// the definition is the browser module's (the same refusal the server gives); this only translates.
+import { toLocal, toUtc } from "../lib/format.js";
+
+/** The most customer ids an audience takes (the Worker's limit). */
+export const MAX_AUDIENCE = 10_000;
+
+/** Each refusal's field path (the module's `err.field`) to the form field that shows it, first match wins. */
+export const FIELD_OF = [
+  [/^definition\.code/, "f-code"],
+  [/^definition\.active/, "f-active"],
+  [/\.currency$/, "f-currency"],
+  [/^definition\.discount\.kind/, "f-kind"],
+  [/^definition\.discount\.percent/, "f-percent"],
+  [/^definition\.discount\.amount/, "f-amount"],
+  [/^definition\.discount\.max/, "f-max"],
+  [/^definition\.discount/, "f-kind"],
+  [/^definition\.minimum/, "f-minimum"],
+  [/^definition\.starts_at/, "f-starts"],
+  [/^definition\.ends_at/, "f-ends"],
+  [/^definition\.limits\.total/, "f-total"],
+  [/^definition\.limits\.per_customer/, "f-per-customer"],
+  [/^definition\.limits\.budget/, "f-budget"],
+  [/^definition\.limits\.when_budget_short/, "f-budget-short"],
+  [/^definition\.limits/, "f-budget"],
+  [/^definition\.applies_to\.skus/, "f-skus"],
+  [/^definition\.applies_to\.categories/, "f-categories"],
+  [/^definition\.applies_to/, "f-skus"],
+  [/^definition\.audience/, "f-audience"],
+];
+
+/** The fields that show a refusal, in the form's order. */
+export const ERROR_FIELDS = ["f-code", "f-kind", "f-percent", "f-amount", "f-currency", "f-max", "f-minimum", "f-starts", "f-ends", "f-total", "f-per-customer", "f-budget", "f-budget-short", "f-skus", "f-categories", "f-audience"];
+
+/** The form field for a refusal's field path ("definition.discount.max.amount" → "f-max"), or undefined. */
+export const fieldOf = (path) => FIELD_OF.find(([re]) => re.test(path ?? ""))?.[1];
+
+/** A refusal's message without its field path ("definition.code: is empty" → "is empty"). */
+export const withoutPath = (message) => String(message).replace(/^[\w.[\]]+: /, "");
+
+/** The classes of code a definition's `combines_with` lists, in the order of application. */
+export const COMBINES = ["product", "order", "shipping"];
+
+/** A list typed one a line, or separated by commas or semicolons: the entries, trimmed, none empty. */
+export const list = (text) => text.split(/[\n,;]/).map((s) => s.trim()).filter(Boolean);
+
+/** A count as typed: a number when it is digits, else the text (the module says what is wrong with it). */
+export const countOf = (text) => (/^\s*\d+\s*$/.test(text) ? Number(text) : text.trim());
+
+/**
+ * The definition the form describes (the core's JSON shape). `form` holds the fields' values as typed:
+ * { code, active (boolean), kind, percent, amount, max, currency, minimum, starts, ends (datetime-local
+ * values), total, perCustomer, budget, budgetShort, skus, categories, audience, combines (the classes
+ * ticked) }. Amounts stay the text typed (trimmed): the module checks them, no number is made.
+ */
+export function definitionFromForm(form) {
+  const currency = form.currency.trim().toUpperCase();
+  const money = (amount) => ({ amount: amount.trim(), currency });
+  const discount = { kind: form.kind };
+  if (form.kind === "percent") discount.percent = form.percent.trim();
+  if (form.kind === "fixed") discount.amount = money(form.amount);
+  if (form.max.trim()) discount.max = money(form.max);
+  const definition = { code: form.code.trim(), active: form.active, discount };
+  if (form.minimum.trim()) definition.minimum = money(form.minimum);
+  if (form.starts) definition.starts_at = toUtc(form.starts);
+  if (form.ends) definition.ends_at = toUtc(form.ends);
+  const limits = {};
+  if (form.total.trim()) limits.total = countOf(form.total);
+  if (form.perCustomer.trim()) limits.per_customer = countOf(form.perCustomer);
+  if (form.budget.trim()) {
+    limits.budget = money(form.budget);
+    limits.when_budget_short = form.budgetShort;
+  }
+  if (Object.keys(limits).length) definition.limits = limits;
+  const skus = list(form.skus);
+  const categories = list(form.categories);
+  if (skus.length || categories.length) {
+    definition.applies_to = {};
+    if (skus.length) definition.applies_to.skus = skus;
+    if (categories.length) definition.applies_to.categories = categories;
+  }
+  const audience = list(form.audience);
+  if (audience.length) definition.audience = audience;
+  const combines = COMBINES.filter((c) => form.combines.includes(c));
+  if (combines.length) definition.combines_with = combines;
+  return definition;
+}
+
+/** The form's values (texts, as `definitionFromForm` reads them) for a definition. */
+export function formFromDefinition(definition) {
+  const d = definition.discount ?? {};
+  return {
+    code: definition.code ?? "",
+    active: definition.active !== false,
+    kind: d.kind ?? "percent",
+    percent: String(d.percent ?? ""),
+    amount: d.amount?.amount ?? "",
+    max: d.max?.amount ?? "",
+    currency: d.amount?.currency ?? d.max?.currency ?? definition.minimum?.currency ?? definition.limits?.budget?.currency ?? "EUR",
+    minimum: definition.minimum?.amount ?? "",
+    starts: definition.starts_at ? toLocal(definition.starts_at) : "",
+    ends: definition.ends_at ? toLocal(definition.ends_at) : "",
+    total: String(definition.limits?.total ?? ""),
+    perCustomer: String(definition.limits?.per_customer ?? ""),
+    budget: definition.limits?.budget?.amount ?? "",
+    budgetShort: definition.limits?.when_budget_short ?? "refuse",
+    skus: (definition.applies_to?.skus ?? []).join("\n"),
+    categories: (definition.applies_to?.categories ?? []).join("\n"),
+    audience: (definition.audience ?? []).join("\n"),
+    combines: COMBINES.filter((c) => (definition.combines_with ?? []).includes(c)),
+  };
+}
+
+/**
+ * The customer ids of an audience file: one a line, the first column of a CSV (quotes removed), a
+ * header row ("customer", "customer_id" or "id") left out.
+ */
+export function audienceFromFile(text) {
+  const ids = text.split(/\r?\n/).map((line) => line.split(",")[0].trim().replace(/^"|"$/g, "")).filter(Boolean);
+  return /^(customer|customer_id|id)$/i.test(ids[0] ?? "") ? ids.slice(1) : ids;
+}
+
+/** The preview's sample shipping (with a basket of lines). */
+export const SAMPLE_SHIPPING = "4.90";
+
+/**
+ * The preview's sample basket: a total of `amount` (the text typed, "0" when empty), or one line of
+ * the first SKU or category the code applies to at that price, plus the sample shipping. Also the
+ * customer to quote for: the first of the audience, or a sample one for a per-customer limit.
+ */
+export function sampleOrder(definition, amount, currency) {
+  const total = { amount: amount.trim() || "0", currency };
+  const sku = definition.applies_to?.skus?.[0] ?? "SAMPLE";
+  const category = definition.applies_to?.categories?.[0];
+  const basket = definition.applies_to
+    ? { lines: [{ sku, quantity: 1, unit_price: total, ...(category ? { categories: [category] } : {}) }], shipping: { amount: SAMPLE_SHIPPING, currency } }
+    : { total };
+  const customer = definition.audience?.[0] ?? (definition.limits?.per_customer ? "sample-customer" : undefined);
+  return { total, basket, customer };
+}

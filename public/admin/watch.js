@@ -1,0 +1,101 @@
+// A code's or a campaign's page (#/code/CODE, #/campaign/ID): its summary, totals, charts and
+// redemptions, read again every 10 s; a campaign's page also has its own controls (campaign.js).
+import { $ } from "../lib/dom.js";
+import { clockWithSeconds, count, when, zone } from "../lib/format.js";
+import { formatMoney as money } from "../lib/money.js";
+import { api, KINDS } from "./api.js";
+import { renderBudget, renderChart } from "./charts.js";
+import { rejectionsOf } from "./figures.js";
+import { loadHistory } from "./history.js";
+import { report } from "./messages.js";
+import { nav, show } from "./views.js";
+import { moduleReady } from "./wasm.js";
+import { discountInWords, usesInWords, windowInWords } from "./words.js";
+
+const REFRESH_MS = 10_000;
+
+/** The open page: which code or campaign, its charts, its timer, its redemptions and their page. */
+export const watch = {
+  kind: null, name: null, chart: null, budgetChart: null, budgetSpent: [], series: [], timer: null, history: [], filtered: [],
+  page: 0, etag: null, active: true,
+};
+
+/** Opens the page of code or campaign `name` (`kind`: "code" or "campaign"), refreshed every 10 s. */
+export async function openWatch(kind, name) {
+  await moduleReady; // the budget's chart reads its currency's places from the browser module
+  show("code", name);
+  for (const el of $("view-code").querySelectorAll("[data-for]")) el.hidden = el.dataset.for !== kind;
+  watch.kind = kind;
+  watch.name = name;
+  watch.page = 0;
+  watch.history = [];
+  watch.filtered = [];
+  $("filter-form").reset(); // each page opens unfiltered
+  $("code-heading").textContent = name;
+  $("code-edit").href = `#/edit/${encodeURIComponent(name)}`;
+  $("code-edit").setAttribute("aria-label", `Edit ${name}`);
+  $("generated").textContent = "";
+  $("chart").replaceChildren();
+  watch.chart = null;
+  watch.series = [];
+  await Promise.all([refreshWatch(), loadHistory()]);
+  watch.timer = setInterval(() => refreshWatch().catch(report), REFRESH_MS);
+  nav.leave = () => {
+    clearInterval(watch.timer);
+    watch.timer = null;
+    watch.chart?.destroy();
+    watch.chart = null;
+    watch.budgetChart?.destroy();
+    watch.budgetChart = null;
+    watch.kind = null;
+    watch.name = null;
+  };
+}
+
+/** The page's figures and charts, read again (every 10 s, and after each change). */
+export async function refreshWatch() {
+  const { kind, name } = watch;
+  const path = KINDS[kind].path(name);
+  const [view, stats] = await Promise.all([api("GET", path, { what: kind }), api("GET", `${path}/stats`, { what: kind })]);
+  if (watch.kind !== kind || watch.name !== name) return;
+  const json = view.json;
+  const state = json.active ? "Active" : "Switched off";
+  if (kind === "campaign") {
+    watch.etag = view.etag;
+    watch.active = json.active;
+    $("campaign-switch").textContent = json.active ? "Switch off" : "Switch on";
+    $("code-summary").textContent = `${discountInWords(json)}. Valid: ${windowInWords(json)} (${zone()}). `
+      + `${count(json.codes?.count ?? 0)} codes, ${count(json.codes?.used ?? 0)} used; ${usesInWords(json)}. `
+      + `Each code: ${count(json.uses_per_code ?? 1)} use(s). ${state}.`;
+  } else {
+    $("code-summary").textContent = `${discountInWords(json)}. Valid: ${windowInWords(json)} (${zone()}). ${usesInWords(json)}. ${state}.`;
+  }
+  renderTotals(stats.json);
+  renderChart(stats.json.by_minute ?? []);
+  renderBudget(json, stats.json);
+  $("chart-updated").textContent = `Updated ${clockWithSeconds(new Date())}; refreshed every 10 seconds.`;
+}
+
+function renderTotals(stats) {
+  const t = stats.total;
+  const rejections = rejectionsOf(t);
+  const items = [
+    ["Captures", count(t.captures)], ["Holds", count(t.holds)], ["Releases", count(t.releases)],
+    ["Expired", count(t.expired)], ["Conflicts", count(t.conflicts)], ["Replays", count(t.replays)],
+    ["Quotes", count(t.quotes)],
+    ...(t.discounted ? [["Given away", money(t.discounted)], ["Given back", money(t.returned)]] : []),
+    ...Object.entries(rejections).map(([code, n]) => [`Refused: ${code}`, count(n)]),
+    ["Defined", stats.defined_at ? when(stats.defined_at) : "before figures were kept"],
+  ];
+  const dl = $("totals");
+  dl.replaceChildren();
+  for (const [name, value] of items) {
+    const div = document.createElement("div");
+    const dt = document.createElement("dt");
+    dt.textContent = name;
+    const dd = document.createElement("dd");
+    dd.textContent = value;
+    div.append(dt, dd);
+    dl.append(div);
+  }
+}

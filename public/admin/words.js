@@ -1,0 +1,58 @@
+// A code's or a campaign's definition and counts in the operator's words, in the browser's locale
+// and time zone. No DOM: tested under `node --test tests/js/`.
+import { count, percent, when } from "../lib/format.js";
+import { formatMoney as money } from "../lib/money.js";
+
+/** A definition's discount in words: "10% off, at most €5.00, on €20.00 or more". */
+export function discountInWords(def) {
+  const d = def.discount ?? {};
+  let words;
+  if (d.kind === "percent") {
+    words = `${percent(d.percent)} off`;
+  } else if (d.kind === "fixed") {
+    words = `${money(d.amount)} off`;
+  } else if (d.kind === "free_shipping") {
+    words = "Free shipping";
+  } else {
+    words = String(d.kind ?? "unknown discount");
+  }
+  if (d.max) words += `, at most ${money(d.max)}`;
+  if (def.minimum) words += `, on ${money(def.minimum)} or more`;
+  const skus = def.applies_to?.skus ?? [];
+  const categories = def.applies_to?.categories ?? [];
+  if (skus.length || categories.length) {
+    const parts = [];
+    if (skus.length) parts.push(`SKUs ${skus.join(", ")}`);
+    if (categories.length) parts.push(`categories ${categories.join(", ")}`);
+    words += `; only ${parts.join(" and ")}`;
+  }
+  if (def.assigned || (Array.isArray(def.audience) && def.audience.length)) words += "; named customers only";
+  return words;
+}
+
+/** The validity window in the operator's time zone. */
+export function windowInWords(def) {
+  if (def.starts_at && def.ends_at) return `${when(def.starts_at)} – ${when(def.ends_at)}`;
+  if (def.starts_at) return `From ${when(def.starts_at)}`;
+  if (def.ends_at) return `Until ${when(def.ends_at)}`;
+  return "Always";
+}
+
+/** "12 used, 2 held, 86 left". */
+export function usesInWords(summary) {
+  const used = summary.usage?.total ?? 0;
+  const held = summary.usage?.held ?? 0;
+  let words = `${count(used)} used`;
+  if (held) words += `, ${count(held)} held`;
+  if (typeof summary.remaining === "number") words += `, ${count(summary.remaining)} left`;
+  return words;
+}
+
+/** Budget used (the discounts counting now, holds included), for codes and campaigns that have one. */
+export function budgetInWords(summary) {
+  const budget = summary.limits?.budget;
+  if (!budget || typeof budget !== "object" || !budget.amount) return "—";
+  const used = summary.usage?.discounted;
+  if (used && typeof used === "object" && used.amount !== undefined) return `${money(used)} of ${money(budget)}`;
+  return `${money(budget)} budget`;
+}

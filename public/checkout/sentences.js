@@ -1,0 +1,127 @@
+// What the checkout says to the buyer, from the core's rejection codes and a code's definition: pure
+// (no DOM, no browser module), tested under `node --test tests/js/`. `shop` is { currency (the page's),
+// skuName (a SKU's name on the page, in lower case) }.
+import { capitalise, eitherOf, listOf, longWhen, ordinalWord, sentence } from '../lib/format.js';
+import { formatMinus, formatMoney as show, isZero, plainMoney as plain } from '../lib/money.js';
+
+const sameSku = (sku) => sku;
+
+/** A definition's discount in words: "20% off mugs (at most €5.00)", "free shipping". */
+export function describeDiscount(definition, { skuName = sameSku } = {}) {
+  const d = definition.discount;
+  let text;
+  if (d.kind === 'percent') text = `${d.percent}% off`;
+  else if (d.kind === 'fixed') text = `${show(d.amount)} off`;
+  else text = 'free shipping';
+  if (d.max) text += ` (at most ${show(d.max)})`;
+  const scope = describeScope(definition.applies_to, { skuName });
+  if (scope && d.kind !== 'free_shipping') text = text.replace(' off', ` off ${scope}`);
+  return text;
+}
+
+/** "mugs", "mugs or coffee", "enamel mug": the products a scoped code applies to ('' for every product). */
+export function describeScope(appliesTo, { skuName = sameSku } = {}) {
+  if (!appliesTo) return '';
+  const names = [...(appliesTo.categories ?? []), ...(appliesTo.skus ?? []).map(skuName)];
+  return names.length === 0 ? '' : eitherOf(names);
+}
+
+/** The sentence for a refusal of `code`. `detail` is the core's message, kept only as a fallback. */
+export function refusalSentence(
+  rejection,
+  code,
+  definition,
+  { customer = '', detail = '', usage = null, other = '', currency = '', skuName = sameSku } = {},
+) {
+  const scope = describeScope(definition?.applies_to, { skuName });
+  switch (rejection) {
+    case 'not_combinable':
+      return other ? `${code} cannot be combined with ${other}.` : `${code} cannot be combined with the other codes.`;
+    case 'inactive':
+      return `${code} is switched off at the moment.`;
+    case 'customer_required':
+      return `${code} is for signed-in customers: enter your customer id.`;
+    case 'not_assigned':
+      return customer ? `${code} is not available to ${customer}.` : `${code} is not available to you.`;
+    case 'not_started':
+      return definition?.starts_at ? `${code} can be used from ${longWhen(definition.starts_at)}.` : `${code} cannot be used yet.`;
+    case 'expired':
+      return definition?.ends_at ? `${code} expired on ${longWhen(definition.ends_at)}.` : `${code} has expired.`;
+    case 'exhausted':
+      return usage?.held > 0
+        ? `Every use of ${code} is taken or reserved by someone paying right now. A use comes back if they cancel.`
+        : `${code} has been used up.`;
+    case 'customer_limit_reached': {
+      const limit = definition?.limits?.per_customer;
+      return limit > 1
+        ? `You have already used ${code} ${limit} times, as often as it allows.`
+        : 'You have already used this code.';
+    }
+    case 'currency_mismatch':
+      return `${code} cannot be used for a payment in ${currency}.`;
+    case 'no_eligible_items':
+      return scope ? `${code} applies only to ${scope}: add some to your basket.` : `${code} applies to nothing in your basket.`;
+    case 'budget_exhausted':
+      return /left/.test(detail)
+        ? `${capitalise(detail)}, less than ${code} would take off this basket.`
+        : `The budget of ${code} is used up.`;
+    case 'below_minimum': {
+      const minimum = definition?.minimum;
+      if (!minimum) return `${code} needs a larger basket.`;
+      return scope
+        ? `${code} needs at least ${show(minimum)} of ${scope}.`
+        : `${code} needs a basket of at least ${show(minimum)}.`;
+    }
+    default:
+      return detail ? sentence(detail) : `${code} cannot be used.`;
+  }
+}
+
+/**
+ * Why a typed code is not a code: the page's own words for the core's refusal (its `problem`: the
+ * character and its position, or a code too long).
+ */
+export function malformedSentence(problem) {
+  if (problem?.kind === 'code_character') {
+    const c = problem.character;
+    const what = c === ' ' ? 'a space' : `“${c}”`;
+    return `A promo code has only letters, digits, - and _: its ${ordinalWord(problem.position + 1)} character is ${what}.`;
+  }
+  return 'This is too long for a promo code.';
+}
+
+/** One code's quote in words: "SAVE10 applied: 10% off." and its note or budget clip. */
+export function appliedSentence(quote, definition, shop = {}) {
+  let message = `${quote.code} applied: ${describeDiscount(definition, shop)}.`;
+  if (quote.note) message += ` ${sentence(quote.note)}`;
+  if (quote.budget_clipped) {
+    // Written as the core writes money ("EUR 3.20"): the exact amounts the budget allows.
+    message += ` ${plain(quote.discount)} left in this promotion's budget: you save ${plain(quote.discount)} instead of ${plain(quote.desired)}.`;
+  }
+  return message;
+}
+
+/** What one code of a stack takes off: "MUGS20: −€5.00, 20% off mugs." */
+export function partSentence(part, definition, shop = {}) {
+  if (!part) return '';
+  let text = isZero(part.discount)
+    ? `${part.code} takes nothing off this basket (${describeDiscount(definition, shop)}).`
+    : `${part.code}: ${formatMinus(part.discount)}, ${describeDiscount(definition, shop)}.`;
+  if (part.note) text += ` ${sentence(part.note)}`;
+  if (part.budget_clipped) {
+    text += ` ${plain(part.discount)} left in this promotion's budget, instead of ${plain(part.desired)}.`;
+  }
+  return text;
+}
+
+/** An answer that is not an outcome, for the buyer: unreachable, too many requests, or the status. */
+export function problemSentence(status, answer) {
+  if (status === 0) return 'The shop could not be reached. Check your connection and try again.';
+  if (status === 429) return 'Too many requests from this connection: wait a few seconds and try again.';
+  return `The shop answered ${status}${answer.detail ? ` (${answer.detail})` : ''}.`;
+}
+
+/** The codes of an order, for a sentence: one code or the list ("MUGS20 and SAVE10"). */
+export const codesOf = (order) => listOf(order.codes);
+/** "is" for one code, "are" for several. */
+export const isAre = (order) => (order.codes.length > 1 ? 'are' : 'is');

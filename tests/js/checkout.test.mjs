@@ -1,0 +1,121 @@
+// The checkout page's pure parts: the basket from the quantities typed (public/checkout/basket.js)
+// and the buyer's sentences (public/checkout/sentences.js). Run with `node --test tests/js/`.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { priceBasket } from "../../public/checkout/basket.js";
+import {
+  appliedSentence, codesOf, describeDiscount, describeScope, isAre, malformedSentence, partSentence, problemSentence,
+  refusalSentence,
+} from "../../public/checkout/sentences.js";
+import { formatMoney } from "../../public/lib/money.js";
+
+const LINES = [
+  { sku: "MUG-01", category: "mugs", price: "12.90", name: "Enamel mug" },
+  { sku: "COF-01", category: "coffee", price: "0.10", name: "Coffee sample" },
+];
+const basket = (quantities, shipping = "4.90", currency = "EUR", digits = 2, lines = LINES) =>
+  priceBasket({ lines: lines.map((line, i) => ({ ...line, quantity: quantities[i] })), shipping, currency, digits });
+
+test("the basket sums lines and shipping in minor units: 3 × 0.10 + 0 is 0.30", () => {
+  const b = basket(["0", "3"], null);
+  assert.equal(b.subtotal.amount, "0.30");
+  assert.equal(b.total.amount, "0.30");
+  assert.equal(b.shipping, null);
+  assert.equal(b.request.shipping, undefined);
+  assert.deepEqual(b.request.lines, [{ sku: "COF-01", quantity: 3, unit_price: { amount: "0.10", currency: "EUR" }, categories: ["coffee"] }]);
+  assert.deepEqual(b.amounts.map((m) => m.amount), ["0.00", "0.30"]);
+  assert.equal(b.empty, false);
+  assert.equal(b.error, null);
+});
+
+test("the basket with shipping: quantity 0 is left out of the request but counts as a line amount", () => {
+  const b = basket(["2", " 0 "]);
+  assert.equal(b.subtotal.amount, "25.80");
+  assert.deepEqual(b.shipping, { amount: "4.90", currency: "EUR" });
+  assert.deepEqual(b.request.shipping, { amount: "4.90", currency: "EUR" });
+  assert.equal(b.total.amount, "30.70");
+  assert.equal(b.request.lines.length, 1);
+});
+
+test("an empty basket: every quantity 0", () => {
+  const b = basket(["0", "0"]);
+  assert.equal(b.empty, true);
+  assert.equal(b.total.amount, "4.90");
+});
+
+test("a quantity that is not a whole number from 0 to 99 is named, the first one only", () => {
+  for (const bad of ["100", "-1", "1.5", "", "two", "1e1"]) {
+    const b = basket([bad, "x"]);
+    assert.equal(b.error, "Enter a quantity from 0 to 99 for the enamel mug.", bad);
+    assert.equal(b.amounts[0], null);
+  }
+  assert.equal(basket(["99", "99"]).subtotal.amount, "1287.00");
+});
+
+test("a currency without minor units (JPY) and amounts beyond 2^53 minor units", () => {
+  const yen = basket(["3"], "500", "JPY", 0, [{ sku: "TEA", category: "tea", price: "1200", name: "Tea" }]);
+  assert.equal(yen.subtotal.amount, "3600");
+  assert.equal(yen.total.amount, "4100");
+  const big = basket(["99"], null, "EUR", 2, [{ sku: "GOLD", category: "gold", price: "999999999999999.99", name: "Gold" }]);
+  assert.equal(big.total.amount, "98999999999999999.01");
+});
+
+const shop = { currency: "EUR", skuName: (sku) => ({ "MUG-01": "enamel mug" })[sku] ?? sku };
+const eur = (amount) => ({ amount, currency: "EUR" });
+
+test("a discount in words, with its scope and cap", () => {
+  assert.equal(describeDiscount({ discount: { kind: "percent", percent: "10" } }, shop), "10% off");
+  assert.equal(
+    describeDiscount({ discount: { kind: "percent", percent: "20", max: eur("5.00") }, applies_to: { categories: ["mugs"], skus: ["MUG-01"] } }, shop),
+    `20% off mugs or enamel mug (at most ${formatMoney(eur("5.00"))})`,
+  );
+  assert.equal(describeDiscount({ discount: { kind: "fixed", amount: eur("3.20") } }, shop), `${formatMoney(eur("3.20"))} off`);
+  assert.equal(describeDiscount({ discount: { kind: "free_shipping" }, applies_to: { categories: ["mugs"] } }, shop), "free shipping");
+  assert.equal(describeScope(undefined, shop), "");
+  assert.equal(describeScope({ skus: ["UNKNOWN"] }, shop), "UNKNOWN");
+});
+
+test("refusals in the buyer's words", () => {
+  const definition = { discount: { kind: "percent", percent: "10" }, applies_to: { categories: ["mugs"] }, minimum: eur("20.00"), limits: { per_customer: 3 } };
+  assert.equal(refusalSentence("not_combinable", "A", definition, { other: "B" }), "A cannot be combined with B.");
+  assert.equal(refusalSentence("not_assigned", "A", definition, { customer: "c1" }), "A is not available to c1.");
+  assert.equal(refusalSentence("exhausted", "A", definition, { usage: { held: 1 } }),
+    "Every use of A is taken or reserved by someone paying right now. A use comes back if they cancel.");
+  assert.equal(refusalSentence("exhausted", "A", definition, { usage: { held: 0 } }), "A has been used up.");
+  assert.equal(refusalSentence("customer_limit_reached", "A", definition), "You have already used A 3 times, as often as it allows.");
+  assert.equal(refusalSentence("currency_mismatch", "A", definition, shop), "A cannot be used for a payment in EUR.");
+  assert.equal(refusalSentence("no_eligible_items", "A", definition), "A applies only to mugs: add some to your basket.");
+  assert.equal(refusalSentence("below_minimum", "A", definition), `A needs at least ${formatMoney(eur("20.00"))} of mugs.`);
+  assert.equal(refusalSentence("budget_exhausted", "A", definition, { detail: "EUR 1.00 left" }), "EUR 1.00 left, less than A would take off this basket.");
+  assert.equal(refusalSentence("budget_exhausted", "A", definition), "The budget of A is used up.");
+  assert.equal(refusalSentence("something_new", "A", definition, { detail: "the core said so." }), "The core said so.");
+  assert.equal(refusalSentence("something_new", "A", definition), "A cannot be used.");
+});
+
+test("why a text is not a code", () => {
+  assert.equal(malformedSentence({ kind: "code_character", character: " ", position: 4 }),
+    "A promo code has only letters, digits, - and _: its fifth character is a space.");
+  assert.equal(malformedSentence({ kind: "code_character", character: "!", position: 0 }),
+    "A promo code has only letters, digits, - and _: its first character is “!”.");
+  assert.equal(malformedSentence(null), "This is too long for a promo code.");
+});
+
+test("a quote and a stack's part in words; a budget's clip in the core's money", () => {
+  const definition = { discount: { kind: "percent", percent: "10" } };
+  assert.equal(appliedSentence({ code: "SAVE10", note: "the cap applied" }, definition, shop), "SAVE10 applied: 10% off. The cap applied.");
+  assert.equal(
+    appliedSentence({ code: "B", budget_clipped: true, discount: eur("1.50"), desired: eur("4.00") }, definition, shop),
+    "B applied: 10% off. EUR 1.50 left in this promotion's budget: you save EUR 1.50 instead of EUR 4.00.",
+  );
+  assert.equal(partSentence({ code: "M", discount: eur("0.00") }, definition, shop), "M takes nothing off this basket (10% off).");
+  assert.equal(partSentence({ code: "M", discount: eur("2.00") }, definition, shop), `M: −${formatMoney(eur("2.00"))}, 10% off.`);
+  assert.equal(partSentence(undefined, definition, shop), "");
+});
+
+test("problems and lists of codes", () => {
+  assert.equal(problemSentence(0, {}), "The shop could not be reached. Check your connection and try again.");
+  assert.equal(problemSentence(503, { detail: "down" }), "The shop answered 503 (down).");
+  assert.equal(codesOf({ codes: ["A", "B"] }), "A and B");
+  assert.equal(isAre({ codes: ["A"] }), "is");
+  assert.equal(isAre({ codes: ["A", "B"] }), "are");
+});

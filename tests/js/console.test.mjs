@@ -1,0 +1,146 @@
+// The operator's console's pure parts: errors as sentences and the catalog's paging (public/admin/api.js),
+// a definition in words (words.js), the editor's form (definition.js), the figures and the CSV
+// (figures.js). Run with `node --test tests/js/`.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+process.env.TZ = "UTC";
+const { explain, mergePages, definitionOf } = await import("../../public/admin/api.js");
+const { budgetInWords, discountInWords, usesInWords, windowInWords } = await import("../../public/admin/words.js");
+const {
+  audienceFromFile, countOf, definitionFromForm, fieldOf, formFromDefinition, list, sampleOrder, withoutPath,
+} = await import("../../public/admin/definition.js");
+const { CAMPAIGN_CSV_COLUMNS, CSV_COLUMNS, csvField, redemptionsCsv, rejectionsOf, spendingByMinute } = await import("../../public/admin/figures.js");
+const { formatMoney } = await import("../../public/lib/money.js");
+const { count, percent, when } = await import("../../public/lib/format.js");
+
+const eur = (amount) => ({ amount, currency: "EUR" });
+
+test("API errors as sentences, by status", () => {
+  assert.equal(explain(0), "The server could not be reached. Check your connection, then try again.");
+  assert.equal(explain(400, { detail: "bad percent" }, "definition"), "The server refused this definition: bad percent. Correct it and try again.");
+  assert.match(explain(404, { type: "/problems/unknown_code" }, "campaign X"), /^This campaign does not exist or is archived/);
+  assert.match(explain(404, { type: "/problems/unknown_code" }, "code"), /^This code does not exist/);
+  assert.match(explain(412), /^Someone changed this code/);
+  assert.match(explain(503, { detail: "down" }), /^The server failed to answer \(error 503: down\)/);
+  assert.match(explain(418), /^The request failed \(error 418\)/);
+});
+
+test("one page of codes and campaigns, merged by name up to the smaller cursor", () => {
+  const codes = (...names) => names.map((code) => ({ code }));
+  const campaigns = (...names) => names.map((id) => ({ id }));
+  const names = ({ rows, next }) => [rows.map((r) => `${r.kind}:${r.name}`).join(" "), next];
+  assert.deepEqual(names(mergePages([{ kind: "code", items: codes("A", "C", "E"), next: "E" }, { kind: "campaign", items: campaigns("B", "D", "F"), next: null }], 10)),
+    ["code:A campaign:B code:C campaign:D code:E", "E"]);
+  assert.deepEqual(names(mergePages([{ kind: "code", items: codes("A", "C"), next: null }, { kind: "campaign", items: campaigns("B"), next: null }], 2)),
+    ["code:A campaign:B", "B"]);
+  assert.deepEqual(names(mergePages([{ kind: "code", items: codes("A"), next: null }, { kind: "campaign", items: [], next: null }], 2)),
+    ["code:A", null]);
+});
+
+test("a lookup's extra fields are not part of the definition", () => {
+  const view = { code: "A", discount: { kind: "free_shipping" }, usage: {}, remaining: 3, archived: false, assigned: true, remaining_budget: eur("1"), id: "x", codes: {} };
+  assert.deepEqual(definitionOf(view), { code: "A", discount: { kind: "free_shipping" } });
+});
+
+test("a definition in the operator's words", () => {
+  assert.equal(discountInWords({ discount: { kind: "percent", percent: "12.5" } }), `${percent("12.5")} off`);
+  assert.equal(
+    discountInWords({ discount: { kind: "fixed", amount: eur("5.00"), max: eur("5.00") }, minimum: eur("20.00"), applies_to: { skus: ["A", "B"], categories: ["mugs"] }, assigned: true }),
+    `${formatMoney(eur("5.00"))} off, at most ${formatMoney(eur("5.00"))}, on ${formatMoney(eur("20.00"))} or more; only SKUs A, B and categories mugs; named customers only`,
+  );
+  assert.equal(discountInWords({ discount: { kind: "free_shipping" } }), "Free shipping");
+  assert.equal(windowInWords({}), "Always");
+  assert.equal(windowInWords({ ends_at: "2026-12-06T12:00:00Z" }), `Until ${when("2026-12-06T12:00:00Z")}`);
+  assert.equal(usesInWords({ usage: { total: 1200, held: 2 }, remaining: 5 }), `${count(1200)} used, 2 held, 5 left`);
+  assert.equal(budgetInWords({ limits: { budget: eur("100.00") }, usage: { discounted: eur("0.30") } }), `${formatMoney(eur("0.30"))} of ${formatMoney(eur("100.00"))}`);
+  assert.equal(budgetInWords({}), "—");
+});
+
+const FORM = {
+  code: " save10 ", active: true, kind: "percent", percent: " 10 ", amount: "", max: "5", currency: "eur", minimum: "",
+  starts: "2026-12-06T13:05", ends: "", total: " 100 ", perCustomer: "x1", budget: "0.1", budgetShort: "clip",
+  skus: "A, B\nC", categories: "", audience: "c1;c2", combines: ["order", "product"],
+};
+
+test("the form as the core's definition: amounts stay text, counts are numbers only when digits", () => {
+  assert.deepEqual(definitionFromForm(FORM), {
+    code: "save10",
+    active: true,
+    discount: { kind: "percent", percent: "10", max: eur("5") },
+    starts_at: "2026-12-06T13:05:00Z",
+    limits: { total: 100, per_customer: "x1", budget: eur("0.1"), when_budget_short: "clip" },
+    applies_to: { skus: ["A", "B", "C"] },
+    audience: ["c1", "c2"],
+    combines_with: ["product", "order"],
+  });
+  assert.deepEqual(definitionFromForm({ ...FORM, kind: "fixed", amount: "12345678901234567.89", max: "", total: "", perCustomer: "", budget: "", skus: "", audience: "", combines: [], starts: "" }), {
+    code: "save10", active: true, discount: { kind: "fixed", amount: eur("12345678901234567.89") },
+  });
+});
+
+test("a definition back to the form, and the form to the same definition", () => {
+  const definition = definitionFromForm(FORM);
+  const form = formFromDefinition(definition);
+  assert.equal(form.currency, "EUR");
+  assert.equal(form.starts, "2026-12-06T13:05");
+  assert.equal(form.skus, "A\nB\nC");
+  assert.deepEqual(definitionFromForm(form), definition);
+  assert.equal(formFromDefinition({ discount: {} }).kind, "percent");
+  assert.equal(formFromDefinition({ discount: {} }).currency, "EUR");
+  assert.equal(formFromDefinition({ discount: {} }).budgetShort, "refuse");
+});
+
+test("lists, counts, refusal fields and audience files", () => {
+  assert.deepEqual(list(" a ,b;\n\nc "), ["a", "b", "c"]);
+  assert.equal(countOf(" 12 "), 12);
+  assert.equal(countOf("1.5"), "1.5");
+  assert.equal(fieldOf("definition.discount.max.amount"), "f-max");
+  assert.equal(fieldOf("definition.minimum.currency"), "f-currency");
+  assert.equal(fieldOf("definition.limits.budget.amount"), "f-budget");
+  assert.equal(fieldOf("definition.applies_to"), "f-skus");
+  assert.equal(fieldOf("somewhere.else"), undefined);
+  assert.equal(withoutPath("definition.discount.percent: must be at most 100"), "must be at most 100");
+  assert.deepEqual(audienceFromFile('customer_id,name\r\n"c1",Ann\nc2\n\n'), ["c1", "c2"]);
+  assert.deepEqual(audienceFromFile("c1\nc2"), ["c1", "c2"]);
+});
+
+test("the preview's sample basket", () => {
+  assert.deepEqual(sampleOrder({}, " ", "EUR"), { total: eur("0"), basket: { total: eur("0") }, customer: undefined });
+  const scoped = sampleOrder({ applies_to: { categories: ["mugs"] }, audience: ["c1"] }, "20", "EUR");
+  assert.deepEqual(scoped.basket, { lines: [{ sku: "SAMPLE", quantity: 1, unit_price: eur("20"), categories: ["mugs"] }], shipping: eur("4.90") });
+  assert.equal(scoped.customer, "c1");
+  assert.equal(sampleOrder({ limits: { per_customer: 1 } }, "1", "EUR").customer, "sample-customer");
+});
+
+test("a budget's spending by minute, in minor units: exact amounts, coordinates for the chart", () => {
+  const minute = (discounted, returned) => ({ figures: { discounted: discounted && eur(discounted), returned: returned && eur(returned) } });
+  const stats = {
+    total: { discounted: eur("0.30"), returned: eur("0.10") },
+    by_minute: [minute("0.10"), minute(null), minute("0.20", "0.10")],
+  };
+  const { amounts, ys } = spendingByMinute(stats, 2);
+  assert.deepEqual(amounts, ["0.10", "0.10", "0.20"]);
+  assert.deepEqual(ys, [0.1, 0.1, 0.2]);
+  const big = spendingByMinute({ total: { discounted: eur("90071992547409.93") }, by_minute: [minute("0.01")] }, 2);
+  assert.deepEqual(big.amounts, ["90071992547409.93"]);
+});
+
+test("rejections summed over quotes, holds and captures", () => {
+  assert.deepEqual(rejectionsOf({ rejections: { quotes: { expired: 2 }, holds: { expired: 1, exhausted: 3 } } }), { expired: 3, exhausted: 3 });
+  assert.deepEqual(rejectionsOf({}), {});
+});
+
+test("CSV: quoted fields, formulas neutralised, amounts as the API writes them", () => {
+  assert.equal(csvField('say "hi"'), '"say ""hi"""');
+  assert.equal(csvField("=SUM(A1)"), `"'=SUM(A1)"`);
+  assert.equal(csvField("-1"), `"'-1"`);
+  assert.equal(csvField(null), '""');
+  const redemption = {
+    seq: 1, code: "C1", idempotency_key: "k", state: "captured", customer: "c",
+    quote: { total: eur("10.10"), discount: eur("1.01"), payable: eur("9.09") }, captured_at: "2026-12-06T12:00:00Z",
+  };
+  assert.equal(redemptionsCsv([redemption], CSV_COLUMNS),
+    'seq,idempotency_key,state,customer,total,discount,payable,currency,at,reason\r\n"1","k","captured","c","10.10","1.01","9.09","EUR","2026-12-06T12:00:00Z",""\r\n');
+  assert.match(redemptionsCsv([redemption], CAMPAIGN_CSV_COLUMNS), /^seq,code,idempotency_key,.*\r\n"1","C1","k",/);
+});
