@@ -413,12 +413,19 @@ impl SqliteRedemptionStore {
         let is_via = |c: &Option<String>| via.is_some() && c.as_deref() == via;
         let mut total = i64::try_from(m.captured).map_err(rust_error)?;
         let mut discounted = m.captured_discount;
-        let mut mine = who
-            .and_then(|c| m.captured_by.get(c))
-            .map_or(0, |n| i64::try_from(*n).unwrap_or(i64::MAX));
-        let mut own = via
-            .and_then(|c| m.captured_code.get(c))
-            .map_or(0, |n| i64::try_from(*n).unwrap_or(i64::MAX));
+        // `load` reads the customer's and the code's counts just before: an entry the bounded
+        // mirror no longer holds is an error, never a count of zero.
+        let not_read = |what: &str| rust_error(format!("the counts of {what} under {counter} were not read"));
+        let mine = match who {
+            Some(c) => m.captured_by.get(c).ok_or_else(|| not_read(c))?,
+            None => &0,
+        };
+        let mut mine = i64::try_from(*mine).unwrap_or(i64::MAX);
+        let own = match via {
+            Some(c) => m.captured_code.get(c).ok_or_else(|| not_read(c))?,
+            None => &0,
+        };
+        let mut own = i64::try_from(*own).unwrap_or(i64::MAX);
         for (_, hold) in m
             .holds
             .range((Bound::Excluded((at.clone(), i64::MAX)), Bound::Unbounded))
