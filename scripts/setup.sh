@@ -6,8 +6,8 @@ cd "$(dirname "$0")/.."
 
 WASM_BINDGEN_VERSION=0.2.130
 WASM_PACK_VERSION=0.15.1
-WORKER_BUILD_VERSION=0.8.7
-export PATH="$HOME/.cargo/bin:$PATH"
+# cargo install puts tools into $CARGO_INSTALL_ROOT/bin when set (scripts/fresh-machine.sh), else ~/.cargo/bin.
+export PATH="${CARGO_INSTALL_ROOT:-$HOME/.cargo}/bin:$PATH"
 
 log() { printf '[setup] %s\n' "$*"; }
 
@@ -46,10 +46,6 @@ fi
 if ! have_version wasm-pack "$WASM_PACK_VERSION"; then
   log "cargo install wasm-pack $WASM_PACK_VERSION"
   cargo install wasm-pack --version "=$WASM_PACK_VERSION" --locked --force
-fi
-if ! have_version worker-build "$WORKER_BUILD_VERSION"; then
-  log "cargo install worker-build $WORKER_BUILD_VERSION"
-  cargo install worker-build --version "=$WORKER_BUILD_VERSION" --locked --force
 fi
 
 if [ ! -x node_modules/.bin/wrangler ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

@@ -10,10 +10,9 @@ cd "$(dirname "$0")/.."
 . scripts/env.sh
 
 out=worker/build/test
-start=$(date +%s)
-worker-build --release --out-dir build/test worker --features conformance
-printf '[test-worker] built in %ss; %s: %s bytes, %s bytes gzip\n' "$(( $(date +%s) - start ))" \
-  "$out/index_bg.wasm" "$(wc -c < "$out/index_bg.wasm")" "$(gzip -9c "$out/index_bg.wasm" | wc -c)"
+start=$SECONDS
+scripts/build-worker.sh --features conformance "$out"
+printf '[test-worker] built in %ss\n' "$(( SECONDS - start ))"
 
 # Test a snapshot: another build into worker/ during the run must not reload the Worker under the tests.
 snapshot="$(mktemp -d "${TMPDIR:-/tmp}/promocodes-worker-build.XXXXXX")"
