@@ -94,15 +94,21 @@ else
         if (name) functions.push(name);
       }
     }
-    if (!functions.includes("__worker_init_state")) {
-      console.error("the wasm glue has no __worker_init_state: is this a workers-rs crate?");
-      process.exit(1);
+    const plumbing = ["__worker_init_state", "__wbg_reset_state"];
+    for (const name of plumbing) {
+      if (!functions.includes(name)) {
+        console.error(`the wasm glue exports no ${name}: is this a workers-rs crate?`);
+        process.exit(1);
+      }
     }
+    const events = ["fetch", "queue", "scheduled", "email", "connect"];
+    const handlers = (keep) => functions.filter((f) => !plumbing.includes(f) && keep(events.includes(f)))
+      .map((f) => `${f}: wasm.${f}`).join(", ");
     const lines = [
       `import * as wasm from "./index.js";`,
       `import { workerExports } from ${JSON.stringify(process.argv[2])};`,
-      `const { entrypoint, durableObject } = workerExports(wasm);`,
-      `export default entrypoint(${JSON.stringify(functions)});`,
+      `const { entrypoint, durableObject } = workerExports(wasm.__worker_init_state, wasm.__wbg_reset_state);`,
+      `export default entrypoint({ ${handlers((e) => e)} }, { ${handlers((e) => !e)} });`,
       ...classes.map((c) => `export const ${c} = durableObject(wasm.${c});`),
     ];
     console.log(lines.join("\n"));

@@ -12,19 +12,18 @@
 // or reported to the global `error` event, marks the state critical the same way.
 import { WorkerEntrypoint } from "cloudflare:workers";
 
-// Handlers the runtime calls with one argument, which the Rust side takes with (argument, env, ctx).
-const EVENTS = new Set(["fetch", "queue", "scheduled", "email", "connect"]);
-// Exports of the wasm glue that are plumbing, not handlers.
-const PLUMBING = new Set(["__wbg_reset_state", "__worker_init_state"]);
-
 /**
- * The Worker's exports around the wasm glue module `wasm`: `entrypoint(names)` is the default export
- * with one method per exported function named in `names`, `durableObject(Class)` an exported class
- * the runtime may construct (a Durable Object).
+ * The Worker's exports around the wasm glue, given its `__worker_init_state` and `__wbg_reset_state`
+ * (each export is passed by name, never the glue's namespace, so that the bundle keeps no object of
+ * every export): `entrypoint(events, others)` is the default export, with one method per exported
+ * function: `events` are the handlers the runtime calls with one argument (fetch, queue, scheduled,
+ * email, connect), which the Rust side takes with (argument, env, ctx); `others` are called as they
+ * are. `durableObject(Class)` an exported class the runtime may construct (a Durable
+ * Object).
  */
-export function workerExports(wasm) {
+export function workerExports(initState, resetState) {
   Error.stackTraceLimit = 100;
-  const state = wasm.__worker_init_state(); // { criticalError, instanceId }
+  const state = initState(); // { criticalError, instanceId }
 
   const noteCritical = (error) => {
     if (error instanceof WebAssembly.RuntimeError) {
@@ -38,28 +37,20 @@ export function workerExports(wasm) {
   const recover = () => {
     if (!state.criticalError) return;
     console.log("Reinitializing Wasm application");
-    wasm.__wbg_reset_state();
+    resetState();
     state.criticalError = false;
     state.instanceId++;
   };
-  // Calls `fn` on `self` after recovering, noting a wasm trap on the way out (also from an async
-  // function's promise; wasm-bindgen's own functions answer promises without being async).
+  // Calls `fn` on `self` after recovering, noting a wasm trap on the way out. wasm-bindgen's functions
+  // are plain ones (an async Rust function answers a Promise): a rejection goes to the caller as is.
   const call = (fn, self, args) => {
     recover();
-    let out;
     try {
-      out = fn.apply(self, args);
+      return fn.apply(self, args);
     } catch (error) {
       noteCritical(error);
       throw error;
     }
-    if (fn.constructor.name === "AsyncFunction") {
-      return out.catch((error) => {
-        noteCritical(error);
-        throw error;
-      });
-    }
-    return out;
   };
   const construct = (build) => {
     try {
@@ -71,71 +62,50 @@ export function workerExports(wasm) {
     }
   };
 
-  function entrypoint(names) {
+  function entrypoint(events, others) {
     class Entrypoint extends WorkerEntrypoint {
       constructor(ctx, env) {
         construct(() => null);
         super(ctx, env);
       }
     }
-    for (const name of names) {
-      if (PLUMBING.has(name)) continue;
-      const fn = wasm[name];
-      const method = EVENTS.has(name)
-        ? function (argument) {
-            return call(fn, this, [argument, this.env, this.ctx]);
-          }
-        : function (...args) {
-            return call(fn, this, args);
-          };
-      Object.defineProperty(method, "name", { value: name });
-      Object.defineProperty(Entrypoint.prototype, name, { value: method, writable: true, configurable: true });
+    for (const [name, fn] of Object.entries(events)) {
+      Entrypoint.prototype[name] = function (argument) {
+        return call(fn, this, [argument, this.env, this.ctx]);
+      };
+    }
+    for (const [name, fn] of Object.entries(others)) {
+      Entrypoint.prototype[name] = function (...args) {
+        return call(fn, this, args);
+      };
     }
     return Entrypoint;
   }
 
-  // A class whose instances hold an instance of `Class` built on the live wasm instance: each method
-  // of `Class.prototype` is forwarded, after a rebuild if the wasm instance was reset since.
+  // A class whose instances each hold an instance of `Class` built on the live wasm instance: each
+  // method of `Class.prototype` is forwarded to it, after building it again if the wasm instance was
+  // reset since (a #[durable_object] class has methods only, no accessors).
   function durableObject(Class) {
-    const inner = Symbol(Class.name);
-    const Wrapper = {
-      [Class.name]: class {
-        constructor(...args) {
-          construct(() => {
-            this[inner] = { object: new Class(...args), args, instanceId: state.instanceId };
-          });
-        }
-      },
-    }[Class.name];
-    const current = (self) => {
-      const held = self[inner];
-      if (held.instanceId !== state.instanceId) {
-        held.object = new Class(...held.args);
-        held.instanceId = state.instanceId;
+    const held = new WeakMap(); // wrapper -> { object, args, instanceId }
+    class Wrapper {
+      constructor(...args) {
+        construct(() => held.set(this, { object: new Class(...args), args, instanceId: state.instanceId }));
       }
-      return held.object;
+    }
+    const live = (self) => {
+      const it = held.get(self);
+      if (it.instanceId !== state.instanceId) {
+        it.object = new Class(...it.args);
+        it.instanceId = state.instanceId;
+      }
+      return it.object;
     };
     for (const key of Reflect.ownKeys(Class.prototype)) {
-      if (key === "constructor") continue;
-      const { value, get, set } = Object.getOwnPropertyDescriptor(Class.prototype, key);
-      if (typeof value === "function") {
-        Object.defineProperty(Wrapper.prototype, key, {
-          value: function (...args) {
-            return call(value, current(this), args);
-          },
-          writable: true,
-          configurable: true,
-        });
-      } else if (get || set) {
-        Object.defineProperty(Wrapper.prototype, key, {
-          get: get && function () {
-            return call(get, current(this), []);
-          },
-          set: set && function (v) {
-            call(set, current(this), [v]);
-          },
-          configurable: true,
-        });
+      const { value } = Object.getOwnPropertyDescriptor(Class.prototype, key);
+      if (key !== "constructor" && typeof value === "function") {
+        Wrapper.prototype[key] = function (...args) {
+          return call(value, live(this), args);
+        };
       }
     }
     return Wrapper;
