@@ -106,8 +106,10 @@ else
       .map((f) => `${f}: wasm.${f}`).join(", ");
     const lines = [
       `import * as wasm from "./index.js";`,
+      `import { WorkerEntrypoint } from "cloudflare:workers";`,
       `import { workerExports } from ${JSON.stringify(process.argv[2])};`,
-      `const { entrypoint, durableObject } = workerExports(wasm.__worker_init_state, wasm.__wbg_reset_state);`,
+      `const { entrypoint, durableObject } =`,
+      `  workerExports(WorkerEntrypoint, wasm.__worker_init_state, wasm.__wbg_reset_state);`,
       `export default entrypoint({ ${handlers((e) => e)} }, { ${handlers((e) => !e)} });`,
       ...classes.map((c) => `export const ${c} = durableObject(wasm.${c});`),
     ];

@@ -10,18 +10,18 @@
 // `instanceId`, and each Durable Object built on the old instance is built again with the arguments
 // the runtime gave it, before the call reaches it. A `WebAssembly.RuntimeError` thrown out of a call,
 // or reported to the global `error` event, marks the state critical the same way.
-import { WorkerEntrypoint } from "cloudflare:workers";
+// It imports nothing (the entry passes `WorkerEntrypoint` in), so tests/scripts/ runs it under Node.
 
 /**
- * The Worker's exports around the wasm glue, given its `__worker_init_state` and `__wbg_reset_state`
- * (each export is passed by name, never the glue's namespace, so that the bundle keeps no object of
+ * The Worker's exports around the wasm glue, given the runtime's `WorkerEntrypoint` and the glue's
+ * `__worker_init_state` and `__wbg_reset_state` (each export is passed by name, never the glue's namespace, so that the bundle keeps no object of
  * every export): `entrypoint(events, others)` is the default export, with one method per exported
  * function: `events` are the handlers the runtime calls with one argument (fetch, queue, scheduled,
  * email, connect), which the Rust side takes with (argument, env, ctx); `others` are called as they
  * are. `durableObject(Class)` an exported class the runtime may construct (a Durable
  * Object).
  */
-export function workerExports(initState, resetState) {
+export function workerExports(WorkerEntrypoint, initState, resetState) {
   Error.stackTraceLimit = 100;
   const state = initState(); // { criticalError, instanceId }
 
@@ -41,12 +41,13 @@ export function workerExports(initState, resetState) {
     state.criticalError = false;
     state.instanceId++;
   };
-  // Calls `fn` on `self` after recovering, noting a wasm trap on the way out. wasm-bindgen's functions
-  // are plain ones (an async Rust function answers a Promise): a rejection goes to the caller as is.
+  // Calls `fn` on what `self()` answers after recovering (so a Durable Object is built again on the
+  // new instance first), noting a wasm trap on the way out. wasm-bindgen's functions are plain ones
+  // (an async Rust function answers a Promise): a rejection goes to the caller as is.
   const call = (fn, self, args) => {
     recover();
     try {
-      return fn.apply(self, args);
+      return fn.apply(self(), args);
     } catch (error) {
       noteCritical(error);
       throw error;
@@ -71,12 +72,12 @@ export function workerExports(initState, resetState) {
     }
     for (const [name, fn] of Object.entries(events)) {
       Entrypoint.prototype[name] = function (argument) {
-        return call(fn, this, [argument, this.env, this.ctx]);
+        return call(fn, () => this, [argument, this.env, this.ctx]);
       };
     }
     for (const [name, fn] of Object.entries(others)) {
       Entrypoint.prototype[name] = function (...args) {
-        return call(fn, this, args);
+        return call(fn, () => this, args);
       };
     }
     return Entrypoint;
@@ -104,7 +105,7 @@ export function workerExports(initState, resetState) {
       const { value } = Object.getOwnPropertyDescriptor(Class.prototype, key);
       if (key !== "constructor" && typeof value === "function") {
         Wrapper.prototype[key] = function (...args) {
-          return call(value, live(this), args);
+          return call(value, () => live(this), args);
         };
       }
     }
