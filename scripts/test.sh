@@ -43,11 +43,11 @@ cargo clippy --workspace --all-targets --all-features -- -D warnings
 stage docs "rustdoc for the workspace, broken links and other warnings denied"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features
 
-stage core "unit, integration, property and doc tests"
-cargo test -p promocodes --all-features
-
-stage postgres "PgRedemptionStore on a private PostgreSQL cluster (conformance, races, kill -9, dropped connection)"
-scripts/test-postgres.sh
+stage "core, postgres" "the core's unit, integration, property and doc tests; PgRedemptionStore on a private PostgreSQL cluster (conformance, races, kill -9, dropped connection)"
+# One cargo invocation for both crates: `promocodes` has a cdylib, so a target folder holds one build
+# of it whatever its features, and two invocations (each with its own features) would compile it
+# twice, the second replacing the first.
+scripts/test-postgres.sh -p promocodes --all-features
 
 stage browser "wasm-pack build, size, TypeScript types, Node smoke, wasm-pack test in headless Chromium"
 scripts/test-browser.sh
