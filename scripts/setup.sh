@@ -61,8 +61,10 @@ have_version() { # command, version
 }
 if ! have_version wasm-bindgen "$WASM_BINDGEN_VERSION" || ! have_version wasm-bindgen-test-runner "$WASM_BINDGEN_VERSION"; then
   log "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION"
-  # Not --locked: its lockfile names a webpki-roots version the registry lacks.
-  install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --force
+  # Not --locked: its lockfile names a webpki-roots version the registry lacks. Without its default
+  # feature (rustls-tls): its HTTP client only talks to chromedriver on 127.0.0.1, and rustls and ring
+  # are a good part of its compile time.
+  install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --no-default-features --force
 fi
 if ! have_version wasm-pack "$WASM_PACK_VERSION"; then
   log "cargo install wasm-pack $WASM_PACK_VERSION"
