@@ -5,7 +5,7 @@
 //   module, so the page's quote round trips are same-origin.
 // - A second Miniflare runs the floor (bench/floor/worker.mjs): a Durable Object doing only the
 //   SQLite compare-and-set and key insert in one transactionSync.
-// - A third runs the same floor in Rust (bench/floor-rs, built with worker-build like the Worker):
+// - A third runs the same floor in Rust (bench/floor-rs, built with scripts/build-worker.sh like the Worker):
 //   what workers-rs and wasm-bindgen cost per request before any product code runs.
 // - Capture on one hot code with 1 and 50 concurrent clients, both floors the same way, interleaved;
 //   then the same 50-client load spread over 100 codes (and 100 floor objects).
@@ -91,7 +91,7 @@ function site() {
   return dir;
 }
 
-// Miniflare's script options for what worker-build writes in `dir`: its entry, its ES modules and
+// Miniflare's script options for what scripts/build-worker.sh writes in `dir`: its entry, its ES modules and
 // the compiled .wasm next to them.
 const builtByWorkerBuild = (dir) => ({
   scriptPath: path.join(dir, "worker/shim.mjs"),
@@ -102,7 +102,7 @@ const builtByWorkerBuild = (dir) => ({
   ],
 });
 
-// The built Worker: worker-build's output, or the snapshot of it scripts/bench.sh took.
+// The built Worker: scripts/build-worker.sh's output, or the snapshot of it scripts/bench.sh took.
 const workerBuild = process.env.BENCH_WORKER_BUILD ?? path.join(root, "worker/build");
 
 // The Worker for the edge phases runs without its static assets: locally the asset router would
@@ -144,7 +144,7 @@ async function startProduct({ withAssets = false, state = "state-worker" } = {})
   return (await mf.ready).origin;
 }
 
-// The floor in Rust: worker-build's output of bench/floor-rs, or the snapshot scripts/bench.sh took.
+// The floor in Rust: scripts/build-worker.sh's output of bench/floor-rs, or the snapshot scripts/bench.sh took.
 const floorRsBuild = process.env.BENCH_FLOOR_RS_BUILD ?? path.join(root, "bench/floor-rs/build");
 
 // A floor (its `FLOOR` object class), from `script` (Miniflare's script options), its objects in `state`.

@@ -6,7 +6,7 @@
 #   scripts/bench.sh --smoke   tiny counts, to check that everything runs (not a measurement)
 #
 # Builds what it needs (the criterion bench, the browser module via scripts/build-web.sh, the Worker
-# via worker-build, and the Rust floor bench/floor-rs the same way), runs the core benches
+# via scripts/build-worker.sh, and the Rust floor bench/floor-rs the same way), runs the core benches
 # (criterion), then bench/run.mjs: the built Worker and the two floor fixtures (bench/floor/ in
 # JavaScript, bench/floor-rs/ in Rust) under Miniflare started from Node on 127.0.0.1, and headless
 # Chromium.
@@ -49,8 +49,8 @@ quiet build-bench cargo bench --bench core --no-run
 if [ -x scripts/build-web.sh ]; then
   quiet build-web scripts/build-web.sh
 fi
-quiet build-worker worker-build --release worker
-quiet build-floor-rs worker-build --release bench/floor-rs
+quiet build-worker scripts/build-worker.sh
+quiet build-floor-rs scripts/build-worker.sh -p promocodes-floor-rs bench/floor-rs/build
 
 # Others may rebuild pkg/ or worker/build/ while this runs (wrangler dev rebuilds on start): benchmark
 # a snapshot of each, taken right after the build and checked to be a whole wasm module.

@@ -1,9 +1,7 @@
 # The build and run environment every script shares; sourced from the repository root.
-# Tools come from ~/.cargo/bin (pinned cargo installs) and node_modules/.bin (npm), and nothing
-# may try a download of its own (see scripts/setup.sh and ../shared/TOOLCHAIN.md).
-export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
-# worker-build takes these before it tries to fetch its own copies.
-export WASM_BINDGEN_BIN="$HOME/.cargo/bin/wasm-bindgen" WASM_OPT_BIN="$PWD/node_modules/.bin/wasm-opt" \
-       ESBUILD_BIN="$PWD/node_modules/.bin/esbuild"
+# Tools come from the cargo install root (pinned cargo installs: $CARGO_INSTALL_ROOT/bin, else
+# ~/.cargo/bin) and node_modules/.bin (npm), and nothing may try a download of its own (see
+# scripts/setup.sh and ../shared/TOOLCHAIN.md).
+export PATH="${CARGO_INSTALL_ROOT:-$HOME/.cargo}/bin:$PWD/node_modules/.bin:$PATH"
 # wrangler: no metrics, no fetch of Cloudflare's request metadata, no banner.
 export WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false WRANGLER_HIDE_BANNER=true

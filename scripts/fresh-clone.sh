@@ -12,7 +12,10 @@
 # Cargo names a workspace crate's build by its path inside the workspace, not by the workspace's
 # folder, and decides freshness by file times: after the clone's build, a file changed here before
 # that build would look older than it, and this checkout's next build would reuse the clone's
-# (committed) version. `remove` touches this checkout's uncommitted files to prevent that.
+# (committed) version. `remove` touches this checkout's uncommitted files to prevent that. One build
+# is not the same in both places: the browser module's .wasm names the clone's package.json by its
+# absolute path (wasm-bindgen reads it for npm dependencies), so `remove` also cleans that build
+# (target/web, see scripts/build-web.sh), and this checkout's next one compiles `promocodes` again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log() { printf '[fresh-clone] %s\n' "$*" >&2; }
@@ -44,6 +47,8 @@ new() {
 remove() {
   local dir="$1"
   rm -rf "$dir"
+  CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/web" \
+    cargo clean --quiet --release --target wasm32-unknown-unknown -p promocodes 2>/dev/null || true
   # Modified and untracked files (deleted ones make cargo rebuild anyway).
   git ls-files -z --modified --others --exclude-standard | while IFS= read -r -d '' f; do
     [ ! -f "$f" ] || touch -c "$f"

@@ -111,9 +111,9 @@ stop_run || fail "run.sh left processes running after it stopped"
 if curl -s -o /dev/null --max-time 5 "$BASE/"; then fail "$BASE still answers after run.sh stopped"; fi
 log "stopped; nothing answers on $BASE"
 
-# One start, one build of each: worker-build and wasm-pack each end a build with this line, wherever
-# they run (wrangler prefixes its [build] command's output with "[custom build]").
-worker_builds=$(grep -c 'ready to publish at worker/build' "$run_log" || true)
+# One start, one build of each: scripts/build-worker.sh and build-web.sh each end a build with this
+# line, wherever they run (wrangler prefixes its [build] command's output with "[custom build]").
+worker_builds=$(grep -c '\[build-worker\] worker/build:' "$run_log" || true)
 web_builds=$(grep -c '\[build-web\] public/pkg/promocodes_bg.wasm' "$run_log" || true)
 wrangler_builds=$(grep -c '\[custom build\]' "$run_log" || true)
 log "builds in run.sh's log: Worker $worker_builds, browser module $web_builds, by wrangler $wrangler_builds"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds the edge Worker once and runs its tests (node --test tests/worker/) against it in workerd:
-# each test file starts `wrangler dev` on 127.0.0.1 (a free port, a temp state folder, test tokens
-# passed with --var) on the built artifacts, without rebuilding, and stops it afterwards.
+# Builds the edge Worker once (scripts/build-worker.sh) and runs its tests (node --test tests/worker/)
+# against it in workerd: each test file starts `wrangler dev` on 127.0.0.1 (a free port, a temp state
+# folder, test tokens passed with --var) on the built artifacts, without rebuilding, and stops it afterwards.
 # The test build adds the `conformance` feature: test-only routes that run the core's store
 # conformance suite against the SQLite store inside a Durable Object (POST /v1/__conformance) and
 # tell when a code's object wrote its figures (GET /v1/__figures/{code}).
@@ -9,11 +9,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 
+# First the entry module's runtime half under Node (milliseconds): the panic recovery contract.
+node --test tests/scripts/
+
 out=worker/build/test
-start=$(date +%s)
-worker-build --release --out-dir build/test worker --features conformance
-printf '[test-worker] built in %ss; %s: %s bytes, %s bytes gzip\n' "$(( $(date +%s) - start ))" \
-  "$out/index_bg.wasm" "$(wc -c < "$out/index_bg.wasm")" "$(gzip -9c "$out/index_bg.wasm" | wc -c)"
+start=$SECONDS
+scripts/build-worker.sh --features conformance "$out"
+printf '[test-worker] built in %ss\n' "$(( SECONDS - start ))"
 
 # Test a snapshot: another build into worker/ during the run must not reload the Worker under the tests.
 snapshot="$(mktemp -d "${TMPDIR:-/tmp}/promocodes-worker-build.XXXXXX")"

@@ -26,7 +26,7 @@ before(() => {
   for (const [file, hint] of [
     ["public/pkg/promocodes.js", "scripts/build-web.sh"],
     ["public/admin/vendor/uplot.min.js", "scripts/build-admin.sh"],
-    ["worker/build/worker/shim.mjs", "worker-build --release worker"],
+    ["worker/build/worker/shim.mjs", "scripts/build-worker.sh"],
   ]) {
     assert.ok(existsSync(path.join(ROOT, file)), `${file} is missing: run ${hint} first (scripts/test-admin.sh does)`);
   }

@@ -9,7 +9,7 @@
 // the tests run (another test script, an editor) cannot reload the Worker under them.
 //
 // Run with scripts/test-e2e.sh (it builds public/pkg and the Worker first), or `node --test tests/e2e/`
-// after scripts/build-web.sh and `worker-build --release worker`. Screenshots go to test-output/.
+// after scripts/build-web.sh and scripts/build-worker.sh. Screenshots go to test-output/.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -43,7 +43,7 @@ before(() => {
   for (const [file, hint] of [
     ['public/pkg/promocodes.js', 'scripts/build-web.sh'],
     ['public/pkg/promocodes_bg.wasm', 'scripts/build-web.sh'],
-    ['worker/build/worker/shim.mjs', 'worker-build --release worker'],
+    ['worker/build/worker/shim.mjs', 'scripts/build-worker.sh'],
   ]) {
     assert.ok(existsSync(path.join(ROOT, file)), `${file} is missing: run ${hint} first (scripts/test-e2e.sh does)`);
   }
