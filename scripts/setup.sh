@@ -56,4 +56,9 @@ if [ ! -x node_modules/.bin/wrangler ] || [ package-lock.json -nt node_modules/.
   log "npm ci"
   npm ci --no-audit --no-fund --loglevel=error
 fi
+# The shop servers' client (clients/typescript) has its own packages (openapi-fetch, openapi-typescript).
+if [ ! -x clients/typescript/node_modules/.bin/tsc ] || [ clients/typescript/package-lock.json -nt clients/typescript/node_modules/.package-lock.json ]; then
+  log "npm ci in clients/typescript"
+  (cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error)
+fi
 log "ready"

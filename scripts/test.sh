@@ -36,6 +36,9 @@ WASM_BINDGEN_USE_JS_SYS=1 cargo clippy -p promocodes-worker --target wasm32-unkn
 cargo test -p promocodes-worker
 scripts/test-worker.sh
 
+stage "client: promocodes-client (clients/typescript): its generated types fresh, tsc type tests, every call against the Worker test build in workerd"
+scripts/test-client.sh
+
 stage "checkout: end to end in Chromium"
 scripts/test-e2e.sh
 

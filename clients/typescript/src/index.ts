@@ -37,6 +37,16 @@ export type Rejection = Problem & { rejection: Schemas["RejectionCode"] };
 type RequestBody<Op extends keyof operations> = operations[Op] extends {
   requestBody: { content: { "application/json": infer B } };
 } ? B : never;
+/** What an operation answers on success (200 or 201), as JSON. */
+type Success<Op extends keyof operations> = {
+  [S in keyof operations[Op]["responses"]]: S extends 200 | 201
+    ? operations[Op]["responses"][S] extends { content: { "application/json": infer B } } ? B : never
+    : never;
+}[keyof operations[Op]["responses"]];
+/** The query parameters of an operation. */
+type Query<Op extends keyof operations> = NonNullable<operations[Op]["parameters"]["query"]>;
+/** One of an operation's success answers, by schema (`never` if the operation has no such answer). */
+type Answer<Op extends keyof operations, Name extends keyof Schemas> = Extract<Success<Op>, Schemas[Name]>;
 /** A request body naming one code (`code`), or a stack of codes (`codes`). */
 type One<B> = Extract<B, { code: unknown }>;
 type Many<B> = Extract<B, { codes: unknown }>;
@@ -87,7 +97,7 @@ export interface Conditions {
   ifNoneMatch?: "*";
 }
 
-interface Answer {
+interface Reply {
   data?: unknown;
   error?: unknown;
   response: Response;
@@ -108,7 +118,7 @@ async function body<T>(call: Promise<{ data?: T; error?: unknown; response: Resp
 }
 
 /** Sorts an answer into the three outcomes; anything else throws. */
-async function outcome<T>(call: Promise<Answer>): Promise<Outcome<T>> {
+async function outcome<T>(call: Promise<Reply>): Promise<Outcome<T>> {
   const { data, error, response } = await call;
   if (response.ok) return { outcome: "receipt", status: response.status, receipt: data as T };
   if (response.status === 422 && isProblem(error) && error.type === "/problems/rejected" && error.rejection) {
@@ -129,40 +139,40 @@ const conditions = (c: Conditions = {}) => ({
 /** The client's calls; see {@link createClient}. */
 export interface PromocodesClient {
   /** `POST /v1/quotes`: prices a basket; counts nothing. */
-  quote(body: One<RequestBody<"postQuote">>): Promise<Outcome<Schemas["Quote"]>>;
-  quote(body: Many<RequestBody<"postQuote">>): Promise<Outcome<Schemas["StackQuote"]>>;
+  quote(body: One<RequestBody<"postQuote">>): Promise<Outcome<Answer<"postQuote", "Quote">>>;
+  quote(body: Many<RequestBody<"postQuote">>): Promise<Outcome<Answer<"postQuote", "StackQuote">>>;
   /** `POST /v1/holds`: reserves a use while the buyer pays (201; a replay 200). */
-  hold(body: One<RequestBody<"postHold">>, key: Keyed): Promise<Outcome<Schemas["Hold"]>>;
-  hold(body: Many<RequestBody<"postHold">>, key: Keyed): Promise<Outcome<Schemas["StackHolds"]>>;
+  hold(body: One<RequestBody<"postHold">>, key: Keyed): Promise<Outcome<Answer<"postHold", "Hold">>>;
+  hold(body: Many<RequestBody<"postHold">>, key: Keyed): Promise<Outcome<Answer<"postHold", "StackHolds">>>;
   /** `POST /v1/captures`: spends a use once paid, converting the key's hold if any (201; a replay 200). */
-  capture(body: One<RequestBody<"postCapture">>, key: Keyed): Promise<Outcome<Schemas["Receipt"]>>;
-  capture(body: Many<RequestBody<"postCapture">>, key: Keyed): Promise<Outcome<Schemas["StackReceipts"]>>;
+  capture(body: One<RequestBody<"postCapture">>, key: Keyed): Promise<Outcome<Answer<"postCapture", "Receipt">>>;
+  capture(body: Many<RequestBody<"postCapture">>, key: Keyed): Promise<Outcome<Answer<"postCapture", "StackReceipts">>>;
   /** `POST /v1/releases`: gives a hold or a capture back; an unknown key throws (404 `unknown_key`). */
-  release(body: One<RequestBody<"postRelease">>): Promise<Outcome<Schemas["Released"]>>;
-  release(body: Many<RequestBody<"postRelease">>): Promise<Outcome<Schemas["StackReleases"]>>;
+  release(body: One<RequestBody<"postRelease">>): Promise<Outcome<Answer<"postRelease", "Released">>>;
+  release(body: Many<RequestBody<"postRelease">>): Promise<Outcome<Answer<"postRelease", "StackReleases">>>;
   /** Codes (`ADMIN_TOKEN`). */
   codes: {
     /** `PUT /v1/codes/{code}`: defines or replaces a code. */
-    put(code: string, definition: RequestBody<"putCode">, conditions?: Conditions): Promise<Schemas["Definition"]>;
+    put(code: string, definition: RequestBody<"putCode">, conditions?: Conditions): Promise<Success<"putCode">>;
     /** `GET /v1/codes/{code}`: the definition with its live usage. */
-    get(code: string): Promise<Schemas["PublicCode"]>;
+    get(code: string): Promise<Success<"getCode">>;
     /** `GET /v1/codes`: a page of the catalog. */
-    list(query?: NonNullable<operations["getCodes"]["parameters"]["query"]>): Promise<Schemas["CodeList"]>;
+    list(query?: Query<"getCodes">): Promise<Success<"getCodes">>;
     /** `PATCH /v1/codes/{code}`: the kill switch. */
-    patch(code: string, patch: RequestBody<"patchCode">, conditions?: Conditions): Promise<Schemas["Definition"]>;
+    patch(code: string, patch: RequestBody<"patchCode">, conditions?: Conditions): Promise<Success<"patchCode">>;
     /** `DELETE /v1/codes/{code}`: archives the code (its history stays). */
-    archive(code: string): Promise<Schemas["Definition"]>;
+    archive(code: string): Promise<Success<"deleteCode">>;
   };
   /** Campaigns of many codes (`ADMIN_TOKEN`). */
   campaigns: {
     /** `PUT /v1/campaigns/{id}`: defines or replaces a campaign. */
-    put(id: string, campaign: RequestBody<"putCampaign">, conditions?: Conditions): Promise<Schemas["Campaign"]>;
+    put(id: string, campaign: RequestBody<"putCampaign">, conditions?: Conditions): Promise<Success<"putCampaign">>;
     /** `GET /v1/campaigns/{id}`: the campaign, its usage and its codes' counts. */
-    get(id: string): Promise<Schemas["Campaign"]>;
+    get(id: string): Promise<Success<"getCampaign">>;
     /** `POST /v1/campaigns/{id}/codes`: generates or imports codes; a retry with the key answers the same. */
-    generate(id: string, request: RequestBody<"addCampaignCodes">, key: Keyed): Promise<Schemas["CodesCreated"]>;
+    generate(id: string, request: RequestBody<"addCampaignCodes">, key: Keyed): Promise<Success<"addCampaignCodes">>;
     /** `GET /v1/campaigns/{id}/codes`: a page of the campaign's codes. */
-    codes(id: string, query?: NonNullable<operations["listCampaignCodes"]["parameters"]["query"]>): Promise<Schemas["CampaignCodeList"]>;
+    codes(id: string, query?: Query<"listCampaignCodes">): Promise<Success<"listCampaignCodes">>;
     /** `GET /v1/campaigns/{id}/codes` as CSV (`code,uses,held`, a header row): the whole campaign, streamed. */
     csv(id: string): Promise<ReadableStream<Uint8Array>>;
   };
@@ -208,7 +218,7 @@ export function createClient(options: ClientOptions): PromocodesClient {
           params: { ...path(id), header: { "Idempotency-Key": k.idempotencyKey } },
         })),
       codes: (id, query) =>
-        body(api.GET("/v1/campaigns/{code}/codes", { params: { ...path(id), query } })) as Promise<Schemas["CampaignCodeList"]>,
+        body(api.GET("/v1/campaigns/{code}/codes", { params: { ...path(id), query } })) as Promise<Success<"listCampaignCodes">>,
       csv: async (id) => {
         const { data, error, response } = await api.GET("/v1/campaigns/{code}/codes", {
           params: path(id),

@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { workerForFile, ADMIN_TOKEN, CAPTURE_TOKEN } from "../../../tests/worker/harness.mjs";
 import { createClient, PromocodesError } from "promocodes-client";
 
-const worker = workerForFile();
+// `snapshot`: the Worker is served from a copy, so a build into worker/ meanwhile cannot reload it.
+const worker = workerForFile({ snapshot: true });
 const eur = (amount) => ({ amount, currency: "EUR" });
 const admin = () => createClient({ baseUrl: worker.base, token: ADMIN_TOKEN });
 const shop = () => createClient({ baseUrl: worker.base, token: CAPTURE_TOKEN });
