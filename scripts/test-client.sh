@@ -14,6 +14,7 @@ if [ ! -f "$build/index_bg.wasm" ]; then
   echo "[test-client] no Worker test build in $build: run scripts/test-worker.sh first" >&2
   exit 1
 fi
+build="$(cd "$build" && pwd -P)" # wrangler reads it from a config in a temp folder: an absolute path
 cd clients/typescript
 npm run --silent build
 PROMOCODES_WORKER_BUILD="$build" PROMOCODES_CONFORMANCE=1 node --test --test-concurrency=1 test/
