@@ -110,10 +110,15 @@ function fail(status: number, error: unknown): never {
   throw new PromocodesError(status, isProblem(error) ? error : undefined, typeof error === "string" ? error : undefined);
 }
 
+/** The `ETag` each answer of a definition carried, by the body it answered (see `PromocodesClient.etag`). */
+const etags = new WeakMap<object, string>();
+
 /** A typed body, or a thrown {@link PromocodesError}. */
 async function body<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await call;
   if (!response.ok) fail(response.status, error);
+  const etag = response.headers.get("etag");
+  if (etag !== null && typeof data === "object" && data !== null) etags.set(data, etag);
   return data as T;
 }
 
@@ -150,6 +155,12 @@ export interface PromocodesClient {
   /** `POST /v1/releases`: gives a hold or a capture back; an unknown key throws (404 `unknown_key`). */
   release(body: One<RequestBody<"postRelease">>): Promise<Outcome<Answer<"postRelease", "Released">>>;
   release(body: Many<RequestBody<"postRelease">>): Promise<Outcome<Answer<"postRelease", "StackReleases">>>;
+  /**
+   * The `ETag` the answer that gave `body` carried (a code's or a campaign's definition, read or
+   * written with a token), for `ifMatch` on the next write: a write over a definition changed since
+   * throws 412 `precondition_failed` and writes nothing. `undefined` when the answer had none.
+   */
+  etag(body: object): string | undefined;
   /** Codes (`ADMIN_TOKEN`). */
   codes: {
     /** `PUT /v1/codes/{code}`: defines or replaces a code. */
@@ -199,6 +210,7 @@ export function createClient(options: ClientOptions): PromocodesClient {
     capture: ((b: RequestBody<"postCapture">, k: Keyed) =>
       outcome(api.POST("/v1/captures", { body: b, params: { header: { "Idempotency-Key": k.idempotencyKey } } }))) as PromocodesClient["capture"],
     release: ((b: RequestBody<"postRelease">) => outcome(api.POST("/v1/releases", { body: b }))) as PromocodesClient["release"],
+    etag: (answer) => etags.get(answer),
     codes: {
       put: (code, definition, c) =>
         body(api.PUT("/v1/codes/{code}", { body: definition, params: { ...path(code), header: conditions(c) } })),

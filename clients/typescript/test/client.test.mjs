@@ -48,10 +48,16 @@ test("codes: put, get, list, patch (the kill switch), archive", async () => {
   assert.equal(gone.status, 404);
   assert.equal(gone.problem?.type, "/problems/unknown_code");
 
-  // A condition that no longer holds: 412, nothing written.
-  const stale = await thrown(pc.codes.put("SAVE10", { code: "SAVE10", discount: { kind: "percent", percent: "20" } }, { ifMatch: '"stale"' }));
+  // No lost update: a write with the ETag it was read with lands; one with an older tag is 412.
+  const read = pc.etag(await pc.codes.get("SAVE10"));
+  assert.match(read ?? "", /^"/);
+  const edited = await pc.codes.put("SAVE10", { code: "SAVE10", discount: { kind: "percent", percent: "10" }, limits: { total: 2 } }, { ifMatch: read });
+  assert.notEqual(pc.etag(edited), undefined);
+  const stale = await thrown(pc.codes.patch("SAVE10", { active: false }, { ifMatch: '"stale"' }));
   assert.equal(stale.status, 412);
   assert.equal(stale.problem?.type, "/problems/precondition_failed");
+  assert.equal((await pc.codes.get("SAVE10")).active, true);
+  assert.equal(pc.etag({}), undefined);
   // Bad input is thrown, not an outcome; a wrong token too.
   const bad = await thrown(pc.codes.put("SAVE 10", { code: "SAVE 10", discount: { kind: "percent", percent: "10" } }));
   assert.equal(bad.status, 400);

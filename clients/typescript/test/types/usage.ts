@@ -38,7 +38,7 @@ export async function shop(): Promise<void> {
     const looked: Schemas["PublicCode"] = await pc.codes.get("SAVE10");
     const page = await pc.codes.list({ prefix: "SAVE", limit: 10 });
     const next: string | null = page.next;
-    await pc.codes.patch("SAVE10", { active: false });
+    await pc.codes.patch("SAVE10", { active: false }, { ifMatch: pc.etag(looked) });
     await pc.codes.archive("SAVE10");
     const campaign = await pc.campaigns.put("BF", { discount: { kind: "fixed", amount: total }, uses_per_code: 1 });
     const created = await pc.campaigns.generate(campaign.id, { count: 100, pattern: "BF-####-####" }, { idempotencyKey: "b1" });
