@@ -42,6 +42,11 @@ new() {
   # clone's is newer only because git just wrote it, and an npm ci there would replace the shared
   # node_modules. The lock is the one installed here: give it the installed tree's time.
   touch -r node_modules/.package-lock.json "$dir/package-lock.json"
+  # The same for the shop servers' client's packages, when they are installed here.
+  if [ -f clients/typescript/node_modules/.package-lock.json ]; then
+    ln -s "$(cd clients/typescript/node_modules && pwd -P)" "$dir/clients/typescript/node_modules"
+    touch -r clients/typescript/node_modules/.package-lock.json "$dir/clients/typescript/package-lock.json"
+  fi
 }
 
 remove() {

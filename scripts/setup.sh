@@ -79,4 +79,9 @@ if [ -n "$npm_pid" ]; then
   [ "$status" -eq 0 ] || { log "npm ci failed (exit $status)" >&2; exit 1; }
   log "npm ci: done"
 fi
+# The shop servers' client (clients/typescript) has its own packages (openapi-fetch, openapi-typescript).
+if [ ! -x clients/typescript/node_modules/.bin/tsc ] || [ clients/typescript/package-lock.json -nt clients/typescript/node_modules/.package-lock.json ]; then
+  log "npm ci in clients/typescript"
+  (cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error)
+fi
 log "ready"

@@ -64,6 +64,9 @@ cargo test -p promocodes-worker
 stage worker "build (scripts/build-worker.sh), API/concurrency/durability/conformance tests in workerd"
 scripts/test-worker.sh
 
+stage client "promocodes-client (clients/typescript): its generated types fresh, tsc type tests, every call against the Worker test build in workerd"
+scripts/test-client.sh
+
 stage checkout "end to end in Chromium"
 scripts/test-e2e.sh
 

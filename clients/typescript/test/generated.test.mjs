@@ -1,0 +1,28 @@
+// src/schema.ts is generated from docs/openapi.json (`npm run generate`) and committed: this fails
+// when the committed file is not what the generator writes now (regenerate and commit it).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const PACKAGE = path.resolve(import.meta.dirname, "..");
+
+test("src/schema.ts is what `npm run generate` writes from docs/openapi.json", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "promocodes-client-"));
+  try {
+    const fresh = path.join(dir, "schema.ts");
+    execFileSync(process.execPath, [path.join(PACKAGE, "scripts/generate.mjs"), fresh], { cwd: PACKAGE, stdio: "pipe" });
+    const committed = readFileSync(path.join(PACKAGE, "src/schema.ts"), "utf8");
+    assert.ok(committed === readFileSync(fresh, "utf8"),
+      "clients/typescript/src/schema.ts is stale: run `npm run generate` in clients/typescript and commit it");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("no request body's type collapsed to unknown", () => {
+  const schema = readFileSync(path.join(PACKAGE, "src/schema.ts"), "utf8");
+  assert.doesNotMatch(schema, /\| unknown\b|\bunknown \|/);
+});
