@@ -554,6 +554,15 @@ export interface components {
             /** @constant */
             status?: 413;
         };
+        /** @description The request has a body whose `Content-Type` is not JSON (`application/json` or an `application/*+json` type, parameters such as `; charset=utf-8` allowed), or a body without one: refused before it is read, and nothing is recorded (a cross-site form, whose types are `text/plain`, `application/x-www-form-urlencoded` and `multipart/form-data`, drives nothing). `detail` names the type sent. */
+        UnsupportedMediaTypeProblem: {
+            /** @constant */
+            type?: "/problems/unsupported_media_type";
+            /** @constant */
+            title?: "The body is not JSON";
+            /** @constant */
+            status?: 415;
+        };
         /** @description A public route's rate limit for this address is spent (with `Retry-After`). */
         TooManyRequestsProblem: {
             /** @constant */
@@ -675,7 +684,7 @@ export interface components {
          * @description `/problems/<slug>`, one per kind of error (worker/src/problem.rs). Relative URI references; each is described by its `*Problem` schema.
          * @enum {string}
          */
-        ProblemType: "/problems/not_found" | "/problems/method_not_allowed" | "/problems/unauthorized" | "/problems/payload_too_large" | "/problems/too_many_requests" | "/problems/invalid_request" | "/problems/code_mismatch" | "/problems/missing_idempotency_key" | "/problems/unknown_code" | "/problems/unknown_key" | "/problems/rejected" | "/problems/idempotency_key_reused" | "/problems/conflict" | "/problems/store_unavailable" | "/problems/misconfigured" | "/problems/internal" | "/problems/invalid_signature" | "/problems/invalid_event" | "/problems/precondition_failed" | "/problems/code_exists";
+        ProblemType: "/problems/not_found" | "/problems/method_not_allowed" | "/problems/unauthorized" | "/problems/payload_too_large" | "/problems/unsupported_media_type" | "/problems/too_many_requests" | "/problems/invalid_request" | "/problems/code_mismatch" | "/problems/missing_idempotency_key" | "/problems/unknown_code" | "/problems/unknown_key" | "/problems/rejected" | "/problems/idempotency_key_reused" | "/problems/conflict" | "/problems/store_unavailable" | "/problems/misconfigured" | "/problems/internal" | "/problems/invalid_signature" | "/problems/invalid_event" | "/problems/precondition_failed" | "/problems/code_exists";
         /**
          * @description Why a rule refused (the core's `Rejection::code`), checked in this order; `quote_changed` only on a capture pinned to a quote. `budget_exhausted` (nothing left of the budget, or less than the discount when it refuses a short budget) is checked after the basket's currency and lines, before the minimum. `not_combinable` (after `below_minimum`) refuses a code in a basket with several codes when it and a code listed before it do not both list each other's class in `combines_with`.
          * @enum {string}
@@ -695,7 +704,7 @@ export interface components {
             quote?: components["schemas"]["Quote"];
             /** @description With `quote_changed`: the quote pricing gives now. */
             current?: components["schemas"]["Quote"];
-        } & (components["schemas"]["NotFoundProblem"] | components["schemas"]["MethodNotAllowedProblem"] | components["schemas"]["UnauthorizedProblem"] | components["schemas"]["PayloadTooLargeProblem"] | components["schemas"]["TooManyRequestsProblem"] | components["schemas"]["InvalidRequestProblem"] | components["schemas"]["CodeMismatchProblem"] | components["schemas"]["MissingIdempotencyKeyProblem"] | components["schemas"]["UnknownCodeProblem"] | components["schemas"]["UnknownKeyProblem"] | components["schemas"]["RejectedProblem"] | components["schemas"]["IdempotencyKeyReusedProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["StoreUnavailableProblem"] | components["schemas"]["MisconfiguredProblem"] | components["schemas"]["InternalProblem"] | components["schemas"]["InvalidSignatureProblem"] | components["schemas"]["InvalidEventProblem"] | components["schemas"]["WebhookConflictProblem"] | components["schemas"]["PreconditionFailedProblem"] | components["schemas"]["CodeExistsProblem"]);
+        } & (components["schemas"]["NotFoundProblem"] | components["schemas"]["MethodNotAllowedProblem"] | components["schemas"]["UnauthorizedProblem"] | components["schemas"]["PayloadTooLargeProblem"] | components["schemas"]["UnsupportedMediaTypeProblem"] | components["schemas"]["TooManyRequestsProblem"] | components["schemas"]["InvalidRequestProblem"] | components["schemas"]["CodeMismatchProblem"] | components["schemas"]["MissingIdempotencyKeyProblem"] | components["schemas"]["UnknownCodeProblem"] | components["schemas"]["UnknownKeyProblem"] | components["schemas"]["RejectedProblem"] | components["schemas"]["IdempotencyKeyReusedProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["StoreUnavailableProblem"] | components["schemas"]["MisconfiguredProblem"] | components["schemas"]["InternalProblem"] | components["schemas"]["InvalidSignatureProblem"] | components["schemas"]["InvalidEventProblem"] | components["schemas"]["WebhookConflictProblem"] | components["schemas"]["PreconditionFailedProblem"] | components["schemas"]["CodeExistsProblem"]);
         /**
          * @description An ISO 4217 code the core knows (src/values/iso4217.rs: active currencies with minor units), upper case.
          * @enum {string}
@@ -1189,7 +1198,7 @@ export interface components {
              * @default 900
              */
             ttl_seconds?: number;
-            /** @description The checkout attempt's id: the hold and capture are keyed `demo-<attempt>`. */
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
         } | {
             code?: never;
@@ -1206,7 +1215,7 @@ export interface components {
              * @default 900
              */
             ttl_seconds?: number;
-            /** @description The checkout attempt's id: the hold and capture are keyed `demo-<attempt>`. */
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
         } | {
             code: components["schemas"]["CodeInput"];
@@ -1223,7 +1232,7 @@ export interface components {
              * @default 900
              */
             ttl_seconds?: number;
-            /** @description The checkout attempt's id: the hold and capture are keyed `demo-<attempt>`. */
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
         } | {
             code?: never;
@@ -1241,7 +1250,7 @@ export interface components {
              * @default 900
              */
             ttl_seconds?: number;
-            /** @description The checkout attempt's id: the hold and capture are keyed `demo-<attempt>`. */
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
         } | {
             code: components["schemas"]["CodeInput"];
@@ -1256,7 +1265,7 @@ export interface components {
              * @default 900
              */
             ttl_seconds?: number;
-            /** @description The checkout attempt's id: the hold and capture are keyed `demo-<attempt>`. */
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
         } | {
             code?: never;
@@ -1272,7 +1281,7 @@ export interface components {
              * @default 900
              */
             ttl_seconds?: number;
-            /** @description The checkout attempt's id: the hold and capture are keyed `demo-<attempt>`. */
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
         };
         /** @description The body of `POST /demo/pay`: a capture's body and `attempt`. With `codes` in place of `code`: a stack's capture, as `POST /v1/captures` takes it (`quote`: the stack's quote as shown). */
@@ -1287,7 +1296,7 @@ export interface components {
             basket?: never;
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (any part changed is `quote_changed` for that part, and nothing is captured). */
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
-            /** @description The checkout attempt's id: the hold and capture are keyed `demo-<attempt>`. */
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
         } | {
             code?: never;
@@ -1301,7 +1310,7 @@ export interface components {
             basket?: never;
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (any part changed is `quote_changed` for that part, and nothing is captured). */
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
-            /** @description The checkout attempt's id: the hold and capture are keyed `demo-<attempt>`. */
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
         } | {
             code: components["schemas"]["CodeInput"];
@@ -1315,7 +1324,7 @@ export interface components {
             basket?: never;
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (any part changed is `quote_changed` for that part, and nothing is captured). */
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
-            /** @description The checkout attempt's id: the hold and capture are keyed `demo-<attempt>`. */
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
         } | {
             code?: never;
@@ -1330,7 +1339,7 @@ export interface components {
             basket?: never;
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (any part changed is `quote_changed` for that part, and nothing is captured). */
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
-            /** @description The checkout attempt's id: the hold and capture are keyed `demo-<attempt>`. */
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
         } | {
             code: components["schemas"]["CodeInput"];
@@ -1342,7 +1351,7 @@ export interface components {
             basket: components["schemas"]["Basket"];
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (any part changed is `quote_changed` for that part, and nothing is captured). */
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
-            /** @description The checkout attempt's id: the hold and capture are keyed `demo-<attempt>`. */
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
         } | {
             code?: never;
@@ -1355,7 +1364,7 @@ export interface components {
             basket: components["schemas"]["Basket"];
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (any part changed is `quote_changed` for that part, and nothing is captured). */
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
-            /** @description The checkout attempt's id: the hold and capture are keyed `demo-<attempt>`. */
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
         };
         /** @description The body of `POST /v1/releases`: the hold or capture to give back, by its idempotency key. */
@@ -1377,7 +1386,7 @@ export interface components {
         DemoCancelRequest: {
             code: components["schemas"]["CodeInput"];
             codes?: never;
-            /** @description The checkout attempt's id: the hold and capture are keyed `demo-<attempt>`. */
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
             /** @description Why, for the record: at most 200 characters, no control characters. */
             reason?: string;
@@ -1385,7 +1394,7 @@ export interface components {
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
             codes: components["schemas"]["CodeInput"][];
-            /** @description The checkout attempt's id: the hold and capture are keyed `demo-<attempt>`. */
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
             /** @description Why, for the record: at most 200 characters, no control characters. */
             reason?: string;
@@ -1857,13 +1866,13 @@ export interface operations {
     getCodes: {
         parameters: {
             query?: {
-                /** @description Only codes starting with this (normalised like a code). */
+                /** @description Only codes starting with this (normalised like a code). At most 64 characters, as a code. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
                 prefix?: string;
-                /** @description Only codes after this one: the previous page's `next`. */
+                /** @description Only codes after this one: the previous page's `next`. At most 64 characters, as a code. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
                 after?: string;
-                /** @description Page size, 1 to 1000. */
+                /** @description Page size, 1 to 1000. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
                 limit?: number;
-                /** @description List archived codes too. */
+                /** @description List archived codes too. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
                 archived?: "true" | "false";
             };
             header?: never;
@@ -1881,7 +1890,7 @@ export interface operations {
                     "application/json": components["schemas"]["CodeList"];
                 };
             };
-            /** @description A bad `limit` or `archived`. */
+            /** @description A bad `prefix`, `after`, `limit` or `archived`: given empty, not decoding, out of range, or a prefix or cursor longer than a code; `detail` names the parameter. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2138,6 +2147,15 @@ export interface operations {
             };
             /** @description The body is over the route's limit (1 MiB); the rest is not read. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2435,6 +2453,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A secret or binding the route needs is missing, or a runtime error. */
             500: {
                 headers: {
@@ -2458,9 +2485,9 @@ export interface operations {
     getRedemptions: {
         parameters: {
             query?: {
-                /** @description Only those after this `seq`: the previous page's `next`. */
+                /** @description Only those after this `seq`: the previous page's `next`. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
                 after?: number;
-                /** @description Page size, 1 to 1000. */
+                /** @description Page size, 1 to 1000. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
                 limit?: number;
             };
             header?: never;
@@ -2481,7 +2508,7 @@ export interface operations {
                     "application/json": components["schemas"]["RedemptionList"];
                 };
             };
-            /** @description The path's code is not a code, or a bad `after` or `limit`. */
+            /** @description The path's code is not a code, or a bad `after` or `limit`: given empty, not decoding, out of range; `detail` names the parameter. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2744,9 +2771,13 @@ export interface operations {
     listCampaigns: {
         parameters: {
             query?: {
+                /** @description Only ids starting with this (normalised like a code). At most 64 characters, as a code. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
                 prefix?: string;
+                /** @description Only ids after this one: the previous page's `next`. At most 64 characters, as a code. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
                 after?: string;
+                /** @description Page size, 1 to 1000. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
                 limit?: number;
+                /** @description List archived ones too. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
                 archived?: boolean;
             };
             header?: never;
@@ -2764,7 +2795,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignList"];
                 };
             };
-            /** @description `limit` or `archived` is invalid. */
+            /** @description A bad `prefix`, `after`, `limit` or `archived`: given empty, not decoding, out of range, or a prefix or cursor longer than a code; `detail` names the parameter. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2952,6 +2983,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A secret or binding the route needs is missing, or a runtime error. */
             500: {
                 headers: {
@@ -3117,6 +3157,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A secret or binding the route needs is missing, or a runtime error. */
             500: {
                 headers: {
@@ -3140,7 +3189,9 @@ export interface operations {
     listCampaignCodes: {
         parameters: {
             query?: {
+                /** @description Only those after this one: the previous page's `next`. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
                 after?: string;
+                /** @description Page size, 1 to 1000. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
                 limit?: number;
             };
             header?: never;
@@ -3162,7 +3213,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description The path's id, `after` or `limit` is invalid. */
+            /** @description The path's code is not a code, or a bad `after` or `limit`: given empty, not decoding, out of range; `detail` names the parameter. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3284,6 +3335,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The Idempotency-Key names another call (another body): a key names one call forever. Nothing was created. */
             422: {
                 headers: {
@@ -3316,7 +3376,9 @@ export interface operations {
     listCampaignRedemptions: {
         parameters: {
             query?: {
+                /** @description Only those after this one: the previous page's `next`. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
                 after?: string;
+                /** @description Page size, 1 to 1000. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
                 limit?: number;
             };
             header?: never;
@@ -3337,7 +3399,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignRedemptionList"];
                 };
             };
-            /** @description The path's id, `after` or `limit` is invalid. */
+            /** @description The path's code is not a code, or a bad `after` or `limit`: given empty, not decoding, out of range; `detail` names the parameter. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3529,6 +3591,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A rule refused: `rejection` names it, `detail` is the buyer's sentence. Nothing is counted. */
             422: {
                 headers: {
@@ -3696,6 +3767,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A rule refused (`rejection`), or the key was used for another customer or basket. Nothing was recorded. With `codes`: `rejections` names every code that refused; what this request had held was given back before the answer. */
             422: {
                 headers: {
@@ -3807,6 +3887,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A rule refused (`rejection`, with the stale `quote`, and `current` for `quote_changed`), or the key was used for another customer or basket. Nothing was recorded. With `codes`: `rejections` names every code that refused (a changed part: `quote_changed`), without quotes; what this request had captured was given back before the answer. */
             422: {
                 headers: {
@@ -3889,6 +3978,15 @@ export interface operations {
             };
             /** @description The body is over the route's limit (16 KiB); the rest is not read. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4271,6 +4369,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A rule refused: `rejection` names it, `detail` is the buyer's sentence. Nothing is counted. With `codes`: `rejections` names every code that refused (`with`: the code a `not_combinable` one cannot combine with). */
             422: {
                 headers: {
@@ -4362,6 +4469,15 @@ export interface operations {
             };
             /** @description The body is over the route's limit (64 KiB); the rest is not read. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4467,6 +4583,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A rule refused (`rejection`, with the stale `quote`, and `current` for `quote_changed`), or the key was used for another customer or basket. Nothing was recorded. With `codes`: `rejections` names every code that refused (a changed part: `quote_changed`), without quotes; what this request had captured was given back before the answer. */
             422: {
                 headers: {
@@ -4539,6 +4664,15 @@ export interface operations {
             };
             /** @description The body is over the route's limit (64 KiB); the rest is not read. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
