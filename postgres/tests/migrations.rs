@@ -170,7 +170,9 @@ fn a_fresh_database_gets_every_migration_from_the_files_and_the_previous_schema(
         let fixture_store = unmigrated_store_in(&url, &previous, 1);
         let fresh = definition(&store, &schema).await;
         assert!(
-            fresh.iter().any(|row| row.contains("FUNCTION {schema}.promocodes_record(")),
+            fresh
+                .iter()
+                .any(|row| row.contains("FUNCTION {schema}.promocodes_record(")),
             "the function is compared: {fresh:#?}"
         );
         assert_eq!(
