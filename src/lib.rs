@@ -109,8 +109,8 @@ The functions around them:
   same loop.
 
 ```
-use promocodes::{capture, hold, release, Basket, CaptureError, CaptureOptions, Currency, HoldOptions};
-use promocodes::{IdempotencyKey, InMemoryRedemptionStore, Money, PromoCode, RedemptionStore, Rejection, Timestamp};
+use promocodes::{capture, hold, release, Basket, CaptureOptions, Currency, HoldOptions};
+use promocodes::{IdempotencyKey, InMemoryRedemptionStore, Money, PromoCode, RedemptionError, RedemptionStore, Rejection, Timestamp};
 
 let promo = PromoCode::from_json(r#"{"code": "LASTONE", "discount": {"kind": "percent", "percent": "10"},
     "limits": {"total": 1}}"#)?;
@@ -124,7 +124,7 @@ let held = hold(&promo, &store, None, &cart, now, &pi, HoldOptions::new())?;
 
 // Another buyer had the same quote on screen; the last use is held.
 match capture(&promo, &store, None, &cart, now, CaptureOptions::new()) {
-    Err(CaptureError::Rejected(stale)) => assert_eq!(stale.rejection(), Rejection::Exhausted),
+    Err(RedemptionError::Rejected(stale)) => assert_eq!(stale.rejection(), Rejection::Exhausted),
     other => panic!("expected a rejection, got {other:?}"),
 }
 
@@ -145,7 +145,7 @@ assert_eq!(store.usage_for(promo.code(), None, now)?.total(), 0);
 
 - a [`Receipt`] (or a [`Hold`]): the redemption is recorded (or was, and
   this is a replay);
-- a rejection ([`PromoCodeRejected`], [`CaptureRejected`]): an answer the
+- a rejection ([`PromoCodeRejected`], [`RedemptionRejected`]): an answer the
   buyer can act on, with a stable [`Rejection`] code;
 - a [`RedemptionConflict`]: every attempt lost its write. Nothing is wrong
   with the code; it is an answer for the operator, and the request is safe
@@ -223,15 +223,11 @@ pub mod wasm;
 
 pub use crate::json::api;
 pub use crate::json::from_json;
-#[allow(deprecated)]
-pub use crate::json::malformed;
 pub use crate::redemption::{
     capture, capture_async, hold, hold_async, redeem, redeem_async, release, release_async, CaptureOptions, Hold,
     HoldOptions, Misuse, Receipt, RedeemOptions, RedemptionConflict, RedemptionError, RedemptionRejected, ReleaseError,
     Released, DEFAULT_ATTEMPTS, DEFAULT_HOLD_TTL_SECONDS, MAX_HOLD_TTL_SECONDS, MAX_REASON_LEN, MIN_HOLD_TTL_SECONDS,
 };
-#[allow(deprecated)]
-pub use crate::redemption::{CaptureError, CaptureRejected, RedeemError};
 pub use crate::rules::{
     AppliesTo, Audience, Basket, BudgetShort, Campaign, CodeClass, CodeClasses, CodePattern, Discount, DiscountKind,
     Line, PromoCode, PromoCodeBuilder, PromoCodeRejected, PublicDefinition, Quote, QuoteLine, QuoteShipping, Rejection,

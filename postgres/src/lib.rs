@@ -194,7 +194,22 @@ keeps working: both take the same locks in the same order and write the
 same rows. `expires` is a [`Timestamp`] as fixed-width
 text that sorts as the time does, to the nanosecond, over its whole range
 ([`instant`]; a `bigint` of nanoseconds would stop in 2262, a
-`timestamptz` at microseconds).
+`timestamptz` at microseconds). Money (`discounted`, `discount`) is
+`numeric`, read and bound as a [`Decimal`](promocodes::Decimal) (rust_decimal's
+tokio-postgres support), never through text or a float.
+
+# Migrations
+
+Each schema version is a SQL file of the crate's `migrations/` folder,
+`V<version>__<name>.sql`, compiled in: `V1__tables`, `V2__record_function`,
+`V3__budgets`, `V4__campaigns`, `V5__fewer_statements`.
+[`migrate`](PgRedemptionStore::migrate) runs each one newer than the newest
+version recorded in `promocodes_schema_migrations`, in order, each in a
+transaction of its own that first takes an advisory lock (per schema) and
+ends with the version's row, so a database an earlier version of this crate
+migrated (which ran them all in one transaction, from the same SQL) is
+upgraded from where it stands, and one at the newest version is left as it
+is. A released migration never changes: a new version is a new file.
 
 # Why tokio-postgres and deadpool
 
@@ -209,26 +224,33 @@ dropped mid-transaction, which this store needs to decide itself.
 
 #![deny(missing_docs)]
 
-use std::collections::HashMap;
 use std::future::Future;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
-use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
-use futures_util::future::{try_join, try_join3, try_join5};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use promocodes::{
-    AsyncRedemptionStore, Code, Conversion, CustomerId, Decimal, IdempotencyKey, Redemption, Release, Reservation,
-    ReservationState, StoreError, Timestamp, Turn, UsageCounts,
+    AsyncRedemptionStore, Code, Conversion, CustomerId, IdempotencyKey, Redemption, Release, Reservation, StoreError,
+    Timestamp, Turn, UsageCounts,
 };
-use tokio_postgres::types::{Json, ToSql};
-use tokio_postgres::{NoTls, Row};
+use tokio_postgres::types::Json;
+use tokio_postgres::NoTls;
 
 pub use deadpool_postgres;
 pub use tokio_postgres;
 
+mod checkout;
+mod migrate;
+mod rows;
+mod seen;
 mod sql;
+mod write;
 
+use checkout::Checkout;
+pub use rows::instant;
+use rows::{count, counter_of, db, keyed, read, read_through};
+use seen::{Queues, Seen};
 pub use sql::ADVISORY_LOCK_KEY;
-use sql::{BEGIN, HELD, KEYED, LOCK, MIGRATIONS, MIGRATION_LOCK, READ, READ_THROUGH, RECORD, UPDATE};
+use sql::HELD;
 
 const STORE: &str = "postgres";
 
@@ -260,260 +282,7 @@ pub struct PgRedemptionStore {
     queues: Arc<Queues>,
 }
 
-/// One queue per code (per campaign, for a campaign's codes) of this
-/// store's decisions ([`AsyncRedemptionStore::turn`]). Shared by clones.
-#[derive(Debug, Default)]
-struct Queues(Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>);
-
-impl Queues {
-    /// The queue of the counts `counter` names ([`counter_of`]); past
-    /// [`SEEN_MAX`] queues, the ones nobody holds or waits on are dropped.
-    fn of(&self, counter: String) -> Arc<tokio::sync::Mutex<()>> {
-        // Nothing in it can be left half-changed by a panic: keep using it.
-        let mut queues = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        if queues.len() >= SEEN_MAX && !queues.contains_key(&counter) {
-            queues.retain(|_, queue| Arc::strong_count(queue) > 1);
-        }
-        Arc::clone(queues.entry(counter).or_default())
-    }
-}
-
-/// The most codes, and customers per code, [`Seen`] remembers: past it, it
-/// starts again (a forgotten hint costs one read).
-const SEEN_MAX: usize = 10_000;
-
-/// What this store's own reads and writes last saw of plain codes' counts:
-/// the hint its decisions start from
-/// ([`AsyncRedemptionStore::usage_hint`]), which saves the read of a
-/// capture when no other writer moved the counts since. Shared by clones.
-#[derive(Debug, Default)]
-struct Seen(Mutex<HashMap<String, SeenCode>>);
-
-/// A code's counts as last seen: overall, and per customer seen.
-#[derive(Debug, Default)]
-struct SeenCode {
-    total: u64,
-    discounted: Decimal,
-    customers: HashMap<String, u64>,
-}
-
-impl Seen {
-    fn codes(&self) -> std::sync::MutexGuard<'_, HashMap<String, SeenCode>> {
-        // Nothing in it can be left half-changed by a panic: keep using it.
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// The counts of `code` for `customer`, if the code was seen: a
-    /// customer not seen is guessed at no uses, as most captures are a
-    /// customer's first of a code (a wrong guess costs the read it saves).
-    fn hint(&self, code: &Code, customer: Option<&CustomerId>) -> Option<UsageCounts> {
-        let codes = self.codes();
-        let seen = codes.get(code.as_str())?;
-        let mine = customer.map_or(0, |customer| {
-            seen.customers.get(customer.as_str()).copied().unwrap_or(0)
-        });
-        UsageCounts::new(seen.total, mine)
-            .ok()?
-            .with_discounted(seen.discounted)
-            .ok()
-    }
-
-    /// `usage`, read or written just now for `code` and `customer`.
-    fn note(&self, code: &Code, customer: Option<&CustomerId>, usage: UsageCounts) {
-        let mut codes = self.codes();
-        if codes.len() >= SEEN_MAX && !codes.contains_key(code.as_str()) {
-            codes.clear();
-        }
-        let seen = codes.entry(code.as_str().to_owned()).or_default();
-        seen.total = usage.total();
-        seen.discounted = usage.discounted();
-        if let Some(customer) = customer {
-            if seen.customers.len() >= SEEN_MAX {
-                seen.customers.clear();
-            }
-            seen.customers
-                .insert(customer.as_str().to_owned(), usage.per_customer());
-        }
-    }
-
-    /// Forgets `code`: its counts moved in a way this store did not count.
-    fn forget(&self, code: &Code) {
-        self.codes().remove(code.as_str());
-    }
-}
-
-fn backend(err: impl std::fmt::Display) -> StoreError {
-    StoreError::Backend {
-        store: STORE,
-        message: err.to_string(),
-    }
-}
-
-/// A database or pool error, with every cause in the message (tokio-postgres
-/// says only "db error" at the top: the server's words are in its source).
-fn db(err: impl std::error::Error) -> StoreError {
-    let mut message = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        message.push_str(": ");
-        message.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    backend(message)
-}
-
-/// A time as fixed-width text that sorts as the time does, to the
-/// nanosecond, over the whole range of [`Timestamp`]: nanoseconds since
-/// 0000-01-01, 21 digits.
-pub fn instant(at: Timestamp) -> String {
-    /// Nanoseconds from 0000-01-01 to 1970-01-01, so that every instant is positive.
-    const EPOCH_OFFSET_NANOS: i128 = 62_167_219_200 * 1_000_000_000;
-    format!("{:021}", at.as_unix_nanos() + EPOCH_OFFSET_NANOS)
-}
-
-fn count(n: i64) -> Result<u64, StoreError> {
-    u64::try_from(n).map_err(|_| backend(format!("a negative count: {n}")))
-}
-
-/// The counts a [`READ`] row gives.
-fn usage_of(row: &Row, customer: bool) -> Result<UsageCounts, StoreError> {
-    let total = column(row, "total")? + column(row, "held")?;
-    let mine = if customer {
-        column(row, "mine")? + column(row, "held_mine")?
-    } else {
-        0
-    };
-    with_discounted(row, total, mine)
-}
-
-/// The counts a stale [`RECORD`] found (a code's, not a campaign's).
-fn found_under_lock(row: &Row, customer: bool) -> Result<UsageCounts, StoreError> {
-    let mine = if customer { column(row, "mine")? } else { 0 };
-    with_discounted(row, column(row, "total")?, mine)
-}
-
-/// A count column of `row`.
-fn column(row: &Row, name: &str) -> Result<u64, StoreError> {
-    count(row.try_get::<_, i64>(name).map_err(db)?)
-}
-
-/// `total` and `mine` uses, with the discount sum of `row`'s `discounted` (decimal text).
-fn with_discounted(row: &Row, total: u64, mine: u64) -> Result<UsageCounts, StoreError> {
-    let discounted: String = row.try_get("discounted").map_err(db)?;
-    let discounted: Decimal = discounted.parse().map_err(backend)?;
-    UsageCounts::new(total, mine)
-        .and_then(|usage| usage.with_discounted(discounted))
-        .map_err(backend)
-}
-
-/// The counts a [`READ_THROUGH`] row gives: a campaign's, with its code's own uses.
-fn usage_through(row: &Row, customer: bool) -> Result<UsageCounts, StoreError> {
-    let own = column(row, "code_uses")?;
-    usage_of(row, customer)?.with_code_uses(own).map_err(backend)
-}
-
-/// What a use of `code` counts under: the code, or `campaign:<id>` for a
-/// campaign's code (no code has a `:`, so the two never meet).
-fn counter_of(code: &Code, campaign: Option<&str>) -> String {
-    match campaign {
-        Some(campaign) => format!("campaign:{campaign}"),
-        None => code.as_str().to_owned(),
-    }
-}
-
-/// `usage` with `delta` (a use's discount, negative to take it away) added
-/// to its discount sum, never below zero.
-fn with_discount_moved(usage: UsageCounts, delta: Decimal) -> Result<UsageCounts, StoreError> {
-    let sum = usage
-        .discounted()
-        .checked_add(delta)
-        .ok_or_else(|| backend("the discount sum overflows"))?;
-    usage.with_discounted(sum.max(Decimal::ZERO)).map_err(backend)
-}
-
-/// A connection taken from the pool for one call. Dropped before the call
-/// is [`done`](Checkout::done) (a failed statement, a dropped future, a
-/// connection the server ended), it leaves the pool and closes: the server
-/// rolls back whatever transaction was begun, and no later call inherits it
-/// or a connection that is already dead.
-struct Checkout {
-    client: Option<Object>,
-}
-
-impl Checkout {
-    async fn get(pool: &Pool) -> Result<Checkout, StoreError> {
-        Ok(Checkout {
-            client: Some(pool.get().await.map_err(db)?),
-        })
-    }
-
-    /// Gives the connection back to the pool.
-    fn done(mut self) {
-        self.client = None;
-    }
-
-    /// Begins the transaction, takes the write lock of `code`, then runs
-    /// `statement` (a read under a snapshot taken after the lock): three
-    /// statements sent together, one round trip.
-    async fn begin(
-        pool: &Pool,
-        code: &Code,
-        statement: &str,
-        params: &[&(dyn ToSql + Sync)],
-    ) -> Result<(Checkout, Row), StoreError> {
-        let writing = Checkout::get(pool).await?;
-        let client = writing.client()?;
-        let (lock, read) = try_join(client.prepare_cached(LOCK), client.prepare_cached(statement))
-            .await
-            .map_err(db)?;
-        let (_, _, row) = try_join3(
-            client.batch_execute(BEGIN),
-            client.execute(&lock, &[&code.as_str()]),
-            client.query_one(&read, params),
-        )
-        .await
-        .map_err(db)?;
-        Ok((writing, row))
-    }
-
-    fn client(&self) -> Result<&Object, StoreError> {
-        self.client
-            .as_ref()
-            .ok_or_else(|| backend("the call's connection is gone"))
-    }
-
-    /// Commits (or, having written nothing, ends) the transaction and gives the connection back.
-    async fn finish(mut self) -> Result<(), StoreError> {
-        self.client()?.batch_execute("COMMIT").await.map_err(db)?;
-        self.client = None;
-        Ok(())
-    }
-
-    /// Runs `statement` and commits, in one round trip.
-    async fn write_and_commit(mut self, statement: &str, params: &[&(dyn ToSql + Sync)]) -> Result<(), StoreError> {
-        let client = self.client()?;
-        let statement = client.prepare_cached(statement).await.map_err(db)?;
-        try_join(client.query_one(&statement, params), client.batch_execute("COMMIT"))
-            .await
-            .map_err(db)?;
-        self.client = None;
-        Ok(())
-    }
-}
-
-impl Drop for Checkout {
-    fn drop(&mut self) {
-        if let Some(client) = self.client.take() {
-            // Out of the pool and closed: the server rolls back what was begun.
-            drop(Object::take(client));
-        }
-    }
-}
-
 impl PgRedemptionStore {
-    /// The schema version [`migrate`](PgRedemptionStore::migrate) brings a database to.
-    pub const SCHEMA_VERSION: i32 = MIGRATIONS[MIGRATIONS.len() - 1].0;
-
     /// A store over `pool`. The pool's connections may set a `search_path`
     /// (the store's tables are unqualified).
     pub fn new(pool: Pool) -> PgRedemptionStore {
@@ -564,81 +333,6 @@ impl PgRedemptionStore {
         &self.pool
     }
 
-    /// Creates or upgrades the store's tables in the connection's
-    /// `search_path`, to the newest version this crate knows.
-    ///
-    /// Versioned and idempotent: each migration runs once, in one
-    /// transaction with its entry in `promocodes_schema_migrations`.
-    /// Several processes may call it at once: a transaction-scoped advisory
-    /// lock (per schema) makes them take turns, and each finds the work of
-    /// the one before done.
-    ///
-    /// # Errors
-    ///
-    /// [`StoreError::Backend`] when the database refuses (no permission to
-    /// create tables, no connection).
-    pub async fn migrate(&self) -> Result<(), StoreError> {
-        let mut client = self.pool.get().await.map_err(db)?;
-        let tx = client.transaction().await.map_err(db)?;
-        tx.execute(
-            "SELECT pg_advisory_xact_lock($1, hashtext(current_schema())::int)",
-            &[&MIGRATION_LOCK],
-        )
-        .await
-        .map_err(db)?;
-        tx.batch_execute(
-            "CREATE TABLE IF NOT EXISTS promocodes_schema_migrations(
-                version integer PRIMARY KEY,
-                applied_at timestamptz NOT NULL DEFAULT now())",
-        )
-        .await
-        .map_err(db)?;
-        let applied: i32 = tx
-            .query_one(
-                "SELECT COALESCE(max(version), 0) FROM promocodes_schema_migrations",
-                &[],
-            )
-            .await
-            .map_err(db)?
-            .get(0);
-        for (version, sql) in MIGRATIONS.iter().filter(|(version, _)| *version > applied) {
-            tx.batch_execute(sql).await.map_err(db)?;
-            tx.execute(
-                "INSERT INTO promocodes_schema_migrations(version) VALUES ($1)",
-                &[version],
-            )
-            .await
-            .map_err(db)?;
-        }
-        tx.commit().await.map_err(db)
-    }
-
-    /// The version of the newest migration applied (0 before any).
-    ///
-    /// # Errors
-    ///
-    /// [`StoreError::Backend`] when the database cannot answer.
-    pub async fn schema_version(&self) -> Result<i32, StoreError> {
-        let client = self.pool.get().await.map_err(db)?;
-        let exists: bool = client
-            .query_one("SELECT to_regclass('promocodes_schema_migrations') IS NOT NULL", &[])
-            .await
-            .map_err(db)?
-            .try_get(0)
-            .map_err(db)?;
-        if !exists {
-            return Ok(0);
-        }
-        let row = client
-            .query_one(
-                "SELECT COALESCE(max(version), 0) FROM promocodes_schema_migrations",
-                &[],
-            )
-            .await
-            .map_err(db)?;
-        row.try_get(0).map_err(db)
-    }
-
     /// The recorded reservations of `code`, oldest first, as stored (a hold
     /// stays `held` after it expires; [`Reservation::state_at`] tells).
     ///
@@ -658,296 +352,6 @@ impl PgRedemptionStore {
             .map(|row| row.try_get::<_, Json<Reservation>>(0).map(|Json(r)| r).map_err(db))
             .collect()
     }
-
-    async fn record_at(&self, redemption: &Redemption<'_>) -> Result<Option<Reservation>, StoreError> {
-        let (code, customer, expected) = (redemption.code, redemption.customer, redemption.expected);
-        // Were it to land, it lands on exactly `expected`: its reservation is known before it is sent.
-        let discount = redemption.quote.discount().amount();
-        let Some(usage) = expected.after_use(customer.is_some(), discount) else {
-            return Ok(None);
-        };
-        let reservation = redemption.reservation(usage);
-        let total = i64::try_from(expected.total()).map_err(backend)?;
-        let mine = i64::try_from(expected.per_customer()).map_err(backend)?;
-        let campaign = redemption.campaign.map(Code::as_str);
-        let per_code = match campaign {
-            Some(_) => Some(i64::try_from(expected.code_uses()).map_err(backend)?),
-            None => None,
-        };
-        let checkout = Checkout::get(&self.pool).await?;
-        let client = checkout.client()?;
-        let (lock, record) = try_join(client.prepare_cached(LOCK), client.prepare_cached(RECORD))
-            .await
-            .map_err(db)?;
-        // A campaign's counts are shared by all of its codes: its own lock, after the code's.
-        let campaign_lock = async {
-            match campaign {
-                Some(campaign) => client
-                    .execute(&lock, &[&counter_of(code, Some(campaign))])
-                    .await
-                    .map(drop),
-                None => Ok(()),
-            }
-        };
-        // One round trip: the five go out together, in order, and the transaction is theirs.
-        let (_, _, _, row, _) = try_join5(
-            client.batch_execute(BEGIN),
-            client.execute(&lock, &[&code.as_str()]),
-            campaign_lock,
-            client.query_one(
-                &record,
-                &[
-                    &code.as_str(),
-                    &customer.map(CustomerId::as_str),
-                    &instant(redemption.now),
-                    &redemption.idempotency_key.map(IdempotencyKey::as_str),
-                    &reservation.state.as_str(),
-                    &redemption.hold_until.map(instant),
-                    &total,
-                    &mine,
-                    &Json(&reservation),
-                    &redemption.after_expired_hold.map(instant),
-                    &expected.discounted().to_string(),
-                    &discount.to_string(),
-                    &campaign,
-                    &per_code,
-                ],
-            ),
-            client.batch_execute("COMMIT"),
-        )
-        .await
-        .map_err(db)?;
-        checkout.done();
-        let what: &str = row.try_get(0).map_err(db)?;
-        let plain = campaign.is_none();
-        match what {
-            "written" => {
-                if plain {
-                    self.seen.note(code, customer, usage);
-                }
-                Ok(Some(reservation))
-            }
-            "stale" => {
-                // The counts the write found under the lock: the next try's hint.
-                match (plain, found_under_lock(&row, customer.is_some())) {
-                    (true, Ok(found)) => self.seen.note(code, customer, found),
-                    _ => self.seen.forget(code),
-                }
-                Ok(None)
-            }
-            "replay" => {
-                let Json(earlier) = row.try_get::<_, Json<Reservation>>(1).map_err(db)?;
-                Ok(Some(earlier.replayed()))
-            }
-            other => Err(backend(format!("the compare-and-set answered {other:?}"))),
-        }
-    }
-
-    async fn convert_at(&self, conversion: &Conversion<'_>) -> Result<Option<Reservation>, StoreError> {
-        let (code, now) = (conversion.code, conversion.now);
-        let (writing, row) =
-            Checkout::begin(&self.pool, code, KEYED, &[&code.as_str(), &conversion.key.as_str()]).await?;
-        let Some((seq, held, campaign)) = keyed_row(&row)? else {
-            writing.finish().await?;
-            return Ok(None);
-        };
-        match held.state_at(now) {
-            ReservationState::Held => {}
-            ReservationState::Expired => {
-                writing.finish().await?;
-                return Ok(None);
-            }
-            _ => {
-                writing.finish().await?;
-                return Ok(Some(held.replayed()));
-            }
-        }
-        let counter = counter_of(code, campaign.as_deref());
-        let before = read_locked(
-            writing.client()?,
-            &counter,
-            code,
-            campaign.is_some(),
-            held.customer.as_ref(),
-            now,
-        )
-        .await?;
-        if conversion.expected.is_some_and(|expected| expected != before) {
-            writing.finish().await?;
-            return Ok(None);
-        }
-        // The hold already counts: the counts at `now` are those after the capture, but for a
-        // discount that differs from the hold's (a capture with another basket).
-        let (reserved, discount) = (held.quote.discount().amount(), conversion.quote.discount().amount());
-        let usage = with_discount_moved(before, discount - reserved)?;
-        let customer = held.customer.as_ref().map(CustomerId::as_str);
-        let captured = held.clone().captured(conversion.quote, usage, now);
-        writing
-            .write_and_commit(
-                UPDATE,
-                &[
-                    &seq,
-                    &counter,
-                    &customer,
-                    &1_i64,
-                    &true,
-                    &captured.state.as_str(),
-                    &Json(&captured),
-                    &discount.to_string(),
-                    &campaign.is_some().then_some(code.as_str()),
-                ],
-            )
-            .await?;
-        Ok(Some(captured))
-    }
-
-    async fn release_at(&self, release: &Release<'_>) -> Result<Option<Reservation>, StoreError> {
-        let (code, now) = (release.code, release.now);
-        let (writing, row) = Checkout::begin(&self.pool, code, KEYED, &[&code.as_str(), &release.key.as_str()]).await?;
-        let Some((seq, earlier, campaign)) = keyed_row(&row)? else {
-            writing.finish().await?;
-            return Ok(None);
-        };
-        let state = earlier.state_at(now);
-        if state == ReservationState::Released {
-            writing.finish().await?;
-            return Ok(Some(earlier.replayed()));
-        }
-        let counter = counter_of(code, campaign.as_deref());
-        let before = read_locked(
-            writing.client()?,
-            &counter,
-            code,
-            campaign.is_some(),
-            earlier.customer.as_ref(),
-            now,
-        )
-        .await?;
-        let counted = matches!(state, ReservationState::Held | ReservationState::Captured);
-        let given_back = earlier.quote.discount().amount();
-        let usage = if counted {
-            let fewer = UsageCounts::new(
-                before.total().saturating_sub(1),
-                before
-                    .per_customer()
-                    .saturating_sub(u64::from(earlier.customer.is_some())),
-            )
-            .and_then(|usage| usage.with_discounted(before.discounted()))
-            .and_then(|usage| match campaign {
-                Some(_) => usage.with_code_uses(before.code_uses().saturating_sub(1)),
-                None => Ok(usage),
-            })
-            .map_err(db)?;
-            with_discount_moved(fewer, -given_back)?
-        } else {
-            before
-        };
-        let (was, captured_delta, drop_hold) = if state == ReservationState::Captured {
-            (ReservationState::Captured, -1_i64, false)
-        } else {
-            (ReservationState::Held, 0_i64, true)
-        };
-        let customer = earlier.customer.as_ref().map(CustomerId::as_str);
-        let released = earlier.clone().released(release, was, usage);
-        writing
-            .write_and_commit(
-                UPDATE,
-                &[
-                    &seq,
-                    &counter,
-                    &customer,
-                    &captured_delta,
-                    &drop_hold,
-                    &released.state.as_str(),
-                    &Json(&released),
-                    &if state == ReservationState::Captured {
-                        (-given_back).to_string()
-                    } else {
-                        "0".to_owned()
-                    },
-                    &campaign.is_some().then_some(code.as_str()),
-                ],
-            )
-            .await?;
-        Ok(Some(released))
-    }
-}
-
-async fn read(
-    client: &Object,
-    code: &Code,
-    customer: Option<&CustomerId>,
-    now: Timestamp,
-) -> Result<UsageCounts, StoreError> {
-    let statement = client.prepare_cached(READ).await.map_err(db)?;
-    let row = client
-        .query_one(
-            &statement,
-            &[&code.as_str(), &customer.map(CustomerId::as_str), &instant(now)],
-        )
-        .await
-        .map_err(db)?;
-    usage_of(&row, customer.is_some())
-}
-
-/// The counts under `counter` inside a write's transaction that holds the
-/// code's lock: for a campaign's code (`through`), after taking the
-/// campaign's lock too (the code's first, then the campaign's, as a new
-/// use's write takes them), with the code's own uses.
-async fn read_locked(
-    client: &Object,
-    counter: &str,
-    code: &Code,
-    through: bool,
-    customer: Option<&CustomerId>,
-    now: Timestamp,
-) -> Result<UsageCounts, StoreError> {
-    if !through {
-        return read(client, code, customer, now).await;
-    }
-    let lock = client.prepare_cached(LOCK).await.map_err(db)?;
-    client.execute(&lock, &[&counter]).await.map_err(db)?;
-    read_through(client, counter, code, customer, now).await
-}
-
-async fn read_through(
-    client: &Object,
-    counter: &str,
-    code: &Code,
-    customer: Option<&CustomerId>,
-    now: Timestamp,
-) -> Result<UsageCounts, StoreError> {
-    let statement = client.prepare_cached(READ_THROUGH).await.map_err(db)?;
-    let row = client
-        .query_one(
-            &statement,
-            &[
-                &counter,
-                &customer.map(CustomerId::as_str),
-                &instant(now),
-                &code.as_str(),
-            ],
-        )
-        .await
-        .map_err(db)?;
-    usage_through(&row, customer.is_some())
-}
-
-async fn keyed(client: &Object, code: &Code, key: &IdempotencyKey) -> Result<Option<(i64, Reservation)>, StoreError> {
-    let statement = client.prepare_cached(KEYED).await.map_err(db)?;
-    let row = client
-        .query_one(&statement, &[&code.as_str(), &key.as_str()])
-        .await
-        .map_err(db)?;
-    Ok(keyed_row(&row)?.map(|(seq, reservation, _)| (seq, reservation)))
-}
-
-/// The `seq`, reservation and campaign (if any) a [`KEYED`] row gives, if the key is known.
-fn keyed_row(row: &Row) -> Result<Option<(i64, Reservation, Option<String>)>, StoreError> {
-    let seq: Option<i64> = row.try_get(0).map_err(db)?;
-    let reservation: Option<Json<Reservation>> = row.try_get(1).map_err(db)?;
-    let campaign: Option<String> = row.try_get(2).map_err(db)?;
-    Ok(seq.zip(reservation.map(|Json(r)| r)).map(|(seq, r)| (seq, r, campaign)))
 }
 
 impl AsyncRedemptionStore for PgRedemptionStore {
@@ -1055,8 +459,9 @@ mod tests {
     #[test]
     fn every_lock_of_a_code_is_the_same_advisory_lock() {
         let lock = format!("pg_advisory_xact_lock({ADVISORY_LOCK_KEY}, hashtext(");
-        assert!(LOCK.contains(&lock));
-        assert!(sql::RECORD_FUNCTION.contains(&lock));
+        assert!(sql::LOCK.contains(&lock));
+        let newest = migrate::MIGRATIONS.last().expect("a migration");
+        assert!(newest.sql.contains(&lock));
     }
 
     #[test]

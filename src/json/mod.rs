@@ -111,7 +111,6 @@ pub fn from_json<T: DeserializeOwned>(json: &str) -> Result<T, InputError> {
                 message: err.inner().to_string(),
             };
         }
-        #[allow(deprecated)]
         malformed(err)
     })?;
     deserializer.end().map_err(|err| InputError::NotJson {
@@ -120,16 +119,10 @@ pub fn from_json<T: DeserializeOwned>(json: &str) -> Result<T, InputError> {
     Ok(value)
 }
 
-/// An error from any serde deserializer wrapped by `serde_path_to_error`, as an [`InputError`].
-///
-/// This is how every adapter reports malformed input: the dotted path of the
-/// field, and what is wrong with it; for a value that breaks a rule, the
-/// specific [`InputError`] in an [`InputError::Field`].
-#[deprecated(
-    since = "0.1.0",
-    note = "it puts serde_path_to_error in this crate's API; use `from_json`, which reports the same errors"
-)]
-pub fn malformed<E: std::fmt::Display>(err: serde_path_to_error::Error<E>) -> InputError {
+/// An error from a deserializer wrapped by `serde_path_to_error`, as an [`InputError`]:
+/// the dotted path of the field, and what is wrong with it; for a value that breaks a rule,
+/// the specific [`InputError`] in an [`InputError::Field`].
+fn malformed<E: std::fmt::Display>(err: serde_path_to_error::Error<E>) -> InputError {
     let path = err.path().to_string();
     let message = without_location(err.inner());
     match take_invalid() {

@@ -123,17 +123,3 @@ pub enum ReleaseError {
     #[error(transparent)]
     Store(StoreError),
 }
-
-/// The error of [`redeem`](crate::redeem) and [`hold`](crate::hold) before
-/// they shared one family with [`capture`](crate::capture).
-#[deprecated(since = "0.1.0", note = "use RedemptionError")]
-pub type RedeemError = RedemptionError;
-
-/// The error of [`capture`](crate::capture) before it shared one family with
-/// [`redeem`](crate::redeem) and [`hold`](crate::hold).
-#[deprecated(since = "0.1.0", note = "use RedemptionError")]
-pub type CaptureError = RedemptionError;
-
-/// A capture's rejection before every redemption's rejection carried its quotes.
-#[deprecated(since = "0.1.0", note = "use RedemptionRejected")]
-pub type CaptureRejected = RedemptionRejected;

@@ -9,8 +9,6 @@ mod error;
 mod options;
 
 pub use answer::{Hold, Receipt, Released};
-#[allow(deprecated)]
-pub use error::{CaptureError, CaptureRejected, RedeemError};
 pub use error::{Misuse, RedemptionConflict, RedemptionError, RedemptionRejected, ReleaseError};
 pub use options::{CaptureOptions, HoldOptions, RedeemOptions};
 
@@ -47,7 +45,7 @@ pub const MAX_REASON_LEN: usize = 200;
 ///
 /// [`RedemptionError::Rejected`] when a rule refuses, [`RedemptionError::Conflict`]
 /// when every pass lost its write, [`RedemptionError::IdempotencyKeyReused`],
-/// [`RedemptionError::Input`] for zero attempts, [`RedemptionError::Store`]. In every
+/// [`RedemptionError::Misuse`] ([`Misuse::ZeroAttempts`]) for zero attempts, [`RedemptionError::Store`]. In every
 /// case but a store failure, nothing was recorded.
 ///
 /// # Example
@@ -158,8 +156,10 @@ fn redeem_attempt<'a>(
 /// # Errors
 ///
 /// [`RedemptionError::Rejected`] carries the [`RedemptionRejected`] with the rule and the
-/// stale quote; the rest as for [`redeem`], and [`RedemptionError::Input`] when
-/// the pinned quote is for another code.
+/// stale quote; the rest as for [`redeem`]; [`RedemptionError::Misuse`]
+/// ([`Misuse::QuoteForOtherCode`]) when the pinned quote is for another code, and
+/// [`RedemptionError::Input`] when the amount [`charged`](CaptureOptions::charged)
+/// is in another currency than the basket or above its total.
 ///
 /// # Example
 ///

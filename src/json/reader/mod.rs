@@ -83,7 +83,7 @@ enum Seg {
 type Read<T> = Result<T, Fail>;
 
 impl Fail {
-    /// The error `from_json` gives: what `json::malformed` makes of the same failure.
+    /// The error `from_json` gives: what the path-tracking `serde_json` read makes of the same failure.
     fn into_input_error(self) -> InputError {
         match self {
             Fail::Syntax(message) => InputError::NotJson { message },
