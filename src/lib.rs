@@ -212,6 +212,7 @@ pub mod redemption;
 pub mod rules;
 pub mod store;
 pub mod values;
+pub mod wire;
 
 // The README's examples run as doctests.
 #[cfg(doctest)]
