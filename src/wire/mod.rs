@@ -10,18 +10,21 @@
 //!
 //! One file a resource: `checkout` (quotes, holds, captures, releases, one
 //! code or a stack, and the demo routes), `payments` (the payment provider's
-//! webhook and the code object's payment flow), `admin` (codes, campaigns,
-//! their histories and figures), `problem` (an RFC 9457 problem's body),
-//! `catalog` (the catalog object's calls and answers).
+//! webhook and the code object's payment flow), `admin` (codes and
+//! campaigns: definitions, lookups, listings, generated codes), `history`
+//! (a code's or a campaign's redemptions and figures), `problem` (an RFC
+//! 9457 problem's body), `catalog` (the catalog object's calls and answers).
 
 mod admin;
 mod catalog;
 mod checkout;
+mod history;
 mod payments;
 mod problem;
 
 // pub use admin::*; (uncommented with its first type)
 // pub use catalog::*; (uncommented with its first type)
 // pub use checkout::*; (uncommented with its first type)
+// pub use history::*; (uncommented with its first type)
 // pub use payments::*; (uncommented with its first type)
 // pub use problem::*; (uncommented with its first type)
