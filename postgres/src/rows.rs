@@ -2,7 +2,7 @@
 //! the errors and values the statements give and take.
 
 use deadpool_postgres::Object;
-use promocodes::{Code, CustomerId, Decimal, IdempotencyKey, Reservation, StoreError, Timestamp, UsageCounts};
+use promocodes::{Campaign, Code, CustomerId, Decimal, IdempotencyKey, Reservation, StoreError, Timestamp, UsageCounts};
 use tokio_postgres::types::Json;
 use tokio_postgres::Row;
 
@@ -32,15 +32,6 @@ pub(crate) fn message_of(err: &dyn std::error::Error) -> String {
         source = cause.source();
     }
     message
-}
-
-/// A time as fixed-width text that sorts as the time does, to the
-/// nanosecond, over the whole range of [`Timestamp`]: nanoseconds since
-/// 0000-01-01, 21 digits.
-pub fn instant(at: Timestamp) -> String {
-    /// Nanoseconds from 0000-01-01 to 1970-01-01, so that every instant is positive.
-    const EPOCH_OFFSET_NANOS: i128 = 62_167_219_200 * 1_000_000_000;
-    format!("{:021}", at.as_unix_nanos() + EPOCH_OFFSET_NANOS)
 }
 
 pub(crate) fn count(n: i64) -> Result<u64, StoreError> {
@@ -87,7 +78,7 @@ pub(crate) fn usage_through(row: &Row, customer: bool) -> Result<UsageCounts, St
 /// campaign's code (no code has a `:`, so the two never meet).
 pub(crate) fn counter_of(code: &Code, campaign: Option<&str>) -> String {
     match campaign {
-        Some(campaign) => format!("campaign:{campaign}"),
+        Some(campaign) => Campaign::key_of(campaign),
         None => code.as_str().to_owned(),
     }
 }
@@ -112,7 +103,7 @@ pub(crate) async fn read(
     let row = client
         .query_one(
             &statement,
-            &[&code.as_str(), &customer.map(CustomerId::as_str), &instant(now)],
+            &[&code.as_str(), &customer.map(CustomerId::as_str), &now.sortable()],
         )
         .await
         .map_err(db)?;
@@ -153,7 +144,7 @@ pub(crate) async fn read_through(
             &[
                 &counter,
                 &customer.map(CustomerId::as_str),
-                &instant(now),
+                &now.sortable(),
                 &code.as_str(),
             ],
         )

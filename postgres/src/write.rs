@@ -4,12 +4,12 @@
 use futures_util::future::{try_join, try_join5};
 use promocodes::{
     Code, Conversion, CustomerId, Decimal, IdempotencyKey, Redemption, Release, Reservation, ReservationState,
-    StoreError, UsageCounts,
+    StoreError, Timestamp, UsageCounts,
 };
 use tokio_postgres::types::Json;
 
 use crate::checkout::Checkout;
-use crate::rows::{backend, counter_of, db, found_under_lock, instant, keyed_row, read_locked, with_discount_moved};
+use crate::rows::{backend, counter_of, db, found_under_lock, keyed_row, read_locked, with_discount_moved};
 use crate::sql::{BEGIN, KEYED, LOCK, RECORD, UPDATE};
 use crate::PgRedemptionStore;
 
@@ -54,14 +54,14 @@ impl PgRedemptionStore {
                 &[
                     &code.as_str(),
                     &customer.map(CustomerId::as_str),
-                    &instant(redemption.now),
+                    &redemption.now.sortable(),
                     &redemption.idempotency_key.map(IdempotencyKey::as_str),
                     &reservation.state.as_str(),
-                    &redemption.hold_until.map(instant),
+                    &redemption.hold_until.as_ref().map(Timestamp::sortable),
                     &total,
                     &mine,
                     &Json(&reservation),
-                    &redemption.after_expired_hold.map(instant),
+                    &redemption.after_expired_hold.as_ref().map(Timestamp::sortable),
                     &expected.discounted(),
                     &discount,
                     &campaign,

@@ -441,7 +441,7 @@ async fn write_as_the_version_before(
             &[
                 &code,
                 &customer,
-                &promocodes_postgres::instant(at(0)),
+                &at(0).sortable(),
                 &key,
                 &total,
                 &mine,

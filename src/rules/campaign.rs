@@ -47,6 +47,24 @@ impl Campaign {
     /// The default `uses_per_code`: each code once.
     pub const DEFAULT_USES_PER_CODE: u64 = 1;
 
+    /// The key a campaign's shared counts and codes live under: `campaign:<id>`
+    /// for the campaign whose id is `id` (a normalised code). A store counts
+    /// the uses of the campaign's codes under it, and the Worker names the
+    /// campaign's Durable Object by it. No code has a `:`, so it never meets
+    /// a code's own key.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::{Campaign, Code};
+    ///
+    /// assert_eq!(Campaign::key_of(Code::parse("bf2026")?.as_str()), "campaign:BF2026");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn key_of(id: &str) -> String {
+        format!("campaign:{id}")
+    }
+
     /// A campaign whose id is `definition`'s code and whose codes take the
     /// rest of `definition`, each usable `uses_per_code` times.
     ///

@@ -90,6 +90,28 @@ impl Timestamp {
         })
     }
 
+    /// The instant as fixed-width text that sorts as the instant does, to the
+    /// nanosecond, over the whole range (years 0000 to 9999): nanoseconds
+    /// since 0000-01-01T00:00:00Z, 21 digits. Stores keep times in this form
+    /// where they compare or order them as text (SQLite's integers would stop
+    /// at 2262).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::Timestamp;
+    ///
+    /// assert_eq!(Timestamp::MIN.sortable(), "000000000000000000000");
+    /// let a: Timestamp = "1969-12-31T23:59:59.999999999Z".parse()?;
+    /// let b: Timestamp = "2026-12-01T00:00:00Z".parse()?;
+    /// assert!(a.sortable() < b.sortable());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn sortable(&self) -> String {
+        // Counted from the earliest instant, so that every one is positive.
+        format!("{:021}", self.as_unix_nanos() - Timestamp::MIN.as_unix_nanos())
+    }
+
     /// Whole seconds since 1970-01-01T00:00:00Z (rounded down).
     pub fn as_unix_seconds(&self) -> i64 {
         self.seconds
@@ -278,6 +300,25 @@ impl Serialize for Timestamp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sortable_text_sorts_as_times_do_to_the_nanosecond() {
+        let times = [
+            "0000-01-01T00:00:00Z",
+            "1969-12-31T23:59:59.999999999Z",
+            "1970-01-01T00:00:00Z",
+            "2026-12-02T10:00:00Z",
+            "2026-12-02T10:00:00.000000001Z",
+            "2262-04-11T23:47:16.854775808Z",
+            "9999-12-31T23:59:59.999999999Z",
+        ];
+        let keys: Vec<String> = times.iter().map(|t| t.parse::<Timestamp>().unwrap().sortable()).collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "{keys:?}");
+        assert!(keys.iter().all(|k| k.len() == 21), "{keys:?}");
+        // The text stores hold today: nanoseconds since 0000-01-01.
+        let unix_epoch: Timestamp = "1970-01-01T00:00:00Z".parse().unwrap();
+        assert_eq!(unix_epoch.sortable(), "062167219200000000000");
+    }
 
     #[test]
     fn known_instants() {

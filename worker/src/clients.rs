@@ -37,9 +37,10 @@ pub async fn to_ledger(env: &Env, code: &Code, req: Request) -> Answer {
     to_object(env, &name, req).await
 }
 
-/// The object a campaign's counts and codes live in.
+/// The object a campaign's counts and codes live in: named by
+/// [`Campaign::key_of`](promocodes::Campaign::key_of).
 pub fn campaign_object(id: &Code) -> String {
-    format!("campaign:{}", id.as_str())
+    promocodes::Campaign::key_of(id.as_str())
 }
 
 /// Sends `call` for campaign `id` to the campaign's object, with `query`, `body` and `headers`.

@@ -188,7 +188,7 @@ impl SqliteRedemptionStore {
                 "SELECT count(*) AS n FROM campaign_codes k
                  WHERE EXISTS (SELECT 1 FROM usage_code u WHERE u.code = k.code AND u.n > 0)
                     OR EXISTS (SELECT 1 FROM holds h WHERE h.through = k.code AND h.expires > ?)",
-                vec![instant(now).into()],
+                vec![now.sortable().into()],
             )
             .and_then(|c| c.to_array())
             .map_err(backend)?;
@@ -314,7 +314,7 @@ impl SqliteRedemptionStore {
                     COALESCE((SELECT n FROM usage_code u WHERE u.code = k.code), 0) AS uses,
                     (SELECT count(*) FROM holds h WHERE h.through = k.code AND h.expires > ?1) AS held
                  FROM campaign_codes k WHERE k.seq > ?2 ORDER BY k.seq LIMIT ?3",
-                vec![instant(now).into(), after.into(), i64::from(limit).into()],
+                vec![now.sortable().into(), after.into(), i64::from(limit).into()],
             )
             .and_then(|c| c.to_array())
             .map_err(backend)

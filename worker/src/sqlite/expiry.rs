@@ -23,7 +23,7 @@ impl SqliteRedemptionStore {
     ///
     /// [`StoreError::Backend`] when the write fails.
     pub fn expire_holds_under(&self, counter: &str, now: Timestamp) -> Result<(u64, Option<Timestamp>), StoreError> {
-        let at = instant(now);
+        let at = now.sortable();
         self.load(counter, None, None).map_err(backend)?;
         self.transaction(|| {
             let due: Vec<KeyedRow> = self
@@ -98,7 +98,7 @@ impl SqliteRedemptionStore {
             .sql
             .exec(
                 "SELECT min(expires) AS expires FROM holds WHERE code = ? AND expires > ?",
-                vec![self.counter_for(code)?.into(), instant(at).into()],
+                vec![self.counter_for(code)?.into(), at.sortable().into()],
             )?
             .one()?;
         Self::expires(row)

@@ -31,13 +31,6 @@ use schema::SCHEMA;
 
 const STORE: &str = "sqlite";
 
-/// A time as fixed-width text that sorts as the time does, to the nanosecond,
-/// for the whole range of [`Timestamp`] (SQLite's integers would stop at 2262).
-pub fn instant(at: Timestamp) -> String {
-    // Counted from the earliest instant, so that every one is positive.
-    format!("{:021}", at.as_unix_nanos() - Timestamp::MIN.as_unix_nanos())
-}
-
 /// The core's [`RedemptionStore`] over `state.storage().sql()`.
 ///
 /// Every write reads what it depends on (the key, the counts or the
@@ -61,7 +54,7 @@ pub struct SqliteRedemptionStore {
 /// campaign's code `campaign:<id>` (no code has a `:`, so the two never meet).
 pub fn counter_of(code: &Code, campaign: Option<&Code>) -> String {
     match campaign {
-        Some(campaign) => format!("campaign:{}", campaign.as_str()),
+        Some(campaign) => Campaign::key_of(campaign.as_str()),
         None => code.as_str().to_owned(),
     }
 }
@@ -77,7 +70,7 @@ struct CodeMirror {
     captured_discount: Decimal,
     /// Captured uses per customer, for the customers read last (at most [`MIRRORED_CUSTOMERS_MAX`]).
     captured_by: BoundedMap<String, u64, MIRRORED_CUSTOMERS_MAX>,
-    /// The holds still marked held, by expiry (as [`instant`] text) and
+    /// The holds still marked held, by expiry (as [`Timestamp::sortable`] text) and
     /// sequence number: who holds, and the discount reserved.
     holds: BTreeMap<(String, i64), HeldUse>,
     /// Each hold's expiry, by sequence number.
@@ -406,7 +399,7 @@ impl SqliteRedemptionStore {
         let m = mirror
             .get(counter)
             .ok_or_else(|| rust_error(format!("the counts of {counter} were not read")))?;
-        let at = instant(now);
+        let at = now.sortable();
         let who = customer.map(CustomerId::as_str);
         let is_who = |c: &Option<String>| who.is_some() && c.as_deref() == who;
         let via = through.map(Code::as_str);
@@ -674,7 +667,7 @@ impl SqliteRedemptionStore {
     pub fn campaign_usage(&self, counter: &str, now: Timestamp) -> Result<(UsageCounts, u64), StoreError> {
         self.load(counter, None, None).map_err(backend)?;
         let usage = self.usage(counter, None, None, now).map_err(backend)?;
-        let at = instant(now);
+        let at = now.sortable();
         let held = self.mirror.borrow().get(counter).map_or(0, |m| {
             m.holds
                 .range((Bound::Excluded((at, i64::MAX)), Bound::Unbounded))
@@ -705,7 +698,7 @@ impl RedemptionStore for SqliteRedemptionStore {
     fn held(&self, code: &Code, now: Timestamp) -> Result<u64, StoreError> {
         self.load(code.as_str(), None, None).map_err(backend)?;
         let mirror = self.mirror.borrow();
-        let at = instant(now);
+        let at = now.sortable();
         Ok(mirror.get(code.as_str()).map_or(0, |m| {
             m.holds
                 .range((Bound::Excluded((at, i64::MAX)), Bound::Unbounded))
@@ -766,7 +759,7 @@ impl RedemptionStore for SqliteRedemptionStore {
                         discount,
                         through: through.map(|c| c.as_str().to_owned()),
                     };
-                    self.insert_hold(&counter, seq, instant(expires_at), hold)?
+                    self.insert_hold(&counter, seq, expires_at.sortable(), hold)?
                 }
                 (Some(_), None) => return Err(rust_error("a hold was written without its sequence number")),
                 (None, _) => self.add_captured(&counter, through, customer, 1, discount)?,
@@ -910,26 +903,4 @@ where
     drop(closure);
     result?;
     out.ok_or_else(|| rust_error("transactionSync did not call back"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::instant;
-    use promocodes::Timestamp;
-
-    #[test]
-    fn instants_sort_as_times_do_to_the_nanosecond() {
-        let times = [
-            "0000-01-01T00:00:00Z",
-            "1969-12-31T23:59:59.999999999Z",
-            "1970-01-01T00:00:00Z",
-            "2026-12-02T10:00:00Z",
-            "2026-12-02T10:00:00.000000001Z",
-            "2262-04-11T23:47:16.854775808Z",
-            "9999-12-31T23:59:59.999999999Z",
-        ];
-        let keys: Vec<String> = times.iter().map(|t| instant(t.parse::<Timestamp>().unwrap())).collect();
-        assert!(keys.windows(2).all(|w| w[0] < w[1]), "{keys:?}");
-        assert!(keys.iter().all(|k| k.len() == 21));
-    }
 }

@@ -10,7 +10,7 @@ use super::*;
 ///   customer; `usage_total.discounted` is the sum of their discounts, as
 ///   decimal text (summed in Rust, exactly, never by SQLite's floats).
 /// - `holds`: the holds not yet captured or released, with their expiry as
-///   sortable text ([`instant`]) and the discount each reserves (decimal
+///   sortable text ([`Timestamp::sortable`](promocodes::Timestamp::sortable)) and the discount each reserves (decimal
 ///   text); a hold counts while `expires > now`.
 /// - `redemptions`: every reservation in order (`seq`): its state and its JSON;
 ///   the admin list reads it oldest first.
