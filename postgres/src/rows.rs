@@ -2,7 +2,9 @@
 //! the errors and values the statements give and take.
 
 use deadpool_postgres::Object;
-use promocodes::{Campaign, Code, CustomerId, Decimal, IdempotencyKey, Reservation, StoreError, Timestamp, UsageCounts};
+use promocodes::{
+    Campaign, Code, CustomerId, Decimal, IdempotencyKey, Reservation, StoreError, Timestamp, UsageCounts,
+};
 use tokio_postgres::types::Json;
 use tokio_postgres::Row;
 

@@ -312,7 +312,10 @@ mod tests {
             "2262-04-11T23:47:16.854775808Z",
             "9999-12-31T23:59:59.999999999Z",
         ];
-        let keys: Vec<String> = times.iter().map(|t| t.parse::<Timestamp>().unwrap().sortable()).collect();
+        let keys: Vec<String> = times
+            .iter()
+            .map(|t| t.parse::<Timestamp>().unwrap().sortable())
+            .collect();
         assert!(keys.windows(2).all(|w| w[0] < w[1]), "{keys:?}");
         assert!(keys.iter().all(|k| k.len() == 21), "{keys:?}");
         // The text stores hold today: nanoseconds since 0000-01-01.

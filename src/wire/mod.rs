@@ -23,7 +23,7 @@ mod payments;
 mod problem;
 
 // pub use admin::*; (uncommented with its first type)
-// pub use catalog::*; (uncommented with its first type)
+pub use catalog::*;
 // pub use checkout::*; (uncommented with its first type)
 // pub use history::*; (uncommented with its first type)
 // pub use payments::*; (uncommented with its first type)

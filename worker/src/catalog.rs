@@ -18,12 +18,17 @@
 //! write and the commit, the row stays pending, and the next listing repairs
 //! it from the code's object (a retried `PUT` commits it as well).
 
-use serde::{Deserialize, Serialize};
+use promocodes::wire::Listed;
+pub use promocodes::wire::{
+    CatalogCall, CatalogRoute, Change, Claim, Claimed, Entry, Page, Payment, Refund, Registered, Registration,
+    Unregistration,
+};
+use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Method, Request, Response, Result, SqlStorage, State};
 
+use crate::limits::MAX_PAGE;
 use crate::problem::Problem;
 
-use crate::limits::MAX_PAGE;
 /// The default page size of `GET /v1/codes`.
 pub const DEFAULT_PAGE: u32 = 100;
 
@@ -48,77 +53,6 @@ const BATCH_COLUMN: &str = "ALTER TABLE codes ADD COLUMN batch TEXT";
 /// catalogs older than it.
 const REFUNDED_COLUMN: &str = "ALTER TABLE payments ADD COLUMN refunded TEXT";
 
-/// Codes of a campaign to register, by one call:
-/// `{"campaign": "BF", "batch": "bf-batch-1", "codes": ["BF-K7PQ-X2M9", ...]}`.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Registration {
-    /// The campaign's id.
-    pub campaign: String,
-    /// The call's `Idempotency-Key`: its retry finds its codes its own.
-    pub batch: String,
-    /// Its new codes, normalised.
-    pub codes: Vec<String>,
-}
-
-/// A call's codes to drop from the catalog (the campaign refused them at
-/// commit): `{"campaign": "BF", "batch": "bf-batch-1"}`.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Unregistration {
-    /// The campaign's id.
-    pub campaign: String,
-    /// The call's `Idempotency-Key`.
-    pub batch: String,
-}
-
-/// The catalog's answer to a [`Registration`]: `{"taken": null}` when every
-/// code was registered, else the first code that exists already (as a plain
-/// code or another campaign's), and then nothing was.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Registered {
-    /// The code that exists already, if any.
-    pub taken: Option<String>,
-}
-
-/// A payment and the code it was captured for (so that a refund that does
-/// not name the code finds it): `{"payment": "pi_...", "code": "SAVE10"}`;
-/// for a stack, its codes joined by commas, in the order they apply
-/// (`"MUGS20,SAVE10"`).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Payment {
-    /// The payment's id.
-    pub payment: String,
-    /// The code, normalised (a stack's codes joined by commas); empty when asking.
-    pub code: String,
-}
-
-/// A payment's success, before anything is captured for it:
-/// `{"payment": "pi_...", "code": "SAVE10"}` (a stack's codes joined by
-/// commas). The catalog indexes the codes unless the payment is known, and
-/// answers a [`Claimed`], in one turn: so that a full refund of the payment,
-/// which may not know its codes, and the success meet here, whichever comes
-/// first.
-pub type Claim = Payment;
-
-/// The catalog's answer to a [`Claim`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Claimed {
-    /// The reason of a full refund of the payment that came before: the
-    /// payment is final (refunded), and its success captures nothing.
-    pub refunded: Option<String>,
-}
-
-/// A full refund of a payment: `{"payment": "pi_...", "reason": "..."}`. The
-/// catalog marks the payment refunded for good (the first reason stays) and
-/// answers the codes it knows for it (a [`Payment`], `null` when none: its
-/// success, when it comes, finds the mark), in one turn.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Refund {
-    /// The payment's id.
-    pub payment: String,
-    /// Why, for the record (the refund event's).
-    pub reason: String,
-}
-
 #[derive(Deserialize)]
 struct PaymentRow {
     code: String,
@@ -130,20 +64,6 @@ struct PaymentRow {
 #[durable_object]
 pub struct Catalog {
     state: State,
-}
-
-/// One code as the catalog knows it.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Entry {
-    /// The normalised code.
-    pub code: String,
-    /// A definition change was started and not yet confirmed.
-    pub pending: bool,
-    /// Archived (as last confirmed).
-    pub archived: bool,
-    /// The campaign the code belongs to, if any: its object is the campaign's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub campaign: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -182,28 +102,6 @@ struct BatchRow {
 #[derive(Deserialize)]
 struct CampaignRow {
     id: String,
-}
-
-/// A change the Worker reports: `{"code", "archived"}`.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Change {
-    /// The normalised code.
-    pub code: String,
-    /// Whether it is archived after the change.
-    pub archived: bool,
-}
-
-/// A page request: `?prefix=&after=&limit=&archived=`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Page {
-    /// Only codes starting with this.
-    pub prefix: String,
-    /// Only codes after this one (the previous page's `next`).
-    pub after: String,
-    /// At most this many.
-    pub limit: u32,
-    /// Archived codes too.
-    pub archived: bool,
 }
 
 impl DurableObject for Catalog {
@@ -294,9 +192,15 @@ impl Catalog {
 
     async fn dispatch(&self, mut req: Request) -> std::result::Result<Response, Problem> {
         let path = req.path();
-        match (req.method(), path.as_str()) {
-            (Method::Post, "/intend") => {
-                let change: Change = req.json().await?;
+        let route = CatalogRoute::of(&path)
+            .filter(|_| req.method() == Method::Post)
+            .ok_or(Problem::NotFound)?;
+        let body = req.text().await?;
+        let call = CatalogCall::read(route, &body)
+            .map_err(|err| Problem::Internal(format!("the catalog cannot read a call to {path}: {err}")))?;
+        let done = || -> std::result::Result<Response, Problem> { Ok(Response::empty()?.with_status(204)) };
+        match call {
+            CatalogCall::Intend(change) => {
                 let sql = self.sql()?;
                 let owner: Vec<Row> = sql
                     .exec(
@@ -313,27 +217,24 @@ impl Catalog {
                      ON CONFLICT(code) DO UPDATE SET pending = 1",
                     vec![change.code.into(), i64::from(change.archived).into()],
                 )?;
-                Ok(Response::empty()?.with_status(204))
+                done()
             }
-            (Method::Post, "/commit") => {
-                let change: Change = req.json().await?;
+            CatalogCall::Commit(change) => {
                 self.sql()?.exec(
                     "INSERT INTO codes(code, pending, archived) VALUES (?1, 0, ?2)
                      ON CONFLICT(code) DO UPDATE SET pending = 0, archived = ?2",
                     vec![change.code.into(), i64::from(change.archived).into()],
                 )?;
-                Ok(Response::empty()?.with_status(204))
+                done()
             }
-            (Method::Post, "/forget") => {
-                let change: Change = req.json().await?;
+            CatalogCall::Forget(change) => {
                 self.sql()?.exec(
                     "DELETE FROM codes WHERE code = ? AND pending = 1",
                     vec![change.code.into()],
                 )?;
-                Ok(Response::empty()?.with_status(204))
+                done()
             }
-            (Method::Post, "/exists") => {
-                let change: Change = req.json().await?;
+            CatalogCall::Exists(change) => {
                 let rows: Vec<Row> = self
                     .sql()?
                     .exec(
@@ -344,57 +245,29 @@ impl Catalog {
                 let entry: Option<Entry> = rows.into_iter().next().map(Entry::from);
                 Ok(Response::from_json(&entry)?)
             }
-            (Method::Post, "/payment") => {
-                let payment: Payment = req.json().await?;
+            CatalogCall::Payment(payment) => {
                 self.index_payment(&payment)?;
-                Ok(Response::empty()?.with_status(204))
+                done()
             }
-            (Method::Post, "/payment-claim") => {
-                let claim: Claim = req.json().await?;
-                Ok(Response::from_json(&self.claim_payment(&claim)?)?)
-            }
-            (Method::Post, "/payment-refund") => {
-                let refund: Refund = req.json().await?;
-                Ok(Response::from_json(&self.refund_payment(&refund)?)?)
-            }
-            (Method::Post, "/payment-code") => {
-                let payment: Payment = req.json().await?;
+            CatalogCall::PaymentClaim(claim) => Ok(Response::from_json(&self.claim_payment(&claim)?)?),
+            CatalogCall::PaymentRefund(refund) => Ok(Response::from_json(&self.refund_payment(&refund)?)?),
+            CatalogCall::PaymentCode(payment) => {
                 let found = self.payment_row(&payment.payment)?.filter(|row| !row.code.is_empty());
-                Ok(Response::from_json(&found.map(|row| Payment {
+                let found: Option<Payment> = found.map(|row| Payment {
                     payment: payment.payment,
                     code: row.code,
-                }))?)
+                });
+                Ok(Response::from_json(&found)?)
             }
-            (Method::Post, "/campaign") => {
-                let change: Change = req.json().await?;
+            CatalogCall::Campaign(change) => {
                 self.sql()?.exec(
                     "INSERT INTO campaigns(id, archived) VALUES (?1, ?2) ON CONFLICT(id) DO UPDATE SET archived = ?2",
                     vec![change.code.into(), i64::from(change.archived).into()],
                 )?;
-                Ok(Response::empty()?.with_status(204))
+                done()
             }
-            (Method::Post, "/list-campaigns") => {
-                let page: Page = req.json().await?;
-                let limit = page.limit.clamp(1, MAX_PAGE);
-                let rows: Vec<CampaignRow> = self
-                    .sql()?
-                    .exec(
-                        "SELECT id, archived FROM campaigns WHERE id > ?1 AND substr(id, 1, length(?2)) = ?2
-                           AND (?3 OR archived = 0) ORDER BY id LIMIT ?4",
-                        vec![
-                            page.after.clone().into(),
-                            page.prefix.clone().into(),
-                            i64::from(page.archived).into(),
-                            (i64::from(limit) + 1).into(),
-                        ],
-                    )?
-                    .to_array()?;
-                let more = rows.len() > limit as usize;
-                let ids: Vec<String> = rows.into_iter().take(limit as usize).map(|r| r.id).collect();
-                Ok(Response::from_json(&(ids, more))?)
-            }
-            (Method::Post, "/campaign-exists") => {
-                let change: Change = req.json().await?;
+            CatalogCall::ListCampaigns(page) => Ok(Response::from_json(&self.list_campaigns(&page)?)?),
+            CatalogCall::CampaignExists(change) => {
                 let rows: Vec<NameRow> = self
                     .sql()?
                     .exec(
@@ -404,21 +277,36 @@ impl Catalog {
                     .to_array()?;
                 Ok(Response::from_json(&!rows.is_empty())?)
             }
-            (Method::Post, "/register") => {
-                let registration: Registration = req.json().await?;
-                Ok(Response::from_json(&self.register(&registration)?)?)
-            }
-            (Method::Post, "/unregister") => {
-                let unregistration: Unregistration = req.json().await?;
+            CatalogCall::Register(registration) => Ok(Response::from_json(&self.register(&registration)?)?),
+            CatalogCall::Unregister(unregistration) => {
                 self.unregister(&unregistration)?;
-                Ok(Response::empty()?.with_status(204))
+                done()
             }
-            (Method::Post, "/list") => {
-                let page: Page = req.json().await?;
-                Ok(Response::from_json(&self.list(&page)?)?)
-            }
-            _ => Err(Problem::NotFound),
+            CatalogCall::List(page) => Ok(Response::from_json(&self.list(&page)?)?),
         }
+    }
+
+    /// One page of the campaigns' ids in order, and whether more follow.
+    fn list_campaigns(&self, page: &Page) -> std::result::Result<Listed<String>, Problem> {
+        let limit = page.limit.clamp(1, MAX_PAGE);
+        let rows: Vec<CampaignRow> = self
+            .sql()?
+            .exec(
+                "SELECT id, archived FROM campaigns WHERE id > ?1 AND substr(id, 1, length(?2)) = ?2
+                   AND (?3 OR archived = 0) ORDER BY id LIMIT ?4",
+                vec![
+                    page.after.clone().into(),
+                    page.prefix.clone().into(),
+                    i64::from(page.archived).into(),
+                    (i64::from(limit) + 1).into(),
+                ],
+            )?
+            .to_array()?;
+        let more = rows.len() > limit as usize;
+        Ok(Listed(
+            rows.into_iter().take(limit as usize).map(|r| r.id).collect(),
+            more,
+        ))
     }
 
     fn payment_row(&self, payment: &str) -> std::result::Result<Option<PaymentRow>, Problem> {
@@ -497,7 +385,7 @@ impl Catalog {
 
     /// One page in code order, and whether more follow. Pending rows are
     /// listed whatever their archived flag: the Worker checks them.
-    fn list(&self, page: &Page) -> std::result::Result<(Vec<Entry>, bool), Problem> {
+    fn list(&self, page: &Page) -> std::result::Result<Listed<Entry>, Problem> {
         let limit = page.limit.clamp(1, MAX_PAGE);
         let rows: Vec<Row> = self
             .sql()?
@@ -515,6 +403,9 @@ impl Catalog {
             )?
             .to_array()?;
         let more = rows.len() > limit as usize;
-        Ok((rows.into_iter().take(limit as usize).map(Entry::from).collect(), more))
+        Ok(Listed(
+            rows.into_iter().take(limit as usize).map(Entry::from).collect(),
+            more,
+        ))
     }
 }

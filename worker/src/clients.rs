@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use worker::{Env, Method, Request};
 
 use crate::bounded::BoundedMap;
-use crate::catalog::{Change, Entry};
+use crate::catalog::{CatalogCall, Change, Entry};
 use crate::edge_cache;
 use crate::handlers::Answer;
 use crate::limits::KNOWN_CODES_MAX;
@@ -85,39 +85,56 @@ pub async fn to_ledger_logged(env: &Env, code: &Code, req: Request) -> Answer {
     Ok(response)
 }
 
-/// Asks the catalog, posting `body` to `path`.
-pub async fn to_catalog(env: &Env, path: &str, body: &impl serde::Serialize) -> Answer {
-    let body = serde_json::to_string(body).map_err(|e| Problem::Internal(e.to_string()))?;
+/// Sends `call` to the catalog, as it answers.
+async fn send(env: &Env, call: &CatalogCall) -> Answer {
+    let body = serde_json::to_string(call).map_err(|e| Problem::Internal(e.to_string()))?;
     let stub = env
         .durable_object(CATALOG_BINDING)?
         .id_from_name(CATALOG_NAME)?
         .get_stub()?;
-    let response = stub
-        .fetch_with_request(internal(Method::Post, &format!("https://do{path}"), Some(body), &[])?)
-        .await?;
+    let url = format!("https://do{}", call.route().path());
+    Ok(stub
+        .fetch_with_request(internal(Method::Post, &url, Some(body), &[])?)
+        .await?)
+}
+
+/// Asks the catalog: `call`'s answer (its JSON is the type the call's
+/// variant names), or [`Problem::Internal`] when the catalog refuses it.
+pub async fn to_catalog(env: &Env, call: CatalogCall) -> Answer {
+    let response = send(env, &call).await?;
     if response.status_code() >= 300 {
-        return Err(Problem::Internal(format!(
-            "the catalog answered {} to {path}",
-            response.status_code()
-        )));
+        return Err(refused(&call, response.status_code()));
     }
     Ok(response)
 }
 
-/// Records a definition change in the catalog: `intend` before the code's object is written, `commit` after.
+/// Records a definition change of `code` in the catalog: `step` is
+/// [`CatalogCall::Intend`] before the code's object is written,
+/// [`CatalogCall::Commit`] after (or [`CatalogCall::Forget`] when it never was).
 ///
 /// # Errors
 ///
 /// [`Problem::CodeExists`] when `intend` names a campaign's code (it is not defined alone).
-pub async fn catalog_change(env: &Env, step: &str, code: &Code, archived: bool) -> std::result::Result<(), Problem> {
-    let change = Change {
+pub async fn catalog_change(
+    env: &Env,
+    step: fn(Change) -> CatalogCall,
+    code: &Code,
+    archived: bool,
+) -> std::result::Result<(), Problem> {
+    let call = step(Change {
         code: code.as_str().to_owned(),
         archived,
-    };
-    match to_catalog(env, step, &change).await {
-        Err(Problem::Internal(message)) if message.contains("answered 409") => Err(Problem::CodeExists(code.clone())),
-        other => other.map(|_| ()),
+    });
+    match send(env, &call).await?.status_code() {
+        409 if matches!(call, CatalogCall::Intend(_)) => Err(Problem::CodeExists(code.clone())),
+        status if status >= 300 => Err(refused(&call, status)),
+        _ => Ok(()),
     }
+}
+
+/// The catalog refused `call` with `status`: a bug or an outage.
+fn refused(call: &CatalogCall, status: u16) -> Problem {
+    Problem::Internal(format!("the catalog answered {status} to {}", call.route().path()))
 }
 
 thread_local! {
@@ -144,7 +161,7 @@ async fn known_object(env: &Env, code: &Code) -> std::result::Result<Option<Stri
         code: code.as_str().to_owned(),
         archived: false,
     };
-    let mut response = to_catalog(env, "/exists", &change).await?;
+    let mut response = to_catalog(env, CatalogCall::Exists(change)).await?;
     let entry: Option<Entry> = response.json().await?;
     let Some(entry) = entry else {
         return Ok(None);

@@ -35,7 +35,7 @@ pub async fn put(req: &Request, env: &Env, id: &str) -> Answer {
             code: id.as_str().to_owned(),
             archived: false,
         };
-        to_catalog(env, "/campaign", &change).await?;
+        to_catalog(env, crate::catalog::CatalogCall::Campaign(change)).await?;
     }
     Ok(response)
 }
@@ -62,7 +62,7 @@ pub async fn archive(env: &Env, id: &str) -> Answer {
             code: id.as_str().to_owned(),
             archived: true,
         };
-        to_catalog(env, "/campaign", &change).await?;
+        to_catalog(env, crate::catalog::CatalogCall::Campaign(change)).await?;
     }
     Ok(response)
 }
@@ -71,7 +71,7 @@ pub async fn archive(env: &Env, id: &str) -> Answer {
 /// campaigns in id order, each as `GET /v1/campaigns/{id}` answers it.
 pub async fn list(req: &Request, env: &Env) -> Answer {
     let page = page_of(req)?;
-    let mut response = to_catalog(env, "/list-campaigns", &page).await?;
+    let mut response = to_catalog(env, crate::catalog::CatalogCall::ListCampaigns(page)).await?;
     let (ids, more): (Vec<String>, bool) = response.json().await?;
     let mut campaigns = Vec::with_capacity(ids.len());
     for id in &ids {
@@ -147,7 +147,7 @@ pub async fn add_codes(req: &Request, env: &Env, id: &str) -> Answer {
                 batch: key.as_str().to_owned(),
                 codes,
             };
-            let mut registered = to_catalog(env, "/register", &registration).await?;
+            let mut registered = to_catalog(env, crate::catalog::CatalogCall::Register(registration)).await?;
             let registered: Registered = registered.json().await?;
             let Some(taken) = registered.taken else { break };
             // A generated code that exists elsewhere is drawn again (the object answers
@@ -171,7 +171,7 @@ pub async fn add_codes(req: &Request, env: &Env, id: &str) -> Answer {
                 campaign: id.as_str().to_owned(),
                 batch: key.as_str().to_owned(),
             };
-            to_catalog(env, "/unregister", &unregistration).await?;
+            to_catalog(env, crate::catalog::CatalogCall::Unregister(unregistration)).await?;
             return Ok(committed);
         }
     }
@@ -198,7 +198,7 @@ async fn known_campaign(env: &Env, id: &Code) -> std::result::Result<(), Problem
         code: id.as_str().to_owned(),
         archived: false,
     };
-    let mut response = to_catalog(env, "/campaign-exists", &change).await?;
+    let mut response = to_catalog(env, crate::catalog::CatalogCall::CampaignExists(change)).await?;
     let known: bool = response.json().await?;
     if known {
         Ok(())

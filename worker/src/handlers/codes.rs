@@ -31,7 +31,7 @@ pub async fn put(req: &Request, env: &Env, code: &str) -> Answer {
             body: promo.code().clone(),
         });
     }
-    catalog_change(env, "/intend", &code, false).await?;
+    catalog_change(env, crate::catalog::CatalogCall::Intend, &code, false).await?;
     let condition = Condition::of(req.headers())?;
     let request = Call::PutDefinition.request(&code, &[], Some(body), &condition.headers())?;
     let response = clients::to_ledger(env, &code, request).await?;
@@ -44,7 +44,7 @@ pub async fn put(req: &Request, env: &Env, code: &str) -> Answer {
         // The object did not write it: the pending entry is repaired (or forgotten) by the next listing.
         return Ok(response);
     }
-    catalog_change(env, "/commit", &code, false).await?;
+    catalog_change(env, crate::catalog::CatalogCall::Commit, &code, false).await?;
     edge_cache::purge(&code).await;
     Ok(response)
 }
@@ -67,10 +67,10 @@ pub async fn patch(req: &Request, env: &Env, code: &str) -> Answer {
 pub async fn archive(env: &Env, code: &str) -> Answer {
     let code = path_code(code)?;
     require_known(env, &code).await?;
-    catalog_change(env, "/intend", &code, true).await?;
+    catalog_change(env, crate::catalog::CatalogCall::Intend, &code, true).await?;
     let response = clients::call(env, &code, Call::ArchiveDefinition, None).await?;
     if response.status_code() == 200 {
-        catalog_change(env, "/commit", &code, true).await?;
+        catalog_change(env, crate::catalog::CatalogCall::Commit, &code, true).await?;
     }
     edge_cache::purge(&code).await;
     Ok(response)
@@ -107,7 +107,7 @@ pub async fn get(req: &Request, env: &Env, code: &str) -> Answer {
 /// repaired from the code's object here.
 pub async fn list(req: &Request, env: &Env) -> Answer {
     let page = page_of(req)?;
-    let mut response = to_catalog(env, "/list", &page).await?;
+    let mut response = to_catalog(env, crate::catalog::CatalogCall::List(page.clone())).await?;
     let (entries, more): (Vec<Entry>, bool) = response.json().await?;
     let summaries = futures_util::future::join_all(entries.iter().map(|entry| summary(env, entry))).await;
     let mut codes = Vec::with_capacity(entries.len());
@@ -138,12 +138,12 @@ async fn summary(env: &Env, entry: &Entry) -> std::result::Result<Option<Value>,
             let summary: Value = response.json().await?;
             if entry.pending {
                 let archived = summary["archived"].as_bool().unwrap_or(false);
-                catalog_change(env, "/commit", &code, archived).await?;
+                catalog_change(env, crate::catalog::CatalogCall::Commit, &code, archived).await?;
             }
             Ok(Some(summary))
         }
         404 if entry.pending => {
-            catalog_change(env, "/forget", &code, false).await?;
+            catalog_change(env, crate::catalog::CatalogCall::Forget, &code, false).await?;
             Ok(None)
         }
         404 => Ok(None),

@@ -196,7 +196,10 @@ async fn payment_codes(env: &Env, payment: &str) -> std::result::Result<Option<V
         payment: payment.to_owned(),
         code: String::new(),
     };
-    let found: Option<catalog::Payment> = to_catalog(env, "/payment-code", &ask).await?.json().await?;
+    let found: Option<catalog::Payment> = to_catalog(env, catalog::CatalogCall::PaymentCode(ask))
+        .await?
+        .json()
+        .await?;
     Ok(found.and_then(|p| payments::parse_promo_codes(&p.code).ok()))
 }
 
@@ -206,7 +209,7 @@ async fn index_payment(env: &Env, payment: &str, codes: &[&Code]) -> std::result
         payment: payment.to_owned(),
         code: codes.iter().map(|code| code.as_str()).collect::<Vec<_>>().join(","),
     };
-    to_catalog(env, "/payment", &index).await?;
+    to_catalog(env, catalog::CatalogCall::Payment(index)).await?;
     Ok(())
 }
 

@@ -31,7 +31,10 @@ pub(super) async fn refund_codes(
         payment: payment.to_owned(),
         reason: reason.to_owned(),
     };
-    let found: Option<catalog::Payment> = to_catalog(env, "/payment-refund", &refund).await?.json().await?;
+    let found: Option<catalog::Payment> = to_catalog(env, catalog::CatalogCall::PaymentRefund(refund))
+        .await?
+        .json()
+        .await?;
     Ok(found.and_then(|p| payments::parse_promo_codes(&p.code).ok()))
 }
 
@@ -69,7 +72,10 @@ pub(super) async fn refunded_before(
         payment: payment.to_owned(),
         code: codes.iter().map(Code::as_str).collect::<Vec<_>>().join(","),
     };
-    let claimed: catalog::Claimed = to_catalog(env, "/payment-claim", &claim).await?.json().await?;
+    let claimed: catalog::Claimed = to_catalog(env, catalog::CatalogCall::PaymentClaim(claim))
+        .await?
+        .json()
+        .await?;
     let Some(reason) = claimed.refunded else {
         return Ok(None);
     };
