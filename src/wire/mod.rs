@@ -27,4 +27,4 @@ pub use catalog::*;
 // pub use checkout::*; (uncommented with its first type)
 // pub use history::*; (uncommented with its first type)
 // pub use payments::*; (uncommented with its first type)
-// pub use problem::*; (uncommented with its first type)
+pub use problem::*;

@@ -240,7 +240,7 @@ mod tests {
         let schemas = &doc["components"]["schemas"];
         let types = schemas["ProblemType"]["enum"].as_array().expect("ProblemType");
         for problem in every_problem() {
-            let body = problem.body();
+            let body = serde_json::to_value(problem.body()).expect("a problem's JSON");
             let name: String = match problem {
                 // The same type as a 409 conflict, answered 503 on the Stripe webhook so that Stripe redelivers.
                 Problem::RetryLater(_) => "WebhookConflict".to_owned(),

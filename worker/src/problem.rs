@@ -1,10 +1,11 @@
 //! Every error the API answers with, and its one mapping to HTTP:
 //! `application/problem+json` (RFC 9457) with `type`, `title`, `status`,
-//! `detail`, plus `rejection` and `quote` on a 422 rejection.
+//! `detail`, plus `rejection` and `quote` on a 422 rejection: a
+//! [`ProblemDetails`].
 
+use promocodes::wire::{ProblemDetails, RefusedCode};
 use promocodes::{Code, IdempotencyKey, InputError, Misuse, PromoCodeRejected, RedemptionConflict, RedemptionError};
 use promocodes::{RedemptionRejected, ReleaseError, StackRejected, StoreError};
-use serde_json::{json, Value};
 use worker::Response;
 
 use crate::etag::ETAG_HEADER;
@@ -263,29 +264,20 @@ impl Problem {
     }
 
     /// The problem document.
-    pub fn body(&self) -> Value {
+    pub fn body(&self) -> ProblemDetails {
         let (status, slug, title) = self.kind();
-        let mut body = json!({
-            "type": format!("/problems/{slug}"),
-            "title": title,
-            "status": status,
-            "detail": self.detail(),
-        });
-        if let Some(rejected) = self.rejection() {
-            body["rejection"] = json!(rejected.rejection().code());
-        }
+        let mut body = ProblemDetails::new(slug, title, status, self.detail());
+        body.rejection = self.rejection().map(PromoCodeRejected::rejection);
         if let Problem::StackRefused(refused) = self {
-            body["rejections"] = json!(refused.refusals());
+            body.rejections = Some(refused.refusals().iter().map(RefusedCode::from).collect());
         }
         if let Problem::Rejected {
             refusal,
             with_quotes: true,
         } = self
         {
-            body["quote"] = json!(refusal.quote);
-            if let Some(current) = &refusal.current {
-                body["current"] = json!(current);
-            }
+            body.quote = Some(refusal.quote.clone());
+            body.current.clone_from(&refusal.current);
         }
         body
     }
@@ -320,7 +312,7 @@ impl Problem {
 #[cfg(test)]
 mod tests {
     use promocodes::{capture, Basket, CaptureOptions, Currency, InMemoryRedemptionStore, Money, PromoCode, Timestamp};
-    use promocodes::{Code, RedemptionConflict};
+    use promocodes::{Code, RedemptionConflict, Rejection};
 
     use super::Problem;
 
@@ -335,34 +327,34 @@ mod tests {
         capture(&promo, &store, None, &cart, now, CaptureOptions::new()).unwrap();
         let err = capture(&promo, &store, None, &cart, now, CaptureOptions::new()).unwrap_err();
         let body = Problem::from(err).body();
-        assert_eq!(body["status"], 422);
-        assert_eq!(body["type"], "/problems/rejected");
-        assert_eq!(body["rejection"], "exhausted");
-        assert_eq!(body["detail"], "this code has been used up");
-        assert_eq!(body["quote"]["payable"]["amount"], "72.00");
+        assert_eq!(body.status, 422);
+        assert_eq!(body.kind, "/problems/rejected");
+        assert_eq!(body.rejection, Some(Rejection::Exhausted));
+        assert_eq!(body.detail, "this code has been used up");
+        assert_eq!(body.quote.expect("the quote").payable().amount_text(), "72.00");
     }
 
     #[test]
     fn a_large_body_names_the_limit_a_body_not_json_is_a_415_and_a_spent_rate_limit_a_429() {
         let large = Problem::PayloadTooLarge { limit: 65536 }.body();
-        assert_eq!(large["status"], 413);
-        assert_eq!(large["type"], "/problems/payload_too_large");
-        assert_eq!(large["detail"], "the body of this route may have at most 65536 bytes");
+        assert_eq!(large.status, 413);
+        assert_eq!(large.kind, "/problems/payload_too_large");
+        assert_eq!(large.detail, "the body of this route may have at most 65536 bytes");
         let form = Problem::UnsupportedMediaType {
             given: Some("text/plain".to_owned()),
         }
         .body();
-        assert_eq!(form["status"], 415);
-        assert_eq!(form["type"], "/problems/unsupported_media_type");
+        assert_eq!(form.status, 415);
+        assert_eq!(form.kind, "/problems/unsupported_media_type");
         assert_eq!(
-            form["detail"],
+            form.detail,
             "the body is text/plain; send it as JSON with Content-Type: application/json"
         );
         let busy = Problem::TooManyRequests { retry_after: 10 }.body();
-        assert_eq!(busy["status"], 429);
-        assert_eq!(busy["type"], "/problems/too_many_requests");
+        assert_eq!(busy.status, 429);
+        assert_eq!(busy.kind, "/problems/too_many_requests");
         assert_eq!(
-            busy["detail"],
+            busy.detail,
             "too many requests from this address; retry after 10 seconds"
         );
     }
@@ -374,12 +366,12 @@ mod tests {
             attempts: 3,
         })
         .body();
-        assert_eq!(conflict["status"], 409);
-        assert_eq!(conflict["type"], "/problems/conflict");
+        assert_eq!(conflict.status, 409);
+        assert_eq!(conflict.kind, "/problems/conflict");
         let input = Problem::from(Code::parse("").unwrap_err()).body();
-        assert_eq!(input["status"], 400);
-        assert_eq!(input["type"], "/problems/invalid_request");
-        assert_eq!(input["detail"], "promo code is empty");
-        assert!(input.get("rejection").is_none());
+        assert_eq!(input.status, 400);
+        assert_eq!(input.kind, "/problems/invalid_request");
+        assert_eq!(input.detail, "promo code is empty");
+        assert!(input.rejection.is_none());
     }
 }
