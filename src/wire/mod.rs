@@ -13,12 +13,14 @@
 //! webhook and the code object's payment flow), `admin` (codes and
 //! campaigns: definitions, lookups, listings, generated codes), `history`
 //! (a code's or a campaign's redemptions and figures), `problem` (an RFC
-//! 9457 problem's body), `catalog` (the catalog object's calls and answers).
+//! 9457 problem's body), `catalog` (the catalog object's calls and answers),
+//! `outcome` (a hold's, capture's or release's log line, from a code's object).
 
 mod admin;
 mod catalog;
 mod checkout;
 mod history;
+mod outcome;
 mod payments;
 mod problem;
 
@@ -26,5 +28,6 @@ mod problem;
 pub use catalog::*;
 // pub use checkout::*; (uncommented with its first type)
 // pub use history::*; (uncommented with its first type)
+pub use outcome::*;
 // pub use payments::*; (uncommented with its first type)
 pub use problem::*;

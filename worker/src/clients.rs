@@ -5,8 +5,8 @@
 
 use std::cell::RefCell;
 
+use promocodes::wire::OutcomeLine;
 use promocodes::Code;
-use serde_json::{json, Value};
 use worker::{Env, Method, Request};
 
 use crate::bounded::BoundedMap;
@@ -71,13 +71,13 @@ pub async fn to_ledger_logged(env: &Env, code: &Code, req: Request) -> Answer {
     let started = worker::Date::now().as_millis();
     let response = to_ledger(env, code, req).await?;
     if let Some(line) = response.headers().get(OUTCOME_HEADER)? {
-        if let Ok(mut line) = serde_json::from_str::<Value>(&line) {
-            if line.get("code").is_none_or(Value::is_null) {
-                line["code"] = json!(code);
+        if let Ok(mut line) = serde_json::from_str::<OutcomeLine>(&line) {
+            line.code.get_or_insert_with(|| code.as_str().to_owned());
+            line.ms = Some(worker::Date::now().as_millis().saturating_sub(started));
+            if let Ok(text) = serde_json::to_string(&line) {
+                worker::console_log!("{text}");
             }
-            line["ms"] = json!(worker::Date::now().as_millis().saturating_sub(started));
-            worker::console_log!("{line}");
-            if line.get("purge").is_some() {
+            if line.purge {
                 edge_cache::purge(code).await;
             }
         }

@@ -162,11 +162,9 @@ impl Ledger {
         OUTCOME.with(|slot| {
             if let Some(line) = slot.borrow_mut().as_mut() {
                 if let Some(change) = cap {
-                    line["cap"] = json!(change);
+                    line.cap = Some(change.to_owned());
                 }
-                if purge {
-                    line["purge"] = json!(true);
-                }
+                line.purge |= purge;
             }
         });
     }

@@ -14,6 +14,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use promocodes::api::{BasketRequest, BasketRequestKind, CodePatch, ReleaseRequest};
+use promocodes::wire::OutcomeLine;
 use promocodes::{capture, hold, release, CaptureOptions, Code, RedemptionError};
 use promocodes::{HoldOptions, IdempotencyKey, PromoCode, RedemptionStore};
 use promocodes::{Money, Timestamp};
@@ -121,15 +122,23 @@ thread_local! {
     /// The outcome of the request being handled, for its log line: the object
     /// decides it, the Worker times the whole request (a Worker's clock only
     /// moves across I/O, so the object cannot) and writes the line.
-    pub(crate) static OUTCOME: std::cell::RefCell<Option<Value>> = const { std::cell::RefCell::new(None) };
+    pub(crate) static OUTCOME: std::cell::RefCell<Option<OutcomeLine>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Notes the outcome of this request (`code`, `op`, `outcome`, and a
-/// `rejection`, `problem` or other detail) for its one JSON log line.
+/// detail: `was`, `rejection`, `problem`, `event` or `why`, as
+/// [`OutcomeLine`] names them) for its one JSON log line.
 pub(crate) fn log(code: &Code, op: &str, outcome: &str, detail: Option<(&str, &str)>) {
-    let mut line = json!({ "code": code, "op": op, "outcome": outcome });
-    if let Some((field, value)) = detail {
-        line[field] = json!(value);
+    let mut line = OutcomeLine::new(Some(code.as_str()), op, outcome);
+    match detail {
+        Some(("was", was)) => line.was = Some(was.to_owned()),
+        Some(("rejection", rejection)) => line.rejection = Some(rejection.to_owned()),
+        Some(("problem", problem)) => line.problem = Some(problem.to_owned()),
+        Some(("event", event)) => line.event = Some(event.to_owned()),
+        Some(("why", why)) => line.why = Some(why.to_owned()),
+        // Not a detail the line names: kept, with its name.
+        Some((field, value)) => line.detail = Some(format!("{field}: {value}")),
+        None => {}
     }
     OUTCOME.with(|slot| *slot.borrow_mut() = Some(line));
 }
@@ -141,7 +150,10 @@ fn note_refused(op: &str, problem: &Problem) {
     OUTCOME.with(|slot| {
         let mut slot = slot.borrow_mut();
         if slot.is_none() {
-            *slot = Some(json!({ "code": null, "op": op, "outcome": "problem", "problem": problem.slug() }));
+            *slot = Some(OutcomeLine {
+                problem: Some(problem.slug().to_owned()),
+                ..OutcomeLine::new(None, op, "problem")
+            });
         }
     });
 }
@@ -160,7 +172,8 @@ fn cap_change(promo: &PromoCode, total_after: u64, released: bool) -> Option<&'s
 /// Attaches the noted outcome, if any, to the answer.
 fn with_outcome(mut response: Response) -> Result<Response> {
     if let Some(line) = OUTCOME.with(|slot| slot.borrow_mut().take()) {
-        response.headers_mut().set(OUTCOME_HEADER, &line.to_string())?;
+        let line = serde_json::to_string(&line).map_err(|e| worker::Error::RustError(e.to_string()))?;
+        response.headers_mut().set(OUTCOME_HEADER, &line)?;
     }
     Ok(response)
 }

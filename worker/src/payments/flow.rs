@@ -162,9 +162,9 @@ impl Ledger {
         );
         OUTCOME.with(|slot| {
             if let Some(line) = slot.borrow_mut().as_mut() {
-                line["payment"] = json!(key);
-                line["event"] = json!(payment.event_id);
-                line["detail"] = json!(detail);
+                line.payment = Some(key.as_str().to_owned());
+                line.event = Some(payment.event_id.clone());
+                line.detail = Some(detail.clone());
             }
         });
         json_response(
