@@ -1,14 +1,19 @@
-use std::collections::BTreeSet;
+//! A code's definition: [`PromoCode`], its builder and its JSON form; what
+//! it takes off ([`discount`]) and its caps, audience and scope ([`limits`]).
 
 use rust_decimal::prelude::ToPrimitive;
-use rust_decimal::Decimal;
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
-use super::basket::Line;
 use super::counts::UsageCounts;
 use super::stack::{CodeClass, CodeClasses};
-use crate::values::{agreed_currency, Category, Code, Currency, CustomerId, InputError, Money, Sku, Timestamp};
+use crate::values::{agreed_currency, Code, Currency, InputError, Money, Timestamp};
+
+mod discount;
+mod limits;
+
+pub use discount::{Discount, DiscountKind};
+pub use limits::{AppliesTo, Audience, BudgetShort, UsageLimits};
 
 /// A promotion code and its rules.
 ///
@@ -129,7 +134,7 @@ impl PromoCodeBuilder {
             ("discount.amount", promo.discount.fixed_amount()),
             ("discount.max", promo.discount.max()),
             ("minimum", promo.minimum.as_ref()),
-            ("limits.budget", promo.limits.budget.as_ref()),
+            ("limits.budget", promo.limits.budget()),
         ])?;
         Ok(promo)
     }

@@ -1,3 +1,9 @@
+//! What a code takes off: [`Discount`] and its [`DiscountKind`].
+
+use rust_decimal::Decimal;
+
+use crate::values::{InputError, Money};
+
 /// What a code takes off a basket.
 ///
 /// - **percent**: a percent of the eligible lines' subtotal (the whole basket

@@ -1,3 +1,14 @@
+//! A code's caps ([`UsageLimits`], [`BudgetShort`]), who may use it
+//! ([`Audience`]) and which lines it applies to ([`AppliesTo`]).
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use super::super::basket::Line;
+use super::super::counts::UsageCounts;
+use crate::values::{Category, CustomerId, InputError, Money, Sku};
+
 /// The set of `items`, inserted one by one: the same set as `collect()`,
 /// with less code in the browser module than its sort-then-build.
 fn set_of<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {

@@ -1,10 +1,22 @@
 //! The conformance suite: every clause of the [`RedemptionStore`] contract,
 //! each a function that panics naming the clause a store breaks.
+//!
+//! Here: the fixtures and the checks of plain uses (compare-and-set, keys,
+//! codes apart); by topic, the holds' ([`holds`]), the discount sum's
+//! ([`budgets`]) and the campaigns' ([`campaigns`]).
 
 use super::super::{Conversion, Redemption, RedemptionStore, Release, Reservation, ReservationState};
 use crate::rules::{Basket, Discount, PromoCode, Quote, UsageCounts};
 use crate::values::{Code, Currency, CustomerId, IdempotencyKey, Money, Timestamp};
 use rust_decimal::Decimal;
+
+mod budgets;
+mod campaigns;
+mod holds;
+
+pub use budgets::*;
+pub use campaigns::*;
+pub use holds::*;
 
 /// Runs every conformance check, each on a fresh store from `new_store`.
 ///

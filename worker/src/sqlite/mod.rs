@@ -20,7 +20,9 @@ use worker::{js_sys, SqlStorage, Storage};
 mod definitions;
 mod expiry;
 mod history;
+mod reads;
 mod schema;
+mod writes;
 
 pub use definitions::{CampaignCode, CodeBatch, StoredCampaign, StoredDefinition};
 pub use history::RecordedRedemption;
@@ -311,6 +313,7 @@ impl SqliteRedemptionStore {
         u64::try_from(n).map_err(|_| rust_error(format!("negative count {n}")))
     }
 }
+
 impl RedemptionStore for SqliteRedemptionStore {
     fn usage_for(&self, code: &Code, customer: Option<&CustomerId>, now: Timestamp) -> Result<UsageCounts, StoreError> {
         self.load(code.as_str(), None, customer).map_err(backend)?;

@@ -1,8 +1,18 @@
+//! The store's reads: counts loaded into the mirror once, then read from it
+//! with the transaction's changes so far; reservations by key.
+
+use super::*;
+
 impl SqliteRedemptionStore {
     /// Reads the counts under `counter` (and `customer`'s, and, for a
     /// campaign's code, the uses `through` it) into the mirror, if they are
     /// not there yet. Called before a transaction writes anything for it.
-    fn load(&self, counter: &str, through: Option<&Code>, customer: Option<&CustomerId>) -> worker::Result<()> {
+    pub(super) fn load(
+        &self,
+        counter: &str,
+        through: Option<&Code>,
+        customer: Option<&CustomerId>,
+    ) -> worker::Result<()> {
         if !self.mirror.borrow().contains_key(counter) {
             let captured: Vec<TotalRow> = self
                 .sql
@@ -80,7 +90,7 @@ impl SqliteRedemptionStore {
     /// The counts under `counter` at `now`, from the mirror and the
     /// transaction's changes so far: captured plus holds with `expires >
     /// now`; read through a campaign (`through`), with that code's own uses.
-    fn usage(
+    pub(super) fn usage(
         &self,
         counter: &str,
         through: Option<&Code>,
@@ -167,7 +177,7 @@ impl SqliteRedemptionStore {
     }
 
     /// The captured uses' discount sum under `counter`, with this transaction's changes so far.
-    fn captured_discount(&self, counter: &str) -> Decimal {
+    pub(super) fn captured_discount(&self, counter: &str) -> Decimal {
         let committed = self
             .mirror
             .borrow()
@@ -185,7 +195,11 @@ impl SqliteRedemptionStore {
     /// The reservation under `key`, with its sequence number and the counter
     /// it counts under: the key's index first (a new key, the common case,
     /// stops there), then its reservation.
-    fn keyed_under(&self, code: &Code, key: &IdempotencyKey) -> worker::Result<Option<(i64, Reservation, String)>> {
+    pub(super) fn keyed_under(
+        &self,
+        code: &Code,
+        key: &IdempotencyKey,
+    ) -> worker::Result<Option<(i64, Reservation, String)>> {
         let seqs: Vec<SeqRow> = self
             .sql
             .exec(
@@ -218,7 +232,7 @@ impl SqliteRedemptionStore {
     }
 
     /// The reservation under `key`, with its sequence number.
-    fn keyed(&self, code: &Code, key: &IdempotencyKey) -> worker::Result<Option<(i64, Reservation)>> {
+    pub(super) fn keyed(&self, code: &Code, key: &IdempotencyKey) -> worker::Result<Option<(i64, Reservation)>> {
         Ok(self
             .keyed_under(code, key)?
             .map(|(seq, reservation, _)| (seq, reservation)))

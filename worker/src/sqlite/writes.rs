@@ -1,5 +1,10 @@
+//! The store's row writes: holds, captured counts and the history, each
+//! change also queued for the mirror.
+
+use super::*;
+
 impl SqliteRedemptionStore {
-    fn insert_hold(&self, counter: &str, seq: i64, expires: String, hold: HeldUse) -> worker::Result<()> {
+    pub(super) fn insert_hold(&self, counter: &str, seq: i64, expires: String, hold: HeldUse) -> worker::Result<()> {
         self.sql.exec(
             "INSERT INTO holds(seq, code, customer, expires, discount, through) VALUES (?, ?, ?, ?, ?, ?)",
             vec![
@@ -20,7 +25,7 @@ impl SqliteRedemptionStore {
         Ok(())
     }
 
-    fn delete_hold(&self, counter: &str, seq: i64) -> worker::Result<()> {
+    pub(super) fn delete_hold(&self, counter: &str, seq: i64) -> worker::Result<()> {
         self.sql.exec("DELETE FROM holds WHERE seq = ?", vec![seq.into()])?;
         self.pending.borrow_mut().push(Delta::HoldRemoved {
             code: counter.to_owned(),
@@ -32,7 +37,7 @@ impl SqliteRedemptionStore {
     /// Adds `delta` to the captured counts under `counter` (and of
     /// `customer`, and of the campaign's code `through`), and `discount`
     /// (negative to take away) to their discount sum.
-    fn add_captured(
+    pub(super) fn add_captured(
         &self,
         counter: &str,
         through: Option<&Code>,
@@ -71,7 +76,7 @@ impl SqliteRedemptionStore {
     }
 
     /// Rewrites the reservation at `seq` (its state column and its JSON).
-    fn update(&self, seq: i64, reservation: &Reservation) -> worker::Result<()> {
+    pub(super) fn update(&self, seq: i64, reservation: &Reservation) -> worker::Result<()> {
         let json = serde_json::to_string(reservation).map_err(rust_error)?;
         self.sql.exec(
             "UPDATE redemptions SET state = ?, reservation = ? WHERE seq = ?",
@@ -83,7 +88,7 @@ impl SqliteRedemptionStore {
     /// Appends a reservation of `code` (of `campaign`, if any) to the history
     /// (its key is indexed by [`KEY_TRIGGER`]); returns its sequence number
     /// when `want_seq`.
-    fn insert(
+    pub(super) fn insert(
         &self,
         code: &Code,
         campaign: Option<&Code>,

@@ -1,3 +1,8 @@
+//! Conformance checks of the discount sum: part of the compared value,
+//! reserved by holds and given back by releases.
+
+use super::*;
+
 /// The sum of the discounts counted is part of the one value a write
 /// compares: the right counts with a stale sum change nothing.
 pub fn the_discount_sum_is_part_of_the_compared_value<S: RedemptionStore>(store: &S) {

@@ -1,3 +1,8 @@
+//! Conformance checks of campaigns: their codes count together, apart from a
+//! code of the campaign's name, and hold, convert and release through it.
+
+use super::*;
+
 /// Counts read through campaign `CAMP`: `total` uses of its codes,
 /// `per_customer` by the customer, `uses` through the code, EUR 8.00 each.
 fn through(total: u64, per_customer: u64, uses: u64) -> UsageCounts {

@@ -1,3 +1,8 @@
+//! Conformance checks of holds: they count until they expire, convert once
+//! and are released once.
+
+use super::*;
+
 /// A hold counts, overall and for its customer, up to the nanosecond before
 /// its `expires_at` and not from that instant on, with nothing cleaning it up.
 pub fn holds_count_until_the_instant_they_expire<S: RedemptionStore>(store: &S) {
