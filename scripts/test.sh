@@ -14,6 +14,7 @@ stage "format"
 cargo fmt --all --check
 
 stage "lint"
+scripts/check-sizes.sh
 cargo clippy --workspace --all-targets --all-features -- -D warnings
 
 stage "pages: the checkout's and the console's pure modules (money, formats, forms) under node --test"
