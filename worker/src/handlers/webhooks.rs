@@ -37,7 +37,7 @@ pub const STRIPE_WEBHOOK_SECRET: &str = "STRIPE_WEBHOOK_SECRET";
 /// - Events come in any order. A full refund is final for its PaymentIntent
 ///   (recorded even when nothing was held or captured yet, and even when no
 ///   code of the payment is known yet: the catalog's payment index keeps it,
-///   see [`refunds`]), and so is a refused payment capture for its key: what
+///   see `handlers/webhooks/refunds.rs`), and so is a refused payment capture for its key: what
 ///   arrives after either replays it and records nothing.
 /// - Everything else is answered 200 and ignored; a conflict or a store
 ///   failure is a 5xx, so that Stripe delivers the event again.
