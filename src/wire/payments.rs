@@ -316,3 +316,56 @@ pub struct Charged {
     /// Its currency code (`"EUR"`).
     pub currency: String,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roundtrip<T: Serialize + for<'de> Deserialize<'de>>(json: &str) -> String {
+        let value: T = serde_json::from_str(json).expect(json);
+        serde_json::to_string(&value).unwrap()
+    }
+
+    #[test]
+    fn a_release_reads_back_as_the_object_wrote_it() {
+        // A release's counts in the quote's currency, and a refund recorded before any
+        // payment: `was` null and `discounted` a decimal string.
+        for json in [
+            r#"{"key":"pi_1","state":"released","was":"captured","released_at":"2026-01-01T00:00:00Z","reason":"refund","usage":{"total":0,"per_customer":0,"discounted":{"amount":"8.00","currency":"EUR"}},"replayed":false}"#,
+            r#"{"key":"pi_1","state":"released","was":null,"released_at":"2026-01-01T00:00:00Z","reason":null,"usage":{"total":2,"per_customer":0,"discounted":"12.50","per_code":1},"replayed":true}"#,
+        ] {
+            assert_eq!(roundtrip::<PaymentReleased>(json), json);
+        }
+    }
+
+    #[test]
+    fn an_object_answer_is_told_from_a_bare_release() {
+        let release = r#"{"key":"pi_1","state":"released","was":"held","released_at":"2026-01-01T00:00:00Z","reason":null,"usage":{"total":0,"per_customer":0,"discounted":"0"},"replayed":false}"#;
+        let bare: PaymentReleaseAnswer = serde_json::from_str(release).unwrap();
+        assert!(matches!(bare, PaymentReleaseAnswer::Released(_)));
+        let code = Code::parse("SAVE10").unwrap();
+        let entry = serde_json::to_string(&CodeRelease::of(code.clone(), bare)).unwrap();
+        assert_eq!(entry, format!(r#"{{"code":"SAVE10","action":"released","release":{release}}}"#));
+
+        let ignored = r#"{"received":true,"action":"ignored","why":"pi_1 is captured"}"#;
+        let settled: PaymentReleaseAnswer = serde_json::from_str(ignored).unwrap();
+        assert!(matches!(settled, PaymentReleaseAnswer::Settled(_)));
+        let entry = serde_json::to_string(&CodeRelease::of(code, settled)).unwrap();
+        assert_eq!(entry, r#"{"code":"SAVE10","action":"ignored","why":"pi_1 is captured"}"#);
+    }
+
+    #[test]
+    fn a_rejection_is_left_out_null_or_a_code() {
+        let refused = r#"{"received":true,"action":"refused","rejection":null,"detail":"metadata.customer: empty","replayed":false}"#;
+        let answer: WebhookAnswer = serde_json::from_str(refused).unwrap();
+        assert_eq!(answer.rejection, Some(None));
+        assert_eq!(serde_json::to_string(&answer).unwrap(), refused);
+        let exhausted = r#"{"received":true,"action":"refused","rejection":"exhausted","detail":"used up"}"#;
+        let answer: WebhookAnswer = serde_json::from_str(exhausted).unwrap();
+        assert_eq!(answer.rejection, Some(Some(Rejection::Exhausted)));
+        assert_eq!(
+            serde_json::to_string(&WebhookAnswer::ignored("no promo code X is defined")).unwrap(),
+            r#"{"received":true,"action":"ignored","why":"no promo code X is defined"}"#
+        );
+    }
+}
