@@ -345,13 +345,19 @@ mod tests {
         assert!(matches!(bare, PaymentReleaseAnswer::Released(_)));
         let code = Code::parse("SAVE10").unwrap();
         let entry = serde_json::to_string(&CodeRelease::of(code.clone(), bare)).unwrap();
-        assert_eq!(entry, format!(r#"{{"code":"SAVE10","action":"released","release":{release}}}"#));
+        assert_eq!(
+            entry,
+            format!(r#"{{"code":"SAVE10","action":"released","release":{release}}}"#)
+        );
 
         let ignored = r#"{"received":true,"action":"ignored","why":"pi_1 is captured"}"#;
         let settled: PaymentReleaseAnswer = serde_json::from_str(ignored).unwrap();
         assert!(matches!(settled, PaymentReleaseAnswer::Settled(_)));
         let entry = serde_json::to_string(&CodeRelease::of(code, settled)).unwrap();
-        assert_eq!(entry, r#"{"code":"SAVE10","action":"ignored","why":"pi_1 is captured"}"#);
+        assert_eq!(
+            entry,
+            r#"{"code":"SAVE10","action":"ignored","why":"pi_1 is captured"}"#
+        );
     }
 
     #[test]
