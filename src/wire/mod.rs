@@ -26,5 +26,5 @@ mod problem;
 // pub use catalog::*; (uncommented with its first type)
 // pub use checkout::*; (uncommented with its first type)
 // pub use history::*; (uncommented with its first type)
-// pub use payments::*; (uncommented with its first type)
+pub use payments::*;
 // pub use problem::*; (uncommented with its first type)
