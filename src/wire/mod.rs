@@ -22,7 +22,7 @@ mod history;
 mod payments;
 mod problem;
 
-// pub use admin::*; (uncommented with its first type)
+pub use admin::*;
 // pub use catalog::*; (uncommented with its first type)
 // pub use checkout::*; (uncommented with its first type)
 // pub use history::*; (uncommented with its first type)
