@@ -24,7 +24,7 @@ mod problem;
 
 // pub use admin::*; (uncommented with its first type)
 // pub use catalog::*; (uncommented with its first type)
-// pub use checkout::*; (uncommented with its first type)
+pub use checkout::*;
 // pub use history::*; (uncommented with its first type)
 // pub use payments::*; (uncommented with its first type)
 // pub use problem::*; (uncommented with its first type)
