@@ -11,12 +11,10 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::{invalid, Refused};
-use crate::redemption::Released;
 use crate::rules::{
     check_categories, check_quantity, AppliesTo, Audience, Basket, BudgetShort, Discount, DiscountKind, Line,
 };
 use crate::rules::{CodeClass, CodeClasses, PromoCode, Quote, QuoteLine, QuoteShipping, UsageCounts, UsageLimits};
-use crate::store::ReservationState;
 use crate::values::Timestamp;
 use crate::values::{parse_decimal, Category, Code, Currency, CustomerId, IdempotencyKey, InputError, Money, Sku};
 
@@ -192,51 +190,6 @@ impl<'de> Deserialize<'de> for UsageCounts {
         UsageRepr::deserialize(deserializer)?
             .finish()
             .map_err(Refused::into_serde)
-    }
-}
-
-/// A usage read back with the currency its `discounted` was written in as
-/// money (none when it was a decimal string), so that it is written back the same.
-struct UsageWritten(UsageCounts, Option<Currency>);
-
-impl<'de> Deserialize<'de> for UsageWritten {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<UsageWritten, D::Error> {
-        let repr = UsageRepr::deserialize(deserializer)?;
-        let currency = match &repr.discounted {
-            Some(Discounted::Money(money)) => Some(money.currency()),
-            _ => None,
-        };
-        Ok(UsageWritten(repr.finish().map_err(Refused::into_serde)?, currency))
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ReleasedRepr {
-    key: IdempotencyKey,
-    state: ReservationState,
-    was: ReservationState,
-    released_at: Timestamp,
-    reason: Option<String>,
-    usage: UsageWritten,
-    replayed: bool,
-}
-
-/// A release read back keeps the currency of its `usage.discounted` when
-/// that is money, and writes it back as it was.
-impl<'de> Deserialize<'de> for Released {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Released, D::Error> {
-        let r = ReleasedRepr::deserialize(deserializer)?;
-        Ok(Released {
-            key: r.key,
-            state: r.state,
-            was: r.was,
-            released_at: r.released_at,
-            reason: r.reason,
-            usage: r.usage.0,
-            replayed: r.replayed,
-            currency: r.usage.1,
-        })
     }
 }
 
