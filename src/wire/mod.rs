@@ -24,7 +24,7 @@ mod problem;
 
 pub use admin::*;
 // pub use catalog::*; (uncommented with its first type)
-// pub use checkout::*; (uncommented with its first type)
+pub use checkout::*;
 // pub use history::*; (uncommented with its first type)
 pub use payments::*;
 // pub use problem::*; (uncommented with its first type)

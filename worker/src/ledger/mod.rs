@@ -127,6 +127,7 @@ thread_local! {
 /// Notes the outcome of this request (`code`, `op`, `outcome`, and a
 /// `rejection`, `problem` or other detail) for its one JSON log line.
 pub(crate) fn log(code: &Code, op: &str, outcome: &str, detail: Option<(&str, &str)>) {
+    // A log line, not an answer: the Worker adds its own fields and writes it as it is.
     let mut line = json!({ "code": code, "op": op, "outcome": outcome });
     if let Some((field, value)) = detail {
         line[field] = json!(value);
@@ -141,6 +142,7 @@ fn note_refused(op: &str, problem: &Problem) {
     OUTCOME.with(|slot| {
         let mut slot = slot.borrow_mut();
         if slot.is_none() {
+            // A log line, not an answer (see `log`).
             *slot = Some(json!({ "code": null, "op": op, "outcome": "problem", "problem": problem.slug() }));
         }
     });
