@@ -25,6 +25,6 @@ mod problem;
 // pub use admin::*; (uncommented with its first type)
 // pub use catalog::*; (uncommented with its first type)
 // pub use checkout::*; (uncommented with its first type)
-// pub use history::*; (uncommented with its first type)
+pub use history::*;
 // pub use payments::*; (uncommented with its first type)
 // pub use problem::*; (uncommented with its first type)
