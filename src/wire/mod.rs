@@ -25,6 +25,6 @@ mod problem;
 pub use admin::*;
 // pub use catalog::*; (uncommented with its first type)
 pub use checkout::*;
-// pub use history::*; (uncommented with its first type)
+pub use history::*;
 pub use payments::*;
 // pub use problem::*; (uncommented with its first type)

@@ -10,7 +10,7 @@ use promocodes::wire::{CampaignCodeList, CampaignList, CampaignSummary, CodesPla
 use promocodes::{Campaign, Code};
 use worker::{Env, Request, Response};
 
-use super::{page_of, Answer, Query};
+use super::{history, page_of, Answer, Query};
 use crate::catalog::{Change, Registered, Registration, Unregistration};
 use crate::clients::{call_campaign, to_catalog};
 use crate::etag::Condition;
@@ -178,10 +178,14 @@ pub async fn add_codes(req: &Request, env: &Env, id: &str) -> Answer {
 const MAX_REDRAWS: u32 = 16;
 
 /// The admin reads of a campaign: its redemptions (`?after=&limit=`, each
-/// with the code it came through) and its figures (every code's).
+/// with the code it came through; with `Accept: text/csv` the whole history
+/// as CSV, see [`history::csv`]) and its figures (every code's).
 pub async fn admin_read(req: &Request, env: &Env, id: &str, call: Call) -> Answer {
     let id = path_code(id)?;
     known_campaign(env, &id).await?;
+    if call == Call::Redemptions && history::wants_csv(req)? {
+        return history::csv(env, history::Whose::Campaign(id));
+    }
     let query = Query::of(req)?;
     let query = query.forwarded(&["after", "limit"])?;
     call_campaign(env, &id, call, &query, None, &[]).await

@@ -5,7 +5,7 @@ use promocodes::wire::{CodeList, CodeSummary};
 use promocodes::{Code, PromoCode};
 use worker::{Env, Request, Response};
 
-use super::{injected_failure, limit_public, page_of, Answer, Query};
+use super::{history, injected_failure, limit_public, page_of, Answer, Query};
 use crate::catalog::Entry;
 use crate::clients::{self, catalog_change, require_known, to_catalog};
 use crate::edge_cache;
@@ -149,10 +149,14 @@ async fn summary(env: &Env, entry: &Entry) -> std::result::Result<Option<CodeSum
     }
 }
 
-/// The admin reads of one code: its redemptions (`?after=&limit=`) and its figures.
+/// The admin reads of one code: its redemptions (`?after=&limit=`; with
+/// `Accept: text/csv` the whole history as CSV, see [`history::csv`]) and its figures.
 pub async fn admin_read(req: &Request, env: &Env, code: &str, call: Call) -> Answer {
     let code = path_code(code)?;
     require_known(env, &code).await?;
+    if call == Call::Redemptions && history::wants_csv(req)? {
+        return history::csv(env, history::Whose::Code(code));
+    }
     let query = Query::of(req)?;
     let query = query.forwarded(&["after", "limit"])?;
     clients::to_ledger(env, &code, call.request(&code, &query, None, &[])?).await

@@ -12,7 +12,6 @@ use std::ops::Bound;
 use rust_decimal::Decimal;
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use wasm_bindgen::closure::ScopedClosure;
 use wasm_bindgen::{JsCast, JsValue};
 use worker::{js_sys, SqlStorage, Storage};
@@ -28,7 +27,6 @@ mod schema;
 mod writes;
 
 pub use definitions::{CampaignCode, CodeBatch, StoredCampaign, StoredDefinition};
-pub use history::RecordedRedemption;
 use schema::SCHEMA;
 
 const STORE: &str = "sqlite";
