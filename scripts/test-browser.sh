@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 
-BUDGET_GZIP=73728 # bytes of gzip -9 (72 KiB: issue 13 set 64 KiB; issue 21 allows 72 KiB with budgets and stacks)
+BUDGET_GZIP=81920 # bytes of gzip -9 (80 KiB: issue 13 set 64 KiB, issue 21 72 KiB with budgets and stacks; issues 34 and 38 set 80 KiB, which a retried stack's resume, issue 32, needs past 72)
 log() { printf '[browser] %s\n' "$*"; }
 fail() { printf '[browser] FAIL: %s\n' "$*" >&2; exit 1; }
 

@@ -37,7 +37,8 @@ scripts/setup.sh
 stage format "cargo fmt --check"
 cargo fmt --all --check
 
-stage lint "clippy for the workspace, every target and feature, warnings denied"
+stage lint "file sizes (scripts/check-sizes.sh), clippy for the workspace, every target and feature, warnings denied"
+scripts/check-sizes.sh
 cargo clippy --workspace --all-targets --all-features -- -D warnings
 
 stage pages "the checkout's and the console's pure modules (money, formats, forms) under node --test"

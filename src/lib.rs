@@ -33,7 +33,8 @@ assert_eq!(promo.code().as_str(), "SAVE10");
 ```
 
 Money is [`Money`]: a [`rust_decimal::Decimal`] and a [`Currency`] from the
-ISO 4217 table, exact to the currency's minor unit and never a float.
+ISO 4217 table (EUR 2 places, JPY 0, KWD 3, ...), exact to the currency's
+minor unit and never a float; computed amounts round half away from zero.
 
 ## Check and quote: pure, no counter touched
 
@@ -111,6 +112,7 @@ The functions around them:
 ```
 use promocodes::{capture, hold, release, Basket, CaptureOptions, Currency, HoldOptions};
 use promocodes::{IdempotencyKey, InMemoryRedemptionStore, Money, PromoCode, RedemptionError, RedemptionStore, Rejection, Timestamp};
+use promocodes::UsageCounts;
 
 let promo = PromoCode::from_json(r#"{"code": "LASTONE", "discount": {"kind": "percent", "percent": "10"},
     "limits": {"total": 1}}"#)?;
@@ -118,7 +120,11 @@ let store = InMemoryRedemptionStore::new();
 let now: Timestamp = "2026-12-02T10:00:00Z".parse()?;
 let cart = Basket::from(Money::parse("80.00", Currency::EUR)?);
 
-// The buyer starts paying: hold the use under the payment's id.
+// Checkout: price the basket. Nothing is counted.
+let quote = promo.quote(None, UsageCounts::ZERO, &cart, now)?;
+assert_eq!(quote.payable().to_string(), "EUR 72.00");
+
+// The buyer starts paying: hold the use under the payment's id (15 minutes by default).
 let pi = IdempotencyKey::parse("pi_1")?;
 let held = hold(&promo, &store, None, &cart, now, &pi, HoldOptions::new())?;
 
@@ -128,11 +134,12 @@ match capture(&promo, &store, None, &cart, now, CaptureOptions::new()) {
     other => panic!("expected a rejection, got {other:?}"),
 }
 
-// The payment provider confirms, then redelivers: one capture, the price held.
-let paid = CaptureOptions::new().idempotency_key(&pi).quoted(&held.quote);
+// The payment provider confirms, then redelivers: one capture, pinned to the
+// quote the buyer was shown, at the price held.
+let paid = CaptureOptions::new().idempotency_key(&pi).quoted(&quote);
 let receipt = capture(&promo, &store, None, &cart, now, paid)?;
 let again = capture(&promo, &store, None, &cart, now, paid)?;
-assert!(!receipt.replayed && again.replayed);
+assert!(!receipt.replayed && again.replayed && again.usage == receipt.usage);
 assert_eq!(receipt.quote, held.quote);
 
 // The order is refunded: the use comes back.
@@ -140,6 +147,48 @@ release(&store, promo.code(), &pi, now, Some("refunded"))?;
 assert_eq!(store.usage_for(promo.code(), None, now)?.total(), 0);
 # Ok::<(), Box<dyn std::error::Error>>(())
 ```
+
+## Campaigns of many codes
+
+A [`Campaign`] is one definition shared by many codes: its `limits` (`total`, `per_customer`,
+`budget`) hold across all of its codes, and `uses_per_code` (default 1) caps each code. A
+campaign's code is a [`PromoCode`] like any other ([`Campaign::code`]); the store counts its uses
+through the campaign, so the code's own uses, the campaign's total, the customer's campaign-wide
+count and the budget are compared in **one** compare-and-set ([`RedemptionStore::uses_through`]):
+two codes of one campaign racing for its last use cannot both win. A code used up is `exhausted`.
+
+```rust
+use promocodes::{capture, Basket, Campaign, CaptureOptions, Code, CodePattern, Currency, Money};
+use promocodes::{InMemoryRedemptionStore, RedemptionError, Rejection, Timestamp};
+
+let campaign = Campaign::from_json(Code::parse("BF2026")?, r#"{
+    "discount": {"kind": "percent", "percent": "20"},
+    "limits": {"total": 150, "budget": {"amount": "500.00", "currency": "EUR"}},
+    "uses_per_code": 1
+}"#)?;
+// Codes from a pattern: each # one character of the charset, drawn by the caller's
+// cryptographic generator (here a stand-in).
+let pattern = CodePattern::parse(Some("BF-####-####"), None)?;
+pattern.check_room(0, 2)?; // at least 1,000,000 combinations per code of the campaign
+let mut draw = 7u32;
+let mut random = || { draw = draw.wrapping_mul(2_654_435_761).wrapping_add(1); draw };
+let (a, b) = (campaign.code(pattern.generate(&mut random)), campaign.code(pattern.generate(&mut random)));
+
+let store = InMemoryRedemptionStore::new();
+let now: Timestamp = "2026-12-02T10:00:00Z".parse()?;
+let cart = Basket::from(Money::parse("80.00", Currency::EUR)?);
+let first = capture(&a, &store, None, &cart, now, CaptureOptions::new())?;
+assert_eq!((first.usage.total(), first.usage.code_uses()), (1, 1));
+let used_up = capture(&a, &store, None, &cart, now, CaptureOptions::new());
+assert!(matches!(used_up, Err(RedemptionError::Rejected(r)) if r.rejection() == Rejection::Exhausted));
+let other = capture(&b, &store, None, &cart, now, CaptureOptions::new())?; // the campaign's second use
+assert_eq!((other.usage.total(), other.usage.code_uses()), (2, 1));
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+
+The in-memory store, the Worker's SQLite store and the PostgreSQL store all count campaigns (the
+conformance suite checks it); the Worker serves them at `/v1/campaigns/...` (the
+repository's `docs/http-api.md`, "Campaigns of many codes").
 
 ## Three outcomes stay three
 
@@ -165,6 +214,32 @@ write, so no rule and no retry step is written twice. The
 one process's decisions on a code ([`AsyncRedemptionStore::turn`]), so
 that many tasks capturing one code at once do not make each other's
 counts stale.
+
+## Writing a store
+
+Implement [`RedemptionStore`] so that each of its three writes is one atomic step (for a database:
+one transaction, the key behind a unique constraint): `record` compares the counts at `now`
+(captured uses plus holds whose `expires_at` is after `now`) with the expected ones, then writes
+the hold or capture and its key; `convert` turns a hold still active at `now` into a capture;
+`release` gives a hold or a capture back. [`Redemption::reservation`], [`Reservation::captured`] and
+[`Reservation::released`] build what each write stores, so every store records the same thing.
+Then run the conformance suite against it (it covers holds, expiry at the exact instant,
+conversion, release, the replays of each, and a release racing a capture):
+
+```toml
+[dev-dependencies]
+promocodes = { version = "0.1", features = ["testing"] }
+```
+
+```rust,ignore
+#[test]
+fn my_store_conforms() {
+    promocodes::testing::run_conformance(MyStore::new_empty);
+}
+```
+
+[`InMemoryRedemptionStore`] holds everything under one mutex: correct across threads in one process
+and nothing more.
 
 # JSON shapes
 
@@ -218,6 +293,15 @@ pub mod wire;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+// The guides' Rust examples (docs/*.md) run as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/http-api.md")]
+#[doc = include_str!("../docs/payments.md")]
+#[doc = include_str!("../docs/operating.md")]
+#[doc = include_str!("../docs/browser.md")]
+#[doc = include_str!("../docs/postgres.md")]
+struct DocsDoctests;
 
 #[cfg(all(target_arch = "wasm32", feature = "wasm"))]
 pub mod wasm;

@@ -1,6 +1,6 @@
 -- Schema version 1: the counts (captured uses per code, and per code and customer), every
 -- reservation in order as JSON, the holds not yet captured or released (`expires`: a time as
--- fixed-width text that sorts as the time does, `promocodes_postgres::instant`), and the
+-- fixed-width text that sorts as the time does, `Timestamp::sortable`), and the
 -- idempotency keys (primary key per code: their uniqueness is the database's).
 
 CREATE TABLE promocodes_usage_total(

@@ -464,7 +464,7 @@ mod tests {
     }
 
     #[test]
-    fn the_root_readme_shows_the_example_this_readme_compiles() {
+    fn the_postgres_guide_shows_the_example_this_readme_compiles() {
         let example = |readme: &str, fence: &str| {
             let start = readme.find(fence).expect("the example's fence") + fence.len();
             let end = start + readme[start..].find("```").expect("its end");
@@ -472,12 +472,12 @@ mod tests {
         };
         let compiled = example(include_str!("../README.md"), "```rust,no_run");
         let shown = example(
-            include_str!("../../README.md"),
+            include_str!("../../docs/postgres.md"),
             "```rust,ignore\nuse promocodes::{capture_async",
         );
         assert!(
             compiled.ends_with(&shown),
-            "README.md's PostgreSQL example is postgres/README.md's"
+            "docs/postgres.md's example is postgres/README.md's"
         );
     }
 }

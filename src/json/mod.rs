@@ -12,6 +12,7 @@ use crate::rules::{Basket, Campaign, PromoCode};
 use crate::values::Code;
 use crate::values::{join_path, InputError};
 
+mod answers;
 pub mod api;
 #[cfg(any(test, all(target_arch = "wasm32", feature = "wasm")))]
 pub(crate) mod reader;

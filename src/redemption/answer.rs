@@ -87,9 +87,9 @@ pub struct Hold {
 /// Serialised as `{"key", "state": "released", "was": "held" | "captured",
 /// "released_at", "reason", "usage", "replayed"}` (`reason` is `null` when none was given;
 /// `usage.discounted` is money in the released use's currency, as a [`Receipt`]'s; a
-/// `Released` read back from JSON writes it as a decimal string, its currency unknown).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// `Released` read back from JSON writes it as it was read: money when it was money, else a
+/// decimal string).
+#[derive(Debug, Clone)]
 pub struct Released {
     /// The key that was released.
     pub key: IdempotencyKey,
@@ -106,7 +106,6 @@ pub struct Released {
     /// True when it had been released before: nothing changed.
     pub replayed: bool,
     /// The currency of the released use's quote, which `usage.discounted` is written in.
-    #[serde(skip)]
     pub(crate) currency: Option<Currency>,
 }
 

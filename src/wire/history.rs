@@ -1,1 +1,245 @@
-//! See [the module](super).
+//! A code's or a campaign's history (`GET /v1/codes/{code}/redemptions`,
+//! `GET /v1/campaigns/{id}/redemptions`) and figures (`GET …/stats`), and the
+//! test builds' figure writes and conformance run. See [the module](super).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::{Code, CustomerId, Money, Quote, ReservationState, Timestamp, UsageCounts, UsageInCurrency};
+
+/// One page of a code's history, oldest first (`GET /v1/codes/{code}/redemptions`).
+#[derive(Debug, Clone, Serialize)]
+pub struct RedemptionList {
+    /// The code.
+    pub code: Code,
+    /// Its records on this page: holds and captures, refused payment
+    /// captures, and refunds that came before their payment.
+    pub redemptions: Vec<HistoryRecord>,
+    /// The `after` of the next page (a `seq`, as text), or null on the last.
+    pub next: Option<String>,
+}
+
+/// One page of a campaign's whole history, oldest first
+/// (`GET /v1/campaigns/{id}/redemptions`): every record of every code of the
+/// campaign, each with the code it came through.
+#[derive(Debug, Clone, Serialize)]
+pub struct CampaignRedemptionList {
+    /// The campaign's id.
+    pub code: Code,
+    /// Its records on this page.
+    pub redemptions: Vec<CampaignRecord>,
+    /// The `after` of the next page (a `seq`, as text), or null on the last.
+    pub next: Option<String>,
+}
+
+/// A record of a campaign's history: a code's record, with that code.
+#[derive(Debug, Clone, Serialize)]
+pub struct CampaignRecord {
+    /// The record, as a code's history lists it.
+    #[serde(flatten)]
+    pub record: HistoryRecord,
+    /// The code it came through.
+    pub code: Code,
+}
+
+/// One record of a code's history; `state` tells which (`refused` a
+/// refused payment capture; `released` without a `quote` a refund that came
+/// before its payment; any other a hold or capture).
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum HistoryRecord {
+    /// A hold or capture, with its state at the moment of the listing.
+    Redemption(Box<RecordedRedemption>),
+    /// A payment capture refused after the money moved.
+    Refused(RefusedPaymentCapture),
+    /// A full refund that came before anything was held or captured under its payment.
+    RefundBeforePayment(RefundBeforePayment),
+}
+
+impl HistoryRecord {
+    /// Its position in the history (the pagination cursor).
+    pub fn seq(&self) -> i64 {
+        match self {
+            HistoryRecord::Redemption(r) => r.seq,
+            HistoryRecord::Refused(r) => r.seq,
+            HistoryRecord::RefundBeforePayment(r) => r.seq,
+        }
+    }
+}
+
+/// One hold or capture in a code's history, with its state at the moment of the listing.
+#[derive(Debug, Clone, Serialize)]
+pub struct RecordedRedemption {
+    /// Its position in the code's history (the pagination cursor).
+    pub seq: i64,
+    /// The key it was recorded under, if any.
+    pub idempotency_key: Option<String>,
+    /// `held`, `captured`, `released` or `expired`, at the moment of the listing.
+    pub state: ReservationState,
+    /// Who redeemed, if known.
+    pub customer: Option<CustomerId>,
+    /// What is charged.
+    pub quote: Quote,
+    /// The counts right after its last change (`discounted` as money in the quote's currency).
+    pub usage: UsageInCurrency,
+    /// When a hold stops counting.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<Timestamp>,
+    /// When it was captured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub captured_at: Option<Timestamp>,
+    /// When it was released.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub released_at: Option<Timestamp>,
+    /// Why it was released.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// What it was when released: `held` or `captured`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub was: Option<ReservationState>,
+    /// For a capture under the key of an expired hold: when that hold expired
+    /// (the hold stays in the history, `expired`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hold_expired_at: Option<Timestamp>,
+}
+
+/// A payment capture refused after the money moved (a payment provider's
+/// capture that a rule refused), recorded once per payment for the operator
+/// to refund or honour.
+#[derive(Debug, Clone, Serialize)]
+pub struct RefusedPaymentCapture {
+    /// Its position in the code's history.
+    pub seq: i64,
+    /// The payment's key.
+    pub idempotency_key: Option<String>,
+    /// Always `refused`.
+    pub state: Refused,
+    /// The refusal as the payment flow recorded it: `customer`, `rejection`
+    /// (null when the payment's own data was unusable), `detail`, `charged`
+    /// (`amount`, `currency`), `event_id`, `refused_at` and `quote` (null
+    /// when the rules gave no price).
+    #[serde(flatten)]
+    pub refusal: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The `state` of a [`RefusedPaymentCapture`]: `refused`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Refused {
+    /// `refused`.
+    Refused,
+}
+
+/// A full refund that came before anything was held or captured under its
+/// payment: recorded as released, final for that payment (its later success
+/// captures nothing).
+#[derive(Debug, Clone, Serialize)]
+pub struct RefundBeforePayment {
+    /// Its position in the code's history.
+    pub seq: i64,
+    /// The payment's id.
+    pub idempotency_key: crate::IdempotencyKey,
+    /// Always `released`.
+    pub state: ReservationState,
+    /// The code's counts when it was recorded (unchanged by it); for a
+    /// campaign's code, the campaign's, with the code's own uses in `per_code`.
+    pub usage: UsageCounts,
+    /// When it was recorded.
+    pub released_at: Timestamp,
+    /// Why (the refund's reason).
+    pub reason: String,
+}
+
+/// A code's (or a campaign's, every code's) live figures: since it was
+/// defined, and for the last hour (`GET …/stats`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Stats {
+    /// The code, or the campaign's id.
+    pub code: Code,
+    /// When it was first defined (RFC 3339); null for one defined before this was kept.
+    pub defined_at: Option<String>,
+    /// When the figures were read.
+    pub at: Timestamp,
+    /// Since it was defined.
+    pub total: Figures,
+    /// The last hour.
+    pub last_hour: Figures,
+    /// The last hour minute by minute, oldest first, the last one the minute of `at`.
+    pub by_minute: Vec<MinuteFigures>,
+}
+
+/// One minute's figures.
+#[derive(Debug, Clone, Serialize)]
+pub struct MinuteFigures {
+    /// The minute's first moment.
+    pub minute: Timestamp,
+    /// What happened in it.
+    pub figures: Figures,
+}
+
+/// What happened to a code in a period.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Figures {
+    /// New captures.
+    pub captures: i64,
+    /// Answers that replayed an earlier capture, hold or release.
+    pub replays: i64,
+    /// New holds.
+    pub holds: i64,
+    /// Releases of holds and captures.
+    pub releases: i64,
+    /// Holds that expired before they were captured or released.
+    pub expired: i64,
+    /// Requests that lost every compare-and-set attempt (409).
+    pub conflicts: i64,
+    /// Quotes priced.
+    pub quotes: i64,
+    /// Refusals by rejection code, per operation.
+    pub rejections: Rejections,
+    /// The discounts of new captures in the period, in the code's currency;
+    /// left out for a code without a currency of its own. What a budget has
+    /// spent is `discounted` less `returned` (held uses aside).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discounted: Option<Money>,
+    /// The discounts of captures released in the period, in the code's
+    /// currency; left out for a code without a currency of its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub returned: Option<Money>,
+}
+
+/// Refusals by rejection code, per operation.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Rejections {
+    /// On `POST /v1/quotes`.
+    pub quotes: BTreeMap<String, i64>,
+    /// On `POST /v1/holds`.
+    pub holds: BTreeMap<String, i64>,
+    /// On `POST /v1/captures` (and the payment provider's captures).
+    pub captures: BTreeMap<String, i64>,
+}
+
+/// Test builds only: when an instance of a code's object wrote the code's
+/// figures, and how many counted events wait in memory.
+#[derive(Debug, Clone, Serialize)]
+pub struct FigureWrites {
+    /// The code.
+    pub code: Code,
+    /// How many times this instance of the code's object wrote figures to SQLite.
+    pub writes: usize,
+    /// When, in Unix milliseconds (the object's clock), oldest first.
+    pub written_at: Vec<i64>,
+    /// Events counted in memory, not yet written.
+    pub pending: i64,
+}
+
+/// Test builds only: the store conformance suite passed in a code's object.
+#[derive(Debug, Clone, Serialize)]
+pub struct Conformance {
+    /// Always `passed` (a failed check fails the request).
+    pub conformance: &'static str,
+    /// The store it ran on: `sqlite`.
+    pub store: &'static str,
+    /// Whether a transaction that failed part way left nothing behind.
+    pub failed_transaction_rolled_back: bool,
+}

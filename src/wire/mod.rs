@@ -24,10 +24,10 @@ mod outcome;
 mod payments;
 mod problem;
 
-// pub use admin::*; (uncommented with its first type)
+pub use admin::*;
 pub use catalog::*;
-// pub use checkout::*; (uncommented with its first type)
-// pub use history::*; (uncommented with its first type)
+pub use checkout::*;
+pub use history::*;
 pub use outcome::*;
-// pub use payments::*; (uncommented with its first type)
+pub use payments::*;
 pub use problem::*;

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Quote, Rejection, StackRefusal};
+use crate::{Code, Quote, Rejection, StackRefusal};
 
 /// An RFC 9457 problem's body (`application/problem+json`): what every
 /// error answer of the API carries.
@@ -20,6 +20,7 @@ use crate::{Quote, Rejection, StackRefusal};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ProblemDetails {
     /// The problem's type, a path naming it: `/problems/<slug>`, such as
     /// `/problems/rejected` or `/problems/conflict`.
@@ -35,7 +36,8 @@ pub struct ProblemDetails {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rejection: Option<Rejection>,
     /// On a stack's rejection: every code that refused, and why, in the
-    /// order the codes apply.
+    /// order the codes apply (one entry when a code's object refused its
+    /// write).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rejections: Option<Vec<RefusedCode>>,
     /// On a capture's rejection: the stale quote (the one the capture was
@@ -62,6 +64,23 @@ impl ProblemDetails {
             current: None,
         }
     }
+
+    /// The problem with `rejections` naming `code`, when it is a rejection
+    /// (its `rejection`, with its `detail` as the sentence): what a stack's
+    /// hold or capture answers when one code's object refused its write
+    /// (after the codes before it were given back). Another problem is
+    /// returned as it was.
+    pub fn naming(mut self, code: &Code) -> ProblemDetails {
+        if let Some(rejection) = self.rejection {
+            self.rejections = Some(vec![RefusedCode {
+                code: code.clone(),
+                rejection,
+                with: None,
+                message: self.detail.clone(),
+            }]);
+        }
+        self
+    }
 }
 
 /// Its JSON, as the answer's body carries it (for log lines).
@@ -74,14 +93,16 @@ impl std::fmt::Display for ProblemDetails {
 /// One code of a stack that refused, and why:
 /// `{"code": "SAVE10", "rejection": "not_combinable", "with": "MUGS20", "message": "..."}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RefusedCode {
     /// The code that refused, normalised.
-    pub code: String,
+    pub code: Code,
     /// The rule that refused it.
     pub rejection: Rejection,
-    /// For `not_combinable`: the code it cannot combine with.
+    /// For `not_combinable`: the code listed before it that it cannot
+    /// combine with; left out for other rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub with: Option<String>,
+    pub with: Option<Code>,
     /// The sentence for the buyer.
     pub message: String,
 }
@@ -89,9 +110,9 @@ pub struct RefusedCode {
 impl From<&StackRefusal> for RefusedCode {
     fn from(refusal: &StackRefusal) -> RefusedCode {
         RefusedCode {
-            code: refusal.code().as_str().to_owned(),
+            code: refusal.code().clone(),
             rejection: refusal.rejection(),
-            with: refusal.with().map(|code| code.as_str().to_owned()),
+            with: refusal.with().cloned(),
             message: refusal.message().to_owned(),
         }
     }
@@ -107,5 +128,26 @@ mod tests {
             let written = serde_json::to_value(rejection).unwrap();
             assert_eq!(written, rejection.code(), "{rejection:?}");
         }
+    }
+
+    #[test]
+    fn a_refused_codes_problem_names_it_in_rejections_and_another_problem_is_as_it_was() {
+        let refused = r#"{"type":"/problems/rejected","title":"Promo code rejected","status":422,
+            "detail":"this code has been used up","rejection":"exhausted"}"#;
+        let problem: ProblemDetails = serde_json::from_str(refused).unwrap();
+        let named = serde_json::to_value(problem.naming(&Code::parse("ONCE").unwrap())).unwrap();
+        assert_eq!(
+            named["rejections"],
+            serde_json::json!([{"code": "ONCE", "rejection": "exhausted", "message": "this code has been used up"}])
+        );
+        assert_eq!(named["detail"], "this code has been used up");
+        let busy = r#"{"type":"/problems/conflict","title":"Busy, retry with the same idempotency key","status":409,"detail":"busy"}"#;
+        let problem: ProblemDetails = serde_json::from_str(busy).unwrap();
+        let named = problem.clone().naming(&Code::parse("ONCE").unwrap());
+        assert_eq!(named, problem);
+        assert_eq!(
+            serde_json::to_value(&named).unwrap(),
+            serde_json::from_str::<serde_json::Value>(busy).unwrap()
+        );
     }
 }

@@ -1,7 +1,7 @@
 // The OpenAPI description (docs/openapi.json) against the real Worker in workerd and its source:
 // it is served as it is, it is a valid OpenAPI 3.1 document whose schemas compile, it has a path
 // with the right methods and `Allow` for every route the Worker serves (worker/src/routes.rs), the
-// README lists its problem types, and the check the harness runs on every answer catches drift.
+// docs/http-api.md lists its problem types, and the check the harness runs on every answer catches drift.
 // (Every answer of every Worker test is checked against it: harness.mjs, openapi-check.mjs.)
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -87,8 +87,8 @@ test("every described path answers its methods and, for any other, 405 with the 
   assert.ok(checked >= 50, `${checked} answers checked`);
 });
 
-test("the README lists every problem type of the description", () => {
-  const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+test("docs/http-api.md lists every problem type of the description", () => {
+  const readme = readFileSync(path.join(ROOT, "docs", "http-api.md"), "utf8");
   const listed = [...readme.matchAll(/^\| `(\/problems\/\w+)` \| (\d{3}) \|/gm)];
   assert.deepEqual([...new Set(listed.map((m) => m[1]))].sort(), [...doc.components.schemas.ProblemType.enum].sort());
   // A type may have more than one status (conflict: 409, and 503 on the Stripe webhook); each row has its schema.

@@ -316,3 +316,93 @@ test("one JSON log line per hold, capture and release, refused ones included", a
     removeDir(logged.state);
   }
 });
+
+/** A CSV text's rows, each a list of cells (RFC 4180: quoted cells, doubled quotes, any line end). */
+function parseCsv(text) {
+  const rows = [];
+  let row = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; }
+      else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") { row.push(cell); cell = ""; }
+    else if (c === "\n" || c === "\r") {
+      if (c === "\r" && text[i + 1] === "\n") i++;
+      row.push(cell); rows.push(row); row = []; cell = "";
+    } else cell += c;
+  }
+  if (cell !== "" || row.length > 0) { row.push(cell); rows.push(row); }
+  return rows;
+}
+
+const CSV_COLUMNS = ["seq", "idempotency_key", "state", "customer", "total", "discount", "payable", "currency", "at", "reason"];
+
+test("a code's and a campaign's redemptions export as CSV, every page, with formula cells neutralised", async () => {
+  // Values a spreadsheet would run as a formula (a customer id and a reason hold no control character,
+  // so a tab or a carriage return cannot reach a cell through them; the cell function's unit test has those).
+  const formulas = ["=1+1", "+SUM(A1)", "-2+3", "@cmd|' /C calc'!A0"];
+  assert.equal((await putCode(base(), def("CSVOUT"))).status, 201);
+  for (const [i, customer] of formulas.entries()) {
+    const held = await call(base(), "POST", "/v1/holds", {
+      body: { code: "CSVOUT", total: eur("50.00"), customer }, headers: { ...capturer, "idempotency-key": `csv-${i}` } });
+    assert.equal(held.status, 201, held.text);
+  }
+  const released = await call(base(), "POST", "/v1/releases", {
+    body: { code: "CSVOUT", key: "csv-0", reason: "=HYPERLINK(\"http://evil.example\",\"a, b\")" }, headers: capturer });
+  assert.equal(released.status, 200, released.text);
+  assert.equal((await call(base(), "POST", "/v1/releases", { body: { code: "CSVOUT", key: "csv-1", reason: "-refund" }, headers: capturer })).status, 200);
+  assert.equal((await captureReq(base(), "csv-2", { code: "CSVOUT", total: eur("50.00"), customer: formulas[2] })).status, 201);
+  // More than one page of the object's history (1,000 a page): the export pages through all of it.
+  for (let start = 0; start < 1000; start += 50) {
+    const batch = await Promise.all(Array.from({ length: 50 }, (_, j) =>
+      captureReq(base(), `csv-bulk-${start + j}`, { code: "CSVOUT", total: eur("20.00") })));
+    assert.ok(batch.every((r) => r.status === 201), "every bulk capture recorded");
+  }
+  const exported = await call(base(), "GET", "/v1/codes/CSVOUT/redemptions", { headers: { ...admin, accept: "text/csv" } });
+  assert.equal(exported.status, 200, exported.text);
+  assert.match(exported.headers.get("content-type"), /^text\/csv/);
+  const rows = parseCsv(exported.text);
+  assert.deepEqual(rows[0], CSV_COLUMNS, "the console's columns, a header row");
+  assert.equal(rows.length, 1 + 1004, "every record, across pages");
+  assert.ok(rows.every((row) => row.length === CSV_COLUMNS.length), "every row has every column");
+  const seqs = rows.slice(1).map((row) => Number(row[0]));
+  assert.ok(seqs.every((seq, i) => i === 0 || seq > seqs[i - 1]), "oldest first, each once");
+  const byKey = Object.fromEntries(rows.slice(1).map((row) => [row[1], Object.fromEntries(CSV_COLUMNS.map((c, i) => [c, row[i]]))]));
+  for (const [i, customer] of formulas.entries()) assert.equal(byKey[`csv-${i}`].customer, `'${customer}`, "a formula cell starts with '");
+  assert.equal(byKey["csv-0"].reason, "'=HYPERLINK(\"http://evil.example\",\"a, b\")");
+  assert.equal(byKey["csv-0"].state, "released");
+  assert.equal(byKey["csv-1"].reason, "'-refund");
+  assert.equal(byKey["csv-2"].state, "captured");
+  assert.equal(byKey["csv-3"].state, "held");
+  assert.deepEqual([byKey["csv-2"].total, byKey["csv-2"].discount, byKey["csv-2"].payable, byKey["csv-2"].currency], ["50.00", "5.00", "45.00", "EUR"]);
+  assert.ok(Date.parse(byKey["csv-2"].at) > 0, "when it last changed");
+  for (const row of rows.slice(1)) for (const cell of row) assert.doesNotMatch(cell, /^[=+\-@\t\r]/, "no cell a spreadsheet runs");
+  // Without the CSV type, the JSON page as before.
+  const page = await call(base(), "GET", "/v1/codes/CSVOUT/redemptions?limit=2", { headers: admin });
+  assert.equal(page.status, 200, page.text);
+  assert.equal(page.json.redemptions.length, 2);
+
+  // A campaign's: each record with the code it came through, after its number.
+  assert.equal((await call(base(), "PUT", "/v1/campaigns/CSVCAMP", { body: { discount: { kind: "percent", percent: "10" } }, headers: admin })).status, 201);
+  const added = await call(base(), "POST", "/v1/campaigns/CSVCAMP/codes", { body: { codes: ["-CSV-A", "CSV-B"] }, headers: { ...admin, "idempotency-key": "csvcamp-1" } });
+  assert.equal(added.status, 201, added.text);
+  assert.equal((await captureReq(base(), "csvcamp-a", { code: "-CSV-A", total: eur("30.00"), customer: "@home" })).status, 201);
+  const hold = await call(base(), "POST", "/v1/holds", {
+    body: { code: "CSV-B", total: eur("30.00"), customer: "+49 30 123" }, headers: { ...capturer, "idempotency-key": "csvcamp-b" } });
+  assert.equal(hold.status, 201, hold.text);
+  assert.equal((await call(base(), "POST", "/v1/releases", { body: { code: "CSV-B", key: "csvcamp-b", reason: "=cancelled" }, headers: capturer })).status, 200);
+  const campaign = await call(base(), "GET", "/v1/campaigns/CSVCAMP/redemptions", { headers: { ...admin, accept: "text/csv" } });
+  assert.equal(campaign.status, 200, campaign.text);
+  assert.match(campaign.headers.get("content-type"), /^text\/csv/);
+  const campaignRows = parseCsv(campaign.text);
+  assert.deepEqual(campaignRows[0], ["seq", "code", ...CSV_COLUMNS.slice(1)]);
+  assert.equal(campaignRows.length, 3);
+  const [a, b] = campaignRows.slice(1);
+  assert.deepEqual([a[1], a[2], a[3], a[4]], ["'-CSV-A", "csvcamp-a", "captured", "'@home"]);
+  assert.deepEqual([b[1], b[2], b[3], b[4], b.at(-1)], ["CSV-B", "csvcamp-b", "released", "'+49 30 123", "'=cancelled"]);
+});

@@ -218,7 +218,7 @@ impl Problem {
 
     fn detail(&self) -> String {
         match self {
-            Problem::NotFound => "no such route; see the README's API table".to_owned(),
+            Problem::NotFound => "no such route; see the route table in docs/http-api.md".to_owned(),
             Problem::MethodNotAllowed { allow } => format!("this route takes {allow}"),
             Problem::Unauthorized => "send Authorization: Bearer <token>".to_owned(),
             Problem::PayloadTooLarge { limit } => format!("the body of this route may have at most {limit} bytes"),

@@ -231,7 +231,7 @@ pub struct Figures {
     /// Refusals by rejection code, per operation: `quotes`, `holds`, `captures`.
     pub rejections: Rejections,
     /// The discounts of new captures, in the minor units of the code's
-    /// currency: the answer shows it as money ([`Figures::to_json`]), for a
+    /// currency: the answer shows it as money ([`Figures::to_wire`]), for a
     /// code with a currency of its own.
     #[serde(skip)]
     pub discounted: i64,
@@ -252,20 +252,28 @@ pub struct Rejections {
 }
 
 impl Figures {
-    /// The figures as JSON, with `discounted` and `returned` as money in
-    /// `currency` (left out without one: a code without a currency of its
-    /// own may be used in several). What a budget has spent is `discounted`
-    /// less `returned`, held uses aside.
-    pub fn to_json(&self, currency: Option<promocodes::Currency>) -> serde_json::Value {
-        let mut value = serde_json::to_value(self).unwrap_or_default();
-        if let Some(currency) = currency {
-            for (name, minor) in [("discounted", self.discounted), ("returned", self.returned)] {
-                if let Some(money) = promocodes::Money::from_minor(i128::from(minor.max(0)), currency) {
-                    value[name] = serde_json::json!(money);
-                }
-            }
+    /// The figures as the answer writes them, with `discounted` and
+    /// `returned` as money in `currency` (left out without one: a code
+    /// without a currency of its own may be used in several). What a budget
+    /// has spent is `discounted` less `returned`, held uses aside.
+    pub fn to_wire(&self, currency: Option<promocodes::Currency>) -> promocodes::wire::Figures {
+        let money = |minor: i64| currency.and_then(|c| promocodes::Money::from_minor(i128::from(minor.max(0)), c));
+        promocodes::wire::Figures {
+            captures: self.captures,
+            replays: self.replays,
+            holds: self.holds,
+            releases: self.releases,
+            expired: self.expired,
+            conflicts: self.conflicts,
+            quotes: self.quotes,
+            rejections: promocodes::wire::Rejections {
+                quotes: self.rejections.quotes.clone(),
+                holds: self.rejections.holds.clone(),
+                captures: self.rejections.captures.clone(),
+            },
+            discounted: money(self.discounted),
+            returned: money(self.returned),
         }
-        value
     }
 
     fn add(&mut self, name: &str, n: i64) {

@@ -80,7 +80,7 @@ export interface paths {
         };
         /**
          * List a code's holds and captures
-         * @description Every hold and capture, oldest first, each with its state now (a hold past its expiry is `expired`). Archived codes are listed too.
+         * @description Every hold and capture, oldest first, each with its state now (a hold past its expiry is `expired`). Archived codes are listed too. With `Accept: text/csv`, the whole history as CSV, streamed (`after` and `limit` then play no part): a header row, `seq,idempotency_key,state,customer,total,discount,payable,currency,at,reason`, the columns of the console's download (`total` the quote's or what was charged, `at` when the record last changed, `reason` a release's reason or a refusal's detail); a cell a spreadsheet would run as a formula (one that starts with `=`, `+`, `-`, `@`, a tab or a carriage return) starts with `'` and is quoted, as OWASP recommends.
          */
         get: operations["getRedemptions"];
         put?: never;
@@ -202,7 +202,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** A campaign's history, each record with the code it came through */
+        /**
+         * A campaign's history, each record with the code it came through
+         * @description With `Accept: text/csv`, the whole history as CSV, streamed (`after` and `limit` then play no part): a header row, `seq,code,idempotency_key,state,customer,total,discount,payable,currency,at,reason`, the columns of the console's download (`total` the quote's or what was charged, `at` when the record last changed, `reason` a release's reason or a refusal's detail); a cell a spreadsheet would run as a formula (one that starts with `=`, `+`, `-`, `@`, a tab or a carriage return) starts with `'` and is quoted, as OWASP recommends.
+         */
         get: operations["listCampaignRedemptions"];
         put?: never;
         post?: never;
@@ -2506,6 +2509,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RedemptionList"];
+                    "text/csv": string;
                 };
             };
             /** @description The path's code is not a code, or a bad `after` or `limit`: given empty, not decoding, out of range; `detail` names the parameter. */
@@ -3397,6 +3401,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CampaignRedemptionList"];
+                    "text/csv": string;
                 };
             };
             /** @description The path's code is not a code, or a bad `after` or `limit`: given empty, not decoding, out of range; `detail` names the parameter. */

@@ -6,11 +6,11 @@
 //! campaigns and a code's requests find the campaign's object.
 
 use promocodes::api::CodePatch;
+use promocodes::wire::{CampaignCodeList, CampaignList, CampaignSummary, CodesPlan};
 use promocodes::{Campaign, Code};
-use serde_json::Value;
 use worker::{Env, Request, Response};
 
-use super::{page_of, Answer, Query};
+use super::{history, page_of, Answer, Query};
 use crate::catalog::{Change, Registered, Registration, Unregistration};
 use crate::clients::{call_campaign, to_catalog};
 use crate::etag::Condition;
@@ -78,13 +78,11 @@ pub async fn list(req: &Request, env: &Env) -> Answer {
         let id = Code::parse(id)?;
         let mut summary = call_campaign(env, &id, Call::GetCampaign, &[], None, &[]).await?;
         if summary.status_code() == 200 {
-            campaigns.push(summary.json::<Value>().await?);
+            campaigns.push(summary.json::<CampaignSummary>().await?);
         }
     }
     let next = if more { ids.last().cloned() } else { None };
-    Ok(Response::from_json(
-        &serde_json::json!({ "campaigns": campaigns, "next": next }),
-    )?)
+    Ok(Response::from_json(&CampaignList { campaigns, next })?)
 }
 
 /// `GET /v1/campaigns/{id}`: the definition, `archived`, `usage` (`total`,
@@ -134,14 +132,11 @@ pub async fn add_codes(req: &Request, env: &Env, id: &str) -> Answer {
     if planned.status_code() >= 300 {
         return Ok(planned);
     }
-    let mut planned: Value = planned.json().await?;
-    if planned["committed"] != Value::Bool(true) {
+    let mut planned: CodesPlan = planned.json().await?;
+    if !planned.committed {
         let mut redraws = 0;
         loop {
-            let codes: Vec<String> = planned["plan"]["codes"]
-                .as_array()
-                .map(|codes| codes.iter().filter_map(|c| c.as_str().map(str::to_owned)).collect())
-                .unwrap_or_default();
+            let codes: Vec<String> = planned.plan.codes.iter().map(|c| c.as_str().to_owned()).collect();
             let registration = Registration {
                 campaign: id.as_str().to_owned(),
                 batch: key.as_str().to_owned(),
@@ -175,7 +170,7 @@ pub async fn add_codes(req: &Request, env: &Env, id: &str) -> Answer {
             return Ok(committed);
         }
     }
-    Ok(Response::from_json(&planned["plan"])?.with_status(201))
+    Ok(Response::from_json(&planned.plan)?.with_status(201))
 }
 
 /// How many generated codes one call draws again when they exist elsewhere
@@ -183,10 +178,14 @@ pub async fn add_codes(req: &Request, env: &Env, id: &str) -> Answer {
 const MAX_REDRAWS: u32 = 16;
 
 /// The admin reads of a campaign: its redemptions (`?after=&limit=`, each
-/// with the code it came through) and its figures (every code's).
+/// with the code it came through; with `Accept: text/csv` the whole history
+/// as CSV, see [`history::csv`]) and its figures (every code's).
 pub async fn admin_read(req: &Request, env: &Env, id: &str, call: Call) -> Answer {
     let id = path_code(id)?;
     known_campaign(env, &id).await?;
+    if call == Call::Redemptions && history::wants_csv(req)? {
+        return history::csv(env, history::Whose::Campaign(id));
+    }
     let query = Query::of(req)?;
     let query = query.forwarded(&["after", "limit"])?;
     call_campaign(env, &id, call, &query, None, &[]).await
@@ -239,20 +238,15 @@ async fn csv_page(env: &Env, id: &Code, after: &str) -> std::result::Result<(Vec
             page.status_code()
         )));
     }
-    let page: Value = page.json().await?;
+    let page: CampaignCodeList = page.json().await?;
     let mut text = String::new();
     if after.is_empty() {
         text.push_str("code,uses,held\n");
     }
-    for row in page["codes"].as_array().into_iter().flatten() {
-        text.push_str(&format!(
-            "{},{},{}\n",
-            csv_cell(row["code"].as_str().unwrap_or_default()),
-            row["uses"].as_i64().unwrap_or_default(),
-            row["held"].as_i64().unwrap_or_default()
-        ));
+    for row in &page.codes {
+        text.push_str(&format!("{},{},{}\n", csv_cell(row.code.as_str()), row.uses, row.held));
     }
-    Ok((text.into_bytes(), page["next"].as_str().map(str::to_owned)))
+    Ok((text.into_bytes(), page.next))
 }
 
 /// One CSV cell of text: a cell a spreadsheet would run as a formula (one

@@ -2,8 +2,10 @@
 //! code's object, which decides each with the core.
 
 use promocodes::api::{names_several_codes, BasketRequest, BasketRequestKind, ReleaseRequest, StackRequest};
-use promocodes::{Code, CustomerId, IdempotencyKey, PromoCode, Quote, Stack, StackResumeError, UsageCounts};
-use serde_json::json;
+use promocodes::wire::{ProblemDetails, ReleaseCall, StackCodeCall, StackHolds, StackPartAnswer, StackPartCall};
+use promocodes::wire::{StackReceipts, StackReleases};
+use promocodes::{Code, CustomerId, Hold, IdempotencyKey, Quote, Receipt, Stack, StackResumeError, UsageCounts};
+use serde::de::DeserializeOwned;
 use worker::{Env, Request, Response};
 
 use super::{limit_public, routing, Answer};
@@ -60,20 +62,18 @@ pub(crate) async fn stack_parts(
     key: Option<&IdempotencyKey>,
     payment: bool,
 ) -> std::result::Result<StackParts, Answer> {
-    #[derive(serde::Deserialize)]
-    struct Part {
-        definition: serde_json::Value,
-        usage: UsageCounts,
-        #[serde(default)]
-        recorded: Option<Quote>,
-    }
+    let asked = StackPartCall {
+        customer: customer.cloned(),
+        key: key.cloned(),
+        payment,
+    };
+    let asked = serde_json::to_string(&asked).map_err(|e| Err(Problem::Internal(e.to_string())))?;
     let mut promos = Vec::with_capacity(codes.len());
     let mut usage = Vec::with_capacity(codes.len());
     let mut recorded = Vec::with_capacity(codes.len());
     for code in codes {
         require_known(env, code).await.map_err(Err)?;
-        let asked = json!({ "customer": customer, "key": key, "payment": payment }).to_string();
-        let mut response = clients::call(env, code, Call::StackPart, Some(asked))
+        let mut response = clients::call(env, code, Call::StackPart, Some(asked.clone()))
             .await
             .map_err(Err)?;
         if response.status_code() != 200 {
@@ -82,10 +82,10 @@ pub(crate) async fn stack_parts(
         let text = response.text().await.map_err(|e| Err(e.into()))?;
         let internal =
             |err: &dyn std::fmt::Display| Err(Problem::Internal(format!("the object of {code} answered: {err}")));
-        let part: Part = serde_json::from_str(&text).map_err(|err| internal(&err))?;
-        // As its object wrote it: a campaign's code names its campaign, so that its own cap counts.
-        let promo = PromoCode::from_written_json(&part.definition.to_string()).map_err(|err| internal(&err))?;
-        promos.push(promo);
+        // Its definition as its object wrote it: a campaign's code names its campaign, so that its
+        // own cap counts.
+        let part: StackPartAnswer = serde_json::from_str(&text).map_err(|err| internal(&err))?;
+        promos.push(part.definition);
         usage.push(part.usage);
         recorded.push(part.recorded);
     }
@@ -154,62 +154,78 @@ async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, b
     if let Some(changed) = req.quote.as_ref().and_then(|shown| quote.changed_from(shown)) {
         return Err(Problem::StackRefused(changed));
     }
-    let call = if kind == BasketRequestKind::Hold {
-        Call::Hold
+    let calls = quote.codes().iter().zip(quote.baskets_applied_to(&req.basket));
+    let calls = calls.map(|(part, basket)| StackCodeCall {
+        code: part.code().clone(),
+        basket,
+        customer: req.customer.clone(),
+        ttl_seconds: req.ttl_seconds,
+        // Each code's capture pinned to its part: a change between pricing and writing refuses.
+        quote: req.quote.as_ref().map(|_| part.quote().clone()),
+    });
+    let created = |taken: bool| if taken { 201 } else { 200 };
+    if kind == BasketRequestKind::Hold {
+        match write_each::<Hold>(env, Call::Hold, key, calls, stall).await? {
+            Ok((holds, taken)) => crate::ledger::json_response(&StackHolds { holds }, created(taken)),
+            Err(refused) => Ok(refused),
+        }
     } else {
-        Call::Capture
-    };
+        match write_each::<Receipt>(env, Call::Capture, key, calls, stall).await? {
+            Ok((receipts, taken)) => crate::ledger::json_response(&StackReceipts { receipts }, created(taken)),
+            Err(refused) => Ok(refused),
+        }
+    }
+}
+
+/// Each code's hold or capture (`call`, one [`StackCodeCall`] a code, in
+/// the order they apply) in its object under `key`: each code's answer `T`
+/// and whether this request took any use (a code answered 201), or, when a
+/// code's object refused, the answer to give, once what this request took
+/// is given back.
+async fn write_each<T: DeserializeOwned>(
+    env: &Env,
+    call: Call,
+    key: &IdempotencyKey,
+    calls: impl Iterator<Item = StackCodeCall>,
+    stall: bool,
+) -> std::result::Result<std::result::Result<(Vec<T>, bool), Response>, Problem> {
     let headers = [(IDEMPOTENCY_KEY_HEADER, key.as_str())];
     // Each code's answer, and whether this request took its use (201): only those are given back.
-    let mut done: Vec<(&Code, serde_json::Value, bool)> = Vec::new();
-    for (part, basket) in quote.codes().iter().zip(quote.baskets_applied_to(&req.basket)) {
-        let code = part.code();
-        let mut one = json!({ "code": code, "basket": basket });
-        if let Some(customer) = &req.customer {
-            one["customer"] = json!(customer);
-        }
-        if let Some(ttl) = req.ttl_seconds {
-            one["ttl_seconds"] = json!(ttl);
-        }
-        if req.quote.is_some() {
-            // Each code's capture pinned to its part: a change between pricing and writing refuses.
-            one["quote"] = json!(part.quote());
-        }
-        let request = call.request(code, &[], Some(one.to_string()), &headers)?;
-        let mut response = to_ledger_logged(env, code, request).await?;
+    let mut done: Vec<(Code, T, bool)> = Vec::new();
+    for one in calls {
+        let request = call.request(&one.code, &[], Some(body_of(&one)?), &headers)?;
+        let mut response = to_ledger_logged(env, &one.code, request).await?;
         let status = response.status_code();
-        let answer: serde_json::Value = response.json().await?;
         if status == 200 || status == 201 {
-            done.push((code, answer, status == 201));
+            done.push((one.code, response.json().await?, status == 201));
             if stall && done.len() == 1 {
                 worker::Delay::from(std::time::Duration::from_secs(TEST_STALL_SECONDS)).await;
             }
             continue;
         }
+        let problem: ProblemDetails = response.json().await?;
         // All or none: give back what this request took, then answer. A use the key had before
         // (a replay) stays: this request never took it.
         for (earlier, ..) in done.iter().filter(|(.., taken)| *taken) {
-            let release = json!({ "code": earlier, "key": key, "reason": STACK_UNDONE }).to_string();
-            let request = Call::Release.request(earlier, &[], Some(release), &[])?;
+            let release = ReleaseCall {
+                code: earlier.clone(),
+                key: key.clone(),
+                reason: Some(STACK_UNDONE.to_owned()),
+            };
+            let request = Call::Release.request(earlier, &[], Some(body_of(&release)?), &[])?;
             to_ledger_logged(env, earlier, request).await?;
         }
-        let mut problem = answer;
-        if let Some(rejection) = problem.get("rejection").cloned() {
-            let message = problem.get("detail").cloned().unwrap_or_default();
-            problem["rejections"] = json!([{ "code": code, "rejection": rejection, "message": message }]);
-        }
-        let mut answered = Response::from_json(&problem)?.with_status(status);
+        let mut answered = Response::from_json(&problem.naming(&one.code))?.with_status(status);
         answered.headers_mut().set("content-type", "application/problem+json")?;
-        return Ok(answered);
+        return Ok(Err(answered));
     }
-    let field = if kind == BasketRequestKind::Hold {
-        "holds"
-    } else {
-        "receipts"
-    };
-    let created = done.iter().any(|(.., taken)| *taken);
-    let answers: Vec<&serde_json::Value> = done.iter().map(|(_, answer, _)| answer).collect();
-    crate::ledger::json_response(&json!({ field: answers }), if created { 201 } else { 200 })
+    let taken = done.iter().any(|(.., taken)| *taken);
+    Ok(Ok((done.into_iter().map(|(_, answer, _)| answer).collect(), taken)))
+}
+
+/// A call's body.
+fn body_of(call: &impl serde::Serialize) -> std::result::Result<String, Problem> {
+    serde_json::to_string(call).map_err(|e| Problem::Internal(e.to_string()))
 }
 
 /// `POST /v1/releases` with `{"codes": [...], "key", "reason"?}`: gives every
@@ -228,28 +244,40 @@ async fn stack_release(env: &Env, body: &str) -> Answer {
         };
         return Err(Problem::Input(err.at("codes")));
     }
-    let mut bodies = Vec::with_capacity(codes.len());
+    // The rest is each code's release, read as the API reads one code's (the same errors, at the
+    // same paths): the listed codes differ only in their code, which is read already.
+    #[derive(serde::Serialize)]
+    struct WithCode<'a> {
+        code: &'a Code,
+        #[serde(flatten)]
+        rest: &'a serde_json::Map<String, serde_json::Value>,
+    }
+    let one = ReleaseRequest::from_json(&body_of(&WithCode {
+        code: &codes[0],
+        rest: &fields,
+    })?)?;
     for code in &codes {
-        fields.insert("code".to_owned(), json!(code));
-        let one = serde_json::Value::Object(fields.clone()).to_string();
-        ReleaseRequest::from_json(&one)?;
         require_known(env, code).await?;
-        bodies.push(one);
     }
     let mut released = Vec::with_capacity(codes.len());
     let mut refused = None;
-    for (code, one) in codes.iter().zip(bodies) {
-        let request = Call::Release.request(code, &[], Some(one), &[])?;
-        let mut response = to_ledger_logged(env, code, request).await?;
+    for code in codes {
+        let call = ReleaseCall {
+            code,
+            key: one.key.clone(),
+            reason: one.reason.clone(),
+        };
+        let request = Call::Release.request(&call.code, &[], Some(body_of(&call)?), &[])?;
+        let mut response = to_ledger_logged(env, &call.code, request).await?;
         if response.status_code() == 200 {
-            released.push(response.json::<serde_json::Value>().await?);
+            released.push(response.json().await?);
         } else if refused.is_none() {
             refused = Some(response);
         }
     }
     match refused {
         Some(response) => Ok(response),
-        None => crate::ledger::json_response(&json!({ "releases": released }), 200),
+        None => crate::ledger::json_response(&StackReleases { releases: released }, 200),
     }
 }
 
@@ -284,7 +312,9 @@ pub async fn logged_if_refused(op: &str, answer: impl std::future::Future<Output
             Problem::UnknownCode(code) => Some(code),
             _ => None,
         };
-        let line = json!({ "code": code, "op": op, "outcome": "problem", "problem": problem.slug(), "ms": ms });
+        // A log line, not an answer: written as it is, never read back.
+        let line =
+            serde_json::json!({ "code": code, "op": op, "outcome": "problem", "problem": problem.slug(), "ms": ms });
         worker::console_log!("{line}");
     }
     answer

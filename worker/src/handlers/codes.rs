@@ -1,11 +1,11 @@
 //! The codes: the catalog (`GET /v1/codes`), a code's definition (`PUT`,
 //! `PATCH`, `DELETE`), its public lookup (`GET`), and its history and figures.
 
+use promocodes::wire::{CodeList, CodeSummary};
 use promocodes::{Code, PromoCode};
-use serde_json::{json, Value};
 use worker::{Env, Request, Response};
 
-use super::{injected_failure, limit_public, page_of, Answer, Query};
+use super::{history, injected_failure, limit_public, page_of, Answer, Query};
 use crate::catalog::Entry;
 use crate::clients::{self, catalog_change, require_known, to_catalog};
 use crate::edge_cache;
@@ -115,8 +115,7 @@ pub async fn list(req: &Request, env: &Env) -> Answer {
         let Some(summary) = summary? else {
             continue;
         };
-        let is_archived = summary["archived"].as_bool().unwrap_or(false);
-        if page.archived || !is_archived {
+        if page.archived || !summary.archived {
             codes.push(summary);
         }
     }
@@ -125,20 +124,19 @@ pub async fn list(req: &Request, env: &Env) -> Answer {
     } else {
         None
     };
-    Ok(Response::from_json(&json!({ "codes": codes, "next": next }))?)
+    Ok(Response::from_json(&CodeList { codes, next })?)
 }
 
 /// A listed code's summary from its object; for a pending entry, the repair:
 /// commit it if the object has a definition, forget it if not.
-async fn summary(env: &Env, entry: &Entry) -> std::result::Result<Option<Value>, Problem> {
+async fn summary(env: &Env, entry: &Entry) -> std::result::Result<Option<CodeSummary>, Problem> {
     let code = Code::parse(&entry.code)?;
     let mut response = clients::call(env, &code, Call::Summary, None).await?;
     match response.status_code() {
         200 => {
-            let summary: Value = response.json().await?;
+            let summary: CodeSummary = response.json().await?;
             if entry.pending {
-                let archived = summary["archived"].as_bool().unwrap_or(false);
-                catalog_change(env, crate::catalog::CatalogCall::Commit, &code, archived).await?;
+                catalog_change(env, crate::catalog::CatalogCall::Commit, &code, summary.archived).await?;
             }
             Ok(Some(summary))
         }
@@ -151,10 +149,14 @@ async fn summary(env: &Env, entry: &Entry) -> std::result::Result<Option<Value>,
     }
 }
 
-/// The admin reads of one code: its redemptions (`?after=&limit=`) and its figures.
+/// The admin reads of one code: its redemptions (`?after=&limit=`; with
+/// `Accept: text/csv` the whole history as CSV, see [`history::csv`]) and its figures.
 pub async fn admin_read(req: &Request, env: &Env, code: &str, call: Call) -> Answer {
     let code = path_code(code)?;
     require_known(env, &code).await?;
+    if call == Call::Redemptions && history::wants_csv(req)? {
+        return history::csv(env, history::Whose::Code(code));
+    }
     let query = Query::of(req)?;
     let query = query.forwarded(&["after", "limit"])?;
     clients::to_ledger(env, &code, call.request(&code, &query, None, &[])?).await

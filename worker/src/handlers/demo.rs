@@ -3,7 +3,7 @@
 
 use promocodes::api::{names_several_codes, BasketRequestKind};
 use promocodes::{from_json, IdempotencyKey};
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 use worker::{Env, Request};
 
 use super::checkout::{keyed_through_ledger, quote_through_ledger, release_through_ledger, stack_quote};
@@ -57,7 +57,7 @@ pub async fn handle(req: &Request, env: &Env, step: DemoStep) -> Answer {
         let code = routing(&body, BasketRequestKind::Quote)?.code;
         return quote_through_ledger(env, &code, body).await;
     }
-    let mut fields: serde_json::Map<String, Value> = from_json(&body)?;
+    let mut fields: Map<String, Value> = from_json(&body)?;
     let attempt = match fields.remove("attempt") {
         Some(Value::String(attempt)) => attempt,
         _ => {
@@ -77,8 +77,21 @@ pub async fn handle(req: &Request, env: &Env, step: DemoStep) -> Answer {
     let key = IdempotencyKey::parse(&format!("demo-{attempt}")).map_err(|e| Problem::Input(e.at("attempt")))?;
     match step {
         DemoStep::Cancel => {
-            fields.insert("key".to_owned(), json!(key));
-            release_through_ledger(env, Value::Object(fields).to_string()).await
+            /// The page's fields (`code` or `codes`, `reason`?) and its attempt's key: the API's release.
+            #[derive(serde::Serialize)]
+            struct Keyed<'a> {
+                #[serde(flatten)]
+                fields: &'a Map<String, Value>,
+                key: &'a IdempotencyKey,
+            }
+            // The attempt names the key, whatever the page sent as `key`.
+            fields.remove("key");
+            let body = serde_json::to_string(&Keyed {
+                fields: &fields,
+                key: &key,
+            })
+            .map_err(|e| Problem::Internal(e.to_string()))?;
+            release_through_ledger(env, body).await
         }
         DemoStep::Hold => {
             keyed_through_ledger(

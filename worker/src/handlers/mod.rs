@@ -19,6 +19,7 @@ pub mod campaigns;
 pub mod checkout;
 pub mod codes;
 pub mod demo;
+pub mod history;
 pub mod webhooks;
 
 /// What a handler answers: a response, or the problem that becomes one.

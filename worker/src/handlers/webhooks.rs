@@ -2,8 +2,9 @@
 //! find the code, and forward the capture or release to the code's object,
 //! which decides it ([`crate::ledger`]'s payment flow).
 
-use promocodes::{Basket, Code, Currency, CustomerId, IdempotencyKey, Money, StackResumeError};
-use serde_json::{json, Value};
+use promocodes::wire::{CodeRefusal, CodeRelease, PaymentReleaseAnswer, WebhookAction, WebhookAnswer};
+use promocodes::{Basket, Code, Currency, CustomerId, IdempotencyKey, Money, Rejection, StackResumeError};
+use serde::Serialize;
 use worker::{Env, Request, Response};
 
 use super::{checkout, Answer};
@@ -37,7 +38,7 @@ pub const STRIPE_WEBHOOK_SECRET: &str = "STRIPE_WEBHOOK_SECRET";
 /// - Events come in any order. A full refund is final for its PaymentIntent
 ///   (recorded even when nothing was held or captured yet, and even when no
 ///   code of the payment is known yet: the catalog's payment index keeps it,
-///   see [`refunds`]), and so is a refused payment capture for its key: what
+///   see `handlers/webhooks/refunds.rs`), and so is a refused payment capture for its key: what
 ///   arrives after either replays it and records nothing.
 /// - Everything else is answered 200 and ignored; a conflict or a store
 ///   failure is a 5xx, so that Stripe delivers the event again.
@@ -170,15 +171,16 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
             let mut response = to_ledger_logged(env, &code, request).await?;
             match response.status_code() {
                 200 => {
-                    let answer: Value = response.json().await?;
-                    if answer.get("received").is_some() {
+                    let answer = match response.json::<PaymentReleaseAnswer>().await? {
                         // Answered by the object: a capture a failed or
                         // cancelled payment may not release.
-                        return Ok(Response::from_json(&answer)?);
-                    }
-                    Ok(Response::from_json(
-                        &json!({ "received": true, "action": "released", "release": answer }),
-                    )?)
+                        PaymentReleaseAnswer::Settled(answer) => *answer,
+                        PaymentReleaseAnswer::Released(release) => WebhookAnswer {
+                            release: Some(release),
+                            ..WebhookAnswer::new(WebhookAction::Released)
+                        },
+                    };
+                    Ok(Response::from_json(&answer)?)
                 }
                 404 => webhook_ignored(
                     &event_id,
@@ -256,24 +258,21 @@ async fn capture_stack(env: &Env, payment: StackPayment) -> Answer {
             return webhook_ignored(&payment.event_id, &format!("no promo code {code} is defined"));
         }
     }
-    let refused = |rejections: Value, detail: String| stack_refused(&payment, Value::Null, rejections, detail);
+    let refused = |detail: String| stack_refused(&payment, None, Vec::new(), detail);
     let customer = match payment.customer.as_deref().map(CustomerId::parse).transpose() {
         Ok(customer) => customer,
-        Err(err) => return refused(json!([]), format!("metadata.customer: {err}")),
+        Err(err) => return refused(format!("metadata.customer: {err}")),
     };
     let Some(basket_json) = payment.basket_json.as_deref() else {
-        return refused(
-            json!([]),
-            "metadata has no promo_basket: a stack is priced on its basket".to_owned(),
-        );
+        return refused("metadata has no promo_basket: a stack is priced on its basket".to_owned());
     };
     let basket = match Basket::from_json(basket_json) {
         Ok(basket) => basket,
-        Err(err) => return refused(json!([]), format!("metadata.promo_basket: {}", err.at("."))),
+        Err(err) => return refused(format!("metadata.promo_basket: {}", err.at("."))),
     };
     let charged = match Currency::from_code(&payment.currency).and_then(|c| Money::parse(&payment.charged_major, c)) {
         Ok(charged) => charged,
-        Err(err) => return refused(json!([]), format!("the amount charged: {err}")),
+        Err(err) => return refused(format!("the amount charged: {err}")),
     };
     // A use under the PaymentIntent's id (or `<id>:paid`) is the payment's own: taken as it was.
     let key = IdempotencyKey::parse(&payment.payment_intent)?;
@@ -296,20 +295,21 @@ async fn capture_stack(env: &Env, payment: StackPayment) -> Answer {
     {
         Ok(quote) => quote,
         Err(StackResumeError::Rejected(rejected)) => {
-            let first = rejected.refusals().first().map(|r| r.rejection().code());
-            return stack_refused(&payment, json!(first), json!(rejected.refusals()), rejected.to_string());
+            let first = rejected.refusals().first().map(|r| r.rejection());
+            let rejections = rejected.refusals().iter().map(CodeRefusal::from).collect();
+            return stack_refused(&payment, first, rejections, rejected.to_string());
         }
-        Err(other) => return stack_refused(&payment, Value::Null, json!([]), other.to_string()),
+        Err(other) => return stack_refused(&payment, None, Vec::new(), other.to_string()),
     };
     if quote.payable() != &charged {
         let detail = format!(
             "the price changed since it was quoted: {charged} charged, {} to pay now",
             quote.payable()
         );
-        return stack_refused(&payment, json!("quote_changed"), json!([]), detail);
+        return stack_refused(&payment, Some(Rejection::QuoteChanged), Vec::new(), detail);
     }
     // The writes, in the order the codes apply.
-    let mut answers: Vec<(&Code, Value)> = Vec::with_capacity(quote.codes().len());
+    let mut answers: Vec<(&Code, WebhookAnswer)> = Vec::with_capacity(quote.codes().len());
     let mut settled = false;
     for (part, basket) in quote.codes().iter().zip(quote.baskets_applied_to(&basket)) {
         let code = part.code();
@@ -329,8 +329,8 @@ async fn capture_stack(env: &Env, payment: StackPayment) -> Answer {
             // A conflict or a store failure: Stripe delivers again, and that delivery finishes.
             return Ok(response);
         }
-        let answer: Value = response.json().await?;
-        settled = matches!(answer["action"].as_str(), Some("refused" | "released"));
+        let answer: WebhookAnswer = response.json().await?;
+        settled = matches!(answer.action, WebhookAction::Refused | WebhookAction::Released);
         answers.push((code, answer));
         if settled {
             break;
@@ -339,13 +339,24 @@ async fn capture_stack(env: &Env, payment: StackPayment) -> Answer {
     let order: Vec<&Code> = quote.codes().iter().map(|part| part.code()).collect();
     index_payment(env, &payment.payment_intent, &order).await?;
     if !settled {
-        let replayed = answers.iter().all(|(_, a)| a["action"] == "replayed");
-        let receipts: Vec<&Value> = answers.iter().map(|(_, a)| &a["receipt"]).collect();
-        return Ok(Response::from_json(&json!({
-            "received": true,
-            "action": if replayed { "replayed" } else { "captured" },
-            "receipts": receipts,
-        }))?);
+        let replayed = answers.iter().all(|(_, a)| a.action == WebhookAction::Replayed);
+        let receipts = answers
+            .into_iter()
+            .map(|(code, a)| {
+                a.receipt
+                    .ok_or_else(|| Problem::Internal(format!("{code}: a capture without its receipt")))
+            })
+            .collect::<std::result::Result<Vec<_>, Problem>>()?;
+        let action = if replayed {
+            WebhookAction::Replayed
+        } else {
+            WebhookAction::Captured
+        };
+        let answer = WebhookAnswer {
+            receipts: Some(receipts),
+            ..WebhookAnswer::new(action)
+        };
+        return Ok(Response::from_json(&answer)?);
     }
     // All or none: every other code gives back what it has under the payment. A code already
     // written (captured, or converted) is released for good, as a refund releases it; a code not
@@ -368,72 +379,117 @@ async fn capture_stack(env: &Env, payment: StackPayment) -> Answer {
             Err(response) => return Ok(response),
         }
     }
-    let action = last["action"].clone();
-    let mut answer = json!({ "received": true, "action": action, "code": stopped, "releases": releases });
-    for field in ["rejection", "detail", "release", "replayed"] {
-        if let Some(value) = last.get(field) {
-            answer[field] = value.clone();
-        }
-    }
-    if action == "refused" {
+    let rejections = (last.action == WebhookAction::Refused).then(|| {
         // The code's own refusal, as a refused stack lists it (none for bad input: `detail` says it).
-        answer["rejections"] = match (last.get("rejection"), last.get("detail")) {
-            (Some(Value::String(rejection)), Some(message)) => {
-                json!([{ "code": stopped, "rejection": rejection, "message": message }])
-            }
-            _ => json!([]),
-        };
-    }
+        match (last.rejection, &last.detail) {
+            (Some(Some(rejection)), Some(message)) => vec![CodeRefusal {
+                code: stopped.clone(),
+                rejection,
+                with: None,
+                message: message.clone(),
+            }],
+            _ => Vec::new(),
+        }
+    });
+    let answer = WebhookAnswer {
+        code: Some(stopped.clone()),
+        releases: Some(releases),
+        rejection: last.rejection,
+        detail: last.detail,
+        release: last.release,
+        replayed: last.replayed,
+        rejections,
+        ..WebhookAnswer::new(last.action)
+    };
     Ok(Response::from_json(&answer)?)
 }
 
 /// A stack refused before anything was written: 200 (the money has moved;
 /// an error would only make Stripe deliver it again), `refused`, logged,
 /// nothing recorded.
-fn stack_refused(payment: &StackPayment, rejection: Value, rejections: Value, detail: String) -> Answer {
-    worker::console_log!(
-        "{}",
-        json!({
-            "op": "webhook", "event": payment.event_id, "payment": payment.payment_intent,
-            "codes": payment.codes, "outcome": "refused_after_payment", "rejection": rejection, "detail": detail,
-        })
-    );
-    Ok(Response::from_json(&json!({
-        "received": true,
-        "action": "refused",
-        "rejection": rejection,
-        "rejections": rejections,
-        "detail": detail,
-    }))?)
+fn stack_refused(
+    payment: &StackPayment,
+    rejection: Option<Rejection>,
+    rejections: Vec<CodeRefusal>,
+    detail: String,
+) -> Answer {
+    WebhookLine {
+        payment: Some(&payment.payment_intent),
+        codes: Some(&payment.codes),
+        rejection: Some(rejection),
+        detail: Some(&detail),
+        ..WebhookLine::new(&payment.event_id, "refused_after_payment")
+    }
+    .write();
+    let answer = WebhookAnswer {
+        rejection: Some(rejection),
+        rejections: Some(rejections),
+        detail: Some(detail),
+        ..WebhookAnswer::new(WebhookAction::Refused)
+    };
+    Ok(Response::from_json(&answer)?)
+}
+
+/// The webhook's own log line (the object's answers carry theirs in a header).
+#[derive(Serialize)]
+pub(super) struct WebhookLine<'a> {
+    op: &'static str,
+    event: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    payment: Option<&'a str>,
+    outcome: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    codes: Option<&'a [Code]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rejection: Option<Option<Rejection>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    why: Option<&'a str>,
+}
+
+impl<'a> WebhookLine<'a> {
+    /// The line for `event`'s `outcome`, every other field left out.
+    pub(super) fn new(event: &'a str, outcome: &'static str) -> WebhookLine<'a> {
+        WebhookLine {
+            op: "webhook",
+            event,
+            payment: None,
+            outcome,
+            codes: None,
+            rejection: None,
+            detail: None,
+            why: None,
+        }
+    }
+
+    /// Writes the line to the Worker's log.
+    pub(super) fn write(&self) {
+        if let Ok(line) = serde_json::to_string(self) {
+            worker::console_log!("{line}");
+        }
+    }
 }
 
 /// One code's payment release, answered as the webhook answers it: `Ok` with
-/// `{"code", "action", ...}` (`released`, or `ignored` with why), or `Err`
-/// with the object's own answer when it is a conflict or a store failure.
+/// the code's entry (`released`, or `ignored` with why), or `Err` with the
+/// object's own answer when it is a conflict or a store failure.
 async fn release_one(
     env: &Env,
     code: &Code,
     release: &payments::flow::PaymentRelease,
-) -> std::result::Result<std::result::Result<Value, Response>, Problem> {
+) -> std::result::Result<std::result::Result<CodeRelease, Response>, Problem> {
     let body = serde_json::to_string(release).map_err(|e| Problem::Internal(e.to_string()))?;
     let request = Call::PaymentRelease.request(code, &[], Some(body), &[])?;
     let mut response = to_ledger_logged(env, code, request).await?;
-    let mut answer = match response.status_code() {
-        200 => {
-            let answer: Value = response.json().await?;
-            if answer.get("received").is_some() {
-                answer
-            } else {
-                json!({ "action": "released", "release": answer })
-            }
-        }
-        404 => json!({ "action": "ignored", "why": format!("nothing is held or captured under {}", release.key) }),
+    let answer = match response.status_code() {
+        200 => CodeRelease::of(code.clone(), response.json().await?),
+        404 => CodeRelease::ignored(
+            code.clone(),
+            format!("nothing is held or captured under {}", release.key),
+        ),
         _ => return Ok(Err(response)),
     };
-    if let Some(fields) = answer.as_object_mut() {
-        fields.remove("received");
-        fields.insert("code".to_owned(), json!(code));
-    }
     Ok(Ok(answer))
 }
 
@@ -447,8 +503,10 @@ async fn release_stack(env: &Env, event_id: &str, codes: &[Code], template: paym
     let mut releases = Vec::with_capacity(codes.len());
     for code in codes {
         if !is_known(env, code).await? {
-            releases
-                .push(json!({ "code": code, "action": "ignored", "why": format!("no promo code {code} is defined") }));
+            releases.push(CodeRelease::ignored(
+                code.clone(),
+                format!("no promo code {code} is defined"),
+            ));
             continue;
         }
         let release = payments::flow::PaymentRelease {
@@ -460,27 +518,33 @@ async fn release_stack(env: &Env, event_id: &str, codes: &[Code], template: paym
             Err(response) => return Ok(response),
         }
     }
-    let released = releases.iter().any(|r| r["action"] == "released");
+    let released = releases.iter().any(|r| r.action == WebhookAction::Released);
     if !released {
-        worker::console_log!(
-            "{}",
-            json!({ "op": "webhook", "event": event_id, "outcome": "ignored", "why": "nothing to release", "codes": codes })
-        );
+        WebhookLine {
+            why: Some("nothing to release"),
+            codes: Some(codes),
+            ..WebhookLine::new(event_id, "ignored")
+        }
+        .write();
     }
-    Ok(Response::from_json(&json!({
-        "received": true,
-        "action": if released { "released" } else { "ignored" },
-        "releases": releases,
-    }))?)
+    let action = if released {
+        WebhookAction::Released
+    } else {
+        WebhookAction::Ignored
+    };
+    let answer = WebhookAnswer {
+        releases: Some(releases),
+        ..WebhookAnswer::new(action)
+    };
+    Ok(Response::from_json(&answer)?)
 }
 
 /// A webhook answered 200 with nothing to do, logged.
 fn webhook_ignored(event_id: &str, why: &str) -> Answer {
-    worker::console_log!(
-        "{}",
-        json!({ "op": "webhook", "event": event_id, "outcome": "ignored", "why": why })
-    );
-    Ok(Response::from_json(
-        &json!({ "received": true, "action": "ignored", "why": why }),
-    )?)
+    WebhookLine {
+        why: Some(why),
+        ..WebhookLine::new(event_id, "ignored")
+    }
+    .write();
+    Ok(Response::from_json(&WebhookAnswer::ignored(why))?)
 }

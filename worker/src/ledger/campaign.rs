@@ -3,26 +3,14 @@
 //! Its codes' holds, captures and releases are the object's ordinary calls:
 //! the store reads a campaign's code's definition from the campaign.
 
+use promocodes::wire::{
+    CampaignCode, CampaignCodeCounts, CampaignCodeList, CampaignSummary, CodeUsage, CodesCreated, CodesPlan,
+    CodesRequest,
+};
 use promocodes::{Campaign, CodePattern, InputError};
-use serde::Deserialize;
 use wasm_bindgen::JsCast;
 
 use super::*;
-
-/// What `POST /v1/campaigns/{id}/codes` takes: `{"count", "pattern"?, "charset"?}`
-/// to generate, or `{"codes": [...]}` to import.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CodesRequest {
-    #[serde(default)]
-    count: Option<u64>,
-    #[serde(default)]
-    pattern: Option<String>,
-    #[serde(default)]
-    charset: Option<String>,
-    #[serde(default)]
-    codes: Option<Vec<Code>>,
-}
 
 /// Random `u32`s from the runtime's cryptographic generator
 /// (`crypto.getRandomValues`), drawn 16,384 at a time (its limit per call);
@@ -129,6 +117,7 @@ impl Ledger {
         self.check_campaign_condition(id, condition)?;
         let campaign = stored.campaign.with_active(patch.active);
         let mut json = serde_json::to_value(&campaign).map_err(|e| Problem::Internal(e.to_string()))?;
+        // The stored body is a `PUT`'s: the definition without `id` (the object's key names it).
         if let Some(fields) = json.as_object_mut() {
             fields.remove("id");
         }
@@ -154,22 +143,25 @@ impl Ledger {
         let (store, stored) = self.stored_campaign(id)?;
         let at = now()?;
         let campaign = &stored.campaign;
-        let mut view = serde_json::to_value(campaign).map_err(|e| Problem::Internal(e.to_string()))?;
         let counter = crate::sqlite::counter_of(campaign.id(), Some(campaign.id()));
-        let usage = store.campaign_usage(&counter, at)?;
-        view["archived"] = json!(stored.archived);
-        view["usage"] = json!({ "total": usage.0.total(), "held": usage.1 });
+        let (usage, held) = store.campaign_usage(&counter, at)?;
         let promo = campaign.definition();
-        if let Some(discounted) = promo.currency().and_then(|c| Money::new(usage.0.discounted(), c).ok()) {
-            view["usage"]["discounted"] = json!(discounted);
-        }
-        if let Some(left) = promo.remaining_uses(usage.0) {
-            view["remaining"] = json!(left);
-        }
-        if let Some(left) = promo.limits().remaining_budget(usage.0) {
-            view["remaining_budget"] = json!(left);
-        }
-        view["codes"] = json!({ "count": store.campaign_code_count()?, "used": store.campaign_codes_used(at)? });
+        let view = CampaignSummary {
+            campaign,
+            archived: stored.archived,
+            usage: CodeUsage {
+                total: usage.total(),
+                held,
+                per_code: None,
+                discounted: promo.currency().and_then(|c| Money::new(usage.discounted(), c).ok()),
+            },
+            remaining: promo.remaining_uses(usage),
+            remaining_budget: promo.limits().remaining_budget(usage),
+            codes: CampaignCodeCounts {
+                count: store.campaign_code_count()?,
+                used: store.campaign_codes_used(at)?,
+            },
+        };
         let mut response = json_response(&view, 200)?;
         response.headers_mut().set(ETAG_HEADER, &campaign_tag(&stored)?)?;
         Ok(response)
@@ -198,7 +190,7 @@ impl Ledger {
             {
                 return Err(Problem::IdempotencyKeyReused(key.clone()));
             }
-            return plan_response(&batch.answer, batch.committed);
+            return plan_response(planned(&batch.answer)?, batch.committed);
         }
         let request: CodesRequest = promocodes::from_json(body)?;
         let existing = store.campaign_code_count()?;
@@ -227,14 +219,13 @@ impl Ledger {
                 codes.to_vec()
             }
         };
-        let answer = json!({
-            "campaign": stored.campaign.id(),
-            "created": codes.len(),
-            "codes": codes,
-        })
-        .to_string();
-        store.plan_codes(key, body, &answer)?;
-        plan_response(&answer, false)
+        let plan = CodesCreated {
+            campaign: stored.campaign.id().clone(),
+            created: codes.len() as u64,
+            codes,
+        };
+        store.plan_codes(key, body, &plan_text(&plan)?)?;
+        plan_response(plan, false)
     }
 
     /// Adds the codes planned under `key` (the catalog has them now); answers the plan.
@@ -245,10 +236,11 @@ impl Ledger {
     ) -> std::result::Result<Response, Problem> {
         let (store, _) = self.stored_campaign(id)?;
         let batch = store.code_batch(key)?.ok_or_else(|| Problem::UnknownKey(key.clone()))?;
+        let plan = planned(&batch.answer)?;
         if batch.committed {
-            return plan_response(&batch.answer, true);
+            return plan_response(plan, true);
         }
-        let codes = planned_codes(&batch.answer)?;
+        let codes = &plan.codes;
         // Calls planned side by side each saw the campaign without the other's codes: the
         // campaign's limits are checked again on what it has now. A call refused here drops its
         // plan (the Worker drops its codes from the catalog), so its retry plans afresh.
@@ -257,7 +249,7 @@ impl Ledger {
         let refused = match fits(&request, existing) {
             Err(problem) => Some(problem),
             Ok(_) => store
-                .campaign_codes_among(&codes)?
+                .campaign_codes_among(codes)?
                 .into_iter()
                 .next()
                 .map(Problem::CodeExists),
@@ -268,7 +260,7 @@ impl Ledger {
         }
         let texts: Vec<String> = codes.iter().map(|c| c.as_str().to_owned()).collect();
         store.commit_codes(key, &texts)?;
-        plan_response(&batch.answer, true)
+        plan_response(plan, true)
     }
 
     /// Draws again, in the plan under `key` (generated, not yet committed),
@@ -289,18 +281,15 @@ impl Ledger {
             return Err(Problem::CodeExists(taken.clone()));
         };
         let pattern = CodePattern::parse(request.pattern.as_deref(), request.charset.as_deref())?;
-        let mut codes = planned_codes(&batch.answer)?;
-        let Some(at) = codes.iter().position(|code| code == taken) else {
+        let mut plan = planned(&batch.answer)?;
+        let Some(at) = plan.codes.iter().position(|code| code == taken) else {
             return Err(Problem::CodeExists(taken.clone()));
         };
-        let mut made: std::collections::HashSet<Code> = codes.iter().cloned().collect();
+        let mut made: std::collections::HashSet<Code> = plan.codes.iter().cloned().collect();
         made.insert(id.clone());
-        codes[at] = draw(&store, &pattern, &mut CryptoRandom::new(seed), &made)?;
-        let mut plan: Value = serde_json::from_str(&batch.answer).map_err(|e| Problem::Internal(e.to_string()))?;
-        plan["codes"] = json!(codes);
-        let answer = plan.to_string();
-        store.replan_codes(key, &answer)?;
-        plan_response(&answer, false)
+        plan.codes[at] = draw(&store, &pattern, &mut CryptoRandom::new(seed), &made)?;
+        store.replan_codes(key, &plan_text(&plan)?)?;
+        plan_response(plan, false)
     }
 
     /// A page of the campaign's codes: `?after=&limit=`.
@@ -338,15 +327,20 @@ impl Ledger {
         } else {
             None
         };
-        let codes: Vec<Value> = rows
+        let codes = rows
             .iter()
-            .map(|r| json!({ "code": r.code, "uses": r.uses, "held": r.held }))
-            .collect();
-        json_response(&json!({ "codes": codes, "next": next }), 200)
+            .map(|r| {
+                Ok(CampaignCode {
+                    code: Code::parse(&r.code)?,
+                    uses: u64::try_from(r.uses).unwrap_or(0),
+                    held: u64::try_from(r.held).unwrap_or(0),
+                })
+            })
+            .collect::<std::result::Result<_, Problem>>()?;
+        json_response(&CampaignCodeList { codes, next }, 200)
     }
 }
 
-/// A plan's answer, as the object keeps it, with whether its codes are in.
 /// The entity tag of a stored campaign (see [`etag`]): over its definition as
 /// JSON and whether it is archived, as a code's tag is.
 fn campaign_tag(stored: &StoredCampaign) -> std::result::Result<String, Problem> {
@@ -418,17 +412,17 @@ fn draw(
     }
 }
 
-/// The codes of a plan's answer (`{"campaign", "created", "codes"}`).
-fn planned_codes(answer: &str) -> std::result::Result<Vec<Code>, Problem> {
-    let plan: Value = serde_json::from_str(answer).map_err(|e| Problem::Internal(e.to_string()))?;
-    plan["codes"]
-        .as_array()
-        .map(|codes| codes.iter().filter_map(Value::as_str).map(Code::parse).collect())
-        .unwrap_or_else(|| Ok(Vec::new()))
-        .map_err(Problem::from)
+/// A plan's answer as the object keeps it (`{"campaign", "created", "codes"}`).
+fn planned(answer: &str) -> std::result::Result<CodesCreated, Problem> {
+    serde_json::from_str(answer).map_err(|e| Problem::Internal(e.to_string()))
 }
 
-fn plan_response(answer: &str, committed: bool) -> std::result::Result<Response, Problem> {
-    let plan: Value = serde_json::from_str(answer).map_err(|e| Problem::Internal(e.to_string()))?;
-    json_response(&json!({ "plan": plan, "committed": committed }), 200)
+/// A plan's answer as the object keeps it.
+fn plan_text(plan: &CodesCreated) -> std::result::Result<String, Problem> {
+    serde_json::to_string(plan).map_err(|e| Problem::Internal(e.to_string()))
+}
+
+/// A plan's answer, with whether its codes are in.
+fn plan_response(plan: CodesCreated, committed: bool) -> std::result::Result<Response, Problem> {
+    json_response(&CodesPlan { plan, committed }, 200)
 }

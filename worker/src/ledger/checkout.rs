@@ -1,6 +1,8 @@
 //! Quotes, holds, captures and releases in the code's object: each parses
 //! the request with the core's shapes and runs the core against the store.
 
+use promocodes::wire::{StackPartAnswer, StackPartCall};
+
 use super::*;
 
 impl Ledger {
@@ -35,17 +37,7 @@ impl Ledger {
     /// released the hold under the id. An archived code is unknown, unless
     /// it has such a use: a retry of a capture recorded before still replays.
     pub(super) fn handle_stack_part(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
-        #[derive(serde::Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct PartRequest {
-            #[serde(default)]
-            customer: Option<promocodes::CustomerId>,
-            #[serde(default)]
-            key: Option<IdempotencyKey>,
-            #[serde(default)]
-            payment: bool,
-        }
-        let req: PartRequest = promocodes::from_json(body)?;
+        let req: StackPartCall = promocodes::from_json(body)?;
         let (store, definition) = self.stored(code)?;
         let at = now()?;
         let usage = store.usage_of(&definition.promo, req.customer.as_ref(), at)?;
@@ -61,10 +53,12 @@ impl Ledger {
         if definition.archived && recorded.is_none() {
             return Err(Problem::UnknownCode(code.clone()));
         }
-        json_response(
-            &serde_json::json!({ "definition": definition.promo, "usage": usage, "recorded": recorded }),
-            200,
-        )
+        let answer = StackPartAnswer {
+            definition: definition.promo.clone(),
+            usage,
+            recorded,
+        };
+        json_response(&answer, 200)
     }
 
     pub(super) async fn handle_hold(&self, key: &IdempotencyKey, body: &str) -> std::result::Result<Response, Problem> {

@@ -1,5 +1,8 @@
 //! The code's definition in its object: defined, switched, archived, summarised and looked up.
 
+use promocodes::wire::{CodeSummary, CodeUsage, PublicCode};
+use promocodes::PublicDefinition;
+
 use super::*;
 
 impl Ledger {
@@ -78,11 +81,24 @@ impl Ledger {
 
     /// What the catalog and the admin see of a code: the definition (the
     /// audience only as `assigned`), whether it is archived, and its usage now.
-    pub(super) fn summary(
+    pub(super) fn summary<'d>(
         &self,
         store: &SqliteRedemptionStore,
-        definition: &StoredDefinition,
-    ) -> std::result::Result<Value, Problem> {
+        definition: &'d StoredDefinition,
+    ) -> std::result::Result<CodeSummary<PublicDefinition<'d>>, Problem> {
+        Ok(CodeSummary {
+            code: self.lookup(store, definition)?,
+            archived: definition.archived,
+        })
+    }
+
+    /// A code's public view: the definition (the audience only as
+    /// `assigned`) and its usage now.
+    fn lookup<'d>(
+        &self,
+        store: &SqliteRedemptionStore,
+        definition: &'d StoredDefinition,
+    ) -> std::result::Result<PublicCode<PublicDefinition<'d>>, Problem> {
         let promo = &definition.promo;
         let at = now()?;
         let usage = store.usage_of(promo, None, at)?;
@@ -95,24 +111,19 @@ impl Ledger {
             }
             None => store.held(promo.code(), at)?,
         };
-        let mut view = serde_json::to_value(promo.public_view()).map_err(|e| Problem::Internal(e.to_string()))?;
-        view["archived"] = json!(definition.archived);
-        view["usage"] = json!({ "total": usage.total(), "held": held });
-        if usage.through_campaign() {
-            view["usage"]["per_code"] = json!(usage.code_uses());
-        }
-        // The discounts counted, in the code's currency (a code without one may be used in
-        // several: its sum is not one amount, and is left out).
-        if let Some(discounted) = promo.currency().and_then(|c| Money::new(usage.discounted(), c).ok()) {
-            view["usage"]["discounted"] = json!(discounted);
-        }
-        if let Some(left) = promo.remaining_uses(usage) {
-            view["remaining"] = json!(left);
-        }
-        if let Some(left) = promo.limits().remaining_budget(usage) {
-            view["remaining_budget"] = json!(left);
-        }
-        Ok(view)
+        Ok(PublicCode {
+            definition: promo.public_view(),
+            usage: CodeUsage {
+                total: usage.total(),
+                held,
+                per_code: usage.through_campaign().then(|| usage.code_uses()),
+                // The discounts counted, in the code's currency (a code without one may be used in
+                // several: its sum is not one amount, and is left out).
+                discounted: promo.currency().and_then(|c| Money::new(usage.discounted(), c).ok()),
+            },
+            remaining: promo.remaining_uses(usage),
+            remaining_budget: promo.limits().remaining_budget(usage),
+        })
     }
 
     pub(super) fn handle_summary(&self, code: &Code) -> std::result::Result<Response, Problem> {
@@ -126,11 +137,7 @@ impl Ledger {
     /// campaign's code is fresh for 0 seconds (never cached).
     pub(super) fn handle_get_definition(&self, code: &Code, for_cache: bool) -> std::result::Result<Response, Problem> {
         let (store, definition) = self.live(code)?;
-        let mut view = self.summary(&store, &definition)?;
-        if let Some(object) = view.as_object_mut() {
-            object.remove("archived");
-        }
-        let mut response = json_response(&view, 200)?;
+        let mut response = json_response(&self.lookup(&store, &definition)?, 200)?;
         if !for_cache {
             response = with_etag(response, &definition)?;
         }

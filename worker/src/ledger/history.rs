@@ -2,6 +2,9 @@
 //! figures, and the test builds' conformance run.
 
 use super::*;
+use promocodes::wire::{CampaignRedemptionList, HistoryRecord, MinuteFigures, RedemptionList, Stats};
+#[cfg(feature = "conformance")]
+use promocodes::wire::{Conformance, FigureWrites};
 
 impl Ledger {
     /// Keeps the alarm at the earliest expiry of the holds still held, or
@@ -46,10 +49,7 @@ impl Ledger {
             let (expired, _) = store.expire_holds(&code, at)?;
             if expired > 0 {
                 self.count(Event::Expired, expired as i64, at);
-                worker::console_log!(
-                    "{}",
-                    json!({"code": code, "op": "expire", "outcome": "expired", "holds": expired})
-                );
+                worker::console_log!("{}", ExpiryLog::of("code", &code, expired));
             }
             self.schedule_expiry(&store, &code).await?;
         }
@@ -59,10 +59,7 @@ impl Ledger {
             let (expired, _) = store.expire_holds_under(&crate::sqlite::counter_of(id, Some(id)), at)?;
             if expired > 0 {
                 self.count(Event::Expired, expired as i64, at);
-                worker::console_log!(
-                    "{}",
-                    json!({"campaign": id, "op": "expire", "outcome": "expired", "holds": expired})
-                );
+                worker::console_log!("{}", ExpiryLog::of("campaign", id, expired));
             }
             let expiry = store.next_expiry_under(&crate::sqlite::counter_of(id, Some(id)))?;
             let next = match (expiry, self.figures_due()?) {
@@ -102,20 +99,36 @@ impl Ledger {
                     })
                 })?,
         };
-        let (items, more) = match store_of_campaign(self, &code)? {
+        // The cursor of the next page: the last record's `seq`, when more follow.
+        let next = |more: bool, last: Option<i64>| last.filter(|_| more).map(|seq| seq.to_string());
+        match store_of_campaign(self, &code)? {
             // The campaign's object asked for its campaign's history (`code` is the campaign's id).
-            Some(store) => store.campaign_redemptions(after, limit, now()?)?,
+            Some(store) => {
+                let (redemptions, more) = store.campaign_redemptions(after, limit, now()?)?;
+                let next = next(more, redemptions.last().map(|r| r.record.seq()));
+                json_response(
+                    &CampaignRedemptionList {
+                        code,
+                        redemptions,
+                        next,
+                    },
+                    200,
+                )
+            }
             None => {
                 let (store, _) = self.stored(&code)?;
-                store.redemptions(&code, after, limit, now()?)?
+                let (redemptions, more) = store.redemptions(&code, after, limit, now()?)?;
+                let next = next(more, redemptions.last().map(HistoryRecord::seq));
+                json_response(
+                    &RedemptionList {
+                        code,
+                        redemptions,
+                        next,
+                    },
+                    200,
+                )
             }
-        };
-        let next = if more {
-            items.last().map(|r| r["seq"].to_string())
-        } else {
-            None
-        };
-        json_response(&json!({ "code": code, "redemptions": items, "next": next }), 200)
+        }
     }
 
     pub(super) fn handle_stats(&self, code: &Code) -> std::result::Result<Response, Problem> {
@@ -141,19 +154,20 @@ impl Ledger {
         let mut minutes = Vec::with_capacity(by_minute.len());
         for (m, figures) in by_minute {
             let start = Timestamp::from_unix_millis(m * 60_000).map_err(|e| Problem::Internal(e.to_string()))?;
-            minutes.push(json!({ "minute": start, "figures": figures.to_json(currency) }));
+            minutes.push(MinuteFigures {
+                minute: start,
+                figures: figures.to_wire(currency),
+            });
         }
-        json_response(
-            &json!({
-                "code": code,
-                "defined_at": definition.defined_at,
-                "at": at,
-                "total": total.to_json(currency),
-                "last_hour": last_hour.to_json(currency),
-                "by_minute": minutes,
-            }),
-            200,
-        )
+        let stats = Stats {
+            code: code.clone(),
+            defined_at: definition.defined_at.clone(),
+            at,
+            total: total.to_wire(currency),
+            last_hour: last_hour.to_wire(currency),
+            by_minute: minutes,
+        };
+        json_response(&stats, 200)
     }
 
     /// Test builds only: when this instance wrote the code's figures to
@@ -162,15 +176,13 @@ impl Ledger {
     pub(super) fn handle_figure_writes(&self, code: &Code) -> std::result::Result<Response, Problem> {
         self.stored(code)?;
         let written_at = self.figure_writes.borrow().clone();
-        json_response(
-            &json!({
-                "code": code,
-                "writes": written_at.len(),
-                "written_at": written_at,
-                "pending": self.figures.borrow().events(),
-            }),
-            200,
-        )
+        let writes = FigureWrites {
+            code: code.clone(),
+            writes: written_at.len(),
+            written_at,
+            pending: self.figures.borrow().events(),
+        };
+        json_response(&writes, 200)
     }
 
     #[cfg(feature = "conformance")]
@@ -184,10 +196,12 @@ impl Ledger {
         promocodes::testing::run_conformance(fresh);
         let rolled_back = fresh().failed_transaction_rolls_back()?;
         self.cache.borrow_mut().store = None;
-        json_response(
-            &json!({ "conformance": "passed", "store": "sqlite", "failed_transaction_rolled_back": rolled_back }),
-            200,
-        )
+        let answer = Conformance {
+            conformance: "passed",
+            store: "sqlite",
+            failed_transaction_rolled_back: rolled_back,
+        };
+        json_response(&answer, 200)
     }
 }
 
@@ -200,4 +214,35 @@ fn store_of_campaign(ledger: &Ledger, code: &Code) -> std::result::Result<Option
         .campaign()?
         .is_some_and(|stored| stored.campaign.id() == code && !store.has_campaign_code(code).unwrap_or(false));
     Ok(is_campaign.then_some(store))
+}
+
+/// The log line of holds that expired: `{"code": ...}` or `{"campaign": ...}`, with `op`, `outcome`, `holds`.
+#[derive(serde::Serialize)]
+struct ExpiryLog<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<&'a Code>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    campaign: Option<&'a Code>,
+    op: &'static str,
+    outcome: &'static str,
+    holds: u64,
+}
+
+impl<'a> ExpiryLog<'a> {
+    /// The line for `holds` expired holds of a code (`whose` `code`) or a campaign.
+    fn of(whose: &'static str, id: &'a Code, holds: u64) -> String {
+        let (code, campaign) = if whose == "code" {
+            (Some(id), None)
+        } else {
+            (None, Some(id))
+        };
+        let line = ExpiryLog {
+            code,
+            campaign,
+            op: "expire",
+            outcome: "expired",
+            holds,
+        };
+        serde_json::to_string(&line).unwrap_or_default()
+    }
 }

@@ -18,7 +18,7 @@ use promocodes::wire::OutcomeLine;
 use promocodes::{capture, hold, release, CaptureOptions, Code, RedemptionError};
 use promocodes::{HoldOptions, IdempotencyKey, PromoCode, RedemptionStore};
 use promocodes::{Money, Timestamp};
-use serde_json::{json, Value};
+use serde_json::Value;
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
 use crate::etag::{self, Condition, ETAG_HEADER};

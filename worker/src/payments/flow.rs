@@ -4,16 +4,18 @@
 //! events arrive. A full refund is final for its payment, and so is a refused
 //! payment capture for its key.
 
+use promocodes::wire::{Charged, PaymentRefusal, PaymentReleased, WebhookAction, WebhookAnswer};
+use promocodes::Rejection;
 use promocodes::{capture, Basket, CaptureOptions, Code, Currency, CustomerId, IdempotencyKey, Line, Money};
 use promocodes::{Quote, RedemptionError, RedemptionStore, Reservation, ReservationState, Timestamp};
-use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 use worker::Response;
 
 use crate::ledger::{json_response, log, now, Ledger, OUTCOME};
 use crate::problem::Problem;
 use crate::sqlite::SqliteRedemptionStore;
 use crate::stats::Event;
+
+pub use promocodes::wire::{PaymentCapture, PaymentRelease};
 
 impl Ledger {
     /// A payment provider's confirmation (the Stripe webhook): the money has
@@ -28,7 +30,11 @@ impl Ledger {
         let at = now()?;
         // A full refund is final for its payment, whatever came before it: nothing is captured.
         if let Some(released) = store.final_payment(&code, &payment_key)? {
-            return self.payment_replayed(&code, payment, at, "released", json!({ "release": released }));
+            let answer = WebhookAnswer {
+                release: Some(payment_released(released)?),
+                ..WebhookAnswer::new(WebhookAction::Released)
+            };
+            return self.payment_replayed(&code, payment, at, answer);
         }
         let mut key = payment_key.clone();
         let mut earlier = store.reservation(&code, &key)?;
@@ -41,10 +47,16 @@ impl Ledger {
         }
         // A refused payment capture is final for its key: the operator may have refunded it.
         if let Some(refusal) = store.refusal(&code, &key)? {
-            let detail = json!({ "rejection": refusal["rejection"], "detail": refusal["detail"] });
-            return self.payment_replayed(&code, payment, at, "refused", detail);
+            let refusal: PaymentRefusal =
+                serde_json::from_value(refusal).map_err(|e| Problem::Internal(e.to_string()))?;
+            let answer = WebhookAnswer {
+                rejection: Some(refusal.rejection),
+                detail: Some(refusal.detail),
+                ..WebhookAnswer::new(WebhookAction::Refused)
+            };
+            return self.payment_replayed(&code, payment, at, answer);
         }
-        let refuse = |rejection: Option<&str>, detail: String, quote: Option<&promocodes::Quote>| {
+        let refuse = |rejection: Option<Rejection>, detail: String, quote: Option<&promocodes::Quote>| {
             self.refuse_payment(&store, &code, &key, payment, at, rejection, detail, quote)
         };
         let customer = match payment.customer.as_deref().map(CustomerId::parse).transpose() {
@@ -76,10 +88,10 @@ impl Ledger {
         let result = capture(&definition.promo, &*store, customer.as_ref(), &basket, at, options);
         match result {
             Ok(receipt) => {
-                let (event, outcome, status) = if receipt.replayed {
-                    (Event::Replay, "replayed", "replayed")
+                let (event, outcome, action) = if receipt.replayed {
+                    (Event::Replay, "replayed", WebhookAction::Replayed)
                 } else {
-                    (Event::Capture, "captured", "captured")
+                    (Event::Capture, "captured", WebhookAction::Captured)
                 };
                 self.count(event, 1, at);
                 if !receipt.replayed {
@@ -89,7 +101,11 @@ impl Ledger {
                 if !receipt.replayed {
                     self.note_counts_changed(&definition.promo, receipt.usage.total(), false);
                 }
-                json_response(&json!({ "received": true, "action": status, "receipt": receipt }), 200)
+                let answer = WebhookAnswer {
+                    receipt: Some(receipt),
+                    ..WebhookAnswer::new(action)
+                };
+                json_response(&answer, 200)
             }
             Err(RedemptionError::Conflict(conflict)) => {
                 self.count(Event::Conflict, 1, at);
@@ -98,7 +114,7 @@ impl Ledger {
             }
             Err(RedemptionError::Store(err)) => Err(Problem::Store(err)),
             Err(RedemptionError::Rejected(stale)) => {
-                let rejection = stale.rejection().code();
+                let rejection = stale.rejection();
                 refuse(Some(rejection), stale.rejected.message().to_owned(), Some(&stale.quote))
             }
             Err(other) => refuse(None, other.to_string(), None),
@@ -106,21 +122,21 @@ impl Ledger {
     }
 
     /// Answers a payment event that finds its payment settled for good (a
-    /// refund before it, or a refused capture): 200, `replayed`, nothing recorded.
+    /// refund before it, or a refused capture): 200, `answer` marked
+    /// `replayed`, nothing recorded.
     pub(crate) fn payment_replayed(
         &self,
         code: &Code,
         payment: &PaymentCapture,
         at: Timestamp,
-        action: &str,
-        fields: Value,
+        answer: WebhookAnswer,
     ) -> std::result::Result<Response, Problem> {
         self.count(Event::Replay, 1, at);
         log(code, "capture", "replayed", Some(("event", payment.event_id.as_str())));
-        let mut answer = json!({ "received": true, "action": action, "replayed": true });
-        if let (Some(answer), Value::Object(fields)) = (answer.as_object_mut(), fields) {
-            answer.extend(fields);
-        }
+        let answer = WebhookAnswer {
+            replayed: Some(true),
+            ..answer
+        };
         json_response(&answer, 200)
     }
 
@@ -133,33 +149,30 @@ impl Ledger {
         key: &IdempotencyKey,
         payment: &PaymentCapture,
         at: Timestamp,
-        rejection: Option<&str>,
+        rejection: Option<Rejection>,
         detail: String,
         quote: Option<&promocodes::Quote>,
     ) -> std::result::Result<Response, Problem> {
-        let refusal = json!({
-            "customer": payment.customer,
-            "rejection": rejection,
-            "detail": detail,
-            "charged": { "amount": payment.charged, "currency": payment.currency },
-            "event_id": payment.event_id,
-            "refused_at": at,
-            "quote": quote,
-        });
+        let refusal = PaymentRefusal {
+            customer: payment.customer.clone(),
+            rejection,
+            detail: detail.clone(),
+            charged: Charged {
+                amount: payment.charged.clone(),
+                currency: payment.currency.clone(),
+            },
+            event_id: payment.event_id.clone(),
+            refused_at: at,
+            quote: quote.cloned(),
+        };
+        let refusal = serde_json::to_value(&refusal).map_err(|e| Problem::Internal(e.to_string()))?;
         let first = store.record_refusal(code, key, &refusal)?;
+        let slug = rejection.map_or("invalid_request", Rejection::code);
         if first {
-            self.count(
-                Event::Rejected("captures", rejection.unwrap_or("invalid_request")),
-                1,
-                at,
-            );
+            self.count(Event::Rejected("captures", slug), 1, at);
         }
-        log(
-            code,
-            "capture",
-            "refused_after_payment",
-            Some(("rejection", rejection.unwrap_or("invalid_request"))),
-        );
+        log(code, "capture", "refused_after_payment", Some(("rejection", slug)));
+        // The log line the Worker writes: the payment's fields added.
         OUTCOME.with(|slot| {
             if let Some(line) = slot.borrow_mut().as_mut() {
                 line.payment = Some(key.as_str().to_owned());
@@ -167,10 +180,13 @@ impl Ledger {
                 line.detail = Some(detail.clone());
             }
         });
-        json_response(
-            &json!({ "received": true, "action": "refused", "rejection": rejection, "detail": detail, "replayed": !first }),
-            200,
-        )
+        let answer = WebhookAnswer {
+            rejection: Some(rejection),
+            detail: Some(detail),
+            replayed: Some(!first),
+            ..WebhookAnswer::new(WebhookAction::Refused)
+        };
+        json_response(&answer, 200)
     }
 
     /// A payment provider's "give the use back" (the Stripe webhook): the
@@ -188,10 +204,12 @@ impl Ledger {
             let at = now()?;
             self.count(Event::Replay, 1, at);
             log(&code, "release", "replayed", None);
-            return json_response(
-                &json!({ "received": true, "action": "released", "release": released, "replayed": true }),
-                200,
-            );
+            let answer = WebhookAnswer {
+                release: Some(payment_released(released)?),
+                replayed: Some(true),
+                ..WebhookAnswer::new(WebhookAction::Released)
+            };
+            return json_response(&answer, 200);
         }
         let paid = paid_after_release(&payment_key)?;
         let key = if store.reservation(&code, &paid)?.is_some() {
@@ -211,13 +229,16 @@ impl Ledger {
             if store.reservation(&code, &key)?.is_none() {
                 let at = now()?;
                 if let Some(released) = store.record_unpaid_refund(&code, &payment_key, &reason, at)? {
-                    let replayed = released["replayed"].as_bool().unwrap_or(false);
+                    let released = payment_released(released)?;
+                    let replayed = released.replayed;
                     self.count(if replayed { Event::Replay } else { Event::Release }, 1, at);
                     log(&code, "release", if replayed { "replayed" } else { "released" }, None);
-                    return json_response(
-                        &json!({ "received": true, "action": "released", "release": released, "replayed": replayed }),
-                        200,
-                    );
+                    let answer = WebhookAnswer {
+                        release: Some(released),
+                        replayed: Some(replayed),
+                        ..WebhookAnswer::new(WebhookAction::Released)
+                    };
+                    return json_response(&answer, 200);
                 }
             }
             let response = self.release_answer(&code, &key, Some(&reason))?;
@@ -232,32 +253,11 @@ impl Ledger {
                     key.as_str()
                 );
                 log(&code, "release", "ignored", Some(("why", why.as_str())));
-                return json_response(&json!({ "received": true, "action": "ignored", "why": why }), 200);
+                return json_response(&WebhookAnswer::ignored(why), 200);
             }
         }
         self.release_answer(&code, &key, Some(&reason))
     }
-}
-
-/// What the Worker forwards of a payment provider's confirmation: the code,
-/// the payment's id as the key, and the metadata's customer and basket as
-/// given (the object reads them, so that a bad one is recorded, not lost).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct PaymentCapture {
-    /// The code from the metadata, normalised.
-    pub code: String,
-    /// The payment's id (`pi_...`): the capture's idempotency key.
-    pub key: String,
-    /// The metadata's customer, if any.
-    pub customer: Option<String>,
-    /// The metadata's basket (JSON text), if any.
-    pub basket: Option<String>,
-    /// The amount charged, in major units (`"72.00"`).
-    pub charged: String,
-    /// Its currency (`"EUR"`).
-    pub currency: String,
-    /// The provider's event id, for the record.
-    pub event_id: String,
 }
 
 /// The suffix of the second key a payment is captured under when its first
@@ -286,21 +286,10 @@ pub(crate) fn released_hold(reservation: &Reservation) -> bool {
     reservation.state == ReservationState::Released && reservation.was == Some(ReservationState::Held)
 }
 
-/// What the Worker forwards of a payment provider's "give the use back":
-/// the code, the payment's id, the reason, and whether only a hold may be
-/// released (a failed or cancelled payment) or a capture too (a refund).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct PaymentRelease {
-    /// The code, normalised.
-    pub code: String,
-    /// The payment's id (`pi_...`).
-    pub key: String,
-    /// Why, for the record.
-    pub reason: String,
-    /// True for `payment_intent.canceled` and `payment_intent.payment_failed`:
-    /// they release a hold, never a capture (Stripe does not order its
-    /// events, so a late `payment_failed` can arrive after the retry that paid).
-    pub holds_only: bool,
+/// A release the store wrote as JSON (a refund made final, or recorded
+/// before anything was held or captured), read as the answer's `release`.
+fn payment_released(released: serde_json::Value) -> std::result::Result<PaymentReleased, Problem> {
+    serde_json::from_value(released).map_err(|e| Problem::Internal(e.to_string()))
 }
 
 /// The basket a quote was made for, as far as a capture needs it: the same

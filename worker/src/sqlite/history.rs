@@ -2,41 +2,23 @@
 //! payment captures, and the payments a full refund made final.
 
 use super::*;
+use promocodes::wire::{
+    CampaignRecord, HistoryRecord, RecordedRedemption, RefundBeforePayment, Refused, RefusedPaymentCapture,
+};
 
-/// One reservation in the admin list.
-#[derive(Debug, Clone, Serialize)]
-pub struct RecordedRedemption {
-    /// Its position in the code's history (the pagination cursor).
-    pub seq: i64,
-    /// The key it was recorded under, if any.
-    pub idempotency_key: Option<String>,
-    /// `held`, `captured`, `released` or `expired`, at the moment of the listing.
-    pub state: ReservationState,
-    /// Who redeemed, if known.
-    pub customer: Option<CustomerId>,
-    /// What is charged.
-    pub quote: promocodes::Quote,
-    /// The counts right after its last change (`discounted` as money in the quote's currency).
-    pub usage: promocodes::UsageInCurrency,
-    /// When a hold stops counting.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub expires_at: Option<Timestamp>,
-    /// When it was captured.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub captured_at: Option<Timestamp>,
-    /// When it was released.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub released_at: Option<Timestamp>,
-    /// Why it was released.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// What it was when released.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub was: Option<ReservationState>,
-    /// For a capture under the key of an expired hold: when that hold expired
-    /// (the hold stays in the history, `expired`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hold_expired_at: Option<Timestamp>,
+/// A payment a full refund made final, as the store records and answers it
+/// (a release's answer: `key`, `state`, `was`, `released_at`, `reason`,
+/// `usage`, `replayed`); `usage` is [`UsageCounts`] for a refund recorded
+/// before its payment, the counts in the quote's currency otherwise.
+#[derive(Serialize, Deserialize)]
+struct FinalRelease<U> {
+    key: Option<IdempotencyKey>,
+    state: ReservationState,
+    was: Option<ReservationState>,
+    released_at: Option<Timestamp>,
+    reason: Option<String>,
+    usage: U,
+    replayed: bool,
 }
 
 impl SqliteRedemptionStore {
@@ -53,7 +35,7 @@ impl SqliteRedemptionStore {
         after: i64,
         limit: u32,
         now: Timestamp,
-    ) -> Result<(Vec<serde_json::Value>, bool), StoreError> {
+    ) -> Result<(Vec<HistoryRecord>, bool), StoreError> {
         let rows: Vec<ListRow> = self
             .sql
             .exec(
@@ -80,7 +62,7 @@ impl SqliteRedemptionStore {
         after: i64,
         limit: u32,
         now: Timestamp,
-    ) -> Result<(Vec<serde_json::Value>, bool), StoreError> {
+    ) -> Result<(Vec<CampaignRecord>, bool), StoreError> {
         #[derive(Deserialize)]
         struct CodeRow {
             code: String,
@@ -95,53 +77,53 @@ impl SqliteRedemptionStore {
             )
             .and_then(|c| c.to_array())
             .map_err(backend)?;
-        let seqs: Vec<i64> = rows.iter().map(|row| row.seq).collect();
-        let (mut items, more) = self.listed(rows, limit, now)?;
-        for (item, seq) in items.iter_mut().zip(seqs) {
-            let code: CodeRow = self
-                .sql
-                .exec("SELECT code FROM redemptions WHERE seq = ?", vec![seq.into()])
-                .and_then(|c| c.one())
-                .map_err(backend)?;
-            item["code"] = json!(code.code);
-        }
+        let (records, more) = self.listed(rows, limit, now)?;
+        let items = records
+            .into_iter()
+            .map(|record| {
+                let row: CodeRow = self
+                    .sql
+                    .exec("SELECT code FROM redemptions WHERE seq = ?", vec![record.seq().into()])
+                    .and_then(|c| c.one())
+                    .map_err(backend)?;
+                let code = Code::parse(&row.code).map_err(backend)?;
+                Ok(CampaignRecord { record, code })
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
         Ok((items, more))
     }
 
     /// The listed form of history rows: at most `limit`, and whether more follow.
-    fn listed(
-        &self,
-        rows: Vec<ListRow>,
-        limit: u32,
-        now: Timestamp,
-    ) -> Result<(Vec<serde_json::Value>, bool), StoreError> {
+    fn listed(&self, rows: Vec<ListRow>, limit: u32, now: Timestamp) -> Result<(Vec<HistoryRecord>, bool), StoreError> {
         let more = rows.len() > limit as usize;
         let items = rows
             .into_iter()
             .take(limit as usize)
             .map(|row| {
                 if row.state == REFUNDED_UNPAID {
-                    let mut released: serde_json::Value = serde_json::from_str(&row.reservation).map_err(backend)?;
-                    let key = released["key"].take();
-                    let listed = json!({
-                        "seq": row.seq,
-                        "idempotency_key": key,
-                        "state": ReservationState::Released,
-                        "usage": released["usage"].take(),
-                        "released_at": released["released_at"].take(),
-                        "reason": released["reason"].take(),
-                    });
-                    return Ok(listed);
+                    let released: FinalRelease<UsageCounts> =
+                        serde_json::from_str(&row.reservation).map_err(backend)?;
+                    return Ok(HistoryRecord::RefundBeforePayment(RefundBeforePayment {
+                        seq: row.seq,
+                        idempotency_key: released.key.ok_or_else(|| backend("a refund without its payment"))?,
+                        state: ReservationState::Released,
+                        usage: released.usage,
+                        released_at: released
+                            .released_at
+                            .ok_or_else(|| backend("a refund without its time"))?,
+                        reason: released.reason.unwrap_or_default(),
+                    }));
                 }
                 if row.state == REFUSED {
-                    let mut refusal: serde_json::Value = serde_json::from_str(&row.reservation).map_err(backend)?;
-                    refusal["seq"] = row.seq.into();
-                    refusal["idempotency_key"] = row.idempotency_key.into();
-                    refusal["state"] = REFUSED.into();
-                    return Ok(refusal);
+                    return Ok(HistoryRecord::Refused(RefusedPaymentCapture {
+                        seq: row.seq,
+                        idempotency_key: row.idempotency_key,
+                        state: Refused::Refused,
+                        refusal: serde_json::from_str(&row.reservation).map_err(backend)?,
+                    }));
                 }
                 let r: Reservation = serde_json::from_str(&row.reservation).map_err(backend)?;
-                let item = RecordedRedemption {
+                Ok(HistoryRecord::Redemption(Box::new(RecordedRedemption {
                     seq: row.seq,
                     idempotency_key: row.idempotency_key,
                     state: r.state_at(now),
@@ -154,8 +136,7 @@ impl SqliteRedemptionStore {
                     reason: r.reason,
                     was: r.was,
                     hold_expired_at: r.hold_expired_at,
-                };
-                serde_json::to_value(item).map_err(backend)
+                })))
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
         Ok((items, more))
@@ -249,21 +230,25 @@ impl SqliteRedemptionStore {
         let Some(row) = rows.into_iter().next() else {
             return Ok(None);
         };
-        let mut answer = if row.state == REFUNDED_UNPAID {
-            serde_json::from_str(&row.reservation).map_err(backend)?
+        let answer = if row.state == REFUNDED_UNPAID {
+            let recorded: FinalRelease<UsageCounts> = serde_json::from_str(&row.reservation).map_err(backend)?;
+            serde_json::to_value(FinalRelease {
+                replayed: true,
+                ..recorded
+            })
         } else {
             let released: Reservation = serde_json::from_str(&row.reservation).map_err(backend)?;
-            json!({
-                "key": released.key,
-                "state": released.state,
-                "was": released.was,
-                "released_at": released.released_at,
-                "reason": released.reason,
-                "usage": released.usage.in_currency(released.quote.total().currency()),
+            serde_json::to_value(FinalRelease {
+                usage: released.usage.in_currency(released.quote.total().currency()),
+                key: released.key,
+                state: released.state,
+                was: released.was,
+                released_at: released.released_at,
+                reason: released.reason,
+                replayed: true,
             })
         };
-        answer["replayed"] = true.into();
-        Ok(Some(answer))
+        answer.map(Some).map_err(backend)
     }
 
     /// Makes the payment `payment` final: a full refund released the record
@@ -316,15 +301,16 @@ impl SqliteRedemptionStore {
                 if self.keyed(code, payment)?.is_some() {
                     return Ok(None);
                 }
-                let answer = json!({
-                    "key": payment,
-                    "state": ReservationState::Released,
-                    "was": null,
-                    "released_at": now,
-                    "reason": reason,
-                    "usage": self.usage(&counter, through, None, now)?,
-                    "replayed": false,
-                });
+                let answer = serde_json::to_value(FinalRelease {
+                    key: Some(payment.clone()),
+                    state: ReservationState::Released,
+                    was: None,
+                    released_at: Some(now),
+                    reason: Some(reason.to_owned()),
+                    usage: self.usage(&counter, through, None, now)?,
+                    replayed: false,
+                })
+                .map_err(rust_error)?;
                 let known = self
                     .sql
                     .exec(

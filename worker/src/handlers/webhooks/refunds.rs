@@ -11,11 +11,11 @@
 //! and the refund that follows finds them: each code's object orders the two
 //! (a refund before the capture is final there too).
 
+use promocodes::wire::{CodeRelease, WebhookAction, WebhookAnswer};
 use promocodes::Code;
-use serde_json::json;
 use worker::{Env, Response};
 
-use super::{is_known, release_one, to_catalog, Answer};
+use super::{is_known, release_one, to_catalog, Answer, WebhookLine};
 use crate::catalog;
 use crate::payments;
 use crate::problem::Problem;
@@ -47,13 +47,17 @@ pub(super) fn refund_first(event_id: &str, payment: &str) -> Answer {
         "no code is known for {payment} yet: the full refund is recorded as final, \
          and its payment_intent.succeeded will capture nothing"
     );
-    worker::console_log!(
-        "{}",
-        json!({ "op": "webhook", "event": event_id, "payment": payment, "outcome": "refunded_first", "why": why })
-    );
-    Ok(Response::from_json(
-        &json!({ "received": true, "action": "released", "why": why }),
-    )?)
+    WebhookLine {
+        payment: Some(payment),
+        why: Some(&why),
+        ..WebhookLine::new(event_id, "refunded_first")
+    }
+    .write();
+    let answer = WebhookAnswer {
+        why: Some(why),
+        ..WebhookAnswer::new(WebhookAction::Released)
+    };
+    Ok(Response::from_json(&answer)?)
 }
 
 /// A payment's success meets a full refund of it in the catalog (see
@@ -82,8 +86,10 @@ pub(super) async fn refunded_before(
     let mut releases = Vec::with_capacity(codes.len());
     for code in codes {
         if !is_known(env, code).await? {
-            releases
-                .push(json!({ "code": code, "action": "ignored", "why": format!("no promo code {code} is defined") }));
+            releases.push(CodeRelease::ignored(
+                code.clone(),
+                format!("no promo code {code} is defined"),
+            ));
             continue;
         }
         let release = payments::flow::PaymentRelease {
@@ -98,17 +104,23 @@ pub(super) async fn refunded_before(
             Err(response) => return Ok(Some(response)),
         }
     }
-    worker::console_log!(
-        "{}",
-        json!({ "op": "webhook", "event": event_id, "payment": payment, "outcome": "replayed", "why": "refunded before" })
-    );
-    let mut answer = json!({ "received": true, "action": "released", "replayed": true });
-    match releases.as_slice() {
-        [one] if codes.len() == 1 => match one.get("release") {
-            Some(release) => answer["release"] = release.clone(),
-            None => answer["why"] = one["why"].clone(),
+    WebhookLine {
+        payment: Some(payment),
+        why: Some("refunded before"),
+        ..WebhookLine::new(event_id, "replayed")
+    }
+    .write();
+    let mut answer = WebhookAnswer {
+        replayed: Some(true),
+        ..WebhookAnswer::new(WebhookAction::Released)
+    };
+    match <[CodeRelease; 1]>::try_from(releases) {
+        Ok([one]) if codes.len() == 1 => match one.release {
+            Some(release) => answer.release = Some(release),
+            None => answer.why = one.why,
         },
-        _ => answer["releases"] = json!(releases),
+        Ok(one) => answer.releases = Some(one.into()),
+        Err(releases) => answer.releases = Some(releases),
     }
     Ok(Some(Response::from_json(&answer)?))
 }
