@@ -2,7 +2,9 @@
 //! code's object, which decides each with the core.
 
 use promocodes::api::{names_several_codes, BasketRequest, BasketRequestKind, ReleaseRequest, StackRequest};
-use promocodes::wire::{ProblemDetails, ReleaseCall, StackCodeCall, StackHolds, StackPartAnswer, StackPartCall};
+use promocodes::wire::{
+    OutcomeLine, ProblemDetails, ReleaseCall, StackCodeCall, StackHolds, StackPartAnswer, StackPartCall,
+};
 use promocodes::wire::{StackReceipts, StackReleases};
 use promocodes::{Code, CustomerId, Hold, IdempotencyKey, Quote, Receipt, Stack, StackResumeError, UsageCounts};
 use serde::de::DeserializeOwned;
@@ -312,10 +314,14 @@ pub async fn logged_if_refused(op: &str, answer: impl std::future::Future<Output
             Problem::UnknownCode(code) => Some(code),
             _ => None,
         };
-        // A log line, not an answer: written as it is, never read back.
-        let line =
-            serde_json::json!({ "code": code, "op": op, "outcome": "problem", "problem": problem.slug(), "ms": ms });
-        worker::console_log!("{line}");
+        let line = OutcomeLine {
+            problem: Some(problem.slug().to_owned()),
+            ms: Some(ms),
+            ..OutcomeLine::new(code.map(Code::as_str), op, "problem")
+        };
+        if let Ok(line) = serde_json::to_string(&line) {
+            worker::console_log!("{line}");
+        }
     }
     answer
 }
