@@ -39,25 +39,16 @@ struct ReleasedRepr {
 /// A release read back keeps the currency its `usage.discounted` was written in, to write it so again.
 impl<'de> Deserialize<'de> for Released {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Released, D::Error> {
-        let ReleasedRepr {
-            key,
-            state,
-            was,
-            released_at,
-            reason,
-            usage,
-            replayed,
-        } = Deserialize::deserialize(deserializer)?;
-        let (usage, currency) = (usage.0, usage.1);
+        let repr: ReleasedRepr = Deserialize::deserialize(deserializer)?;
         Ok(Released {
-            key,
-            state,
-            was,
-            released_at,
-            reason,
-            usage,
-            replayed,
-            currency,
+            key: repr.key,
+            state: repr.state,
+            was: repr.was,
+            released_at: repr.released_at,
+            reason: repr.reason,
+            usage: repr.usage.0,
+            replayed: repr.replayed,
+            currency: repr.usage.1,
         })
     }
 }

@@ -7,7 +7,9 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::{Code, IdempotencyKey, Money, Quote, Receipt, Rejection, ReservationState, StackRefusal, Timestamp};
+use crate::{
+    Code, IdempotencyKey, Quote, Receipt, Rejection, Released, ReservationState, StackRefusal, Timestamp, UsageCounts,
+};
 
 /// What the Worker forwards of a payment provider's confirmation: the code,
 /// the payment's id as the key, and the metadata's customer and basket as
@@ -217,7 +219,7 @@ impl CodeRelease {
             PaymentReleaseAnswer::Released(release) => CodeRelease {
                 code,
                 action: WebhookAction::Released,
-                release: Some(release),
+                release: Some(PaymentReleased::Release(release)),
                 replayed: None,
                 why: None,
             },
@@ -235,57 +237,51 @@ pub enum PaymentReleaseAnswer {
     /// release (`ignored`).
     Settled(Box<WebhookAnswer>),
     /// The use given back, as `POST /v1/releases` answers it.
-    Released(PaymentReleased),
+    Released(Released),
 }
 
 /// A use given back under a payment (`release`): as a release answers it,
-/// or a full refund recorded before anything was held or captured (then
-/// `was` is `null`).
+/// or a full refund recorded before anything was held or captured.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PaymentReleased {
+    /// The use given back, as `POST /v1/releases` answers it.
+    Release(Released),
+    /// A full refund recorded before anything was held or captured under its payment.
+    BeforePayment(UnpaidRefund),
+}
+
+impl PaymentReleased {
+    /// True when it had been released before: nothing changed.
+    pub fn replayed(&self) -> bool {
+        match self {
+            PaymentReleased::Release(released) => released.replayed,
+            PaymentReleased::BeforePayment(refund) => refund.replayed,
+        }
+    }
+}
+
+/// A full refund recorded before anything was held or captured under its
+/// payment: a [`Released`] whose `was` is `null` (nothing was held or
+/// captured), which a [`Released`] cannot carry; its `usage.discounted` is a
+/// decimal string, no currency being known.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PaymentReleased {
-    /// The key that was released (the payment's id, or `<id>:paid`).
+pub struct UnpaidRefund {
+    /// The key that was released (the payment's id).
     pub key: IdempotencyKey,
     /// `released`.
     pub state: ReservationState,
-    /// What it was: `held` or `captured`; `null` for a full refund that came
-    /// before anything was held or captured under its payment.
-    pub was: Option<ReservationState>,
+    /// Always `null`: nothing was held or captured under the payment.
+    pub was: (),
     /// When it was released.
     pub released_at: Timestamp,
     /// Why, if a reason was given.
     pub reason: Option<String>,
     /// The counts right after the release.
-    pub usage: ReleasedUsage,
+    pub usage: UsageCounts,
     /// True when it had been released before: nothing changed.
     pub replayed: bool,
-}
-
-/// The counts in a [`PaymentReleased`], as the object wrote them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ReleasedUsage {
-    /// Redemptions counting now, by anyone.
-    pub total: u64,
-    /// Redemptions counting now by the customer (0 without one).
-    pub per_customer: u64,
-    /// The sum of the discounts of the uses counting.
-    pub discounted: Discounted,
-    /// For a campaign's code: the uses of the code itself.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub per_code: Option<u64>,
-}
-
-/// A sum of discounts: money in the use's currency, or a decimal string
-/// where no currency is known (a refund recorded before any payment) or the
-/// sum does not fit the currency's scale.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum Discounted {
-    /// Money in the use's currency.
-    Money(Money),
-    /// A decimal string (`"0"`, `"12.5"`).
-    Decimal(String),
 }
 
 /// A payment capture refused after the money moved, as the code's object
@@ -336,6 +332,8 @@ mod tests {
         ] {
             assert_eq!(roundtrip::<PaymentReleased>(json), json);
         }
+        let captured = r#"{"key":"pi_1","state":"released","was":"captured","released_at":"2026-01-01T00:00:00Z","reason":null,"usage":{"total":0,"per_customer":0,"discounted":{"amount":"8.00","currency":"EUR"}},"replayed":false}"#;
+        assert!(matches!(serde_json::from_str(captured).unwrap(), PaymentReleased::Release(_)));
     }
 
     #[test]

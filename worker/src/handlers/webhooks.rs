@@ -2,7 +2,7 @@
 //! find the code, and forward the capture or release to the code's object,
 //! which decides it ([`crate::ledger`]'s payment flow).
 
-use promocodes::wire::{CodeRefusal, CodeRelease, PaymentReleaseAnswer, WebhookAction, WebhookAnswer};
+use promocodes::wire::{CodeRefusal, CodeRelease, PaymentReleaseAnswer, PaymentReleased, WebhookAction, WebhookAnswer};
 use promocodes::{Basket, Code, Currency, CustomerId, IdempotencyKey, Money, Rejection, StackResumeError};
 use serde::Serialize;
 use worker::{Env, Request, Response};
@@ -176,7 +176,7 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
                         // cancelled payment may not release.
                         PaymentReleaseAnswer::Settled(answer) => *answer,
                         PaymentReleaseAnswer::Released(release) => WebhookAnswer {
-                            release: Some(release),
+                            release: Some(PaymentReleased::Release(release)),
                             ..WebhookAnswer::new(WebhookAction::Released)
                         },
                     };

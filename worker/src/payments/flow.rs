@@ -230,7 +230,7 @@ impl Ledger {
                 let at = now()?;
                 if let Some(released) = store.record_unpaid_refund(&code, &payment_key, &reason, at)? {
                     let released = payment_released(released)?;
-                    let replayed = released.replayed;
+                    let replayed = released.replayed();
                     self.count(if replayed { Event::Replay } else { Event::Release }, 1, at);
                     log(&code, "release", if replayed { "replayed" } else { "released" }, None);
                     let answer = WebhookAnswer {
