@@ -333,7 +333,10 @@ mod tests {
             assert_eq!(roundtrip::<PaymentReleased>(json), json);
         }
         let captured = r#"{"key":"pi_1","state":"released","was":"captured","released_at":"2026-01-01T00:00:00Z","reason":null,"usage":{"total":0,"per_customer":0,"discounted":{"amount":"8.00","currency":"EUR"}},"replayed":false}"#;
-        assert!(matches!(serde_json::from_str(captured).unwrap(), PaymentReleased::Release(_)));
+        assert!(matches!(
+            serde_json::from_str(captured).unwrap(),
+            PaymentReleased::Release(_)
+        ));
     }
 
     #[test]

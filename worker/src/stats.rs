@@ -14,7 +14,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use worker::SqlStorage;
 
 use crate::limits::PENDING_FIGURES_MAX;
@@ -212,43 +212,18 @@ pub fn prune(sql: &SqlStorage, minute: i64) -> worker::Result<()> {
 }
 
 /// One period's figures.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Figures {
-    /// New captures.
-    pub captures: i64,
-    /// Answers that replayed an earlier capture, hold or release (provider redeliveries, client retries).
-    pub replays: i64,
-    /// New holds.
-    pub holds: i64,
-    /// Releases of holds and captures.
-    pub releases: i64,
-    /// Holds that expired before they were captured or released.
-    pub expired: i64,
-    /// Requests that lost every compare-and-set attempt (409).
-    pub conflicts: i64,
-    /// Quotes priced.
-    pub quotes: i64,
-    /// Refusals by rejection code, per operation: `quotes`, `holds`, `captures`.
-    pub rejections: Rejections,
+    /// The counts as the answer writes them; its `discounted` and `returned`
+    /// are left out here and written by [`Figures::to_wire`] from the minor
+    /// units below.
+    pub counts: promocodes::wire::Figures,
     /// The discounts of new captures, in the minor units of the code's
     /// currency: the answer shows it as money ([`Figures::to_wire`]), for a
     /// code with a currency of its own.
-    #[serde(skip)]
     pub discounted: i64,
     /// The discounts of released captures, in the same units and shown the same way.
-    #[serde(skip)]
     pub returned: i64,
-}
-
-/// Refusals by rejection code, per operation.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Rejections {
-    /// On `POST /v1/quotes`.
-    pub quotes: BTreeMap<String, i64>,
-    /// On `POST /v1/holds`.
-    pub holds: BTreeMap<String, i64>,
-    /// On `POST /v1/captures` (and the webhooks' captures).
-    pub captures: BTreeMap<String, i64>,
 }
 
 impl Figures {
@@ -259,41 +234,30 @@ impl Figures {
     pub fn to_wire(&self, currency: Option<promocodes::Currency>) -> promocodes::wire::Figures {
         let money = |minor: i64| currency.and_then(|c| promocodes::Money::from_minor(i128::from(minor.max(0)), c));
         promocodes::wire::Figures {
-            captures: self.captures,
-            replays: self.replays,
-            holds: self.holds,
-            releases: self.releases,
-            expired: self.expired,
-            conflicts: self.conflicts,
-            quotes: self.quotes,
-            rejections: promocodes::wire::Rejections {
-                quotes: self.rejections.quotes.clone(),
-                holds: self.rejections.holds.clone(),
-                captures: self.rejections.captures.clone(),
-            },
             discounted: money(self.discounted),
             returned: money(self.returned),
+            ..self.counts.clone()
         }
     }
 
     fn add(&mut self, name: &str, n: i64) {
         match name {
-            "captures" => self.captures += n,
-            "replays" => self.replays += n,
-            "holds" => self.holds += n,
-            "releases" => self.releases += n,
-            "expired" => self.expired += n,
-            "conflicts" => self.conflicts += n,
-            "quotes" => self.quotes += n,
+            "captures" => self.counts.captures += n,
+            "replays" => self.counts.replays += n,
+            "holds" => self.counts.holds += n,
+            "releases" => self.counts.releases += n,
+            "expired" => self.counts.expired += n,
+            "conflicts" => self.counts.conflicts += n,
+            "quotes" => self.counts.quotes += n,
             "discounted" => self.discounted += n,
             "returned" => self.returned += n,
             other => {
                 let mut parts = other.splitn(3, '.');
                 if let (Some("rejected"), Some(op), Some(rejection)) = (parts.next(), parts.next(), parts.next()) {
                     let group = match op {
-                        "quotes" => &mut self.rejections.quotes,
-                        "holds" => &mut self.rejections.holds,
-                        _ => &mut self.rejections.captures,
+                        "quotes" => &mut self.counts.rejections.quotes,
+                        "holds" => &mut self.counts.rejections.holds,
+                        _ => &mut self.counts.rejections.captures,
                     };
                     *group.entry(rejection.to_owned()).or_default() += n;
                 }
@@ -422,12 +386,15 @@ mod tests {
         pending.add(Event::Quote, 1, 1_000 - WINDOW_MINUTES);
         pending.add(Event::Rejected("quotes", "expired"), 2, 1_000);
         let (mut total, mut recent) = (Figures::default(), Figures::default());
-        total.quotes = 10;
+        total.counts.quotes = 10;
         pending.add_to(&mut total, &mut recent, 1_000);
-        assert_eq!(total.quotes, 15);
-        assert_eq!(recent.quotes, 4, "a minute out of the window counts in the total only");
-        assert_eq!(total.rejections.quotes["expired"], 2);
-        assert_eq!(recent.rejections.quotes["expired"], 2);
+        assert_eq!(total.counts.quotes, 15);
+        assert_eq!(
+            recent.counts.quotes, 4,
+            "a minute out of the window counts in the total only"
+        );
+        assert_eq!(total.counts.rejections.quotes["expired"], 2);
+        assert_eq!(recent.counts.rejections.quotes["expired"], 2);
     }
 
     #[test]
@@ -442,11 +409,11 @@ mod tests {
         ] {
             figures.add(&event.name(), n);
         }
-        assert_eq!(figures.captures, 30);
-        assert_eq!(figures.replays, 5);
-        assert_eq!(figures.conflicts, 1);
-        assert_eq!(figures.rejections.captures["exhausted"], 7);
-        assert_eq!(figures.rejections.quotes["below_minimum"], 3);
-        assert!(figures.rejections.holds.is_empty());
+        assert_eq!(figures.counts.captures, 30);
+        assert_eq!(figures.counts.replays, 5);
+        assert_eq!(figures.counts.conflicts, 1);
+        assert_eq!(figures.counts.rejections.captures["exhausted"], 7);
+        assert_eq!(figures.counts.rejections.quotes["below_minimum"], 3);
+        assert!(figures.counts.rejections.holds.is_empty());
     }
 }
