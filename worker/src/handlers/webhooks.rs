@@ -493,13 +493,15 @@ async fn release_one(
     Ok(Ok(answer))
 }
 
-/// `payment_intent.canceled`, `payment_intent.payment_failed` or a full
-/// `charge.refunded` for a stack: every code's use under the payment given
-/// back, as each code's own release would (a failed or cancelled payment
-/// releases holds only), one answer per code (`releases`). `released` when
-/// any code gave a use back, `ignored` otherwise; a conflict or a store
-/// failure is answered as is, and the redelivery replays the codes done.
-async fn release_stack(env: &Env, event_id: &str, codes: &[Code], template: payments::flow::PaymentRelease) -> Answer {
+/// Each code's payment release under `template` (its `code` set to each
+/// code's), in order: `Ok` with every code's entry (`ignored` for a code not
+/// defined), or `Err` with the first object's answer that is a conflict or a
+/// store failure (the codes before it are done; a redelivery replays them).
+async fn release_codes(
+    env: &Env,
+    codes: &[Code],
+    template: &payments::flow::PaymentRelease,
+) -> std::result::Result<std::result::Result<Vec<CodeRelease>, Response>, Problem> {
     let mut releases = Vec::with_capacity(codes.len());
     for code in codes {
         if !is_known(env, code).await? {
@@ -515,9 +517,23 @@ async fn release_stack(env: &Env, event_id: &str, codes: &[Code], template: paym
         };
         match release_one(env, code, &release).await? {
             Ok(answer) => releases.push(answer),
-            Err(response) => return Ok(response),
+            Err(response) => return Ok(Err(response)),
         }
     }
+    Ok(Ok(releases))
+}
+
+/// `payment_intent.canceled`, `payment_intent.payment_failed` or a full
+/// `charge.refunded` for a stack: every code's use under the payment given
+/// back, as each code's own release would (a failed or cancelled payment
+/// releases holds only), one answer per code (`releases`). `released` when
+/// any code gave a use back, `ignored` otherwise; a conflict or a store
+/// failure is answered as is, and the redelivery replays the codes done.
+async fn release_stack(env: &Env, event_id: &str, codes: &[Code], template: payments::flow::PaymentRelease) -> Answer {
+    let releases = match release_codes(env, codes, &template).await? {
+        Ok(releases) => releases,
+        Err(response) => return Ok(response),
+    };
     let released = releases.iter().any(|r| r.action == WebhookAction::Released);
     if !released {
         WebhookLine {

@@ -15,7 +15,7 @@ use promocodes::wire::{CodeRelease, WebhookAction, WebhookAnswer};
 use promocodes::Code;
 use worker::{Env, Response};
 
-use super::{is_known, release_one, to_catalog, Answer, WebhookLine};
+use super::{release_codes, to_catalog, Answer, WebhookLine};
 use crate::catalog;
 use crate::payments;
 use crate::problem::Problem;
@@ -83,27 +83,17 @@ pub(super) async fn refunded_before(
     let Some(reason) = claimed.refunded else {
         return Ok(None);
     };
-    let mut releases = Vec::with_capacity(codes.len());
-    for code in codes {
-        if !is_known(env, code).await? {
-            releases.push(CodeRelease::ignored(
-                code.clone(),
-                format!("no promo code {code} is defined"),
-            ));
-            continue;
-        }
-        let release = payments::flow::PaymentRelease {
-            code: code.as_str().to_owned(),
-            key: payment.to_owned(),
-            reason: reason.clone(),
-            holds_only: false,
-        };
-        match release_one(env, code, &release).await? {
-            Ok(answer) => releases.push(answer),
-            // A conflict or a store failure: Stripe delivers again, and finds the refund again.
-            Err(response) => return Ok(Some(response)),
-        }
-    }
+    let template = payments::flow::PaymentRelease {
+        code: String::new(),
+        key: payment.to_owned(),
+        reason,
+        holds_only: false,
+    };
+    let releases = match release_codes(env, codes, &template).await? {
+        Ok(releases) => releases,
+        // A conflict or a store failure: Stripe delivers again, and finds the refund again.
+        Err(response) => return Ok(Some(response)),
+    };
     WebhookLine {
         payment: Some(payment),
         why: Some("refunded before"),
