@@ -23,6 +23,7 @@ pub use promocodes::wire::{
     CatalogCall, CatalogRoute, Change, Claim, Claimed, Entry, Page, Payment, Refund, Registered, Registration,
     Unregistration,
 };
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Method, Request, Response, Result, SqlStorage, State};
 
@@ -288,12 +289,29 @@ impl Catalog {
 
     /// One page of the campaigns' ids in order, and whether more follow.
     fn list_campaigns(&self, page: &Page) -> std::result::Result<Listed<String>, Problem> {
+        self.page(
+            "SELECT id, archived FROM campaigns WHERE id > ?1 AND substr(id, 1, length(?2)) = ?2
+               AND (?3 OR archived = 0) ORDER BY id LIMIT ?4",
+            page,
+            |row: CampaignRow| row.id,
+        )
+    }
+
+    /// One page of a listing `query`'s rows, each made an entry by `entry`,
+    /// and whether more follow. The query takes the page's `after` (`?1`),
+    /// `prefix` (`?2`), `archived` (`?3`) and one row more than the page
+    /// holds (`?4`), to tell whether more follow.
+    fn page<R: DeserializeOwned, T>(
+        &self,
+        query: &str,
+        page: &Page,
+        entry: impl FnMut(R) -> T,
+    ) -> std::result::Result<Listed<T>, Problem> {
         let limit = page.limit.clamp(1, MAX_PAGE);
-        let rows: Vec<CampaignRow> = self
+        let rows: Vec<R> = self
             .sql()?
             .exec(
-                "SELECT id, archived FROM campaigns WHERE id > ?1 AND substr(id, 1, length(?2)) = ?2
-                   AND (?3 OR archived = 0) ORDER BY id LIMIT ?4",
+                query,
                 vec![
                     page.after.clone().into(),
                     page.prefix.clone().into(),
@@ -303,10 +321,7 @@ impl Catalog {
             )?
             .to_array()?;
         let more = rows.len() > limit as usize;
-        Ok(Listed(
-            rows.into_iter().take(limit as usize).map(|r| r.id).collect(),
-            more,
-        ))
+        Ok(Listed(rows.into_iter().take(limit as usize).map(entry).collect(), more))
     }
 
     fn payment_row(&self, payment: &str) -> std::result::Result<Option<PaymentRow>, Problem> {
@@ -386,26 +401,13 @@ impl Catalog {
     /// One page in code order, and whether more follow. Pending rows are
     /// listed whatever their archived flag: the Worker checks them.
     fn list(&self, page: &Page) -> std::result::Result<Listed<Entry>, Problem> {
-        let limit = page.limit.clamp(1, MAX_PAGE);
-        let rows: Vec<Row> = self
-            .sql()?
-            .exec(
-                "SELECT code, pending, archived, campaign FROM codes
-                 WHERE code > ?1 AND substr(code, 1, length(?2)) = ?2 AND (?3 OR archived = 0 OR pending = 1)
-                   AND campaign IS NULL
-                 ORDER BY code LIMIT ?4",
-                vec![
-                    page.after.clone().into(),
-                    page.prefix.clone().into(),
-                    i64::from(page.archived).into(),
-                    (i64::from(limit) + 1).into(),
-                ],
-            )?
-            .to_array()?;
-        let more = rows.len() > limit as usize;
-        Ok(Listed(
-            rows.into_iter().take(limit as usize).map(Entry::from).collect(),
-            more,
-        ))
+        self.page::<Row, _>(
+            "SELECT code, pending, archived, campaign FROM codes
+             WHERE code > ?1 AND substr(code, 1, length(?2)) = ?2 AND (?3 OR archived = 0 OR pending = 1)
+               AND campaign IS NULL
+             ORDER BY code LIMIT ?4",
+            page,
+            Entry::from,
+        )
     }
 }
