@@ -57,6 +57,7 @@ pub mod bounded;
 pub mod catalog;
 pub mod clients;
 pub mod cors;
+pub mod csv;
 pub mod edge_cache;
 pub mod etag;
 pub mod handlers;

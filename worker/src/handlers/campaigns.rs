@@ -97,7 +97,7 @@ pub async fn get(env: &Env, id: &str) -> Answer {
 /// codes, each with its uses and active holds, and the cursor of the next.
 /// With `Accept: text/csv`, the whole campaign as CSV (`code,uses,held`, a
 /// header row), streamed a page of 1,000 codes at a time, each cell as
-/// [`csv_cell`] writes it (a code may start with `-`).
+/// [`csv_cell`](crate::csv::csv_cell) writes it (a code may start with `-`).
 pub async fn list_codes(req: &Request, env: &Env, id: &str) -> Answer {
     let id = path_code(id)?;
     known_campaign(env, &id).await?;
@@ -209,20 +209,10 @@ async fn known_campaign(env: &Env, id: &Code) -> std::result::Result<(), Problem
 /// The campaign's codes as CSV, streamed: each chunk one page from its object.
 fn csv(env: &Env, id: Code) -> Answer {
     let env = env.clone();
-    // The state: the cursor of the next page (empty for the first), or None when done.
-    let pages = futures_util::stream::unfold(Some(String::new()), move |cursor| {
+    crate::csv::stream(move |after| {
         let (env, id) = (env.clone(), id.clone());
-        async move {
-            let after = cursor?;
-            match csv_page(&env, &id, &after).await {
-                Ok((chunk, next)) => Some((Ok::<Vec<u8>, worker::Error>(chunk), next)),
-                Err(problem) => Some((Err(worker::Error::RustError(problem.body().to_string())), None)),
-            }
-        }
-    });
-    let mut response = Response::from_stream(pages)?;
-    response.headers_mut().set("content-type", "text/csv; charset=utf-8")?;
-    Ok(response)
+        async move { csv_page(&env, &id, &after).await }
+    })
 }
 
 /// One page of the CSV (with the header row before the first), and the next page's cursor.
@@ -244,42 +234,12 @@ async fn csv_page(env: &Env, id: &Code, after: &str) -> std::result::Result<(Vec
         text.push_str("code,uses,held\n");
     }
     for row in &page.codes {
-        text.push_str(&format!("{},{},{}\n", csv_cell(row.code.as_str()), row.uses, row.held));
+        text.push_str(&format!(
+            "{},{},{}\n",
+            crate::csv::csv_cell(row.code.as_str()),
+            row.uses,
+            row.held
+        ));
     }
     Ok((text.into_bytes(), page.next))
-}
-
-/// One CSV cell of text: a cell a spreadsheet would run as a formula (one
-/// that starts with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a
-/// leading `'`, as OWASP recommends against CSV injection and as the
-/// console's download writes it (`csvField` in `public/admin/admin.js`); a
-/// cell so changed, or with a `"`, a comma or a line break, is quoted
-/// (RFC 4180). Any other cell is written as it is.
-pub fn csv_cell(text: &str) -> String {
-    let formula = text.starts_with(['=', '+', '-', '@', '\t', '\r']);
-    let text = if formula { format!("'{text}") } else { text.to_owned() };
-    if formula || text.contains(['"', ',', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::csv_cell;
-
-    #[test]
-    fn csv_cells_a_spreadsheet_would_run_are_neutralised() {
-        assert_eq!(csv_cell("SP-AB12"), "SP-AB12");
-        assert_eq!(csv_cell("-A1"), "\"'-A1\"");
-        assert_eq!(csv_cell("=1+1"), "\"'=1+1\"");
-        assert_eq!(csv_cell("+1"), "\"'+1\"");
-        assert_eq!(csv_cell("@SUM(A1)"), "\"'@SUM(A1)\"");
-        assert_eq!(csv_cell("\tx"), "\"'\tx\"");
-        assert_eq!(csv_cell("\rx"), "\"'\rx\"");
-        assert_eq!(csv_cell("a,b"), "\"a,b\"");
-        assert_eq!(csv_cell("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(csv_cell("A-1"), "A-1", "only a leading sign is a formula");
-    }
 }

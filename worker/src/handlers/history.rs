@@ -5,11 +5,11 @@
 
 use promocodes::Code;
 use serde::Deserialize;
-use worker::{Env, Request, Response};
+use worker::{Env, Request};
 
-use super::campaigns::csv_cell;
 use super::Answer;
 use crate::clients::{call_campaign, to_ledger};
+use crate::csv::csv_cell;
 use crate::problem::Problem;
 use crate::protocol::Call;
 
@@ -56,20 +56,10 @@ pub fn wants_csv(req: &Request) -> worker::Result<bool> {
 /// A runtime error building the response; a page that fails later ends the stream.
 pub fn csv(env: &Env, whose: Whose) -> Answer {
     let env = env.clone();
-    // The state: the cursor of the next page (empty for the first), or None when done.
-    let pages = futures_util::stream::unfold(Some(String::new()), move |cursor| {
+    crate::csv::stream(move |after| {
         let (env, whose) = (env.clone(), whose.clone());
-        async move {
-            let after = cursor?;
-            match page(&env, &whose, &after).await {
-                Ok((chunk, next)) => Some((Ok::<Vec<u8>, worker::Error>(chunk), next)),
-                Err(problem) => Some((Err(worker::Error::RustError(problem.body().to_string())), None)),
-            }
-        }
-    });
-    let mut response = Response::from_stream(pages)?;
-    response.headers_mut().set("content-type", "text/csv; charset=utf-8")?;
-    Ok(response)
+        async move { page(&env, &whose, &after).await }
+    })
 }
 
 /// One page of the CSV (with the header row before the first), and the next page's cursor.
