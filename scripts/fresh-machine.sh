@@ -55,7 +55,7 @@ if [ -z "$warm" ]; then
   mkdir -p "$scratch/cargo-home" "$scratch/npm-cache"
   env_fresh+=(CARGO_HOME="$scratch/cargo-home" npm_config_cache="$scratch/npm-cache")
 fi
-for tool in wasm-bindgen wasm-pack worker-build; do
+for tool in wasm-bindgen wasm-pack; do
   if env "${env_fresh[@]}" bash -c "command -v $tool" >/dev/null; then
     log "$tool is still on PATH in the fresh environment: $(env "${env_fresh[@]}" bash -c "command -v $tool")"
     exit 1

@@ -30,6 +30,14 @@ if [ "${#need_apt[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
+# The format and lint stages: a rustup `minimal` profile has neither.
+for component in rustfmt clippy; do
+  if ! rustup component list --installed | grep -q "^$component"; then
+    log "rustup component add $component"
+    rustup component add "$component"
+  fi
+done
+
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   log "rustup target add wasm32-unknown-unknown"
   rustup target add wasm32-unknown-unknown

@@ -288,10 +288,17 @@ proptest! {
         let left = quote.baskets_applied_to(&case.basket).pop().expect("the tail's basket");
         let stack_key = key("stack");
         let options = CaptureOptions::new().idempotency_key(&stack_key);
-        match capture(&case.codes[order[at]], &case.store, case.customer.as_ref(), &left, now, options) {
+        let refused_code = &case.codes[order[at]];
+        let counted = case.store.usage_of(refused_code, case.customer.as_ref(), now).expect("the store answers");
+        match capture(refused_code, &case.store, case.customer.as_ref(), &left, now, options) {
             Err(RedemptionError::Rejected(rejected)) => prop_assert_eq!(rejected.rejection(), first.rejection()),
             other => prop_assert!(false, "{} was refused ({:?}) but its capture answered {other:?}", first.code(), first.rejection()),
         }
+        // Refused, so nothing recorded: the counts as they were, and nothing under the key.
+        let after = case.store.usage_of(refused_code, case.customer.as_ref(), now).expect("the store answers");
+        prop_assert_eq!(after, counted, "{}'s counts moved on a refusal", first.code());
+        let kept = case.store.reservation(refused_code.code(), &stack_key).expect("the store answers");
+        prop_assert!(kept.is_none(), "{} recorded a use under the key on a refusal", first.code());
     }
 }
 

@@ -7,9 +7,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::{
-    Code, IdempotencyKey, Quote, Receipt, Rejection, Released, ReservationState, StackRefusal, Timestamp, UsageCounts,
-};
+use crate::{Code, IdempotencyKey, Quote, Receipt, Rejection, Released, ReservationState, Timestamp, UsageCounts};
 
 /// What the Worker forwards of a payment provider's confirmation: the code,
 /// the payment's id as the key, and the metadata's customer and basket as
@@ -102,7 +100,7 @@ pub struct WebhookAnswer {
     /// A refused stack: every code that refused, and why (empty when the
     /// metadata itself was unusable: `detail` says why).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rejections: Option<Vec<CodeRefusal>>,
+    pub rejections: Option<Vec<super::RefusedCode>>,
     /// A stack's releases, one per code: what each code gave back under the payment.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub releases: Option<Vec<CodeRelease>>,
@@ -141,34 +139,6 @@ impl WebhookAnswer {
         WebhookAnswer {
             why: Some(why.into()),
             ..WebhookAnswer::new(WebhookAction::Ignored)
-        }
-    }
-}
-
-/// One code of a refused stack: the code, the rule that refused it, the code
-/// listed before it that it cannot combine with (`not_combinable`), and the
-/// buyer's sentence.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CodeRefusal {
-    /// The code that refused.
-    pub code: Code,
-    /// The rule that refused it.
-    pub rejection: Rejection,
-    /// The code it cannot combine with (`not_combinable` only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub with: Option<Code>,
-    /// The sentence for the buyer.
-    pub message: String,
-}
-
-impl From<&StackRefusal> for CodeRefusal {
-    fn from(refusal: &StackRefusal) -> CodeRefusal {
-        CodeRefusal {
-            code: refusal.code().clone(),
-            rejection: refusal.rejection(),
-            with: refusal.with().cloned(),
-            message: refusal.message().to_owned(),
         }
     }
 }

@@ -125,7 +125,8 @@ const STACK_UNDONE: &str = "another code of the stack was refused";
 /// object under the key, with the basket its part applied to, so that each
 /// code's answer is its part (a code with a use replays it, 200). A code
 /// refused then (its counts moved) gives back only what this request newly
-/// took (its codes answered 201), never a use the key had before. So a
+/// took (its codes answered 201 that had no use under the key before), never
+/// a use the key had before (a hold it converted included). So a
 /// retry of a stack written whole replays it whole (200, whatever changed
 /// since), one that stopped half way is finished, and a stack whose first
 /// try died half way counts no use longer than its holds' time to live.
@@ -165,14 +166,20 @@ async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, b
         // Each code's capture pinned to its part: a change between pricing and writing refuses.
         quote: req.quote.as_ref().map(|_| part.quote().clone()),
     });
+    // The codes whose use under the key came before this request (held or captured): converting
+    // or replaying them takes nothing new, so a refusal never gives them back.
+    let had: Vec<Code> = (parts.stack.codes().iter().zip(&parts.recorded))
+        .filter(|(_, recorded)| recorded.is_some())
+        .map(|(promo, _)| promo.code().clone())
+        .collect();
     let created = |taken: bool| if taken { 201 } else { 200 };
     if kind == BasketRequestKind::Hold {
-        match write_each::<Hold>(env, Call::Hold, key, calls, stall).await? {
+        match write_each::<Hold>(env, Call::Hold, key, &had, calls, stall).await? {
             Ok((holds, taken)) => crate::ledger::json_response(&StackHolds { holds }, created(taken)),
             Err(refused) => Ok(refused),
         }
     } else {
-        match write_each::<Receipt>(env, Call::Capture, key, calls, stall).await? {
+        match write_each::<Receipt>(env, Call::Capture, key, &had, calls, stall).await? {
             Ok((receipts, taken)) => crate::ledger::json_response(&StackReceipts { receipts }, created(taken)),
             Err(refused) => Ok(refused),
         }
@@ -181,34 +188,37 @@ async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, b
 
 /// Each code's hold or capture (`call`, one [`StackCodeCall`] a code, in
 /// the order they apply) in its object under `key`: each code's answer `T`
-/// and whether this request took any use (a code answered 201), or, when a
-/// code's object refused, the answer to give, once what this request took
-/// is given back.
+/// and whether any code answered 201, or, when a code's object refused, the
+/// answer to give, once what this request newly took (a 201 for a code not
+/// in `had`, the codes with a use under the key before it) is given back.
 async fn write_each<T: DeserializeOwned>(
     env: &Env,
     call: Call,
     key: &IdempotencyKey,
+    had: &[Code],
     calls: impl Iterator<Item = StackCodeCall>,
     stall: bool,
 ) -> std::result::Result<std::result::Result<(Vec<T>, bool), Response>, Problem> {
     let headers = [(IDEMPOTENCY_KEY_HEADER, key.as_str())];
-    // Each code's answer, and whether this request took its use (201): only those are given back.
-    let mut done: Vec<(Code, T, bool)> = Vec::new();
+    // Each code's answer, whether it answered 201, and whether this request newly took its use
+    // (201 for a code without a use under the key before, `had`): only those are given back.
+    let mut done: Vec<(Code, T, bool, bool)> = Vec::new();
     for one in calls {
         let request = call.request(&one.code, &[], Some(body_of(&one)?), &headers)?;
         let mut response = to_ledger_logged(env, &one.code, request).await?;
         let status = response.status_code();
         if status == 200 || status == 201 {
-            done.push((one.code, response.json().await?, status == 201));
+            let newly = status == 201 && !had.contains(&one.code);
+            done.push((one.code, response.json().await?, status == 201, newly));
             if stall && done.len() == 1 {
                 worker::Delay::from(std::time::Duration::from_secs(TEST_STALL_SECONDS)).await;
             }
             continue;
         }
         let problem: ProblemDetails = response.json().await?;
-        // All or none: give back what this request took, then answer. A use the key had before
-        // (a replay) stays: this request never took it.
-        for (earlier, ..) in done.iter().filter(|(.., taken)| *taken) {
+        // All or none: give back what this request newly took, then answer. A use the key had
+        // before (a replay, or a hold this request converted) stays: this request never took it.
+        for (earlier, ..) in done.iter().filter(|(.., newly)| *newly) {
             let release = ReleaseCall {
                 code: earlier.clone(),
                 key: key.clone(),
@@ -221,8 +231,8 @@ async fn write_each<T: DeserializeOwned>(
         answered.headers_mut().set("content-type", "application/problem+json")?;
         return Ok(Err(answered));
     }
-    let taken = done.iter().any(|(.., taken)| *taken);
-    Ok(Ok((done.into_iter().map(|(_, answer, _)| answer).collect(), taken)))
+    let created = done.iter().any(|(_, _, created, _)| *created);
+    Ok(Ok((done.into_iter().map(|(_, answer, ..)| answer).collect(), created)))
 }
 
 /// A call's body.

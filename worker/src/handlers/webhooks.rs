@@ -2,7 +2,7 @@
 //! find the code, and forward the capture or release to the code's object,
 //! which decides it ([`crate::ledger`]'s payment flow).
 
-use promocodes::wire::{CodeRefusal, CodeRelease, PaymentReleaseAnswer, PaymentReleased, WebhookAction, WebhookAnswer};
+use promocodes::wire::{CodeRelease, PaymentReleaseAnswer, PaymentReleased, RefusedCode, WebhookAction, WebhookAnswer};
 use promocodes::{Basket, Code, Currency, CustomerId, IdempotencyKey, Money, Rejection, StackResumeError};
 use serde::Serialize;
 use worker::{Env, Request, Response};
@@ -296,7 +296,7 @@ async fn capture_stack(env: &Env, payment: StackPayment) -> Answer {
         Ok(quote) => quote,
         Err(StackResumeError::Rejected(rejected)) => {
             let first = rejected.refusals().first().map(|r| r.rejection());
-            let rejections = rejected.refusals().iter().map(CodeRefusal::from).collect();
+            let rejections = rejected.refusals().iter().map(RefusedCode::from).collect();
             return stack_refused(&payment, first, rejections, rejected.to_string());
         }
         Err(other) => return stack_refused(&payment, None, Vec::new(), other.to_string()),
@@ -382,7 +382,7 @@ async fn capture_stack(env: &Env, payment: StackPayment) -> Answer {
     let rejections = (last.action == WebhookAction::Refused).then(|| {
         // The code's own refusal, as a refused stack lists it (none for bad input: `detail` says it).
         match (last.rejection, &last.detail) {
-            (Some(Some(rejection)), Some(message)) => vec![CodeRefusal {
+            (Some(Some(rejection)), Some(message)) => vec![RefusedCode {
                 code: stopped.clone(),
                 rejection,
                 with: None,
@@ -410,7 +410,7 @@ async fn capture_stack(env: &Env, payment: StackPayment) -> Answer {
 fn stack_refused(
     payment: &StackPayment,
     rejection: Option<Rejection>,
-    rejections: Vec<CodeRefusal>,
+    rejections: Vec<RefusedCode>,
     detail: String,
 ) -> Answer {
     WebhookLine {
