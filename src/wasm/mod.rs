@@ -222,7 +222,7 @@ pub fn hold_ttl_bounds() -> JsValue {
 /// (the core's ISO 4217 table); `undefined` for anything but an active ISO 4217 code (any value
 /// at all may be passed).
 #[wasm_bindgen(js_name = minorUnits)]
-pub fn minor_units(#[wasm_bindgen(unchecked_param_type = "CurrencyCode")] currency: JsValue) -> Option<u32> {
+pub fn minor_units(#[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue) -> Option<u32> {
     Currency::from_code(&currency.as_string()?)
         .ok()
         .map(Currency::minor_units)

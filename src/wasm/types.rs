@@ -2,171 +2,44 @@
 
 use wasm_bindgen::prelude::*;
 
+// The API's shapes (Money, Definition, Basket, Quote, ...): generated from docs/openapi.json, itself
+// generated from the Rust types, by `npm run generate` in clients/typescript (a test there fails
+// when this file is stale).
 #[wasm_bindgen(typescript_custom_section)]
-const TS_TYPES: &'static str = r#"
+const TS_SHAPES: &str = include_str!("shapes.d.ts");
+
+// The module's own shapes: its options, its answers' envelopes, its errors.
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &str = r#"
 /** A decimal number written as a string: "80.00", "12.5". Never a float. */
 export type DecimalString = string;
-/** An active ISO 4217 currency code: "EUR", "JPY", "KWD". */
-export type CurrencyCode = string;
 /** An RFC 3339 time: "2026-12-02T10:00:00Z". */
 export type Rfc3339 = string;
 
-/** An amount in a currency, exact to the currency's minor unit. */
-export interface Money { amount: DecimalString; currency: CurrencyCode; }
-
-/** What a code takes off: a percent, a fixed amount or the shipping, each optionally capped at `max`. */
-export type Discount =
-  | { kind: "percent"; percent: DecimalString; max?: Money | null }
-  | { kind: "fixed"; amount: Money; max?: Money | null }
-  | { kind: "free_shipping"; max?: Money | null };
-
-/** Caps on redemptions (each at least 1, none means unlimited) and on the money given away: a budget
- * above zero in the code's currency, and what a discount that does not fit what is left does
- * (`refuse`, the default, or `partial`: take off what is left). */
-export interface UsageLimits {
-  total?: number | null;
-  per_customer?: number | null;
-  budget?: Money | null;
-  when_budget_short?: "refuse" | "partial" | null;
-}
-
-/** The lines a code applies to: a line is eligible when its sku or any of its categories is listed. */
-export interface AppliesTo { skus?: string[] | null; categories?: string[] | null; }
-
-/** A promo code definition, the core's JSON shape. Only `code` and `discount` are required. */
-export interface Definition {
-  code: string;
-  /** Switched on (default true); an inactive code is refused with `inactive`. */
-  active?: boolean | null;
-  discount: Discount;
-  /** Only these lines; omit for every line. */
-  applies_to?: AppliesTo | null;
-  limits?: UsageLimits | null;
-  /** First valid moment (inclusive). */
-  starts_at?: Rfc3339 | null;
-  /** First moment no longer valid (exclusive). */
-  ends_at?: Rfc3339 | null;
-  /** The smallest eligible subtotal. */
-  minimum?: Money | null;
-  /** Only these customers may use it; omit for a public code. */
-  audience?: string[] | null;
-  /** The classes of code it may share a basket with (default none); two codes combine only when each
-   * lists the other's class. */
-  combines_with?: CodeClass[] | null;
-}
-
-/** What a code discounts, and when it applies in a stack: product codes (with `applies_to`) first,
- * then order codes, then shipping codes (free shipping). */
-export type CodeClass = "product" | "order" | "shipping";
-
-/** One line of a basket: 1 to 10,000 of a product at a unit price. sku and categories: 1 to 64 visible ASCII characters. */
-export interface Line { sku: string; quantity: number; unit_price: Money; categories?: string[] | null; }
-
-/** The basket being priced: one total, or up to 500 lines and optional shipping, all in one currency. */
-export type Basket =
-  | { total: Money; lines?: never; shipping?: never }
-  | { lines: Line[]; shipping?: Money | null; total?: never };
-
-/** How often the code has been redeemed (captured or held), overall and by this customer, and the
- * sum of those uses' discounts in the code's currency (a decimal string or a money object, as
- * `GET /v1/codes/{code}` shows it; default none). */
-export interface UsageCounts { total: number; per_customer: number; discounted?: DecimalString | Money | null; per_code?: number | null; }
+/** The usage a page knows of a code: `total` and `per_customer` (`UsageCounts` as the API answers
+ * it fits; `discounted`, a decimal string or money, and `per_code` may be left out). */
+export type UsageInput = Pick<UsageCounts, "total" | "per_customer"> & {
+  discounted?: UsageCounts["discounted"] | null;
+  per_code?: UsageCounts["per_code"] | null;
+};
 
 /** Everything but the definition and the basket; all optional. */
 export interface QuoteOptions {
   /** The signed-in customer, if any. */
   customer?: string | null;
   /** The usage the page knows (default: none). */
-  usage?: UsageCounts | null;
+  usage?: UsageInput | null;
   /** The time to quote at (default: the browser clock). */
   now?: Rfc3339 | null;
-}
-
-/** A line of a quote: its amount and its part of the discount. */
-export interface QuoteLine { sku: string; amount: Money; discount: Money; }
-
-/** A priced basket. `discount` + `payable` = `total`, exactly; for a basket with lines, the parts in
- * `lines` and `shipping` add up to `discount` exactly (largest-remainder split). */
-export interface Quote {
-  code: string;
-  total: Money;
-  discount: Money;
-  payable: Money;
-  quoted_at: Rfc3339;
-  lines?: QuoteLine[];
-  shipping?: { amount: Money; discount: Money };
-  /** Why the code takes less than it might (free shipping on a basket without shipping). */
-  note?: string;
-  /** A budget that takes a partial discount clipped it to what was left... */
-  budget_clipped?: true;
-  /** ...from this discount. */
-  desired?: Money;
-}
-
-/** Why a code does not apply, in the order the rules are checked (`quote_changed` only answers a pinned capture). */
-export type RejectionCode =
-  | "inactive"
-  | "customer_required"
-  | "not_assigned"
-  | "not_started"
-  | "expired"
-  | "exhausted"
-  | "customer_limit_reached"
-  | "currency_mismatch"
-  | "no_eligible_items"
-  | "budget_exhausted"
-  | "below_minimum"
-  | "not_combinable"
-  | "quote_changed";
-
-/** Where a held or captured use is in its life. */
-export type ReservationState = "held" | "captured" | "released" | "expired";
-
-/** A use held for the buyer while they pay (what `POST /v1/holds` answers). */
-export interface Hold {
-  key: string;
-  state: ReservationState;
-  expires_at: Rfc3339;
-  quote: Quote;
-  usage: UsageCounts;
-  replayed: boolean;
 }
 
 /** A stack's options: all optional. `usage[i]` is the usage of the `i`-th code as listed (a code
  * past its end: no redemptions). */
 export interface StackOptions {
   customer?: string | null;
-  usage?: UsageCounts[] | null;
+  usage?: UsageInput[] | null;
   now?: Rfc3339 | null;
 }
-
-/** One code's part of a stack's quote: what it took off the basket the codes before it left
- * (`lines` and `shipping` carry the amounts it applied to, and its parts of its discount). */
-export interface StackPart {
-  code: string;
-  class: CodeClass;
-  discount: Money;
-  lines?: QuoteLine[];
-  shipping?: { amount: Money; discount: Money };
-  note?: string;
-  budget_clipped?: true;
-  desired?: Money;
-}
-
-/** A basket priced with several codes: each code's part in the order they applied; `lines` and
- * `shipping` carry each line's summed discount. `discount` + `payable` = `total`, exactly. */
-export interface StackQuote {
-  codes: StackPart[];
-  total: Money;
-  discount: Money;
-  payable: Money;
-  quoted_at: Rfc3339;
-  lines?: QuoteLine[];
-  shipping?: { amount: Money; discount: Money };
-}
-
-/** One code of a stack that refused; `with` names the code it cannot combine with (`not_combinable`). */
-export interface StackRefusal { code: string; rejection: RejectionCode; with?: string; message: string; }
 
 /** The answer of `PromoStack.quote`. */
 export type StackResult = { ok: true; quote: StackQuote } | { ok: false; rejections: StackRefusal[] };

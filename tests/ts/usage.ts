@@ -94,7 +94,7 @@ try {
 }
 const held: Hold = { key: "pi_1", state: "held", expires_at: "2026-12-02T10:15:00Z", quote: {
   code: "MUGS15", total: basket.total, discount: basket.total, payable: basket.total, quoted_at: "2026-12-02T10:00:00Z",
-}, usage: { total: 1, per_customer: 0 }, replayed: false };
+}, usage: { total: 1, per_customer: 0, discounted: basket.total }, replayed: false };
 // What the core knows, asked of the module instead of repeated on the page.
 const bounds: HoldTtlBounds = holdTtlBounds();
 const ttl: number = Math.min(Math.max(120, bounds.min), bounds.max) || bounds.default;

@@ -1,9 +1,9 @@
 // Misuses that the generated types must refuse: `tsc` has to fail on every line marked `// error`
 // and on no other line (scripts/test-browser.sh checks both).
 import { check, definitionFields, holdTtlBounds, minorUnits, normalizeCode, quote, PromoCode } from "../../pkg/promocodes.js";
-import type { CodeProblem, Definition, QuoteResult } from "../../pkg/promocodes.js";
+import type { Basket, CodeProblem, Definition, Quote, QuoteResult } from "../../pkg/promocodes.js";
 
-const basket = { total: { amount: "80.00", currency: "EUR" } };
+const basket: Basket = { total: { amount: "80.00", currency: "EUR" } };
 const ok: Definition = { code: "SAVE10", discount: { kind: "percent", percent: "10" } };
 
 const badKind: Definition = { code: "X", discount: { kind: "bogus", percent: "10" } }; // error
@@ -33,4 +33,6 @@ const longest: string = holdTtlBounds().max; // error
 const field: "colour" = definitionFields()[0]!; // error
 const where: CodeProblem = { kind: "code_character", position: 4 }; // error
 const notAClass: Definition = { code: "X", discount: { kind: "free_shipping" }, combines_with: ["orders"] }; // error
+const notACurrency: Basket = { total: { amount: "1.00", currency: "EURO" } }; // error
+const served: Quote = { code: "X", total: basket.total, discount: basket.total, payable: basket.total }; // error
 console.log(badKind, floatAmount, noDiscount, camel, n, shipAmount, places, longest, field, where, notAClass);

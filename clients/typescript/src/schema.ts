@@ -961,11 +961,14 @@ export interface components {
         Basket: {
             /** @description A basket known only by its total (shipping, if any, inside it). */
             total: components["schemas"]["MoneyInput"];
+            lines?: never;
+            shipping?: never;
         } | {
             /** @description Every amount in one currency. */
             lines: components["schemas"]["Line"][];
             /** @description With `lines` only. */
             shipping?: components["schemas"]["MoneyInput"];
+            total?: never;
         };
         /** @description The body of `POST /v1/quotes`: a code (or several: `codes`, in place of `code`) and a basket, inline (`total`, or `lines` and `shipping`) or nested as `basket`; `customer` needs a server's token. Unknown fields are refused; `code` and `codes` together are bad input. */
         QuoteRequest: {

@@ -1,0 +1,256 @@
+// Generated from docs/openapi.json by `npm run generate` (scripts/generate.mjs). Do not edit.
+
+/** The API's shapes the module reads and writes (docs/openapi.json's component schemas). */
+export interface ApiShapes {
+    schemas: {
+        /** @description The lines a code applies to: skus and categories (up to 1000 of each; not both empty). */
+        AppliesToInput: {
+            skus?: ApiShapes["schemas"]["Sku"][];
+            categories?: ApiShapes["schemas"]["Category"][];
+        };
+        /** @description What is being bought: either `{total}`, or `{lines, shipping?}`. */
+        Basket: {
+            /** @description A basket known only by its total (shipping, if any, inside it). */
+            total: ApiShapes["schemas"]["MoneyInput"];
+            lines?: never;
+            shipping?: never;
+        } | {
+            /** @description Every amount in one currency. */
+            lines: ApiShapes["schemas"]["Line"][];
+            /** @description With `lines` only. */
+            shipping?: ApiShapes["schemas"]["MoneyInput"];
+            total?: never;
+        };
+        /** @description A product category: 1 to 64 visible ASCII characters, case-sensitive. */
+        Category: string;
+        /** @description A normalised promo code: 1 to 64 of `A-Z 0-9 _ -`. */
+        Code: string;
+        /**
+         * @description What a code discounts, from its definition: `shipping` for a free-shipping discount, `product` when it has `applies_to`, `order` otherwise. In a basket with several codes, product codes apply first (each to its eligible lines after the product codes before it), then order codes (each to the subtotal after every discount before it), then shipping codes; within a class, in the order listed.
+         * @enum {string}
+         */
+        CodeClass: "product" | "order" | "shipping";
+        /** @description A promo code as typed: trimmed and upper-cased by the API, then 1 to 64 of `A-Z 0-9 _ -`. */
+        CodeInput: string;
+        /**
+         * @description An ISO 4217 code the core knows (src/values/iso4217.rs: active currencies with minor units), upper case.
+         * @enum {string}
+         */
+        Currency: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
+        /** @description Who is buying, as given: trimmed by the API, then 1 to 256 characters, no control characters. */
+        CustomerIdInput: string;
+        /** @description The body of `PUT /v1/codes/{code}`: the core's definition. Only `code` and `discount` are required; `active` defaults to true, no `applies_to` means every line, no `audience` means public, no `combines_with` means the code shares a basket with no other code. Unknown fields are refused; the window must end after it starts, and every amount must be in one currency. */
+        DefinitionInput: {
+            code: ApiShapes["schemas"]["CodeInput"];
+            /** @default true */
+            active?: boolean;
+            discount: ApiShapes["schemas"]["DiscountInput"];
+            applies_to?: ApiShapes["schemas"]["AppliesToInput"];
+            limits?: ApiShapes["schemas"]["UsageLimitsInput"];
+            starts_at?: ApiShapes["schemas"]["TimestampInput"];
+            ends_at?: ApiShapes["schemas"]["TimestampInput"];
+            minimum?: ApiShapes["schemas"]["MoneyInput"];
+            audience?: ApiShapes["schemas"]["CustomerIdInput"][];
+            /** @description The classes of code this code may share a basket with; default none. Two codes combine only when each lists the other's class. */
+            combines_with?: ApiShapes["schemas"]["CodeClass"][];
+        };
+        /** @description What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`). */
+        DiscountInput: {
+            /** @enum {string} */
+            kind: "percent" | "fixed" | "free_shipping";
+        } & ({
+            /** @constant */
+            kind: "percent";
+            /** @description A decimal string above 0 and at most 100, at most 4 decimal places. */
+            percent: string;
+            max?: ApiShapes["schemas"]["MoneyInput"];
+        } | {
+            /** @constant */
+            kind: "fixed";
+            amount: ApiShapes["schemas"]["MoneyInput"];
+            max?: ApiShapes["schemas"]["MoneyInput"];
+        } | {
+            /** @constant */
+            kind: "free_shipping";
+            max?: ApiShapes["schemas"]["MoneyInput"];
+        });
+        /** @description A use reserved for the buyer until `expires_at`. A replay answers with the reservation as it stands now. */
+        Hold: {
+            key: ApiShapes["schemas"]["IdempotencyKey"];
+            state: ApiShapes["schemas"]["ReservationState"];
+            expires_at: ApiShapes["schemas"]["Timestamp"];
+            quote: ApiShapes["schemas"]["Quote"];
+            usage: ApiShapes["schemas"]["UsageCounts"];
+            /** @description True when a known key answered: nothing was written. */
+            replayed: boolean;
+        };
+        /** @description 1 to 255 visible ASCII characters (`!` to `~`), compared exactly. */
+        IdempotencyKey: string;
+        /** @description One line of a basket. */
+        Line: {
+            sku: ApiShapes["schemas"]["Sku"];
+            quantity: number;
+            unit_price: ApiShapes["schemas"]["MoneyInput"];
+            categories?: ApiShapes["schemas"]["Category"][];
+        };
+        /** @description An amount as the API writes it: a decimal string with exactly the currency's minor-unit places (`"8.00"`, JPY `"1000"`), never a number. */
+        Money: {
+            amount: string;
+            currency: ApiShapes["schemas"]["Currency"];
+        };
+        /** @description An amount as a request gives it: a non-negative decimal string (`"80"`, `"80.00"`), at most the currency's places, at most 10^15; never a number. */
+        MoneyInput: {
+            amount: string;
+            currency: ApiShapes["schemas"]["Currency"];
+        };
+        /** @description A priced basket: `discount + payable == total`, exactly. A basket with lines also has each line's part of the discount, and the shipping's. */
+        Quote: {
+            code: ApiShapes["schemas"]["Code"];
+            total: ApiShapes["schemas"]["Money"];
+            discount: ApiShapes["schemas"]["Money"];
+            payable: ApiShapes["schemas"]["Money"];
+            quoted_at: ApiShapes["schemas"]["Timestamp"];
+            lines?: ApiShapes["schemas"]["QuoteLine"][];
+            shipping?: ApiShapes["schemas"]["QuoteShipping"];
+            /** @description Something the buyer should know (e.g. why free shipping took nothing off). */
+            note?: string;
+            /**
+             * @description Only when a budget that takes a partial discount clipped it to what was left.
+             * @constant
+             */
+            budget_clipped?: true;
+            /** @description With `budget_clipped`: the discount before the clip. */
+            desired?: ApiShapes["schemas"]["Money"];
+        };
+        QuoteLine: {
+            sku: ApiShapes["schemas"]["Sku"];
+            amount: ApiShapes["schemas"]["Money"];
+            discount: ApiShapes["schemas"]["Money"];
+        };
+        QuoteShipping: {
+            amount: ApiShapes["schemas"]["Money"];
+            discount: ApiShapes["schemas"]["Money"];
+        };
+        /**
+         * @description Why a rule refused (the core's `Rejection::code`), checked in this order; `quote_changed` only on a capture pinned to a quote. `budget_exhausted` (nothing left of the budget, or less than the discount when it refuses a short budget) is checked after the basket's currency and lines, before the minimum. `not_combinable` (after `below_minimum`) refuses a code in a basket with several codes when it and a code listed before it do not both list each other's class in `combines_with`.
+         * @enum {string}
+         */
+        RejectionCode: "inactive" | "customer_required" | "not_assigned" | "not_started" | "expired" | "exhausted" | "customer_limit_reached" | "currency_mismatch" | "no_eligible_items" | "budget_exhausted" | "below_minimum" | "not_combinable" | "quote_changed";
+        /**
+         * @description Where a use is: `held` (until `expires_at`), `captured`, `released`, or `expired` (a hold whose time passed).
+         * @enum {string}
+         */
+        ReservationState: "held" | "captured" | "released" | "expired";
+        /** @description A product's stock-keeping unit: 1 to 64 visible ASCII characters, case-sensitive. */
+        Sku: string;
+        /** @description One code's part of a stack's quote: its class and what it took off the basket the codes before it left (`lines` and `shipping`: the amounts it applied to, and its own split of its discount). */
+        StackPart: {
+            code: ApiShapes["schemas"]["Code"];
+            class: ApiShapes["schemas"]["CodeClass"];
+            discount: ApiShapes["schemas"]["Money"];
+            lines?: ApiShapes["schemas"]["QuoteLine"][];
+            shipping?: ApiShapes["schemas"]["QuoteShipping"];
+            /** @description Something the buyer should know (e.g. why free shipping took nothing off). */
+            note?: string;
+            /**
+             * @description Only when a budget that takes a partial discount clipped it to what was left.
+             * @constant
+             */
+            budget_clipped?: true;
+            /** @description With `budget_clipped`: the discount before the clip. */
+            desired?: ApiShapes["schemas"]["Money"];
+        };
+        /** @description A basket priced with several codes (`POST /v1/quotes` with `codes`): each code's part in the order they applied (product codes, then order codes, then shipping codes; within a class as listed), and the sums. `discount + payable == total` exactly; `lines` and `shipping` carry each line's (and the shipping's) summed discount, never above its amount. */
+        StackQuote: {
+            codes: ApiShapes["schemas"]["StackPart"][];
+            total: ApiShapes["schemas"]["Money"];
+            discount: ApiShapes["schemas"]["Money"];
+            payable: ApiShapes["schemas"]["Money"];
+            quoted_at: ApiShapes["schemas"]["Timestamp"];
+            lines?: ApiShapes["schemas"]["QuoteLine"][];
+            shipping?: ApiShapes["schemas"]["QuoteShipping"];
+        };
+        /** @description One code of a refused stack: the code, the rule that refused it, the code listed before it that it cannot combine with (`not_combinable`), and the buyer's sentence. */
+        StackRefusal: {
+            code: ApiShapes["schemas"]["Code"];
+            rejection: ApiShapes["schemas"]["RejectionCode"];
+            with?: ApiShapes["schemas"]["Code"];
+            message: string;
+        };
+        /**
+         * Format: date-time
+         * @description An instant as the API writes it: RFC 3339 in UTC (`Z`), with 0, 3, 6 or 9 fractional digits.
+         */
+        Timestamp: string;
+        /**
+         * Format: date-time
+         * @description An RFC 3339 time with any offset (converted to UTC), years 0000 to 9999.
+         */
+        TimestampInput: string;
+        /** @description Redemptions counting now: by anyone (`total`) and by the customer of the request (`per_customer`, 0 without one), and the sum of their discounts (`discounted`). For a campaign's code, also `per_code`. */
+        UsageCounts: {
+            total: number;
+            per_customer: number;
+            /** @description The sum of the discounts of the uses counting (captured and held): money in the quote's currency in every answer that has a quote (a hold, a capture, a release, a listed redemption); a decimal string where there is none (a refund recorded before any payment). */
+            discounted: ApiShapes["schemas"]["Money"] | string;
+            /** @description For a campaign's code: the uses of the code itself (`total`, `per_customer` and `discounted` are then the campaign's, across all of its codes). */
+            per_code?: number;
+        };
+        /** @description Caps on uses: overall and per customer, each at least 1, and a money budget above zero; a missing cap is unlimited. */
+        UsageLimitsInput: {
+            total?: number;
+            per_customer?: number;
+            /** @description A money budget: the discounts of the uses counting (captured and held) add up to at most this, in the code's currency. Above zero. */
+            budget?: ApiShapes["schemas"]["MoneyInput"];
+            /**
+             * @description What a discount that does not fit what is left of the budget does: `refuse` (the default: `budget_exhausted`) or `partial` (take off what is left; the quote says `budget_clipped` and `desired`). Only with a `budget`.
+             * @enum {string}
+             */
+            when_budget_short?: "refuse" | "partial";
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+
+/** An active ISO 4217 currency code: "EUR", "JPY", "KWD". */
+export type CurrencyCode = ApiShapes["schemas"]["Currency"];
+/** An amount in a currency: a decimal string, never a float. */
+export type Money = ApiShapes["schemas"]["Money"];
+/** A promo code's definition, as the module reads it (and `PUT /v1/codes/{code}` takes it). */
+export type Definition = ApiShapes["schemas"]["DefinitionInput"];
+/** What a code takes off. */
+export type Discount = ApiShapes["schemas"]["DiscountInput"];
+/** Caps on redemptions and on the money given away. */
+export type UsageLimits = ApiShapes["schemas"]["UsageLimitsInput"];
+/** The lines a code applies to. */
+export type AppliesTo = ApiShapes["schemas"]["AppliesToInput"];
+/** What a code discounts, and when it applies in a stack. */
+export type CodeClass = ApiShapes["schemas"]["CodeClass"];
+/** One line of a basket. */
+export type Line = ApiShapes["schemas"]["Line"];
+/** The basket being priced: one total, or lines and optional shipping, all in one currency. */
+export type Basket = ApiShapes["schemas"]["Basket"];
+/** How often the code has been redeemed, as the API answers it. */
+export type UsageCounts = ApiShapes["schemas"]["UsageCounts"];
+/** A priced basket (one code). */
+export type Quote = ApiShapes["schemas"]["Quote"];
+/** A line of a quote: its amount and its part of the discount. */
+export type QuoteLine = ApiShapes["schemas"]["QuoteLine"];
+/** The shipping of a quote: its amount and its part of the discount. */
+export type QuoteShipping = ApiShapes["schemas"]["QuoteShipping"];
+/** A basket priced with several codes. */
+export type StackQuote = ApiShapes["schemas"]["StackQuote"];
+/** One code's part of a stack's quote. */
+export type StackPart = ApiShapes["schemas"]["StackPart"];
+/** One code of a stack that refused. */
+export type StackRefusal = ApiShapes["schemas"]["StackRefusal"];
+/** Why a code does not apply, in the order the rules are checked. */
+export type RejectionCode = ApiShapes["schemas"]["RejectionCode"];
+/** Where a held or captured use is in its life. */
+export type ReservationState = ApiShapes["schemas"]["ReservationState"];
+/** A use held for the buyer while they pay (what `POST /v1/holds` answers). */
+export type Hold = ApiShapes["schemas"]["Hold"];
