@@ -306,6 +306,9 @@ struct DocsDoctests;
 #[cfg(all(target_arch = "wasm32", feature = "wasm"))]
 pub mod wasm;
 
+#[cfg(feature = "schema")]
+pub mod schema;
+
 pub use crate::json::api;
 pub use crate::json::from_json;
 pub use crate::redemption::{

@@ -105,5 +105,7 @@ pub async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
     }
 }
 
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod openapi;
 #[cfg(test)]
 mod openapi_tests;

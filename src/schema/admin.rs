@@ -1,0 +1,368 @@
+//! The schemas of problems, lookups, listings and the campaign's codes.
+//! Ported from the hand-written description; see [the module](super).
+
+use serde_json::json;
+
+use super::{r, schema, with_ref};
+
+schema!([] crate::wire::ProblemDetails => "Problem", |g| json!({
+    "description": "An RFC 9457 problem document (`application/problem+json`). Every error of the API is one; `type` tells which, and fixes `title` and `status`.",
+    "type": "object",
+    "required": json!(["type", "title", "status", "detail"]),
+    "properties": json!({
+        "type": r::<crate::schema::ProblemType>(g),
+        "title": json!({"type": "string"}),
+        "status": json!({"type": "integer", "minimum": 400, "maximum": 599}),
+        "detail": json!({
+            "type": "string",
+            "description": "A sentence about this occurrence (for `rejected`, the buyer's sentence).",
+        }),
+        "rejection": r::<crate::Rejection>(g),
+        "rejections": json!({
+            "description": "On a refused stack of codes (`POST /v1/quotes` with `codes`): every code that refused and why, in the order the codes apply; `rejection` is the first's. Nothing is recorded.",
+            "type": "array",
+            "items": r::<crate::StackRefusal>(g),
+            "minItems": 1,
+        }),
+        "quote": with_ref::<crate::Quote>(g, json!({
+            "description": "On a refused capture: the quote that no longer holds (the one pinned, else the hold's, else the basket priced now).",
+        })),
+        "current": with_ref::<crate::Quote>(g, json!({"description": "With `quote_changed`: the quote pricing gives now."})),
+    }),
+    "additionalProperties": false,
+    "oneOf": json!([
+        json!({"$ref": "#/components/schemas/NotFoundProblem"}),
+        json!({"$ref": "#/components/schemas/MethodNotAllowedProblem"}),
+        json!({"$ref": "#/components/schemas/UnauthorizedProblem"}),
+        json!({"$ref": "#/components/schemas/PayloadTooLargeProblem"}),
+        json!({"$ref": "#/components/schemas/UnsupportedMediaTypeProblem"}),
+        json!({"$ref": "#/components/schemas/TooManyRequestsProblem"}),
+        json!({"$ref": "#/components/schemas/InvalidRequestProblem"}),
+        json!({"$ref": "#/components/schemas/CodeMismatchProblem"}),
+        json!({"$ref": "#/components/schemas/MissingIdempotencyKeyProblem"}),
+        json!({"$ref": "#/components/schemas/UnknownCodeProblem"}),
+        json!({"$ref": "#/components/schemas/UnknownKeyProblem"}),
+        json!({"$ref": "#/components/schemas/RejectedProblem"}),
+        json!({"$ref": "#/components/schemas/IdempotencyKeyReusedProblem"}),
+        json!({"$ref": "#/components/schemas/ConflictProblem"}),
+        json!({"$ref": "#/components/schemas/StoreUnavailableProblem"}),
+        json!({"$ref": "#/components/schemas/MisconfiguredProblem"}),
+        json!({"$ref": "#/components/schemas/InternalProblem"}),
+        json!({"$ref": "#/components/schemas/InvalidSignatureProblem"}),
+        json!({"$ref": "#/components/schemas/InvalidEventProblem"}),
+        json!({"$ref": "#/components/schemas/WebhookConflictProblem"}),
+        json!({"$ref": "#/components/schemas/PreconditionFailedProblem"}),
+        json!({"$ref": "#/components/schemas/CodeExistsProblem"}),
+    ]),
+}));
+
+schema!([] crate::schema::ProblemType => "ProblemType", |_g| json!({
+    "description": "`/problems/<slug>`, one per kind of error (worker/src/problem.rs). Relative URI references; each is described by its `*Problem` schema.",
+    "type": "string",
+    "enum": json!([
+        "/problems/not_found",
+        "/problems/method_not_allowed",
+        "/problems/unauthorized",
+        "/problems/payload_too_large",
+        "/problems/unsupported_media_type",
+        "/problems/too_many_requests",
+        "/problems/invalid_request",
+        "/problems/code_mismatch",
+        "/problems/missing_idempotency_key",
+        "/problems/unknown_code",
+        "/problems/unknown_key",
+        "/problems/rejected",
+        "/problems/idempotency_key_reused",
+        "/problems/conflict",
+        "/problems/store_unavailable",
+        "/problems/misconfigured",
+        "/problems/internal",
+        "/problems/invalid_signature",
+        "/problems/invalid_event",
+        "/problems/precondition_failed",
+        "/problems/code_exists",
+    ]),
+}));
+
+schema!([D] crate::wire::PublicCode<D> => "PublicCode", |g| json!({
+    "description": "A code as anyone may see it: the definition without the audience's customers, its live usage and, when capped, what remains.",
+    "type": "object",
+    "required": json!(["code", "active", "discount", "assigned", "usage"]),
+    "properties": json!({
+        "code": r::<crate::Code>(g),
+        "campaign": with_ref::<crate::Code>(g, json!({
+            "description": "For a campaign's code: the campaign it belongs to (its definition is the campaign's, with `code` the code).",
+        })),
+        "uses_per_code": json!({
+            "type": "integer",
+            "minimum": 1,
+            "description": "For a campaign's code: how often the code itself may be used.",
+        }),
+        "active": json!({
+            "type": "boolean",
+            "description": "The kill switch: an inactive code is refused with `inactive`.",
+        }),
+        "discount": r::<crate::Discount>(g),
+        "applies_to": r::<crate::AppliesTo>(g),
+        "limits": r::<crate::UsageLimits>(g),
+        "starts_at": with_ref::<crate::Timestamp>(g, json!({"description": "The first moment the code is valid (inclusive)."})),
+        "ends_at": with_ref::<crate::Timestamp>(g, json!({"description": "The first moment the code is no longer valid (exclusive)."})),
+        "minimum": with_ref::<crate::Money>(g, json!({"description": "The smallest eligible subtotal the code applies to."})),
+        "combines_with": json!({
+            "description": "The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application.",
+            "type": "array",
+            "items": r::<crate::CodeClass>(g),
+            "maxItems": 3,
+            "uniqueItems": true,
+        }),
+        "assigned": json!({
+            "type": "boolean",
+            "description": "Whether the code is assigned to named customers (who they are is not public).",
+        }),
+        "usage": r::<crate::wire::CodeUsage>(g),
+        "remaining": json!({
+            "type": "integer",
+            "minimum": 0,
+            "description": "Uses left: the least of what the total cap, a campaign code's `uses_per_code` and the budget leave (a budget counted in uses at the discount's full size: a fixed amount or its `max`, rounded down with `refuse` and up with `partial`; a discount of no fixed size counts only once nothing is left). Only when one of them bounds it.",
+        }),
+        "remaining_budget": with_ref::<crate::Money>(g, json!({
+            "description": "What is left of the budget (never below zero); only when the code has one.",
+        })),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([D] crate::wire::CodeSummary<D> => "CodeSummary", |g| json!({
+    "description": "A code as the catalog lists it: the public view and whether it is archived.",
+    "type": "object",
+    "required": json!(["code", "active", "discount", "assigned", "archived", "usage"]),
+    "properties": json!({
+        "code": r::<crate::Code>(g),
+        "campaign": with_ref::<crate::Code>(g, json!({
+            "description": "For a campaign's code: the campaign it belongs to (its definition is the campaign's, with `code` the code).",
+        })),
+        "uses_per_code": json!({
+            "type": "integer",
+            "minimum": 1,
+            "description": "For a campaign's code: how often the code itself may be used.",
+        }),
+        "active": json!({
+            "type": "boolean",
+            "description": "The kill switch: an inactive code is refused with `inactive`.",
+        }),
+        "discount": r::<crate::Discount>(g),
+        "applies_to": r::<crate::AppliesTo>(g),
+        "limits": r::<crate::UsageLimits>(g),
+        "starts_at": with_ref::<crate::Timestamp>(g, json!({"description": "The first moment the code is valid (inclusive)."})),
+        "ends_at": with_ref::<crate::Timestamp>(g, json!({"description": "The first moment the code is no longer valid (exclusive)."})),
+        "minimum": with_ref::<crate::Money>(g, json!({"description": "The smallest eligible subtotal the code applies to."})),
+        "combines_with": json!({
+            "description": "The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application.",
+            "type": "array",
+            "items": r::<crate::CodeClass>(g),
+            "maxItems": 3,
+            "uniqueItems": true,
+        }),
+        "assigned": json!({
+            "type": "boolean",
+            "description": "Whether the code is assigned to named customers (who they are is not public).",
+        }),
+        "usage": r::<crate::wire::CodeUsage>(g),
+        "remaining": json!({
+            "type": "integer",
+            "minimum": 0,
+            "description": "Uses left: the least of what the total cap, a campaign code's `uses_per_code` and the budget leave (a budget counted in uses at the discount's full size: a fixed amount or its `max`, rounded down with `refuse` and up with `partial`; a discount of no fixed size counts only once nothing is left). Only when one of them bounds it.",
+        }),
+        "remaining_budget": with_ref::<crate::Money>(g, json!({
+            "description": "What is left of the budget (never below zero); only when the code has one.",
+        })),
+        "archived": json!({"type": "boolean"}),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([D] crate::wire::CodeList<D> => "CodeList", |g| json!({
+    "description": "One page of the catalog, in code order.",
+    "type": "object",
+    "required": json!(["codes", "next"]),
+    "properties": json!({
+        "codes": json!({"type": "array", "items": r::<crate::wire::CodeSummary>(g), "maxItems": 1000}),
+        "next": json!({
+            "description": "The `after` of the next page, or null on the last.",
+            "oneOf": json!([r::<crate::Code>(g), json!({"type": "null"})]),
+        }),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([] crate::wire::CodeUsage => "CodeUsage", |g| json!({
+    "description": "A code's uses counting now: held and captured (`total`), of which held (`held`), and what they took off (`discounted`); for a campaign's code, the campaign's, and the code's own (`per_code`).",
+    "type": "object",
+    "required": json!(["total", "held"]),
+    "properties": json!({
+        "total": json!({"type": "integer", "minimum": 0}),
+        "held": json!({"type": "integer", "minimum": 0}),
+        "discounted": with_ref::<crate::Money>(g, json!({
+            "description": "The sum of the discounts of the uses counting now (active holds included), in the code's currency; left out for a code without a currency of its own (a percent code without amounts may be used in several).",
+        })),
+        "per_code": json!({
+            "type": "integer",
+            "minimum": 0,
+            "description": "For a campaign's code: the uses of the code itself, held and captured (`total`, `held` and `discounted` are then the campaign's, across all of its codes).",
+        }),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([] crate::api::CodePatch => "CodePatch", |_g| json!({
+    "description": "The body of `PATCH /v1/codes/{code}`: the kill switch, nothing else.",
+    "type": "object",
+    "required": json!(["active"]),
+    "properties": json!({"active": json!({"type": "boolean"})}),
+    "additionalProperties": false,
+}));
+
+schema!([D] crate::wire::CampaignSummary<D> => "CampaignSummary", |g| json!({
+    "description": "A campaign with its usage now (every code's: `total`, `held`, `discounted` in its currency), the uses left under its total (`remaining`) and its codes (`count`, and `used`: those with a use that counts).",
+    "type": "object",
+    "required": json!(["id", "uses_per_code", "active", "discount", "archived", "usage", "codes"]),
+    "properties": json!({
+        "id": r::<crate::Code>(g),
+        "uses_per_code": json!({"type": "integer", "minimum": 1}),
+        "active": json!({"type": "boolean"}),
+        "discount": r::<crate::Discount>(g),
+        "applies_to": r::<crate::AppliesTo>(g),
+        "limits": r::<crate::UsageLimits>(g),
+        "starts_at": r::<crate::Timestamp>(g),
+        "ends_at": r::<crate::Timestamp>(g),
+        "minimum": r::<crate::Money>(g),
+        "audience": json!({"type": "array", "items": r::<crate::CustomerId>(g)}),
+        "combines_with": json!({
+            "description": "The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application.",
+            "type": "array",
+            "items": r::<crate::CodeClass>(g),
+            "maxItems": 3,
+            "uniqueItems": true,
+        }),
+        "archived": json!({"type": "boolean"}),
+        "usage": json!({
+            "type": "object",
+            "required": json!(["total", "held"]),
+            "properties": json!({
+                "total": json!({"type": "integer", "minimum": 0}),
+                "held": json!({"type": "integer", "minimum": 0}),
+                "discounted": r::<crate::Money>(g),
+            }),
+            "additionalProperties": false,
+        }),
+        "remaining": json!({
+            "description": "Uses left across every code: the least of what the campaign's total cap and its budget leave (the budget counted in uses as for a code's `remaining`); only when one of them bounds it.",
+            "type": "integer",
+            "minimum": 0,
+        }),
+        "remaining_budget": r::<crate::Money>(g),
+        "codes": json!({
+            "type": "object",
+            "required": json!(["count", "used"]),
+            "properties": json!({
+                "count": json!({"type": "integer", "minimum": 0}),
+                "used": json!({"type": "integer", "minimum": 0}),
+            }),
+            "additionalProperties": false,
+        }),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([D] crate::wire::CampaignList<D> => "CampaignList", |g| json!({
+    "description": "A page of campaigns in id order, each as `GET /v1/campaigns/{id}` answers it; `next` is the cursor of the next page (`?after=`), or null.",
+    "type": "object",
+    "required": json!(["campaigns", "next"]),
+    "properties": json!({
+        "campaigns": json!({"type": "array", "items": r::<crate::wire::CampaignSummary>(g)}),
+        "next": json!({"type": json!(["string", "null"])}),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([] crate::wire::CodesRequest => "CodesRequest", |g| json!({
+    "description": "The body of `POST /v1/campaigns/{id}/codes`: `count` codes to generate (each `#` of `pattern` one character of `charset`, drawn by a cryptographic generator; at least 8 `#`, and 1,000,000 combinations per code of the campaign after the call), or `codes` to import. 1 to 10,000 a call, 1,000,000 a campaign.",
+    "type": "object",
+    "properties": json!({
+        "count": json!({"type": "integer", "minimum": 1, "maximum": 10000}),
+        "pattern": json!({"type": "string", "default": "####-####-####"}),
+        "charset": json!({"type": "string", "default": "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"}),
+        "codes": json!({
+            "type": "array",
+            "items": r::<crate::schema::CodeInput>(g),
+            "minItems": 1,
+            "maxItems": 10000,
+        }),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([] crate::wire::CodesCreated => "CodesCreated", |g| json!({
+    "description": "The codes a call created (the same for a retry with the same `Idempotency-Key`).",
+    "type": "object",
+    "required": json!(["campaign", "created", "codes"]),
+    "properties": json!({
+        "campaign": r::<crate::Code>(g),
+        "created": json!({"type": "integer", "minimum": 1}),
+        "codes": json!({"type": "array", "items": r::<crate::Code>(g)}),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([] crate::wire::CampaignCodeList => "CampaignCodeList", |g| json!({
+    "description": "A page of a campaign's codes in the order they were added, each with its captured uses and the holds that count now; `next` is the cursor of the next page (`?after=`), or null.",
+    "type": "object",
+    "required": json!(["codes", "next"]),
+    "properties": json!({
+        "codes": json!({
+            "type": "array",
+            "items": json!({
+                "type": "object",
+                "required": json!(["code", "uses", "held"]),
+                "properties": json!({
+                    "code": r::<crate::Code>(g),
+                    "uses": json!({"type": "integer", "minimum": 0}),
+                    "held": json!({"type": "integer", "minimum": 0}),
+                }),
+                "additionalProperties": false,
+            }),
+        }),
+        "next": json!({"type": json!(["string", "null"])}),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([] crate::wire::StackHolds => "StackHolds", |g| json!({
+    "description": "A stack's hold (`POST /v1/holds` with `codes`): one hold per code, each as a single code's answer (its quote is its part, priced on the basket the codes before it left), in the order the codes apply. 201 when any was new, 200 when every one replayed.",
+    "type": "object",
+    "required": json!(["holds"]),
+    "properties": json!({
+        "holds": json!({"type": "array", "items": r::<crate::Hold>(g), "minItems": 1, "maxItems": 5}),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([] crate::wire::StackReceipts => "StackReceipts", |g| json!({
+    "description": "A stack's capture (`POST /v1/captures` with `codes`): one receipt per code, each as a single code's answer, in the order the codes apply.",
+    "type": "object",
+    "required": json!(["receipts"]),
+    "properties": json!({
+        "receipts": json!({"type": "array", "items": r::<crate::Receipt>(g), "minItems": 1, "maxItems": 5}),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([] crate::wire::StackReleases => "StackReleases", |g| json!({
+    "description": "A stack's release (`POST /v1/releases` with `codes`): one answer per code, as listed.",
+    "type": "object",
+    "required": json!(["releases"]),
+    "properties": json!({
+        "releases": json!({"type": "array", "items": r::<crate::Released>(g), "minItems": 1, "maxItems": 5}),
+    }),
+    "additionalProperties": false,
+}));

@@ -1,0 +1,299 @@
+//! The schemas of history, figures and the payment provider's webhook answers.
+//! Ported from the hand-written description; see [the module](super).
+
+use serde_json::json;
+
+use super::{r, schema, with_ref};
+
+schema!([] crate::wire::RedemptionList => "RedemptionList", |g| json!({
+    "description": "One page of a code's holds, captures, refused payment captures and refunds that came before their payment, oldest first.",
+    "type": "object",
+    "required": json!(["code", "redemptions", "next"]),
+    "properties": json!({
+        "code": r::<crate::Code>(g),
+        "redemptions": json!({
+            "type": "array",
+            "items": json!({
+                "oneOf": json!([
+                    r::<crate::wire::RecordedRedemption>(g),
+                    r::<crate::wire::RefusedPaymentCapture>(g),
+                    r::<crate::wire::RefundBeforePayment>(g),
+                ]),
+            }),
+            "maxItems": 1000,
+        }),
+        "next": json!({
+            "description": "The `after` of the next page (a `seq`), or null on the last.",
+            "oneOf": json!([json!({"type": "string", "pattern": "^[0-9]+$"}), json!({"type": "null"})]),
+        }),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([] crate::wire::CampaignRedemptionList => "CampaignRedemptionList", |g| json!({
+    "description": "A page of a campaign's whole history, oldest first: every record of every code of the campaign (uses, refused payment captures, refunds recorded before their payment, with the campaign's counts) as `GET /v1/codes/{code}/redemptions` lists a code's, with the `code` it came through; `code` at the top is the campaign's id; `next` the cursor of the next page, or null.",
+    "type": "object",
+    "required": json!(["code", "redemptions", "next"]),
+    "properties": json!({
+        "code": r::<crate::Code>(g),
+        "redemptions": json!({
+            "type": "array",
+            "items": json!({
+                "type": "object",
+                "required": json!(["seq", "state", "code"]),
+                "properties": json!({
+                    "seq": json!({"type": "integer"}),
+                    "state": json!({"type": "string"}),
+                    "code": r::<crate::Code>(g),
+                }),
+            }),
+        }),
+        "next": json!({"type": json!(["string", "null"])}),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([] crate::wire::RecordedRedemption => "RecordedRedemption", |g| json!({
+    "description": "One hold or capture in a code's history, with its state at the moment of the listing.",
+    "type": "object",
+    "required": json!(["seq", "idempotency_key", "state", "customer", "quote", "usage"]),
+    "properties": json!({
+        "seq": json!({"type": "integer", "minimum": 1, "description": "Its position in the code's history."}),
+        "idempotency_key": json!({"oneOf": json!([r::<crate::IdempotencyKey>(g), json!({"type": "null"})])}),
+        "state": r::<crate::ReservationState>(g),
+        "customer": json!({"oneOf": json!([r::<crate::CustomerId>(g), json!({"type": "null"})])}),
+        "quote": r::<crate::Quote>(g),
+        "usage": with_ref::<crate::UsageCounts>(g, json!({"description": "The counts right after its last change."})),
+        "expires_at": r::<crate::Timestamp>(g),
+        "captured_at": r::<crate::Timestamp>(g),
+        "released_at": r::<crate::Timestamp>(g),
+        "reason": json!({"type": "string"}),
+        "was": json!({"type": "string", "enum": json!(["held", "captured"])}),
+        "hold_expired_at": with_ref::<crate::Timestamp>(g, json!({
+            "description": "On a capture made under the key of a hold that had expired (for the hold's customer and basket): when that hold expired. The hold stays in the history, `expired`.",
+        })),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([] crate::wire::RefusedPaymentCapture => "RefusedPaymentCapture", |g| json!({
+    "description": "A payment capture refused after the money moved (a Stripe webhook's capture that a rule refused): recorded once per PaymentIntent, for the operator to refund or honour.",
+    "type": "object",
+    "required": json!(["seq", "idempotency_key", "state", "detail", "charged", "event_id", "refused_at"]),
+    "properties": json!({
+        "seq": json!({"type": "integer", "minimum": 1}),
+        "idempotency_key": r::<crate::IdempotencyKey>(g),
+        "state": json!({"const": "refused"}),
+        "customer": json!({"type": json!(["string", "null"])}),
+        "rejection": json!({"oneOf": json!([r::<crate::Rejection>(g), json!({"type": "null"})])}),
+        "detail": json!({"type": "string"}),
+        "charged": json!({
+            "type": "object",
+            "required": json!(["amount", "currency"]),
+            "properties": json!({"amount": json!({"type": "string"}), "currency": json!({"type": "string"})}),
+            "additionalProperties": false,
+        }),
+        "event_id": json!({"type": "string"}),
+        "refused_at": r::<crate::Timestamp>(g),
+        "quote": json!({"oneOf": json!([r::<crate::Quote>(g), json!({"type": "null"})])}),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([] crate::wire::RefundBeforePayment => "RefundBeforePayment", |g| json!({
+    "description": "A full refund (`charge.refunded`) that arrived before anything was held or captured under its PaymentIntent's id: recorded as released, final for that PaymentIntent (a later `payment_intent.succeeded` captures nothing).",
+    "type": "object",
+    "required": json!(["seq", "idempotency_key", "state", "usage", "released_at", "reason"]),
+    "properties": json!({
+        "seq": json!({"type": "integer", "minimum": 1, "description": "Its position in the code's history."}),
+        "idempotency_key": r::<crate::IdempotencyKey>(g),
+        "state": json!({"const": "released"}),
+        "usage": with_ref::<crate::UsageCounts>(g, json!({
+            "description": "The code's counts when it was recorded (unchanged by it); for a campaign's code, the campaign's, with the code's own uses in `per_code`.",
+        })),
+        "released_at": r::<crate::Timestamp>(g),
+        "reason": json!({"type": "string"}),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([] crate::wire::Stats => "Stats", |g| json!({
+    "description": "A code's live figures: since it was defined, and for the last hour.",
+    "type": "object",
+    "required": json!(["code", "defined_at", "at", "total", "last_hour", "by_minute"]),
+    "properties": json!({
+        "code": r::<crate::Code>(g),
+        "defined_at": json!({
+            "description": "When it was first defined; null for a code defined before this was kept.",
+            "oneOf": json!([r::<crate::Timestamp>(g), json!({"type": "null"})]),
+        }),
+        "at": r::<crate::Timestamp>(g),
+        "total": r::<crate::wire::Figures>(g),
+        "last_hour": r::<crate::wire::Figures>(g),
+        "by_minute": json!({
+            "description": "The last hour minute by minute, oldest first: 60 entries, the last one the minute of `at` (zero figures where nothing happened).",
+            "type": "array",
+            "minItems": 60,
+            "maxItems": 60,
+            "items": r::<crate::wire::MinuteFigures>(g),
+        }),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([] crate::wire::MinuteFigures => "MinuteFigures", |g| json!({
+    "description": "One minute's figures.",
+    "type": "object",
+    "required": json!(["minute", "figures"]),
+    "properties": json!({
+        "minute": with_ref::<crate::Timestamp>(g, json!({"description": "The minute's first moment."})),
+        "figures": r::<crate::wire::Figures>(g),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([] crate::wire::Figures => "Figures", |g| json!({
+    "description": "What happened to a code in a period.",
+    "type": "object",
+    "required": json!([
+        "captures",
+        "replays",
+        "holds",
+        "releases",
+        "expired",
+        "conflicts",
+        "quotes",
+        "rejections",
+    ]),
+    "properties": json!({
+        "captures": json!({"type": "integer", "minimum": 0}),
+        "replays": json!({
+            "type": "integer",
+            "minimum": 0,
+            "description": "Answers that replayed an earlier capture, hold or release.",
+        }),
+        "holds": json!({"type": "integer", "minimum": 0}),
+        "releases": json!({"type": "integer", "minimum": 0}),
+        "expired": json!({
+            "type": "integer",
+            "minimum": 0,
+            "description": "Holds that expired before they were captured or released.",
+        }),
+        "conflicts": json!({"type": "integer", "minimum": 0}),
+        "quotes": json!({"type": "integer", "minimum": 0}),
+        "rejections": json!({
+            "description": "Refusals by rejection code, per operation.",
+            "type": "object",
+            "required": json!(["quotes", "holds", "captures"]),
+            "properties": json!({
+                "quotes": json!({
+                    "type": "object",
+                    "propertyNames": r::<crate::Rejection>(g),
+                    "additionalProperties": json!({"type": "integer", "minimum": 1}),
+                }),
+                "holds": json!({
+                    "type": "object",
+                    "propertyNames": r::<crate::Rejection>(g),
+                    "additionalProperties": json!({"type": "integer", "minimum": 1}),
+                }),
+                "captures": json!({
+                    "type": "object",
+                    "propertyNames": r::<crate::Rejection>(g),
+                    "additionalProperties": json!({"type": "integer", "minimum": 1}),
+                }),
+            }),
+            "additionalProperties": false,
+        }),
+        "discounted": with_ref::<crate::Money>(g, json!({
+            "description": "The discounts of new captures in the period, in the code's currency; left out for a code without a currency of its own. What a budget has spent is `discounted` less `returned` (held uses aside).",
+        })),
+        "returned": with_ref::<crate::Money>(g, json!({
+            "description": "The discounts of captures released in the period, in the code's currency; left out for a code without a currency of its own.",
+        })),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([] crate::wire::FigureWrites => "FigureWrites", |g| json!({
+    "type": "object",
+    "required": json!(["code", "writes", "written_at", "pending"]),
+    "properties": json!({
+        "code": r::<crate::Code>(g),
+        "writes": json!({
+            "type": "integer",
+            "minimum": 0,
+            "description": "How many times this instance of the code's object wrote figures to SQLite.",
+        }),
+        "written_at": json!({
+            "type": "array",
+            "items": json!({"type": "integer"}),
+            "description": "When, in Unix milliseconds (the object's clock), oldest first.",
+        }),
+        "pending": json!({
+            "type": "integer",
+            "minimum": 0,
+            "description": "Events counted in memory, not yet written.",
+        }),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([] crate::wire::Conformance => "Conformance", |_g| json!({
+    "type": "object",
+    "required": json!(["conformance", "store", "failed_transaction_rolled_back"]),
+    "properties": json!({
+        "conformance": json!({"const": "passed"}),
+        "store": json!({"const": "sqlite"}),
+        "failed_transaction_rolled_back": json!({"type": "boolean"}),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([] crate::wire::WebhookAnswer => "WebhookAnswer", |g| json!({
+    "description": "What the Worker did with a Stripe event. For a stack (`metadata.promo_codes`): `receipts` (captured or replayed, one per code in the order they apply), or `code` (the code whose write was refused, or found its payment refunded) with `releases` (what every other code gave back) and `rejections`; a cancel, failure or refund of a stack answers `releases`.",
+    "type": "object",
+    "required": json!(["received", "action"]),
+    "properties": json!({
+        "received": json!({"const": true}),
+        "action": json!({"enum": json!(["captured", "replayed", "released", "refused", "ignored"])}),
+        "receipt": r::<crate::Receipt>(g),
+        "release": r::<crate::Released>(g),
+        "rejection": json!({"oneOf": json!([r::<crate::Rejection>(g), json!({"type": "null"})])}),
+        "detail": json!({"type": "string"}),
+        "replayed": json!({"type": "boolean"}),
+        "why": json!({"type": "string"}),
+        "receipts": json!({
+            "description": "A stack's receipts, one per code, in the order the codes apply.",
+            "type": "array",
+            "items": r::<crate::Receipt>(g),
+        }),
+        "rejections": json!({
+            "description": "A refused stack: every code that refused, and why (empty when the metadata itself was unusable: `detail` says why).",
+            "type": "array",
+            "items": r::<crate::StackRefusal>(g),
+        }),
+        "releases": json!({
+            "description": "A stack's releases, one per code: what each code gave back under the PaymentIntent.",
+            "type": "array",
+            "items": r::<crate::wire::CodeRelease>(g),
+        }),
+        "code": with_ref::<crate::Code>(g, json!({
+            "description": "A stack's code whose write was refused (or found its payment refunded), which stopped the stack.",
+        })),
+    }),
+    "additionalProperties": false,
+}));
+
+schema!([] crate::wire::CodeRelease => "WebhookCodeRelease", |g| json!({
+    "description": "One code of a stack given back under a PaymentIntent: `released` (with the release), or `ignored` with why (nothing held or captured under it, or a capture a failed or cancelled payment may not release).",
+    "type": "object",
+    "required": json!(["code", "action"]),
+    "properties": json!({
+        "code": r::<crate::Code>(g),
+        "action": json!({"enum": json!(["released", "ignored"])}),
+        "release": r::<crate::Released>(g),
+        "replayed": json!({"type": "boolean"}),
+        "why": json!({"type": "string"}),
+    }),
+    "additionalProperties": false,
+}));
