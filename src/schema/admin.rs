@@ -195,25 +195,6 @@ schema!([D] crate::wire::CodeList<D> => "CodeList", |g| json!({
     "additionalProperties": false,
 }));
 
-schema!([] crate::wire::CodeUsage => "CodeUsage", |g| json!({
-    "description": "A code's uses counting now: held and captured (`total`), of which held (`held`), and what they took off (`discounted`); for a campaign's code, the campaign's, and the code's own (`per_code`).",
-    "type": "object",
-    "required": json!(["total", "held"]),
-    "properties": json!({
-        "total": json!({"type": "integer", "minimum": 0}),
-        "held": json!({"type": "integer", "minimum": 0}),
-        "discounted": with_ref::<crate::Money>(g, json!({
-            "description": "The sum of the discounts of the uses counting now (active holds included), in the code's currency; left out for a code without a currency of its own (a percent code without amounts may be used in several).",
-        })),
-        "per_code": json!({
-            "type": "integer",
-            "minimum": 0,
-            "description": "For a campaign's code: the uses of the code itself, held and captured (`total`, `held` and `discounted` are then the campaign's, across all of its codes).",
-        }),
-    }),
-    "additionalProperties": false,
-}));
-
 schema!([] crate::api::CodePatch => "CodePatch", |_g| json!({
     "description": "The body of `PATCH /v1/codes/{code}`: the kill switch, nothing else.",
     "type": "object",
@@ -302,18 +283,6 @@ schema!([] crate::wire::CodesRequest => "CodesRequest", |g| json!({
     "additionalProperties": false,
 }));
 
-schema!([] crate::wire::CodesCreated => "CodesCreated", |g| json!({
-    "description": "The codes a call created (the same for a retry with the same `Idempotency-Key`).",
-    "type": "object",
-    "required": json!(["campaign", "created", "codes"]),
-    "properties": json!({
-        "campaign": r::<crate::Code>(g),
-        "created": json!({"type": "integer", "minimum": 1}),
-        "codes": json!({"type": "array", "items": r::<crate::Code>(g)}),
-    }),
-    "additionalProperties": false,
-}));
-
 schema!([] crate::wire::CampaignCodeList => "CampaignCodeList", |g| json!({
     "description": "A page of a campaign's codes in the order they were added, each with its captured uses and the holds that count now; `next` is the cursor of the next page (`?after=`), or null.",
     "type": "object",
@@ -333,36 +302,6 @@ schema!([] crate::wire::CampaignCodeList => "CampaignCodeList", |g| json!({
             }),
         }),
         "next": json!({"type": json!(["string", "null"])}),
-    }),
-    "additionalProperties": false,
-}));
-
-schema!([] crate::wire::StackHolds => "StackHolds", |g| json!({
-    "description": "A stack's hold (`POST /v1/holds` with `codes`): one hold per code, each as a single code's answer (its quote is its part, priced on the basket the codes before it left), in the order the codes apply. 201 when any was new, 200 when every one replayed.",
-    "type": "object",
-    "required": json!(["holds"]),
-    "properties": json!({
-        "holds": json!({"type": "array", "items": r::<crate::Hold>(g), "minItems": 1, "maxItems": 5}),
-    }),
-    "additionalProperties": false,
-}));
-
-schema!([] crate::wire::StackReceipts => "StackReceipts", |g| json!({
-    "description": "A stack's capture (`POST /v1/captures` with `codes`): one receipt per code, each as a single code's answer, in the order the codes apply.",
-    "type": "object",
-    "required": json!(["receipts"]),
-    "properties": json!({
-        "receipts": json!({"type": "array", "items": r::<crate::Receipt>(g), "minItems": 1, "maxItems": 5}),
-    }),
-    "additionalProperties": false,
-}));
-
-schema!([] crate::wire::StackReleases => "StackReleases", |g| json!({
-    "description": "A stack's release (`POST /v1/releases` with `codes`): one answer per code, as listed.",
-    "type": "object",
-    "required": json!(["releases"]),
-    "properties": json!({
-        "releases": json!({"type": "array", "items": r::<crate::Released>(g), "minItems": 1, "maxItems": 5}),
     }),
     "additionalProperties": false,
 }));

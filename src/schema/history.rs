@@ -117,41 +117,6 @@ schema!([] crate::wire::RefundBeforePayment => "RefundBeforePayment", |g| json!(
     "additionalProperties": false,
 }));
 
-schema!([] crate::wire::Stats => "Stats", |g| json!({
-    "description": "A code's live figures: since it was defined, and for the last hour.",
-    "type": "object",
-    "required": json!(["code", "defined_at", "at", "total", "last_hour", "by_minute"]),
-    "properties": json!({
-        "code": r::<crate::Code>(g),
-        "defined_at": json!({
-            "description": "When it was first defined; null for a code defined before this was kept.",
-            "oneOf": json!([r::<crate::Timestamp>(g), json!({"type": "null"})]),
-        }),
-        "at": r::<crate::Timestamp>(g),
-        "total": r::<crate::wire::Figures>(g),
-        "last_hour": r::<crate::wire::Figures>(g),
-        "by_minute": json!({
-            "description": "The last hour minute by minute, oldest first: 60 entries, the last one the minute of `at` (zero figures where nothing happened).",
-            "type": "array",
-            "minItems": 60,
-            "maxItems": 60,
-            "items": r::<crate::wire::MinuteFigures>(g),
-        }),
-    }),
-    "additionalProperties": false,
-}));
-
-schema!([] crate::wire::MinuteFigures => "MinuteFigures", |g| json!({
-    "description": "One minute's figures.",
-    "type": "object",
-    "required": json!(["minute", "figures"]),
-    "properties": json!({
-        "minute": with_ref::<crate::Timestamp>(g, json!({"description": "The minute's first moment."})),
-        "figures": r::<crate::wire::Figures>(g),
-    }),
-    "additionalProperties": false,
-}));
-
 schema!([] crate::wire::Figures => "Figures", |g| json!({
     "description": "What happened to a code in a period.",
     "type": "object",
@@ -210,30 +175,6 @@ schema!([] crate::wire::Figures => "Figures", |g| json!({
         "returned": with_ref::<crate::Money>(g, json!({
             "description": "The discounts of captures released in the period, in the code's currency; left out for a code without a currency of its own.",
         })),
-    }),
-    "additionalProperties": false,
-}));
-
-schema!([] crate::wire::FigureWrites => "FigureWrites", |g| json!({
-    "type": "object",
-    "required": json!(["code", "writes", "written_at", "pending"]),
-    "properties": json!({
-        "code": r::<crate::Code>(g),
-        "writes": json!({
-            "type": "integer",
-            "minimum": 0,
-            "description": "How many times this instance of the code's object wrote figures to SQLite.",
-        }),
-        "written_at": json!({
-            "type": "array",
-            "items": json!({"type": "integer"}),
-            "description": "When, in Unix milliseconds (the object's clock), oldest first.",
-        }),
-        "pending": json!({
-            "type": "integer",
-            "minimum": 0,
-            "description": "Events counted in memory, not yet written.",
-        }),
     }),
     "additionalProperties": false,
 }));

@@ -17,20 +17,28 @@ use crate::{Code, Money};
 /// A definition's fields as they came, for a reader that passes them on.
 pub type DefinitionFields = serde_json::Map<String, serde_json::Value>;
 
-/// A code's or a campaign's uses counting now.
+/// A code's uses counting now: held and captured (`total`), of which held
+/// (`held`), and what they took off (`discounted`); for a campaign's code,
+/// the campaign's, and the code's own (`per_code`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct CodeUsage {
     /// The uses counting now, held and captured (for a campaign's code, the campaign's).
     pub total: u64,
     /// Of `total`, the active holds.
     pub held: u64,
-    /// For a campaign's code: the uses of the code itself, held and captured.
+    /// For a campaign's code: the uses of the code itself, held and captured
+    /// (`total`, `held` and `discounted` are then the campaign's, across all
+    /// of its codes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u64"))]
     pub per_code: Option<u64>,
-    /// The sum of the discounts of the uses counting now, in the code's
-    /// currency; left out for a code without a currency of its own.
+    /// The sum of the discounts of the uses counting now (active holds
+    /// included), in the code's currency; left out for a code without a
+    /// currency of its own (a percent code without amounts may be used in several).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Money"))]
     pub discounted: Option<Money>,
 }
 
@@ -134,14 +142,16 @@ pub struct CodesRequest {
     pub codes: Option<Vec<Code>>,
 }
 
-/// The answer of `POST /v1/campaigns/{id}/codes`: the codes a call created
-/// (the same for a retry with the same `Idempotency-Key`).
+/// The codes a call created (the same for a retry with the same
+/// `Idempotency-Key`): the answer of `POST /v1/campaigns/{id}/codes`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct CodesCreated {
     /// The campaign's id.
     pub campaign: Code,
     /// How many codes the call created.
+    #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
     pub created: u64,
     /// The codes, in the order they were added.
     pub codes: Vec<Code>,

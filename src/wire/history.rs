@@ -151,13 +151,16 @@ pub struct RefundBeforePayment {
     pub reason: String,
 }
 
-/// A code's (or a campaign's, every code's) live figures: since it was
+/// A code's live figures (or a campaign's, every code's): since it was
 /// defined, and for the last hour (`GET …/stats`).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct Stats {
     /// The code, or the campaign's id.
     pub code: Code,
-    /// When it was first defined (RFC 3339); null for one defined before this was kept.
+    /// When it was first defined; null for a code defined before this was kept.
+    #[cfg_attr(feature = "schema", schemars(with = "Option<Timestamp>"))]
     pub defined_at: Option<String>,
     /// When the figures were read.
     pub at: Timestamp,
@@ -165,12 +168,16 @@ pub struct Stats {
     pub total: Figures,
     /// The last hour.
     pub last_hour: Figures,
-    /// The last hour minute by minute, oldest first, the last one the minute of `at`.
+    /// The last hour minute by minute, oldest first: 60 entries, the last
+    /// one the minute of `at` (zero figures where nothing happened).
+    #[cfg_attr(feature = "schema", schemars(length(min = 60, max = 60)))]
     pub by_minute: Vec<MinuteFigures>,
 }
 
 /// One minute's figures.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct MinuteFigures {
     /// The minute's first moment.
     pub minute: Timestamp,
@@ -222,6 +229,8 @@ pub struct Rejections {
 /// Test builds only: when an instance of a code's object wrote the code's
 /// figures, and how many counted events wait in memory.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct FigureWrites {
     /// The code.
     pub code: Code,
@@ -230,6 +239,7 @@ pub struct FigureWrites {
     /// When, in Unix milliseconds (the object's clock), oldest first.
     pub written_at: Vec<i64>,
     /// Events counted in memory, not yet written.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub pending: i64,
 }
 

@@ -112,7 +112,7 @@ fn options_of(path: &str, tag: &Value, methods: &str, g: &mut SchemaGenerator) -
 }
 
 /// The path item of one path of the table: its rows' operations.
-fn path_item(path: &str, rows: &[&Route], test_only: bool, g: &mut SchemaGenerator) -> Value {
+fn path_item(path: &str, rows: &[&Route], test_only: bool, g: &mut Generators) -> Value {
     let mut item = Map::new();
     let public = rows
         .iter()
@@ -134,7 +134,11 @@ fn path_item(path: &str, rows: &[&Route], test_only: bool, g: &mut SchemaGenerat
         item.insert("parameters".into(), json!([{"$ref": "#/components/parameters/code"}]));
     }
     for row in rows {
-        let op = row.handler.operation().to_json(row.access, g);
+        let op = row
+            .handler
+            .operation()
+            .to_json(row.access, &mut g.answers, &mut g.requests);
+        let g = &mut g.answers;
         if row.method == Method::Get {
             item.insert("head".into(), head_of(&op));
         }
@@ -146,22 +150,66 @@ fn path_item(path: &str, rows: &[&Route], test_only: bool, g: &mut SchemaGenerat
     item.into()
 }
 
+/// The schema generators: answers as the Worker writes them (serde's
+/// serialization), request bodies as it reads them (its deserialization:
+/// a field with a default is optional there).
+struct Generators {
+    answers: SchemaGenerator,
+    requests: SchemaGenerator,
+}
+
+/// The width formats schemars writes for Rust's integers and floats
+/// (`uint64`, ...): not JSON Schema's, so strict validators refuse them.
+fn drop_width_formats(schema: &mut schemars::Schema) {
+    const WIDTHS: [&str; 12] = [
+        "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "int", "float", "double",
+    ];
+    if schema
+        .get("format")
+        .and_then(Value::as_str)
+        .is_some_and(|f| WIDTHS.contains(&f))
+    {
+        schema.remove("format");
+    }
+}
+
+/// A doc comment's description as one line a paragraph: its lines joined,
+/// as Markdown renders them.
+fn unwrap_description(schema: &mut schemars::Schema) {
+    if let Some(Value::String(text)) = schema.get_mut("description") {
+        if text.contains('\n') {
+            *text = text
+                .split("\n\n")
+                .map(|p| p.split('\n').collect::<Vec<_>>().join(" "))
+                .collect::<Vec<_>>()
+                .join("\n\n");
+        }
+    }
+}
+
 /// The description, as `docs/openapi.json` holds it.
 pub fn generate() -> String {
-    let mut g = SchemaSettings::draft2020_12()
+    let settings = SchemaSettings::draft2020_12()
         .with(|s| {
             s.definitions_path = "/components/schemas".into();
             s.meta_schema = None;
         })
-        .into_generator();
+        .with_transform(schemars::transform::RecursiveTransform(drop_width_formats))
+        .with_transform(schemars::transform::RecursiveTransform(unwrap_description));
+    let mut generators = Generators {
+        answers: settings.clone().for_serialize().into_generator(),
+        requests: settings.for_deserialize().into_generator(),
+    };
+    let g = &mut generators;
     let mut paths = Map::new();
     for (table, test_only) in [(ROUTES, false), (TEST_ROUTES, true)] {
         let templates: BTreeSet<&str> = table.iter().map(|r| r.path).collect();
         for path in templates {
             let rows: Vec<&Route> = table.iter().filter(|r| r.path == path).collect();
-            paths.insert(path.to_owned(), path_item(path, &rows, test_only, &mut g));
+            paths.insert(path.to_owned(), path_item(path, &rows, test_only, g));
         }
     }
+    let mut g = std::mem::replace(&mut generators.answers, SchemaGenerator::default());
     if let Value::Object(assets) = document::static_paths(&mut g) {
         paths.extend(assets);
     }
@@ -176,6 +224,17 @@ pub fn generate() -> String {
         "securitySchemes": document::security_schemes(&mut g),
     });
     schemas.extend(g.take_definitions(true));
+    for (name, schema) in generators.requests.take_definitions(true) {
+        match schemas.get(&name) {
+            Some(answer) => assert_eq!(
+                answer, &schema,
+                "{name}: a request's schema and an answer's differ; name them apart"
+            ),
+            None => {
+                schemas.insert(name, schema);
+            }
+        }
+    }
     let mut components = components;
     components["schemas"] = schemas.into();
     let doc = json!({

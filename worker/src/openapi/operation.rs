@@ -171,7 +171,9 @@ impl Operation {
     }
 
     /// The operation as the description writes it, for a route of `access`.
-    pub fn to_json(&self, access: Access, g: &mut SchemaGenerator) -> Value {
+    ///
+    /// Answers' schemas come from `g`, the request body's from `requests`.
+    pub fn to_json(&self, access: Access, g: &mut SchemaGenerator, requests: &mut SchemaGenerator) -> Value {
         let mut op = Map::new();
         op.insert("operationId".into(), self.id.into());
         op.insert("tags".into(), json!([self.tag]));
@@ -196,7 +198,10 @@ impl Operation {
             if let Some(text) = description {
                 body.insert("description".into(), text.into());
             }
-            body.insert("content".into(), json!({"application/json": {"schema": build(g)}}));
+            body.insert(
+                "content".into(),
+                json!({"application/json": {"schema": build(requests)}}),
+            );
             op.insert("requestBody".into(), body.into());
         }
         let mut responses = Map::new();
