@@ -181,28 +181,6 @@ schema!([D] crate::wire::CodeSummary<D> => "CodeSummary", |g| json!({
     "additionalProperties": false,
 }));
 
-schema!([D] crate::wire::CodeList<D> => "CodeList", |g| json!({
-    "description": "One page of the catalog, in code order.",
-    "type": "object",
-    "required": json!(["codes", "next"]),
-    "properties": json!({
-        "codes": json!({"type": "array", "items": r::<crate::wire::CodeSummary>(g), "maxItems": 1000}),
-        "next": json!({
-            "description": "The `after` of the next page, or null on the last.",
-            "oneOf": json!([r::<crate::Code>(g), json!({"type": "null"})]),
-        }),
-    }),
-    "additionalProperties": false,
-}));
-
-schema!([] crate::api::CodePatch => "CodePatch", |_g| json!({
-    "description": "The body of `PATCH /v1/codes/{code}`: the kill switch, nothing else.",
-    "type": "object",
-    "required": json!(["active"]),
-    "properties": json!({"active": json!({"type": "boolean"})}),
-    "additionalProperties": false,
-}));
-
 schema!([D] crate::wire::CampaignSummary<D> => "CampaignSummary", |g| json!({
     "description": "A campaign with its usage now (every code's: `total`, `held`, `discounted` in its currency), the uses left under its total (`remaining`) and its codes (`count`, and `used`: those with a use that counts).",
     "type": "object",
@@ -255,17 +233,6 @@ schema!([D] crate::wire::CampaignSummary<D> => "CampaignSummary", |g| json!({
     "additionalProperties": false,
 }));
 
-schema!([D] crate::wire::CampaignList<D> => "CampaignList", |g| json!({
-    "description": "A page of campaigns in id order, each as `GET /v1/campaigns/{id}` answers it; `next` is the cursor of the next page (`?after=`), or null.",
-    "type": "object",
-    "required": json!(["campaigns", "next"]),
-    "properties": json!({
-        "campaigns": json!({"type": "array", "items": r::<crate::wire::CampaignSummary>(g)}),
-        "next": json!({"type": json!(["string", "null"])}),
-    }),
-    "additionalProperties": false,
-}));
-
 schema!([] crate::wire::CodesRequest => "CodesRequest", |g| json!({
     "description": "The body of `POST /v1/campaigns/{id}/codes`: `count` codes to generate (each `#` of `pattern` one character of `charset`, drawn by a cryptographic generator; at least 8 `#`, and 1,000,000 combinations per code of the campaign after the call), or `codes` to import. 1 to 10,000 a call, 1,000,000 a campaign.",
     "type": "object",
@@ -279,29 +246,6 @@ schema!([] crate::wire::CodesRequest => "CodesRequest", |g| json!({
             "minItems": 1,
             "maxItems": 10000,
         }),
-    }),
-    "additionalProperties": false,
-}));
-
-schema!([] crate::wire::CampaignCodeList => "CampaignCodeList", |g| json!({
-    "description": "A page of a campaign's codes in the order they were added, each with its captured uses and the holds that count now; `next` is the cursor of the next page (`?after=`), or null.",
-    "type": "object",
-    "required": json!(["codes", "next"]),
-    "properties": json!({
-        "codes": json!({
-            "type": "array",
-            "items": json!({
-                "type": "object",
-                "required": json!(["code", "uses", "held"]),
-                "properties": json!({
-                    "code": r::<crate::Code>(g),
-                    "uses": json!({"type": "integer", "minimum": 0}),
-                    "held": json!({"type": "integer", "minimum": 0}),
-                }),
-                "additionalProperties": false,
-            }),
-        }),
-        "next": json!({"type": json!(["string", "null"])}),
     }),
     "additionalProperties": false,
 }));

@@ -71,13 +71,17 @@ pub struct CodeSummary<D = DefinitionFields> {
     pub archived: bool,
 }
 
-/// `GET /v1/codes`: one page of the catalog, in code order.
+/// One page of the catalog, in code order (`GET /v1/codes`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "CodeList"))]
 #[serde(deny_unknown_fields)]
 pub struct CodeList<D = DefinitionFields> {
     /// The codes of the page.
+    #[cfg_attr(feature = "schema", schemars(length(max = 1000)))]
     pub codes: Vec<CodeSummary<D>>,
     /// The `after` of the next page, or null on the last.
+    #[cfg_attr(feature = "schema", schemars(with = "Option<Code>"))]
     pub next: Option<String>,
 }
 
@@ -112,8 +116,12 @@ pub struct CampaignSummary<D = DefinitionFields> {
     pub codes: CampaignCodeCounts,
 }
 
-/// `GET /v1/campaigns`: a page of campaigns in id order.
+/// A page of campaigns in id order, each as `GET /v1/campaigns/{id}`
+/// answers it; `next` is the cursor of the next page (`?after=`), or null
+/// (`GET /v1/campaigns`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "CampaignList"))]
 #[serde(deny_unknown_fields)]
 pub struct CampaignList<D = DefinitionFields> {
     /// The campaigns of the page, each as `GET /v1/campaigns/{id}` answers it.
@@ -170,6 +178,8 @@ pub struct CodesPlan {
 
 /// One code of a page of a campaign's codes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(deny_unknown_fields)]
 pub struct CampaignCode {
     /// The code.
@@ -180,9 +190,11 @@ pub struct CampaignCode {
     pub held: u64,
 }
 
-/// `GET /v1/campaigns/{id}/codes`: a page of a campaign's codes in the order
-/// they were added.
+/// A page of a campaign's codes in the order they were added, each with its
+/// captured uses and the holds that count now; `next` is the cursor of the
+/// next page (`?after=`), or null (`GET /v1/campaigns/{id}/codes`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct CampaignCodeList {
     /// The codes of the page.
