@@ -53,29 +53,6 @@ schema!([] crate::wire::CampaignRedemptionList => "CampaignRedemptionList", |g| 
     "additionalProperties": false,
 }));
 
-schema!([] crate::wire::RecordedRedemption => "RecordedRedemption", |g| json!({
-    "description": "One hold or capture in a code's history, with its state at the moment of the listing.",
-    "type": "object",
-    "required": json!(["seq", "idempotency_key", "state", "customer", "quote", "usage"]),
-    "properties": json!({
-        "seq": json!({"type": "integer", "minimum": 1, "description": "Its position in the code's history."}),
-        "idempotency_key": json!({"oneOf": json!([r::<crate::IdempotencyKey>(g), json!({"type": "null"})])}),
-        "state": r::<crate::ReservationState>(g),
-        "customer": json!({"oneOf": json!([r::<crate::CustomerId>(g), json!({"type": "null"})])}),
-        "quote": r::<crate::Quote>(g),
-        "usage": with_ref::<crate::UsageCounts>(g, json!({"description": "The counts right after its last change."})),
-        "expires_at": r::<crate::Timestamp>(g),
-        "captured_at": r::<crate::Timestamp>(g),
-        "released_at": r::<crate::Timestamp>(g),
-        "reason": json!({"type": "string"}),
-        "was": json!({"type": "string", "enum": json!(["held", "captured"])}),
-        "hold_expired_at": with_ref::<crate::Timestamp>(g, json!({
-            "description": "On a capture made under the key of a hold that had expired (for the hold's customer and basket): when that hold expired. The hold stays in the history, `expired`.",
-        })),
-    }),
-    "additionalProperties": false,
-}));
-
 schema!([] crate::wire::RefusedPaymentCapture => "RefusedPaymentCapture", |g| json!({
     "description": "A payment capture refused after the money moved (a Stripe webhook's capture that a rule refused): recorded once per PaymentIntent, for the operator to refund or honour.",
     "type": "object",
@@ -96,23 +73,6 @@ schema!([] crate::wire::RefusedPaymentCapture => "RefusedPaymentCapture", |g| js
         "event_id": json!({"type": "string"}),
         "refused_at": r::<crate::Timestamp>(g),
         "quote": json!({"oneOf": json!([r::<crate::Quote>(g), json!({"type": "null"})])}),
-    }),
-    "additionalProperties": false,
-}));
-
-schema!([] crate::wire::RefundBeforePayment => "RefundBeforePayment", |g| json!({
-    "description": "A full refund (`charge.refunded`) that arrived before anything was held or captured under its PaymentIntent's id: recorded as released, final for that PaymentIntent (a later `payment_intent.succeeded` captures nothing).",
-    "type": "object",
-    "required": json!(["seq", "idempotency_key", "state", "usage", "released_at", "reason"]),
-    "properties": json!({
-        "seq": json!({"type": "integer", "minimum": 1, "description": "Its position in the code's history."}),
-        "idempotency_key": r::<crate::IdempotencyKey>(g),
-        "state": json!({"const": "released"}),
-        "usage": with_ref::<crate::UsageCounts>(g, json!({
-            "description": "The code's counts when it was recorded (unchanged by it); for a campaign's code, the campaign's, with the code's own uses in `per_code`.",
-        })),
-        "released_at": r::<crate::Timestamp>(g),
-        "reason": json!({"type": "string"}),
     }),
     "additionalProperties": false,
 }));

@@ -75,6 +75,46 @@ macro_rules! schema {
 }
 use schema;
 
+/// `held` or `captured`: what a released use was (a history's `was`).
+///
+/// A name for the description only, written in place: no value has this type.
+#[derive(Debug)]
+pub enum WasState {}
+
+impl JsonSchema for WasState {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "WasState".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        finish(serde_json::json!({"type": "string", "enum": ["held", "captured"]}))
+    }
+}
+
+/// `released`, always: the state of a refund recorded before its payment.
+///
+/// A name for the description only, written in place: no value has this type.
+#[derive(Debug)]
+pub enum ReleasedState {}
+
+impl JsonSchema for ReleasedState {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ReleasedState".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        finish(serde_json::json!({"const": "released"}))
+    }
+}
+
 /// An amount as a request gives it: a non-negative decimal string (`"80"`, `"80.00"`), at most the currency's places, at most 10^15; never a number.
 ///
 /// A name for the description only: no value has this type.

@@ -70,10 +70,14 @@ impl HistoryRecord {
 
 /// One hold or capture in a code's history, with its state at the moment of the listing.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct RecordedRedemption {
     /// Its position in the code's history (the pagination cursor).
+    #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
     pub seq: i64,
     /// The key it was recorded under, if any.
+    #[cfg_attr(feature = "schema", schemars(with = "Option<crate::IdempotencyKey>"))]
     pub idempotency_key: Option<String>,
     /// `held`, `captured`, `released` or `expired`, at the moment of the listing.
     pub state: ReservationState,
@@ -82,25 +86,33 @@ pub struct RecordedRedemption {
     /// What is charged.
     pub quote: Quote,
     /// The counts right after its last change (`discounted` as money in the quote's currency).
+    #[cfg_attr(feature = "schema", schemars(with = "UsageCounts"))]
     pub usage: UsageInCurrency,
     /// When a hold stops counting.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Timestamp"))]
     pub expires_at: Option<Timestamp>,
     /// When it was captured.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Timestamp"))]
     pub captured_at: Option<Timestamp>,
     /// When it was released.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Timestamp"))]
     pub released_at: Option<Timestamp>,
     /// Why it was released.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub reason: Option<String>,
     /// What it was when released: `held` or `captured`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "crate::schema::WasState"))]
     pub was: Option<ReservationState>,
-    /// For a capture under the key of an expired hold: when that hold expired
-    /// (the hold stays in the history, `expired`).
+    /// On a capture made under the key of a hold that had expired (for the
+    /// hold's customer and basket): when that hold expired. The hold stays in
+    /// the history, `expired`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Timestamp"))]
     pub hold_expired_at: Option<Timestamp>,
 }
 
@@ -131,16 +143,20 @@ pub enum Refused {
     Refused,
 }
 
-/// A full refund that came before anything was held or captured under its
-/// payment: recorded as released, final for that payment (its later success
-/// captures nothing).
+/// A full refund (`charge.refunded`) that arrived before anything was held
+/// or captured under its PaymentIntent's id: recorded as released, final
+/// for that PaymentIntent (a later `payment_intent.succeeded` captures nothing).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct RefundBeforePayment {
     /// Its position in the code's history.
+    #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
     pub seq: i64,
     /// The payment's id.
     pub idempotency_key: crate::IdempotencyKey,
     /// Always `released`.
+    #[cfg_attr(feature = "schema", schemars(with = "crate::schema::ReleasedState"))]
     pub state: ReservationState,
     /// The code's counts when it was recorded (unchanged by it); for a
     /// campaign's code, the campaign's, with the code's own uses in `per_code`.
