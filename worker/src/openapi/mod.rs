@@ -200,29 +200,36 @@ pub fn generate() -> String {
         answers: settings.clone().for_serialize().into_generator(),
         requests: settings.for_deserialize().into_generator(),
     };
-    let g = &mut generators;
     let mut paths = Map::new();
     for (table, test_only) in [(ROUTES, false), (TEST_ROUTES, true)] {
         let templates: BTreeSet<&str> = table.iter().map(|r| r.path).collect();
         for path in templates {
             let rows: Vec<&Route> = table.iter().filter(|r| r.path == path).collect();
-            paths.insert(path.to_owned(), path_item(path, &rows, test_only, g));
+            paths.insert(path.to_owned(), path_item(path, &rows, test_only, &mut generators));
         }
     }
-    let mut g = std::mem::replace(&mut generators.answers, SchemaGenerator::default());
-    if let Value::Object(assets) = document::static_paths(&mut g) {
+    let g = &mut generators.answers;
+    if let Value::Object(assets) = document::static_paths(g) {
         paths.extend(assets);
     }
-    let mut schemas = Map::new();
-    for (name, schema) in problems::schemas(&mut g) {
-        schemas.insert(name.to_owned(), schema);
-    }
-    let components = json!({
-        "responses": document::responses(&mut g),
-        "parameters": document::parameters(&mut g),
-        "headers": document::headers(&mut g),
-        "securitySchemes": document::security_schemes(&mut g),
+    let mut doc = json!({
+        "openapi": "3.1.0",
+        "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
+        "info": document::info(g),
+        "tags": document::tags(g),
+        "paths": paths,
+        "x-other-paths": document::other_paths(g),
+        "components": {
+            "responses": document::responses(g),
+            "parameters": document::parameters(g),
+            "headers": document::headers(g),
+            "securitySchemes": document::security_schemes(g),
+        },
     });
+    let mut schemas: Map<String, Value> = problems::schemas(g)
+        .into_iter()
+        .map(|(n, s)| (n.to_owned(), s))
+        .collect();
     schemas.extend(g.take_definitions(true));
     for (name, schema) in generators.requests.take_definitions(true) {
         match schemas.get(&name) {
@@ -235,17 +242,7 @@ pub fn generate() -> String {
             }
         }
     }
-    let mut components = components;
-    components["schemas"] = schemas.into();
-    let doc = json!({
-        "openapi": "3.1.0",
-        "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
-        "info": document::info(&mut g),
-        "tags": document::tags(&mut g),
-        "paths": paths,
-        "x-other-paths": document::other_paths(&mut g),
-        "components": components,
-    });
+    doc["components"]["schemas"] = schemas.into();
     let mut text = serde_json::to_string_pretty(&doc).expect("the description is JSON");
     text.push('\n');
     text
