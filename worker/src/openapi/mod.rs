@@ -242,6 +242,7 @@ pub fn generate() -> String {
             }
         }
     }
+    problems::complete(&mut schemas);
     doc["components"]["schemas"] = schemas.into();
     let mut text = serde_json::to_string_pretty(&doc).expect("the description is JSON");
     text.push('\n');

@@ -3,7 +3,27 @@
 //! writes: `openapi_tests.rs` checks it), and what else its body may carry.
 
 use schemars::SchemaGenerator;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
+
+/// Completes the core's `Problem` and `ProblemType` with the Worker's
+/// problems: `Problem` is one of the `*Problem` schemas, and `ProblemType`
+/// lists their types, each once, in their order.
+pub(super) fn complete(schemas: &mut Map<String, Value>) {
+    let problems = self::schemas(&mut SchemaGenerator::default());
+    let one_of: Vec<Value> = problems
+        .iter()
+        .map(|(name, _)| json!({"$ref": format!("#/components/schemas/{name}")}))
+        .collect();
+    let mut types: Vec<Value> = Vec::new();
+    for (_, schema) in &problems {
+        let kind = &schema["properties"]["type"]["const"];
+        if !types.contains(kind) {
+            types.push(kind.clone());
+        }
+    }
+    schemas["Problem"]["oneOf"] = one_of.into();
+    schemas["ProblemType"]["enum"] = types.into();
+}
 
 /// Every `*Problem` schema, by name.
 pub(super) fn schemas(_g: &mut SchemaGenerator) -> Vec<(&'static str, Value)> {
