@@ -226,11 +226,7 @@ pub fn generate() -> String {
             "securitySchemes": document::security_schemes(g),
         },
     });
-    let mut schemas: Map<String, Value> = problems::schemas(g)
-        .into_iter()
-        .map(|(n, s)| (n.to_owned(), s))
-        .collect();
-    schemas.extend(g.take_definitions(true));
+    let mut schemas = g.take_definitions(true);
     for (name, schema) in generators.requests.take_definitions(true) {
         match schemas.get(&name) {
             Some(answer) => assert_eq!(
