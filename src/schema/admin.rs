@@ -159,20 +159,3 @@ schema!([D] crate::wire::CampaignSummary<D> => "CampaignSummary", |g| json!({
     }),
     "additionalProperties": false,
 }));
-
-schema!([] crate::wire::CodesRequest => "CodesRequest", |g| json!({
-    "description": "The body of `POST /v1/campaigns/{id}/codes`: `count` codes to generate (each `#` of `pattern` one character of `charset`, drawn by a cryptographic generator; at least 8 `#`, and 1,000,000 combinations per code of the campaign after the call), or `codes` to import. 1 to 10,000 a call, 1,000,000 a campaign.",
-    "type": "object",
-    "properties": json!({
-        "count": json!({"type": "integer", "minimum": 1, "maximum": 10000}),
-        "pattern": json!({"type": "string", "default": "####-####-####"}),
-        "charset": json!({"type": "string", "default": "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"}),
-        "codes": json!({
-            "type": "array",
-            "items": r::<crate::schema::CodeInput>(g),
-            "minItems": 1,
-            "maxItems": 10000,
-        }),
-    }),
-    "additionalProperties": false,
-}));

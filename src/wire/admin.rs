@@ -131,22 +131,33 @@ pub struct CampaignList<D = DefinitionFields> {
 }
 
 /// The body of `POST /v1/campaigns/{id}/codes` (and of the campaign
-/// object's call that plans them): `count` codes to generate, or `codes` to
-/// import.
+/// object's call that plans them): `count` codes to generate (each `#` of
+/// `pattern` one character of `charset`, drawn by a cryptographic
+/// generator; at least 8 `#`, and 1,000,000 combinations per code of the
+/// campaign after the call), or `codes` to import. 1 to 10,000 a call,
+/// 1,000,000 a campaign.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct CodesRequest {
     /// How many codes to generate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u64", range(min = 1, max = 10_000)))]
     pub count: Option<u64>,
     /// The pattern of a generated code: each `#` one character of `charset`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String", extend("default" = "####-####-####")))]
     pub pattern: Option<String>,
     /// The characters a generated code's `#` are drawn from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String", extend("default" = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789")))]
     pub charset: Option<String>,
     /// The codes to import.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(with = "Vec<crate::schema::CodeInput>", length(min = 1, max = 10_000))
+    )]
     pub codes: Option<Vec<Code>>,
 }
 

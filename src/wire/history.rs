@@ -261,10 +261,14 @@ pub struct FigureWrites {
 
 /// Test builds only: the store conformance suite passed in a code's object.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct Conformance {
     /// Always `passed` (a failed check fails the request).
+    #[cfg_attr(feature = "schema", schemars(extend("const" = "passed")))]
     pub conformance: &'static str,
     /// The store it ran on: `sqlite`.
+    #[cfg_attr(feature = "schema", schemars(extend("const" = "sqlite")))]
     pub store: &'static str,
     /// Whether a transaction that failed part way left nothing behind.
     pub failed_transaction_rolled_back: bool,
