@@ -277,6 +277,8 @@ assert_eq!(serde_json::to_value(&quote)?["payable"]["amount"], "72.00");
 
 - `testing`: [`testing`], the store conformance suite and `FlakyStore`.
 - `wasm` (wasm32 only): the browser module's JavaScript bindings.
+- `schema`: [`schema`], the JSON Schemas of the wire types (schemars), from
+  which the Worker's native tests generate `docs/openapi.json`.
 */
 
 #![deny(missing_docs)]

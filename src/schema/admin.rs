@@ -1,4 +1,8 @@
-//! The schemas of problems, lookups, listings and the campaign's codes.
+//! The schemas of a problem's type and of the answers that flatten a
+//! definition into themselves (a code's lookup and summary, a campaign's
+//! summary): their definition is JSON of its own (`D`), so their fields are
+//! written here, as the definition's are.
+//!
 //! Ported from the hand-written description; see [the module](super).
 
 use serde_json::json;

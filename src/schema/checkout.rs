@@ -1,4 +1,5 @@
 //! The schemas of baskets, quotes, stacks and a redemption's answers, and of the checkout's requests.
+//!
 //! Ported from the hand-written description; see [the module](super).
 
 use serde_json::json;

@@ -1,4 +1,5 @@
 //! The schemas of a code's definition and of a campaign, as written and as a request gives them.
+//!
 //! Ported from the hand-written description; see [the module](super).
 
 use serde_json::json;

@@ -1,4 +1,8 @@
-//! The schemas of history, figures and the payment provider's webhook answers.
+//! The schemas of a history's pages, whose records are one of three shapes
+//! (`oneOf`, not schemars' `anyOf` of an untagged enum), of a refused
+//! payment capture (its refusal a flattened map), and of the figures (their
+//! counts keyed by rejection code).
+//!
 //! Ported from the hand-written description; see [the module](super).
 
 use serde_json::json;

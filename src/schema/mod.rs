@@ -2,7 +2,7 @@
 //! `components.schemas` is generated from.
 //!
 //! The wire types whose serde is derived derive
-//! [`JsonSchema`](schemars::JsonSchema) too; the core's values, whose serde
+//! [`JsonSchema`] too; the core's values, whose serde
 //! is written by hand (a [`Money`](crate::Money) is a decimal string with the
 //! currency's places, a [`PromoCode`](crate::PromoCode) is read through its
 //! own checks), have their schema written by hand here, one module a topic,
@@ -12,6 +12,13 @@
 //! Worker's wasm). Each schema names its subschemas through
 //! [`SchemaGenerator::subschema_for`], so that generating one type's schema
 //! brings every schema it refers to.
+//!
+//! A few wire types keep a schema written here too, where the derived one
+//! would be looser or another shape: the answers that flatten a definition
+//! (`PublicCode`, `CodeSummary`, `CampaignSummary`), a history's pages and
+//! a refused payment capture (`RedemptionList`, `CampaignRedemptionList`,
+//! `RefusedPaymentCapture`), the figures (`Figures`), and `ReleaseRequest`
+//! (the HTTP body also takes a stack's `codes`, read by the Worker).
 //!
 //! Some names of the description have no Rust type of their own (a request
 //! as a client may write it, `MoneyInput`, `QuoteRequest`, ...): the

@@ -1,4 +1,5 @@
 //! The schemas of the core's values: money, currencies, identifiers, times, usage, refusals.
+//!
 //! Ported from the hand-written description; see [the module](super).
 
 use serde_json::json;
