@@ -812,13 +812,21 @@ export interface components {
             /** @description How many codes the call created. */
             created: number;
         };
-        /** @description The body of `POST /v1/campaigns/{id}/codes`: `count` codes to generate (each `#` of `pattern` one character of `charset`, drawn by a cryptographic generator; at least 8 `#`, and 1,000,000 combinations per code of the campaign after the call), or `codes` to import. 1 to 10,000 a call, 1,000,000 a campaign. */
+        /** @description The body of `POST /v1/campaigns/{id}/codes` (and of the campaign object's call that plans them): `count` codes to generate (each `#` of `pattern` one character of `charset`, drawn by a cryptographic generator; at least 8 `#`, and 1,000,000 combinations per code of the campaign after the call), or `codes` to import. 1 to 10,000 a call, 1,000,000 a campaign. */
         CodesRequest: {
-            /** @default ABCDEFGHJKLMNPQRSTUVWXYZ23456789 */
+            /**
+             * @description The characters a generated code's `#` are drawn from.
+             * @default ABCDEFGHJKLMNPQRSTUVWXYZ23456789
+             */
             charset?: string;
+            /** @description The codes to import. */
             codes?: components["schemas"]["CodeInput"][];
+            /** @description How many codes to generate. */
             count?: number;
-            /** @default ####-####-#### */
+            /**
+             * @description The pattern of a generated code: each `#` one character of `charset`.
+             * @default ####-####-####
+             */
             pattern?: string;
         };
         /** @description Every compare-and-set attempt lost (with `Retry-After`); retry with the same key. */
@@ -830,11 +838,19 @@ export interface components {
             /** @constant */
             type?: "/problems/conflict";
         };
+        /** @description Test builds only: the store conformance suite passed in a code's object. */
         Conformance: {
-            /** @constant */
+            /**
+             * @description Always `passed` (a failed check fails the request).
+             * @constant
+             */
             conformance: "passed";
+            /** @description Whether a transaction that failed part way left nothing behind. */
             failed_transaction_rolled_back: boolean;
-            /** @constant */
+            /**
+             * @description The store it ran on: `sqlite`.
+             * @constant
+             */
             store: "sqlite";
         };
         /**
@@ -1392,11 +1408,15 @@ export interface components {
             detail: string;
             /** @description On a refused capture: the quote that no longer holds (the one pinned, else the hold's, else the basket priced now). */
             quote?: components["schemas"]["Quote"];
+            /** @description On a rejection: the rule that refused (for a stack, the first code's). */
             rejection?: components["schemas"]["RejectionCode"];
-            /** @description On a refused stack of codes (`POST /v1/quotes` with `codes`): every code that refused and why, in the order the codes apply; `rejection` is the first's. Nothing is recorded. */
+            /** @description On a refused stack of codes: every code that refused and why, in the order the codes apply (one entry when a code's object refused its write); `rejection` is the first's. Nothing is recorded. */
             rejections?: components["schemas"]["StackRefusal"][];
+            /** @description The HTTP status of the answer. */
             status: number;
+            /** @description A short summary of the type, the same for every problem of the type. */
             title: string;
+            /** @description The problem's type, a path naming it: `/problems/<slug>`, such as `/problems/rejected` or `/problems/conflict`. */
             type: components["schemas"]["ProblemType"];
         } & (components["schemas"]["NotFoundProblem"] | components["schemas"]["MethodNotAllowedProblem"] | components["schemas"]["UnauthorizedProblem"] | components["schemas"]["PayloadTooLargeProblem"] | components["schemas"]["UnsupportedMediaTypeProblem"] | components["schemas"]["TooManyRequestsProblem"] | components["schemas"]["InvalidRequestProblem"] | components["schemas"]["CodeMismatchProblem"] | components["schemas"]["MissingIdempotencyKeyProblem"] | components["schemas"]["UnknownCodeProblem"] | components["schemas"]["UnknownKeyProblem"] | components["schemas"]["RejectedProblem"] | components["schemas"]["IdempotencyKeyReusedProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["StoreUnavailableProblem"] | components["schemas"]["MisconfiguredProblem"] | components["schemas"]["InternalProblem"] | components["schemas"]["InvalidSignatureProblem"] | components["schemas"]["InvalidEventProblem"] | components["schemas"]["WebhookConflictProblem"] | components["schemas"]["PreconditionFailedProblem"] | components["schemas"]["CodeExistsProblem"]);
         /**
@@ -1821,34 +1841,53 @@ export interface components {
              */
             when_budget_short?: "refuse" | "partial";
         };
-        /** @description What the Worker did with a Stripe event. For a stack (`metadata.promo_codes`): `receipts` (captured or replayed, one per code in the order they apply), or `code` (the code whose write was refused, or found its payment refunded) with `releases` (what every other code gave back) and `rejections`; a cancel, failure or refund of a stack answers `releases`. */
+        /** @description What the Worker did with a Stripe event (always 200, `received: true`), and what a code's object answers for a payment call. Which fields are there depends on `action`; a field not given is left out. For a stack (`metadata.promo_codes`): `receipts` (captured or replayed, one per code in the order they apply), or `code` (the code whose write was refused, or found its payment refunded) with `releases` (what every other code gave back) and `rejections`; a cancel, failure or refund of a stack answers `releases`. */
         WebhookAnswer: {
-            /** @enum {unknown} */
+            /**
+             * @description What was done.
+             * @enum {string}
+             */
             action: "captured" | "replayed" | "released" | "refused" | "ignored";
             /** @description A stack's code whose write was refused (or found its payment refunded), which stopped the stack. */
             code?: components["schemas"]["Code"];
+            /** @description Why the capture was refused, in words (`refused`). */
             detail?: string;
+            /** @description One code's capture (`captured`, `replayed`). */
             receipt?: components["schemas"]["Receipt"];
             /** @description A stack's receipts, one per code, in the order the codes apply. */
             receipts?: components["schemas"]["Receipt"][];
-            /** @constant */
+            /**
+             * @description Always `true`: the event was handled, replayed or deliberately ignored.
+             * @constant
+             */
             received: true;
+            /** @description The rule that refused the capture (`refused`); `null` when the payment's own data was unusable (`detail` says why). */
             rejection?: components["schemas"]["RejectionCode"] | null;
             /** @description A refused stack: every code that refused, and why (empty when the metadata itself was unusable: `detail` says why). */
             rejections?: components["schemas"]["StackRefusal"][];
+            /** @description One code's use given back (`released`). */
             release?: components["schemas"]["Released"];
             /** @description A stack's releases, one per code: what each code gave back under the PaymentIntent. */
             releases?: components["schemas"]["WebhookCodeRelease"][];
+            /** @description True when the payment was settled before (a refund, a refused capture): this answer replays it and nothing was written. */
             replayed?: boolean;
+            /** @description Why nothing (more) was done (`ignored`, or a refund recorded before any code of its payment was known). */
             why?: string;
         };
-        /** @description One code of a stack given back under a PaymentIntent: `released` (with the release), or `ignored` with why (nothing held or captured under it, or a capture a failed or cancelled payment may not release). */
+        /** @description One code of a stack given back under a PaymentIntent (`releases`): `released` (with the release), or `ignored` with why (nothing held or captured under it, or a capture a failed or cancelled payment may not release). */
         WebhookCodeRelease: {
-            /** @enum {unknown} */
+            /**
+             * @description `released`, or `ignored` (with why).
+             * @enum {string}
+             */
             action: "released" | "ignored";
+            /** @description The code. */
             code: components["schemas"]["Code"];
+            /** @description The use given back (`released`). */
             release?: components["schemas"]["Released"];
+            /** @description True when the payment was refunded before: this replays that release. */
             replayed?: boolean;
+            /** @description Why nothing was given back (`ignored`): nothing held or captured under the payment, a code not defined, or a capture a failed or cancelled payment may not release. */
             why?: string;
         };
         /** @description On the Stripe webhook: every compare-and-set attempt lost; a 5xx, so that Stripe delivers the event again (with `Retry-After`). */
