@@ -18,148 +18,148 @@ schema!([] crate::schema::ProblemType => "ProblemType", |_g| json!({
 schema!([D] crate::wire::PublicCode<D> => "PublicCode", |g| json!({
     "description": "A code as anyone may see it: the definition without the audience's customers, its live usage and, when capped, what remains.",
     "type": "object",
-    "required": json!(["code", "active", "discount", "assigned", "usage"]),
-    "properties": json!({
+    "required": ["code", "active", "discount", "assigned", "usage"],
+    "properties": {
         "code": r::<crate::Code>(g),
         "campaign": with_ref::<crate::Code>(g, json!({
             "description": "For a campaign's code: the campaign it belongs to (its definition is the campaign's, with `code` the code).",
         })),
-        "uses_per_code": json!({
+        "uses_per_code": {
             "type": "integer",
             "minimum": 1,
             "description": "For a campaign's code: how often the code itself may be used.",
-        }),
-        "active": json!({
+        },
+        "active": {
             "type": "boolean",
             "description": "The kill switch: an inactive code is refused with `inactive`.",
-        }),
+        },
         "discount": r::<crate::Discount>(g),
         "applies_to": r::<crate::AppliesTo>(g),
         "limits": r::<crate::UsageLimits>(g),
         "starts_at": with_ref::<crate::Timestamp>(g, json!({"description": "The first moment the code is valid (inclusive)."})),
         "ends_at": with_ref::<crate::Timestamp>(g, json!({"description": "The first moment the code is no longer valid (exclusive)."})),
         "minimum": with_ref::<crate::Money>(g, json!({"description": "The smallest eligible subtotal the code applies to."})),
-        "combines_with": json!({
+        "combines_with": {
             "description": "The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application.",
             "type": "array",
             "items": r::<crate::CodeClass>(g),
             "maxItems": 3,
             "uniqueItems": true,
-        }),
-        "assigned": json!({
+        },
+        "assigned": {
             "type": "boolean",
             "description": "Whether the code is assigned to named customers (who they are is not public).",
-        }),
+        },
         "usage": r::<crate::wire::CodeUsage>(g),
-        "remaining": json!({
+        "remaining": {
             "type": "integer",
             "minimum": 0,
             "description": "Uses left: the least of what the total cap, a campaign code's `uses_per_code` and the budget leave (a budget counted in uses at the discount's full size: a fixed amount or its `max`, rounded down with `refuse` and up with `partial`; a discount of no fixed size counts only once nothing is left). Only when one of them bounds it.",
-        }),
+        },
         "remaining_budget": with_ref::<crate::Money>(g, json!({
             "description": "What is left of the budget (never below zero); only when the code has one.",
         })),
-    }),
+    },
     "additionalProperties": false,
 }));
 
 schema!([D] crate::wire::CodeSummary<D> => "CodeSummary", |g| json!({
     "description": "A code as the catalog lists it: the public view and whether it is archived.",
     "type": "object",
-    "required": json!(["code", "active", "discount", "assigned", "archived", "usage"]),
-    "properties": json!({
+    "required": ["code", "active", "discount", "assigned", "archived", "usage"],
+    "properties": {
         "code": r::<crate::Code>(g),
         "campaign": with_ref::<crate::Code>(g, json!({
             "description": "For a campaign's code: the campaign it belongs to (its definition is the campaign's, with `code` the code).",
         })),
-        "uses_per_code": json!({
+        "uses_per_code": {
             "type": "integer",
             "minimum": 1,
             "description": "For a campaign's code: how often the code itself may be used.",
-        }),
-        "active": json!({
+        },
+        "active": {
             "type": "boolean",
             "description": "The kill switch: an inactive code is refused with `inactive`.",
-        }),
+        },
         "discount": r::<crate::Discount>(g),
         "applies_to": r::<crate::AppliesTo>(g),
         "limits": r::<crate::UsageLimits>(g),
         "starts_at": with_ref::<crate::Timestamp>(g, json!({"description": "The first moment the code is valid (inclusive)."})),
         "ends_at": with_ref::<crate::Timestamp>(g, json!({"description": "The first moment the code is no longer valid (exclusive)."})),
         "minimum": with_ref::<crate::Money>(g, json!({"description": "The smallest eligible subtotal the code applies to."})),
-        "combines_with": json!({
+        "combines_with": {
             "description": "The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application.",
             "type": "array",
             "items": r::<crate::CodeClass>(g),
             "maxItems": 3,
             "uniqueItems": true,
-        }),
-        "assigned": json!({
+        },
+        "assigned": {
             "type": "boolean",
             "description": "Whether the code is assigned to named customers (who they are is not public).",
-        }),
+        },
         "usage": r::<crate::wire::CodeUsage>(g),
-        "remaining": json!({
+        "remaining": {
             "type": "integer",
             "minimum": 0,
             "description": "Uses left: the least of what the total cap, a campaign code's `uses_per_code` and the budget leave (a budget counted in uses at the discount's full size: a fixed amount or its `max`, rounded down with `refuse` and up with `partial`; a discount of no fixed size counts only once nothing is left). Only when one of them bounds it.",
-        }),
+        },
         "remaining_budget": with_ref::<crate::Money>(g, json!({
             "description": "What is left of the budget (never below zero); only when the code has one.",
         })),
-        "archived": json!({"type": "boolean"}),
-    }),
+        "archived": {"type": "boolean"},
+    },
     "additionalProperties": false,
 }));
 
 schema!([D] crate::wire::CampaignSummary<D> => "CampaignSummary", |g| json!({
     "description": "A campaign with its usage now (every code's: `total`, `held`, `discounted` in its currency), the uses left under its total (`remaining`) and its codes (`count`, and `used`: those with a use that counts).",
     "type": "object",
-    "required": json!(["id", "uses_per_code", "active", "discount", "archived", "usage", "codes"]),
-    "properties": json!({
+    "required": ["id", "uses_per_code", "active", "discount", "archived", "usage", "codes"],
+    "properties": {
         "id": r::<crate::Code>(g),
-        "uses_per_code": json!({"type": "integer", "minimum": 1}),
-        "active": json!({"type": "boolean"}),
+        "uses_per_code": {"type": "integer", "minimum": 1},
+        "active": {"type": "boolean"},
         "discount": r::<crate::Discount>(g),
         "applies_to": r::<crate::AppliesTo>(g),
         "limits": r::<crate::UsageLimits>(g),
         "starts_at": r::<crate::Timestamp>(g),
         "ends_at": r::<crate::Timestamp>(g),
         "minimum": r::<crate::Money>(g),
-        "audience": json!({"type": "array", "items": r::<crate::CustomerId>(g)}),
-        "combines_with": json!({
+        "audience": {"type": "array", "items": r::<crate::CustomerId>(g)},
+        "combines_with": {
             "description": "The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application.",
             "type": "array",
             "items": r::<crate::CodeClass>(g),
             "maxItems": 3,
             "uniqueItems": true,
-        }),
-        "archived": json!({"type": "boolean"}),
-        "usage": json!({
+        },
+        "archived": {"type": "boolean"},
+        "usage": {
             "type": "object",
-            "required": json!(["total", "held"]),
-            "properties": json!({
-                "total": json!({"type": "integer", "minimum": 0}),
-                "held": json!({"type": "integer", "minimum": 0}),
+            "required": ["total", "held"],
+            "properties": {
+                "total": {"type": "integer", "minimum": 0},
+                "held": {"type": "integer", "minimum": 0},
                 "discounted": r::<crate::Money>(g),
-            }),
+            },
             "additionalProperties": false,
-        }),
-        "remaining": json!({
+        },
+        "remaining": {
             "description": "Uses left across every code: the least of what the campaign's total cap and its budget leave (the budget counted in uses as for a code's `remaining`); only when one of them bounds it.",
             "type": "integer",
             "minimum": 0,
-        }),
+        },
         "remaining_budget": r::<crate::Money>(g),
-        "codes": json!({
+        "codes": {
             "type": "object",
-            "required": json!(["count", "used"]),
-            "properties": json!({
-                "count": json!({"type": "integer", "minimum": 0}),
-                "used": json!({"type": "integer", "minimum": 0}),
-            }),
+            "required": ["count", "used"],
+            "properties": {
+                "count": {"type": "integer", "minimum": 0},
+                "used": {"type": "integer", "minimum": 0},
+            },
             "additionalProperties": false,
-        }),
-    }),
+        },
+    },
     "additionalProperties": false,
 }));

@@ -12,79 +12,79 @@ use super::{r, schema, with_ref};
 schema!([] crate::wire::RedemptionList => "RedemptionList", |g| json!({
     "description": "One page of a code's holds, captures, refused payment captures and refunds that came before their payment, oldest first.",
     "type": "object",
-    "required": json!(["code", "redemptions", "next"]),
-    "properties": json!({
+    "required": ["code", "redemptions", "next"],
+    "properties": {
         "code": r::<crate::Code>(g),
-        "redemptions": json!({
+        "redemptions": {
             "type": "array",
-            "items": json!({
-                "oneOf": json!([
+            "items": {
+                "oneOf": [
                     r::<crate::wire::RecordedRedemption>(g),
                     r::<crate::wire::RefusedPaymentCapture>(g),
                     r::<crate::wire::RefundBeforePayment>(g),
-                ]),
-            }),
+                ],
+            },
             "maxItems": 1000,
-        }),
-        "next": json!({
+        },
+        "next": {
             "description": "The `after` of the next page (a `seq`), or null on the last.",
-            "oneOf": json!([json!({"type": "string", "pattern": "^[0-9]+$"}), json!({"type": "null"})]),
-        }),
-    }),
+            "oneOf": [{"type": "string", "pattern": "^[0-9]+$"}, {"type": "null"}],
+        },
+    },
     "additionalProperties": false,
 }));
 
 schema!([] crate::wire::CampaignRedemptionList => "CampaignRedemptionList", |g| json!({
     "description": "A page of a campaign's whole history, oldest first: every record of every code of the campaign (uses, refused payment captures, refunds recorded before their payment, with the campaign's counts) as `GET /v1/codes/{code}/redemptions` lists a code's, with the `code` it came through; `code` at the top is the campaign's id; `next` the cursor of the next page, or null.",
     "type": "object",
-    "required": json!(["code", "redemptions", "next"]),
-    "properties": json!({
+    "required": ["code", "redemptions", "next"],
+    "properties": {
         "code": r::<crate::Code>(g),
-        "redemptions": json!({
+        "redemptions": {
             "type": "array",
-            "items": json!({
+            "items": {
                 "type": "object",
-                "required": json!(["seq", "state", "code"]),
-                "properties": json!({
-                    "seq": json!({"type": "integer"}),
-                    "state": json!({"type": "string"}),
+                "required": ["seq", "state", "code"],
+                "properties": {
+                    "seq": {"type": "integer"},
+                    "state": {"type": "string"},
                     "code": r::<crate::Code>(g),
-                }),
-            }),
-        }),
-        "next": json!({"type": json!(["string", "null"])}),
-    }),
+                },
+            },
+        },
+        "next": {"type": ["string", "null"]},
+    },
     "additionalProperties": false,
 }));
 
 schema!([] crate::wire::RefusedPaymentCapture => "RefusedPaymentCapture", |g| json!({
     "description": "A payment capture refused after the money moved (a Stripe webhook's capture that a rule refused): recorded once per PaymentIntent, for the operator to refund or honour.",
     "type": "object",
-    "required": json!(["seq", "idempotency_key", "state", "detail", "charged", "event_id", "refused_at"]),
-    "properties": json!({
-        "seq": json!({"type": "integer", "minimum": 1}),
+    "required": ["seq", "idempotency_key", "state", "detail", "charged", "event_id", "refused_at"],
+    "properties": {
+        "seq": {"type": "integer", "minimum": 1},
         "idempotency_key": r::<crate::IdempotencyKey>(g),
-        "state": json!({"const": "refused"}),
-        "customer": json!({"type": json!(["string", "null"])}),
-        "rejection": json!({"oneOf": json!([r::<crate::Rejection>(g), json!({"type": "null"})])}),
-        "detail": json!({"type": "string"}),
-        "charged": json!({
+        "state": {"const": "refused"},
+        "customer": {"type": ["string", "null"]},
+        "rejection": {"oneOf": [r::<crate::Rejection>(g), {"type": "null"}]},
+        "detail": {"type": "string"},
+        "charged": {
             "type": "object",
-            "required": json!(["amount", "currency"]),
-            "properties": json!({"amount": json!({"type": "string"}), "currency": json!({"type": "string"})}),
+            "required": ["amount", "currency"],
+            "properties": {"amount": {"type": "string"}, "currency": {"type": "string"}},
             "additionalProperties": false,
-        }),
-        "event_id": json!({"type": "string"}),
+        },
+        "event_id": {"type": "string"},
         "refused_at": r::<crate::Timestamp>(g),
-        "quote": json!({"oneOf": json!([r::<crate::Quote>(g), json!({"type": "null"})])}),
-    }),
+        "quote": {"oneOf": [r::<crate::Quote>(g), {"type": "null"}]},
+    },
     "additionalProperties": false,
 }));
 
 schema!([] crate::wire::Figures => "Figures", |g| json!({
     "description": "What happened to a code in a period.",
     "type": "object",
-    "required": json!([
+    "required": [
         "captures",
         "replays",
         "holds",
@@ -93,52 +93,52 @@ schema!([] crate::wire::Figures => "Figures", |g| json!({
         "conflicts",
         "quotes",
         "rejections",
-    ]),
-    "properties": json!({
-        "captures": json!({"type": "integer", "minimum": 0}),
-        "replays": json!({
+    ],
+    "properties": {
+        "captures": {"type": "integer", "minimum": 0},
+        "replays": {
             "type": "integer",
             "minimum": 0,
             "description": "Answers that replayed an earlier capture, hold or release.",
-        }),
-        "holds": json!({"type": "integer", "minimum": 0}),
-        "releases": json!({"type": "integer", "minimum": 0}),
-        "expired": json!({
+        },
+        "holds": {"type": "integer", "minimum": 0},
+        "releases": {"type": "integer", "minimum": 0},
+        "expired": {
             "type": "integer",
             "minimum": 0,
             "description": "Holds that expired before they were captured or released.",
-        }),
-        "conflicts": json!({"type": "integer", "minimum": 0}),
-        "quotes": json!({"type": "integer", "minimum": 0}),
-        "rejections": json!({
+        },
+        "conflicts": {"type": "integer", "minimum": 0},
+        "quotes": {"type": "integer", "minimum": 0},
+        "rejections": {
             "description": "Refusals by rejection code, per operation.",
             "type": "object",
-            "required": json!(["quotes", "holds", "captures"]),
-            "properties": json!({
-                "quotes": json!({
+            "required": ["quotes", "holds", "captures"],
+            "properties": {
+                "quotes": {
                     "type": "object",
                     "propertyNames": r::<crate::Rejection>(g),
-                    "additionalProperties": json!({"type": "integer", "minimum": 1}),
-                }),
-                "holds": json!({
+                    "additionalProperties": {"type": "integer", "minimum": 1},
+                },
+                "holds": {
                     "type": "object",
                     "propertyNames": r::<crate::Rejection>(g),
-                    "additionalProperties": json!({"type": "integer", "minimum": 1}),
-                }),
-                "captures": json!({
+                    "additionalProperties": {"type": "integer", "minimum": 1},
+                },
+                "captures": {
                     "type": "object",
                     "propertyNames": r::<crate::Rejection>(g),
-                    "additionalProperties": json!({"type": "integer", "minimum": 1}),
-                }),
-            }),
+                    "additionalProperties": {"type": "integer", "minimum": 1},
+                },
+            },
             "additionalProperties": false,
-        }),
+        },
         "discounted": with_ref::<crate::Money>(g, json!({
             "description": "The discounts of new captures in the period, in the code's currency; left out for a code without a currency of its own. What a budget has spent is `discounted` less `returned` (held uses aside).",
         })),
         "returned": with_ref::<crate::Money>(g, json!({
             "description": "The discounts of captures released in the period, in the code's currency; left out for a code without a currency of its own.",
         })),
-    }),
+    },
     "additionalProperties": false,
 }));

@@ -15,22 +15,22 @@ schema!([] crate::Currency => "Currency", |_g| json!({
 schema!([] crate::Money => "Money", |g| json!({
     "description": "An amount as the API writes it: a decimal string with exactly the currency's minor-unit places (`\"8.00\"`, JPY `\"1000\"`), never a number.",
     "type": "object",
-    "required": json!(["amount", "currency"]),
-    "properties": json!({
-        "amount": json!({"type": "string", "pattern": "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"}),
+    "required": ["amount", "currency"],
+    "properties": {
+        "amount": {"type": "string", "pattern": "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"},
         "currency": r::<crate::Currency>(g),
-    }),
+    },
     "additionalProperties": false,
 }));
 
 schema!([] crate::schema::MoneyInput => "MoneyInput", |g| json!({
     "description": "An amount as a request gives it: a non-negative decimal string (`\"80\"`, `\"80.00\"`), at most the currency's places, at most 10^15; never a number.",
     "type": "object",
-    "required": json!(["amount", "currency"]),
-    "properties": json!({
-        "amount": json!({"type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?$", "maxLength": 40}),
+    "required": ["amount", "currency"],
+    "properties": {
+        "amount": {"type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?$", "maxLength": 40},
         "currency": r::<crate::Currency>(g),
-    }),
+    },
     "additionalProperties": false,
 }));
 
@@ -94,27 +94,27 @@ schema!([] crate::schema::TimestampInput => "TimestampInput", |_g| json!({
 schema!([] crate::UsageCounts => "UsageCounts", |g| json!({
     "description": "Redemptions counting now: by anyone (`total`) and by the customer of the request (`per_customer`, 0 without one), and the sum of their discounts (`discounted`). For a campaign's code, also `per_code`.",
     "type": "object",
-    "required": json!(["total", "per_customer", "discounted"]),
-    "properties": json!({
-        "total": json!({"type": "integer", "minimum": 0}),
-        "per_customer": json!({"type": "integer", "minimum": 0}),
-        "discounted": json!({
-            "oneOf": json!([r::<crate::Money>(g), json!({"type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?$"})]),
+    "required": ["total", "per_customer", "discounted"],
+    "properties": {
+        "total": {"type": "integer", "minimum": 0},
+        "per_customer": {"type": "integer", "minimum": 0},
+        "discounted": {
+            "oneOf": [r::<crate::Money>(g), {"type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?$"}],
             "description": "The sum of the discounts of the uses counting (captured and held): money in the quote's currency in every answer that has a quote (a hold, a capture, a release, a listed redemption); a decimal string where there is none (a refund recorded before any payment).",
-        }),
-        "per_code": json!({
+        },
+        "per_code": {
             "type": "integer",
             "minimum": 0,
             "description": "For a campaign's code: the uses of the code itself (`total`, `per_customer` and `discounted` are then the campaign's, across all of its codes).",
-        }),
-    }),
+        },
+    },
     "additionalProperties": false,
 }));
 
 schema!([] crate::ReservationState => "ReservationState", |_g| json!({
     "description": "Where a use is: `held` (until `expires_at`), `captured`, `released`, or `expired` (a hold whose time passed).",
     "type": "string",
-    "enum": json!(["held", "captured", "released", "expired"]),
+    "enum": ["held", "captured", "released", "expired"],
 }));
 
 schema!([] crate::Rejection => "RejectionCode", |_g| json!({
@@ -126,5 +126,5 @@ schema!([] crate::Rejection => "RejectionCode", |_g| json!({
 schema!([] crate::CodeClass => "CodeClass", |_g| json!({
     "description": "What a code discounts, from its definition: `shipping` for a free-shipping discount, `product` when it has `applies_to`, `order` otherwise. In a basket with several codes, product codes apply first (each to its eligible lines after the product codes before it), then order codes (each to the subtotal after every discount before it), then shipping codes; within a class, in the order listed.",
     "type": "string",
-    "enum": json!(["product", "order", "shipping"]),
+    "enum": ["product", "order", "shipping"],
 }));

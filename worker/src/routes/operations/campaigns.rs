@@ -13,28 +13,28 @@ pub(super) fn list_campaigns() -> Operation {
             "name": "prefix",
             "in": "query",
             "required": false,
-            "schema": json!({"type": "string", "maxLength": 64}),
+            "schema": {"type": "string", "maxLength": 64},
             "description": "Only ids starting with this (normalised like a code). At most 64 characters, as a code. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it.",
         }))
         .param_with(|_g| json!({
             "name": "after",
             "in": "query",
             "required": false,
-            "schema": json!({"type": "string", "maxLength": 64}),
+            "schema": {"type": "string", "maxLength": 64},
             "description": "Only ids after this one: the previous page's `next`. At most 64 characters, as a code. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it.",
         }))
         .param_with(|_g| json!({
             "name": "limit",
             "in": "query",
             "required": false,
-            "schema": json!({"type": "integer", "minimum": 1, "maximum": 1000}),
+            "schema": {"type": "integer", "minimum": 1, "maximum": 1000},
             "description": "Page size, 1 to 1000. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it.",
         }))
         .param_with(|_g| json!({
             "name": "archived",
             "in": "query",
             "required": false,
-            "schema": json!({"type": "boolean"}),
+            "schema": {"type": "boolean"},
             "description": "List archived ones too. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it.",
         }))
         .answers::<promocodes::wire::CampaignList>(200, "A page of campaigns.")
@@ -154,14 +154,14 @@ pub(super) fn campaign_codes() -> Operation {
             "name": "after",
             "in": "query",
             "required": false,
-            "schema": json!({"type": "string"}),
+            "schema": {"type": "string"},
             "description": "Only those after this one: the previous page's `next`. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it.",
         }))
         .param_with(|_g| json!({
             "name": "limit",
             "in": "query",
             "required": false,
-            "schema": json!({"type": "integer", "minimum": 1, "maximum": 1000}),
+            "schema": {"type": "integer", "minimum": 1, "maximum": 1000},
             "description": "Page size, 1 to 1000. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it.",
         }))
         .answers::<promocodes::wire::CampaignCodeList>(200, "The page.")
@@ -182,14 +182,14 @@ pub(super) fn campaign_redemptions() -> Operation {
             "name": "after",
             "in": "query",
             "required": false,
-            "schema": json!({"type": "string"}),
+            "schema": {"type": "string"},
             "description": "Only those after this one: the previous page's `next`. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it.",
         }))
         .param_with(|_g| json!({
             "name": "limit",
             "in": "query",
             "required": false,
-            "schema": json!({"type": "integer", "minimum": 1, "maximum": 1000}),
+            "schema": {"type": "integer", "minimum": 1, "maximum": 1000},
             "description": "Page size, 1 to 1000. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it.",
         }))
         .answers::<promocodes::wire::CampaignRedemptionList>(200, "The page.")

@@ -12,7 +12,7 @@ pub(super) fn quote() -> Operation {
         .describe("Public and rate limited without `customer`, with CORS for `ALLOWED_ORIGINS`. A quote for a named customer tells whether that customer may use the code, so it needs a server's token (`CAPTURE_TOKEN` or `ADMIN_TOKEN`; a valid token also skips the rate limit). Counts nothing.")
         .security(|_g| json!([{}, {"capture": []}, {"admin": []}]))
         .body::<promocodes::schema::QuoteRequest>(Some("At most 64 KiB (up to 500 lines)."))
-        .content(200, "The quote: a `Quote` for one code, a `StackQuote` for `codes`.", "application/json", |g| json!({"oneOf": json!([r::<promocodes::Quote>(g), r::<promocodes::StackQuote>(g)])}))
+        .content(200, "The quote: a `Quote` for one code, a `StackQuote` for `codes`.", "application/json", |g| json!({"oneOf": [r::<promocodes::Quote>(g), r::<promocodes::StackQuote>(g)]}))
         .header("Vary", "Vary")
         .header("Access-Control-Allow-Origin", "AccessControlAllowOrigin")
         .header("Access-Control-Expose-Headers", "AccessControlExposeHeaders")
@@ -35,9 +35,9 @@ pub(super) fn quote() -> Operation {
         .header("Access-Control-Expose-Headers", "AccessControlExposeHeaders")
         .problems(415, "The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded.", &["unsupported_media_type"])
         .problems_with(422, "A rule refused: `rejection` names it, `detail` is the buyer's sentence. Nothing is counted.", &["rejected"], |_g| json!({
-            "not": json!({
-                "anyOf": json!([json!({"required": json!(["quote"])}), json!({"required": json!(["current"])})]),
-            }),
+            "not": {
+                "anyOf": [{"required": ["quote"]}, {"required": ["current"]}],
+            },
         }))
         .header("Vary", "Vary")
         .header("Access-Control-Allow-Origin", "AccessControlAllowOrigin")
@@ -62,16 +62,16 @@ pub(super) fn hold() -> Operation {
         .param("IdempotencyKey")
         .body::<promocodes::schema::HoldRequest>(Some("At most 64 KiB (up to 500 lines)."))
         .content(200, "A replay: the key is known; nothing was written. With `codes`: one answer per code (`StackHolds`); a stack whose codes all have a use under the key replays as a whole, whatever changed since (a code's use under the key is never priced again).", "application/json", |g| json!({
-            "oneOf": json!([
-                with_ref::<promocodes::Hold>(g, json!({"type": "object", "properties": json!({"replayed": json!({"const": true})})})),
+            "oneOf": [
+                with_ref::<promocodes::Hold>(g, json!({"type": "object", "properties": {"replayed": {"const": true}}})),
                 r::<promocodes::wire::StackHolds>(g),
-            ]),
+            ],
         }))
         .content(201, "Held. With `codes`: one answer per code (`StackHolds`).", "application/json", |g| json!({
-            "oneOf": json!([
-                with_ref::<promocodes::Hold>(g, json!({"type": "object", "properties": json!({"replayed": json!({"const": false})})})),
+            "oneOf": [
+                with_ref::<promocodes::Hold>(g, json!({"type": "object", "properties": {"replayed": {"const": false}}})),
                 r::<promocodes::wire::StackHolds>(g),
-            ]),
+            ],
         }))
         .problems(400, "Bad input (the `detail` names the field), or no `Idempotency-Key`.", &["invalid_request", "missing_idempotency_key"])
         .problems(401, "No or a wrong bearer token.", &["unauthorized"])
@@ -82,9 +82,9 @@ pub(super) fn hold() -> Operation {
         .problems(413, "The body is over the route's limit (64 KiB); the rest is not read.", &["payload_too_large"])
         .problems(415, "The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded.", &["unsupported_media_type"])
         .problems_with(422, "A rule refused (`rejection`), or the key was used for another customer or basket. Nothing was recorded. With `codes`: `rejections` names every code that refused; what this request had held was given back before the answer.", &["rejected", "idempotency_key_reused"], |_g| json!({
-            "not": json!({
-                "anyOf": json!([json!({"required": json!(["quote"])}), json!({"required": json!(["current"])})]),
-            }),
+            "not": {
+                "anyOf": [{"required": ["quote"]}, {"required": ["current"]}],
+            },
         }))
         .problems(500, "A secret or binding the route needs is missing, or a runtime error.", &["internal", "misconfigured"])
         .problems(503, "The code's SQLite store failed. Nothing was recorded.", &["store_unavailable"])
@@ -97,16 +97,16 @@ pub(super) fn capture() -> Operation {
         .param("IdempotencyKey")
         .body::<promocodes::schema::CaptureRequest>(Some("At most 64 KiB (up to 500 lines)."))
         .content(200, "A replay: the key is known; nothing was written. With `codes`: one answer per code (`StackReceipts`); a stack whose codes all have a use under the key replays as a whole, whatever changed since (a code's use under the key is never priced again).", "application/json", |g| json!({
-            "oneOf": json!([
-                with_ref::<promocodes::Receipt>(g, json!({"type": "object", "properties": json!({"replayed": json!({"const": true})})})),
+            "oneOf": [
+                with_ref::<promocodes::Receipt>(g, json!({"type": "object", "properties": {"replayed": {"const": true}}})),
                 r::<promocodes::wire::StackReceipts>(g),
-            ]),
+            ],
         }))
         .content(201, "Captured. With `codes`: one answer per code (`StackReceipts`).", "application/json", |g| json!({
-            "oneOf": json!([
-                with_ref::<promocodes::Receipt>(g, json!({"type": "object", "properties": json!({"replayed": json!({"const": false})})})),
+            "oneOf": [
+                with_ref::<promocodes::Receipt>(g, json!({"type": "object", "properties": {"replayed": {"const": false}}})),
                 r::<promocodes::wire::StackReceipts>(g),
-            ]),
+            ],
         }))
         .problems(400, "Bad input (the `detail` names the field), or no `Idempotency-Key`.", &["invalid_request", "missing_idempotency_key"])
         .problems(401, "No or a wrong bearer token.", &["unauthorized"])
@@ -117,11 +117,11 @@ pub(super) fn capture() -> Operation {
         .problems(413, "The body is over the route's limit (64 KiB); the rest is not read.", &["payload_too_large"])
         .problems(415, "The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded.", &["unsupported_media_type"])
         .problems_with(422, "A rule refused (`rejection`, with the stale `quote`, and `current` for `quote_changed`), or the key was used for another customer or basket. Nothing was recorded. With `codes`: `rejections` names every code that refused (a changed part: `quote_changed`), without quotes; what this request had captured was given back before the answer.", &["rejected", "idempotency_key_reused"], |_g| json!({
-            "if": json!({
-                "properties": json!({"type": json!({"const": "/problems/rejected"})}),
-                "not": json!({"required": json!(["rejections"])}),
-            }),
-            "then": json!({"required": json!(["quote"])}),
+            "if": {
+                "properties": {"type": {"const": "/problems/rejected"}},
+                "not": {"required": ["rejections"]},
+            },
+            "then": {"required": ["quote"]},
         }))
         .problems(500, "A secret or binding the route needs is missing, or a runtime error.", &["internal", "misconfigured"])
         .problems(503, "The code's SQLite store failed. Nothing was recorded.", &["store_unavailable"])
@@ -132,7 +132,7 @@ pub(super) fn release() -> Operation {
     Operation::new("postRelease", "lifecycle", "Give a use back")
         .describe("Releases the hold or capture recorded under `key`: a checkout abandoned, an order cancelled or refunded. Releasing again replays (200, `replayed: true`).")
         .body::<promocodes::api::ReleaseRequest>(Some("At most 16 KiB."))
-        .content(200, "Released, or a replay of an earlier release. With `codes`: one answer per code (`StackReleases`).", "application/json", |g| json!({"oneOf": json!([r::<promocodes::Released>(g), r::<promocodes::wire::StackReleases>(g)])}))
+        .content(200, "Released, or a replay of an earlier release. With `codes`: one answer per code (`StackReleases`).", "application/json", |g| json!({"oneOf": [r::<promocodes::Released>(g), r::<promocodes::wire::StackReleases>(g)]}))
         .problems(400, "Bad input: the `detail` names the field.", &["invalid_request"])
         .problems(401, "No or a wrong bearer token.", &["unauthorized"])
         .header("WWW-Authenticate", "WWWAuthenticate")

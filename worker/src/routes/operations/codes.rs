@@ -14,25 +14,25 @@ pub(super) fn list_codes() -> Operation {
             "name": "prefix",
             "in": "query",
             "description": "Only codes starting with this (normalised like a code). At most 64 characters, as a code. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it.",
-            "schema": json!({"type": "string", "maxLength": 64}),
+            "schema": {"type": "string", "maxLength": 64},
         }))
         .param_with(|_g| json!({
             "name": "after",
             "in": "query",
             "description": "Only codes after this one: the previous page's `next`. At most 64 characters, as a code. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it.",
-            "schema": json!({"type": "string", "maxLength": 64}),
+            "schema": {"type": "string", "maxLength": 64},
         }))
         .param_with(|_g| json!({
             "name": "limit",
             "in": "query",
             "description": "Page size, 1 to 1000. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it.",
-            "schema": json!({"type": "integer", "minimum": 1, "maximum": 1000, "default": 100}),
+            "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
         }))
         .param_with(|_g| json!({
             "name": "archived",
             "in": "query",
             "description": "List archived codes too. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it.",
-            "schema": json!({"type": "string", "enum": json!(["true", "false"]), "default": "false"}),
+            "schema": {"type": "string", "enum": ["true", "false"], "default": "false"},
         }))
         .answers::<promocodes::wire::CodeList>(200, "One page of the catalog.")
         .problems(400, "A bad `prefix`, `after`, `limit` or `archived`: given empty, not decoding, out of range, or a prefix or cursor longer than a code; `detail` names the parameter.", &["invalid_request"])
@@ -120,7 +120,7 @@ pub(super) fn patch_code() -> Operation {
 pub(super) fn archive_code() -> Operation {
     Operation::new("deleteCode", "admin", "Archive a code")
         .describe("Buyers get 404 `unknown_code` from now on; its history stays, a recorded capture still replays, and a `PUT` restores it.")
-        .content(200, "The archived code.", "application/json", |g| with_ref::<promocodes::wire::CodeSummary>(g, json!({"type": "object", "properties": json!({"archived": json!({"const": true})})})))
+        .content(200, "The archived code.", "application/json", |g| with_ref::<promocodes::wire::CodeSummary>(g, json!({"type": "object", "properties": {"archived": {"const": true}}})))
         .problems(400, "The path's code is not a code.", &["invalid_request"])
         .problems(401, "No or a wrong bearer token.", &["unauthorized"])
         .header("WWW-Authenticate", "WWWAuthenticate")
@@ -137,13 +137,13 @@ pub(super) fn redemptions() -> Operation {
             "name": "after",
             "in": "query",
             "description": "Only those after this `seq`: the previous page's `next`. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it.",
-            "schema": json!({"type": "integer", "minimum": 0, "default": 0}),
+            "schema": {"type": "integer", "minimum": 0, "default": 0},
         }))
         .param_with(|_g| json!({
             "name": "limit",
             "in": "query",
             "description": "Page size, 1 to 1000. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it.",
-            "schema": json!({"type": "integer", "minimum": 1, "maximum": 1000, "default": 100}),
+            "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
         }))
         .answers::<promocodes::wire::RedemptionList>(200, "One page of the history.")
         .also("text/csv", |_g| json!({

@@ -11,15 +11,15 @@ pub(super) fn demo_quote() -> Operation {
     Operation::new("postDemoQuote", "demo", "Quote for the demo page, on the server side")
         .describe("A quote's body, `customer` allowed: the Worker quotes as the shop's server would. With `codes` in place of `code`: the stack's quote, as `POST /v1/quotes` gives it.")
         .body::<promocodes::schema::QuoteRequest>(Some("At most 64 KiB."))
-        .content(200, "The quote. With `codes`: the stack's quote (`StackQuote`).", "application/json", |g| json!({"oneOf": json!([r::<promocodes::Quote>(g), r::<promocodes::StackQuote>(g)])}))
+        .content(200, "The quote. With `codes`: the stack's quote (`StackQuote`).", "application/json", |g| json!({"oneOf": [r::<promocodes::Quote>(g), r::<promocodes::StackQuote>(g)]}))
         .problems(400, "Bad input: the `detail` names the field.", &["invalid_request"])
         .problems(404, "No definition is stored for the code, or it is archived.", &["unknown_code"])
         .problems(413, "The body is over the route's limit (64 KiB); the rest is not read.", &["payload_too_large"])
         .problems(415, "The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded.", &["unsupported_media_type"])
         .problems_with(422, "A rule refused: `rejection` names it, `detail` is the buyer's sentence. Nothing is counted. With `codes`: `rejections` names every code that refused (`with`: the code a `not_combinable` one cannot combine with).", &["rejected"], |_g| json!({
-            "not": json!({
-                "anyOf": json!([json!({"required": json!(["quote"])}), json!({"required": json!(["current"])})]),
-            }),
+            "not": {
+                "anyOf": [{"required": ["quote"]}, {"required": ["current"]}],
+            },
         }))
         .problems(500, "A secret or binding the route needs is missing, or a runtime error.", &["internal", "misconfigured"])
         .problems(503, "The code's SQLite store failed. Nothing was recorded.", &["store_unavailable"])
@@ -31,16 +31,16 @@ pub(super) fn demo_hold() -> Operation {
         .describe("A hold's body and `attempt`; the hold's key is `demo-<attempt>`.")
         .body::<promocodes::schema::DemoHoldRequest>(Some("At most 64 KiB."))
         .content(200, "A replay. With `codes`: one answer per code (`StackHolds`).", "application/json", |g| json!({
-            "oneOf": json!([
-                with_ref::<promocodes::Hold>(g, json!({"type": "object", "properties": json!({"replayed": json!({"const": true})})})),
+            "oneOf": [
+                with_ref::<promocodes::Hold>(g, json!({"type": "object", "properties": {"replayed": {"const": true}}})),
                 r::<promocodes::wire::StackHolds>(g),
-            ]),
+            ],
         }))
         .content(201, "Held. With `codes`: one answer per code (`StackHolds`).", "application/json", |g| json!({
-            "oneOf": json!([
-                with_ref::<promocodes::Hold>(g, json!({"type": "object", "properties": json!({"replayed": json!({"const": false})})})),
+            "oneOf": [
+                with_ref::<promocodes::Hold>(g, json!({"type": "object", "properties": {"replayed": {"const": false}}})),
                 r::<promocodes::wire::StackHolds>(g),
-            ]),
+            ],
         }))
         .problems(400, "Bad input: the `detail` names the field.", &["invalid_request"])
         .problems(404, "No definition is stored for the code, or it is archived.", &["unknown_code"])
@@ -49,9 +49,9 @@ pub(super) fn demo_hold() -> Operation {
         .problems(413, "The body is over the route's limit (64 KiB); the rest is not read.", &["payload_too_large"])
         .problems(415, "The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded.", &["unsupported_media_type"])
         .problems_with(422, "A rule refused (`rejection`), or the key was used for another customer or basket. Nothing was recorded. With `codes`: `rejections` names every code that refused; what this request had held was given back before the answer.", &["rejected", "idempotency_key_reused"], |_g| json!({
-            "not": json!({
-                "anyOf": json!([json!({"required": json!(["quote"])}), json!({"required": json!(["current"])})]),
-            }),
+            "not": {
+                "anyOf": [{"required": ["quote"]}, {"required": ["current"]}],
+            },
         }))
         .problems(500, "A secret or binding the route needs is missing, or a runtime error.", &["internal", "misconfigured"])
         .problems(503, "The code's SQLite store failed. Nothing was recorded.", &["store_unavailable"])
@@ -63,16 +63,16 @@ pub(super) fn demo_pay() -> Operation {
         .describe("A capture's body and `attempt`: stands for the payment provider's confirmation; the capture's key is `demo-<attempt>`.")
         .body::<promocodes::schema::DemoPayRequest>(Some("At most 64 KiB."))
         .content(200, "A replay. With `codes`: one answer per code (`StackReceipts`).", "application/json", |g| json!({
-            "oneOf": json!([
-                with_ref::<promocodes::Receipt>(g, json!({"type": "object", "properties": json!({"replayed": json!({"const": true})})})),
+            "oneOf": [
+                with_ref::<promocodes::Receipt>(g, json!({"type": "object", "properties": {"replayed": {"const": true}}})),
                 r::<promocodes::wire::StackReceipts>(g),
-            ]),
+            ],
         }))
         .content(201, "Captured. With `codes`: one answer per code (`StackReceipts`).", "application/json", |g| json!({
-            "oneOf": json!([
-                with_ref::<promocodes::Receipt>(g, json!({"type": "object", "properties": json!({"replayed": json!({"const": false})})})),
+            "oneOf": [
+                with_ref::<promocodes::Receipt>(g, json!({"type": "object", "properties": {"replayed": {"const": false}}})),
                 r::<promocodes::wire::StackReceipts>(g),
-            ]),
+            ],
         }))
         .problems(400, "Bad input: the `detail` names the field.", &["invalid_request"])
         .problems(404, "No definition is stored for the code, or it is archived.", &["unknown_code"])
@@ -81,11 +81,11 @@ pub(super) fn demo_pay() -> Operation {
         .problems(413, "The body is over the route's limit (64 KiB); the rest is not read.", &["payload_too_large"])
         .problems(415, "The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded.", &["unsupported_media_type"])
         .problems_with(422, "A rule refused (`rejection`, with the stale `quote`, and `current` for `quote_changed`), or the key was used for another customer or basket. Nothing was recorded. With `codes`: `rejections` names every code that refused (a changed part: `quote_changed`), without quotes; what this request had captured was given back before the answer.", &["rejected", "idempotency_key_reused"], |_g| json!({
-            "if": json!({
-                "properties": json!({"type": json!({"const": "/problems/rejected"})}),
-                "not": json!({"required": json!(["rejections"])}),
-            }),
-            "then": json!({"required": json!(["quote"])}),
+            "if": {
+                "properties": {"type": {"const": "/problems/rejected"}},
+                "not": {"required": ["rejections"]},
+            },
+            "then": {"required": ["quote"]},
         }))
         .problems(500, "A secret or binding the route needs is missing, or a runtime error.", &["internal", "misconfigured"])
         .problems(503, "The code's SQLite store failed. Nothing was recorded.", &["store_unavailable"])
@@ -96,7 +96,7 @@ pub(super) fn demo_cancel() -> Operation {
     Operation::new("postDemoCancel", "demo", "Release the demo checkout attempt's use")
         .describe("`{code, attempt, reason?}` (or `codes` for a stack): releases `demo-<attempt>`.")
         .body::<promocodes::schema::DemoCancelRequest>(Some("At most 64 KiB."))
-        .content(200, "Released, or a replay. With `codes`: one answer per code (`StackReleases`).", "application/json", |g| json!({"oneOf": json!([r::<promocodes::Released>(g), r::<promocodes::wire::StackReleases>(g)])}))
+        .content(200, "Released, or a replay. With `codes`: one answer per code (`StackReleases`).", "application/json", |g| json!({"oneOf": [r::<promocodes::Released>(g), r::<promocodes::wire::StackReleases>(g)]}))
         .problems(400, "Bad input: the `detail` names the field.", &["invalid_request"])
         .problems(404, "No definition is stored for the code, or it is archived; or nothing was held or captured under the key.", &["unknown_code", "unknown_key"])
         .problems(413, "The body is over the route's limit (64 KiB); the rest is not read.", &["payload_too_large"])

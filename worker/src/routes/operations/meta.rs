@@ -15,48 +15,48 @@ pub(super) fn stripe_webhook() -> Operation {
             "in": "header",
             "required": true,
             "description": "`t=<unix seconds>,v1=<hex HMAC-SHA256>[,v1=...]`; a timestamp more than 300 s from now is refused.",
-            "schema": json!({"type": "string"}),
+            "schema": {"type": "string"},
         }))
         .body::<promocodes::schema::StripeEvent>(Some("The event exactly as Stripe sent it (signed byte for byte)."))
         .answers::<promocodes::wire::WebhookAnswer>(200, "The event was handled, replayed or deliberately ignored; Stripe stops delivering it.")
         .content(400, "The signature does not verify the body (or is missing or too far from now), or a verified body is not an event promocodes can read. Nothing happened.", "application/problem+json", |g| json!({
-            "allOf": json!([
+            "allOf": [
                 r::<promocodes::wire::ProblemDetails>(g),
-                json!({
-                    "oneOf": json!([
-                        json!({"$ref": "#/components/schemas/InvalidSignatureProblem"}),
-                        json!({"$ref": "#/components/schemas/InvalidEventProblem"}),
-                    ]),
-                }),
-            ]),
+                {
+                    "oneOf": [
+                        {"$ref": "#/components/schemas/InvalidSignatureProblem"},
+                        {"$ref": "#/components/schemas/InvalidEventProblem"},
+                    ],
+                },
+            ],
         }))
         .content(413, "The body is over 64 KiB; the rest is not read.", "application/problem+json", |g| json!({
-            "allOf": json!([
+            "allOf": [
                 r::<promocodes::wire::ProblemDetails>(g),
-                json!({"$ref": "#/components/schemas/PayloadTooLargeProblem"}),
-            ]),
+                {"$ref": "#/components/schemas/PayloadTooLargeProblem"},
+            ],
         }))
         .content(500, "`STRIPE_WEBHOOK_SECRET` is not configured, or a runtime error: Stripe delivers again.", "application/problem+json", |g| json!({
-            "allOf": json!([
+            "allOf": [
                 r::<promocodes::wire::ProblemDetails>(g),
-                json!({
-                    "oneOf": json!([
-                        json!({"$ref": "#/components/schemas/MisconfiguredProblem"}),
-                        json!({"$ref": "#/components/schemas/InternalProblem"}),
-                    ]),
-                }),
-            ]),
+                {
+                    "oneOf": [
+                        {"$ref": "#/components/schemas/MisconfiguredProblem"},
+                        {"$ref": "#/components/schemas/InternalProblem"},
+                    ],
+                },
+            ],
         }))
         .content(503, "A conflict (every attempt lost) or a store failure: Stripe delivers again.", "application/problem+json", |g| json!({
-            "allOf": json!([
+            "allOf": [
                 r::<promocodes::wire::ProblemDetails>(g),
-                json!({
-                    "oneOf": json!([
-                        json!({"$ref": "#/components/schemas/WebhookConflictProblem"}),
-                        json!({"$ref": "#/components/schemas/StoreUnavailableProblem"}),
-                    ]),
-                }),
-            ]),
+                {
+                    "oneOf": [
+                        {"$ref": "#/components/schemas/WebhookConflictProblem"},
+                        {"$ref": "#/components/schemas/StoreUnavailableProblem"},
+                    ],
+                },
+            ],
         }))
 }
 
@@ -67,8 +67,8 @@ pub(super) fn open_api() -> Operation {
         .content(200, "The OpenAPI 3.1 description.", "application/json", |_g| {
             json!({
                 "type": "object",
-                "required": json!(["openapi", "info", "paths"]),
-                "properties": json!({"openapi": json!({"const": "3.1.0"})}),
+                "required": ["openapi", "info", "paths"],
+                "properties": {"openapi": {"const": "3.1.0"}},
             })
         })
         .problems(500, "A runtime error.", &["internal"])
