@@ -1,13 +1,12 @@
 //! The schemas of a history's pages, whose records are one of three shapes
-//! (`oneOf`, not schemars' `anyOf` of an untagged enum), of a refused
-//! payment capture (its refusal a flattened map), and of the figures (their
-//! counts keyed by rejection code).
+//! (`oneOf`, not schemars' `anyOf` of an untagged enum), and of a refused
+//! payment capture (its refusal a flattened map).
 //!
 //! Ported from the hand-written description; see [the module](super).
 
 use serde_json::json;
 
-use super::{r, schema, with_ref};
+use super::{r, schema};
 
 schema!([] crate::wire::RedemptionList => "RedemptionList", |g| json!({
     "description": "One page of a code's holds, captures, refused payment captures and refunds that came before their payment, oldest first.",
@@ -77,68 +76,6 @@ schema!([] crate::wire::RefusedPaymentCapture => "RefusedPaymentCapture", |g| js
         "event_id": {"type": "string"},
         "refused_at": r::<crate::Timestamp>(g),
         "quote": {"oneOf": [r::<crate::Quote>(g), {"type": "null"}]},
-    },
-    "additionalProperties": false,
-}));
-
-schema!([] crate::wire::Figures => "Figures", |g| json!({
-    "description": "What happened to a code in a period.",
-    "type": "object",
-    "required": [
-        "captures",
-        "replays",
-        "holds",
-        "releases",
-        "expired",
-        "conflicts",
-        "quotes",
-        "rejections",
-    ],
-    "properties": {
-        "captures": {"type": "integer", "minimum": 0},
-        "replays": {
-            "type": "integer",
-            "minimum": 0,
-            "description": "Answers that replayed an earlier capture, hold or release.",
-        },
-        "holds": {"type": "integer", "minimum": 0},
-        "releases": {"type": "integer", "minimum": 0},
-        "expired": {
-            "type": "integer",
-            "minimum": 0,
-            "description": "Holds that expired before they were captured or released.",
-        },
-        "conflicts": {"type": "integer", "minimum": 0},
-        "quotes": {"type": "integer", "minimum": 0},
-        "rejections": {
-            "description": "Refusals by rejection code, per operation.",
-            "type": "object",
-            "required": ["quotes", "holds", "captures"],
-            "properties": {
-                "quotes": {
-                    "type": "object",
-                    "propertyNames": r::<crate::Rejection>(g),
-                    "additionalProperties": {"type": "integer", "minimum": 1},
-                },
-                "holds": {
-                    "type": "object",
-                    "propertyNames": r::<crate::Rejection>(g),
-                    "additionalProperties": {"type": "integer", "minimum": 1},
-                },
-                "captures": {
-                    "type": "object",
-                    "propertyNames": r::<crate::Rejection>(g),
-                    "additionalProperties": {"type": "integer", "minimum": 1},
-                },
-            },
-            "additionalProperties": false,
-        },
-        "discounted": with_ref::<crate::Money>(g, json!({
-            "description": "The discounts of new captures in the period, in the code's currency; left out for a code without a currency of its own. What a budget has spent is `discounted` less `returned` (held uses aside).",
-        })),
-        "returned": with_ref::<crate::Money>(g, json!({
-            "description": "The discounts of captures released in the period, in the code's currency; left out for a code without a currency of its own.",
-        })),
     },
     "additionalProperties": false,
 }));

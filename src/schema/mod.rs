@@ -17,7 +17,7 @@
 //! would be looser or another shape: the answers that flatten a definition
 //! (`PublicCode`, `CodeSummary`, `CampaignSummary`), a history's pages and
 //! a refused payment capture (`RedemptionList`, `CampaignRedemptionList`,
-//! `RefusedPaymentCapture`), the figures (`Figures`), and `ReleaseRequest`
+//! `RefusedPaymentCapture`), and `ReleaseRequest`
 //! (the HTTP body also takes a stack's `codes`, read by the Worker).
 //!
 //! Some names of the description have no Rust type of their own (a request
@@ -99,6 +99,31 @@ impl JsonSchema for WasState {
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         finish(serde_json::json!({"type": "string", "enum": ["held", "captured"]}))
+    }
+}
+
+/// Refusals counted by rejection code: each key a [`Rejection`](crate::Rejection)'s
+/// code, each count at least 1 (a code never refused is left out).
+///
+/// A name for the description only, written in place: no value has this type.
+#[derive(Debug)]
+pub enum RejectionCounts {}
+
+impl JsonSchema for RejectionCounts {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RejectionCounts".into()
+    }
+
+    fn json_schema(g: &mut SchemaGenerator) -> Schema {
+        finish(serde_json::json!({
+            "type": "object",
+            "propertyNames": r::<crate::Rejection>(g),
+            "additionalProperties": {"type": "integer", "minimum": 1},
+        }))
     }
 }
 

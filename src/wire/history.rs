@@ -203,20 +203,29 @@ pub struct MinuteFigures {
 
 /// What happened to a code in a period.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct Figures {
     /// New captures.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub captures: i64,
     /// Answers that replayed an earlier capture, hold or release.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub replays: i64,
     /// New holds.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub holds: i64,
     /// Releases of holds and captures.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub releases: i64,
     /// Holds that expired before they were captured or released.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub expired: i64,
     /// Requests that lost every compare-and-set attempt (409).
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub conflicts: i64,
     /// Quotes priced.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub quotes: i64,
     /// Refusals by rejection code, per operation.
     pub rejections: Rejections,
@@ -224,21 +233,28 @@ pub struct Figures {
     /// left out for a code without a currency of its own. What a budget has
     /// spent is `discounted` less `returned` (held uses aside).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Money"))]
     pub discounted: Option<Money>,
     /// The discounts of captures released in the period, in the code's
     /// currency; left out for a code without a currency of its own.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Money"))]
     pub returned: Option<Money>,
 }
 
 /// Refusals by rejection code, per operation.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline, deny_unknown_fields))]
 pub struct Rejections {
     /// On `POST /v1/quotes`.
+    #[cfg_attr(feature = "schema", schemars(with = "crate::schema::RejectionCounts"))]
     pub quotes: BTreeMap<String, i64>,
     /// On `POST /v1/holds`.
+    #[cfg_attr(feature = "schema", schemars(with = "crate::schema::RejectionCounts"))]
     pub holds: BTreeMap<String, i64>,
     /// On `POST /v1/captures` (and the payment provider's captures).
+    #[cfg_attr(feature = "schema", schemars(with = "crate::schema::RejectionCounts"))]
     pub captures: BTreeMap<String, i64>,
 }
 

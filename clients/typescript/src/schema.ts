@@ -1150,26 +1150,34 @@ export interface components {
         };
         /** @description What happened to a code in a period. */
         Figures: {
+            /** @description New captures. */
             captures: number;
+            /** @description Requests that lost every compare-and-set attempt (409). */
             conflicts: number;
             /** @description The discounts of new captures in the period, in the code's currency; left out for a code without a currency of its own. What a budget has spent is `discounted` less `returned` (held uses aside). */
             discounted?: components["schemas"]["Money"];
             /** @description Holds that expired before they were captured or released. */
             expired: number;
+            /** @description New holds. */
             holds: number;
+            /** @description Quotes priced. */
             quotes: number;
             /** @description Refusals by rejection code, per operation. */
             rejections: {
+                /** @description On `POST /v1/captures` (and the payment provider's captures). */
                 captures: {
                     [key: string]: number;
                 };
+                /** @description On `POST /v1/holds`. */
                 holds: {
                     [key: string]: number;
                 };
+                /** @description On `POST /v1/quotes`. */
                 quotes: {
                     [key: string]: number;
                 };
             };
+            /** @description Releases of holds and captures. */
             releases: number;
             /** @description Answers that replayed an earlier capture, hold or release. */
             replays: number;
