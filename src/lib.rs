@@ -277,6 +277,8 @@ assert_eq!(serde_json::to_value(&quote)?["payable"]["amount"], "72.00");
 
 - `testing`: [`testing`], the store conformance suite and `FlakyStore`.
 - `wasm` (wasm32 only): the browser module's JavaScript bindings.
+- `schema`: [`schema`], the JSON Schemas of the wire types (schemars), from
+  which the Worker's native tests generate `docs/openapi.json`.
 */
 
 #![deny(missing_docs)]
@@ -305,6 +307,9 @@ struct DocsDoctests;
 
 #[cfg(all(target_arch = "wasm32", feature = "wasm"))]
 pub mod wasm;
+
+#[cfg(feature = "schema")]
+pub mod schema;
 
 pub use crate::json::api;
 pub use crate::json::from_json;

@@ -249,9 +249,10 @@ impl ReleaseRequest {
     }
 }
 
-/// The body of `PATCH /v1/codes/{code}`: `{"active": false}` switches a code
-/// off at once, `{"active": true}` back on. Nothing else changes.
+/// The body of `PATCH /v1/codes/{code}`: the kill switch, nothing else.
+/// `{"active": false}` switches a code off at once, `{"active": true}` back on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct CodePatch {

@@ -5,8 +5,8 @@ export interface ApiShapes {
     schemas: {
         /** @description The lines a code applies to: skus and categories (up to 1000 of each; not both empty). */
         AppliesToInput: {
-            skus?: ApiShapes["schemas"]["Sku"][];
             categories?: ApiShapes["schemas"]["Category"][];
+            skus?: ApiShapes["schemas"]["Sku"][];
         };
         /** @description What is being bought: either `{total}`, or `{lines, shipping?}`. */
         Basket: {
@@ -41,18 +41,18 @@ export interface ApiShapes {
         CustomerIdInput: string;
         /** @description The body of `PUT /v1/codes/{code}`: the core's definition. Only `code` and `discount` are required; `active` defaults to true, no `applies_to` means every line, no `audience` means public, no `combines_with` means the code shares a basket with no other code. Unknown fields are refused; the window must end after it starts, and every amount must be in one currency. */
         DefinitionInput: {
-            code: ApiShapes["schemas"]["CodeInput"];
             /** @default true */
             active?: boolean;
-            discount: ApiShapes["schemas"]["DiscountInput"];
             applies_to?: ApiShapes["schemas"]["AppliesToInput"];
-            limits?: ApiShapes["schemas"]["UsageLimitsInput"];
-            starts_at?: ApiShapes["schemas"]["TimestampInput"];
-            ends_at?: ApiShapes["schemas"]["TimestampInput"];
-            minimum?: ApiShapes["schemas"]["MoneyInput"];
             audience?: ApiShapes["schemas"]["CustomerIdInput"][];
+            code: ApiShapes["schemas"]["CodeInput"];
             /** @description The classes of code this code may share a basket with; default none. Two codes combine only when each lists the other's class. */
             combines_with?: ApiShapes["schemas"]["CodeClass"][];
+            discount: ApiShapes["schemas"]["DiscountInput"];
+            ends_at?: ApiShapes["schemas"]["TimestampInput"];
+            limits?: ApiShapes["schemas"]["UsageLimitsInput"];
+            minimum?: ApiShapes["schemas"]["MoneyInput"];
+            starts_at?: ApiShapes["schemas"]["TimestampInput"];
         };
         /** @description What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`). */
         DiscountInput: {
@@ -61,13 +61,13 @@ export interface ApiShapes {
         } & ({
             /** @constant */
             kind: "percent";
+            max?: ApiShapes["schemas"]["MoneyInput"];
             /** @description A decimal string above 0 and at most 100, at most 4 decimal places. */
             percent: string;
-            max?: ApiShapes["schemas"]["MoneyInput"];
         } | {
+            amount: ApiShapes["schemas"]["MoneyInput"];
             /** @constant */
             kind: "fixed";
-            amount: ApiShapes["schemas"]["MoneyInput"];
             max?: ApiShapes["schemas"]["MoneyInput"];
         } | {
             /** @constant */
@@ -76,22 +76,22 @@ export interface ApiShapes {
         });
         /** @description A use reserved for the buyer until `expires_at`. A replay answers with the reservation as it stands now. */
         Hold: {
-            key: ApiShapes["schemas"]["IdempotencyKey"];
-            state: ApiShapes["schemas"]["ReservationState"];
             expires_at: ApiShapes["schemas"]["Timestamp"];
+            key: ApiShapes["schemas"]["IdempotencyKey"];
             quote: ApiShapes["schemas"]["Quote"];
-            usage: ApiShapes["schemas"]["UsageCounts"];
             /** @description True when a known key answered: nothing was written. */
             replayed: boolean;
+            state: ApiShapes["schemas"]["ReservationState"];
+            usage: ApiShapes["schemas"]["UsageCounts"];
         };
         /** @description 1 to 255 visible ASCII characters (`!` to `~`), compared exactly. */
         IdempotencyKey: string;
         /** @description One line of a basket. */
         Line: {
-            sku: ApiShapes["schemas"]["Sku"];
-            quantity: number;
-            unit_price: ApiShapes["schemas"]["MoneyInput"];
             categories?: ApiShapes["schemas"]["Category"][];
+            quantity: number;
+            sku: ApiShapes["schemas"]["Sku"];
+            unit_price: ApiShapes["schemas"]["MoneyInput"];
         };
         /** @description An amount as the API writes it: a decimal string with exactly the currency's minor-unit places (`"8.00"`, JPY `"1000"`), never a number. */
         Money: {
@@ -105,27 +105,27 @@ export interface ApiShapes {
         };
         /** @description A priced basket: `discount + payable == total`, exactly. A basket with lines also has each line's part of the discount, and the shipping's. */
         Quote: {
-            code: ApiShapes["schemas"]["Code"];
-            total: ApiShapes["schemas"]["Money"];
-            discount: ApiShapes["schemas"]["Money"];
-            payable: ApiShapes["schemas"]["Money"];
-            quoted_at: ApiShapes["schemas"]["Timestamp"];
-            lines?: ApiShapes["schemas"]["QuoteLine"][];
-            shipping?: ApiShapes["schemas"]["QuoteShipping"];
-            /** @description Something the buyer should know (e.g. why free shipping took nothing off). */
-            note?: string;
             /**
              * @description Only when a budget that takes a partial discount clipped it to what was left.
              * @constant
              */
             budget_clipped?: true;
+            code: ApiShapes["schemas"]["Code"];
             /** @description With `budget_clipped`: the discount before the clip. */
             desired?: ApiShapes["schemas"]["Money"];
+            discount: ApiShapes["schemas"]["Money"];
+            lines?: ApiShapes["schemas"]["QuoteLine"][];
+            /** @description Something the buyer should know (e.g. why free shipping took nothing off). */
+            note?: string;
+            payable: ApiShapes["schemas"]["Money"];
+            quoted_at: ApiShapes["schemas"]["Timestamp"];
+            shipping?: ApiShapes["schemas"]["QuoteShipping"];
+            total: ApiShapes["schemas"]["Money"];
         };
         QuoteLine: {
-            sku: ApiShapes["schemas"]["Sku"];
             amount: ApiShapes["schemas"]["Money"];
             discount: ApiShapes["schemas"]["Money"];
+            sku: ApiShapes["schemas"]["Sku"];
         };
         QuoteShipping: {
             amount: ApiShapes["schemas"]["Money"];
@@ -145,37 +145,37 @@ export interface ApiShapes {
         Sku: string;
         /** @description One code's part of a stack's quote: its class and what it took off the basket the codes before it left (`lines` and `shipping`: the amounts it applied to, and its own split of its discount). */
         StackPart: {
-            code: ApiShapes["schemas"]["Code"];
-            class: ApiShapes["schemas"]["CodeClass"];
-            discount: ApiShapes["schemas"]["Money"];
-            lines?: ApiShapes["schemas"]["QuoteLine"][];
-            shipping?: ApiShapes["schemas"]["QuoteShipping"];
-            /** @description Something the buyer should know (e.g. why free shipping took nothing off). */
-            note?: string;
             /**
              * @description Only when a budget that takes a partial discount clipped it to what was left.
              * @constant
              */
             budget_clipped?: true;
+            class: ApiShapes["schemas"]["CodeClass"];
+            code: ApiShapes["schemas"]["Code"];
             /** @description With `budget_clipped`: the discount before the clip. */
             desired?: ApiShapes["schemas"]["Money"];
+            discount: ApiShapes["schemas"]["Money"];
+            lines?: ApiShapes["schemas"]["QuoteLine"][];
+            /** @description Something the buyer should know (e.g. why free shipping took nothing off). */
+            note?: string;
+            shipping?: ApiShapes["schemas"]["QuoteShipping"];
         };
         /** @description A basket priced with several codes (`POST /v1/quotes` with `codes`): each code's part in the order they applied (product codes, then order codes, then shipping codes; within a class as listed), and the sums. `discount + payable == total` exactly; `lines` and `shipping` carry each line's (and the shipping's) summed discount, never above its amount. */
         StackQuote: {
             codes: ApiShapes["schemas"]["StackPart"][];
-            total: ApiShapes["schemas"]["Money"];
             discount: ApiShapes["schemas"]["Money"];
+            lines?: ApiShapes["schemas"]["QuoteLine"][];
             payable: ApiShapes["schemas"]["Money"];
             quoted_at: ApiShapes["schemas"]["Timestamp"];
-            lines?: ApiShapes["schemas"]["QuoteLine"][];
             shipping?: ApiShapes["schemas"]["QuoteShipping"];
+            total: ApiShapes["schemas"]["Money"];
         };
         /** @description One code of a refused stack: the code, the rule that refused it, the code listed before it that it cannot combine with (`not_combinable`), and the buyer's sentence. */
         StackRefusal: {
             code: ApiShapes["schemas"]["Code"];
+            message: string;
             rejection: ApiShapes["schemas"]["RejectionCode"];
             with?: ApiShapes["schemas"]["Code"];
-            message: string;
         };
         /**
          * Format: date-time
@@ -189,19 +189,19 @@ export interface ApiShapes {
         TimestampInput: string;
         /** @description Redemptions counting now: by anyone (`total`) and by the customer of the request (`per_customer`, 0 without one), and the sum of their discounts (`discounted`). For a campaign's code, also `per_code`. */
         UsageCounts: {
-            total: number;
-            per_customer: number;
             /** @description The sum of the discounts of the uses counting (captured and held): money in the quote's currency in every answer that has a quote (a hold, a capture, a release, a listed redemption); a decimal string where there is none (a refund recorded before any payment). */
             discounted: ApiShapes["schemas"]["Money"] | string;
             /** @description For a campaign's code: the uses of the code itself (`total`, `per_customer` and `discounted` are then the campaign's, across all of its codes). */
             per_code?: number;
+            per_customer: number;
+            total: number;
         };
         /** @description Caps on uses: overall and per customer, each at least 1, and a money budget above zero; a missing cap is unlimited. */
         UsageLimitsInput: {
-            total?: number;
-            per_customer?: number;
             /** @description A money budget: the discounts of the uses counting (captured and held) add up to at most this, in the code's currency. Above zero. */
             budget?: ApiShapes["schemas"]["MoneyInput"];
+            per_customer?: number;
+            total?: number;
             /**
              * @description What a discount that does not fit what is left of the budget does: `refuse` (the default: `budget_exhausted`) or `partial` (take off what is left; the quote says `budget_clipped` and `desired`). Only with a `budget`.
              * @enum {string}

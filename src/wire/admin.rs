@@ -17,20 +17,28 @@ use crate::{Code, Money};
 /// A definition's fields as they came, for a reader that passes them on.
 pub type DefinitionFields = serde_json::Map<String, serde_json::Value>;
 
-/// A code's or a campaign's uses counting now.
+/// A code's uses counting now: held and captured (`total`), of which held
+/// (`held`), and what they took off (`discounted`); for a campaign's code,
+/// the campaign's, and the code's own (`per_code`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct CodeUsage {
     /// The uses counting now, held and captured (for a campaign's code, the campaign's).
     pub total: u64,
     /// Of `total`, the active holds.
     pub held: u64,
-    /// For a campaign's code: the uses of the code itself, held and captured.
+    /// For a campaign's code: the uses of the code itself, held and captured
+    /// (`total`, `held` and `discounted` are then the campaign's, across all
+    /// of its codes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u64"))]
     pub per_code: Option<u64>,
-    /// The sum of the discounts of the uses counting now, in the code's
-    /// currency; left out for a code without a currency of its own.
+    /// The sum of the discounts of the uses counting now (active holds
+    /// included), in the code's currency; left out for a code without a
+    /// currency of its own (a percent code without amounts may be used in several).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Money"))]
     pub discounted: Option<Money>,
 }
 
@@ -63,13 +71,17 @@ pub struct CodeSummary<D = DefinitionFields> {
     pub archived: bool,
 }
 
-/// `GET /v1/codes`: one page of the catalog, in code order.
+/// One page of the catalog, in code order (`GET /v1/codes`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "CodeList"))]
 #[serde(deny_unknown_fields)]
 pub struct CodeList<D = DefinitionFields> {
     /// The codes of the page.
+    #[cfg_attr(feature = "schema", schemars(length(max = 1000)))]
     pub codes: Vec<CodeSummary<D>>,
     /// The `after` of the next page, or null on the last.
+    #[cfg_attr(feature = "schema", schemars(with = "Option<Code>"))]
     pub next: Option<String>,
 }
 
@@ -104,8 +116,12 @@ pub struct CampaignSummary<D = DefinitionFields> {
     pub codes: CampaignCodeCounts,
 }
 
-/// `GET /v1/campaigns`: a page of campaigns in id order.
+/// A page of campaigns in id order, each as `GET /v1/campaigns/{id}`
+/// answers it; `next` is the cursor of the next page (`?after=`), or null
+/// (`GET /v1/campaigns`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "CampaignList"))]
 #[serde(deny_unknown_fields)]
 pub struct CampaignList<D = DefinitionFields> {
     /// The campaigns of the page, each as `GET /v1/campaigns/{id}` answers it.
@@ -115,33 +131,46 @@ pub struct CampaignList<D = DefinitionFields> {
 }
 
 /// The body of `POST /v1/campaigns/{id}/codes` (and of the campaign
-/// object's call that plans them): `count` codes to generate, or `codes` to
-/// import.
+/// object's call that plans them): `count` codes to generate (each `#` of
+/// `pattern` one character of `charset`, drawn by a cryptographic
+/// generator; at least 8 `#`, and 1,000,000 combinations per code of the
+/// campaign after the call), or `codes` to import. 1 to 10,000 a call,
+/// 1,000,000 a campaign.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct CodesRequest {
     /// How many codes to generate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u64", range(min = 1, max = 10_000)))]
     pub count: Option<u64>,
     /// The pattern of a generated code: each `#` one character of `charset`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String", extend("default" = "####-####-####")))]
     pub pattern: Option<String>,
     /// The characters a generated code's `#` are drawn from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String", extend("default" = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789")))]
     pub charset: Option<String>,
     /// The codes to import.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(with = "Vec<crate::schema::CodeInput>", length(min = 1, max = 10_000))
+    )]
     pub codes: Option<Vec<Code>>,
 }
 
-/// The answer of `POST /v1/campaigns/{id}/codes`: the codes a call created
-/// (the same for a retry with the same `Idempotency-Key`).
+/// The codes a call created (the same for a retry with the same
+/// `Idempotency-Key`): the answer of `POST /v1/campaigns/{id}/codes`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct CodesCreated {
     /// The campaign's id.
     pub campaign: Code,
     /// How many codes the call created.
+    #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
     pub created: u64,
     /// The codes, in the order they were added.
     pub codes: Vec<Code>,
@@ -160,6 +189,8 @@ pub struct CodesPlan {
 
 /// One code of a page of a campaign's codes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(deny_unknown_fields)]
 pub struct CampaignCode {
     /// The code.
@@ -170,9 +201,11 @@ pub struct CampaignCode {
     pub held: u64,
 }
 
-/// `GET /v1/campaigns/{id}/codes`: a page of a campaign's codes in the order
-/// they were added.
+/// A page of a campaign's codes in the order they were added, each with its
+/// captured uses and the holds that count now; `next` is the cursor of the
+/// next page (`?after=`), or null (`GET /v1/campaigns/{id}/codes`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct CampaignCodeList {
     /// The codes of the page.

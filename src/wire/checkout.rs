@@ -137,30 +137,39 @@ pub struct ReleaseCall {
     pub reason: Option<String>,
 }
 
-/// `POST /v1/holds` with `"codes": [...]` (and `/demo/hold`): each code's
-/// hold, in the order the codes apply.
+/// A stack's hold (`POST /v1/holds` with `codes`, and `/demo/hold`): one
+/// hold per code, each as a single code's answer (its quote is its part,
+/// priced on the basket the codes before it left), in the order the codes
+/// apply. 201 when any was new, 200 when every one replayed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct StackHolds {
     /// Each code's own hold (a code whose use the key had replays it).
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 5)))]
     pub holds: Vec<Hold>,
 }
 
-/// `POST /v1/captures` with `"codes": [...]` (and `/demo/pay`): each code's
-/// receipt, in the order the codes apply.
+/// A stack's capture (`POST /v1/captures` with `codes`, and `/demo/pay`):
+/// one receipt per code, each as a single code's answer, in the order the
+/// codes apply.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct StackReceipts {
     /// Each code's own receipt (a code whose use the key had replays it).
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 5)))]
     pub receipts: Vec<Receipt>,
 }
 
-/// `POST /v1/releases` with `"codes": [...]` (and `/demo/cancel`): each
-/// code's release, in the order the codes are listed.
+/// A stack's release (`POST /v1/releases` with `codes`, and
+/// `/demo/cancel`): one answer per code, as listed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct StackReleases {
     /// Each code's own release.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 5)))]
     pub releases: Vec<Released>,
 }
 

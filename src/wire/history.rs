@@ -70,10 +70,14 @@ impl HistoryRecord {
 
 /// One hold or capture in a code's history, with its state at the moment of the listing.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct RecordedRedemption {
     /// Its position in the code's history (the pagination cursor).
+    #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
     pub seq: i64,
     /// The key it was recorded under, if any.
+    #[cfg_attr(feature = "schema", schemars(with = "Option<crate::IdempotencyKey>"))]
     pub idempotency_key: Option<String>,
     /// `held`, `captured`, `released` or `expired`, at the moment of the listing.
     pub state: ReservationState,
@@ -82,25 +86,33 @@ pub struct RecordedRedemption {
     /// What is charged.
     pub quote: Quote,
     /// The counts right after its last change (`discounted` as money in the quote's currency).
+    #[cfg_attr(feature = "schema", schemars(with = "UsageCounts"))]
     pub usage: UsageInCurrency,
     /// When a hold stops counting.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Timestamp"))]
     pub expires_at: Option<Timestamp>,
     /// When it was captured.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Timestamp"))]
     pub captured_at: Option<Timestamp>,
     /// When it was released.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Timestamp"))]
     pub released_at: Option<Timestamp>,
     /// Why it was released.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub reason: Option<String>,
     /// What it was when released: `held` or `captured`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "crate::schema::WasState"))]
     pub was: Option<ReservationState>,
-    /// For a capture under the key of an expired hold: when that hold expired
-    /// (the hold stays in the history, `expired`).
+    /// On a capture made under the key of a hold that had expired (for the
+    /// hold's customer and basket): when that hold expired. The hold stays in
+    /// the history, `expired`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Timestamp"))]
     pub hold_expired_at: Option<Timestamp>,
 }
 
@@ -131,16 +143,20 @@ pub enum Refused {
     Refused,
 }
 
-/// A full refund that came before anything was held or captured under its
-/// payment: recorded as released, final for that payment (its later success
-/// captures nothing).
+/// A full refund (`charge.refunded`) that arrived before anything was held
+/// or captured under its PaymentIntent's id: recorded as released, final
+/// for that PaymentIntent (a later `payment_intent.succeeded` captures nothing).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct RefundBeforePayment {
     /// Its position in the code's history.
+    #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
     pub seq: i64,
     /// The payment's id.
     pub idempotency_key: crate::IdempotencyKey,
     /// Always `released`.
+    #[cfg_attr(feature = "schema", schemars(with = "crate::schema::ReleasedState"))]
     pub state: ReservationState,
     /// The code's counts when it was recorded (unchanged by it); for a
     /// campaign's code, the campaign's, with the code's own uses in `per_code`.
@@ -151,13 +167,16 @@ pub struct RefundBeforePayment {
     pub reason: String,
 }
 
-/// A code's (or a campaign's, every code's) live figures: since it was
+/// A code's live figures (or a campaign's, every code's): since it was
 /// defined, and for the last hour (`GET …/stats`).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct Stats {
     /// The code, or the campaign's id.
     pub code: Code,
-    /// When it was first defined (RFC 3339); null for one defined before this was kept.
+    /// When it was first defined; null for a code defined before this was kept.
+    #[cfg_attr(feature = "schema", schemars(with = "Option<Timestamp>"))]
     pub defined_at: Option<String>,
     /// When the figures were read.
     pub at: Timestamp,
@@ -165,12 +184,16 @@ pub struct Stats {
     pub total: Figures,
     /// The last hour.
     pub last_hour: Figures,
-    /// The last hour minute by minute, oldest first, the last one the minute of `at`.
+    /// The last hour minute by minute, oldest first: 60 entries, the last
+    /// one the minute of `at` (zero figures where nothing happened).
+    #[cfg_attr(feature = "schema", schemars(length(min = 60, max = 60)))]
     pub by_minute: Vec<MinuteFigures>,
 }
 
 /// One minute's figures.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct MinuteFigures {
     /// The minute's first moment.
     pub minute: Timestamp,
@@ -180,20 +203,29 @@ pub struct MinuteFigures {
 
 /// What happened to a code in a period.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct Figures {
     /// New captures.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub captures: i64,
     /// Answers that replayed an earlier capture, hold or release.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub replays: i64,
     /// New holds.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub holds: i64,
     /// Releases of holds and captures.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub releases: i64,
     /// Holds that expired before they were captured or released.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub expired: i64,
     /// Requests that lost every compare-and-set attempt (409).
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub conflicts: i64,
     /// Quotes priced.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub quotes: i64,
     /// Refusals by rejection code, per operation.
     pub rejections: Rejections,
@@ -201,27 +233,36 @@ pub struct Figures {
     /// left out for a code without a currency of its own. What a budget has
     /// spent is `discounted` less `returned` (held uses aside).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Money"))]
     pub discounted: Option<Money>,
     /// The discounts of captures released in the period, in the code's
     /// currency; left out for a code without a currency of its own.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Money"))]
     pub returned: Option<Money>,
 }
 
 /// Refusals by rejection code, per operation.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline, deny_unknown_fields))]
 pub struct Rejections {
     /// On `POST /v1/quotes`.
+    #[cfg_attr(feature = "schema", schemars(with = "crate::schema::RejectionCounts"))]
     pub quotes: BTreeMap<String, i64>,
     /// On `POST /v1/holds`.
+    #[cfg_attr(feature = "schema", schemars(with = "crate::schema::RejectionCounts"))]
     pub holds: BTreeMap<String, i64>,
     /// On `POST /v1/captures` (and the payment provider's captures).
+    #[cfg_attr(feature = "schema", schemars(with = "crate::schema::RejectionCounts"))]
     pub captures: BTreeMap<String, i64>,
 }
 
 /// Test builds only: when an instance of a code's object wrote the code's
 /// figures, and how many counted events wait in memory.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct FigureWrites {
     /// The code.
     pub code: Code,
@@ -230,15 +271,20 @@ pub struct FigureWrites {
     /// When, in Unix milliseconds (the object's clock), oldest first.
     pub written_at: Vec<i64>,
     /// Events counted in memory, not yet written.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub pending: i64,
 }
 
 /// Test builds only: the store conformance suite passed in a code's object.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
 pub struct Conformance {
     /// Always `passed` (a failed check fails the request).
+    #[cfg_attr(feature = "schema", schemars(extend("const" = "passed")))]
     pub conformance: &'static str,
     /// The store it ran on: `sqlite`.
+    #[cfg_attr(feature = "schema", schemars(extend("const" = "sqlite")))]
     pub store: &'static str,
     /// Whether a transaction that failed part way left nothing behind.
     pub failed_transaction_rolled_back: bool,

@@ -63,50 +63,68 @@ pub enum WebhookAction {
     Ignored,
 }
 
-/// What the webhook answers for an event (always 200, `received: true`), and
-/// what a code's object answers for a payment call. Which fields are there
-/// depends on `action`; a field not given is left out.
+/// What the Worker did with a Stripe event (always 200, `received: true`),
+/// and what a code's object answers for a payment call. Which fields are
+/// there depends on `action`; a field not given is left out. For a stack
+/// (`metadata.promo_codes`): `receipts` (captured or replayed, one per code
+/// in the order they apply), or `code` (the code whose write was refused,
+/// or found its payment refunded) with `releases` (what every other code
+/// gave back) and `rejections`; a cancel, failure or refund of a stack
+/// answers `releases`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct WebhookAnswer {
     /// Always `true`: the event was handled, replayed or deliberately ignored.
+    #[cfg_attr(feature = "schema", schemars(extend("const" = true)))]
     pub received: bool,
     /// What was done.
+    #[cfg_attr(feature = "schema", schemars(with = "String", extend("enum" = ["captured", "replayed", "released", "refused", "ignored"])))]
     pub action: WebhookAction,
     /// One code's capture (`captured`, `replayed`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Receipt"))]
     pub receipt: Option<Receipt>,
     /// One code's use given back (`released`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Released"))]
     pub release: Option<PaymentReleased>,
     /// The rule that refused the capture (`refused`); `null` when the
     /// payment's own data was unusable (`detail` says why).
     #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<Rejection>"))]
     pub rejection: Option<Option<Rejection>>,
     /// Why the capture was refused, in words (`refused`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub detail: Option<String>,
     /// True when the payment was settled before (a refund, a refused
     /// capture): this answer replays it and nothing was written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "bool"))]
     pub replayed: Option<bool>,
     /// Why nothing (more) was done (`ignored`, or a refund recorded before
     /// any code of its payment was known).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub why: Option<String>,
     /// A stack's receipts, one per code, in the order the codes apply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<Receipt>"))]
     pub receipts: Option<Vec<Receipt>>,
     /// A refused stack: every code that refused, and why (empty when the
     /// metadata itself was unusable: `detail` says why).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<crate::StackRefusal>"))]
     pub rejections: Option<Vec<super::RefusedCode>>,
-    /// A stack's releases, one per code: what each code gave back under the payment.
+    /// A stack's releases, one per code: what each code gave back under the PaymentIntent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<CodeRelease>"))]
     pub releases: Option<Vec<CodeRelease>>,
     /// A stack's code whose write was refused (or found its payment
     /// refunded), which stopped the stack.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Code"))]
     pub code: Option<Code>,
 }
 
@@ -143,24 +161,32 @@ impl WebhookAnswer {
     }
 }
 
-/// What one code of a stack gave back under a payment (`releases`).
+/// One code of a stack given back under a PaymentIntent (`releases`):
+/// `released` (with the release), or `ignored` with why (nothing held or
+/// captured under it, or a capture a failed or cancelled payment may not release).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "WebhookCodeRelease"))]
 #[serde(deny_unknown_fields)]
 pub struct CodeRelease {
     /// The code.
     pub code: Code,
     /// `released`, or `ignored` (with why).
+    #[cfg_attr(feature = "schema", schemars(with = "String", extend("enum" = ["released", "ignored"])))]
     pub action: WebhookAction,
     /// The use given back (`released`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Released"))]
     pub release: Option<PaymentReleased>,
     /// True when the payment was refunded before: this replays that release.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "bool"))]
     pub replayed: Option<bool>,
     /// Why nothing was given back (`ignored`): nothing held or captured under
     /// the payment, a code not defined, or a capture a failed or cancelled
     /// payment may not release.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub why: Option<String>,
 }
 

@@ -20,32 +20,46 @@ use crate::{Code, Quote, Rejection, StackRefusal};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "Problem",
+        description = "An RFC 9457 problem document (`application/problem+json`). Every error of the API is one; `type` tells which, and fixes `title` and `status`."
+    )
+)]
 #[serde(deny_unknown_fields)]
 pub struct ProblemDetails {
     /// The problem's type, a path naming it: `/problems/<slug>`, such as
     /// `/problems/rejected` or `/problems/conflict`.
     #[serde(rename = "type")]
+    #[cfg_attr(feature = "schema", schemars(with = "crate::schema::ProblemType"))]
     pub kind: String,
     /// A short summary of the type, the same for every problem of the type.
     pub title: String,
     /// The HTTP status of the answer.
+    #[cfg_attr(feature = "schema", schemars(range(min = 400, max = 599)))]
     pub status: u16,
-    /// What went wrong this time, in a sentence.
+    /// A sentence about this occurrence (for `rejected`, the buyer's sentence).
     pub detail: String,
     /// On a rejection: the rule that refused (for a stack, the first code's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Rejection"))]
     pub rejection: Option<Rejection>,
-    /// On a stack's rejection: every code that refused, and why, in the
+    /// On a refused stack of codes: every code that refused and why, in the
     /// order the codes apply (one entry when a code's object refused its
-    /// write).
+    /// write); `rejection` is the first's. Nothing is recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<StackRefusal>", length(min = 1)))]
     pub rejections: Option<Vec<RefusedCode>>,
-    /// On a capture's rejection: the stale quote (the one the capture was
-    /// pinned to, else the hold's, else the basket priced without the code).
+    /// On a refused capture: the quote that no longer holds (the one pinned,
+    /// else the hold's, else the basket priced now).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Quote"))]
     pub quote: Option<Quote>,
-    /// On a capture's `quote_changed` rejection: the quote pricing gives now.
+    /// With `quote_changed`: the quote pricing gives now.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Quote"))]
     pub current: Option<Quote>,
 }
 

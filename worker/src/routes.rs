@@ -12,6 +12,9 @@ use crate::handlers::{self, Answer, DemoStep};
 use crate::http::{authorize, require_json, Role};
 use crate::problem::Problem;
 
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod operations;
+
 /// Who may call a route.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
@@ -77,11 +80,9 @@ pub enum Handler {
     OpenApi,
     /// `POST /demo/{quote,hold,pay,cancel}`, only with `DEMO` set.
     Demo(DemoStep),
-    /// `POST /v1/__conformance`: test builds only.
-    #[cfg(feature = "conformance")]
+    /// `POST /v1/__conformance`: test builds only ([`TEST_ROUTES`]).
     Conformance,
-    /// `GET /v1/__figures/{code}`: test builds only, when the code's object wrote its figures.
-    #[cfg(feature = "conformance")]
+    /// `GET /v1/__figures/{code}`: test builds only ([`TEST_ROUTES`]), when the code's object wrote its figures.
     FigureWrites,
 }
 
@@ -196,15 +197,6 @@ pub const ROUTES: &[Route] = &[
         Access::Open,
     ),
     route("/v1/openapi.json", Method::Get, Handler::OpenApi, Access::Open),
-    #[cfg(feature = "conformance")]
-    route("/v1/__conformance", Method::Post, Handler::Conformance, Access::Admin),
-    #[cfg(feature = "conformance")]
-    route(
-        "/v1/__figures/{code}",
-        Method::Get,
-        Handler::FigureWrites,
-        Access::Admin,
-    ),
     route(
         "/demo/quote",
         Method::Post,
@@ -220,6 +212,28 @@ pub const ROUTES: &[Route] = &[
         Access::Open,
     ),
 ];
+
+/// The routes of test builds only (feature `conformance`): the table's rows
+/// after [`ROUTES`] there, described (`x-test-only`) in every build.
+pub const TEST_ROUTES: &[Route] = &[
+    route("/v1/__conformance", Method::Post, Handler::Conformance, Access::Admin),
+    route(
+        "/v1/__figures/{code}",
+        Method::Get,
+        Handler::FigureWrites,
+        Access::Admin,
+    ),
+];
+
+/// Every route this build serves: [`ROUTES`], and [`TEST_ROUTES`] in test builds.
+pub fn served() -> impl Iterator<Item = &'static Route> {
+    let tests: &[Route] = if cfg!(feature = "conformance") {
+        TEST_ROUTES
+    } else {
+        &[]
+    };
+    ROUTES.iter().chain(tests)
+}
 
 /// What the table makes of a request's path and method.
 #[derive(Debug, PartialEq, Eq)]
@@ -264,7 +278,7 @@ fn matches<'p>(pattern: &str, path: &'p str) -> Option<Option<&'p str>> {
 }
 
 /// Methods as an `Allow` value: each once, `HEAD` with `GET`, in alphabetical order.
-fn allow(methods: impl Iterator<Item = Method>) -> String {
+pub(crate) fn allow(methods: impl Iterator<Item = Method>) -> String {
     let mut names: Vec<&'static str> = Vec::new();
     for method in methods {
         let mut add = |name: &'static str| {
@@ -301,8 +315,7 @@ pub fn resolve<'p>(path: &'p str, method: &Method, demo: bool) -> Resolved<'p> {
     if !(path.starts_with("/v1/") || path.starts_with("/demo/")) {
         return Resolved::Asset;
     }
-    let candidates: Vec<(&'static Route, Option<&'p str>)> = ROUTES
-        .iter()
+    let candidates: Vec<(&'static Route, Option<&'p str>)> = served()
         .filter(|route| demo || !route.path.starts_with("/demo/"))
         .filter_map(|route| matches(route.path, path).map(|code| (route, code)))
         .collect();
@@ -388,6 +401,9 @@ async fn handle(handler: Handler, req: &Request, env: &Env, code: &str) -> Answe
         Handler::Conformance => demo::conformance(env).await,
         #[cfg(feature = "conformance")]
         Handler::FigureWrites => codes::admin_read(req, env, code, crate::protocol::Call::FigureWrites).await,
+        // Not in this build's table: never resolved.
+        #[cfg(not(feature = "conformance"))]
+        Handler::Conformance | Handler::FigureWrites => Err(Problem::NotFound),
     }
 }
 
@@ -536,11 +552,9 @@ mod tests {
 
     #[test]
     fn every_route_with_a_body_reads_json_but_the_webhook() {
-        for route in ROUTES {
+        for route in ROUTES.iter().chain(TEST_ROUTES) {
             let takes_body = matches!(route.method, Method::Post | Method::Put | Method::Patch);
-            let raw = matches!(route.handler, Handler::StripeWebhook);
-            #[cfg(feature = "conformance")]
-            let raw = raw || matches!(route.handler, Handler::Conformance);
+            let raw = matches!(route.handler, Handler::StripeWebhook | Handler::Conformance);
             assert_eq!(
                 route.handler.reads_json(),
                 takes_body && !raw,

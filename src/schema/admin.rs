@@ -1,0 +1,165 @@
+//! The schemas of a problem's type and of the answers that flatten a
+//! definition into themselves (a code's lookup and summary, a campaign's
+//! summary): their definition is JSON of its own (`D`), so their fields are
+//! written here, as the definition's are.
+//!
+//! Ported from the hand-written description; see [the module](super).
+
+use serde_json::json;
+
+use super::{r, schema, with_ref};
+
+// Its `enum` is the adapter's: the Worker's generator lists the types of its problems.
+schema!([] crate::schema::ProblemType => "ProblemType", |_g| json!({
+    "description": "`/problems/<slug>`, one per kind of error (worker/src/problem.rs). Relative URI references; each is described by its `*Problem` schema.",
+    "type": "string",
+}));
+
+schema!([D] crate::wire::PublicCode<D> => "PublicCode", |g| json!({
+    "description": "A code as anyone may see it: the definition without the audience's customers, its live usage and, when capped, what remains.",
+    "type": "object",
+    "required": ["code", "active", "discount", "assigned", "usage"],
+    "properties": {
+        "code": r::<crate::Code>(g),
+        "campaign": with_ref::<crate::Code>(g, json!({
+            "description": "For a campaign's code: the campaign it belongs to (its definition is the campaign's, with `code` the code).",
+        })),
+        "uses_per_code": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "For a campaign's code: how often the code itself may be used.",
+        },
+        "active": {
+            "type": "boolean",
+            "description": "The kill switch: an inactive code is refused with `inactive`.",
+        },
+        "discount": r::<crate::Discount>(g),
+        "applies_to": r::<crate::AppliesTo>(g),
+        "limits": r::<crate::UsageLimits>(g),
+        "starts_at": with_ref::<crate::Timestamp>(g, json!({"description": "The first moment the code is valid (inclusive)."})),
+        "ends_at": with_ref::<crate::Timestamp>(g, json!({"description": "The first moment the code is no longer valid (exclusive)."})),
+        "minimum": with_ref::<crate::Money>(g, json!({"description": "The smallest eligible subtotal the code applies to."})),
+        "combines_with": {
+            "description": "The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application.",
+            "type": "array",
+            "items": r::<crate::CodeClass>(g),
+            "maxItems": 3,
+            "uniqueItems": true,
+        },
+        "assigned": {
+            "type": "boolean",
+            "description": "Whether the code is assigned to named customers (who they are is not public).",
+        },
+        "usage": r::<crate::wire::CodeUsage>(g),
+        "remaining": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Uses left: the least of what the total cap, a campaign code's `uses_per_code` and the budget leave (a budget counted in uses at the discount's full size: a fixed amount or its `max`, rounded down with `refuse` and up with `partial`; a discount of no fixed size counts only once nothing is left). Only when one of them bounds it.",
+        },
+        "remaining_budget": with_ref::<crate::Money>(g, json!({
+            "description": "What is left of the budget (never below zero); only when the code has one.",
+        })),
+    },
+    "additionalProperties": false,
+}));
+
+schema!([D] crate::wire::CodeSummary<D> => "CodeSummary", |g| json!({
+    "description": "A code as the catalog lists it: the public view and whether it is archived.",
+    "type": "object",
+    "required": ["code", "active", "discount", "assigned", "archived", "usage"],
+    "properties": {
+        "code": r::<crate::Code>(g),
+        "campaign": with_ref::<crate::Code>(g, json!({
+            "description": "For a campaign's code: the campaign it belongs to (its definition is the campaign's, with `code` the code).",
+        })),
+        "uses_per_code": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "For a campaign's code: how often the code itself may be used.",
+        },
+        "active": {
+            "type": "boolean",
+            "description": "The kill switch: an inactive code is refused with `inactive`.",
+        },
+        "discount": r::<crate::Discount>(g),
+        "applies_to": r::<crate::AppliesTo>(g),
+        "limits": r::<crate::UsageLimits>(g),
+        "starts_at": with_ref::<crate::Timestamp>(g, json!({"description": "The first moment the code is valid (inclusive)."})),
+        "ends_at": with_ref::<crate::Timestamp>(g, json!({"description": "The first moment the code is no longer valid (exclusive)."})),
+        "minimum": with_ref::<crate::Money>(g, json!({"description": "The smallest eligible subtotal the code applies to."})),
+        "combines_with": {
+            "description": "The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application.",
+            "type": "array",
+            "items": r::<crate::CodeClass>(g),
+            "maxItems": 3,
+            "uniqueItems": true,
+        },
+        "assigned": {
+            "type": "boolean",
+            "description": "Whether the code is assigned to named customers (who they are is not public).",
+        },
+        "usage": r::<crate::wire::CodeUsage>(g),
+        "remaining": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Uses left: the least of what the total cap, a campaign code's `uses_per_code` and the budget leave (a budget counted in uses at the discount's full size: a fixed amount or its `max`, rounded down with `refuse` and up with `partial`; a discount of no fixed size counts only once nothing is left). Only when one of them bounds it.",
+        },
+        "remaining_budget": with_ref::<crate::Money>(g, json!({
+            "description": "What is left of the budget (never below zero); only when the code has one.",
+        })),
+        "archived": {"type": "boolean"},
+    },
+    "additionalProperties": false,
+}));
+
+schema!([D] crate::wire::CampaignSummary<D> => "CampaignSummary", |g| json!({
+    "description": "A campaign with its usage now (every code's: `total`, `held`, `discounted` in its currency), the uses left under its total (`remaining`) and its codes (`count`, and `used`: those with a use that counts).",
+    "type": "object",
+    "required": ["id", "uses_per_code", "active", "discount", "archived", "usage", "codes"],
+    "properties": {
+        "id": r::<crate::Code>(g),
+        "uses_per_code": {"type": "integer", "minimum": 1},
+        "active": {"type": "boolean"},
+        "discount": r::<crate::Discount>(g),
+        "applies_to": r::<crate::AppliesTo>(g),
+        "limits": r::<crate::UsageLimits>(g),
+        "starts_at": r::<crate::Timestamp>(g),
+        "ends_at": r::<crate::Timestamp>(g),
+        "minimum": r::<crate::Money>(g),
+        "audience": {"type": "array", "items": r::<crate::CustomerId>(g)},
+        "combines_with": {
+            "description": "The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application.",
+            "type": "array",
+            "items": r::<crate::CodeClass>(g),
+            "maxItems": 3,
+            "uniqueItems": true,
+        },
+        "archived": {"type": "boolean"},
+        "usage": {
+            "type": "object",
+            "required": ["total", "held"],
+            "properties": {
+                "total": {"type": "integer", "minimum": 0},
+                "held": {"type": "integer", "minimum": 0},
+                "discounted": r::<crate::Money>(g),
+            },
+            "additionalProperties": false,
+        },
+        "remaining": {
+            "description": "Uses left across every code: the least of what the campaign's total cap and its budget leave (the budget counted in uses as for a code's `remaining`); only when one of them bounds it.",
+            "type": "integer",
+            "minimum": 0,
+        },
+        "remaining_budget": r::<crate::Money>(g),
+        "codes": {
+            "type": "object",
+            "required": ["count", "used"],
+            "properties": {
+                "count": {"type": "integer", "minimum": 0},
+                "used": {"type": "integer", "minimum": 0},
+            },
+            "additionalProperties": false,
+        },
+    },
+    "additionalProperties": false,
+}));

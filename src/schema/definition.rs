@@ -1,0 +1,272 @@
+//! The schemas of a code's definition and of a campaign, as written and as a request gives them.
+//!
+//! Ported from the hand-written description; see [the module](super).
+
+use serde_json::json;
+
+use super::{r, schema, with_ref};
+
+schema!([] crate::Discount => "Discount", |g| json!({
+    "description": "What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`).",
+    "type": "object",
+    "required": ["kind"],
+    "properties": {"kind": {"type": "string", "enum": ["percent", "fixed", "free_shipping"]}},
+    "oneOf": [
+        {
+            "title": "percent",
+            "required": ["kind", "percent"],
+            "properties": {
+                "kind": {"const": "percent"},
+                "percent": {
+                    "description": "Above 0, at most 100, at most 4 decimal places, written without trailing zeros.",
+                    "type": "string",
+                    "pattern": "^(0\\.[0-9]{0,3}[1-9]|[1-9][0-9]?(\\.[0-9]{0,3}[1-9])?|100)$",
+                },
+                "max": r::<crate::Money>(g),
+            },
+            "additionalProperties": false,
+        },
+        {
+            "title": "fixed",
+            "required": ["kind", "amount"],
+            "properties": {
+                "kind": {"const": "fixed"},
+                "amount": r::<crate::Money>(g),
+                "max": r::<crate::Money>(g),
+            },
+            "additionalProperties": false,
+        },
+        {
+            "title": "free_shipping",
+            "required": ["kind"],
+            "properties": {"kind": {"const": "free_shipping"}, "max": r::<crate::Money>(g)},
+            "additionalProperties": false,
+        },
+    ],
+}));
+
+schema!([] crate::schema::DiscountInput => "DiscountInput", |g| json!({
+    "description": "What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`).",
+    "type": "object",
+    "required": ["kind"],
+    "properties": {"kind": {"type": "string", "enum": ["percent", "fixed", "free_shipping"]}},
+    "oneOf": [
+        {
+            "title": "percent",
+            "required": ["kind", "percent"],
+            "properties": {
+                "kind": {"const": "percent"},
+                "percent": {
+                    "description": "A decimal string above 0 and at most 100, at most 4 decimal places.",
+                    "type": "string",
+                    "pattern": "^[0-9]+(\\.[0-9]+)?$",
+                },
+                "max": r::<crate::schema::MoneyInput>(g),
+            },
+            "additionalProperties": false,
+        },
+        {
+            "title": "fixed",
+            "required": ["kind", "amount"],
+            "properties": {
+                "kind": {"const": "fixed"},
+                "amount": r::<crate::schema::MoneyInput>(g),
+                "max": r::<crate::schema::MoneyInput>(g),
+            },
+            "additionalProperties": false,
+        },
+        {
+            "title": "free_shipping",
+            "required": ["kind"],
+            "properties": {"kind": {"const": "free_shipping"}, "max": r::<crate::schema::MoneyInput>(g)},
+            "additionalProperties": false,
+        },
+    ],
+}));
+
+schema!([] crate::AppliesTo => "AppliesTo", |g| json!({
+    "description": "The lines a code applies to: a line is eligible when its sku or any of its categories is listed. Lists are sorted and without repeats; an empty one is left out.",
+    "type": "object",
+    "minProperties": 1,
+    "properties": {
+        "skus": {
+            "type": "array",
+            "items": r::<crate::Sku>(g),
+            "minItems": 1,
+            "maxItems": 1000,
+            "uniqueItems": true,
+        },
+        "categories": {
+            "type": "array",
+            "items": r::<crate::Category>(g),
+            "minItems": 1,
+            "maxItems": 1000,
+            "uniqueItems": true,
+        },
+    },
+    "additionalProperties": false,
+}));
+
+schema!([] crate::schema::AppliesToInput => "AppliesToInput", |g| json!({
+    "description": "The lines a code applies to: skus and categories (up to 1000 of each; not both empty).",
+    "type": "object",
+    "properties": {
+        "skus": {"type": "array", "items": r::<crate::Sku>(g), "maxItems": 1000},
+        "categories": {"type": "array", "items": r::<crate::Category>(g), "maxItems": 1000},
+    },
+    "additionalProperties": false,
+}));
+
+schema!([] crate::UsageLimits => "UsageLimits", |g| json!({
+    "description": "Caps on uses (held and captured): overall and per customer, and a money budget; a missing cap is unlimited. Left out of an answer when there is none.",
+    "type": "object",
+    "minProperties": 1,
+    "properties": {
+        "total": {"type": "integer", "minimum": 1},
+        "per_customer": {"type": "integer", "minimum": 1},
+        "budget": with_ref::<crate::Money>(g, json!({
+            "description": "A money budget: the discounts of the uses counting (captured and held) add up to at most this, in the code's currency.",
+        })),
+        "when_budget_short": {
+            "type": "string",
+            "enum": ["refuse", "partial"],
+            "description": "What a discount that does not fit what is left of the budget does: `refuse` (the default: `budget_exhausted`) or `partial` (take off what is left; the quote says `budget_clipped` and `desired`). Only with a `budget`.",
+        },
+    },
+    "additionalProperties": false,
+}));
+
+schema!([] crate::schema::UsageLimitsInput => "UsageLimitsInput", |g| json!({
+    "description": "Caps on uses: overall and per customer, each at least 1, and a money budget above zero; a missing cap is unlimited.",
+    "type": "object",
+    "properties": {
+        "total": {"type": "integer", "minimum": 1},
+        "per_customer": {"type": "integer", "minimum": 1},
+        "budget": with_ref::<crate::schema::MoneyInput>(g, json!({
+            "description": "A money budget: the discounts of the uses counting (captured and held) add up to at most this, in the code's currency. Above zero.",
+        })),
+        "when_budget_short": {
+            "type": "string",
+            "enum": ["refuse", "partial"],
+            "description": "What a discount that does not fit what is left of the budget does: `refuse` (the default: `budget_exhausted`) or `partial` (take off what is left; the quote says `budget_clipped` and `desired`). Only with a `budget`.",
+        },
+    },
+    "additionalProperties": false,
+}));
+
+schema!([] crate::PromoCode => "Definition", |g| json!({
+    "description": "A code's whole definition, as the admin sees it (with its audience). Optional fields are left out when unset.",
+    "type": "object",
+    "required": ["code", "active", "discount"],
+    "properties": {
+        "code": r::<crate::Code>(g),
+        "active": {
+            "type": "boolean",
+            "description": "The kill switch: an inactive code is refused with `inactive`.",
+        },
+        "discount": r::<crate::Discount>(g),
+        "applies_to": r::<crate::AppliesTo>(g),
+        "limits": r::<crate::UsageLimits>(g),
+        "starts_at": with_ref::<crate::Timestamp>(g, json!({"description": "The first moment the code is valid (inclusive)."})),
+        "ends_at": with_ref::<crate::Timestamp>(g, json!({"description": "The first moment the code is no longer valid (exclusive)."})),
+        "minimum": with_ref::<crate::Money>(g, json!({"description": "The smallest eligible subtotal the code applies to."})),
+        "audience": {
+            "description": "The customers the code is assigned to, sorted, without repeats; left out for a public code.",
+            "type": "array",
+            "items": r::<crate::CustomerId>(g),
+            "minItems": 1,
+            "maxItems": 10000,
+            "uniqueItems": true,
+        },
+        "combines_with": {
+            "description": "The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application.",
+            "type": "array",
+            "items": r::<crate::CodeClass>(g),
+            "maxItems": 3,
+            "uniqueItems": true,
+        },
+    },
+    "additionalProperties": false,
+}));
+
+schema!([] crate::schema::DefinitionInput => "DefinitionInput", |g| json!({
+    "description": "The body of `PUT /v1/codes/{code}`: the core's definition. Only `code` and `discount` are required; `active` defaults to true, no `applies_to` means every line, no `audience` means public, no `combines_with` means the code shares a basket with no other code. Unknown fields are refused; the window must end after it starts, and every amount must be in one currency.",
+    "type": "object",
+    "required": ["code", "discount"],
+    "properties": {
+        "code": r::<crate::schema::CodeInput>(g),
+        "active": {"type": "boolean", "default": true},
+        "discount": r::<crate::schema::DiscountInput>(g),
+        "applies_to": r::<crate::schema::AppliesToInput>(g),
+        "limits": r::<crate::schema::UsageLimitsInput>(g),
+        "starts_at": r::<crate::schema::TimestampInput>(g),
+        "ends_at": r::<crate::schema::TimestampInput>(g),
+        "minimum": r::<crate::schema::MoneyInput>(g),
+        "audience": {
+            "type": "array",
+            "items": r::<crate::schema::CustomerIdInput>(g),
+            "minItems": 1,
+            "maxItems": 10000,
+        },
+        "combines_with": {
+            "description": "The classes of code this code may share a basket with; default none. Two codes combine only when each lists the other's class.",
+            "type": "array",
+            "items": r::<crate::CodeClass>(g),
+        },
+    },
+    "additionalProperties": false,
+}));
+
+schema!([] crate::Campaign => "Campaign", |g| json!({
+    "description": "A campaign's definition: `id`, `uses_per_code`, and the definition its codes share (as a code's, without `code`).",
+    "type": "object",
+    "required": ["id", "uses_per_code", "active", "discount"],
+    "properties": {
+        "id": r::<crate::Code>(g),
+        "uses_per_code": {"type": "integer", "minimum": 1},
+        "active": {"type": "boolean"},
+        "discount": r::<crate::Discount>(g),
+        "applies_to": r::<crate::AppliesTo>(g),
+        "limits": r::<crate::UsageLimits>(g),
+        "starts_at": r::<crate::Timestamp>(g),
+        "ends_at": r::<crate::Timestamp>(g),
+        "minimum": r::<crate::Money>(g),
+        "audience": {"type": "array", "items": r::<crate::CustomerId>(g)},
+        "combines_with": {
+            "description": "The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application.",
+            "type": "array",
+            "items": r::<crate::CodeClass>(g),
+            "maxItems": 3,
+            "uniqueItems": true,
+        },
+    },
+    "additionalProperties": false,
+}));
+
+schema!([] crate::schema::CampaignInput => "CampaignInput", |g| json!({
+    "description": "The body of `PUT /v1/campaigns/{id}`: a code's definition without `code` (the id names the campaign), plus `uses_per_code` (default 1). Its `limits` (`total`, `per_customer`, `budget`) hold across all of the campaign's codes; `uses_per_code` caps each code.",
+    "type": "object",
+    "required": ["discount"],
+    "properties": {
+        "active": {"type": "boolean", "default": true},
+        "discount": r::<crate::schema::DiscountInput>(g),
+        "applies_to": r::<crate::schema::AppliesToInput>(g),
+        "limits": r::<crate::schema::UsageLimitsInput>(g),
+        "starts_at": r::<crate::schema::TimestampInput>(g),
+        "ends_at": r::<crate::schema::TimestampInput>(g),
+        "minimum": r::<crate::schema::MoneyInput>(g),
+        "audience": {
+            "type": "array",
+            "items": r::<crate::schema::CustomerIdInput>(g),
+            "minItems": 1,
+            "maxItems": 10000,
+        },
+        "combines_with": {
+            "description": "The classes of code this code may share a basket with; default none. Two codes combine only when each lists the other's class.",
+            "type": "array",
+            "items": r::<crate::CodeClass>(g),
+        },
+        "uses_per_code": {"type": "integer", "minimum": 1, "default": 1},
+    },
+    "additionalProperties": false,
+}));
