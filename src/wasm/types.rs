@@ -53,6 +53,11 @@ export interface Definition {
   /** The classes of code it may share a basket with (default none); two codes combine only when each
    * lists the other's class. */
   combines_with?: CodeClass[] | null;
+  /** An automatic promotion (default false): it joins a basket without being typed
+   * (`PromoStack` given the automatic list). A campaign cannot be automatic. */
+  automatic?: boolean | null;
+  /** Among automatic promotions, lower joins first (0 to 1,000,000; default 100). */
+  priority?: number | null;
 }
 
 /** What a code discounts, and when it applies in a stack: product codes (with `applies_to`) first,
@@ -145,6 +150,8 @@ export interface StackOptions {
 export interface StackPart {
   code: string;
   class: CodeClass;
+  /** Joined as an automatic promotion (not typed). */
+  automatic?: true;
   discount: Money;
   lines?: QuoteLine[];
   shipping?: { amount: Money; discount: Money };
@@ -163,7 +170,12 @@ export interface StackQuote {
   quoted_at: Rfc3339;
   lines?: QuoteLine[];
   shipping?: { amount: Money; discount: Money };
+  /** The automatic promotions offered that did not join, and why (by priority, then code). */
+  skipped?: Skipped[];
 }
+
+/** An automatic promotion that did not join: the first rule that kept it out, and a sentence. */
+export interface Skipped { code: string; rejection: RejectionCode; detail: string; }
 
 /** One code of a stack that refused; `with` names the code it cannot combine with (`not_combinable`). */
 export interface StackRefusal { code: string; rejection: RejectionCode; with?: string; message: string; }

@@ -59,7 +59,24 @@ impl Stack {
     /// assert_eq!(parts, ["MUGS 5.00", "SAVE10 6.65"]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// A stack [with automatic promotions](Stack::with_automatic) takes
+    /// each one with a use under the key as it is too, and decides the
+    /// others afresh; [`replay`](Stack::replay) decides none afresh.
     pub fn resume(
+        &self,
+        customer: Option<&CustomerId>,
+        usage: &[UsageCounts],
+        recorded: &[Option<Quote>],
+        basket: &Basket,
+        now: Timestamp,
+    ) -> Result<StackQuote, StackResumeError> {
+        self.resume_or_replay(false, customer, usage, recorded, basket, now)
+    }
+
+    /// [`resume`](Stack::resume) of the typed codes alone: what every
+    /// quote of a stack comes to, once its automatic promotions are decided.
+    pub(super) fn price(
         &self,
         customer: Option<&CustomerId>,
         usage: &[UsageCounts],
@@ -91,6 +108,7 @@ impl Stack {
                 parts.push(StackPart {
                     class: promo.class(),
                     quote: record.clone(),
+                    automatic: false,
                 });
                 continue;
             }
@@ -117,6 +135,7 @@ impl Stack {
                     parts.push(StackPart {
                         class: promo.class(),
                         quote,
+                        automatic: false,
                     });
                 }
             }
@@ -162,6 +181,7 @@ impl Stack {
             .map(|i| StackPart {
                 class: self.codes[i].class(),
                 quote: records[i].clone(),
+                automatic: false,
             })
             .collect();
         Some(StackQuote::of(basket, &left, parts, now))
