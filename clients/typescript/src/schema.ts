@@ -238,6 +238,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/automatic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The automatic promotions
+         * @description Public and rate limited (unless a valid token is sent), with CORS for `ALLOWED_ORIGINS`: the public definitions of the active automatic promotions, for the browser module's `PromoStack`. Served from the edge cache for a few seconds and purged by any change of an automatic definition (`PUT`, `PATCH` or `DELETE` of a code that is or was automatic); live with a token.
+         */
+        get: operations["getAutomatic"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/quotes": {
         parameters: {
             query?: never;
@@ -862,6 +882,10 @@ export interface components {
             audience?: components["schemas"]["CustomerId"][];
             /** @description The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application. */
             combines_with?: components["schemas"]["CodeClass"][];
+            /** @description An automatic promotion: it joins a basket without being typed, when a request says `"automatic": true` (see `GET /v1/automatic`). Written only when true. */
+            automatic?: boolean;
+            /** @description Among automatic promotions, lower joins first (then by code). Written with `automatic`, or when not 100. */
+            priority?: number;
         };
         /**
          * @description What a code discounts, from its definition: `shipping` for a free-shipping discount, `product` when it has `applies_to`, `order` otherwise. In a basket with several codes, product codes apply first (each to its eligible lines after the product codes before it), then order codes (each to the subtotal after every discount before it), then shipping codes; within a class, in the order listed.
@@ -882,6 +906,16 @@ export interface components {
             audience?: components["schemas"]["CustomerIdInput"][];
             /** @description The classes of code this code may share a basket with; default none. Two codes combine only when each lists the other's class. */
             combines_with?: components["schemas"]["CodeClass"][];
+            /**
+             * @description An automatic promotion: it joins a basket without being typed (requests with `"automatic": true`).
+             * @default false
+             */
+            automatic?: boolean;
+            /**
+             * @description Among automatic promotions, lower joins first (then by code).
+             * @default 100
+             */
+            priority?: number;
         };
         /** @description A code as anyone may see it: the definition without the audience's customers, its live usage and, when capped, what remains. */
         PublicCode: {
@@ -910,6 +944,10 @@ export interface components {
             remaining?: number;
             /** @description What is left of the budget (never below zero); only when the code has one. */
             remaining_budget?: components["schemas"]["Money"];
+            /** @description An automatic promotion: it joins a basket without being typed, when a request says `"automatic": true` (see `GET /v1/automatic`). Written only when true. */
+            automatic?: boolean;
+            /** @description Among automatic promotions, lower joins first (then by code). Written with `automatic`, or when not 100. */
+            priority?: number;
         };
         /** @description A code as the catalog lists it: the public view and whether it is archived. */
         CodeSummary: {
@@ -939,6 +977,10 @@ export interface components {
             /** @description What is left of the budget (never below zero); only when the code has one. */
             remaining_budget?: components["schemas"]["Money"];
             archived: boolean;
+            /** @description An automatic promotion: it joins a basket without being typed, when a request says `"automatic": true` (see `GET /v1/automatic`). Written only when true. */
+            automatic?: boolean;
+            /** @description Among automatic promotions, lower joins first (then by code). Written with `automatic`, or when not 100. */
+            priority?: number;
         };
         /** @description One page of the catalog, in code order. */
         CodeList: {
@@ -977,6 +1019,8 @@ export interface components {
             lines?: never;
             shipping?: never;
             basket?: never;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
         } | {
             code?: never;
             /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
@@ -987,6 +1031,20 @@ export interface components {
             lines?: never;
             shipping?: never;
             basket?: never;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
+        } | {
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            /** @description A basket known only by its total (shipping, if any, inside it). */
+            total: components["schemas"]["MoneyInput"];
+            lines?: never;
+            shipping?: never;
+            basket?: never;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
         } | {
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -997,6 +1055,8 @@ export interface components {
             /** @description With `lines` only. */
             shipping?: components["schemas"]["MoneyInput"];
             basket?: never;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
         } | {
             code?: never;
             /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
@@ -1008,6 +1068,21 @@ export interface components {
             /** @description With `lines` only. */
             shipping?: components["schemas"]["MoneyInput"];
             basket?: never;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
+        } | {
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            total?: never;
+            /** @description Every amount in one currency. */
+            lines: components["schemas"]["Line"][];
+            /** @description With `lines` only. */
+            shipping?: components["schemas"]["MoneyInput"];
+            basket?: never;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
         } | {
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -1016,6 +1091,8 @@ export interface components {
             lines?: never;
             shipping?: never;
             basket: components["schemas"]["Basket"];
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
         } | {
             code?: never;
             /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
@@ -1025,6 +1102,19 @@ export interface components {
             lines?: never;
             shipping?: never;
             basket: components["schemas"]["Basket"];
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
+        } | {
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            total?: never;
+            lines?: never;
+            shipping?: never;
+            basket: components["schemas"]["Basket"];
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
         };
         /** @description The body of `POST /v1/holds`: a quote's body and `ttl_seconds`. */
         HoldRequest: {
@@ -1041,6 +1131,8 @@ export interface components {
              * @default 900
              */
             ttl_seconds?: number;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
         } | {
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
@@ -1056,6 +1148,25 @@ export interface components {
              * @default 900
              */
             ttl_seconds?: number;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
+        } | {
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            /** @description A basket known only by its total (shipping, if any, inside it). */
+            total: components["schemas"]["MoneyInput"];
+            lines?: never;
+            shipping?: never;
+            basket?: never;
+            /**
+             * @description How long the hold counts, in seconds.
+             * @default 900
+             */
+            ttl_seconds?: number;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
         } | {
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -1071,6 +1182,8 @@ export interface components {
              * @default 900
              */
             ttl_seconds?: number;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
         } | {
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
@@ -1087,6 +1200,26 @@ export interface components {
              * @default 900
              */
             ttl_seconds?: number;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
+        } | {
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            total?: never;
+            /** @description Every amount in one currency. */
+            lines: components["schemas"]["Line"][];
+            /** @description With `lines` only. */
+            shipping?: components["schemas"]["MoneyInput"];
+            basket?: never;
+            /**
+             * @description How long the hold counts, in seconds.
+             * @default 900
+             */
+            ttl_seconds?: number;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
         } | {
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -1100,6 +1233,8 @@ export interface components {
              * @default 900
              */
             ttl_seconds?: number;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
         } | {
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
@@ -1114,6 +1249,24 @@ export interface components {
              * @default 900
              */
             ttl_seconds?: number;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
+        } | {
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            total?: never;
+            lines?: never;
+            shipping?: never;
+            basket: components["schemas"]["Basket"];
+            /**
+             * @description How long the hold counts, in seconds.
+             * @default 900
+             */
+            ttl_seconds?: number;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
         };
         /** @description The body of `POST /v1/captures`: a quote's body and, to pin the price, `quote`. */
         CaptureRequest: {
@@ -1127,6 +1280,8 @@ export interface components {
             basket?: never;
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
         } | {
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
@@ -1139,6 +1294,22 @@ export interface components {
             basket?: never;
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
+        } | {
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            /** @description A basket known only by its total (shipping, if any, inside it). */
+            total: components["schemas"]["MoneyInput"];
+            lines?: never;
+            shipping?: never;
+            basket?: never;
+            /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
+            quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
         } | {
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -1151,6 +1322,8 @@ export interface components {
             basket?: never;
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
         } | {
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
@@ -1164,6 +1337,23 @@ export interface components {
             basket?: never;
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
+        } | {
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            total?: never;
+            /** @description Every amount in one currency. */
+            lines: components["schemas"]["Line"][];
+            /** @description With `lines` only. */
+            shipping?: components["schemas"]["MoneyInput"];
+            basket?: never;
+            /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
+            quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
         } | {
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -1174,6 +1364,8 @@ export interface components {
             basket: components["schemas"]["Basket"];
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
         } | {
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
@@ -1185,6 +1377,21 @@ export interface components {
             basket: components["schemas"]["Basket"];
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
+        } | {
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            total?: never;
+            lines?: never;
+            shipping?: never;
+            basket: components["schemas"]["Basket"];
+            /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
+            quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
         };
         /** @description The body of `POST /demo/hold`: a hold's body and `attempt`. With `codes` in place of `code`: a stack's hold, as `POST /v1/holds` takes it. */
         DemoHoldRequest: {
@@ -1203,6 +1410,8 @@ export interface components {
             ttl_seconds?: number;
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
         } | {
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
@@ -1220,6 +1429,27 @@ export interface components {
             ttl_seconds?: number;
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
+        } | {
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            /** @description A basket known only by its total (shipping, if any, inside it). */
+            total: components["schemas"]["MoneyInput"];
+            lines?: never;
+            shipping?: never;
+            basket?: never;
+            /**
+             * @description How long the hold counts, in seconds.
+             * @default 900
+             */
+            ttl_seconds?: number;
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
+            attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
         } | {
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -1237,6 +1467,8 @@ export interface components {
             ttl_seconds?: number;
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
         } | {
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
@@ -1255,6 +1487,28 @@ export interface components {
             ttl_seconds?: number;
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
+        } | {
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            total?: never;
+            /** @description Every amount in one currency. */
+            lines: components["schemas"]["Line"][];
+            /** @description With `lines` only. */
+            shipping?: components["schemas"]["MoneyInput"];
+            basket?: never;
+            /**
+             * @description How long the hold counts, in seconds.
+             * @default 900
+             */
+            ttl_seconds?: number;
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
+            attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
         } | {
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -1270,6 +1524,8 @@ export interface components {
             ttl_seconds?: number;
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
         } | {
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
@@ -1286,6 +1542,26 @@ export interface components {
             ttl_seconds?: number;
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
+        } | {
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            total?: never;
+            lines?: never;
+            shipping?: never;
+            basket: components["schemas"]["Basket"];
+            /**
+             * @description How long the hold counts, in seconds.
+             * @default 900
+             */
+            ttl_seconds?: number;
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
+            attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
         };
         /** @description The body of `POST /demo/pay`: a capture's body and `attempt`. With `codes` in place of `code`: a stack's capture, as `POST /v1/captures` takes it (`quote`: the stack's quote as shown). */
         DemoPayRequest: {
@@ -1301,6 +1577,8 @@ export interface components {
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
         } | {
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
@@ -1315,6 +1593,24 @@ export interface components {
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
+        } | {
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            /** @description A basket known only by its total (shipping, if any, inside it). */
+            total: components["schemas"]["MoneyInput"];
+            lines?: never;
+            shipping?: never;
+            basket?: never;
+            /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (any part changed is `quote_changed` for that part, and nothing is captured). */
+            quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
+            attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
         } | {
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -1329,6 +1625,8 @@ export interface components {
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
         } | {
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
@@ -1344,6 +1642,25 @@ export interface components {
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
+        } | {
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            total?: never;
+            /** @description Every amount in one currency. */
+            lines: components["schemas"]["Line"][];
+            /** @description With `lines` only. */
+            shipping?: components["schemas"]["MoneyInput"];
+            basket?: never;
+            /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (any part changed is `quote_changed` for that part, and nothing is captured). */
+            quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
+            attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
         } | {
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -1356,6 +1673,8 @@ export interface components {
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
         } | {
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
@@ -1369,6 +1688,23 @@ export interface components {
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
+        } | {
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            total?: never;
+            lines?: never;
+            shipping?: never;
+            basket: components["schemas"]["Basket"];
+            /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (any part changed is `quote_changed` for that part, and nothing is captured). */
+            quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
+            attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
         };
         /** @description The body of `POST /v1/releases`: the hold or capture to give back, by its idempotency key. */
         ReleaseRequest: {
@@ -1377,6 +1713,8 @@ export interface components {
             key: components["schemas"]["IdempotencyKey"];
             /** @description Why, for the record: at most 200 characters, no control characters. */
             reason?: string;
+            /** @description Give back the automatic promotions with a use under the key too (beside `code` or `codes`, or alone). */
+            automatic?: boolean;
         } | {
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
@@ -1384,6 +1722,17 @@ export interface components {
             key: components["schemas"]["IdempotencyKey"];
             /** @description Why, for the record: at most 200 characters, no control characters. */
             reason?: string;
+            /** @description Give back the automatic promotions with a use under the key too (beside `code` or `codes`, or alone). */
+            automatic?: boolean;
+        } | {
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            key: components["schemas"]["IdempotencyKey"];
+            /** @description Why, for the record: at most 200 characters, no control characters. */
+            reason?: string;
+            /** @description Give back the automatic promotions with a use under the key too (beside `code` or `codes`, or alone). */
+            automatic: boolean;
         };
         /** @description The body of `POST /demo/cancel`: releases the checkout attempt's hold or capture (`demo-<attempt>`). With `codes` in place of `code`: every code of the stack is released. */
         DemoCancelRequest: {
@@ -1393,6 +1742,8 @@ export interface components {
             attempt: string;
             /** @description Why, for the record: at most 200 characters, no control characters. */
             reason?: string;
+            /** @description Give back the automatic promotions with a use under the key too (beside `code` or `codes`, or alone). */
+            automatic?: boolean;
         } | {
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
@@ -1401,6 +1752,18 @@ export interface components {
             attempt: string;
             /** @description Why, for the record: at most 200 characters, no control characters. */
             reason?: string;
+            /** @description Give back the automatic promotions with a use under the key too (beside `code` or `codes`, or alone). */
+            automatic?: boolean;
+        } | {
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
+            attempt: string;
+            /** @description Why, for the record: at most 200 characters, no control characters. */
+            reason?: string;
+            /** @description Give back the automatic promotions with a use under the key too (beside `code` or `codes`, or alone). */
+            automatic: boolean;
         };
         QuoteLine: {
             sku: components["schemas"]["Sku"];
@@ -1439,6 +1802,8 @@ export interface components {
             quoted_at: components["schemas"]["Timestamp"];
             lines?: components["schemas"]["QuoteLine"][];
             shipping?: components["schemas"]["QuoteShipping"];
+            /** @description With `"automatic": true`: the automatic promotions that did not join, by priority then code; left out when none. */
+            skipped?: components["schemas"]["Skipped"][];
         };
         /** @description One code's part of a stack's quote: its class and what it took off the basket the codes before it left (`lines` and `shipping`: the amounts it applied to, and its own split of its discount). */
         StackPart: {
@@ -1456,6 +1821,11 @@ export interface components {
             budget_clipped?: true;
             /** @description With `budget_clipped`: the discount before the clip. */
             desired?: components["schemas"]["Money"];
+            /**
+             * @description Only for an automatic promotion (not typed).
+             * @constant
+             */
+            automatic?: true;
         };
         /** @description One code of a refused stack: the code, the rule that refused it, the code listed before it that it cannot combine with (`not_combinable`), and the buyer's sentence. */
         StackRefusal: {
@@ -1467,10 +1837,14 @@ export interface components {
         /** @description A stack's hold (`POST /v1/holds` with `codes`): one hold per code, each as a single code's answer (its quote is its part, priced on the basket the codes before it left), in the order the codes apply. 201 when any was new, 200 when every one replayed. */
         StackHolds: {
             holds: components["schemas"]["Hold"][];
+            /** @description With `"automatic": true`: the automatic promotions that did not join, by priority then code; left out when none. */
+            skipped?: components["schemas"]["Skipped"][];
         };
         /** @description A stack's capture (`POST /v1/captures` with `codes`): one receipt per code, each as a single code's answer, in the order the codes apply. */
         StackReceipts: {
             receipts: components["schemas"]["Receipt"][];
+            /** @description With `"automatic": true`: the automatic promotions that did not join, by priority then code; left out when none. */
+            skipped?: components["schemas"]["Skipped"][];
         };
         /** @description A stack's release (`POST /v1/releases` with `codes`): one answer per code, as listed. */
         StackReleases: {
@@ -1707,6 +2081,11 @@ export interface components {
             combines_with?: components["schemas"]["CodeClass"][];
             /** @default 1 */
             uses_per_code?: number;
+            /**
+             * @description A campaign cannot be automatic: `true` is 400 naming `automatic`.
+             * @constant
+             */
+            automatic?: false;
         };
         /** @description A campaign's definition: `id`, `uses_per_code`, and the definition its codes share (as a code's, without `code`). */
         Campaign: {
@@ -1798,6 +2177,43 @@ export interface components {
             release?: components["schemas"]["Released"];
             replayed?: boolean;
             why?: string;
+        };
+        /** @description An automatic promotion that did not join: the first rule that kept it out (`not_combinable` when it does not combine with a code taken before it, or would leave one refused), and a sentence for the buyer. */
+        Skipped: {
+            code: components["schemas"]["Code"];
+            rejection: components["schemas"]["RejectionCode"];
+            detail: string;
+        };
+        /** @description `GET /v1/automatic`: the public definitions of the active automatic promotions (each as `PublicCode` shows a definition: the audience only as `assigned`), by priority then code, at most 20. */
+        AutomaticPromotions: {
+            promotions: components["schemas"]["PublicDefinition"][];
+        };
+        /** @description A code's definition as anyone may see it: without the audience's customers (`assigned` says whether it has any). */
+        PublicDefinition: {
+            code: components["schemas"]["Code"];
+            /** @description For a campaign's code: the campaign it belongs to (its definition is the campaign's, with `code` the code). */
+            campaign?: components["schemas"]["Code"];
+            /** @description For a campaign's code: how often the code itself may be used. */
+            uses_per_code?: number;
+            /** @description The kill switch: an inactive code is refused with `inactive`. */
+            active: boolean;
+            discount: components["schemas"]["Discount"];
+            applies_to?: components["schemas"]["AppliesTo"];
+            limits?: components["schemas"]["UsageLimits"];
+            /** @description The first moment the code is valid (inclusive). */
+            starts_at?: components["schemas"]["Timestamp"];
+            /** @description The first moment the code is no longer valid (exclusive). */
+            ends_at?: components["schemas"]["Timestamp"];
+            /** @description The smallest eligible subtotal the code applies to. */
+            minimum?: components["schemas"]["Money"];
+            /** @description The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application. */
+            combines_with?: components["schemas"]["CodeClass"][];
+            /** @description Whether the code is assigned to named customers (who they are is not public). */
+            assigned: boolean;
+            /** @description An automatic promotion: it joins a basket without being typed, when a request says `"automatic": true` (see `GET /v1/automatic`). Written only when true. */
+            automatic?: boolean;
+            /** @description Among automatic promotions, lower joins first (then by code). Written with `automatic`, or when not 100. */
+            priority?: number;
         };
     };
     responses: {
@@ -3513,6 +3929,66 @@ export interface operations {
             /** @description The campaign's SQLite store failed. Nothing was recorded. */
             503: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAutomatic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active automatic promotions. */
+            200: {
+                headers: {
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "Cache-Control": components["headers"]["CacheControlLookup"];
+                    "X-Promocodes-Cache": components["headers"]["PromocodesCache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutomaticPromotions"];
+                };
+            };
+            /** @description This address has spent the public routes' rate limit (60 requests per 10 s by default); requests with a valid token are not counted. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A secret or binding the route needs is missing, or a runtime error. */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The code's SQLite store failed. Nothing was recorded. */
+            503: {
+                headers: {
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,7 +1,7 @@
 //! Automatic promotions: which of them join a basket beside the typed codes
 //! ([`Stack::with_automatic`]), and the ones that did not ([`Skipped`]).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{check_codes, Stack, StackQuote, StackResumeError};
 use crate::rules::basket::Basket;
@@ -17,7 +17,7 @@ use crate::values::{Code, CustomerId, InputError, Timestamp};
 /// taken before it, or would leave one of them refused).
 ///
 /// Serialised as `{"code", "rejection", "detail"}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Skipped {
     code: Code,
     rejection: Rejection,
