@@ -225,15 +225,7 @@ impl Stack {
     /// The positions of the codes (in [`codes`](Stack::codes)) in the order
     /// they apply: by class, and within a class as listed.
     pub fn application_order(&self) -> Vec<usize> {
-        let mut order = Vec::with_capacity(self.codes.len());
-        for class in CodeClass::ALL {
-            for (i, promo) in self.codes.iter().enumerate() {
-                if promo.class() == class {
-                    order.push(i);
-                }
-            }
-        }
-        order
+        order_of(&self.codes.iter().collect::<Vec<_>>())
     }
 
     /// For each code as listed, the first code listed before it that it
@@ -273,6 +265,19 @@ impl Stack {
                 }
             })
     }
+}
+
+/// The positions of `codes` in the order they apply: by class, and within a class as listed.
+fn order_of(codes: &[&PromoCode]) -> Vec<usize> {
+    let mut order = Vec::with_capacity(codes.len());
+    for class in CodeClass::ALL {
+        for (i, promo) in codes.iter().enumerate() {
+            if promo.class() == class {
+                order.push(i);
+            }
+        }
+    }
+    order
 }
 
 /// Checks a stack's list of codes: 1 to [`Stack::MAX_CODES`], each once.

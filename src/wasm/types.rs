@@ -141,6 +141,7 @@ export interface Hold {
  * past its end: no redemptions). */
 export interface StackOptions {
   customer?: string | null;
+  /** Each code's usage: the typed codes as listed, then the automatic promotions as given. */
   usage?: UsageCounts[] | null;
   now?: Rfc3339 | null;
 }

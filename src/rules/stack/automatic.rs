@@ -171,16 +171,14 @@ impl Stack {
     ) -> Result<StackQuote, StackResumeError> {
         let typed = self.codes.len();
         if self.automatic.is_empty() {
-            return self.price(customer, usage, recorded, basket, now);
+            let codes: Vec<&PromoCode> = self.codes.iter().collect();
+            return Stack::price(&codes, customer, usage, recorded, basket, now);
         }
         // The automatic promotions to decide, by priority then code, each once (a typed one is typed).
         let mut offered: Vec<usize> = (0..self.automatic.len())
             .filter(|&j| !self.codes.iter().any(|t| t.code() == self.automatic[j].code()))
             .collect();
-        offered.sort_by(|&a, &b| {
-            let (a, b) = (&self.automatic[a], &self.automatic[b]);
-            (a.priority(), a.code().as_str()).cmp(&(b.priority(), b.code().as_str()))
-        });
+        self.by_priority(&mut offered);
         let has_record = |j: usize| matches!(recorded.get(typed + j), Some(Some(_)));
         // A promotion with a use under the key joins as recorded; the typed codes refuse as alone.
         let mut taken: Vec<usize> = offered.iter().copied().filter(|&j| has_record(j)).collect();
@@ -224,6 +222,21 @@ impl Stack {
         Ok(quote)
     }
 
+    /// Sorts positions in [`automatic`](Stack::automatic) by priority, then
+    /// code (an insertion sort: a list of at most [`Stack::MAX_AUTOMATIC`],
+    /// and the browser module has a size budget that a general sort's code
+    /// would take a good part of).
+    fn by_priority(&self, positions: &mut [usize]) {
+        let key = |j: usize| (self.automatic[j].priority(), self.automatic[j].code().as_str());
+        for i in 1..positions.len() {
+            let mut k = i;
+            while k > 0 && key(positions[k - 1]) > key(positions[k]) {
+                positions.swap(k - 1, k);
+                k -= 1;
+            }
+        }
+    }
+
     /// The typed codes and the automatic promotions `taken` (positions in
     /// [`automatic`](Stack::automatic), in the order decided), priced as one
     /// stack of typed codes with their usage and records; each automatic
@@ -240,15 +253,11 @@ impl Stack {
         let typed = self.codes.len();
         let mut taken = taken.to_vec();
         // Within a class, the automatic ones apply by priority then code, whatever order decided them.
-        taken.sort_by(|&a, &b| {
-            let (a, b) = (&self.automatic[a], &self.automatic[b]);
-            (a.priority(), a.code().as_str()).cmp(&(b.priority(), b.code().as_str()))
-        });
-        let codes: Vec<PromoCode> = self
+        self.by_priority(&mut taken);
+        let codes: Vec<&PromoCode> = self
             .codes
             .iter()
-            .cloned()
-            .chain(taken.iter().map(|&j| self.automatic[j].clone()))
+            .chain(taken.iter().map(|&j| &self.automatic[j]))
             .collect();
         let pick = |i: usize| if i < typed { i } else { typed + taken[i - typed] };
         let usage: Vec<UsageCounts> = (0..codes.len())
@@ -257,11 +266,7 @@ impl Stack {
         let recorded: Vec<Option<Quote>> = (0..codes.len())
             .map(|i| recorded.get(pick(i)).cloned().flatten())
             .collect();
-        let stack = Stack {
-            codes,
-            automatic: Vec::new(),
-        };
-        let mut quote = stack.price(customer, &usage, &recorded, basket, now)?;
+        let mut quote = Stack::price(&codes, customer, &usage, &recorded, basket, now)?;
         for part in &mut quote.codes {
             part.automatic = !self.codes.iter().any(|t| t.code() == part.code());
         }
