@@ -23,10 +23,16 @@
 // other code). Each code's part, or its refusal, is shown next to its field; Pay, Confirm and Cancel
 // send `codes` to the same demo routes, which hold, capture and release every code or none.
 //
+// Automatic promotions (no code to type): the list of GET /v1/automatic is fetched once the module
+// is loaded, and every quote offers them to the PromoStack beside the typed codes (none typed, one or
+// several); the summary says "Free shipping applied automatically." or "Spend EUR 12.10 more for free
+// shipping.", and Pay sends `"automatic": true`, so that the Worker decides them again as it holds.
+//
 // The page's modules (public/checkout/): page.js (its elements and state), basket.js (the basket from
 // the quantities, in minor units), summary.js (the order summary), codes.js (the code fields, lookups,
 // customer checks), quote.js (quoting one code or a stack), sentences.js (the buyer's words),
-// outcome.js (the outcome panel), pay.js (Pay, Confirm, Cancel) and worker.js (the demo routes); the
+// outcome.js (the outcome panel), pay.js (Pay, Confirm, Cancel), automatic.js (the automatic
+// promotions) and worker.js (the demo routes); the
 // shared helpers for money, formatting and the DOM are in public/lib/.
 import init, { minorUnits } from './pkg/promocodes.js';
 import { $ } from './lib/dom.js';
@@ -36,6 +42,7 @@ import { onInput, requote } from './checkout/quote.js';
 import { render, setPhase } from './checkout/summary.js';
 import { clearOutcome } from './checkout/outcome.js';
 import { pay } from './checkout/pay.js';
+import { loadAutomatic } from './checkout/automatic.js';
 
 // ---- wiring ----
 
@@ -69,6 +76,7 @@ for (const row of rows) row.priceCell.textContent = show({ amount: row.price, cu
 try {
   await init();
   shop.digits = minorUnits(shop.currency);
+  await loadAutomatic();
   state.ready = true;
   document.documentElement.dataset.ready = 'true';
   requote();

@@ -259,7 +259,7 @@ times RFC 3339 UTC.
 | [`Hold`] | `{"key", "state": "held", "expires_at", "quote", "usage", "replayed"}` |
 | [`Released`] | `{"key", "state": "released", "was": "held", "released_at", "reason", "usage", "replayed"}` |
 | [`Rejection`] | `"below_minimum"` |
-| [`StackQuote`] | `{"codes": [{"code", "class", "discount", "lines", "shipping"}], "total", "discount", "payable", "quoted_at", "lines", "shipping"}` |
+| [`StackQuote`] | `{"codes": [{"code", "class", "automatic", "discount", "lines", "shipping"}], "total", "discount", "payable", "quoted_at", "lines", "shipping", "skipped": [{"code", "rejection", "detail"}]}` |
 
 ```
 use promocodes::{from_json, Quote};
@@ -321,7 +321,7 @@ pub use crate::redemption::{
 pub use crate::rules::{
     AppliesTo, Audience, Basket, BudgetShort, Campaign, CodeClass, CodeClasses, CodePattern, Discount, DiscountKind,
     Line, PromoCode, PromoCodeBuilder, PromoCodeRejected, PublicDefinition, Quote, QuoteLine, QuoteShipping, Rejection,
-    ShownStack, Stack, StackPart, StackQuote, StackRefusal, StackRejected, StackResumeError, UsageCounts,
+    ShownStack, Skipped, Stack, StackPart, StackQuote, StackRefusal, StackRejected, StackResumeError, UsageCounts,
     UsageInCurrency, UsageLimits,
 };
 #[cfg(feature = "testing")]

@@ -299,15 +299,23 @@ function stacked(f) {
   let i = 2;
   for (let n = +f[1]; n > 0; n--) {
     const cls = f[i++];
+    const automatic = f[i++] === "a";
     const [q, next] = quoteAt(f, i, true);
     i = next;
-    const part = { code: q.code, class: cls, discount: q.discount };
+    const part = { code: q.code, class: cls };
+    if (automatic) part.automatic = true;
+    part.discount = q.discount;
     for (const k of ["lines", "shipping", "note", "budget_clipped", "desired"]) if (k in q) part[k] = q[k];
     codes.push(part);
   }
-  const sums = quoteAt(f, i, false)[0];
+  const [sums, after] = quoteAt(f, i, false);
   delete sums.code;
-  return { ok: true, quote: { codes, ...sums } };
+  const quote = { codes, ...sums };
+  i = after;
+  const skipped = [];
+  for (let n = +f[i++]; n > 0; n--, i += 3) skipped.push({ code: f[i], rejection: f[i + 1], detail: f[i + 2] });
+  if (skipped.length > 0) quote.skipped = skipped;
+  return { ok: true, quote };
 }
 
 /// The quote whose fields start at f[i] (with its note and desired when `full`), and where the

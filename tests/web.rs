@@ -772,7 +772,7 @@ fn every_stack_vector_quotes_as_natively_in_the_same_text() {
                 inline => inline.clone(),
             })
             .collect();
-        let parsed = StackHandle::parse(js(&Value::Array(definitions.clone())).unchecked_into());
+        let parsed = StackHandle::parse(js(&Value::Array(definitions.clone())).unchecked_into(), None);
         let stack = match (parsed, case.get("error")) {
             (Ok(stack), None) => stack,
             (Err(err), Some(error)) => {
@@ -815,13 +815,108 @@ fn every_stack_vector_quotes_as_natively_in_the_same_text() {
 #[wasm_bindgen_test]
 fn a_stack_that_is_not_a_list_or_too_long_is_refused_by_name() {
     use promocodes::wasm::StackHandle;
-    let err = thrown(StackHandle::parse(js(&save10()).unchecked_into()).map(|_| JsValue::NULL));
+    let err = thrown(StackHandle::parse(js(&save10()).unchecked_into(), None).map(|_| JsValue::NULL));
     assert_eq!(message(&err), "definitions: expected an array, got an object");
     let seven: Vec<Value> = (0..7)
         .map(|i| serde_json::json!({"code": format!("O{i}"), "discount": {"kind": "percent", "percent": "1"}}))
         .collect();
-    let err = thrown(StackHandle::parse(js(&Value::Array(seven)).unchecked_into()).map(|_| JsValue::NULL));
+    let err = thrown(StackHandle::parse(js(&Value::Array(seven)).unchecked_into(), None).map(|_| JsValue::NULL));
     assert_eq!(message(&err), "definitions: codes may have at most 5 entries, not 7");
-    let err = thrown(StackHandle::parse(js(&serde_json::json!([save10(), 7])).unchecked_into()).map(|_| JsValue::NULL));
+    let err =
+        thrown(StackHandle::parse(js(&serde_json::json!([save10(), 7])).unchecked_into(), None).map(|_| JsValue::NULL));
     assert_eq!(message(&err), "definitions[1]: expected an object, got a number");
+}
+
+/// Automatic promotions as `GET /v1/automatic` serves them (fields filtered as the page does):
+/// the module decides which join as the core does, in the same text, key order included.
+#[wasm_bindgen_test]
+fn a_stack_with_automatic_promotions_quotes_as_natively_in_the_same_text() {
+    use promocodes::wasm::StackHandle;
+    let save10 = serde_json::json!({"code": "SAVE10", "discount": {"kind": "percent", "percent": "10"},
+        "combines_with": ["product", "shipping"]});
+    let automatic = serde_json::json!([
+        {"code": "AUTO10", "discount": {"kind": "percent", "percent": "10"}, "automatic": true, "priority": 20,
+         "combines_with": ["shipping"]},
+        {"code": "MUGS10", "discount": {"kind": "percent", "percent": "10"}, "automatic": true, "priority": 30,
+         "applies_to": {"categories": ["mugs"]}, "combines_with": ["order", "shipping"]},
+        {"code": "SHIP50", "discount": {"kind": "free_shipping"}, "automatic": true, "priority": 10,
+         "minimum": {"amount": "50.00", "currency": "EUR"}, "combines_with": ["product", "order"]},
+    ]);
+    let basket = serde_json::json!({"lines": [
+        {"sku": "MUG", "quantity": 2, "unit_price": {"amount": "12.50", "currency": "EUR"}, "categories": ["mugs"]},
+        {"sku": "GRINDER", "quantity": 1, "unit_price": {"amount": "46.50", "currency": "EUR"}}],
+        "shipping": {"amount": "4.90", "currency": "EUR"}});
+    let small = serde_json::json!({"lines": [
+        {"sku": "GRINDER", "quantity": 1, "unit_price": {"amount": "30.00", "currency": "EUR"}}],
+        "shipping": {"amount": "4.90", "currency": "EUR"}});
+    let options = serde_json::json!({"now": "2026-12-02T10:00:00Z"});
+    let offered: Vec<PromoCode> = automatic
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| from_json(&d.to_string()).unwrap())
+        .collect();
+    for (typed, basket, parts, skipped) in [
+        (
+            vec![save10.clone()],
+            &basket,
+            vec!["MUGS10", "SAVE10", "SHIP50"],
+            vec!["AUTO10"],
+        ),
+        (vec![], &basket, vec!["AUTO10", "SHIP50"], vec!["MUGS10"]),
+        (vec![], &small, vec!["AUTO10"], vec!["SHIP50", "MUGS10"]),
+    ] {
+        let stack = StackHandle::parse(
+            js(&Value::Array(typed.clone())).unchecked_into(),
+            Some(js(&automatic).unchecked_into()),
+        )
+        .unwrap_or_else(|e| panic!("{}", message(&e)));
+        let answer = stack
+            .quote(js(basket).unchecked_into(), Some(js(&options).unchecked_into()))
+            .unwrap_or_else(|e| panic!("{}", message(&e)));
+        let got = json(&answer);
+        let codes: Vec<&str> = got["quote"]["codes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["code"].as_str().unwrap())
+            .collect();
+        assert_eq!(codes, parts);
+        let left: Vec<&str> = got["quote"]["skipped"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["code"].as_str().unwrap())
+            .collect();
+        assert_eq!(left, skipped);
+        let native = promocodes::Stack::with_automatic(
+            typed.iter().map(|d| from_json(&d.to_string()).unwrap()).collect(),
+            offered.clone(),
+        )
+        .unwrap();
+        let basket: Basket = from_json(&basket.to_string()).unwrap();
+        let quote = native
+            .quote(None, &[], &basket, "2026-12-02T10:00:00Z".parse().unwrap())
+            .unwrap();
+        let expected = serde_json::to_string(&StackOutcome {
+            ok: true,
+            quote: Some(&quote),
+            rejections: None,
+        })
+        .unwrap();
+        let text: String = JSON::stringify(&answer).unwrap().into();
+        assert_eq!(text, expected);
+    }
+    // Bad input names the list it is in.
+    let err = thrown(
+        StackHandle::parse(
+            js(&serde_json::json!([])).unchecked_into(),
+            Some(js(&serde_json::json!([{"code": "X"}])).unchecked_into()),
+        )
+        .map(|_| JsValue::NULL),
+    );
+    assert!(message(&err).starts_with("automatic[0]: "), "{}", message(&err));
+    // Without automatic promotions, an empty list is refused as before.
+    let err = thrown(StackHandle::parse(js(&serde_json::json!([])).unchecked_into(), None).map(|_| JsValue::NULL));
+    assert_eq!(message(&err), "definitions: a basket's codes name at least one code");
 }

@@ -5,7 +5,7 @@ import { count, zone } from "../lib/format.js";
 import { api, definitionOf, KINDS, mergePages } from "./api.js";
 import { clearMessages, confirmArchive, confirmSwitchOff, report, showNotice, showProblem } from "./messages.js";
 import { show } from "./views.js";
-import { budgetInWords, discountInWords, usesInWords, windowInWords } from "./words.js";
+import { automaticInWords, budgetInWords, discountInWords, usesInWords, windowInWords } from "./words.js";
 
 export const CODES_PAGE = 20;
 
@@ -101,6 +101,7 @@ function renderCatalog(rows) {
       uses.append(codes);
     }
     cell(row, budgetInWords(summary));
+    cell(row, automaticInWords(summary));
 
     const activeCell = cell(row, "");
     const label = document.createElement("label");

@@ -28,10 +28,12 @@ export const FIELD_OF = [
   [/^definition\.applies_to\.categories/, "f-categories"],
   [/^definition\.applies_to/, "f-skus"],
   [/^definition\.audience/, "f-audience"],
+  [/^definition\.priority/, "f-priority"],
+  [/^definition\.automatic/, "f-priority"],
 ];
 
 /** The fields that show a refusal, in the form's order. */
-export const ERROR_FIELDS = ["f-code", "f-kind", "f-percent", "f-amount", "f-currency", "f-max", "f-minimum", "f-starts", "f-ends", "f-total", "f-per-customer", "f-budget", "f-budget-short", "f-skus", "f-categories", "f-audience"];
+export const ERROR_FIELDS = ["f-code", "f-kind", "f-percent", "f-amount", "f-currency", "f-max", "f-minimum", "f-starts", "f-ends", "f-total", "f-per-customer", "f-budget", "f-budget-short", "f-skus", "f-categories", "f-audience", "f-priority"];
 
 /** The form field for a refusal's field path ("definition.discount.max.amount" → "f-max"), or undefined. */
 export const fieldOf = (path) => FIELD_OF.find(([re]) => re.test(path ?? ""))?.[1];
@@ -52,7 +54,8 @@ export const countOf = (text) => (/^\s*\d+\s*$/.test(text) ? Number(text) : text
  * The definition the form describes (the core's JSON shape). `form` holds the fields' values as typed:
  * { code, active (boolean), kind, percent, amount, max, currency, minimum, starts, ends (datetime-local
  * values), total, perCustomer, budget, budgetShort, skus, categories, audience, combines (the classes
- * ticked) }. Amounts stay the text typed (trimmed): the module checks them, no number is made.
+ * ticked), automatic (boolean), priority }. The priority is written only for an automatic promotion
+ * (left empty: the core's default, 100). Amounts stay the text typed (trimmed): the module checks them, no number is made.
  */
 export function definitionFromForm(form) {
   const currency = form.currency.trim().toUpperCase();
@@ -84,6 +87,10 @@ export function definitionFromForm(form) {
   if (audience.length) definition.audience = audience;
   const combines = COMBINES.filter((c) => form.combines.includes(c));
   if (combines.length) definition.combines_with = combines;
+  if (form.automatic) {
+    definition.automatic = true;
+    if (form.priority.trim()) definition.priority = countOf(form.priority);
+  }
   return definition;
 }
 
@@ -109,6 +116,8 @@ export function formFromDefinition(definition) {
     categories: (definition.applies_to?.categories ?? []).join("\n"),
     audience: (definition.audience ?? []).join("\n"),
     combines: COMBINES.filter((c) => (definition.combines_with ?? []).includes(c)),
+    automatic: definition.automatic === true,
+    priority: definition.automatic === true ? String(definition.priority ?? "") : "",
   };
 }
 

@@ -20,11 +20,16 @@ const FIELDS = {
   code: "f-code", kind: "f-kind", percent: "f-percent", amount: "f-amount", max: "f-max", currency: "f-currency",
   minimum: "f-minimum", starts: "f-starts", ends: "f-ends", total: "f-total", perCustomer: "f-per-customer",
   budget: "f-budget", budgetShort: "f-budget-short", skus: "f-skus", categories: "f-categories", audience: "f-audience",
+  priority: "f-priority",
 };
 
 /** The form's values as typed. */
 function readForm() {
-  const form = { active: $("f-active").checked, combines: COMBINES.filter((c) => $(`f-combines-${c}`).checked) };
+  const form = {
+    active: $("f-active").checked,
+    combines: COMBINES.filter((c) => $(`f-combines-${c}`).checked),
+    automatic: $("f-automatic").checked,
+  };
   for (const [key, id] of Object.entries(FIELDS)) form[key] = $(id).value;
   return form;
 }
@@ -33,6 +38,7 @@ function fillForm(definition) {
   const form = formFromDefinition(definition);
   for (const [key, id] of Object.entries(FIELDS)) $(id).value = form[key];
   $("f-active").checked = form.active;
+  $("f-automatic").checked = form.automatic;
   for (const c of COMBINES) $(`f-combines-${c}`).checked = form.combines.includes(c);
 }
 

@@ -56,3 +56,8 @@ export function budgetInWords(summary) {
   if (used && typeof used === "object" && used.amount !== undefined) return `${money(used)} of ${money(budget)}`;
   return `${money(budget)} budget`;
 }
+
+/** Whether a definition is an automatic promotion, in words: "Priority 10", or "" (typed codes, campaigns). */
+export function automaticInWords(def) {
+  return def.automatic === true ? `Priority ${count(def.priority ?? 100)}` : "";
+}

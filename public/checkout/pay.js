@@ -13,6 +13,7 @@ import { refusal, requote } from './quote.js';
 import { render, setPhase } from './summary.js';
 import { busy, busyNote, clearOutcome, failed, failedNote, showOutcome } from './outcome.js';
 import { post } from './worker.js';
+import { loadAutomatic } from './automatic.js';
 
 // How long Pay reserves the code: the core's default hold (15 minutes); `?hold=SECONDS`, within the
 // core's bounds (1 to 3600), overrides it, e.g. for tests.
@@ -87,8 +88,14 @@ function showHeld({ focus = false, note = null } = {}) {
   );
 }
 
-// The request's field for the order's codes: `code` for one (as the page always sent it), `codes` for a stack.
-const named = (order) => (order.codes.length > 1 ? { codes: order.codes } : { code: order.code });
+// The request's field for the order's codes: `code` for one (as the page always sent it), `codes` for a
+// stack; with automatic promotions, the typed codes (if any) and `"automatic": true`, for the Worker to
+// decide them again.
+function named(order) {
+  if (!order.typed) return order.codes.length > 1 ? { codes: order.codes } : { code: order.code };
+  if (!order.automatic) return { codes: order.typed };
+  return order.typed.length > 0 ? { codes: order.typed, automatic: true } : { automatic: true };
+}
 
 function reservationSentence(order) {
   const until = clock(order.deadline);
@@ -187,7 +194,8 @@ async function release(order, reason) {
   const answer = await post('/demo/cancel', { ...named(order), attempt: order.attempt, reason });
   if (answer.status === 200) {
     const released = answer.answer.releases ?? [answer.answer];
-    order.codes.forEach((code, i) => {
+    // The typed codes' answers come first, as listed (then the automatic ones').
+    (order.typed ?? order.codes).forEach((code, i) => {
       const entry = codes.get(code);
       const usage = released[i]?.usage;
       if (entry?.status !== 'found' || !usage) return;
@@ -260,7 +268,7 @@ function learnFromReceipt(receipt, order) {
 
 // A refusal while reserving or paying: the reason, what the buyer was quoted, and that nothing was charged.
 function refusedWhilePaying(order, answer) {
-  if (order.codes.length > 1) return stackRefusedWhilePaying(order, answer);
+  if (order.codes.length > 1 || order.typed) return stackRefusedWhilePaying(order, answer);
   const entry = codes.get(order.code);
   const definition = entry?.status === 'found' ? entry.definition : null;
   let title;
@@ -322,7 +330,8 @@ function showRefusedWhilePaying(order, changed, title, sentence) {
     { focus: true },
   );
   // What the page knew is out of date: fetch the definitions again, so the live quote says why.
-  for (const code of order.codes) {
+  if (order.automatic) loadAutomatic().then(requote);
+  for (const code of order.typed ?? order.codes) {
     if (order.customer !== '') customers.delete(customerKey(code, order.customer));
     refresh(code);
   }

@@ -4,7 +4,8 @@
 import { PromoStack } from '../pkg/promocodes.js';
 import { listOf } from '../lib/format.js';
 import { codeFields, codes, customerKey, customers, shop, show, skuName, state, ui } from './page.js';
-import { appliedSentence, partSentence, refusalSentence } from './sentences.js';
+import { appliedSentence, automaticSentence, partSentence, refusalSentence, spendMoreSentence } from './sentences.js';
+import { automaticDefinition, hasAutomatic } from './automatic.js';
 import { campaignCodeUsedUp, needsCustomerCheck, normalise, scheduleCustomerCheck, setStatus } from './codes.js';
 import { readBasket, render } from './summary.js';
 import { clearOutcome } from './outcome.js';
@@ -34,12 +35,13 @@ export function requote() {
   }
   const customer = ui.customer.value.trim();
   const filled = codeFields.filter((field) => field.input.value.trim() !== '');
+  // With automatic promotions, every quote is a stack's: they join beside the typed codes (or none).
+  if (filled.length > 1 || hasAutomatic()) return requoteStack(basket, customer, filled);
   if (filled.length === 0) {
     const message = 'No promo code: you pay the full price.';
     const current = { code: null, codes: [], basket, customer, quote: null };
     return render({ basket, message, kind: 'none', announce: message, current });
   }
-  if (filled.length > 1) return requoteStack(basket, customer, filled);
   // One code (in whichever field): as the page has always quoted it.
   const normal = normalise(filled[0].input.value);
   if (normal.error) return render({ basket, message: normal.error, kind: 'invalid', announce: normal.error });
@@ -186,12 +188,14 @@ function requoteStack(basket, customer, filled) {
 
   // Parsed once per list of definitions: a changed list or a definition fetched again parses anew.
   const entries = items.map((item) => item.entry);
+  const automatic = hasAutomatic() ? state.automatic : undefined;
   let stack = state.stack;
-  if (!stack || stack.entries.length !== entries.length || stack.entries.some((entry, i) => entry !== entries[i])) {
+  const same = stack && stack.automatic === automatic && stack.entries.length === entries.length;
+  if (!same || stack.entries.some((entry, i) => entry !== entries[i])) {
     state.stack?.handle.free();
     state.stack = null;
     try {
-      stack = { entries, handle: PromoStack.parse(entries.map((entry) => entry.definition)) };
+      stack = { entries, automatic, handle: PromoStack.parse(entries.map((entry) => entry.definition), automatic) };
     } catch (err) {
       const message = `These codes cannot be used together on this page (${err.message}).`;
       return render({ basket, message, kind: 'error', announce: message });
@@ -214,6 +218,7 @@ function requoteStack(basket, customer, filled) {
     return render({ basket, message, kind: 'invalid', announce: message });
   }
   const listed = items.map((item) => item.code);
+  if (result.ok && automatic) return quotedWithAutomatic(result.quote, basket, customer, items);
   if (result.ok) {
     const { quote } = result;
     const parts = new Map(quote.codes.map((part) => [part.code, part]));
@@ -238,6 +243,41 @@ function requoteStack(basket, customer, filled) {
   }
   const message = problems.map((p) => p.sentence).join(' ');
   return render({ basket, message, kind: 'rejected', announce: message, checkAgain });
+}
+
+// A stack's quote with the automatic promotions offered: each typed code's part next to its field; the
+// automatic ones that applied, and what the basket lacks for one below its minimum, in the summary.
+// Pay then holds the typed codes with `"automatic": true` (the Worker decides them again).
+function quotedWithAutomatic(quote, basket, customer, items) {
+  const parts = new Map(quote.codes.map((part) => [part.code, part]));
+  for (const item of items) setStatus(item.field, partSentence(parts.get(item.code), item.entry.definition, words()), 'applied');
+  const typed = items.map((item) => item.code);
+  const applied = quote.codes.filter((part) => part.automatic);
+  const sentences = [];
+  if (typed.length === 1 && applied.length === 0) {
+    sentences.push(appliedSentence(parts.get(typed[0]), items[0].entry.definition, words()));
+  } else if (typed.length > 0) {
+    sentences.push(`${listOf(typed)} applied.`);
+  }
+  for (const part of applied) sentences.push(automaticSentence(part, automaticDefinition(part.code), words()));
+  if (quote.codes.length > 1) sentences.push(`${show(quote.discount)} off in all.`);
+  for (const skipped of quote.skipped ?? []) {
+    const hint = spendMoreSentence(skipped, automaticDefinition(skipped.code), quote, { digits: shop.digits, skuName });
+    if (hint) sentences.push(hint);
+  }
+  if (quote.codes.length === 0) sentences.unshift('No promo code: you pay the full price.');
+  const message = sentences.join(' ');
+  const current = {
+    code: null,
+    codes: quote.codes.map((part) => part.code),
+    typed,
+    automatic: applied.length > 0,
+    basket,
+    customer,
+    quote: quote.codes.length > 0 ? quote : null,
+  };
+  const kind = quote.codes.length > 0 ? 'quoted' : 'none';
+  return render({ basket, quote: current.quote, message, kind, announce: message, current });
 }
 
 export { refusal };

@@ -2,7 +2,7 @@
 // (no DOM, no browser module), tested under `node --test tests/js/`. `shop` is { currency (the page's),
 // skuName (a SKU's name on the page, in lower case) }.
 import { capitalise, eitherOf, listOf, longWhen, ordinalWord, sentence } from '../lib/format.js';
-import { formatMinus, formatMoney as show, isZero, plainMoney as plain } from '../lib/money.js';
+import { add, compare, formatMinus, formatMoney as show, isZero, plainMoney as plain, subtract } from '../lib/money.js';
 
 const sameSku = (sku) => sku;
 
@@ -112,6 +112,33 @@ export function partSentence(part, definition, shop = {}) {
     text += ` ${plain(part.discount)} left in this promotion's budget, instead of ${plain(part.desired)}.`;
   }
   return text;
+}
+
+/**
+ * An automatic promotion that applied, in words: "Free shipping applied automatically." for free
+ * shipping, else "AUTO10 applied automatically: −€7.15, 10% off."
+ */
+export function automaticSentence(part, definition, shop = {}) {
+  if (definition?.discount?.kind === 'free_shipping' && !isZero(part.discount)) return 'Free shipping applied automatically.';
+  return `${part.code} applied automatically: ${formatMinus(part.discount)}, ${describeDiscount(definition ?? { discount: {} }, shop)}.`;
+}
+
+/**
+ * What a skipped automatic promotion below its minimum asks of the basket: "Spend EUR 12.10 more for
+ * free shipping." (as the core writes money), or null when it was skipped for another reason, or its
+ * minimum is over some products only (the page cannot tell what counts). What counts is the lines
+ * as the quote left them (each line's amount less its discount; a basket of one total: what is left
+ * to pay, less the shipping), at `digits` places.
+ */
+export function spendMoreSentence(skipped, definition, quote, { digits = 2, skuName = sameSku } = {}) {
+  const minimum = definition?.minimum;
+  if (skipped.rejection !== 'below_minimum' || !minimum || definition.applies_to) return null;
+  const counted = quote.lines
+    ? add(quote.lines.map((line) => subtract(line.amount.amount, line.discount.amount, digits)), digits)
+    : subtract(quote.payable.amount, quote.shipping ? subtract(quote.shipping.amount.amount, quote.shipping.discount.amount, digits) : '0', digits);
+  const missing = { amount: subtract(minimum.amount, counted, digits), currency: minimum.currency };
+  if (compare(missing.amount, '0') <= 0) return null;
+  return `Spend ${plain(missing)} more for ${describeDiscount(definition, { skuName })}.`;
 }
 
 /** An answer that is not an outcome, for the buyer: unreachable, too many requests, or the status. */

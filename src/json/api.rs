@@ -366,9 +366,11 @@ mod tests {
     }
 }
 
-/// Whether a request body names several codes (`"codes": [...]`) rather than
-/// one (`"code"`): what `POST /v1/quotes` reads first. Text that is not a
-/// JSON object answers `false`, for the one-code reader to refuse by name.
+/// Whether a request body takes the stack's path: it names several codes
+/// (`"codes": [...]`) rather than one (`"code"`), or asks for the automatic
+/// promotions (`"automatic"`, beside `code` or `codes` or alone): what `POST
+/// /v1/quotes` reads first. Text that is not a JSON object answers `false`,
+/// for the one-code reader to refuse by name.
 ///
 /// # Errors
 ///
@@ -382,6 +384,7 @@ mod tests {
 /// assert!(names_several_codes(r#"{"codes": ["A", "B"], "total": {"amount": "1", "currency": "EUR"}}"#)?);
 /// assert!(!names_several_codes(r#"{"code": "A", "total": {"amount": "1", "currency": "EUR"}}"#)?);
 /// assert!(names_several_codes(r#"{"code": "A", "codes": ["A"]}"#).is_err());
+/// assert!(names_several_codes(r#"{"code": "A", "automatic": true, "total": {"amount": "1", "currency": "EUR"}}"#)?);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn names_several_codes(body: &str) -> Result<bool, InputError> {
@@ -391,6 +394,8 @@ pub fn names_several_codes(body: &str) -> Result<bool, InputError> {
         code: Option<serde::de::IgnoredAny>,
         #[serde(default)]
         codes: Option<serde::de::IgnoredAny>,
+        #[serde(default)]
+        automatic: Option<serde::de::IgnoredAny>,
     }
     let Ok(which) = serde_json::from_str::<Which>(body) else {
         return Ok(false);
@@ -400,7 +405,7 @@ pub fn names_several_codes(body: &str) -> Result<bool, InputError> {
             path: "codes".to_owned(),
             message: "a request names either `code` (one code) or `codes` (several), not both".to_owned(),
         }),
-        (_, codes) => Ok(codes.is_some()),
+        (_, codes) => Ok(codes.is_some() || which.automatic.is_some()),
     }
 }
 
@@ -408,6 +413,11 @@ pub fn names_several_codes(body: &str) -> Result<bool, InputError> {
 /// [`Stack::MAX_CODES`](crate::Stack::MAX_CODES), each once, normalised) in
 /// place of `"code"`, the basket inline or nested and the customer exactly as
 /// in a [`BasketRequest`], whose reader checks them (with the same paths).
+///
+/// With `"automatic": true` the shop's automatic promotions are offered
+/// too ([`Stack::with_automatic`](crate::Stack::with_automatic)): beside
+/// `codes`, beside one `code` (read as a list of one), or alone (no typed
+/// code). `"automatic": false` is as if it were left out.
 ///
 /// # Example
 ///
@@ -433,6 +443,8 @@ pub struct StackRequest {
     pub ttl_seconds: Option<u64>,
     /// The stack's quote the buyer was shown (captures only), to pin it.
     pub quote: Option<crate::ShownStack>,
+    /// Whether the shop's automatic promotions are offered too.
+    pub automatic: bool,
 }
 
 impl StackRequest {
@@ -440,8 +452,9 @@ impl StackRequest {
     ///
     /// # Errors
     ///
-    /// An [`InputError`] naming the field: `codes` (not a list of codes, none,
-    /// more than 5, one twice), or the basket's and customer's fields as
+    /// An [`InputError`] naming the field: `codes` (not a list of codes, none
+    /// without `automatic`, more than 5, one twice), `automatic` (not a
+    /// boolean), or the basket's and customer's fields as
     /// [`BasketRequest::parse`] names them.
     pub fn parse(json: &str) -> Result<StackRequest, InputError> {
         StackRequest::parse_for(json, BasketRequestKind::Quote)
@@ -463,14 +476,29 @@ impl StackRequest {
                 quote = Some(from_json::<crate::ShownStack>(&shown.to_string()).map_err(|err| err.at("quote"))?);
             }
         }
-        let listed = body.remove("codes").unwrap_or(serde_json::Value::Null);
-        let codes: Vec<Code> = from_json(&listed.to_string()).map_err(|err| err.at("codes"))?;
-        check_code_list(&codes).map_err(|err| err.at("codes"))?;
-        // The rest is a one-code request's: read by its reader, with its paths.
-        body.insert(
-            "code".to_owned(),
-            serde_json::Value::String(codes[0].as_str().to_owned()),
-        );
+        let automatic = match body.remove("automatic") {
+            None => false,
+            Some(flag) => from_json::<bool>(&flag.to_string()).map_err(|err| err.at("automatic"))?,
+        };
+        let codes: Vec<Code> = match (body.remove("codes"), body.remove("code")) {
+            (Some(_), Some(_)) => {
+                return Err(InputError::Malformed {
+                    path: "codes".to_owned(),
+                    message: "a request names either `code` (one code) or `codes` (several), not both".to_owned(),
+                })
+            }
+            (Some(listed), None) => from_json(&listed.to_string()).map_err(|err| err.at("codes"))?,
+            (None, Some(one)) => vec![from_json(&one.to_string()).map_err(|err| err.at("code"))?],
+            (None, None) if automatic => Vec::new(),
+            (None, None) => from_json("null").map_err(|err| err.at("codes"))?,
+        };
+        if !(automatic && codes.is_empty()) {
+            check_code_list(&codes).map_err(|err| err.at("codes"))?;
+        }
+        // The rest is a one-code request's: read by its reader, with its paths (a stand-in code
+        // when none is typed).
+        let first = codes.first().map_or("AUTOMATIC", Code::as_str);
+        body.insert("code".to_owned(), serde_json::Value::String(first.to_owned()));
         let one = BasketRequest::parse(&serde_json::Value::Object(body).to_string(), kind)?;
         Ok(StackRequest {
             codes,
@@ -478,6 +506,7 @@ impl StackRequest {
             customer: one.customer,
             ttl_seconds: one.ttl_seconds,
             quote,
+            automatic,
         })
     }
 }

@@ -594,6 +594,10 @@ pub(super) struct DefinitionRepr {
     pub(super) audience: Option<Vec<CustomerId>>,
     #[serde(default)]
     pub(super) combines_with: Option<Vec<String>>,
+    #[serde(default)]
+    pub(super) automatic: Option<bool>,
+    #[serde(default)]
+    pub(super) priority: Option<u64>,
 }
 
 impl DefinitionRepr {
@@ -625,7 +629,15 @@ impl DefinitionRepr {
             }
             builder = builder.combines_with(classes.iter());
         }
-        builder.build()
+        if let Some(priority) = self.priority {
+            let max = PromoCode::MAX_PRIORITY;
+            let priority = u32::try_from(priority)
+                .ok()
+                .filter(|p| *p <= max)
+                .ok_or(InputError::PriorityOutOfRange { priority, max })?;
+            builder = builder.priority(priority);
+        }
+        builder.automatic(self.automatic.unwrap_or(false)).build()
     }
 }
 
@@ -638,6 +650,7 @@ impl DefinitionRepr {
                 InputError::CurrencyMismatch { field, .. } => field,
                 InputError::EmptyAudience | InputError::TooMany { .. } => "audience",
                 InputError::UnknownCodeClass { .. } => "combines_with",
+                InputError::PriorityOutOfRange { .. } => "priority",
                 _ => "",
             };
             Refused::at(field, err)
@@ -667,6 +680,9 @@ struct CampaignRepr {
     audience: Option<Vec<CustomerId>>,
     #[serde(default)]
     combines_with: Option<Vec<String>>,
+    /// Refused when `true`: a campaign cannot be automatic.
+    #[serde(default)]
+    automatic: Option<bool>,
     #[serde(default)]
     uses_per_code: Option<u64>,
 }
@@ -685,6 +701,9 @@ impl<'de> Deserialize<'de> for CampaignDraft {
         if uses_per_code == 0 {
             return Err(Refused::at("uses_per_code", InputError::ZeroUsesPerCode).into_serde());
         }
+        if repr.automatic == Some(true) {
+            return Err(Refused::at("automatic", InputError::AutomaticCampaign).into_serde());
+        }
         let definition = DefinitionRepr {
             // No rule reads the code: the campaign's id takes its place once the draft is read.
             code: Code::parse("CAMPAIGN").map_err(|err| Refused::Message(err.to_string()).into_serde())?,
@@ -697,6 +716,8 @@ impl<'de> Deserialize<'de> for CampaignDraft {
             minimum: repr.minimum,
             audience: repr.audience,
             combines_with: repr.combines_with,
+            automatic: None,
+            priority: None,
         }
         .finish()
         .map_err(Refused::into_serde)?;

@@ -70,10 +70,14 @@ impl Campaign {
     ///
     /// # Errors
     ///
-    /// [`InputError::ZeroUsesPerCode`] for `uses_per_code == 0`.
+    /// [`InputError::ZeroUsesPerCode`] for `uses_per_code == 0`,
+    /// [`InputError::AutomaticCampaign`] for an automatic `definition`.
     pub fn new(definition: PromoCode, uses_per_code: u64) -> Result<Campaign, InputError> {
         if uses_per_code == 0 {
             return Err(InputError::ZeroUsesPerCode);
+        }
+        if definition.is_automatic() {
+            return Err(InputError::AutomaticCampaign);
         }
         Ok(Campaign {
             definition: definition.without_campaign(),

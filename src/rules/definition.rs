@@ -33,13 +33,18 @@ pub use limits::{AppliesTo, Audience, BudgetShort, UsageLimits};
 ///  "starts_at": "2026-12-01T00:00:00Z", "ends_at": "2027-01-01T00:00:00Z",
 ///  "minimum": {"amount": "50.00", "currency": "EUR"},
 ///  "audience": ["alice", "bob"],
-///  "combines_with": ["order", "shipping"]}
+///  "combines_with": ["order", "shipping"],
+///  "automatic": false, "priority": 100}
 /// ```
 ///
 /// Only `code` and `discount` are required; `active` defaults to `true`, no
 /// `applies_to` means every line, no `audience` means public, no
-/// `combines_with` means it shares a basket with no other code. Unknown fields
-/// are an error.
+/// `combines_with` means it shares a basket with no other code. `automatic`
+/// (default `false`) makes it an automatic promotion, which joins a basket
+/// without being typed ([`Stack::with_automatic`](crate::Stack::with_automatic)), in the order of its
+/// `priority` (0 to [`PromoCode::MAX_PRIORITY`], lower first, default
+/// [`PromoCode::DEFAULT_PRIORITY`]); a campaign cannot be automatic. Unknown
+/// fields are an error.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PromoCode {
     code: Code,
@@ -52,6 +57,9 @@ pub struct PromoCode {
     minimum: Option<Money>,
     audience: Audience,
     combines_with: CodeClasses,
+    /// Whether it joins a basket untyped, and its priority among those that do.
+    automatic: bool,
+    priority: u32,
     currency: Option<Currency>,
     /// For a campaign's code: the campaign's id and how often each of its codes may be used.
     campaign: Option<(Code, u64)>,
@@ -116,15 +124,36 @@ impl PromoCodeBuilder {
         self
     }
 
+    /// Makes it an automatic promotion (or not, the default): it joins a
+    /// basket without being typed, see [`Stack::with_automatic`](crate::Stack::with_automatic).
+    pub fn automatic(mut self, automatic: bool) -> PromoCodeBuilder {
+        self.promo.automatic = automatic;
+        self
+    }
+
+    /// Its priority among automatic promotions (lower first; default
+    /// [`PromoCode::DEFAULT_PRIORITY`]).
+    pub fn priority(mut self, priority: u32) -> PromoCodeBuilder {
+        self.promo.priority = priority;
+        self
+    }
+
     /// Checks the definition as a whole and makes the code.
     ///
     /// # Errors
     ///
     /// [`InputError::EmptyWindow`] when the window does not end after it
     /// starts; [`InputError::CurrencyMismatch`] when the discount and the
-    /// minimum name different currencies.
+    /// minimum name different currencies; [`InputError::PriorityOutOfRange`]
+    /// for a priority above [`PromoCode::MAX_PRIORITY`].
     pub fn build(self) -> Result<PromoCode, InputError> {
         let mut promo = self.promo;
+        if promo.priority > PromoCode::MAX_PRIORITY {
+            return Err(InputError::PriorityOutOfRange {
+                priority: u64::from(promo.priority),
+                max: PromoCode::MAX_PRIORITY,
+            });
+        }
         if let (Some(starts_at), Some(ends_at)) = (promo.starts_at, promo.ends_at) {
             if ends_at <= starts_at {
                 return Err(InputError::EmptyWindow { starts_at, ends_at });
@@ -143,7 +172,7 @@ impl PromoCodeBuilder {
 impl PromoCode {
     /// The fields of the JSON definition, in the order it is written: what a
     /// reader of a definition accepts (any other field is an error).
-    pub const FIELDS: [&'static str; 10] = [
+    pub const FIELDS: [&'static str; 12] = [
         "code",
         "active",
         "discount",
@@ -154,7 +183,15 @@ impl PromoCode {
         "minimum",
         "audience",
         "combines_with",
+        "automatic",
+        "priority",
     ];
+
+    /// An automatic promotion's priority when its definition names none.
+    pub const DEFAULT_PRIORITY: u32 = 100;
+
+    /// The largest priority.
+    pub const MAX_PRIORITY: u32 = 1_000_000;
 
     /// Starts a definition of `code` with `discount`: active, public, for
     /// every line, unlimited, always valid.
@@ -171,6 +208,8 @@ impl PromoCode {
                 minimum: None,
                 audience: Audience::public(),
                 combines_with: CodeClasses::NONE,
+                automatic: false,
+                priority: PromoCode::DEFAULT_PRIORITY,
                 currency: None,
                 campaign: None,
             },
@@ -350,6 +389,17 @@ impl PromoCode {
         }
     }
 
+    /// Whether it is an automatic promotion: it joins a basket without being
+    /// typed ([`Stack::with_automatic`](crate::Stack::with_automatic)).
+    pub fn is_automatic(&self) -> bool {
+        self.automatic
+    }
+
+    /// Its priority among automatic promotions: lower joins first.
+    pub fn priority(&self) -> u32 {
+        self.priority
+    }
+
     /// The classes of code it may share a basket with (empty: none).
     pub fn combines_with(&self) -> CodeClasses {
         self.combines_with
@@ -410,7 +460,7 @@ pub(crate) fn serialize_definition<S: Serializer>(
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     let with_audience = !matches!(shown, Shown::Public);
-    let mut s = serializer.serialize_struct("PromoCode", 13)?;
+    let mut s = serializer.serialize_struct("PromoCode", 15)?;
     match shown {
         Shown::Campaign(uses_per_code) => {
             s.serialize_field("id", &promo.code)?;
@@ -448,6 +498,12 @@ pub(crate) fn serialize_definition<S: Serializer>(
     }
     if !promo.combines_with.is_empty() {
         s.serialize_field("combines_with", &promo.combines_with)?;
+    }
+    if promo.automatic {
+        s.serialize_field("automatic", &true)?;
+        s.serialize_field("priority", &promo.priority)?;
+    } else if promo.priority != PromoCode::DEFAULT_PRIORITY {
+        s.serialize_field("priority", &promo.priority)?;
     }
     s.end()
 }

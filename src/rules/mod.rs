@@ -24,7 +24,8 @@ pub use pattern::CodePattern;
 pub use quote::{Quote, QuoteLine, QuoteShipping};
 pub use rejection::{PromoCodeRejected, Rejection};
 pub use stack::{
-    CodeClass, CodeClasses, ShownStack, Stack, StackPart, StackQuote, StackRefusal, StackRejected, StackResumeError,
+    CodeClass, CodeClasses, ShownStack, Skipped, Stack, StackPart, StackQuote, StackRefusal, StackRejected,
+    StackResumeError,
 };
 
 pub(crate) use basket::{check_categories, check_quantity};

@@ -13,8 +13,10 @@ use super::quote::{Quote, QuoteLine, QuoteShipping};
 use super::rejection::{PromoCodeRejected, Rejection};
 use crate::values::{Code, CustomerId, InputError, Money, Timestamp};
 
+mod automatic;
 mod resume;
 
+pub use automatic::Skipped;
 pub use resume::StackResumeError;
 
 /// What a code discounts, which decides when it applies in a [`Stack`]:
@@ -191,6 +193,9 @@ impl Serialize for CodeClasses {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stack {
     codes: Vec<PromoCode>,
+    /// The automatic promotions offered beside the typed codes, as given
+    /// (see [`Stack::with_automatic`]).
+    automatic: Vec<PromoCode>,
 }
 
 impl Stack {
@@ -206,10 +211,13 @@ impl Stack {
     /// [`InputError::DuplicateCode`] for a code listed twice.
     pub fn new(codes: Vec<PromoCode>) -> Result<Stack, InputError> {
         check_codes(&codes)?;
-        Ok(Stack { codes })
+        Ok(Stack {
+            codes,
+            automatic: Vec::new(),
+        })
     }
 
-    /// The codes, in the order the request listed them.
+    /// The codes, in the order the request listed them (the typed ones).
     pub fn codes(&self) -> &[PromoCode] {
         &self.codes
     }
@@ -217,15 +225,7 @@ impl Stack {
     /// The positions of the codes (in [`codes`](Stack::codes)) in the order
     /// they apply: by class, and within a class as listed.
     pub fn application_order(&self) -> Vec<usize> {
-        let mut order = Vec::with_capacity(self.codes.len());
-        for class in CodeClass::ALL {
-            for (i, promo) in self.codes.iter().enumerate() {
-                if promo.class() == class {
-                    order.push(i);
-                }
-            }
-        }
-        order
+        order_of(&self.codes.iter().collect::<Vec<_>>())
     }
 
     /// For each code as listed, the first code listed before it that it
@@ -257,13 +257,27 @@ impl Stack {
         basket: &Basket,
         now: Timestamp,
     ) -> Result<StackQuote, StackRejected> {
-        self.resume(customer, usage, &[], basket, now).map_err(|err| match err {
-            StackResumeError::Rejected(rejected) => rejected,
-            StackResumeError::KeyReused { .. } => {
-                unreachable!("nothing is recorded, so no record is for another basket")
-            }
-        })
+        self.resume_or_replay(false, customer, usage, &[], basket, now)
+            .map_err(|err| match err {
+                StackResumeError::Rejected(rejected) => rejected,
+                StackResumeError::KeyReused { .. } => {
+                    unreachable!("nothing is recorded, so no record is for another basket")
+                }
+            })
     }
+}
+
+/// The positions of `codes` in the order they apply: by class, and within a class as listed.
+fn order_of(codes: &[&PromoCode]) -> Vec<usize> {
+    let mut order = Vec::with_capacity(codes.len());
+    for class in CodeClass::ALL {
+        for (i, promo) in codes.iter().enumerate() {
+            if promo.class() == class {
+                order.push(i);
+            }
+        }
+    }
+    order
 }
 
 /// Checks a stack's list of codes: 1 to [`Stack::MAX_CODES`], each once.
@@ -293,12 +307,15 @@ fn check_codes(codes: &[PromoCode]) -> Result<(), InputError> {
 /// basket as the codes before it left it (each line's and the shipping's
 /// amount is what was left of it; `total` what was left of the basket).
 ///
-/// Serialised as `{"code", "class", "discount", "lines"?, "shipping"?}`
-/// (and `note`, `budget_clipped`, `desired` as a single code's quote has them).
+/// Serialised as `{"code", "class", "automatic"?, "discount", "lines"?,
+/// "shipping"?}` (`automatic: true` for an automatic promotion; and `note`,
+/// `budget_clipped`, `desired` as a single code's quote has them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StackPart {
     class: CodeClass,
     quote: Quote,
+    /// Whether it joined as an automatic promotion (not typed).
+    automatic: bool,
 }
 
 impl StackPart {
@@ -321,14 +338,22 @@ impl StackPart {
     pub fn quote(&self) -> &Quote {
         &self.quote
     }
+
+    /// Whether it joined as an automatic promotion, not typed.
+    pub fn is_automatic(&self) -> bool {
+        self.automatic
+    }
 }
 
 impl Serialize for StackPart {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let q = &self.quote;
-        let mut s = serializer.serialize_struct("StackPart", 8)?;
+        let mut s = serializer.serialize_struct("StackPart", 9)?;
         s.serialize_field("code", q.code())?;
         s.serialize_field("class", &self.class)?;
+        if self.automatic {
+            s.serialize_field("automatic", &true)?;
+        }
         s.serialize_field("discount", q.discount())?;
         if let Some(lines) = q.lines() {
             s.serialize_field("lines", lines)?;
@@ -358,7 +383,8 @@ impl Serialize for StackPart {
 /// summed discount, never above its amount.
 ///
 /// Serialised as `{"codes": [<StackPart>, ...], "total", "discount",
-/// "payable", "quoted_at", "lines"?, "shipping"?}`.
+/// "payable", "quoted_at", "lines"?, "shipping"?, "skipped"?}` (`skipped`:
+/// the automatic promotions that did not join, [`Skipped`], when any).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StackQuote {
     codes: Vec<StackPart>,
@@ -370,6 +396,8 @@ pub struct StackQuote {
     lines: Option<Vec<QuoteLine>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     shipping: Option<QuoteShipping>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    skipped: Vec<Skipped>,
 }
 
 impl StackQuote {
@@ -408,7 +436,14 @@ impl StackQuote {
             quoted_at: now,
             lines,
             shipping,
+            skipped: Vec::new(),
         }
+    }
+
+    /// Each automatic promotion offered that did not join, and why, in the
+    /// order they were decided (by priority, then code).
+    pub fn skipped(&self) -> &[Skipped] {
+        &self.skipped
     }
 
     /// Each code's part, in the order they applied.

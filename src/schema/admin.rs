@@ -15,11 +15,11 @@ schema!([] crate::schema::ProblemType => "ProblemType", |_g| json!({
     "type": "string",
 }));
 
-schema!([D] crate::wire::PublicCode<D> => "PublicCode", |g| json!({
-    "description": "A code as anyone may see it: the definition without the audience's customers, its live usage and, when capped, what remains.",
-    "type": "object",
-    "required": ["code", "active", "discount", "assigned", "usage"],
-    "properties": {
+/// The fields of a definition as anyone may see it (without the audience's
+/// customers), which a code's lookup, a catalog's summary and an automatic
+/// promotion share.
+fn public_fields(g: &mut schemars::SchemaGenerator) -> serde_json::Map<String, serde_json::Value> {
+    let fields = json!({
         "code": r::<crate::Code>(g),
         "campaign": with_ref::<crate::Code>(g, json!({
             "description": "For a campaign's code: the campaign it belongs to (its definition is the campaign's, with `code` the code).",
@@ -50,54 +50,46 @@ schema!([D] crate::wire::PublicCode<D> => "PublicCode", |g| json!({
             "type": "boolean",
             "description": "Whether the code is assigned to named customers (who they are is not public).",
         },
-        "usage": r::<crate::wire::CodeUsage>(g),
-        "remaining": {
+        "automatic": {
+            "type": "boolean",
+            "description": AUTOMATIC,
+        },
+        "priority": {
             "type": "integer",
             "minimum": 0,
-            "description": "Uses left: the least of what the total cap, a campaign code's `uses_per_code` and the budget leave (a budget counted in uses at the discount's full size: a fixed amount or its `max`, rounded down with `refuse` and up with `partial`; a discount of no fixed size counts only once nothing is left). Only when one of them bounds it.",
+            "maximum": 1_000_000,
+            "description": PRIORITY,
         },
-        "remaining_budget": with_ref::<crate::Money>(g, json!({
-            "description": "What is left of the budget (never below zero); only when the code has one.",
-        })),
-    },
-    "additionalProperties": false,
-}));
+    });
+    match fields {
+        serde_json::Value::Object(fields) => fields,
+        _ => unreachable!("an object"),
+    }
+}
 
-schema!([D] crate::wire::CodeSummary<D> => "CodeSummary", |g| json!({
-    "description": "A code as the catalog lists it: the public view and whether it is archived.",
-    "type": "object",
-    "required": ["code", "active", "discount", "assigned", "archived", "usage"],
-    "properties": {
-        "code": r::<crate::Code>(g),
-        "campaign": with_ref::<crate::Code>(g, json!({
-            "description": "For a campaign's code: the campaign it belongs to (its definition is the campaign's, with `code` the code).",
-        })),
-        "uses_per_code": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "For a campaign's code: how often the code itself may be used.",
-        },
-        "active": {
-            "type": "boolean",
-            "description": "The kill switch: an inactive code is refused with `inactive`.",
-        },
-        "discount": r::<crate::Discount>(g),
-        "applies_to": r::<crate::AppliesTo>(g),
-        "limits": r::<crate::UsageLimits>(g),
-        "starts_at": with_ref::<crate::Timestamp>(g, json!({"description": "The first moment the code is valid (inclusive)."})),
-        "ends_at": with_ref::<crate::Timestamp>(g, json!({"description": "The first moment the code is no longer valid (exclusive)."})),
-        "minimum": with_ref::<crate::Money>(g, json!({"description": "The smallest eligible subtotal the code applies to."})),
-        "combines_with": {
-            "description": "The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application.",
-            "type": "array",
-            "items": r::<crate::CodeClass>(g),
-            "maxItems": 3,
-            "uniqueItems": true,
-        },
-        "assigned": {
-            "type": "boolean",
-            "description": "Whether the code is assigned to named customers (who they are is not public).",
-        },
+/// `automatic` as a definition writes it.
+pub(super) const AUTOMATIC: &str = "An automatic promotion: it joins a basket without being typed, when a request says `\"automatic\": true` (see `GET /v1/automatic`). Written only when true.";
+/// `priority` as a definition writes it.
+pub(super) const PRIORITY: &str = "Among automatic promotions, lower joins first (then by code). Written with `automatic`, or when not 100.";
+
+/// An object schema: `description`, the public fields and `more`, `required`.
+fn public_object(g: &mut schemars::SchemaGenerator, description: &str, more: serde_json::Value, required: &[&str]) -> serde_json::Value {
+    let mut properties = public_fields(g);
+    if let serde_json::Value::Object(more) = more {
+        properties.extend(more);
+    }
+    json!({
+        "description": description,
+        "type": "object",
+        "required": required,
+        "properties": properties,
+        "additionalProperties": false,
+    })
+}
+
+/// Uses left and the budget left, as a lookup and a summary write them.
+fn remaining(g: &mut schemars::SchemaGenerator) -> serde_json::Value {
+    json!({
         "usage": r::<crate::wire::CodeUsage>(g),
         "remaining": {
             "type": "integer",
@@ -107,7 +99,47 @@ schema!([D] crate::wire::CodeSummary<D> => "CodeSummary", |g| json!({
         "remaining_budget": with_ref::<crate::Money>(g, json!({
             "description": "What is left of the budget (never below zero); only when the code has one.",
         })),
-        "archived": {"type": "boolean"},
+    })
+}
+
+schema!([D] crate::wire::PublicCode<D> => "PublicCode", |g| {
+    let more = remaining(g);
+    public_object(
+        g,
+        "A code as anyone may see it: the definition without the audience's customers, its live usage and, when capped, what remains.",
+        more,
+        &["code", "active", "discount", "assigned", "usage"],
+    )
+});
+
+schema!([D] crate::wire::CodeSummary<D> => "CodeSummary", |g| {
+    let mut more = remaining(g);
+    more["archived"] = json!({"type": "boolean"});
+    public_object(
+        g,
+        "A code as the catalog lists it: the public view and whether it is archived.",
+        more,
+        &["code", "active", "discount", "assigned", "archived", "usage"],
+    )
+});
+
+schema!([] crate::schema::PublicDefinition => "PublicDefinition", |g| public_object(
+    g,
+    "A code's definition as anyone may see it: without the audience's customers (`assigned` says whether it has any).",
+    json!({}),
+    &["code", "active", "discount", "assigned"],
+));
+
+schema!([D] crate::wire::AutomaticPromotions<D> => "AutomaticPromotions", |g| json!({
+    "description": "`GET /v1/automatic`: the public definitions of the active automatic promotions (each as `PublicCode` shows a definition: the audience only as `assigned`), by priority then code, at most 20.",
+    "type": "object",
+    "required": ["promotions"],
+    "properties": {
+        "promotions": {
+            "type": "array",
+            "maxItems": crate::Stack::MAX_AUTOMATIC,
+            "items": r::<crate::schema::PublicDefinition>(g),
+        },
     },
     "additionalProperties": false,
 }));

@@ -56,6 +56,10 @@ schema!([] crate::schema::QuoteRequest => "QuoteRequest", |g| json!({
     "required": [],
     "properties": {
         "code": r::<crate::schema::CodeInput>(g),
+        "automatic": {
+            "type": "boolean",
+            "description": "Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's.",
+        },
         "codes": {
             "description": "Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`).",
             "type": "array",
@@ -107,7 +111,7 @@ schema!([] crate::schema::QuoteRequest => "QuoteRequest", |g| json!({
             },
         },
     ],
-    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}],
+    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}, {"required": ["automatic"]}],
     "not": {"required": ["code", "codes"]},
 }));
 
@@ -117,6 +121,10 @@ schema!([] crate::schema::HoldRequest => "HoldRequest", |g| json!({
     "required": [],
     "properties": {
         "code": r::<crate::schema::CodeInput>(g),
+        "automatic": {
+            "type": "boolean",
+            "description": "Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's.",
+        },
         "codes": {
             "description": "Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is.",
             "type": "array",
@@ -175,7 +183,7 @@ schema!([] crate::schema::HoldRequest => "HoldRequest", |g| json!({
             },
         },
     ],
-    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}],
+    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}, {"required": ["automatic"]}],
     "not": {"required": ["code", "codes"]},
 }));
 
@@ -185,6 +193,10 @@ schema!([] crate::schema::CaptureRequest => "CaptureRequest", |g| json!({
     "required": [],
     "properties": {
         "code": r::<crate::schema::CodeInput>(g),
+        "automatic": {
+            "type": "boolean",
+            "description": "Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's.",
+        },
         "codes": {
             "description": "Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is.",
             "type": "array",
@@ -240,7 +252,7 @@ schema!([] crate::schema::CaptureRequest => "CaptureRequest", |g| json!({
             },
         },
     ],
-    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}],
+    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}, {"required": ["automatic"]}],
     "not": {"required": ["code", "codes"]},
 }));
 
@@ -250,6 +262,10 @@ schema!([] crate::schema::DemoHoldRequest => "DemoHoldRequest", |g| json!({
     "required": ["attempt"],
     "properties": {
         "code": r::<crate::schema::CodeInput>(g),
+        "automatic": {
+            "type": "boolean",
+            "description": "Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's.",
+        },
         "codes": {
             "description": "Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is.",
             "type": "array",
@@ -313,7 +329,7 @@ schema!([] crate::schema::DemoHoldRequest => "DemoHoldRequest", |g| json!({
             },
         },
     ],
-    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}],
+    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}, {"required": ["automatic"]}],
     "not": {"required": ["code", "codes"]},
 }));
 
@@ -323,6 +339,10 @@ schema!([] crate::schema::DemoPayRequest => "DemoPayRequest", |g| json!({
     "required": ["attempt"],
     "properties": {
         "code": r::<crate::schema::CodeInput>(g),
+        "automatic": {
+            "type": "boolean",
+            "description": "Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's.",
+        },
         "codes": {
             "description": "Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is.",
             "type": "array",
@@ -383,7 +403,7 @@ schema!([] crate::schema::DemoPayRequest => "DemoPayRequest", |g| json!({
             },
         },
     ],
-    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}],
+    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}, {"required": ["automatic"]}],
     "not": {"required": ["code", "codes"]},
 }));
 
@@ -393,6 +413,10 @@ schema!([] crate::api::ReleaseRequest => "ReleaseRequest", |g| json!({
     "required": ["key"],
     "properties": {
         "code": r::<crate::schema::CodeInput>(g),
+        "automatic": {
+            "type": "boolean",
+            "description": "Give back the automatic promotions with a use under the key too (beside `code` or `codes`, or alone).",
+        },
         "codes": {
             "description": "Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is.",
             "type": "array",
@@ -409,7 +433,7 @@ schema!([] crate::api::ReleaseRequest => "ReleaseRequest", |g| json!({
         },
     },
     "additionalProperties": false,
-    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}],
+    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}, {"required": ["automatic"]}],
     "not": {"required": ["code", "codes"]},
 }));
 
@@ -419,6 +443,10 @@ schema!([] crate::schema::DemoCancelRequest => "DemoCancelRequest", |g| json!({
     "required": ["attempt"],
     "properties": {
         "code": r::<crate::schema::CodeInput>(g),
+        "automatic": {
+            "type": "boolean",
+            "description": "Give back the automatic promotions with a use under the key too (beside `code` or `codes`, or alone).",
+        },
         "codes": {
             "description": "Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is.",
             "type": "array",
@@ -439,7 +467,7 @@ schema!([] crate::schema::DemoCancelRequest => "DemoCancelRequest", |g| json!({
         },
     },
     "additionalProperties": false,
-    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}],
+    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}, {"required": ["automatic"]}],
     "not": {"required": ["code", "codes"]},
 }));
 
@@ -492,13 +520,20 @@ schema!([] crate::StackQuote => "StackQuote", |g| json!({
     "type": "object",
     "required": ["codes", "total", "discount", "payable", "quoted_at"],
     "properties": {
-        "codes": {"type": "array", "items": r::<crate::StackPart>(g), "minItems": 1, "maxItems": 5},
+        "codes": {"type": "array", "items": r::<crate::StackPart>(g), "minItems": 0, "maxItems": 25},
         "total": r::<crate::Money>(g),
         "discount": r::<crate::Money>(g),
         "payable": r::<crate::Money>(g),
         "quoted_at": r::<crate::Timestamp>(g),
         "lines": {"type": "array", "items": r::<crate::QuoteLine>(g), "minItems": 1, "maxItems": 500},
         "shipping": r::<crate::QuoteShipping>(g),
+        "skipped": {
+            "type": "array",
+            "items": r::<crate::Skipped>(g),
+            "minItems": 1,
+            "maxItems": 20,
+            "description": "With `\"automatic\": true`: the automatic promotions that did not join, by priority then code; left out when none.",
+        },
     },
     "additionalProperties": false,
 }));
@@ -510,6 +545,11 @@ schema!([] crate::StackPart => "StackPart", |g| json!({
     "properties": {
         "code": r::<crate::Code>(g),
         "class": r::<crate::CodeClass>(g),
+        "automatic": {
+            "type": "boolean",
+            "const": true,
+            "description": "Only for an automatic promotion (not typed).",
+        },
         "discount": r::<crate::Money>(g),
         "lines": {"type": "array", "items": r::<crate::QuoteLine>(g), "minItems": 1, "maxItems": 500},
         "shipping": r::<crate::QuoteShipping>(g),
@@ -523,6 +563,18 @@ schema!([] crate::StackPart => "StackPart", |g| json!({
             "description": "Only when a budget that takes a partial discount clipped it to what was left.",
         },
         "desired": with_ref::<crate::Money>(g, json!({"description": "With `budget_clipped`: the discount before the clip."})),
+    },
+    "additionalProperties": false,
+}));
+
+schema!([] crate::Skipped => "Skipped", |g| json!({
+    "description": "An automatic promotion that did not join: the first rule that kept it out (`not_combinable` when it does not combine with a code taken before it, or would leave one refused), and a sentence for the buyer.",
+    "type": "object",
+    "required": ["code", "rejection", "detail"],
+    "properties": {
+        "code": r::<crate::Code>(g),
+        "rejection": r::<crate::Rejection>(g),
+        "detail": {"type": "string"},
     },
     "additionalProperties": false,
 }));

@@ -185,6 +185,8 @@ schema!([] crate::PromoCode => "Definition", |g| json!({
             "maxItems": 3,
             "uniqueItems": true,
         },
+        "automatic": {"type": "boolean", "description": super::admin::AUTOMATIC},
+        "priority": {"type": "integer", "minimum": 0, "maximum": 1_000_000, "description": super::admin::PRIORITY},
     },
     "additionalProperties": false,
 }));
@@ -212,6 +214,18 @@ schema!([] crate::schema::DefinitionInput => "DefinitionInput", |g| json!({
             "description": "The classes of code this code may share a basket with; default none. Two codes combine only when each lists the other's class.",
             "type": "array",
             "items": r::<crate::CodeClass>(g),
+        },
+        "automatic": {
+            "type": "boolean",
+            "default": false,
+            "description": "An automatic promotion: it joins a basket without being typed (requests with `\"automatic\": true`).",
+        },
+        "priority": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 1_000_000,
+            "default": 100,
+            "description": "Among automatic promotions, lower joins first (then by code).",
         },
     },
     "additionalProperties": false,
@@ -267,6 +281,11 @@ schema!([] crate::schema::CampaignInput => "CampaignInput", |g| json!({
             "items": r::<crate::CodeClass>(g),
         },
         "uses_per_code": {"type": "integer", "minimum": 1, "default": 1},
+        "automatic": {
+            "type": "boolean",
+            "const": false,
+            "description": "A campaign cannot be automatic: `true` is 400 naming `automatic`.",
+        },
     },
     "additionalProperties": false,
 }));

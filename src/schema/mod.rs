@@ -147,6 +147,12 @@ impl JsonSchema for ReleasedState {
     }
 }
 
+/// A code's definition as anyone may see it (`GET /v1/automatic`'s promotions).
+///
+/// A name for the description only: no value has this type.
+#[derive(Debug)]
+pub enum PublicDefinition {}
+
 /// An amount as a request gives it: a non-negative decimal string (`"80"`, `"80.00"`), at most the currency's places, at most 10^15; never a number.
 ///
 /// A name for the description only: no value has this type.

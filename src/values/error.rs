@@ -321,6 +321,18 @@ pub enum InputError {
     /// A stack of codes with no code in it.
     #[error("a basket's codes name at least one code")]
     EmptyStack,
+    /// An automatic promotion's `priority` above the largest one.
+    #[error("priority must be a whole number from 0 to {max}, not {priority}")]
+    PriorityOutOfRange {
+        /// The priority as given.
+        priority: u64,
+        /// The largest priority.
+        max: u32,
+    },
+    /// A campaign (or a campaign's code) said to be automatic: an automatic
+    /// promotion is one code that every buyer gets without typing it.
+    #[error("a campaign cannot be automatic; make one code automatic instead")]
+    AutomaticCampaign,
     /// The same code listed twice in one basket's stack of codes.
     #[error("{code} is listed twice; a basket takes each code once")]
     DuplicateCode {

@@ -113,7 +113,8 @@ fn priced_fields(
     }
 }
 
-/// `{ ok: true, quote }` for a stack: its parts (each its class, then a quote's fields), then the sums.
+/// `{ ok: true, quote }` for a stack: its parts (each its class, whether it is automatic, then a
+/// quote's fields), then the sums, then the automatic promotions skipped (code, rejection, detail).
 pub(super) fn stacked(quote: &crate::StackQuote) -> JsValue {
     let mut out = String::with_capacity(480);
     out.push('s');
@@ -121,10 +122,17 @@ pub(super) fn stacked(quote: &crate::StackQuote) -> JsValue {
     let _ = write!(out, "{}", quote.codes().len());
     for part in quote.codes() {
         field(&mut out, part.class().as_str());
+        field(&mut out, if part.is_automatic() { "a" } else { "-" });
         quote_fields(&mut out, part.quote());
     }
     let sums = [quote.total(), quote.discount(), quote.payable()];
     priced_fields(&mut out, "", sums, quote.quoted_at(), quote.lines(), quote.shipping());
+    let _ = write!(out, "{SEP_TEXT}{}", quote.skipped().len());
+    for skipped in quote.skipped() {
+        field(&mut out, skipped.code().as_str());
+        field(&mut out, skipped.rejection().code());
+        field(&mut out, skipped.detail());
+    }
     answer(&out)
 }
 

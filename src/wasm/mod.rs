@@ -307,8 +307,26 @@ extern "C" {
     pub type JsStackOptions;
 }
 
-/// Several codes for one basket, parsed once: `PromoStack.parse([definitions])`, in the order the
-/// buyer entered them (the core's [`Stack`](crate::Stack): at most 5 codes, each once).
+/// The definitions in `value`, an array (`name[i]` names a field in an error).
+fn definition_list(name: &str, value: JsValue) -> Result<Vec<PromoCode>, js_sys::Error> {
+    if !js_sys::Array::is_array(&value) {
+        return Err(refused(name, format!("expected an array, got {}", kind_of(&value))));
+    }
+    let array: js_sys::Array = value.unchecked_into();
+    let mut codes = Vec::new();
+    for (i, definition) in array.iter().enumerate() {
+        codes.push(read(
+            &format!("{name}[{i}]"),
+            &definition,
+            crate::json::reader::definition,
+        )?);
+    }
+    Ok(codes)
+}
+
+/// Several codes for one basket, parsed once: `PromoStack.parse([definitions], [automatic]?)`, in
+/// the order the buyer entered them (the core's [`Stack`](crate::Stack): at most 5 codes, each
+/// once), and the automatic promotions offered beside them, if any.
 ///
 /// ```js
 /// const stack = PromoStack.parse([save10, shipFree]); // throws a PromoInputError like PromoCode.parse
@@ -316,6 +334,9 @@ extern "C" {
 /// // { ok: true, quote: { codes: [{ code, class, discount, ... }], total, discount, payable, ... } }
 /// // | { ok: false, rejections: [{ code, rejection, with?, message }] }
 /// stack.free();                                      // or `using stack = PromoStack.parse(...)`
+/// const auto = PromoStack.parse([save10], promotions); // promotions: GET /v1/automatic's
+/// auto.quote(basket, { now });
+/// // { ok: true, quote: { codes: [{ code, class, automatic?: true, ... }], ..., skipped?: [{ code, rejection, detail }] } }
 /// ```
 #[wasm_bindgen(js_name = PromoStack)]
 pub struct StackHandle {
@@ -325,25 +346,23 @@ pub struct StackHandle {
 #[wasm_bindgen(js_class = PromoStack)]
 impl StackHandle {
     /// Parses and checks every definition (`definitions[i]` names a field in an error), then the
-    /// list itself: 1 to 5 codes, none twice.
-    pub fn parse(definitions: JsDefinitions) -> Result<StackHandle, js_sys::Error> {
-        let value: JsValue = definitions.into();
-        if !js_sys::Array::is_array(&value) {
-            return Err(refused(
-                "definitions",
-                format!("expected an array, got {}", kind_of(&value)),
-            ));
-        }
-        let array: js_sys::Array = value.unchecked_into();
-        let mut codes = Vec::new();
-        for (i, definition) in array.iter().enumerate() {
-            codes.push(read(
-                &format!("definitions[{i}]"),
-                &definition,
-                crate::json::reader::definition,
-            )?);
-        }
-        let stack = crate::Stack::new(codes).map_err(|err| input_error("definitions", err))?;
+    /// list itself: 1 to 5 codes, none twice. With `automatic` (the promotions of
+    /// `GET /v1/automatic`, `automatic[i]` naming a field in an error; at most 20), the stack
+    /// offers them beside the typed codes as the Worker does (the core's
+    /// `Stack::with_automatic`): the typed list may then be empty, and `options.usage` lists the
+    /// typed codes, then the automatic ones as given.
+    pub fn parse(definitions: JsDefinitions, automatic: Option<JsDefinitions>) -> Result<StackHandle, js_sys::Error> {
+        let codes = definition_list("definitions", definitions.into())?;
+        let stack = match automatic {
+            None => crate::Stack::new(codes).map_err(|err| input_error("definitions", err))?,
+            Some(automatic) => {
+                let offered = definition_list("automatic", automatic.into())?;
+                crate::Stack::with_automatic(codes, offered).map_err(|err| match err {
+                    crate::InputError::TooMany { field: "automatic", .. } => input_error("automatic", err),
+                    _ => input_error("definitions", err),
+                })?
+            }
+        };
         Ok(StackHandle { stack })
     }
 

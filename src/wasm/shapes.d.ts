@@ -45,6 +45,11 @@ export interface ApiShapes {
             active?: boolean;
             applies_to?: ApiShapes["schemas"]["AppliesToInput"];
             audience?: ApiShapes["schemas"]["CustomerIdInput"][];
+            /**
+             * @description An automatic promotion: it joins a basket without being typed (requests with `"automatic": true`).
+             * @default false
+             */
+            automatic?: boolean;
             code: ApiShapes["schemas"]["CodeInput"];
             /** @description The classes of code this code may share a basket with; default none. Two codes combine only when each lists the other's class. */
             combines_with?: ApiShapes["schemas"]["CodeClass"][];
@@ -52,6 +57,11 @@ export interface ApiShapes {
             ends_at?: ApiShapes["schemas"]["TimestampInput"];
             limits?: ApiShapes["schemas"]["UsageLimitsInput"];
             minimum?: ApiShapes["schemas"]["MoneyInput"];
+            /**
+             * @description Among automatic promotions, lower joins first (then by code).
+             * @default 100
+             */
+            priority?: number;
             starts_at?: ApiShapes["schemas"]["TimestampInput"];
         };
         /** @description What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`). */
@@ -141,10 +151,21 @@ export interface ApiShapes {
          * @enum {string}
          */
         ReservationState: "held" | "captured" | "released" | "expired";
+        /** @description An automatic promotion that did not join: the first rule that kept it out (`not_combinable` when it does not combine with a code taken before it, or would leave one refused), and a sentence for the buyer. */
+        Skipped: {
+            code: ApiShapes["schemas"]["Code"];
+            detail: string;
+            rejection: ApiShapes["schemas"]["RejectionCode"];
+        };
         /** @description A product's stock-keeping unit: 1 to 64 visible ASCII characters, case-sensitive. */
         Sku: string;
         /** @description One code's part of a stack's quote: its class and what it took off the basket the codes before it left (`lines` and `shipping`: the amounts it applied to, and its own split of its discount). */
         StackPart: {
+            /**
+             * @description Only for an automatic promotion (not typed).
+             * @constant
+             */
+            automatic?: true;
             /**
              * @description Only when a budget that takes a partial discount clipped it to what was left.
              * @constant
@@ -168,6 +189,8 @@ export interface ApiShapes {
             payable: ApiShapes["schemas"]["Money"];
             quoted_at: ApiShapes["schemas"]["Timestamp"];
             shipping?: ApiShapes["schemas"]["QuoteShipping"];
+            /** @description With `"automatic": true`: the automatic promotions that did not join, by priority then code; left out when none. */
+            skipped?: ApiShapes["schemas"]["Skipped"][];
             total: ApiShapes["schemas"]["Money"];
         };
         /** @description One code of a refused stack: the code, the rule that refused it, the code listed before it that it cannot combine with (`not_combinable`), and the buyer's sentence. */
@@ -248,6 +271,8 @@ export type StackQuote = ApiShapes["schemas"]["StackQuote"];
 export type StackPart = ApiShapes["schemas"]["StackPart"];
 /** One code of a stack that refused. */
 export type StackRefusal = ApiShapes["schemas"]["StackRefusal"];
+/** An automatic promotion that did not join a stack, and why. */
+export type Skipped = ApiShapes["schemas"]["Skipped"];
 /** Why a code does not apply, in the order the rules are checked. */
 export type RejectionCode = ApiShapes["schemas"]["RejectionCode"];
 /** Where a held or captured use is in its life. */

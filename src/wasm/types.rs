@@ -37,6 +37,7 @@ export interface QuoteOptions {
  * past its end: no redemptions). */
 export interface StackOptions {
   customer?: string | null;
+  /** Each code's usage: the typed codes as listed, then the automatic promotions as given. */
   usage?: UsageInput[] | null;
   now?: Rfc3339 | null;
 }

@@ -71,6 +71,17 @@ pub struct CodeSummary<D = DefinitionFields> {
     pub archived: bool,
 }
 
+/// `GET /v1/automatic`: the public definitions of the active automatic
+/// promotions (audience only as `assigned`), by priority then code, at most
+/// [`Stack::MAX_AUTOMATIC`](crate::Stack::MAX_AUTOMATIC), for the browser
+/// module's `PromoStack`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AutomaticPromotions<D = DefinitionFields> {
+    /// Each promotion's public definition.
+    pub promotions: Vec<D>,
+}
+
 /// One page of the catalog, in code order (`GET /v1/codes`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -128,6 +128,54 @@ pub struct Refund {
     pub reason: String,
 }
 
+/// What automatic promotions need to know of a code after its definition
+/// changed (its `PUT`, `PATCH` or archive): `{"code": "SHIPFREE",
+/// "automatic": true, "active": true, "priority": 10}`. `automatic: false`
+/// (a definition that is not automatic, or an archived code) drops it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AutomaticChange {
+    /// The normalised code.
+    pub code: String,
+    /// Whether its definition is automatic (and the code not archived).
+    pub automatic: bool,
+    /// Whether it is switched on.
+    pub active: bool,
+    /// Its priority (lower first).
+    pub priority: u32,
+}
+
+/// The catalog's answer to an [`AutomaticChange`]: `{"was": true}` when the
+/// code was an automatic promotion before it (so either way, the Worker
+/// purges the cached list when `was` or the change is automatic).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AutomaticChanged {
+    /// Whether the code was an automatic promotion before the change.
+    pub was: bool,
+}
+
+/// Which automatic promotions to list: `{"inactive": false}` for the active
+/// ones, by priority then code, at most
+/// [`Stack::MAX_AUTOMATIC`](crate::Stack::MAX_AUTOMATIC) (what a quote offers);
+/// `{"inactive": true}` adds the switched-off ones after them, as many again
+/// at most (a retry looks for its recorded uses there too).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AutomaticQuery {
+    /// Switched-off ones too.
+    pub inactive: bool,
+}
+
+/// An automatic promotion as the catalog knows it; an [`AutomaticQuery`]
+/// answers a list of them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AutomaticEntry {
+    /// The normalised code.
+    pub code: String,
+    /// Whether it is switched on.
+    pub active: bool,
+    /// Its priority.
+    pub priority: u32,
+}
+
 /// Where a [`CatalogCall`] goes in the catalog: the one place a call's path
 /// is written. Every call is a `POST`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -160,6 +208,10 @@ pub enum CatalogRoute {
     PaymentClaim,
     /// `/payment-refund`: see [`CatalogCall::PaymentRefund`].
     PaymentRefund,
+    /// `/automatic`: see [`CatalogCall::Automatic`].
+    Automatic,
+    /// `/list-automatic`: see [`CatalogCall::ListAutomatic`].
+    ListAutomatic,
 }
 
 impl CatalogRoute {
@@ -179,6 +231,8 @@ impl CatalogRoute {
         CatalogRoute::PaymentCode,
         CatalogRoute::PaymentClaim,
         CatalogRoute::PaymentRefund,
+        CatalogRoute::Automatic,
+        CatalogRoute::ListAutomatic,
     ];
 
     /// Its path in the catalog object.
@@ -198,6 +252,8 @@ impl CatalogRoute {
             CatalogRoute::PaymentCode => "/payment-code",
             CatalogRoute::PaymentClaim => "/payment-claim",
             CatalogRoute::PaymentRefund => "/payment-refund",
+            CatalogRoute::Automatic => "/automatic",
+            CatalogRoute::ListAutomatic => "/list-automatic",
         }
     }
 
@@ -262,6 +318,11 @@ pub enum CatalogCall {
     /// A full refund of a payment: answers the [`Payment`] it is indexed
     /// under, or `null`.
     PaymentRefund(Refund),
+    /// A code's definition changed: whether it is an automatic promotion
+    /// now, switched on, and its priority. Answers an [`AutomaticChanged`].
+    Automatic(AutomaticChange),
+    /// The automatic promotions: answers a list of [`AutomaticEntry`].
+    ListAutomatic(AutomaticQuery),
 }
 
 impl CatalogCall {
@@ -282,6 +343,8 @@ impl CatalogCall {
             CatalogCall::PaymentCode(_) => CatalogRoute::PaymentCode,
             CatalogCall::PaymentClaim(_) => CatalogRoute::PaymentClaim,
             CatalogCall::PaymentRefund(_) => CatalogRoute::PaymentRefund,
+            CatalogCall::Automatic(_) => CatalogRoute::Automatic,
+            CatalogCall::ListAutomatic(_) => CatalogRoute::ListAutomatic,
         }
     }
 
@@ -306,6 +369,8 @@ impl CatalogCall {
             CatalogRoute::PaymentCode => CatalogCall::PaymentCode(serde_json::from_str(body)?),
             CatalogRoute::PaymentClaim => CatalogCall::PaymentClaim(serde_json::from_str(body)?),
             CatalogRoute::PaymentRefund => CatalogCall::PaymentRefund(serde_json::from_str(body)?),
+            CatalogRoute::Automatic => CatalogCall::Automatic(serde_json::from_str(body)?),
+            CatalogRoute::ListAutomatic => CatalogCall::ListAutomatic(serde_json::from_str(body)?),
         })
     }
 }
@@ -361,6 +426,13 @@ mod tests {
                 payment: "pi_1".to_owned(),
                 reason: "requested_by_customer".to_owned(),
             }),
+            CatalogCall::Automatic(AutomaticChange {
+                code: "SHIPFREE".to_owned(),
+                automatic: true,
+                active: true,
+                priority: 10,
+            }),
+            CatalogCall::ListAutomatic(AutomaticQuery { inactive: true }),
         ]
     }
 

@@ -12,7 +12,7 @@
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::UsageCounts;
-use crate::{Basket, Code, CustomerId, Hold, IdempotencyKey, PromoCode, Quote, Receipt, Released};
+use crate::{Basket, Code, CustomerId, Hold, IdempotencyKey, PromoCode, Quote, Receipt, Released, Skipped};
 
 /// The body of the Worker's call for one code's part of a stack
 /// (`/stack-part`): for whom its usage is counted, and the request's key
@@ -59,6 +59,11 @@ pub struct StackPartAnswer {
     /// hold, or a capture), which a retry takes as it is; `null` when none.
     #[serde(default)]
     pub recorded: Option<Quote>,
+    /// Whether that use is a capture (not a hold): a capture retried under
+    /// its key replays its automatic promotions, one converting holds
+    /// decides them afresh.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub captured: bool,
 }
 
 /// A definition as an object writes it, read back with
@@ -146,8 +151,13 @@ pub struct ReleaseCall {
 #[serde(deny_unknown_fields)]
 pub struct StackHolds {
     /// Each code's own hold (a code whose use the key had replays it).
-    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 5)))]
+    #[cfg_attr(feature = "schema", schemars(length(min = 0, max = 25)))]
     pub holds: Vec<Hold>,
+    /// With `"automatic": true`, the automatic promotions that did not join
+    /// (see [`StackQuote::skipped`](crate::StackQuote::skipped)); left out when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 20)))]
+    pub skipped: Vec<Skipped>,
 }
 
 /// A stack's capture (`POST /v1/captures` with `codes`, and `/demo/pay`):
@@ -158,8 +168,13 @@ pub struct StackHolds {
 #[serde(deny_unknown_fields)]
 pub struct StackReceipts {
     /// Each code's own receipt (a code whose use the key had replays it).
-    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 5)))]
+    #[cfg_attr(feature = "schema", schemars(length(min = 0, max = 25)))]
     pub receipts: Vec<Receipt>,
+    /// With `"automatic": true`, the automatic promotions that did not join;
+    /// left out when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 20)))]
+    pub skipped: Vec<Skipped>,
 }
 
 /// A stack's release (`POST /v1/releases` with `codes`, and
@@ -169,7 +184,7 @@ pub struct StackReceipts {
 #[serde(deny_unknown_fields)]
 pub struct StackReleases {
     /// Each code's own release.
-    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = 5)))]
+    #[cfg_attr(feature = "schema", schemars(length(min = 0, max = 25)))]
     pub releases: Vec<Released>,
 }
 
@@ -226,13 +241,19 @@ mod tests {
             release(&store, budgeted.code(), &held, now, None).unwrap(),
             release(&store, theirs.code(), &kept, now, Some("order cancelled")).unwrap(),
         ];
-        let holds = same_again(&StackHolds { holds });
+        let holds = same_again(&StackHolds {
+            holds,
+            skipped: Vec::new(),
+        });
         assert!(
             holds.contains(r#""discounted":{"amount":"12.50","currency":"EUR"}"#),
             "{holds}"
         );
         assert!(holds.contains(r#""per_code":1"#), "{holds}");
-        same_again(&StackReceipts { receipts });
+        same_again(&StackReceipts {
+            receipts,
+            skipped: Vec::new(),
+        });
         let releases = same_again(&StackReleases { releases });
         // Money in the released use's currency, as the object wrote it (not a decimal string).
         assert!(
@@ -253,6 +274,7 @@ mod tests {
             definition: campaign.code(Code::parse("SPRING-1").unwrap()),
             usage: UsageCounts::new(3, 1).unwrap().with_code_uses(1).unwrap(),
             recorded: None,
+            captured: false,
         };
         let written = same_again(&part);
         let read: StackPartAnswer = serde_json::from_str(&written).unwrap();

@@ -621,6 +621,38 @@ test("combines with: the classes checked are saved as combines_with and shown ag
   await page.context().close();
 });
 
+test("an automatic promotion: the switch and its priority are saved, listed in the catalog and shown again", async () => {
+  const page = await open();
+  await signIn(page, "#/new");
+  await page.getByRole("textbox", { name: "Code", exact: true }).fill("AUTOADM");
+  await page.getByRole("checkbox", { name: "Automatic: applies without a code to type" }).check();
+  // A priority the core refuses is shown next to its field, as typed.
+  await page.getByRole("textbox", { name: "Priority" }).fill("1000001");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.locator("#f-priority-error").filter({ hasText: "priority" }).waitFor();
+  await page.getByRole("textbox", { name: "Priority" }).fill("7");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByRole("heading", { name: "AUTOADM" }).waitFor();
+  const stored = await call(worker.base, "GET", "/v1/codes/AUTOADM", { headers: admin });
+  assert.equal(stored.json.automatic, true);
+  assert.equal(stored.json.priority, 7);
+  const listed = await call(worker.base, "GET", "/v1/automatic", { headers: admin });
+  assert.ok(listed.json.promotions.some((p) => p.code === "AUTOADM"));
+  await page.goto(`${worker.base}/admin/#/`);
+  await page.getByLabel("Code starts with").fill("autoadm");
+  await page.getByRole("button", { name: "Search" }).click();
+  const row = page.getByRole("row", { name: /AUTOADM/ });
+  await row.waitFor();
+  assert.equal(await row.locator("td").nth(4).innerText(), "Priority 7");
+  await page.goto(`${worker.base}/admin/#/edit/AUTOADM`);
+  await page.getByRole("heading", { name: "Edit AUTOADM" }).waitFor();
+  await page.waitForFunction(() => document.getElementById("f-automatic").checked);
+  assert.equal(await page.getByRole("textbox", { name: "Priority" }).inputValue(), "7");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+  await call(worker.base, "DELETE", "/v1/codes/AUTOADM", { headers: admin });
+});
+
 test("a budgeted code's page: budget spent over the last hour, what was given away and back", async () => {
   assert.equal((await put({
     code: "SPENDWATCH", discount: { kind: "percent", percent: "10" }, limits: { budget: eur("50.00") },

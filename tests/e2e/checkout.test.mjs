@@ -972,3 +972,48 @@ test('a stack with a once-per-customer code: asks for the customer, checks it on
   assert.deepEqual(requests.slice(before), []);
   await page.done();
 });
+
+// Last: automatic promotions apply to every quote of the page while they are on (switched off at the end).
+test('automatic promotions: applied without a code, what is missing for one, and held and paid with "automatic"', async () => {
+  await defineCode({ code: 'AUTOFIVE', discount: { kind: 'fixed', amount: { amount: '5.00', currency: 'EUR' } }, automatic: true,
+    priority: 20, combines_with: ['shipping'] });
+  await defineCode({ code: 'AUTOSHIP', discount: { kind: 'free_shipping' }, automatic: true, priority: 10,
+    minimum: { amount: '100.00', currency: 'EUR' }, combines_with: ['product', 'order'] });
+  try {
+    const { page, requests } = await openCheckout();
+    assert.ok(requests.some((r) => r.url === '/v1/automatic'), 'the list is fetched when the page loads');
+    // 80.00 less AUTOFIVE's 5.00 is 75.00: 25.00 short of free shipping.
+    await waitForText(page, '#quote-message', 'automatically');
+    assert.equal(await text(page, '#quote-message'),
+      'AUTOFIVE applied automatically: −€5.00, €5.00 off. Spend EUR 25.00 more for free shipping.');
+    assert.equal(await text(page, '#payable'), '€79.90');
+    await page.locator('#qty-mug').fill('4'); // 105.00, less 5.00: 100.00, free shipping joins
+    await waitForText(page, '#quote-message', 'Free shipping applied automatically.');
+    assert.equal(await text(page, '#quote-message'),
+      'AUTOFIVE applied automatically: −€5.00, €5.00 off. Free shipping applied automatically. €9.90 off in all.');
+    assert.equal(await text(page, '#payable'), '€100.00');
+    assert.equal(await page.locator('#line-discount-shipping').innerText(), '−€4.90');
+    await screenshot(page, 'automatic');
+
+    await payAndHold(page);
+    const [hold] = sent(requests, '/demo/hold');
+    assert.equal(hold.automatic, true);
+    assert.equal(hold.code, undefined);
+    assert.equal(hold.codes, undefined);
+    for (const code of ['AUTOFIVE', 'AUTOSHIP']) assert.deepEqual(counts(await usageOf(code)), { total: 1, held: 1 }, code);
+    await confirmAndWaitForReceipt(page);
+    assert.equal(await text(page, '#receipt-paid'), '€100.00');
+    for (const code of ['AUTOFIVE', 'AUTOSHIP']) assert.deepEqual(counts(await usageOf(code)), { total: 1, held: 0 }, code);
+
+    // A typed code that combines with nothing stays; the automatic ones step aside.
+    await page.locator('#new-order').click();
+    await typeCode(page, 'mugs15');
+    await waitForText(page, '#quote-message', '15% off');
+    assert.equal(await text(page, '#quote-message'), 'MUGS15 applied: 15% off mugs.');
+    await page.done();
+  } finally {
+    for (const code of ['AUTOFIVE', 'AUTOSHIP']) {
+      await api('PATCH', `/v1/codes/${code}`, { body: { active: false }, headers: admin });
+    }
+  }
+});

@@ -4,8 +4,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { priceBasket } from "../../public/checkout/basket.js";
 import {
-  appliedSentence, codesOf, describeDiscount, describeScope, isAre, malformedSentence, partSentence, problemSentence,
-  refusalSentence,
+  appliedSentence, automaticSentence, codesOf, describeDiscount, describeScope, isAre, malformedSentence, partSentence, problemSentence,
+  refusalSentence, spendMoreSentence,
 } from "../../public/checkout/sentences.js";
 import { formatMoney } from "../../public/lib/money.js";
 
@@ -118,4 +118,28 @@ test("problems and lists of codes", () => {
   assert.equal(codesOf({ codes: ["A", "B"] }), "A and B");
   assert.equal(isAre({ codes: ["A"] }), "is");
   assert.equal(isAre({ codes: ["A", "B"] }), "are");
+});
+
+test("automatic promotions in words: applied, and what a basket below a minimum lacks", () => {
+  const eur = (amount) => ({ amount, currency: "EUR" });
+  const ship = { code: "SHIP50", discount: { kind: "free_shipping" }, minimum: eur("50.00"), automatic: true };
+  const auto10 = { code: "AUTO10", discount: { kind: "percent", percent: "10" }, automatic: true };
+  assert.equal(automaticSentence({ code: "SHIP50", discount: eur("4.90") }, ship), "Free shipping applied automatically.");
+  assert.equal(automaticSentence({ code: "AUTO10", discount: eur("3.79") }, auto10),
+    `AUTO10 applied automatically: −${formatMoney(eur("3.79"))}, 10% off.`);
+  // Lines of 37.90 less AUTO10's 3.79 leave 34.11 toward the 50.00 minimum: 15.89 more.
+  const quote = {
+    total: eur("44.90"), discount: eur("3.79"), payable: eur("41.11"),
+    lines: [{ sku: "MUG-01", amount: eur("37.90"), discount: eur("3.79") }, { sku: "COF-01", amount: eur("0.00"), discount: eur("0.00") }],
+    shipping: { amount: eur("4.90"), discount: eur("0.00") },
+  };
+  const below = { code: "SHIP50", rejection: "below_minimum", detail: "this code needs a basket of at least EUR 50.00" };
+  assert.equal(spendMoreSentence(below, ship, quote), "Spend EUR 15.89 more for free shipping.");
+  // A basket of one total: what is left to pay, less the shipping still charged.
+  const total = { total: eur("42.00"), discount: eur("0.00"), payable: eur("42.00") };
+  assert.equal(spendMoreSentence(below, ship, total), "Spend EUR 8.00 more for free shipping.");
+  // Skipped for another reason, a minimum over some products, or nothing missing: no hint.
+  assert.equal(spendMoreSentence({ ...below, rejection: "not_combinable" }, ship, quote), null);
+  assert.equal(spendMoreSentence(below, { ...ship, applies_to: { categories: ["mugs"] } }, quote), null);
+  assert.equal(spendMoreSentence(below, ship, { ...total, payable: eur("60.00") }), null);
 });

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 
 process.env.TZ = "UTC";
 const { explain, mergePages, definitionOf } = await import("../../public/admin/api.js");
-const { budgetInWords, discountInWords, usesInWords, windowInWords } = await import("../../public/admin/words.js");
+const { automaticInWords, budgetInWords, discountInWords, usesInWords, windowInWords } = await import("../../public/admin/words.js");
 const {
   audienceFromFile, countOf, definitionFromForm, fieldOf, formFromDefinition, list, sampleOrder, withoutPath,
 } = await import("../../public/admin/definition.js");
@@ -89,6 +89,23 @@ test("a definition back to the form, and the form to the same definition", () =>
   assert.equal(formFromDefinition({ discount: {} }).kind, "percent");
   assert.equal(formFromDefinition({ discount: {} }).currency, "EUR");
   assert.equal(formFromDefinition({ discount: {} }).budgetShort, "refuse");
+});
+
+test("an automatic promotion in the form: the switch, its priority (only with it), and back", () => {
+  const auto = definitionFromForm({ ...FORM, automatic: true, priority: " 10 " });
+  assert.equal(auto.automatic, true);
+  assert.equal(auto.priority, 10);
+  assert.deepEqual(definitionFromForm(formFromDefinition(auto)), auto);
+  // Empty: the core's default; not automatic: no priority written, whatever was typed.
+  assert.equal("priority" in definitionFromForm({ ...FORM, automatic: true, priority: "" }), false);
+  const typed = definitionFromForm({ ...FORM, automatic: false, priority: "10" });
+  assert.equal("automatic" in typed || "priority" in typed, false);
+  assert.equal(formFromDefinition({ discount: {}, priority: 7 }).priority, "");
+  assert.equal(definitionFromForm({ ...FORM, automatic: true, priority: "x" }).priority, "x", "the module says what is wrong");
+  assert.equal(fieldOf("definition.priority"), "f-priority");
+  assert.equal(automaticInWords({ automatic: true, priority: 10 }), "Priority 10");
+  assert.equal(automaticInWords({ automatic: true }), "Priority 100");
+  assert.equal(automaticInWords({}), "");
 });
 
 test("lists, counts, refusal fields and audience files", () => {

@@ -103,7 +103,8 @@ test("what the core knows: the hold's bounds, minor units, the rejections about 
     "quote_changed"];
   eq(rejections.filter((r) => isBasketRejection(r)), ["currency_mismatch", "no_eligible_items", "below_minimum"]);
   for (const other of ["BELOW_MINIMUM", "", undefined, null, 7, {}]) eq(isBasketRejection(other), false);
-  eq(definitionFields(), ["code", "active", "discount", "applies_to", "limits", "starts_at", "ends_at", "minimum", "audience", "combines_with"]);
+  eq(definitionFields(), ["code", "active", "discount", "applies_to", "limits", "starts_at", "ends_at", "minimum", "audience", "combines_with",
+    "automatic", "priority"]);
   // Every field is one a definition may have (null: its default), and no other.
   const everyField = Object.fromEntries(definitionFields().map((f) => [f, null]));
   eq(quote({ ...everyField, ...save10 }, basket, { now }).ok, true);
@@ -321,6 +322,26 @@ test("a stack: every vector answers as written, and the handle is freed like Pro
     "options.colour: unknown field `colour`, expected one of `customer`, `usage`, `now`");
   eq(one.quote(basket, { now, usage: [{ total: 1000, per_customer: 0 }] }).ok, true);
   one.free();
+});
+
+test("a stack with automatic promotions: the ones that join, marked, and the skipped ones with why", () => {
+  const ship = { code: "SHIP50", discount: { kind: "free_shipping" }, automatic: true, priority: 10,
+    minimum: { amount: "90.00", currency: "EUR" }, combines_with: ["order"] };
+  const five = { code: "FIVE", discount: { kind: "percent", percent: "5" }, automatic: true, priority: 20,
+    combines_with: ["shipping"] };
+  const alone = PromoStack.parse([], [five, ship]);
+  const { quote } = alone.quote(basket, { now });
+  eq(quote.codes.map((p) => [p.code, p.automatic, p.discount.amount]), [["FIVE", true, "4.00"]]);
+  eq(quote.skipped, [{ code: "SHIP50", rejection: "below_minimum", detail: "this code needs a basket of at least EUR 90.00" }]);
+  eq(Object.keys(quote.codes[0]), ["code", "class", "automatic", "discount"]);
+  alone.free();
+  // A typed code comes first and stays: SAVE10 combines with nothing, FIVE is skipped.
+  const typed = PromoStack.parse([save10], [five]);
+  const answer = typed.quote(basket, { now }).quote;
+  eq(answer.codes.map((p) => [p.code, "automatic" in p]), [["SAVE10", false]]);
+  eq(answer.skipped.map((s) => [s.code, s.rejection]), [["FIVE", "not_combinable"]]);
+  typed.free();
+  throws(() => PromoStack.parse([], [{ code: "X" }]), "automatic[0]: missing field `discount`");
 });
 
 console.log(failed ? `${failed} failed` : "all passed");

@@ -129,4 +129,17 @@ if (stacked.ok) {
 } else {
   for (const r of stacked.rejections) console.log(r.code, r.rejection, r.with ?? "", r.message);
 }
+// Automatic promotions (GET /v1/automatic's) offered beside the typed codes.
+const offered: Definition[] = [{ code: "SHIP50", discount: { kind: "free_shipping" }, automatic: true, priority: 10 }];
+const withAutomatic: StackResult = (() => {
+  using stack = PromoStack.parse([], offered);
+  return stack.quote(basket, stackOptions);
+})();
+if (withAutomatic.ok) {
+  for (const part of withAutomatic.quote.codes) console.log(part.code, part.automatic === true);
+  for (const s of withAutomatic.quote.skipped ?? []) {
+    const why: RejectionCode = s.rejection;
+    console.log(s.code, why, s.detail);
+  }
+}
 console.log(code, shown, allowed, promoCode, held.state, ttl, places, digits, aboutTheBasket, fields);

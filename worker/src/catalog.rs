@@ -13,6 +13,11 @@
 //! (a payment's success claims its codes here before anything is captured,
 //! and finds the refund: see [`Claim`] and [`Refund`]).
 //!
+//! And it knows which codes are automatic promotions (with their switch and
+//! priority, set on each `PUT`, `PATCH` and archive of a code), so that
+//! `GET /v1/automatic` and a stack's `"automatic": true` read only their
+//! objects ([`AutomaticChange`], [`AutomaticQuery`]).
+//!
 //! A `PUT` writes here twice around the code's own object: first an intent
 //! (`pending`), then the commit. If the Worker fails between the object's
 //! write and the commit, the row stays pending, and the next listing repairs
@@ -20,8 +25,8 @@
 
 use promocodes::wire::Listed;
 pub use promocodes::wire::{
-    CatalogCall, CatalogRoute, Change, Claim, Claimed, Entry, Page, Payment, Refund, Registered, Registration,
-    Unregistration,
+    AutomaticChange, AutomaticChanged, AutomaticEntry, AutomaticQuery, CatalogCall, CatalogRoute, Change, Claim,
+    Claimed, Entry, Page, Payment, Refund, Registered, Registration, Unregistration,
 };
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -37,6 +42,7 @@ const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS codes(code TEXT PRIMARY KEY, pending INTEGER NOT NULL, archived INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS payments(payment TEXT PRIMARY KEY, code TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS campaigns(id TEXT PRIMARY KEY, archived INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS automatic(code TEXT PRIMARY KEY, active INTEGER NOT NULL, priority INTEGER NOT NULL);
 ";
 
 /// Campaigns' codes: `codes.campaign` names the campaign a code belongs to
@@ -103,6 +109,23 @@ struct BatchRow {
 #[derive(Deserialize)]
 struct CampaignRow {
     id: String,
+}
+
+#[derive(Deserialize)]
+struct AutomaticRow {
+    code: String,
+    active: i64,
+    priority: i64,
+}
+
+impl From<AutomaticRow> for AutomaticEntry {
+    fn from(row: AutomaticRow) -> AutomaticEntry {
+        AutomaticEntry {
+            code: row.code,
+            active: row.active != 0,
+            priority: u32::try_from(row.priority).unwrap_or(u32::MAX),
+        }
+    }
 }
 
 impl DurableObject for Catalog {
@@ -284,7 +307,57 @@ impl Catalog {
                 done()
             }
             CatalogCall::List(page) => Ok(Response::from_json(&self.list(&page)?)?),
+            CatalogCall::Automatic(change) => Ok(Response::from_json(&self.set_automatic(&change)?)?),
+            CatalogCall::ListAutomatic(query) => Ok(Response::from_json(&self.list_automatic(&query)?)?),
         }
+    }
+
+    /// Notes whether a code is an automatic promotion after a change of its
+    /// definition (one synchronous turn), and answers whether it was before.
+    fn set_automatic(&self, change: &AutomaticChange) -> std::result::Result<AutomaticChanged, Problem> {
+        let sql = self.sql()?;
+        let before: Vec<NameRow> = sql
+            .exec(
+                "SELECT code AS name FROM automatic WHERE code = ?",
+                vec![change.code.clone().into()],
+            )?
+            .to_array()?;
+        if change.automatic {
+            sql.exec(
+                "INSERT INTO automatic(code, active, priority) VALUES (?1, ?2, ?3)
+                 ON CONFLICT(code) DO UPDATE SET active = ?2, priority = ?3",
+                vec![
+                    change.code.clone().into(),
+                    i64::from(change.active).into(),
+                    i64::from(change.priority).into(),
+                ],
+            )?;
+        } else {
+            sql.exec("DELETE FROM automatic WHERE code = ?", vec![change.code.clone().into()])?;
+        }
+        Ok(AutomaticChanged {
+            was: !before.is_empty(),
+        })
+    }
+
+    /// The active automatic promotions by priority then code (at most
+    /// [`promocodes::Stack::MAX_AUTOMATIC`]), and with `inactive` the
+    /// switched-off ones after them (as many again at most).
+    fn list_automatic(&self, query: &AutomaticQuery) -> std::result::Result<Vec<AutomaticEntry>, Problem> {
+        let max = promocodes::Stack::MAX_AUTOMATIC as i64;
+        let sql = self.sql()?;
+        let mut listed = Vec::new();
+        let switches: &[i64] = if query.inactive { &[1, 0] } else { &[1] };
+        for &active in switches {
+            let rows: Vec<AutomaticRow> = sql
+                .exec(
+                    "SELECT code, active, priority FROM automatic WHERE active = ? ORDER BY priority, code LIMIT ?",
+                    vec![active.into(), max.into()],
+                )?
+                .to_array()?;
+            listed.extend(rows.into_iter().map(AutomaticEntry::from));
+        }
+        Ok(listed)
     }
 
     /// One page of the campaigns' ids in order, and whether more follow.

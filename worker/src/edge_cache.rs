@@ -21,6 +21,12 @@
 //! could not follow, and each such code is mostly one buyer's, so a copy
 //! would save little.
 //!
+//! The list of automatic promotions (`GET /v1/automatic`) is cached the same
+//! way under one entry ([`AUTOMATIC_KEY`]), purged on any change of an
+//! automatic definition (its `PUT`, `PATCH` or archive, in the data center
+//! that handled it; elsewhere it ages out within [`MAX_AGE_SECONDS`]). It
+//! holds definitions only, no counts, so no hold or capture purges it.
+//!
 //! The client is told `Cache-Control: no-cache`: a browser asks again each
 //! time (the edge answers), so it never shows a copy a purge has dropped.
 
@@ -60,13 +66,25 @@ pub fn key(code: &Code) -> String {
     format!("{CACHE_ORIGIN}/v1/codes/{code}")
 }
 
+/// The cache key of the list of automatic promotions.
+pub const AUTOMATIC_KEY: &str = "https://promocodes.invalid/v1/automatic";
+
 /// The cached lookup of `code`, if one is fresh.
 ///
 /// # Errors
 ///
 /// A runtime error from the cache.
 pub async fn lookup(code: &Code) -> Result<Option<Response>, Problem> {
-    let hit = Cache::default().get(key(code), true).await?;
+    lookup_at(key(code)).await
+}
+
+/// The cached answer under `key`, if one is fresh.
+///
+/// # Errors
+///
+/// A runtime error from the cache.
+pub async fn lookup_at(key: String) -> Result<Option<Response>, Problem> {
+    let hit = Cache::default().get(key, true).await?;
     Ok(match hit {
         Some(response) => {
             let mut response = mutable(response).await?;
@@ -91,6 +109,15 @@ pub const CLIENT_CACHE_CONTROL: &str = "no-cache";
 ///
 /// A runtime error from the cache or the headers.
 pub async fn store(code: &Code, response: Response) -> Result<Response, Problem> {
+    store_at(key(code), response).await
+}
+
+/// [`store`] under `key`.
+///
+/// # Errors
+///
+/// A runtime error from the cache or the headers.
+pub async fn store_at(key: String, response: Response) -> Result<Response, Problem> {
     if response.status_code() != 200 {
         return Ok(response);
     }
@@ -106,7 +133,7 @@ pub async fn store(code: &Code, response: Response) -> Result<Response, Problem>
             .headers_mut()
             .set("cache-control", &format!("public, max-age={fresh_for}"))?;
         let copy = response.cloned()?;
-        Cache::default().put(key(code), copy).await?;
+        Cache::default().put(key, copy).await?;
     }
     response.headers_mut().set("cache-control", CLIENT_CACHE_CONTROL)?;
     response.headers_mut().set(CACHE_STATUS, "miss")?;
@@ -119,12 +146,14 @@ pub async fn store(code: &Code, response: Response) -> Result<Response, Problem>
 /// returned: the change's answer stands, and the copy ages out within
 /// [`MAX_AGE_SECONDS`].
 pub async fn purge(code: &Code) {
-    let purged = Cache::default().delete(key(code), true).await;
+    purge_at(key(code)).await;
+}
+
+/// Drops the cached answer under `key`, as [`purge`] does (a failure is logged).
+pub async fn purge_at(key: String) {
+    let purged = Cache::default().delete(key.as_str(), true).await;
     if let Err(err) = purged {
-        worker::console_error!(
-            "purging the cached lookup of {code} failed: {}",
-            Problem::from(err).body()
-        );
+        worker::console_error!("purging the cached {key} failed: {}", Problem::from(err).body());
     }
 }
 

@@ -66,6 +66,8 @@ pub enum Handler {
     CampaignRedemptions,
     /// `GET /v1/campaigns/{id}/stats`: its figures.
     CampaignStats,
+    /// `GET /v1/automatic`: the active automatic promotions.
+    Automatic,
     /// `POST /v1/quotes`.
     Quote,
     /// `POST /v1/holds`.
@@ -186,6 +188,7 @@ pub const ROUTES: &[Route] = &[
         Handler::CampaignStats,
         Access::Admin,
     ),
+    route("/v1/automatic", Method::Get, Handler::Automatic, Access::Public),
     route("/v1/quotes", Method::Post, Handler::Quote, Access::Public),
     route("/v1/holds", Method::Post, Handler::Hold, Access::Capture),
     route("/v1/captures", Method::Post, Handler::Capture, Access::Capture),
@@ -390,6 +393,7 @@ async fn handle(handler: Handler, req: &Request, env: &Env, code: &str) -> Answe
         Handler::CampaignCodes => campaigns::list_codes(req, env, code).await,
         Handler::CampaignRedemptions => campaigns::admin_read(req, env, code, crate::protocol::Call::Redemptions).await,
         Handler::CampaignStats => campaigns::admin_read(req, env, code, crate::protocol::Call::Stats).await,
+        Handler::Automatic => handlers::automatic::get(req, env).await,
         Handler::Quote => checkout::quote(req, env).await,
         Handler::Hold => checkout::keyed(req, env, promocodes::api::BasketRequestKind::Hold).await,
         Handler::Capture => checkout::keyed(req, env, promocodes::api::BasketRequestKind::Capture).await,

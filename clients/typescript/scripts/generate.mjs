@@ -42,6 +42,7 @@ const MODULE_TYPES = [
   ["StackQuote", "StackQuote", "A basket priced with several codes."],
   ["StackPart", "StackPart", "One code's part of a stack's quote."],
   ["StackRefusal", "StackRefusal", "One code of a stack that refused."],
+  ["Skipped", "Skipped", "An automatic promotion that did not join a stack, and why."],
   ["RejectionCode", "RejectionCode", "Why a code does not apply, in the order the rules are checked."],
   ["ReservationState", "ReservationState", "Where a held or captured use is in its life."],
   ["Hold", "Hold", "A use held for the buyer while they pay (what `POST /v1/holds` answers)."],

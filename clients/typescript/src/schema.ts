@@ -152,6 +152,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/automatic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The automatic promotions
+         * @description Public and rate limited (unless a valid token is sent), with CORS for `ALLOWED_ORIGINS`: the public definitions of the active automatic promotions, for the browser module's `PromoStack`. Served from the edge cache for a few seconds and purged by any change of an automatic definition (`PUT`, `PATCH` or `DELETE` of a code that is or was automatic); live with a token.
+         */
+        get: operations["getAutomatic"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description 204 with `Allow: GET, HEAD`; for an origin in `ALLOWED_ORIGINS`, the preflight headers too.
+         */
+        options: operations["optionsAutomatic"];
+        /**
+         * The automatic promotions (headers only)
+         * @description As `GET`, without a body.
+         */
+        head: operations["headAutomatic"];
+        patch?: never;
+        trace?: never;
+    };
     "/v1/campaigns": {
         parameters: {
             query?: never;
@@ -551,6 +579,10 @@ export interface components {
             categories?: components["schemas"]["Category"][];
             skus?: components["schemas"]["Sku"][];
         };
+        /** @description `GET /v1/automatic`: the public definitions of the active automatic promotions (each as `PublicCode` shows a definition: the audience only as `assigned`), by priority then code, at most 20. */
+        AutomaticPromotions: {
+            promotions: components["schemas"]["PublicDefinition"][];
+        };
         /** @description What is being bought: either `{total}`, or `{lines, shipping?}`. */
         Basket: {
             /** @description A basket known only by its total (shipping, if any, inside it). */
@@ -599,6 +631,11 @@ export interface components {
             active?: boolean;
             applies_to?: components["schemas"]["AppliesToInput"];
             audience?: components["schemas"]["CustomerIdInput"][];
+            /**
+             * @description A campaign cannot be automatic: `true` is 400 naming `automatic`.
+             * @constant
+             */
+            automatic?: false;
             /** @description The classes of code this code may share a basket with; default none. Two codes combine only when each lists the other's class. */
             combines_with?: components["schemas"]["CodeClass"][];
             discount: components["schemas"]["DiscountInput"];
@@ -656,6 +693,8 @@ export interface components {
         };
         /** @description The body of `POST /v1/captures`: a quote's body and, to pin the price, `quote`. */
         CaptureRequest: {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -667,6 +706,8 @@ export interface components {
             /** @description A basket known only by its total (shipping, if any, inside it). */
             total: components["schemas"]["MoneyInput"];
         } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
@@ -679,6 +720,22 @@ export interface components {
             /** @description A basket known only by its total (shipping, if any, inside it). */
             total: components["schemas"]["MoneyInput"];
         } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
+            basket?: never;
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            lines?: never;
+            /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
+            quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
+            shipping?: never;
+            /** @description A basket known only by its total (shipping, if any, inside it). */
+            total: components["schemas"]["MoneyInput"];
+        } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -691,6 +748,8 @@ export interface components {
             shipping?: components["schemas"]["MoneyInput"];
             total?: never;
         } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
@@ -704,6 +763,23 @@ export interface components {
             shipping?: components["schemas"]["MoneyInput"];
             total?: never;
         } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
+            basket?: never;
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            /** @description Every amount in one currency. */
+            lines: components["schemas"]["Line"][];
+            /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
+            quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
+            /** @description With `lines` only. */
+            shipping?: components["schemas"]["MoneyInput"];
+            total?: never;
+        } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket: components["schemas"]["Basket"];
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -714,10 +790,25 @@ export interface components {
             shipping?: never;
             total?: never;
         } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket: components["schemas"]["Basket"];
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            lines?: never;
+            /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
+            quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
+            shipping?: never;
+            total?: never;
+        } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
+            basket: components["schemas"]["Basket"];
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
             lines?: never;
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
@@ -774,6 +865,8 @@ export interface components {
             archived: boolean;
             /** @description Whether the code is assigned to named customers (who they are is not public). */
             assigned: boolean;
+            /** @description An automatic promotion: it joins a basket without being typed, when a request says `"automatic": true` (see `GET /v1/automatic`). Written only when true. */
+            automatic?: boolean;
             /** @description For a campaign's code: the campaign it belongs to (its definition is the campaign's, with `code` the code). */
             campaign?: components["schemas"]["Code"];
             code: components["schemas"]["Code"];
@@ -785,6 +878,8 @@ export interface components {
             limits?: components["schemas"]["UsageLimits"];
             /** @description The smallest eligible subtotal the code applies to. */
             minimum?: components["schemas"]["Money"];
+            /** @description Among automatic promotions, lower joins first (then by code). Written with `automatic`, or when not 100. */
+            priority?: number;
             /** @description Uses left: the least of what the total cap, a campaign code's `uses_per_code` and the budget leave (a budget counted in uses at the discount's full size: a fixed amount or its `max`, rounded down with `refuse` and up with `partial`; a discount of no fixed size counts only once nothing is left). Only when one of them bounds it. */
             remaining?: number;
             /** @description What is left of the budget (never below zero); only when the code has one. */
@@ -872,6 +967,8 @@ export interface components {
             applies_to?: components["schemas"]["AppliesTo"];
             /** @description The customers the code is assigned to, sorted, without repeats; left out for a public code. */
             audience?: components["schemas"]["CustomerId"][];
+            /** @description An automatic promotion: it joins a basket without being typed, when a request says `"automatic": true` (see `GET /v1/automatic`). Written only when true. */
+            automatic?: boolean;
             code: components["schemas"]["Code"];
             /** @description The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application. */
             combines_with?: components["schemas"]["CodeClass"][];
@@ -881,6 +978,8 @@ export interface components {
             limits?: components["schemas"]["UsageLimits"];
             /** @description The smallest eligible subtotal the code applies to. */
             minimum?: components["schemas"]["Money"];
+            /** @description Among automatic promotions, lower joins first (then by code). Written with `automatic`, or when not 100. */
+            priority?: number;
             /** @description The first moment the code is valid (inclusive). */
             starts_at?: components["schemas"]["Timestamp"];
         };
@@ -890,6 +989,11 @@ export interface components {
             active?: boolean;
             applies_to?: components["schemas"]["AppliesToInput"];
             audience?: components["schemas"]["CustomerIdInput"][];
+            /**
+             * @description An automatic promotion: it joins a basket without being typed (requests with `"automatic": true`).
+             * @default false
+             */
+            automatic?: boolean;
             code: components["schemas"]["CodeInput"];
             /** @description The classes of code this code may share a basket with; default none. Two codes combine only when each lists the other's class. */
             combines_with?: components["schemas"]["CodeClass"][];
@@ -897,12 +1001,19 @@ export interface components {
             ends_at?: components["schemas"]["TimestampInput"];
             limits?: components["schemas"]["UsageLimitsInput"];
             minimum?: components["schemas"]["MoneyInput"];
+            /**
+             * @description Among automatic promotions, lower joins first (then by code).
+             * @default 100
+             */
+            priority?: number;
             starts_at?: components["schemas"]["TimestampInput"];
         };
         /** @description The body of `POST /demo/cancel`: releases the checkout attempt's hold or capture (`demo-<attempt>`). With `codes` in place of `code`: every code of the stack is released. */
         DemoCancelRequest: {
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Give back the automatic promotions with a use under the key too (beside `code` or `codes`, or alone). */
+            automatic?: boolean;
             code: components["schemas"]["CodeInput"];
             codes?: never;
             /** @description Why, for the record: at most 200 characters, no control characters. */
@@ -910,9 +1021,21 @@ export interface components {
         } | {
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Give back the automatic promotions with a use under the key too (beside `code` or `codes`, or alone). */
+            automatic?: boolean;
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
             codes: components["schemas"]["CodeInput"][];
+            /** @description Why, for the record: at most 200 characters, no control characters. */
+            reason?: string;
+        } | {
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
+            attempt: string;
+            /** @description Give back the automatic promotions with a use under the key too (beside `code` or `codes`, or alone). */
+            automatic: boolean;
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
             /** @description Why, for the record: at most 200 characters, no control characters. */
             reason?: string;
         };
@@ -920,6 +1043,8 @@ export interface components {
         DemoHoldRequest: {
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -936,6 +1061,8 @@ export interface components {
         } | {
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
@@ -953,6 +1080,27 @@ export interface components {
         } | {
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
+            basket?: never;
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            lines?: never;
+            shipping?: never;
+            /** @description A basket known only by its total (shipping, if any, inside it). */
+            total: components["schemas"]["MoneyInput"];
+            /**
+             * @description How long the hold counts, in seconds.
+             * @default 900
+             */
+            ttl_seconds?: number;
+        } | {
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
+            attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -970,6 +1118,8 @@ export interface components {
         } | {
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
@@ -988,6 +1138,28 @@ export interface components {
         } | {
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
+            basket?: never;
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            /** @description Every amount in one currency. */
+            lines: components["schemas"]["Line"][];
+            /** @description With `lines` only. */
+            shipping?: components["schemas"]["MoneyInput"];
+            total?: never;
+            /**
+             * @description How long the hold counts, in seconds.
+             * @default 900
+             */
+            ttl_seconds?: number;
+        } | {
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
+            attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket: components["schemas"]["Basket"];
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -1003,10 +1175,30 @@ export interface components {
         } | {
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket: components["schemas"]["Basket"];
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
             codes: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            lines?: never;
+            shipping?: never;
+            total?: never;
+            /**
+             * @description How long the hold counts, in seconds.
+             * @default 900
+             */
+            ttl_seconds?: number;
+        } | {
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
+            attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
+            basket: components["schemas"]["Basket"];
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
             lines?: never;
             shipping?: never;
@@ -1021,6 +1213,8 @@ export interface components {
         DemoPayRequest: {
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -1034,6 +1228,8 @@ export interface components {
         } | {
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
@@ -1048,6 +1244,24 @@ export interface components {
         } | {
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
+            basket?: never;
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            lines?: never;
+            /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (any part changed is `quote_changed` for that part, and nothing is captured). */
+            quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
+            shipping?: never;
+            /** @description A basket known only by its total (shipping, if any, inside it). */
+            total: components["schemas"]["MoneyInput"];
+        } | {
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
+            attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -1062,6 +1276,8 @@ export interface components {
         } | {
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
@@ -1077,6 +1293,25 @@ export interface components {
         } | {
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
+            basket?: never;
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            /** @description Every amount in one currency. */
+            lines: components["schemas"]["Line"][];
+            /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (any part changed is `quote_changed` for that part, and nothing is captured). */
+            quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
+            /** @description With `lines` only. */
+            shipping?: components["schemas"]["MoneyInput"];
+            total?: never;
+        } | {
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
+            attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket: components["schemas"]["Basket"];
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -1089,10 +1324,27 @@ export interface components {
         } | {
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
             attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket: components["schemas"]["Basket"];
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
             codes: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            lines?: never;
+            /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (any part changed is `quote_changed` for that part, and nothing is captured). */
+            quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
+            shipping?: never;
+            total?: never;
+        } | {
+            /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
+            attempt: string;
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
+            basket: components["schemas"]["Basket"];
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
             lines?: never;
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (any part changed is `quote_changed` for that part, and nothing is captured). */
@@ -1199,6 +1451,8 @@ export interface components {
         };
         /** @description The body of `POST /v1/holds`: a quote's body and `ttl_seconds`. */
         HoldRequest: {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -1213,6 +1467,8 @@ export interface components {
              */
             ttl_seconds?: number;
         } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
@@ -1228,6 +1484,25 @@ export interface components {
              */
             ttl_seconds?: number;
         } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
+            basket?: never;
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            lines?: never;
+            shipping?: never;
+            /** @description A basket known only by its total (shipping, if any, inside it). */
+            total: components["schemas"]["MoneyInput"];
+            /**
+             * @description How long the hold counts, in seconds.
+             * @default 900
+             */
+            ttl_seconds?: number;
+        } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -1243,6 +1518,8 @@ export interface components {
              */
             ttl_seconds?: number;
         } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
@@ -1259,6 +1536,26 @@ export interface components {
              */
             ttl_seconds?: number;
         } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
+            basket?: never;
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            /** @description Every amount in one currency. */
+            lines: components["schemas"]["Line"][];
+            /** @description With `lines` only. */
+            shipping?: components["schemas"]["MoneyInput"];
+            total?: never;
+            /**
+             * @description How long the hold counts, in seconds.
+             * @default 900
+             */
+            ttl_seconds?: number;
+        } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket: components["schemas"]["Basket"];
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -1272,10 +1569,28 @@ export interface components {
              */
             ttl_seconds?: number;
         } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket: components["schemas"]["Basket"];
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            lines?: never;
+            shipping?: never;
+            total?: never;
+            /**
+             * @description How long the hold counts, in seconds.
+             * @default 900
+             */
+            ttl_seconds?: number;
+        } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
+            basket: components["schemas"]["Basket"];
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
             lines?: never;
             shipping?: never;
@@ -1442,6 +1757,8 @@ export interface components {
             applies_to?: components["schemas"]["AppliesTo"];
             /** @description Whether the code is assigned to named customers (who they are is not public). */
             assigned: boolean;
+            /** @description An automatic promotion: it joins a basket without being typed, when a request says `"automatic": true` (see `GET /v1/automatic`). Written only when true. */
+            automatic?: boolean;
             /** @description For a campaign's code: the campaign it belongs to (its definition is the campaign's, with `code` the code). */
             campaign?: components["schemas"]["Code"];
             code: components["schemas"]["Code"];
@@ -1453,6 +1770,8 @@ export interface components {
             limits?: components["schemas"]["UsageLimits"];
             /** @description The smallest eligible subtotal the code applies to. */
             minimum?: components["schemas"]["Money"];
+            /** @description Among automatic promotions, lower joins first (then by code). Written with `automatic`, or when not 100. */
+            priority?: number;
             /** @description Uses left: the least of what the total cap, a campaign code's `uses_per_code` and the budget leave (a budget counted in uses at the discount's full size: a fixed amount or its `max`, rounded down with `refuse` and up with `partial`; a discount of no fixed size counts only once nothing is left). Only when one of them bounds it. */
             remaining?: number;
             /** @description What is left of the budget (never below zero); only when the code has one. */
@@ -1460,6 +1779,33 @@ export interface components {
             /** @description The first moment the code is valid (inclusive). */
             starts_at?: components["schemas"]["Timestamp"];
             usage: components["schemas"]["CodeUsage"];
+            /** @description For a campaign's code: how often the code itself may be used. */
+            uses_per_code?: number;
+        };
+        /** @description A code's definition as anyone may see it: without the audience's customers (`assigned` says whether it has any). */
+        PublicDefinition: {
+            /** @description The kill switch: an inactive code is refused with `inactive`. */
+            active: boolean;
+            applies_to?: components["schemas"]["AppliesTo"];
+            /** @description Whether the code is assigned to named customers (who they are is not public). */
+            assigned: boolean;
+            /** @description An automatic promotion: it joins a basket without being typed, when a request says `"automatic": true` (see `GET /v1/automatic`). Written only when true. */
+            automatic?: boolean;
+            /** @description For a campaign's code: the campaign it belongs to (its definition is the campaign's, with `code` the code). */
+            campaign?: components["schemas"]["Code"];
+            code: components["schemas"]["Code"];
+            /** @description The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application. */
+            combines_with?: components["schemas"]["CodeClass"][];
+            discount: components["schemas"]["Discount"];
+            /** @description The first moment the code is no longer valid (exclusive). */
+            ends_at?: components["schemas"]["Timestamp"];
+            limits?: components["schemas"]["UsageLimits"];
+            /** @description The smallest eligible subtotal the code applies to. */
+            minimum?: components["schemas"]["Money"];
+            /** @description Among automatic promotions, lower joins first (then by code). Written with `automatic`, or when not 100. */
+            priority?: number;
+            /** @description The first moment the code is valid (inclusive). */
+            starts_at?: components["schemas"]["Timestamp"];
             /** @description For a campaign's code: how often the code itself may be used. */
             uses_per_code?: number;
         };
@@ -1489,6 +1835,8 @@ export interface components {
         };
         /** @description The body of `POST /v1/quotes`: a code (or several: `codes`, in place of `code`) and a basket, inline (`total`, or `lines` and `shipping`) or nested as `basket`; `customer` needs a server's token. Unknown fields are refused; `code` and `codes` together are bad input. */
         QuoteRequest: {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -1498,6 +1846,8 @@ export interface components {
             /** @description A basket known only by its total (shipping, if any, inside it). */
             total: components["schemas"]["MoneyInput"];
         } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code?: never;
             /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
@@ -1508,6 +1858,20 @@ export interface components {
             /** @description A basket known only by its total (shipping, if any, inside it). */
             total: components["schemas"]["MoneyInput"];
         } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
+            basket?: never;
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            lines?: never;
+            shipping?: never;
+            /** @description A basket known only by its total (shipping, if any, inside it). */
+            total: components["schemas"]["MoneyInput"];
+        } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -1518,6 +1882,8 @@ export interface components {
             shipping?: components["schemas"]["MoneyInput"];
             total?: never;
         } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket?: never;
             code?: never;
             /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
@@ -1529,6 +1895,21 @@ export interface components {
             shipping?: components["schemas"]["MoneyInput"];
             total?: never;
         } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
+            basket?: never;
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
+            codes?: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            /** @description Every amount in one currency. */
+            lines: components["schemas"]["Line"][];
+            /** @description With `lines` only. */
+            shipping?: components["schemas"]["MoneyInput"];
+            total?: never;
+        } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket: components["schemas"]["Basket"];
             code: components["schemas"]["CodeInput"];
             codes?: never;
@@ -1537,10 +1918,23 @@ export interface components {
             shipping?: never;
             total?: never;
         } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic?: boolean;
             basket: components["schemas"]["Basket"];
             code?: never;
             /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
             codes: components["schemas"]["CodeInput"][];
+            customer?: components["schemas"]["CustomerIdInput"];
+            lines?: never;
+            shipping?: never;
+            total?: never;
+        } | {
+            /** @description Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's. */
+            automatic: boolean;
+            basket: components["schemas"]["Basket"];
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
+            codes?: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
             lines?: never;
             shipping?: never;
@@ -1650,15 +2044,28 @@ export interface components {
         RejectionCode: "inactive" | "customer_required" | "not_assigned" | "not_started" | "expired" | "exhausted" | "customer_limit_reached" | "currency_mismatch" | "no_eligible_items" | "budget_exhausted" | "below_minimum" | "not_combinable" | "quote_changed";
         /** @description The body of `POST /v1/releases`: the hold or capture to give back, by its idempotency key. */
         ReleaseRequest: {
+            /** @description Give back the automatic promotions with a use under the key too (beside `code` or `codes`, or alone). */
+            automatic?: boolean;
             code: components["schemas"]["CodeInput"];
             codes?: never;
             key: components["schemas"]["IdempotencyKey"];
             /** @description Why, for the record: at most 200 characters, no control characters. */
             reason?: string;
         } | {
+            /** @description Give back the automatic promotions with a use under the key too (beside `code` or `codes`, or alone). */
+            automatic?: boolean;
             code?: never;
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes: components["schemas"]["CodeInput"][];
+            key: components["schemas"]["IdempotencyKey"];
+            /** @description Why, for the record: at most 200 characters, no control characters. */
+            reason?: string;
+        } | {
+            /** @description Give back the automatic promotions with a use under the key too (beside `code` or `codes`, or alone). */
+            automatic: boolean;
+            code?: components["schemas"]["CodeInput"];
+            /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
+            codes?: components["schemas"]["CodeInput"][];
             key: components["schemas"]["IdempotencyKey"];
             /** @description Why, for the record: at most 200 characters, no control characters. */
             reason?: string;
@@ -1681,15 +2088,28 @@ export interface components {
          * @enum {string}
          */
         ReservationState: "held" | "captured" | "released" | "expired";
+        /** @description An automatic promotion that did not join: the first rule that kept it out (`not_combinable` when it does not combine with a code taken before it, or would leave one refused), and a sentence for the buyer. */
+        Skipped: {
+            code: components["schemas"]["Code"];
+            detail: string;
+            rejection: components["schemas"]["RejectionCode"];
+        };
         /** @description A product's stock-keeping unit: 1 to 64 visible ASCII characters, case-sensitive. */
         Sku: string;
         /** @description A stack's hold (`POST /v1/holds` with `codes`, and `/demo/hold`): one hold per code, each as a single code's answer (its quote is its part, priced on the basket the codes before it left), in the order the codes apply. 201 when any was new, 200 when every one replayed. */
         StackHolds: {
             /** @description Each code's own hold (a code whose use the key had replays it). */
             holds: components["schemas"]["Hold"][];
+            /** @description With `"automatic": true`, the automatic promotions that did not join (see [`StackQuote::skipped`](crate::StackQuote::skipped)); left out when none. */
+            skipped?: components["schemas"]["Skipped"][];
         };
         /** @description One code's part of a stack's quote: its class and what it took off the basket the codes before it left (`lines` and `shipping`: the amounts it applied to, and its own split of its discount). */
         StackPart: {
+            /**
+             * @description Only for an automatic promotion (not typed).
+             * @constant
+             */
+            automatic?: true;
             /**
              * @description Only when a budget that takes a partial discount clipped it to what was left.
              * @constant
@@ -1713,12 +2133,16 @@ export interface components {
             payable: components["schemas"]["Money"];
             quoted_at: components["schemas"]["Timestamp"];
             shipping?: components["schemas"]["QuoteShipping"];
+            /** @description With `"automatic": true`: the automatic promotions that did not join, by priority then code; left out when none. */
+            skipped?: components["schemas"]["Skipped"][];
             total: components["schemas"]["Money"];
         };
         /** @description A stack's capture (`POST /v1/captures` with `codes`, and `/demo/pay`): one receipt per code, each as a single code's answer, in the order the codes apply. */
         StackReceipts: {
             /** @description Each code's own receipt (a code whose use the key had replays it). */
             receipts: components["schemas"]["Receipt"][];
+            /** @description With `"automatic": true`, the automatic promotions that did not join; left out when none. */
+            skipped?: components["schemas"]["Skipped"][];
         };
         /** @description One code of a refused stack: the code, the rule that refused it, the code listed before it that it cannot combine with (`not_combinable`), and the buyer's sentence. */
         StackRefusal: {
@@ -2567,6 +2991,162 @@ export interface operations {
             /** @description The code's SQLite store failed. Nothing was recorded. */
             503: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAutomatic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active automatic promotions. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "Cache-Control": components["headers"]["CacheControlLookup"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Promocodes-Cache": components["headers"]["PromocodesCache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutomaticPromotions"];
+                };
+            };
+            /** @description This address has spent the public routes' rate limit (60 requests per 10 s by default); requests with a valid token are not counted. */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A secret or binding the route needs is missing, or a runtime error. */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The code's SQLite store failed. Nothing was recorded. */
+            503: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    optionsAutomatic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content. */
+            204: {
+                headers: {
+                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
+                    /** @description With an allowed origin. */
+                    "Access-Control-Allow-Methods"?: "GET, HEAD";
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
+                    /** @description The methods a browser may use. */
+                    Allow: "GET, HEAD";
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A runtime error. */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    headAutomatic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active automatic promotions. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "Cache-Control": components["headers"]["CacheControlLookup"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Promocodes-Cache": components["headers"]["PromocodesCache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutomaticPromotions"];
+                };
+            };
+            /** @description This address has spent the public routes' rate limit (60 requests per 10 s by default); requests with a valid token are not counted. */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A secret or binding the route needs is missing, or a runtime error. */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The code's SQLite store failed. Nothing was recorded. */
+            503: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {

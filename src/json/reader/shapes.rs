@@ -336,7 +336,7 @@ impl<'a> Json<'a> {
         const SHAPE: Shape = Shape {
             expecting: "struct DefinitionRepr",
             names: &PromoCode::FIELDS,
-            defaults: 0b11_1111_1010,
+            defaults: 0b1111_1111_1010,
         };
         #[derive(Default)]
         struct S {
@@ -350,6 +350,8 @@ impl<'a> Json<'a> {
             minimum: Option<Money>,
             audience: Option<Vec<CustomerId>>,
             combines_with: Option<Vec<String>>,
+            automatic: Option<bool>,
+            priority: Option<u64>,
         }
         impl Slots for S {
             fn read(&mut self, json: &mut Json<'_>, field: usize) -> Read<()> {
@@ -363,7 +365,9 @@ impl<'a> Json<'a> {
                     6 => self.ends_at = json.option(Json::timestamp)?,
                     7 => self.minimum = json.option(Json::money)?,
                     8 => self.audience = json.option(|json| json.list(Json::customer))?,
-                    _ => self.combines_with = json.option(|json| json.list(|json| json.str_value("a string")))?,
+                    9 => self.combines_with = json.option(|json| json.list(|json| json.str_value("a string")))?,
+                    10 => self.automatic = json.option(Json::boolean)?,
+                    _ => self.priority = json.option(Json::unsigned)?,
                 }
                 Ok(())
             }
@@ -380,6 +384,8 @@ impl<'a> Json<'a> {
                 minimum: s.minimum,
                 audience: s.audience,
                 combines_with: s.combines_with,
+                automatic: s.automatic,
+                priority: s.priority,
             };
             Ok(repr.finish())
         })

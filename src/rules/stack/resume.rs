@@ -4,6 +4,7 @@
 use super::{Stack, StackPart, StackQuote, StackRefusal, StackRejected};
 use crate::rules::basket::Basket;
 use crate::rules::counts::UsageCounts;
+use crate::rules::definition::PromoCode;
 use crate::rules::quote::Quote;
 use crate::rules::rejection::PromoCodeRejected;
 use crate::values::{Code, CustomerId, Money, Timestamp};
@@ -59,6 +60,10 @@ impl Stack {
     /// assert_eq!(parts, ["MUGS 5.00", "SAVE10 6.65"]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// A stack [with automatic promotions](Stack::with_automatic) takes
+    /// each one with a use under the key as it is too, and decides the
+    /// others afresh; [`replay`](Stack::replay) decides none afresh.
     pub fn resume(
         &self,
         customer: Option<&CustomerId>,
@@ -67,30 +72,44 @@ impl Stack {
         basket: &Basket,
         now: Timestamp,
     ) -> Result<StackQuote, StackResumeError> {
+        self.resume_or_replay(false, customer, usage, recorded, basket, now)
+    }
+
+    /// [`resume`](Stack::resume) of `codes` as typed codes (listed in that
+    /// order): what every quote of a stack comes to, once its automatic
+    /// promotions are decided. Over references, so that deciding them
+    /// clones no definition.
+    pub(super) fn price(
+        codes: &[&PromoCode],
+        customer: Option<&CustomerId>,
+        usage: &[UsageCounts],
+        recorded: &[Option<Quote>],
+        basket: &Basket,
+        now: Timestamp,
+    ) -> Result<StackQuote, StackResumeError> {
         let mut refusals: Vec<StackRefusal> = Vec::new();
-        let mut parts: Vec<StackPart> = Vec::with_capacity(self.codes.len());
+        let mut parts: Vec<StackPart> = Vec::with_capacity(codes.len());
         // The basket as the codes applied so far left it.
         let mut left = basket.clone();
         // The campaign and discount of each code priced so far that counts under a campaign (a
         // recorded code's use is in the counts the store reported already).
         let mut shared: Vec<(&Code, Money)> = Vec::new();
         // By class in the order of application, and within a class as listed.
-        for (i, promo) in self.application_order().into_iter().map(|i| (i, &self.codes[i])) {
+        for (i, promo) in super::order_of(codes).into_iter().map(|i| (i, codes[i])) {
             if let Some(Some(record)) = recorded.get(i) {
                 // Recorded under the key: its part as it was, on the basket it was recorded for.
                 if record.code() != promo.code() || !record.is_for(&left) {
                     // Every code recorded, in another order (an edit moved a code to another
                     // class since): the records as they chain.
-                    return self
-                        .chained(recorded, basket, now)
-                        .ok_or_else(|| StackResumeError::KeyReused {
-                            code: promo.code().clone(),
-                        });
+                    return Stack::chained(codes, recorded, basket, now).ok_or_else(|| StackResumeError::KeyReused {
+                        code: promo.code().clone(),
+                    });
                 }
                 left.take_off(record);
                 parts.push(StackPart {
                     class: promo.class(),
                     quote: record.clone(),
+                    automatic: false,
                 });
                 continue;
             }
@@ -102,7 +121,7 @@ impl Stack {
                     usage = usage.after_campaign_use(customer.is_some(), off);
                 }
             }
-            let conflict = self.codes[..i].iter().find(|earlier| !earlier.combines(promo));
+            let conflict = codes[..i].iter().copied().find(|earlier| !earlier.combines(promo));
             match (promo.quote(customer, usage, &left, now), conflict) {
                 (Err(refused), _) => refusals.push(StackRefusal::new(refused)),
                 (Ok(_), Some(other)) => refusals.push(StackRefusal {
@@ -117,6 +136,7 @@ impl Stack {
                     parts.push(StackPart {
                         class: promo.class(),
                         quote,
+                        automatic: false,
                     });
                 }
             }
@@ -130,7 +150,12 @@ impl Stack {
     /// A stack whose every code is recorded, as its records chain: each for
     /// the basket the ones before it left, starting from `basket`, in the
     /// first such order (none when no order chains).
-    fn chained(&self, recorded: &[Option<Quote>], basket: &Basket, now: Timestamp) -> Option<StackQuote> {
+    fn chained(
+        codes: &[&PromoCode],
+        recorded: &[Option<Quote>],
+        basket: &Basket,
+        now: Timestamp,
+    ) -> Option<StackQuote> {
         fn chain(records: &[&Quote], left: &Basket, order: &mut Vec<usize>) -> Option<Basket> {
             if order.len() == records.len() {
                 return Some(left.clone());
@@ -149,8 +174,7 @@ impl Stack {
             }
             None
         }
-        let records: Vec<&Quote> = self
-            .codes
+        let records: Vec<&Quote> = codes
             .iter()
             .enumerate()
             .map(|(i, promo)| recorded.get(i)?.as_ref().filter(|q| q.code() == promo.code()))
@@ -160,8 +184,9 @@ impl Stack {
         let parts = order
             .into_iter()
             .map(|i| StackPart {
-                class: self.codes[i].class(),
+                class: codes[i].class(),
                 quote: records[i].clone(),
+                automatic: false,
             })
             .collect();
         Some(StackQuote::of(basket, &left, parts, now))

@@ -10,7 +10,7 @@ use promocodes::{Code, CustomerId, Hold, IdempotencyKey, Quote, Receipt, Stack, 
 use serde::de::DeserializeOwned;
 use worker::{Env, Request, Response};
 
-use super::{limit_public, routing, Answer};
+use super::{automatic, limit_public, routing, Answer};
 use crate::clients::{self, require_known, to_ledger_logged};
 use crate::http::{idempotency_key, is_trusted, read_body};
 use crate::limits::{BASKET_BODY_LIMIT, DEFAULT_BODY_LIMIT};
@@ -37,15 +37,20 @@ pub async fn quote(req: &Request, env: &Env) -> Answer {
 }
 
 /// What [`stack_parts`] reads of a stack's codes: the core's [`Stack`] of
-/// their definitions, and for each code as listed its usage and the quote of
-/// the use it has under the request's key, if any.
+/// their definitions, and for each code (the typed ones as listed, then the
+/// automatic promotions offered) its usage and the quote of the use it has
+/// under the request's key, if any.
 pub(crate) struct StackParts {
-    /// The codes' definitions.
+    /// The codes' definitions (with the automatic promotions offered, if asked).
     pub stack: Stack,
+    /// Each code, in the order of `usage` and `recorded`: the typed ones, then the automatic ones.
+    pub codes: Vec<Code>,
     /// Each code's usage (for the request's customer).
     pub usage: Vec<UsageCounts>,
     /// Each code's use under the key (held or captured), which a retry takes as it is.
     pub recorded: Vec<Option<Quote>>,
+    /// Whether any code's use under the key is a capture (not a hold).
+    pub captured: bool,
 }
 
 /// Each code's whole definition and usage (for the request's customer) from
@@ -64,6 +69,21 @@ pub(crate) async fn stack_parts(
     key: Option<&IdempotencyKey>,
     payment: bool,
 ) -> std::result::Result<StackParts, Answer> {
+    stack_parts_with(env, codes, None, customer, key, payment).await
+}
+
+/// [`stack_parts`], with the `automatic` promotions offered beside the typed
+/// `codes` when asked ([`Stack::with_automatic`]): each read from its object
+/// at once; one its object no longer has (archived), or no longer has as an
+/// active automatic promotion, is left out unless it has a use under the key.
+pub(crate) async fn stack_parts_with(
+    env: &Env,
+    codes: &[Code],
+    automatic: Option<&[Code]>,
+    customer: Option<&CustomerId>,
+    key: Option<&IdempotencyKey>,
+    payment: bool,
+) -> std::result::Result<StackParts, Answer> {
     let asked = StackPartCall {
         customer: customer.cloned(),
         key: key.cloned(),
@@ -71,8 +91,13 @@ pub(crate) async fn stack_parts(
     };
     let asked = serde_json::to_string(&asked).map_err(|e| Err(Problem::Internal(e.to_string())))?;
     let mut promos = Vec::with_capacity(codes.len());
-    let mut usage = Vec::with_capacity(codes.len());
-    let mut recorded = Vec::with_capacity(codes.len());
+    let mut parts = StackParts {
+        stack: Stack::with_automatic(Vec::new(), Vec::new()).map_err(|e| Err(e.into()))?,
+        codes: codes.to_vec(),
+        usage: Vec::with_capacity(codes.len()),
+        recorded: Vec::with_capacity(codes.len()),
+        captured: false,
+    };
     for code in codes {
         require_known(env, code).await.map_err(Err)?;
         let mut response = clients::call(env, code, Call::StackPart, Some(asked.clone()))
@@ -81,29 +106,68 @@ pub(crate) async fn stack_parts(
         if response.status_code() != 200 {
             return Err(Ok(response));
         }
-        let text = response.text().await.map_err(|e| Err(e.into()))?;
-        let internal =
-            |err: &dyn std::fmt::Display| Err(Problem::Internal(format!("the object of {code} answered: {err}")));
-        // Its definition as its object wrote it: a campaign's code names its campaign, so that its
-        // own cap counts.
-        let part: StackPartAnswer = serde_json::from_str(&text).map_err(|err| internal(&err))?;
+        let part = read_part(code, &mut response).await.map_err(Err)?;
         promos.push(part.definition);
-        usage.push(part.usage);
-        recorded.push(part.recorded);
+        parts.usage.push(part.usage);
+        parts.recorded.push(part.recorded);
+        parts.captured |= part.captured;
     }
-    let stack = Stack::new(promos).map_err(|e| Err(e.into()))?;
-    Ok(StackParts { stack, usage, recorded })
+    let Some(automatic) = automatic else {
+        parts.stack = Stack::new(promos).map_err(|e| Err(e.into()))?;
+        return Ok(parts);
+    };
+    let offered: Vec<&Code> = automatic.iter().filter(|code| !codes.contains(code)).collect();
+    let reads = offered.iter().map(|code| async {
+        let request = Call::StackPart.request(code, &[], Some(asked.clone()), &[])?;
+        // An automatic promotion is a plain code (a campaign cannot be automatic): its own object.
+        let mut response = clients::to_object(env, code.as_str(), request).await?;
+        if response.status_code() != 200 {
+            return Ok(None);
+        }
+        read_part(code, &mut response).await.map(Some)
+    });
+    let mut automatic_promos = Vec::with_capacity(offered.len());
+    for (code, read) in offered.iter().zip(futures_util::future::join_all(reads).await) {
+        let Some(part) = read.map_err(Err)? else {
+            continue;
+        };
+        let live = part.definition.is_automatic() && part.definition.active();
+        if !live && part.recorded.is_none() {
+            continue;
+        }
+        automatic_promos.push(part.definition);
+        parts.codes.push((*code).clone());
+        parts.usage.push(part.usage);
+        parts.recorded.push(part.recorded);
+        parts.captured |= part.captured;
+    }
+    parts.stack = Stack::with_automatic(promos, automatic_promos).map_err(|e| Err(e.into()))?;
+    Ok(parts)
 }
 
-/// `POST /v1/quotes` with `"codes": [...]`: each code's whole definition and
-/// usage from its object, then the core's [`Stack`] prices the basket with
-/// them all (nothing is recorded). A refused stack is 422 with `rejections`.
+/// A code object's answer to [`Call::StackPart`].
+async fn read_part(code: &Code, response: &mut Response) -> std::result::Result<StackPartAnswer, Problem> {
+    let text = response.text().await?;
+    // Its definition as its object wrote it: a campaign's code names its campaign, so that its own
+    // cap counts.
+    serde_json::from_str(&text).map_err(|err| Problem::Internal(format!("the object of {code} answered: {err}")))
+}
+
+/// `POST /v1/quotes` with `"codes": [...]` (or `"automatic": true`): each
+/// code's whole definition and usage from its object, then the core's
+/// [`Stack`] prices the basket with them all (nothing is recorded), deciding
+/// which automatic promotions join. A refused stack is 422 with `rejections`.
 pub(crate) async fn stack_quote(env: &Env, body: &str, trusted: bool) -> Answer {
     let req = StackRequest::parse(body)?;
     if req.customer.is_some() && !trusted {
         return Err(Problem::Unauthorized);
     }
-    let StackParts { stack, usage, .. } = match stack_parts(env, &req.codes, req.customer.as_ref(), None, false).await {
+    let offered = match req.automatic {
+        true => Some(automatic::offered(env, false).await?),
+        false => None,
+    };
+    let parts = stack_parts_with(env, &req.codes, offered.as_deref(), req.customer.as_ref(), None, false);
+    let StackParts { stack, usage, .. } = match parts.await {
         Ok(parts) => parts,
         Err(answer) => return answer,
     };
@@ -135,24 +199,34 @@ const STACK_UNDONE: &str = "another code of the stack was refused";
 /// code is written, for a test to kill the process between two codes.
 async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, body: &str, stall: bool) -> Answer {
     let req = StackRequest::parse_for(body, kind)?;
-    let parts = match stack_parts(env, &req.codes, req.customer.as_ref(), Some(key), false).await {
+    let offered = match req.automatic {
+        true => Some(automatic::offered(env, true).await?),
+        false => None,
+    };
+    let customer = req.customer.as_ref();
+    let parts = match stack_parts_with(env, &req.codes, offered.as_deref(), customer, Some(key), false).await {
         Ok(parts) => parts,
         Err(answer) => return answer,
     };
-    // A code with a use under the key is its record as it is; only the others are priced.
-    let quote = parts
-        .stack
-        .resume(
-            req.customer.as_ref(),
-            &parts.usage,
-            &parts.recorded,
-            &req.basket,
-            crate::ledger::now()?,
-        )
-        .map_err(|err| match err {
-            StackResumeError::Rejected(refused) => Problem::StackRefused(refused),
-            _ => Problem::IdempotencyKeyReused(key.clone()),
-        })?;
+    // A code with a use under the key is its record as it is; only the others are priced. A
+    // request tried before (a hold with any use under the key, a capture with a captured one)
+    // replays its automatic promotions and takes no new one; a capture converting holds decides
+    // them afresh, at payment time.
+    let tried = parts.recorded.iter().any(Option::is_some) && (kind == BasketRequestKind::Hold || parts.captured);
+    let now = crate::ledger::now()?;
+    let priced = if tried {
+        parts
+            .stack
+            .replay(customer, &parts.usage, &parts.recorded, &req.basket, now)
+    } else {
+        parts
+            .stack
+            .resume(customer, &parts.usage, &parts.recorded, &req.basket, now)
+    };
+    let quote = priced.map_err(|err| match err {
+        StackResumeError::Rejected(refused) => Problem::StackRefused(refused),
+        _ => Problem::IdempotencyKeyReused(key.clone()),
+    })?;
     // A capture pinned to the stack's quote as shown: any part changed is quote_changed.
     if let Some(changed) = req.quote.as_ref().and_then(|shown| quote.changed_from(shown)) {
         return Err(Problem::StackRefused(changed));
@@ -168,19 +242,20 @@ async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, b
     });
     // The codes whose use under the key came before this request (held or captured): converting
     // or replaying them takes nothing new, so a refusal never gives them back.
-    let had: Vec<Code> = (parts.stack.codes().iter().zip(&parts.recorded))
+    let had: Vec<Code> = (parts.codes.iter().zip(&parts.recorded))
         .filter(|(_, recorded)| recorded.is_some())
-        .map(|(promo, _)| promo.code().clone())
+        .map(|(code, _)| code.clone())
         .collect();
     let created = |taken: bool| if taken { 201 } else { 200 };
+    let skipped = quote.skipped().to_vec();
     if kind == BasketRequestKind::Hold {
         match write_each::<Hold>(env, Call::Hold, key, &had, calls, stall).await? {
-            Ok((holds, taken)) => crate::ledger::json_response(&StackHolds { holds }, created(taken)),
+            Ok((holds, taken)) => crate::ledger::json_response(&StackHolds { holds, skipped }, created(taken)),
             Err(refused) => Ok(refused),
         }
     } else {
         match write_each::<Receipt>(env, Call::Capture, key, &had, calls, stall).await? {
-            Ok((receipts, taken)) => crate::ledger::json_response(&StackReceipts { receipts }, created(taken)),
+            Ok((receipts, taken)) => crate::ledger::json_response(&StackReceipts { receipts, skipped }, created(taken)),
             Err(refused) => Ok(refused),
         }
     }
@@ -246,9 +321,16 @@ fn body_of(call: &impl serde::Serialize) -> std::result::Result<String, Problem>
 /// the others were released.
 async fn stack_release(env: &Env, body: &str) -> Answer {
     let mut fields: serde_json::Map<String, serde_json::Value> = promocodes::from_json(body)?;
-    let listed = fields.remove("codes").unwrap_or_default();
-    let codes: Vec<Code> = promocodes::from_json(&listed.to_string()).map_err(|e| e.at("codes"))?;
-    if codes.is_empty() || codes.len() > Stack::MAX_CODES {
+    let automatic = match fields.remove("automatic") {
+        None => false,
+        Some(flag) => promocodes::from_json::<bool>(&flag.to_string()).map_err(|e| e.at("automatic"))?,
+    };
+    let mut codes: Vec<Code> = match (fields.remove("codes"), fields.remove("code")) {
+        (None, Some(one)) => vec![promocodes::from_json(&one.to_string()).map_err(|e| e.at("code"))?],
+        (None, None) if automatic => Vec::new(),
+        (listed, _) => promocodes::from_json(&listed.unwrap_or_default().to_string()).map_err(|e| e.at("codes"))?,
+    };
+    if (codes.is_empty() && !automatic) || codes.len() > Stack::MAX_CODES {
         let err = promocodes::InputError::TooMany {
             field: "codes",
             count: codes.len(),
@@ -264,12 +346,28 @@ async fn stack_release(env: &Env, body: &str) -> Answer {
         #[serde(flatten)]
         rest: &'a serde_json::Map<String, serde_json::Value>,
     }
+    let stand_in = Code::parse("AUTOMATIC")?;
     let one = ReleaseRequest::from_json(&body_of(&WithCode {
-        code: &codes[0],
+        code: codes.first().unwrap_or(&stand_in),
         rest: &fields,
     })?)?;
     for code in &codes {
         require_known(env, code).await?;
+    }
+    if automatic {
+        // The automatic promotions with a use under the key, as a retry finds them.
+        let offered = automatic::offered(env, true).await?;
+        match stack_parts_with(env, &[], Some(&offered), None, Some(&one.key), false).await {
+            Ok(parts) => {
+                let used = parts.codes.into_iter().zip(parts.recorded).filter(|(_, r)| r.is_some());
+                codes.extend(
+                    used.map(|(code, _)| code)
+                        .filter(|code| !codes.contains(code))
+                        .collect::<Vec<_>>(),
+                );
+            }
+            Err(answer) => return answer,
+        }
     }
     let mut released = Vec::with_capacity(codes.len());
     let mut refused = None;

@@ -1,11 +1,13 @@
 //! The codes: the catalog (`GET /v1/codes`), a code's definition (`PUT`,
 //! `PATCH`, `DELETE`), its public lookup (`GET`), and its history and figures.
+//! Each change of a definition tells the catalog whether the code is an
+//! automatic promotion ([`automatic::note_change`]).
 
 use promocodes::wire::{CodeList, CodeSummary};
 use promocodes::{Code, PromoCode};
 use worker::{Env, Request, Response};
 
-use super::{history, injected_failure, limit_public, page_of, Answer, Query};
+use super::{automatic, history, injected_failure, limit_public, page_of, Answer, Query};
 use crate::catalog::Entry;
 use crate::clients::{self, catalog_change, require_known, to_catalog};
 use crate::edge_cache;
@@ -45,6 +47,7 @@ pub async fn put(req: &Request, env: &Env, code: &str) -> Answer {
         return Ok(response);
     }
     catalog_change(env, crate::catalog::CatalogCall::Commit, &code, false).await?;
+    automatic::note_change(env, &code, Some(&promo)).await?;
     edge_cache::purge(&code).await;
     Ok(response)
 }
@@ -58,7 +61,10 @@ pub async fn patch(req: &Request, env: &Env, code: &str) -> Answer {
     require_known(env, &code).await?;
     let condition = Condition::of(req.headers())?;
     let request = Call::PatchDefinition.request(&code, &[], Some(body), &condition.headers())?;
-    let response = clients::to_ledger(env, &code, request).await?;
+    let (response, promo) = automatic::written(clients::to_ledger(env, &code, request).await?).await?;
+    if let Some(promo) = &promo {
+        automatic::note_change(env, &code, Some(promo)).await?;
+    }
     edge_cache::purge(&code).await;
     Ok(response)
 }
@@ -71,6 +77,7 @@ pub async fn archive(env: &Env, code: &str) -> Answer {
     let response = clients::call(env, &code, Call::ArchiveDefinition, None).await?;
     if response.status_code() == 200 {
         catalog_change(env, crate::catalog::CatalogCall::Commit, &code, true).await?;
+        automatic::note_change(env, &code, None).await?;
     }
     edge_cache::purge(&code).await;
     Ok(response)

@@ -15,6 +15,7 @@ use crate::http::decode;
 use crate::problem::Problem;
 use crate::ratelimit;
 
+pub mod automatic;
 pub mod campaigns;
 pub mod checkout;
 pub mod codes;

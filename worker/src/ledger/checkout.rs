@@ -42,12 +42,17 @@ impl Ledger {
         let at = now()?;
         let usage = store.usage_of(&definition.promo, req.customer.as_ref(), at)?;
         let mut recorded = None;
+        let mut captured = false;
         if let Some(key) = &req.key {
             let mut own = store.reservation(code, key)?;
             if req.payment && own.as_ref().is_some_and(crate::payments::flow::released_hold) {
                 own = store.reservation(code, &crate::payments::flow::paid_after_release(key)?)?;
             }
-            recorded = own.filter(|own| own.counts_at(at)).map(|own| own.quote);
+            let own = own.filter(|own| own.counts_at(at));
+            captured = own
+                .as_ref()
+                .is_some_and(|own| own.state == promocodes::ReservationState::Captured);
+            recorded = own.map(|own| own.quote);
         }
         // An archived code takes no new use; one it has under the key still replays.
         if definition.archived && recorded.is_none() {
@@ -57,6 +62,7 @@ impl Ledger {
             definition: definition.promo.clone(),
             usage,
             recorded,
+            captured,
         };
         json_response(&answer, 200)
     }

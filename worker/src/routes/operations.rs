@@ -21,6 +21,7 @@ impl Handler {
         match self {
             Handler::ListCodes => codes::list_codes(),
             Handler::GetCode => codes::get_code(),
+            Handler::Automatic => codes::automatic(),
             Handler::PutCode => codes::put_code(),
             Handler::PatchCode => codes::patch_code(),
             Handler::ArchiveCode => codes::archive_code(),

@@ -73,6 +73,29 @@ pub(super) fn get_code() -> Operation {
         .header("Access-Control-Expose-Headers", "AccessControlExposeHeaders")
 }
 
+/// `GET /v1/automatic`.
+pub(super) fn automatic() -> Operation {
+    Operation::new("getAutomatic", "public", "The automatic promotions")
+        .describe("Public and rate limited (unless a valid token is sent), with CORS for `ALLOWED_ORIGINS`: the public definitions of the active automatic promotions, for the browser module's `PromoStack`. Served from the edge cache for a few seconds and purged by any change of an automatic definition (`PUT`, `PATCH` or `DELETE` of a code that is or was automatic); live with a token.")
+        .answers::<promocodes::wire::AutomaticPromotions>(200, "The active automatic promotions.")
+        .header("Vary", "Vary")
+        .header("Access-Control-Allow-Origin", "AccessControlAllowOrigin")
+        .header("Access-Control-Expose-Headers", "AccessControlExposeHeaders")
+        .header("Cache-Control", "CacheControlLookup")
+        .header("X-Promocodes-Cache", "PromocodesCache")
+        .problems(429, "This address has spent the public routes' rate limit (60 requests per 10 s by default); requests with a valid token are not counted.", &["too_many_requests"])
+        .header("Retry-After", "RetryAfter")
+        .header("Vary", "Vary")
+        .header("Access-Control-Allow-Origin", "AccessControlAllowOrigin")
+        .header("Access-Control-Expose-Headers", "AccessControlExposeHeaders")
+        .problems(500, "A secret or binding the route needs is missing, or a runtime error.", &["internal", "misconfigured"])
+        .header("Access-Control-Allow-Origin", "AccessControlAllowOrigin")
+        .problems(503, "The code's SQLite store failed. Nothing was recorded.", &["store_unavailable"])
+        .header("Vary", "Vary")
+        .header("Access-Control-Allow-Origin", "AccessControlAllowOrigin")
+        .header("Access-Control-Expose-Headers", "AccessControlExposeHeaders")
+}
+
 /// `PUT /v1/codes/{code}`.
 pub(super) fn put_code() -> Operation {
     Operation::new("putCode", "admin", "Define, replace or restore a code")
