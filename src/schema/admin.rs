@@ -70,10 +70,16 @@ fn public_fields(g: &mut schemars::SchemaGenerator) -> serde_json::Map<String, s
 /// `automatic` as a definition writes it.
 pub(super) const AUTOMATIC: &str = "An automatic promotion: it joins a basket without being typed, when a request says `\"automatic\": true` (see `GET /v1/automatic`). Written only when true.";
 /// `priority` as a definition writes it.
-pub(super) const PRIORITY: &str = "Among automatic promotions, lower joins first (then by code). Written with `automatic`, or when not 100.";
+pub(super) const PRIORITY: &str =
+    "Among automatic promotions, lower joins first (then by code). Written with `automatic`, or when not 100.";
 
 /// An object schema: `description`, the public fields and `more`, `required`.
-fn public_object(g: &mut schemars::SchemaGenerator, description: &str, more: serde_json::Value, required: &[&str]) -> serde_json::Value {
+fn public_object(
+    g: &mut schemars::SchemaGenerator,
+    description: &str,
+    more: serde_json::Value,
+    required: &[&str],
+) -> serde_json::Value {
     let mut properties = public_fields(g);
     if let serde_json::Value::Object(more) = more {
         properties.extend(more);
