@@ -314,10 +314,10 @@ pub use crate::redemption::{
     Released, DEFAULT_ATTEMPTS, DEFAULT_HOLD_TTL_SECONDS, MAX_HOLD_TTL_SECONDS, MAX_REASON_LEN, MIN_HOLD_TTL_SECONDS,
 };
 pub use crate::rules::{
-    AppliesTo, Audience, Basket, BudgetShort, Campaign, CodeClass, CodeClasses, CodePattern, Discount, DiscountKind,
-    Line, PromoCode, PromoCodeBuilder, PromoCodeRejected, PublicDefinition, Quote, QuoteLine, QuoteShipping, Rejection,
-    ShownStack, Stack, StackPart, StackQuote, StackRefusal, StackRejected, StackResumeError, UsageCounts,
-    UsageInCurrency, UsageLimits,
+    AppliesTo, Audience, Basket, BudgetShort, BuyCondition, BuyXGetY, Campaign, CodeClass, CodeClasses, CodePattern,
+    Discount, DiscountKind, GetOff, Line, NextTier, PromoCode, PromoCodeBuilder, PromoCodeRejected, PublicDefinition,
+    Quote, QuoteLine, QuoteShipping, Rejection, Selection, ShownStack, Stack, StackPart, StackQuote, StackRefusal,
+    StackRejected, StackResumeError, Tier, TierBasis, TierFrom, TierReached, UsageCounts, UsageInCurrency, UsageLimits,
 };
 #[cfg(feature = "testing")]
 pub use crate::store::testing;

@@ -15,8 +15,15 @@ use crate::rules::{
     check_categories, check_quantity, AppliesTo, Audience, Basket, BudgetShort, Discount, DiscountKind, Line,
 };
 use crate::rules::{CodeClass, CodeClasses, PromoCode, Quote, QuoteLine, QuoteShipping, UsageCounts, UsageLimits};
+use crate::rules::{NextTier, TierReached};
 use crate::values::Timestamp;
 use crate::values::{parse_decimal, Category, Code, Currency, CustomerId, IdempotencyKey, InputError, Money, Sku};
+
+mod deals;
+
+#[cfg(any(test, all(target_arch = "wasm32", feature = "wasm")))]
+pub(super) use deals::{from_count, FROM_EXPECTING};
+pub(super) use deals::{BuyRepr, GetRepr, TierRepr};
 
 /// `Deserialize` for a value read from a JSON string by its parser.
 macro_rules! from_string {
@@ -213,6 +220,10 @@ struct QuoteRepr {
     budget_clipped: bool,
     #[serde(default)]
     desired: Option<Money>,
+    #[serde(default)]
+    tier: Option<TierReached>,
+    #[serde(default)]
+    next_tier: Option<NextTier>,
 }
 
 impl<'de> Deserialize<'de> for Quote {
@@ -228,6 +239,7 @@ impl<'de> Deserialize<'de> for Quote {
             r.shipping,
             r.note,
             r.desired,
+            (r.tier, r.next_tier),
         )
         .and_then(|quote| match quote.budget_clipped() == r.budget_clipped {
             true => Ok(quote),
@@ -426,6 +438,8 @@ pub(super) enum KindText {
     Percent,
     Fixed,
     FreeShipping,
+    BuyXGetY,
+    Tiered,
 }
 
 /// A discount as read: flat rather than an internally tagged enum, so that
@@ -440,6 +454,18 @@ pub(super) struct DiscountFields {
     pub(super) max: Option<Money>,
     #[serde(default)]
     pub(super) amount: Option<Money>,
+    #[serde(default)]
+    pub(super) buy: Option<BuyRepr>,
+    #[serde(default)]
+    pub(super) get: Option<GetRepr>,
+    #[serde(default)]
+    pub(super) max_applications: Option<u64>,
+    #[serde(default)]
+    pub(super) selection: Option<String>,
+    #[serde(default)]
+    pub(super) by: Option<String>,
+    #[serde(default)]
+    pub(super) tiers: Option<Vec<TierRepr>>,
 }
 
 /// A percent as a JSON string: `"10"`, `"12.5"`.
@@ -504,6 +530,8 @@ impl DiscountFields {
                 }
                 with_max(Discount::free_shipping(), self.max)
             }
+            // Read by `finish` before this.
+            KindText::BuyXGetY | KindText::Tiered => Err((".", "unreachable".to_owned())),
         }
     }
 }
@@ -511,6 +539,22 @@ impl DiscountFields {
 impl DiscountFields {
     /// The discount its fields make, or why not.
     pub(super) fn finish(self) -> Result<Discount, Refused> {
+        let kind = match self.kind {
+            KindText::BuyXGetY => return self.buy_x_get_y(),
+            KindText::Tiered => return self.tiered(),
+            KindText::Percent => "percent",
+            KindText::Fixed => "fixed",
+            KindText::FreeShipping => "free_shipping",
+        };
+        if let Some((field, _)) = self.deal_fields().into_iter().find(|(_, present)| *present) {
+            return Err(Refused::at(
+                field,
+                InputError::Malformed {
+                    path: ".".to_owned(),
+                    message: format!("a {kind} discount has no `{field}`"),
+                },
+            ));
+        }
         // A zero amount is refused as zero only where the kind takes an amount: elsewhere the
         // amount is refused for being there at all, whatever its value.
         let amount_zero = matches!(self.kind, KindText::Fixed) && self.amount.is_some_and(|a| a.is_zero());
@@ -594,6 +638,8 @@ pub(super) struct DefinitionRepr {
     pub(super) audience: Option<Vec<CustomerId>>,
     #[serde(default)]
     pub(super) combines_with: Option<Vec<String>>,
+    #[serde(default)]
+    pub(super) first_order: Option<bool>,
 }
 
 impl DefinitionRepr {
@@ -604,6 +650,7 @@ impl DefinitionRepr {
         };
         let mut builder = PromoCode::builder(self.code, self.discount)
             .active(self.active.unwrap_or(true))
+            .first_order(self.first_order.unwrap_or(false))
             .limits(self.limits.unwrap_or_default())
             .audience(audience);
         if let Some(scope) = self.applies_to {
@@ -668,6 +715,8 @@ struct CampaignRepr {
     #[serde(default)]
     combines_with: Option<Vec<String>>,
     #[serde(default)]
+    first_order: Option<bool>,
+    #[serde(default)]
     uses_per_code: Option<u64>,
 }
 
@@ -697,6 +746,7 @@ impl<'de> Deserialize<'de> for CampaignDraft {
             minimum: repr.minimum,
             audience: repr.audience,
             combines_with: repr.combines_with,
+            first_order: repr.first_order,
         }
         .finish()
         .map_err(Refused::into_serde)?;
@@ -743,6 +793,9 @@ impl Serialize for PercentText {
 
 impl Serialize for Discount {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if matches!(self.kind(), DiscountKind::BuyXGetY | DiscountKind::Tiered) {
+            return deals::serialize_deal(self, serializer);
+        }
         let max = self.max();
         let repr = match (self.kind(), self.as_percent(), self.fixed_amount()) {
             (DiscountKind::Percent, Some(percent), _) => DiscountRepr::Percent {
