@@ -8,12 +8,10 @@ use std::fmt;
 
 use rust_decimal::Decimal;
 use serde::de::{self, Deserializer, Visitor};
-use serde::{Deserialize, Serialize, Serializer};
+use serde::Deserialize;
 
 use super::{invalid, Refused};
-use crate::rules::{
-    check_categories, check_quantity, AppliesTo, Audience, Basket, BudgetShort, Discount, DiscountKind, Line,
-};
+use crate::rules::{check_categories, check_quantity, AppliesTo, Audience, Basket, BudgetShort, Discount, Line};
 use crate::rules::{CodeClass, CodeClasses, PromoCode, Quote, QuoteLine, QuoteShipping, UsageCounts, UsageLimits};
 use crate::rules::{NextTier, TierReached};
 use crate::values::Timestamp;
@@ -762,49 +760,5 @@ impl<'de> Deserialize<'de> for PromoCode {
         DefinitionRepr::deserialize(deserializer)?
             .finish()
             .map_err(Refused::into_serde)
-    }
-}
-
-/// The serialised form of a discount.
-#[derive(Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-enum DiscountRepr<'a> {
-    Percent {
-        percent: PercentText,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        max: Option<&'a Money>,
-    },
-    Fixed {
-        amount: &'a Money,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        max: Option<&'a Money>,
-    },
-    FreeShipping {
-        #[serde(skip_serializing_if = "Option::is_none")]
-        max: Option<&'a Money>,
-    },
-}
-
-impl Serialize for PercentText {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.0.normalize().to_string())
-    }
-}
-
-impl Serialize for Discount {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if matches!(self.kind(), DiscountKind::BuyXGetY | DiscountKind::Tiered) {
-            return deals::serialize_deal(self, serializer);
-        }
-        let max = self.max();
-        let repr = match (self.kind(), self.as_percent(), self.fixed_amount()) {
-            (DiscountKind::Percent, Some(percent), _) => DiscountRepr::Percent {
-                percent: PercentText(percent),
-                max,
-            },
-            (DiscountKind::Fixed, _, Some(amount)) => DiscountRepr::Fixed { amount, max },
-            _ => DiscountRepr::FreeShipping { max },
-        };
-        repr.serialize(serializer)
     }
 }

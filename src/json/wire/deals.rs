@@ -1,5 +1,6 @@
-//! The wire of the two discounts that look at units and tiers: buy X get Y
-//! and tiered, read from their flat fields and finished by the core.
+//! The wire of the two discounts that look at units and tiers, buy X get Y
+//! and tiered, read from their flat fields and finished by the core; and how
+//! every discount is written.
 
 use std::fmt;
 
@@ -8,6 +9,7 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use super::{DiscountFields, PercentText};
 use crate::json::{invalid, Refused};
+use crate::rules::DiscountKind;
 use crate::rules::{AppliesTo, BuyCondition, BuyXGetY, Discount, GetOff, Selection, Tier, TierBasis, TierFrom};
 use crate::values::{InputError, Money};
 
@@ -346,4 +348,48 @@ pub(super) fn serialize_deal<S: Serializer>(discount: &Discount, serializer: S) 
         }
     };
     out.serialize(serializer)
+}
+
+/// The serialised form of a discount.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum DiscountRepr<'a> {
+    Percent {
+        percent: PercentText,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        max: Option<&'a Money>,
+    },
+    Fixed {
+        amount: &'a Money,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        max: Option<&'a Money>,
+    },
+    FreeShipping {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        max: Option<&'a Money>,
+    },
+}
+
+impl Serialize for PercentText {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0.normalize().to_string())
+    }
+}
+
+impl Serialize for Discount {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if matches!(self.kind(), DiscountKind::BuyXGetY | DiscountKind::Tiered) {
+            return serialize_deal(self, serializer);
+        }
+        let max = self.max();
+        let repr = match (self.kind(), self.as_percent(), self.fixed_amount()) {
+            (DiscountKind::Percent, Some(percent), _) => DiscountRepr::Percent {
+                percent: PercentText(percent),
+                max,
+            },
+            (DiscountKind::Fixed, _, Some(amount)) => DiscountRepr::Fixed { amount, max },
+            _ => DiscountRepr::FreeShipping { max },
+        };
+        repr.serialize(serializer)
+    }
 }
