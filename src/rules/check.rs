@@ -369,7 +369,7 @@ impl PromoCode {
         });
         let mut order: Vec<usize> = (0..lines.len()).collect();
         if matches!(self.discount().kind(), DiscountKind::BuyXGetY | DiscountKind::Tiered) {
-            order.sort_by(|&a, &b| lines[a].sku().cmp(lines[b].sku()).then(a.cmp(&b)));
+            deals::sort_by(&mut order, |&a, &b| lines[a].sku() < lines[b].sku());
         }
         let ordered: Vec<i128> = order.iter().map(|&i| weights[i]).collect();
         let mut parts = vec![0; lines.len()];

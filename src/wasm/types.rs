@@ -14,11 +14,33 @@ export type Rfc3339 = string;
 /** An amount in a currency, exact to the currency's minor unit. */
 export interface Money { amount: DecimalString; currency: CurrencyCode; }
 
-/** What a code takes off: a percent, a fixed amount or the shipping, each optionally capped at `max`. */
+/** What a code takes off: a percent, a fixed amount or the shipping, each optionally capped at `max`;
+ * buy X get Y (units given at a percent or an amount off each); or tiers, the highest reached applying. */
 export type Discount =
   | { kind: "percent"; percent: DecimalString; max?: Money | null }
   | { kind: "fixed"; amount: Money; max?: Money | null }
-  | { kind: "free_shipping"; max?: Money | null };
+  | { kind: "free_shipping"; max?: Money | null }
+  | {
+      kind: "buy_x_get_y";
+      /** What each application needs bought: 1 to 1,000 units, or an amount spent on units not given. */
+      buy: { quantity?: number | null; amount?: Money | null; applies_to?: AppliesTo | null };
+      /** What each application gives: 1 to 1,000 units (of the buy's lines by default) at a percent
+       * (100 is free) or an amount off each. */
+      get: { quantity: number; applies_to?: AppliesTo | null; percent?: DecimalString | null; amount?: Money | null };
+      max_applications?: number | null;
+      selection?: "cheapest" | "most_expensive" | null;
+      max?: Money | null;
+    }
+  | {
+      kind: "tiered";
+      /** What the tiers measure over the eligible lines: money (`from` a Money) or units (`from` a count). */
+      by: "subtotal" | "quantity";
+      /** 1 to 10 tiers, `from` strictly increasing; each a percent or a fixed discount. */
+      tiers: { from: TierFrom; discount: Discount }[];
+    };
+
+/** Where a tier starts (or what is missing to reach it): money, or a count of units. */
+export type TierFrom = Money | number;
 
 /** Caps on redemptions (each at least 1, none means unlimited) and on the money given away: a budget
  * above zero in the code's currency, and what a discount that does not fit what is left does
@@ -53,6 +75,8 @@ export interface Definition {
   /** The classes of code it may share a basket with (default none); two codes combine only when each
    * lists the other's class. */
   combines_with?: CodeClass[] | null;
+  /** Only a customer's first order (default false): quotes need `customer` and `customer_orders`. */
+  first_order?: boolean | null;
 }
 
 /** What a code discounts, and when it applies in a stack: product codes (with `applies_to`) first,
@@ -80,6 +104,8 @@ export interface QuoteOptions {
   usage?: UsageCounts | null;
   /** The time to quote at (default: the browser clock). */
   now?: Rfc3339 | null;
+  /** The orders the customer placed before, as the shop's server says (a first-order code needs it). */
+  customer_orders?: number | null;
 }
 
 /** A line of a quote: its amount and its part of the discount. */
@@ -101,6 +127,10 @@ export interface Quote {
   budget_clipped?: true;
   /** ...from this discount. */
   desired?: Money;
+  /** A tiered code's tier reached. */
+  tier?: { index: number; from: TierFrom };
+  /** A tiered code below its top tier: the next tier and what is missing ("spend EUR 20.00 more"). */
+  next_tier?: { index: number; from: TierFrom; missing: TierFrom };
 }
 
 /** Why a code does not apply, in the order the rules are checked (`quote_changed` only answers a pinned capture). */
@@ -112,8 +142,10 @@ export type RejectionCode =
   | "expired"
   | "exhausted"
   | "customer_limit_reached"
+  | "not_first_order"
   | "currency_mismatch"
   | "no_eligible_items"
+  | "not_enough_items"
   | "budget_exhausted"
   | "below_minimum"
   | "not_combinable"
@@ -138,6 +170,7 @@ export interface StackOptions {
   customer?: string | null;
   usage?: UsageCounts[] | null;
   now?: Rfc3339 | null;
+  customer_orders?: number | null;
 }
 
 /** One code's part of a stack's quote: what it took off the basket the codes before it left

@@ -4,6 +4,7 @@
 use super::*;
 
 impl<'a> Json<'a> {
+    #[inline(never)]
     pub(super) fn buy(&mut self) -> Read<BuyRepr> {
         const SHAPE: Shape = Shape {
             expecting: "struct BuyRepr",
@@ -31,6 +32,7 @@ impl<'a> Json<'a> {
         })
     }
 
+    #[inline(never)]
     pub(super) fn get(&mut self) -> Read<GetRepr> {
         const SHAPE: Shape = Shape {
             expecting: "struct GetRepr",
@@ -60,6 +62,7 @@ impl<'a> Json<'a> {
         })
     }
 
+    #[inline(never)]
     pub(super) fn tier(&mut self) -> Read<TierRepr> {
         const SHAPE: Shape = Shape {
             expecting: "struct TierRepr",
@@ -86,6 +89,7 @@ impl<'a> Json<'a> {
     }
 
     /// A tier's `from` (`deserialize_any`): a money object or a whole number.
+    #[inline(never)]
     pub(super) fn tier_from(&mut self) -> Read<TierFrom> {
         let count = |n: i128| from_count(n).map_err(|err| refused(Refused::at("", err)));
         match self.value_start()? {

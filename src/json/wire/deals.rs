@@ -109,13 +109,11 @@ fn strays(kind: &str, fields: &[(&str, bool)]) -> Result<(), Refused> {
 
 /// A core error at `field`, a currency mismatch at its own field.
 fn at(field: &str, err: InputError) -> Refused {
-    match &err {
-        InputError::CurrencyMismatch { field: named, .. } => {
-            let named = named.trim_start_matches("discount.");
-            Refused::at(named, err.clone())
-        }
-        _ => Refused::at(field, err),
-    }
+    let named = match &err {
+        InputError::CurrencyMismatch { field: named, .. } => named.trim_start_matches("discount."),
+        _ => field,
+    };
+    Refused::at(named, err)
 }
 
 impl DiscountFields {
@@ -132,6 +130,7 @@ impl DiscountFields {
     }
 
     /// A buy X get Y discount from its fields, or why not.
+    #[inline(never)]
     pub(super) fn buy_x_get_y(self) -> Result<Discount, Refused> {
         let kind = "buy_x_get_y";
         strays(
@@ -214,6 +213,7 @@ impl DiscountFields {
     }
 
     /// A tiered discount from its fields, or why not.
+    #[inline(never)]
     pub(super) fn tiered(self) -> Result<Discount, Refused> {
         strays(
             "tiered",

@@ -42,6 +42,18 @@ pub(super) enum Short {
     Money(String),
 }
 
+/// Sorts `items` by `less`, stably: an insertion sort (a basket has at most
+/// 500 lines), far less code in the browser module than the library's sorts.
+pub(super) fn sort_by<T>(items: &mut [T], less: impl Fn(&T, &T) -> bool) {
+    for sorted in 1..items.len() {
+        let mut at = sorted;
+        while at > 0 && less(&items[at], &items[at - 1]) {
+            items.swap(at, at - 1);
+            at -= 1;
+        }
+    }
+}
+
 /// `n` items, in words.
 fn items(n: u64) -> String {
     if n == 1 {
@@ -62,11 +74,17 @@ fn from_scope(scope: Option<&AppliesTo>) -> String {
         .map(|c| c.as_str())
         .chain(scope.skus().iter().map(|s| s.as_str()))
         .collect();
-    let shown = match names.len() {
-        0..=3 => names.join(" or "),
-        n => format!("{} or {} more", names[..3].join(", "), n - 3),
-    };
-    format!(" from {shown}")
+    let mut shown = String::from(" from ");
+    for (i, name) in names.iter().take(3).enumerate() {
+        if i > 0 {
+            shown.push_str(" or ");
+        }
+        shown.push_str(name);
+    }
+    if names.len() > 3 {
+        shown.push_str(&format!(" or {} more", names.len() - 3));
+    }
+    shown
 }
 
 struct Plan<'a> {
@@ -77,6 +95,7 @@ struct Plan<'a> {
 impl Plan<'_> {
     /// Whether `n` applications fit when `taken[i]` units of group `i` are
     /// already given and `r` more are to be given.
+    #[inline(never)]
     fn feasible(&self, taken: &[u64], r: u64, n: u64) -> bool {
         let (mut get, mut both, mut buy) = (0_u64, 0_u64, 0_u64);
         for (g, t) in self.groups.iter().zip(taken) {
@@ -104,6 +123,7 @@ impl Plan<'_> {
     /// What the units left to buy are worth once `r` more units are given
     /// (the get-only units first, then the cheapest of both: the least spend
     /// lost), or `None` when `r` units cannot be given.
+    #[inline(never)]
     fn spend_left(&self, taken: &[u64], r: u64) -> Option<i128> {
         let mut rest = r;
         let mut value: i128 = 0;
@@ -119,7 +139,7 @@ impl Plan<'_> {
                 value += g.price * i128::from(left);
             }
         }
-        boths.sort_unstable();
+        sort_by(&mut boths, |a, b| a.0 < b.0);
         for (price, left) in boths {
             let used = left.min(rest);
             value -= price * i128::from(used);
@@ -155,6 +175,7 @@ impl Plan<'_> {
     }
 
     /// What is missing for one application, in words.
+    #[inline(never)]
     fn missing(&self) -> String {
         let deal = self.deal;
         let sum =
@@ -177,7 +198,11 @@ impl Plan<'_> {
                 let left = self.spend_left(&none, y).unwrap_or(0);
                 let short = (amount.minor() - left).max(1);
                 let missing = Money::from_minor(short, amount.currency()).unwrap_or(amount);
-                let on = from_scope(deal.buy_scope()).replacen(" from ", " on ", 1);
+                let on = from_scope(deal.buy_scope());
+                let on = on
+                    .strip_prefix(" from ")
+                    .map(|rest| format!(" on {rest}"))
+                    .unwrap_or_default();
                 format!("spend {missing} more{on}")
             }
         }
@@ -186,6 +211,7 @@ impl Plan<'_> {
 
 impl PromoCode {
     /// The lines a buy-X-get-Y deal may use, as groups.
+    #[inline(never)]
     fn deal_groups<'a>(&self, deal: &'a BuyXGetY, basket: &Basket) -> Plan<'a> {
         let within = |line: &Line, scope: Option<&AppliesTo>| scope.is_none_or(|s| s.includes(line));
         let groups = basket
@@ -212,6 +238,7 @@ impl PromoCode {
     }
 
     /// Whether a buy-X-get-Y code finds any line it may use.
+    #[inline(never)]
     pub(super) fn deal_has_lines(&self, basket: &Basket) -> bool {
         match self.discount().as_buy_x_get_y() {
             Some(deal) => !self.deal_groups(deal, basket).groups.is_empty(),
@@ -238,7 +265,7 @@ impl PromoCode {
                 .then_with(|| lines[a.line].sku().cmp(lines[b.line].sku()))
                 .then(a.line.cmp(&b.line))
         };
-        plan.groups.sort_by(order);
+        sort_by(&mut plan.groups, |a, b| order(a, b).is_lt());
         let mut taken = vec![0_u64; plan.groups.len()];
         let mut r = n * u64::from(deal.get_quantity());
         for i in 0..plan.groups.len() {
@@ -272,6 +299,7 @@ impl PromoCode {
     /// What a buy-X-get-Y deal takes off each line for the units `given`:
     /// a percent of the given units' price, rounded per line, or an amount off
     /// each unit, at most its price.
+    #[inline(never)]
     pub(super) fn given_off(deal: &BuyXGetY, basket: &Basket, given: &Given) -> Vec<i128> {
         basket
             .lines()
@@ -292,6 +320,7 @@ impl PromoCode {
     }
 
     /// The tier `basket` reaches and the next one, or what is missing for the first.
+    #[inline(never)]
     pub(super) fn tier(&self, basket: &Basket, eligible: Money) -> (Option<TierReached>, Option<NextTier>) {
         let Some((by, tiers)) = self.discount().as_tiers() else {
             return (None, None);
@@ -324,6 +353,7 @@ impl PromoCode {
     }
 
     /// Why a tiered code's basket is below its first tier, if it is.
+    #[inline(never)]
     pub(super) fn below_first_tier(&self, next: Option<&NextTier>) -> Option<Short> {
         let next = next.filter(|n| n.index == 0)?;
         Some(match next.missing {
