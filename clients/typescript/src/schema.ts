@@ -689,10 +689,10 @@ export interface components {
          */
         ProblemType: "/problems/not_found" | "/problems/method_not_allowed" | "/problems/unauthorized" | "/problems/payload_too_large" | "/problems/unsupported_media_type" | "/problems/too_many_requests" | "/problems/invalid_request" | "/problems/code_mismatch" | "/problems/missing_idempotency_key" | "/problems/unknown_code" | "/problems/unknown_key" | "/problems/rejected" | "/problems/idempotency_key_reused" | "/problems/conflict" | "/problems/store_unavailable" | "/problems/misconfigured" | "/problems/internal" | "/problems/invalid_signature" | "/problems/invalid_event" | "/problems/precondition_failed" | "/problems/code_exists";
         /**
-         * @description Why a rule refused (the core's `Rejection::code`), checked in this order; `quote_changed` only on a capture pinned to a quote. `budget_exhausted` (nothing left of the budget, or less than the discount when it refuses a short budget) is checked after the basket's currency and lines, before the minimum. `not_combinable` (after `below_minimum`) refuses a code in a basket with several codes when it and a code listed before it do not both list each other's class in `combines_with`.
+         * @description Why a rule refused (the core's `Rejection::code`), checked in this order; `quote_changed` only on a capture pinned to a quote. `budget_exhausted` (nothing left of the budget, or less than the discount when it refuses a short budget) is checked after the basket's currency and lines, before the minimum. `not_combinable` (after `below_minimum`) refuses a code in a basket with several codes when it and a code listed before it do not both list each other's class in `combines_with`. `not_first_order` refuses a first-order code for a customer whose `customer_orders` is above 0; `not_enough_items` (after `no_eligible_items`) a buy X get Y short of one application or a tiered code by quantity below its first tier, its detail saying what is missing.
          * @enum {string}
          */
-        RejectionCode: "inactive" | "customer_required" | "not_assigned" | "not_started" | "expired" | "exhausted" | "customer_limit_reached" | "currency_mismatch" | "no_eligible_items" | "budget_exhausted" | "below_minimum" | "not_combinable" | "quote_changed";
+        RejectionCode: "inactive" | "customer_required" | "not_assigned" | "not_started" | "expired" | "exhausted" | "customer_limit_reached" | "not_first_order" | "currency_mismatch" | "no_eligible_items" | "not_enough_items" | "budget_exhausted" | "below_minimum" | "not_combinable" | "quote_changed";
         /** @description An RFC 9457 problem document (`application/problem+json`). Every error of the API is one; `type` tells which, and fixes `title` and `status`. */
         Problem: {
             type: components["schemas"]["ProblemType"];
@@ -770,10 +770,10 @@ export interface components {
          * @enum {string}
          */
         ReservationState: "held" | "captured" | "released" | "expired";
-        /** @description What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`). */
+        /** @description What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`). Buy X get Y: for each `buy` (units, or money spent on units not given), `get.quantity` units at `get.percent` or `get.amount` off each, at most `max_applications` times, the cheapest (or most expensive) units given; class `product`. Tiered: the highest tier the eligible subtotal (`by: subtotal`) or units (`by: quantity`) reach applies its percent or fixed discount. */
         Discount: {
             /** @enum {string} */
-            kind: "percent" | "fixed" | "free_shipping";
+            kind: "percent" | "fixed" | "free_shipping" | "buy_x_get_y" | "tiered";
         } & ({
             /** @constant */
             kind: "percent";
@@ -789,11 +789,46 @@ export interface components {
             /** @constant */
             kind: "free_shipping";
             max?: components["schemas"]["Money"];
+        } | {
+            /** @constant */
+            kind: "buy_x_get_y";
+            /** @description What each application needs bought: `quantity` units or an `amount` spent, on `applies_to` (every line when left out). */
+            buy: {
+                quantity?: number;
+                amount?: components["schemas"]["Money"];
+                applies_to?: components["schemas"]["AppliesTo"];
+            };
+            /** @description What each application gives: `quantity` units of `applies_to` (the buy's when left out) at `percent` (100 is free) or `amount` off each unit (never above its price). */
+            get: {
+                quantity: number;
+                applies_to?: components["schemas"]["AppliesTo"];
+                /** @description Above 0, at most 100, at most 4 decimal places, written without trailing zeros. */
+                percent?: string;
+                amount?: components["schemas"]["Money"];
+            };
+            /** @description At most this many applications (as many as the basket holds when left out). */
+            max_applications?: number;
+            /**
+             * @default cheapest
+             * @enum {string}
+             */
+            selection: "cheapest" | "most_expensive";
+            max?: components["schemas"]["Money"];
+        } | {
+            /** @constant */
+            kind: "tiered";
+            /** @enum {string} */
+            by: "subtotal" | "quantity";
+            /** @description `from` strictly increasing: money for `by: subtotal`, a count of units for `by: quantity`; each tier's discount a `percent` or `fixed` one. */
+            tiers: {
+                from: components["schemas"]["TierFrom"];
+                discount: components["schemas"]["Discount"];
+            }[];
         });
-        /** @description What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`). */
+        /** @description What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`). Buy X get Y: for each `buy` (units, or money spent on units not given), `get.quantity` units at `get.percent` or `get.amount` off each, at most `max_applications` times, the cheapest (or most expensive) units given; class `product`. Tiered: the highest tier the eligible subtotal (`by: subtotal`) or units (`by: quantity`) reach applies its percent or fixed discount. */
         DiscountInput: {
             /** @enum {string} */
-            kind: "percent" | "fixed" | "free_shipping";
+            kind: "percent" | "fixed" | "free_shipping" | "buy_x_get_y" | "tiered";
         } & ({
             /** @constant */
             kind: "percent";
@@ -809,7 +844,46 @@ export interface components {
             /** @constant */
             kind: "free_shipping";
             max?: components["schemas"]["MoneyInput"];
+        } | {
+            /** @constant */
+            kind: "buy_x_get_y";
+            /** @description What each application needs bought: `quantity` units or an `amount` spent, on `applies_to` (every line when left out). */
+            buy: {
+                quantity?: number;
+                amount?: components["schemas"]["MoneyInput"];
+                applies_to?: components["schemas"]["AppliesToInput"];
+            };
+            /** @description What each application gives: `quantity` units of `applies_to` (the buy's when left out) at `percent` (100 is free) or `amount` off each unit (never above its price). */
+            get: {
+                quantity: number;
+                applies_to?: components["schemas"]["AppliesToInput"];
+                /** @description A decimal string above 0 and at most 100, at most 4 decimal places. */
+                percent?: string;
+                amount?: components["schemas"]["MoneyInput"];
+            };
+            /** @description At most this many applications (as many as the basket holds when left out). */
+            max_applications?: number;
+            /**
+             * @default cheapest
+             * @enum {string}
+             */
+            selection?: "cheapest" | "most_expensive";
+            max?: components["schemas"]["MoneyInput"];
+        } | {
+            /** @constant */
+            kind: "tiered";
+            /** @enum {string} */
+            by: "subtotal" | "quantity";
+            /** @description `from` strictly increasing: money for `by: subtotal`, a count of units for `by: quantity`; each tier's discount a `percent` or `fixed` one. */
+            tiers: {
+                from: components["schemas"]["TierFromInput"];
+                discount: components["schemas"]["DiscountInput"];
+            }[];
         });
+        /** @description Where a tier starts, or what is missing to reach it: money (`by: subtotal`) or a count of units (`by: quantity`). */
+        TierFrom: components["schemas"]["Money"] | number;
+        /** @description Where a tier starts: money (`by: subtotal`) or a count of units, 1 to 1,000,000 (`by: quantity`). */
+        TierFromInput: components["schemas"]["MoneyInput"] | number;
         /** @description The lines a code applies to: a line is eligible when its sku or any of its categories is listed. Lists are sorted and without repeats; an empty one is left out. */
         AppliesTo: {
             skus?: components["schemas"]["Sku"][];
@@ -862,6 +936,11 @@ export interface components {
             audience?: components["schemas"]["CustomerId"][];
             /** @description The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application. */
             combines_with?: components["schemas"]["CodeClass"][];
+            /**
+             * @description A first-order code: only a customer with `customer_orders: 0` may use it (its `limits.per_customer` defaults to 1); left out otherwise.
+             * @constant
+             */
+            first_order?: true;
         };
         /**
          * @description What a code discounts, from its definition: `shipping` for a free-shipping discount, `product` when it has `applies_to`, `order` otherwise. In a basket with several codes, product codes apply first (each to its eligible lines after the product codes before it), then order codes (each to the subtotal after every discount before it), then shipping codes; within a class, in the order listed.
@@ -882,6 +961,11 @@ export interface components {
             audience?: components["schemas"]["CustomerIdInput"][];
             /** @description The classes of code this code may share a basket with; default none. Two codes combine only when each lists the other's class. */
             combines_with?: components["schemas"]["CodeClass"][];
+            /**
+             * @description A first-order code: quotes, holds and captures need `customer` and `customer_orders`, and `customer_orders` above 0 is refused with `not_first_order`; `limits.per_customer` defaults to 1.
+             * @default false
+             */
+            first_order?: boolean;
         };
         /** @description A code as anyone may see it: the definition without the audience's customers, its live usage and, when capped, what remains. */
         PublicCode: {
@@ -910,6 +994,11 @@ export interface components {
             remaining?: number;
             /** @description What is left of the budget (never below zero); only when the code has one. */
             remaining_budget?: components["schemas"]["Money"];
+            /**
+             * @description A first-order code: only a customer with `customer_orders: 0` may use it (its `limits.per_customer` defaults to 1); left out otherwise.
+             * @constant
+             */
+            first_order?: true;
         };
         /** @description A code as the catalog lists it: the public view and whether it is archived. */
         CodeSummary: {
@@ -972,6 +1061,8 @@ export interface components {
             code: components["schemas"]["CodeInput"];
             codes?: never;
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             /** @description A basket known only by its total (shipping, if any, inside it). */
             total: components["schemas"]["MoneyInput"];
             lines?: never;
@@ -982,6 +1073,8 @@ export interface components {
             /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
             codes: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             /** @description A basket known only by its total (shipping, if any, inside it). */
             total: components["schemas"]["MoneyInput"];
             lines?: never;
@@ -991,6 +1084,8 @@ export interface components {
             code: components["schemas"]["CodeInput"];
             codes?: never;
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             total?: never;
             /** @description Every amount in one currency. */
             lines: components["schemas"]["Line"][];
@@ -1002,6 +1097,8 @@ export interface components {
             /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
             codes: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             total?: never;
             /** @description Every amount in one currency. */
             lines: components["schemas"]["Line"][];
@@ -1012,6 +1109,8 @@ export interface components {
             code: components["schemas"]["CodeInput"];
             codes?: never;
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             total?: never;
             lines?: never;
             shipping?: never;
@@ -1021,6 +1120,8 @@ export interface components {
             /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
             codes: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             total?: never;
             lines?: never;
             shipping?: never;
@@ -1031,6 +1132,8 @@ export interface components {
             code: components["schemas"]["CodeInput"];
             codes?: never;
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             /** @description A basket known only by its total (shipping, if any, inside it). */
             total: components["schemas"]["MoneyInput"];
             lines?: never;
@@ -1046,6 +1149,8 @@ export interface components {
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             /** @description A basket known only by its total (shipping, if any, inside it). */
             total: components["schemas"]["MoneyInput"];
             lines?: never;
@@ -1060,6 +1165,8 @@ export interface components {
             code: components["schemas"]["CodeInput"];
             codes?: never;
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             total?: never;
             /** @description Every amount in one currency. */
             lines: components["schemas"]["Line"][];
@@ -1076,6 +1183,8 @@ export interface components {
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             total?: never;
             /** @description Every amount in one currency. */
             lines: components["schemas"]["Line"][];
@@ -1091,6 +1200,8 @@ export interface components {
             code: components["schemas"]["CodeInput"];
             codes?: never;
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             total?: never;
             lines?: never;
             shipping?: never;
@@ -1105,6 +1216,8 @@ export interface components {
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             total?: never;
             lines?: never;
             shipping?: never;
@@ -1120,6 +1233,8 @@ export interface components {
             code: components["schemas"]["CodeInput"];
             codes?: never;
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             /** @description A basket known only by its total (shipping, if any, inside it). */
             total: components["schemas"]["MoneyInput"];
             lines?: never;
@@ -1132,6 +1247,8 @@ export interface components {
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             /** @description A basket known only by its total (shipping, if any, inside it). */
             total: components["schemas"]["MoneyInput"];
             lines?: never;
@@ -1143,6 +1260,8 @@ export interface components {
             code: components["schemas"]["CodeInput"];
             codes?: never;
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             total?: never;
             /** @description Every amount in one currency. */
             lines: components["schemas"]["Line"][];
@@ -1156,6 +1275,8 @@ export interface components {
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             total?: never;
             /** @description Every amount in one currency. */
             lines: components["schemas"]["Line"][];
@@ -1168,6 +1289,8 @@ export interface components {
             code: components["schemas"]["CodeInput"];
             codes?: never;
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             total?: never;
             lines?: never;
             shipping?: never;
@@ -1179,6 +1302,8 @@ export interface components {
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             total?: never;
             lines?: never;
             shipping?: never;
@@ -1411,6 +1536,17 @@ export interface components {
             amount: components["schemas"]["Money"];
             discount: components["schemas"]["Money"];
         };
+        /** @description The tier of a tiered code the quote reached: its position (from 0) and where it starts. */
+        QuoteTier: {
+            index: number;
+            from: components["schemas"]["TierFrom"];
+        };
+        /** @description The tier above the one reached (or the first): where it starts and the money or units still missing ("spend EUR 20.00 more for 15% off"). */
+        QuoteNextTier: {
+            index: number;
+            from: components["schemas"]["TierFrom"];
+            missing: components["schemas"]["TierFrom"];
+        };
         /** @description A priced basket: `discount + payable == total`, exactly. A basket with lines also has each line's part of the discount, and the shipping's. */
         Quote: {
             code: components["schemas"]["Code"];
@@ -1429,6 +1565,10 @@ export interface components {
             budget_clipped?: true;
             /** @description With `budget_clipped`: the discount before the clip. */
             desired?: components["schemas"]["Money"];
+            /** @description A tiered code's tier reached. */
+            tier?: components["schemas"]["QuoteTier"];
+            /** @description A tiered code below its top tier: the next tier and what is missing. */
+            next_tier?: components["schemas"]["QuoteNextTier"];
         };
         /** @description A basket priced with several codes (`POST /v1/quotes` with `codes`): each code's part in the order they applied (product codes, then order codes, then shipping codes; within a class as listed), and the sums. `discount + payable == total` exactly; `lines` and `shipping` carry each line's (and the shipping's) summed discount, never above its amount. */
         StackQuote: {
@@ -1705,6 +1845,11 @@ export interface components {
             audience?: components["schemas"]["CustomerIdInput"][];
             /** @description The classes of code this code may share a basket with; default none. Two codes combine only when each lists the other's class. */
             combines_with?: components["schemas"]["CodeClass"][];
+            /**
+             * @description A first-order code: quotes, holds and captures need `customer` and `customer_orders`, and `customer_orders` above 0 is refused with `not_first_order`; `limits.per_customer` defaults to 1.
+             * @default false
+             */
+            first_order?: boolean;
             /** @default 1 */
             uses_per_code?: number;
         };
@@ -1722,6 +1867,11 @@ export interface components {
             audience?: components["schemas"]["CustomerId"][];
             /** @description The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application. */
             combines_with?: components["schemas"]["CodeClass"][];
+            /**
+             * @description A first-order code: only a customer with `customer_orders: 0` may use it (its `limits.per_customer` defaults to 1); left out otherwise.
+             * @constant
+             */
+            first_order?: true;
         };
         /** @description A campaign with its usage now (every code's: `total`, `held`, `discounted` in its currency), the uses left under its total (`remaining`) and its codes (`count`, and `used`: those with a use that counts). */
         CampaignSummary: {

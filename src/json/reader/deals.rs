@@ -91,12 +91,12 @@ impl<'a> Json<'a> {
     /// A tier's `from` (`deserialize_any`): a money object or a whole number.
     #[inline(never)]
     pub(super) fn tier_from(&mut self) -> Read<TierFrom> {
-        let count = |n: i128| from_count(n).map_err(|err| refused(Refused::at("", err)));
+        let fail = |err| refused(Refused::at("", err));
         match self.value_start()? {
             b'{' => self.money().map(TierFrom::Amount),
             b'-' | b'0'..=b'9' => match self.number_value(FROM_EXPECTING)? {
-                Number::Unsigned(n) => count(i128::from(n)),
-                Number::Signed(n) => count(i128::from(n)),
+                Number::Unsigned(n) => from_count(u32::try_from(n).ok(), || n.to_string()).map_err(fail),
+                Number::Signed(n) => from_count(u32::try_from(n).ok(), || n.to_string()).map_err(fail),
                 float => Err(message(format!("invalid type: {float}, expected {FROM_EXPECTING}"))),
             },
             _ => Err(self.invalid_type(FROM_EXPECTING)),

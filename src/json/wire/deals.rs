@@ -49,15 +49,13 @@ pub(in crate::json) struct TierRepr {
 /// What a tier's `from` is, for a reader's "invalid type" message.
 pub(in crate::json) const FROM_EXPECTING: &str = "a money object or a whole number of units";
 
-/// A tier's `from` read as a JSON integer.
-pub(in crate::json) fn from_count(v: i128) -> Result<TierFrom, InputError> {
-    u32::try_from(v)
-        .map(TierFrom::Quantity)
-        .map_err(|_| InputError::CountOutOfRange {
-            field: "from",
-            count: v.to_string(),
-            max: u64::from(Tier::MAX_QUANTITY),
-        })
+/// A tier's `from` read as a JSON integer: `text` is how it is written.
+pub(in crate::json) fn from_count(v: Option<u32>, text: impl FnOnce() -> String) -> Result<TierFrom, InputError> {
+    v.map(TierFrom::Quantity).ok_or_else(|| InputError::CountOutOfRange {
+        field: "from",
+        count: text(),
+        max: u64::from(Tier::MAX_QUANTITY),
+    })
 }
 
 impl<'de> Deserialize<'de> for TierFrom {
@@ -72,11 +70,11 @@ impl<'de> Deserialize<'de> for TierFrom {
             }
 
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<TierFrom, E> {
-                from_count(i128::from(v)).map_err(|err| invalid("", err))
+                from_count(u32::try_from(v).ok(), || v.to_string()).map_err(|err| invalid("", err))
             }
 
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<TierFrom, E> {
-                from_count(i128::from(v)).map_err(|err| invalid("", err))
+                from_count(u32::try_from(v).ok(), || v.to_string()).map_err(|err| invalid("", err))
             }
 
             fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<TierFrom, A::Error> {

@@ -116,7 +116,8 @@ impl Plan<'_> {
             }
             BuyCondition::Amount(amount) => self
                 .spend_left(taken, r)
-                .is_some_and(|value| value >= amount.minor().saturating_mul(i128::from(n))),
+                // At most 10^7 applications of at most 10^15: far within an i128.
+                .is_some_and(|value| value >= amount.minor() * i128::from(n)),
         }
     }
 
