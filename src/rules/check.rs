@@ -10,7 +10,7 @@ use crate::values::{largest_remainder, CustomerId, Money, Timestamp};
 
 mod deals;
 
-use deals::Short;
+use deals::{Given, Short};
 
 impl PromoCode {
     /// Checks every rule, in order, and returns the first that refuses, if any.
@@ -139,11 +139,20 @@ impl PromoCode {
             .discount()
             .as_tiers()
             .is_some_and(|(by, _)| by == TierBasis::Quantity);
-        if !self.deal_has_lines(basket) || (by_units && !basket.has_lines()) {
+        if by_units && !basket.has_lines() {
             return refuse(Rejection::NoEligibleItems);
         }
+        // A buy X get Y's units are chosen once, here, for the quote too.
+        let mut given = None;
         let short = match self.discount().as_buy_x_get_y() {
-            Some(deal) => self.given(deal, basket).err(),
+            Some(deal) => match self.given(deal, basket) {
+                Err(None) => return refuse(Rejection::NoEligibleItems),
+                Err(short) => short,
+                Ok(units) => {
+                    given = Some(units);
+                    None
+                }
+            },
             None => self.below_first_tier(self.tier(basket, eligible).1.as_ref()),
         };
         if let Some(Short::Items(missing)) = short {
@@ -154,8 +163,8 @@ impl PromoCode {
             ));
         }
         let quote = match left {
-            None => self.price(basket, now)?,
-            Some(left) => self.within_budget(basket, now, left)?,
+            None => self.price_at_most(basket, now, None, given.as_ref())?,
+            Some(left) => self.within_budget(basket, now, left, given.as_ref())?,
         };
         if let Some(minimum) = self.minimum() {
             if minimum.partial_cmp_same(&eligible).is_some_and(|o| o.is_gt()) {
@@ -171,8 +180,14 @@ impl PromoCode {
     /// The quote within what is left of the budget: as priced when it fits;
     /// else refused, or clipped to `left` when the code takes a partial
     /// discount. Nothing left is refused either way.
-    fn within_budget(&self, basket: &Basket, now: Timestamp, left: Money) -> Result<Quote, PromoCodeRejected> {
-        let quote = self.price(basket, now)?;
+    fn within_budget(
+        &self,
+        basket: &Basket,
+        now: Timestamp,
+        left: Money,
+        given: Option<&Given>,
+    ) -> Result<Quote, PromoCodeRejected> {
+        let quote = self.price_at_most(basket, now, None, given)?;
         let fits = quote.discount().partial_cmp_same(&left).is_some_and(|o| o.is_le());
         if left.is_zero() || (!fits && self.limits().when_budget_short() == BudgetShort::Refuse) {
             return Err(PromoCodeRejected::budget_short(self, &left));
@@ -181,7 +196,7 @@ impl PromoCode {
             return Ok(quote);
         }
         let desired = *quote.discount();
-        let mut clipped = self.price_at_most(basket, now, Some(left))?;
+        let mut clipped = self.price_at_most(basket, now, Some(left), given)?;
         clipped.budget_clipped = true;
         clipped.desired = Some(desired);
         Ok(clipped)
@@ -275,15 +290,17 @@ impl PromoCode {
     ///
     /// [`PromoCodeRejected`] with [`Rejection::CurrencyMismatch`].
     pub fn price(&self, basket: &Basket, now: Timestamp) -> Result<Quote, PromoCodeRejected> {
-        self.price_at_most(basket, now, None)
+        self.price_at_most(basket, now, None, None)
     }
 
-    /// [`price`](PromoCode::price) with the discount at most `at_most`.
+    /// [`price`](PromoCode::price) with the discount at most `at_most` (a buy X get Y's
+    /// units `given` when they are chosen already).
     fn price_at_most(
         &self,
         basket: &Basket,
         now: Timestamp,
         at_most: Option<Money>,
+        given: Option<&Given>,
     ) -> Result<Quote, PromoCodeRejected> {
         if self.currency().is_some_and(|currency| currency != basket.currency()) {
             return Err(PromoCodeRejected::new(self, Rejection::CurrencyMismatch));
@@ -307,11 +324,10 @@ impl PromoCode {
                 shipping_off
             }
             DiscountKind::BuyXGetY => {
-                let given = self
-                    .discount()
-                    .as_buy_x_get_y()
-                    .and_then(|deal| Some((deal, self.given(deal, basket).ok()?)));
-                let off = given.map(|(deal, given)| PromoCode::given_off(deal, basket, &given));
+                let off = self.discount().as_buy_x_get_y().and_then(|deal| match given {
+                    Some(given) => Some(PromoCode::given_off(deal, basket, given)),
+                    None => Some(PromoCode::given_off(deal, basket, &self.given(deal, basket).ok()?)),
+                });
                 let full = Money::from_minor(off.iter().flatten().sum(), currency).unwrap_or(zero);
                 weights = off;
                 cap(cap(full, self.discount().max()), at_most.as_ref())

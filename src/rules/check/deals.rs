@@ -221,7 +221,13 @@ impl PromoCode {
             .enumerate()
             .filter(|(_, line)| within(line, self.applies_to()))
             .filter_map(|(i, line)| {
-                let role = match (within(line, deal.buy_scope()), within(line, deal.get_scope())) {
+                let bought = within(line, deal.buy_scope());
+                // The get's lines are the buy's unless it names its own.
+                let given = match deal.get_scope_written() {
+                    None => bought,
+                    Some(scope) => scope.includes(line),
+                };
+                let role = match (bought, given) {
                     (true, true) => Role::Both,
                     (true, false) => Role::Buy,
                     (false, true) => Role::Get,
@@ -238,21 +244,16 @@ impl PromoCode {
         Plan { deal, groups }
     }
 
-    /// Whether a buy-X-get-Y code finds any line it may use.
-    #[inline(never)]
-    pub(super) fn deal_has_lines(&self, basket: &Basket) -> bool {
-        match self.discount().as_buy_x_get_y() {
-            Some(deal) => !self.deal_groups(deal, basket).groups.is_empty(),
-            None => true,
-        }
-    }
-
-    /// The units a buy-X-get-Y code gives in `basket`, or what is missing.
-    pub(super) fn given(&self, deal: &BuyXGetY, basket: &Basket) -> Result<Given, Short> {
+    /// The units a buy-X-get-Y code gives in `basket`, or what is missing
+    /// (`None`: no line is one it may use).
+    pub(super) fn given(&self, deal: &BuyXGetY, basket: &Basket) -> Result<Given, Option<Short>> {
         let mut plan = self.deal_groups(deal, basket);
+        if plan.groups.is_empty() {
+            return Err(None);
+        }
         let n = plan.applications();
         if n == 0 {
-            return Err(Short::Items(plan.missing()));
+            return Err(Some(Short::Items(plan.missing())));
         }
         // The order the units are given in, which never depends on the order of the lines.
         let lines = basket.lines();
@@ -276,8 +277,12 @@ impl PromoCode {
             if plan.groups[i].role == Role::Buy {
                 continue;
             }
-            // The most units of this group that still leave enough to buy.
+            // The most units of this group that still leave enough to buy (most often all it may give).
             let (mut low, mut high) = (0, plan.groups[i].units.min(r));
+            taken[i] = high;
+            if plan.feasible(&taken, r - high, n) {
+                low = high;
+            }
             while low < high {
                 let mid = low + (high - low).div_ceil(2);
                 taken[i] = mid;
