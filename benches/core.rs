@@ -72,6 +72,45 @@ fn rules(c: &mut Criterion) {
     });
 }
 
+/// A basket of 3 lines and shipping, quoted with a percent code (the one above), a buy X get Y
+/// code and a tiered one (issue 34: each within 1.5x the percent code's time).
+fn three_lines(c: &mut Criterion) {
+    let f = fixture();
+    let basket = Basket::from_json(
+        r#"{"lines": [
+            {"sku": "MUG", "quantity": 3, "unit_price": {"amount": "12.50", "currency": "EUR"}, "categories": ["mugs"]},
+            {"sku": "MUG-S", "quantity": 1, "unit_price": {"amount": "8.00", "currency": "EUR"}, "categories": ["mugs"]},
+            {"sku": "GRINDER", "quantity": 1, "unit_price": {"amount": "46.50", "currency": "EUR"}}
+        ], "shipping": {"amount": "4.90", "currency": "EUR"}}"#,
+    )
+    .expect("the benchmark's basket parses");
+    let buy_get = PromoCode::from_json(
+        r#"{"code": "B2G1", "discount": {"kind": "buy_x_get_y",
+            "buy": {"quantity": 2, "applies_to": {"categories": ["mugs"]}},
+            "get": {"quantity": 1, "percent": "100"}, "max_applications": 2}}"#,
+    )
+    .expect("parses");
+    let tiered = PromoCode::from_json(
+        r#"{"code": "TIERS", "discount": {"kind": "tiered", "by": "subtotal", "tiers": [
+            {"from": {"amount": "50.00", "currency": "EUR"}, "discount": {"kind": "percent", "percent": "10"}},
+            {"from": {"amount": "100.00", "currency": "EUR"}, "discount": {"kind": "percent", "percent": "15"}},
+            {"from": {"amount": "200.00", "currency": "EUR"}, "discount": {"kind": "fixed", "amount": {"amount": "40.00", "currency": "EUR"}}}]}}"#,
+    )
+    .expect("parses");
+    for (name, promo) in [("percent", &f.promo), ("buy_x_get_y", &buy_get), ("tiered", &tiered)] {
+        c.bench_function(&format!("quote/3 lines/{name}"), |b| {
+            b.iter(|| {
+                black_box(promo.quote(
+                    Some(black_box(&f.customer)),
+                    black_box(f.usage),
+                    black_box(&basket),
+                    f.now,
+                ))
+            })
+        });
+    }
+}
+
 fn redeem_uncontended(c: &mut Criterion) {
     let f = fixture();
     let store = InMemoryRedemptionStore::new();
@@ -131,5 +170,5 @@ fn redeem_two_threads(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, rules, redeem_uncontended, redeem_two_threads);
+criterion_group!(benches, rules, three_lines, redeem_uncontended, redeem_two_threads);
 criterion_main!(benches);

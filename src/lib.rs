@@ -89,6 +89,54 @@ assert!(lines[1].discount.is_zero());
 # Ok::<(), Box<dyn std::error::Error>>(())
 ```
 
+## Buy X get Y, tiers and first orders
+
+Two discount kinds look at units and size: [`BuyXGetY`] (for each X units
+bought, or each amount spent, Y units at a percent or an amount off; the
+units never shared, the result independent of the order of the lines) and
+tiers ([`Tier`]: the highest tier the eligible subtotal or units reach
+applies, and the quote says what the next one needs). A first-order code
+needs the count of the customer's earlier orders
+([`Basket::with_customer_orders`], `customer_orders` in a request):
+
+```
+use promocodes::{Basket, CustomerId, PromoCode, Rejection, Timestamp, UsageCounts};
+
+let now: Timestamp = "2026-12-02T10:00:00Z".parse()?;
+let mugs = PromoCode::from_json(r#"{"code": "MUG", "discount": {"kind": "buy_x_get_y",
+    "buy": {"quantity": 2, "applies_to": {"categories": ["mugs"]}},
+    "get": {"quantity": 1, "percent": "100"}, "selection": "cheapest"}}"#)?;
+let basket = Basket::from_json(r#"{"lines": [
+    {"sku": "MUG", "quantity": 2, "unit_price": {"amount": "12.50", "currency": "EUR"}, "categories": ["mugs"]},
+    {"sku": "MUG-S", "quantity": 1, "unit_price": {"amount": "8.00", "currency": "EUR"}, "categories": ["mugs"]}
+]}"#)?;
+let quote = mugs.quote(None, UsageCounts::ZERO, &basket, now)?;
+assert_eq!(quote.discount().to_string(), "EUR 8.00");
+assert_eq!(quote.lines().unwrap()[1].discount.to_string(), "EUR 8.00");
+let two = Basket::from_json(r#"{"lines": [
+    {"sku": "MUG", "quantity": 2, "unit_price": {"amount": "12.50", "currency": "EUR"}, "categories": ["mugs"]}]}"#)?;
+let short = mugs.quote(None, UsageCounts::ZERO, &two, now).unwrap_err();
+assert_eq!(short.rejection(), Rejection::NotEnoughItems);
+assert_eq!(short.message(), "add 1 more item from mugs");
+
+let tiers = PromoCode::from_json(r#"{"code": "MORE", "discount": {"kind": "tiered", "by": "subtotal", "tiers": [
+    {"from": {"amount": "50.00", "currency": "EUR"}, "discount": {"kind": "percent", "percent": "10"}},
+    {"from": {"amount": "100.00", "currency": "EUR"}, "discount": {"kind": "percent", "percent": "15"}}]}}"#)?;
+let quote = tiers.quote(None, UsageCounts::ZERO, &Basket::from_json(r#"{"total": {"amount": "80.00", "currency": "EUR"}}"#)?, now)?;
+assert_eq!(quote.discount().to_string(), "EUR 8.00");
+assert_eq!(quote.tier().map(|t| t.index), Some(0));
+assert_eq!(quote.next_tier().map(|t| t.missing.to_string()), Some("EUR 20.00".to_owned()));
+
+let welcome = PromoCode::from_json(r#"{"code": "WELCOME", "first_order": true,
+    "discount": {"kind": "percent", "percent": "10"}}"#)?;
+let alice = CustomerId::parse("alice")?;
+let total = Basket::from_json(r#"{"total": {"amount": "80.00", "currency": "EUR"}}"#)?;
+assert!(welcome.quote(Some(&alice), UsageCounts::ZERO, &total.clone().with_customer_orders(0), now).is_ok());
+let again = welcome.quote(Some(&alice), UsageCounts::ZERO, &total.with_customer_orders(2), now).unwrap_err();
+assert_eq!(again.rejection(), Rejection::NotFirstOrder);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+
 ## Hold, capture, release: the write decides
 
 A [`RedemptionStore`] has reads and three writes, each a compare-and-set
@@ -251,7 +299,7 @@ times RFC 3339 UTC.
 |---|---|
 | [`Money`] | `{"amount": "80.00", "currency": "EUR"}` |
 | [`PromoCode`] | `{"code": "SAVE10", "active": true, "discount": {"kind": "percent", "percent": "10"}, "applies_to": {"categories": ["mugs"]}, "limits": {"total": 1000, "per_customer": 1}, ...}` |
-| [`Discount`] | `{"kind": "percent", "percent": "10", "max": <Money>}`, `{"kind": "fixed", "amount": <Money>, "max": <Money>}` or `{"kind": "free_shipping", "max": <Money>}` |
+| [`Discount`] | `{"kind": "percent", "percent": "10", "max": <Money>}`, `{"kind": "fixed", "amount": <Money>, "max": <Money>}`, `{"kind": "free_shipping", "max": <Money>}`, `{"kind": "buy_x_get_y", "buy": {"quantity": 2}, "get": {"quantity": 1, "percent": "100"}, "max_applications": 2, "selection": "cheapest"}` or `{"kind": "tiered", "by": "subtotal", "tiers": [{"from": <Money>, "discount": <Discount>}]}` |
 | [`Basket`] | `{"total": <Money>}` or `{"lines": [{"sku", "quantity", "unit_price": <Money>, "categories"}], "shipping": <Money>}` |
 | [`UsageCounts`] | `{"total": 1, "per_customer": 1, "discounted": "8.00"}` (in an answer, [`UsageCounts::in_currency`]: `"discounted": <Money>`) |
 | [`Quote`] | `{"code", "total", "discount", "payable", "quoted_at", "lines": [{"sku", "amount", "discount"}], "shipping": {"amount", "discount"}}` |
@@ -319,9 +367,10 @@ pub use crate::redemption::{
     Released, DEFAULT_ATTEMPTS, DEFAULT_HOLD_TTL_SECONDS, MAX_HOLD_TTL_SECONDS, MAX_REASON_LEN, MIN_HOLD_TTL_SECONDS,
 };
 pub use crate::rules::{
-    AppliesTo, Audience, Basket, BudgetShort, Campaign, CodeClass, CodeClasses, CodePattern, Discount, DiscountKind,
-    Line, PromoCode, PromoCodeBuilder, PromoCodeRejected, PublicDefinition, Quote, QuoteLine, QuoteShipping, Rejection,
-    ShownStack, Skipped, Stack, StackPart, StackQuote, StackRefusal, StackRejected, StackResumeError, UsageCounts,
+    AppliesTo, Audience, Basket, BudgetShort, BuyCondition, BuyXGetY, Campaign, CodeClass, CodeClasses, CodePattern,
+    Discount, DiscountKind, GetOff, Line, NextTier, PromoCode, PromoCodeBuilder, PromoCodeRejected, PublicDefinition,
+    Quote, QuoteLine, QuoteShipping, Rejection, Selection, ShownStack, Skipped, Stack, StackPart, StackQuote,
+    StackRefusal, StackRejected, StackResumeError, Tier, TierBasis, TierFrom, TierReached, UsageCounts,
     UsageInCurrency, UsageLimits,
 };
 #[cfg(feature = "testing")]

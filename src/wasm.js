@@ -351,5 +351,24 @@ function quoteAt(f, i, full) {
     quote.desired = { amount: f[i], currency: f[i + 1] };
     i += 2;
   }
+  if (f[i++] === "=") {
+    const index = +f[i++];
+    const [from, next] = tierFrom(f, i);
+    quote.tier = { index, from };
+    i = next;
+  }
+  if (f[i++] === "=") {
+    const index = +f[i++];
+    const [from, after] = tierFrom(f, i);
+    const [missing, next] = tierFrom(f, after);
+    quote.next_tier = { index, from, missing };
+    i = next;
+  }
   return [quote, i];
+}
+
+/// A tier's `from` (money, or a count of units) whose fields start at f[i], and where the next field is.
+function tierFrom(f, i) {
+  if (f[i] === "m") return [{ amount: f[i + 1], currency: f[i + 2] }, i + 3];
+  return [+f[i + 1], i + 2];
 }

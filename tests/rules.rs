@@ -113,11 +113,14 @@ fn the_first_rule_that_applies_wins_in_the_documented_order() {
             (other, _) => panic!("row {i}: validate disagrees with check: {other:?}"),
         }
     }
-    // The table covers every rule of one code; not_combinable needs two (tests/stacking.rs),
-    // quote_changed is a capture's, tested with captures.
-    assert_eq!(Rejection::ALL.len(), 13);
-    assert_eq!(Rejection::ALL[11], Rejection::NotCombinable);
-    assert_eq!(Rejection::ALL[12], Rejection::QuoteChanged);
+    // The table covers every rule of a percent code; not_combinable needs two (tests/stacking.rs),
+    // quote_changed is a capture's, tested with captures; not_first_order and
+    // not_enough_items need a first-order code and a buy X get Y or tiered one (tests/deals.rs).
+    assert_eq!(Rejection::ALL.len(), 15);
+    assert_eq!(Rejection::ALL[7], Rejection::NotFirstOrder);
+    assert_eq!(Rejection::ALL[10], Rejection::NotEnoughItems);
+    assert_eq!(Rejection::ALL[13], Rejection::NotCombinable);
+    assert_eq!(Rejection::ALL[14], Rejection::QuoteChanged);
 }
 
 #[test]
@@ -129,13 +132,18 @@ fn the_rules_about_the_basket_come_after_every_rule_about_the_code_and_the_custo
         .collect();
     assert_eq!(
         about_the_basket,
-        ["currency_mismatch", "no_eligible_items", "below_minimum"]
+        [
+            "currency_mismatch",
+            "no_eligible_items",
+            "not_enough_items",
+            "below_minimum"
+        ]
     );
     // So a refusal about the basket says that every rule before it, the customer's included, passed.
     // The budget (the code's, not the basket's) sits among them: it needs the discount, so the
     // basket's currency and lines first.
     let first = Rejection::ALL.iter().position(|r| r.is_about_the_basket()).unwrap();
-    assert!(Rejection::ALL[first..11]
+    assert!(Rejection::ALL[first..13]
         .iter()
         .all(|r| r.is_about_the_basket() || *r == Rejection::BudgetExhausted));
     assert!(!Rejection::BudgetExhausted.is_about_the_basket());

@@ -422,6 +422,7 @@ fn servers_text(definition: &Value, basket: &Value, options: &Value, only_check:
     let promo = PromoCode::from_json(&definition.to_string()).unwrap();
     let basket = Basket::from_json(&basket.to_string()).unwrap();
     let options: QuoteOptions = from_json(&options.to_string()).unwrap();
+    let basket = options.basket(basket);
     let usage = options.usage.unwrap_or_default();
     let now = options.now.unwrap();
     let answer = match only_check {

@@ -9,6 +9,12 @@ const sameSku = (sku) => sku;
 /** A definition's discount in words: "20% off mugs (at most €5.00)", "free shipping". */
 export function describeDiscount(definition, { skuName = sameSku } = {}) {
   const d = definition.discount;
+  if (d.kind === 'buy_x_get_y') return describeDeal(d, definition.applies_to, skuName);
+  if (d.kind === 'tiered') {
+    const tiers = d.tiers.map((t) => `${describeDiscount({ discount: t.discount })} from ${tierFrom(t.from)}`);
+    const scope = describeScope(definition.applies_to, { skuName });
+    return `${listOf(tiers)}${scope ? ` of ${scope}` : ''}`;
+  }
   let text;
   if (d.kind === 'percent') text = `${d.percent}% off`;
   else if (d.kind === 'fixed') text = `${show(d.amount)} off`;
@@ -17,6 +23,30 @@ export function describeDiscount(definition, { skuName = sameSku } = {}) {
   const scope = describeScope(definition.applies_to, { skuName });
   if (scope && d.kind !== 'free_shipping') text = text.replace(' off', ` off ${scope}`);
   return text;
+}
+
+/** A tier's start (or what is missing to reach it): money, or a count of items. */
+const tierFrom = (from) => (typeof from === 'number' ? `${from} ${from === 1 ? 'item' : 'items'}` : show(from));
+
+/** "buy 2 mugs, get 1 free", "spend €30.00 on mugs, get 1 coffee at 50% off". */
+function describeDeal(d, appliesTo, skuName) {
+  const buyScope = describeScope(d.buy.applies_to ?? appliesTo, { skuName });
+  const getScope = describeScope(d.get.applies_to, { skuName });
+  const buy = d.buy.amount ? `spend ${show(d.buy.amount)}${buyScope ? ` on ${buyScope}` : ''}` : `buy ${d.buy.quantity}${buyScope ? ` ${buyScope}` : ''}`;
+  const off = d.get.percent === '100' ? 'free' : d.get.percent ? `at ${d.get.percent}% off` : `at ${show(d.get.amount)} off`;
+  let text = `${buy}, get ${d.get.quantity}${getScope ? ` ${getScope}` : ''} ${off}`;
+  if (d.max) text += ` (at most ${show(d.max)})`;
+  return text;
+}
+
+/** "Spend €20.00 more for 15% off.": what a tiered quote's next tier needs ('' without one). */
+export function nextTierSentence(quote, definition) {
+  const next = quote?.next_tier;
+  const tier = next && definition?.discount?.tiers?.[next.index];
+  if (!tier) return '';
+  const what = describeDiscount({ discount: tier.discount });
+  if (typeof next.missing === 'number') return `Add ${next.missing} more ${next.missing === 1 ? 'item' : 'items'} for ${what}.`;
+  return `Spend ${show(next.missing)} more for ${what}.`;
 }
 
 /** "mugs", "mugs or coffee", "enamel mug": the products a scoped code applies to ('' for every product). */
@@ -94,6 +124,8 @@ export function malformedSentence(problem) {
 export function appliedSentence(quote, definition, shop = {}) {
   let message = `${quote.code} applied: ${describeDiscount(definition, shop)}.`;
   if (quote.note) message += ` ${sentence(quote.note)}`;
+  const next = nextTierSentence(quote, definition);
+  if (next) message += ` ${next}`;
   if (quote.budget_clipped) {
     // Written as the core writes money ("EUR 3.20"): the exact amounts the budget allows.
     message += ` ${plain(quote.discount)} left in this promotion's budget: you save ${plain(quote.discount)} instead of ${plain(quote.desired)}.`;

@@ -12,8 +12,9 @@ use crate::rules::{Basket, Quote, UsageCounts};
 use crate::values::{Code, CustomerId, IdempotencyKey, InputError, Money, Timestamp};
 
 /// What a page may know besides the basket when it quotes:
-/// `{"customer": "alice", "usage": {"total": 3, "per_customer": 0}, "now": "2026-12-02T10:00:00Z"}`,
-/// every field optional. Unknown fields are refused.
+/// `{"customer": "alice", "customer_orders": 0, "usage": {"total": 3, "per_customer": 0}, "now": "2026-12-02T10:00:00Z"}`,
+/// every field optional (`customer_orders`: the orders the customer placed
+/// before, which a first-order code needs; see [`QuoteOptions::basket`]). Unknown fields are refused.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct QuoteOptions {
@@ -26,6 +27,24 @@ pub struct QuoteOptions {
     /// When to quote at (the caller's clock when absent).
     #[serde(default)]
     pub now: Option<Timestamp>,
+    /// The orders the customer placed before, if the shop says.
+    #[serde(default)]
+    pub customer_orders: Option<u64>,
+}
+
+impl QuoteOptions {
+    /// `basket` with the options' `customer_orders`, if any: what the rules are run on.
+    pub fn basket(&self, basket: Basket) -> Basket {
+        with_orders(basket, self.customer_orders)
+    }
+}
+
+/// `basket` with `orders`, if any.
+fn with_orders(basket: Basket, orders: Option<u64>) -> Basket {
+    match orders {
+        Some(orders) => basket.with_customer_orders(orders),
+        None => basket,
+    }
 }
 
 /// What a page may know besides the basket when it quotes several codes
@@ -58,12 +77,20 @@ pub struct StackOptions {
     /// When to quote at (the caller's clock when absent).
     #[serde(default)]
     pub now: Option<Timestamp>,
+    /// The orders the customer placed before, if the shop says.
+    #[serde(default)]
+    pub customer_orders: Option<u64>,
 }
 
 impl StackOptions {
     /// Each code's usage as listed, for [`Stack::quote`](crate::Stack::quote) (empty when not given).
     pub fn usage(&self) -> &[UsageCounts] {
         self.usage.as_deref().unwrap_or_default()
+    }
+
+    /// `basket` with the options' `customer_orders`, if any: what the rules are run on.
+    pub fn basket(&self, basket: Basket) -> Basket {
+        with_orders(basket, self.customer_orders)
     }
 }
 
@@ -125,6 +152,9 @@ pub struct BasketRequest {
     pub basket: Basket,
     /// Who is buying, if known.
     pub customer: Option<CustomerId>,
+    /// The orders the customer placed before, if the shop says (also on
+    /// `basket`, see [`Basket::with_customer_orders`]).
+    pub customer_orders: Option<u64>,
     /// A hold's time to live, in seconds (holds only).
     pub ttl_seconds: Option<u64>,
     /// The quote the buyer was shown (captures only).
@@ -137,6 +167,8 @@ struct BasketRequestRepr {
     code: Code,
     #[serde(default)]
     customer: Option<CustomerId>,
+    #[serde(default)]
+    customer_orders: Option<u64>,
     #[serde(default)]
     total: Option<Money>,
     #[serde(default)]
@@ -200,8 +232,9 @@ impl BasketRequest {
             };
         Ok(BasketRequest {
             code: repr.code,
-            basket,
+            basket: with_orders(basket, repr.customer_orders),
             customer: repr.customer,
+            customer_orders: repr.customer_orders,
             ttl_seconds: repr.ttl_seconds,
             quote: repr.quote,
         })
@@ -439,6 +472,8 @@ pub struct StackRequest {
     pub basket: Basket,
     /// Who is buying, if known.
     pub customer: Option<CustomerId>,
+    /// The orders the customer placed before, if the shop says (also on `basket`).
+    pub customer_orders: Option<u64>,
     /// A hold's time to live, in seconds (holds only).
     pub ttl_seconds: Option<u64>,
     /// The stack's quote the buyer was shown (captures only), to pin it.
@@ -504,6 +539,7 @@ impl StackRequest {
             codes,
             basket: one.basket,
             customer: one.customer,
+            customer_orders: one.customer_orders,
             ttl_seconds: one.ttl_seconds,
             quote,
             automatic,

@@ -8,15 +8,20 @@ use std::fmt;
 
 use rust_decimal::Decimal;
 use serde::de::{self, Deserializer, Visitor};
-use serde::{Deserialize, Serialize, Serializer};
+use serde::Deserialize;
 
 use super::{invalid, Refused};
-use crate::rules::{
-    check_categories, check_quantity, AppliesTo, Audience, Basket, BudgetShort, Discount, DiscountKind, Line,
-};
+use crate::rules::{check_categories, check_quantity, AppliesTo, Audience, Basket, BudgetShort, Discount, Line};
 use crate::rules::{CodeClass, CodeClasses, PromoCode, Quote, QuoteLine, QuoteShipping, UsageCounts, UsageLimits};
+use crate::rules::{NextTier, TierReached};
 use crate::values::Timestamp;
 use crate::values::{parse_decimal, Category, Code, Currency, CustomerId, IdempotencyKey, InputError, Money, Sku};
+
+mod deals;
+
+#[cfg(any(test, all(target_arch = "wasm32", feature = "wasm")))]
+pub(super) use deals::{from_count, FROM_EXPECTING};
+pub(super) use deals::{BuyRepr, GetRepr, TierRepr};
 
 /// `Deserialize` for a value read from a JSON string by its parser.
 macro_rules! from_string {
@@ -213,6 +218,10 @@ struct QuoteRepr {
     budget_clipped: bool,
     #[serde(default)]
     desired: Option<Money>,
+    #[serde(default)]
+    tier: Option<TierReached>,
+    #[serde(default)]
+    next_tier: Option<NextTier>,
 }
 
 impl<'de> Deserialize<'de> for Quote {
@@ -228,6 +237,7 @@ impl<'de> Deserialize<'de> for Quote {
             r.shipping,
             r.note,
             r.desired,
+            (r.tier, r.next_tier),
         )
         .and_then(|quote| match quote.budget_clipped() == r.budget_clipped {
             true => Ok(quote),
@@ -426,6 +436,8 @@ pub(super) enum KindText {
     Percent,
     Fixed,
     FreeShipping,
+    BuyXGetY,
+    Tiered,
 }
 
 /// A discount as read: flat rather than an internally tagged enum, so that
@@ -440,6 +452,18 @@ pub(super) struct DiscountFields {
     pub(super) max: Option<Money>,
     #[serde(default)]
     pub(super) amount: Option<Money>,
+    #[serde(default)]
+    pub(super) buy: Option<BuyRepr>,
+    #[serde(default)]
+    pub(super) get: Option<GetRepr>,
+    #[serde(default)]
+    pub(super) max_applications: Option<u64>,
+    #[serde(default)]
+    pub(super) selection: Option<String>,
+    #[serde(default)]
+    pub(super) by: Option<String>,
+    #[serde(default)]
+    pub(super) tiers: Option<Vec<TierRepr>>,
 }
 
 /// A percent as a JSON string: `"10"`, `"12.5"`.
@@ -504,6 +528,8 @@ impl DiscountFields {
                 }
                 with_max(Discount::free_shipping(), self.max)
             }
+            // Read by `finish` before this.
+            KindText::BuyXGetY | KindText::Tiered => Err((".", "unreachable".to_owned())),
         }
     }
 }
@@ -511,6 +537,22 @@ impl DiscountFields {
 impl DiscountFields {
     /// The discount its fields make, or why not.
     pub(super) fn finish(self) -> Result<Discount, Refused> {
+        let kind = match self.kind {
+            KindText::BuyXGetY => return self.buy_x_get_y(),
+            KindText::Tiered => return self.tiered(),
+            KindText::Percent => "percent",
+            KindText::Fixed => "fixed",
+            KindText::FreeShipping => "free_shipping",
+        };
+        if let Some((field, _)) = self.deal_fields().into_iter().find(|(_, present)| *present) {
+            return Err(Refused::at(
+                field,
+                InputError::Malformed {
+                    path: ".".to_owned(),
+                    message: format!("a {kind} discount has no `{field}`"),
+                },
+            ));
+        }
         // A zero amount is refused as zero only where the kind takes an amount: elsewhere the
         // amount is refused for being there at all, whatever its value.
         let amount_zero = matches!(self.kind, KindText::Fixed) && self.amount.is_some_and(|a| a.is_zero());
@@ -595,6 +637,8 @@ pub(super) struct DefinitionRepr {
     #[serde(default)]
     pub(super) combines_with: Option<Vec<String>>,
     #[serde(default)]
+    pub(super) first_order: Option<bool>,
+    #[serde(default)]
     pub(super) automatic: Option<bool>,
     #[serde(default)]
     pub(super) priority: Option<u64>,
@@ -608,6 +652,7 @@ impl DefinitionRepr {
         };
         let mut builder = PromoCode::builder(self.code, self.discount)
             .active(self.active.unwrap_or(true))
+            .first_order(self.first_order.unwrap_or(false))
             .limits(self.limits.unwrap_or_default())
             .audience(audience);
         if let Some(scope) = self.applies_to {
@@ -684,6 +729,8 @@ struct CampaignRepr {
     #[serde(default)]
     automatic: Option<bool>,
     #[serde(default)]
+    first_order: Option<bool>,
+    #[serde(default)]
     uses_per_code: Option<u64>,
 }
 
@@ -718,6 +765,7 @@ impl<'de> Deserialize<'de> for CampaignDraft {
             combines_with: repr.combines_with,
             automatic: None,
             priority: None,
+            first_order: repr.first_order,
         }
         .finish()
         .map_err(Refused::into_serde)?;
@@ -733,46 +781,5 @@ impl<'de> Deserialize<'de> for PromoCode {
         DefinitionRepr::deserialize(deserializer)?
             .finish()
             .map_err(Refused::into_serde)
-    }
-}
-
-/// The serialised form of a discount.
-#[derive(Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-enum DiscountRepr<'a> {
-    Percent {
-        percent: PercentText,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        max: Option<&'a Money>,
-    },
-    Fixed {
-        amount: &'a Money,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        max: Option<&'a Money>,
-    },
-    FreeShipping {
-        #[serde(skip_serializing_if = "Option::is_none")]
-        max: Option<&'a Money>,
-    },
-}
-
-impl Serialize for PercentText {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.0.normalize().to_string())
-    }
-}
-
-impl Serialize for Discount {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let max = self.max();
-        let repr = match (self.kind(), self.as_percent(), self.fixed_amount()) {
-            (DiscountKind::Percent, Some(percent), _) => DiscountRepr::Percent {
-                percent: PercentText(percent),
-                max,
-            },
-            (DiscountKind::Fixed, _, Some(amount)) => DiscountRepr::Fixed { amount, max },
-            _ => DiscountRepr::FreeShipping { max },
-        };
-        repr.serialize(serializer)
     }
 }

@@ -156,6 +156,7 @@ pub struct Basket {
     subtotal: Money,
     total: Money,
     itemised: bool,
+    customer_orders: Option<u64>,
 }
 
 impl Basket {
@@ -174,6 +175,7 @@ impl Basket {
             subtotal: total,
             total,
             itemised: false,
+            customer_orders: None,
         }
     }
 
@@ -241,6 +243,7 @@ impl Basket {
             subtotal,
             total,
             itemised: true,
+            customer_orders: None,
         })
     }
 
@@ -270,7 +273,8 @@ impl Basket {
     }
 
     /// The basket less a quote's parts, for the next code of a stack: each
-    /// line one unit at what is left of its amount, the shipping and the
+    /// line at what is left of its amount (its units kept when they share
+    /// it exactly, else one unit at the amount), the shipping and the
     /// total less their discounts. A quote of this basket never takes more
     /// than an amount, so nothing goes below zero (a part that would is left
     /// as it was).
@@ -282,8 +286,14 @@ impl Basket {
         };
         for (line, off) in self.lines.iter_mut().zip(quote.lines().unwrap_or_default()) {
             less(&mut line.amount, &off.discount);
-            line.unit_price = line.amount;
-            line.quantity = 1;
+            let units = i128::from(line.quantity);
+            match Money::from_minor(line.amount.minor() / units, line.amount.currency()) {
+                Some(unit) if line.amount.minor() % units == 0 => line.unit_price = unit,
+                _ => {
+                    line.unit_price = line.amount;
+                    line.quantity = 1;
+                }
+            }
         }
         if let (Some(shipping), Some(off)) = (self.shipping.as_mut(), quote.shipping()) {
             less(shipping, &off.discount);
@@ -293,6 +303,30 @@ impl Basket {
         if let Some(shipping) = &self.shipping {
             less(&mut self.subtotal, shipping);
         }
+    }
+
+    /// The basket with what the shop's server vouches about its buyer: the
+    /// orders they placed before this one (a first-order code needs it).
+    /// It is not part of the basket's JSON form: a request carries it as
+    /// `customer_orders`, beside `customer`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::{Basket, Currency, Money};
+    ///
+    /// let basket = Basket::from(Money::parse("80", Currency::EUR)?).with_customer_orders(0);
+    /// assert_eq!(basket.customer_orders(), Some(0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_customer_orders(mut self, orders: u64) -> Basket {
+        self.customer_orders = Some(orders);
+        self
+    }
+
+    /// The orders the buyer placed before, when the shop's server said.
+    pub fn customer_orders(&self) -> Option<u64> {
+        self.customer_orders
     }
 
     /// Whether the basket has lines (rather than only a total).

@@ -3,10 +3,14 @@
 
 use super::basket::Basket;
 use super::counts::UsageCounts;
-use super::definition::{BudgetShort, DiscountKind, PromoCode};
+use super::definition::{BudgetShort, Discount, DiscountKind, PromoCode, TierBasis};
 use super::quote::{Quote, QuoteLine, QuoteShipping};
 use super::rejection::{PromoCodeRejected, Rejection};
 use crate::values::{largest_remainder, CustomerId, Money, Timestamp};
+
+mod deals;
+
+use deals::{Given, Short};
 
 impl PromoCode {
     /// Checks every rule, in order, and returns the first that refuses, if any.
@@ -97,6 +101,14 @@ impl PromoCode {
         let refuse = |rejection| Err(PromoCodeRejected::new(self, rejection));
         let limits = self.limits();
         let assigned = self.audience().is_assigned();
+        let orders = basket.customer_orders();
+        if self.is_first_order() && (customer.is_none() || orders.is_none()) {
+            return Err(PromoCodeRejected::with_message(
+                self,
+                Rejection::CustomerRequired,
+                "this code is for a first order: it needs you to be signed in, and the shop to say how many orders you placed before".to_owned(),
+            ));
+        }
         if customer.is_none() && (limits.per_customer().is_some() || assigned) {
             return refuse(Rejection::CustomerRequired);
         }
@@ -114,20 +126,53 @@ impl PromoCode {
                 return refuse(cap);
             }
         }
+        if self.is_first_order() && orders.is_some_and(|n| n > 0) {
+            return refuse(Rejection::NotFirstOrder);
+        }
         if self.currency().is_some_and(|currency| currency != basket.currency()) {
             return refuse(Rejection::CurrencyMismatch);
         }
         let Some(eligible) = self.eligible_subtotal(basket) else {
             return refuse(Rejection::NoEligibleItems);
         };
+        let by_units = self
+            .discount()
+            .as_tiers()
+            .is_some_and(|(by, _)| by == TierBasis::Quantity);
+        if by_units && !basket.has_lines() {
+            return refuse(Rejection::NoEligibleItems);
+        }
+        // A buy X get Y's units are chosen once, here, for the quote too.
+        let mut given = None;
+        let short = match self.discount().as_buy_x_get_y() {
+            Some(deal) => match self.given(deal, basket) {
+                Err(None) => return refuse(Rejection::NoEligibleItems),
+                Err(short) => short,
+                Ok(units) => {
+                    given = Some(units);
+                    None
+                }
+            },
+            None => self.below_first_tier(self.tier(basket, eligible).1.as_ref()),
+        };
+        if let Some(Short::Items(missing)) = short {
+            return Err(PromoCodeRejected::with_message(
+                self,
+                Rejection::NotEnoughItems,
+                missing,
+            ));
+        }
         let quote = match left {
-            None => self.price(basket, now)?,
-            Some(left) => self.within_budget(basket, now, left)?,
+            None => self.price_at_most(basket, now, None, given.as_ref())?,
+            Some(left) => self.within_budget(basket, now, left, given.as_ref())?,
         };
         if let Some(minimum) = self.minimum() {
             if minimum.partial_cmp_same(&eligible).is_some_and(|o| o.is_gt()) {
                 return refuse(Rejection::BelowMinimum);
             }
+        }
+        if let Some(Short::Money(missing)) = short {
+            return Err(PromoCodeRejected::with_message(self, Rejection::BelowMinimum, missing));
         }
         Ok(quote)
     }
@@ -135,8 +180,14 @@ impl PromoCode {
     /// The quote within what is left of the budget: as priced when it fits;
     /// else refused, or clipped to `left` when the code takes a partial
     /// discount. Nothing left is refused either way.
-    fn within_budget(&self, basket: &Basket, now: Timestamp, left: Money) -> Result<Quote, PromoCodeRejected> {
-        let quote = self.price(basket, now)?;
+    fn within_budget(
+        &self,
+        basket: &Basket,
+        now: Timestamp,
+        left: Money,
+        given: Option<&Given>,
+    ) -> Result<Quote, PromoCodeRejected> {
+        let quote = self.price_at_most(basket, now, None, given)?;
         let fits = quote.discount().partial_cmp_same(&left).is_some_and(|o| o.is_le());
         if left.is_zero() || (!fits && self.limits().when_budget_short() == BudgetShort::Refuse) {
             return Err(PromoCodeRejected::budget_short(self, &left));
@@ -145,7 +196,7 @@ impl PromoCode {
             return Ok(quote);
         }
         let desired = *quote.discount();
-        let mut clipped = self.price_at_most(basket, now, Some(left))?;
+        let mut clipped = self.price_at_most(basket, now, Some(left), given)?;
         clipped.budget_clipped = true;
         clipped.desired = Some(desired);
         Ok(clipped)
@@ -239,15 +290,17 @@ impl PromoCode {
     ///
     /// [`PromoCodeRejected`] with [`Rejection::CurrencyMismatch`].
     pub fn price(&self, basket: &Basket, now: Timestamp) -> Result<Quote, PromoCodeRejected> {
-        self.price_at_most(basket, now, None)
+        self.price_at_most(basket, now, None, None)
     }
 
-    /// [`price`](PromoCode::price) with the discount at most `at_most`.
+    /// [`price`](PromoCode::price) with the discount at most `at_most` (a buy X get Y's
+    /// units `given` when they are chosen already).
     fn price_at_most(
         &self,
         basket: &Basket,
         now: Timestamp,
         at_most: Option<Money>,
+        given: Option<&Given>,
     ) -> Result<Quote, PromoCodeRejected> {
         if self.currency().is_some_and(|currency| currency != basket.currency()) {
             return Err(PromoCodeRejected::new(self, Rejection::CurrencyMismatch));
@@ -257,6 +310,8 @@ impl PromoCode {
         let mut note = None;
         let mut shipping_off = zero;
         let eligible = self.eligible_subtotal(basket).unwrap_or(zero);
+        let (tier, next_tier) = self.tier(basket, eligible);
+        let mut weights = None;
         let discount = match self.discount().kind() {
             DiscountKind::FreeShipping => {
                 let shipping = basket.shipping().copied().unwrap_or(zero);
@@ -268,18 +323,25 @@ impl PromoCode {
                 shipping_off = cap(cap(shipping, self.discount().max()), at_most.as_ref());
                 shipping_off
             }
-            DiscountKind::Percent => {
-                let percent = self.discount().as_percent().unwrap_or_default();
-                let off = eligible.percent_of(percent);
-                cap(cap(off, self.discount().max()), at_most.as_ref()).min_same(eligible)
+            DiscountKind::BuyXGetY => {
+                let off = self.discount().as_buy_x_get_y().and_then(|deal| match given {
+                    Some(given) => Some(PromoCode::given_off(deal, basket, given)),
+                    None => Some(PromoCode::given_off(deal, basket, &self.given(deal, basket).ok()?)),
+                });
+                let full = Money::from_minor(off.iter().flatten().sum(), currency).unwrap_or(zero);
+                weights = off;
+                cap(cap(full, self.discount().max()), at_most.as_ref())
             }
-            DiscountKind::Fixed => {
-                let amount = self.discount().fixed_amount().copied().unwrap_or(zero);
-                cap(cap(amount, self.discount().max()), at_most.as_ref()).min_same(eligible)
-            }
+            DiscountKind::Tiered => match (tier, self.discount().as_tiers()) {
+                (Some(reached), Some((_, tiers))) => off_eligible(tiers[reached.index].discount(), eligible, at_most),
+                _ => zero,
+            },
+            _ => off_eligible(self.discount(), eligible, at_most),
         };
         let payable = basket.total().checked_sub(&discount).unwrap_or(zero);
-        let lines = basket.has_lines().then(|| self.split(basket, discount, shipping_off));
+        let lines = basket
+            .has_lines()
+            .then(|| self.split(basket, discount, shipping_off, weights));
         Ok(Quote {
             code: self.code().clone(),
             total: *basket.total(),
@@ -294,27 +356,46 @@ impl PromoCode {
             note: note.map(str::to_owned),
             budget_clipped: false,
             desired: None,
+            tier,
+            next_tier,
         })
     }
 
     /// The discount's parts per line: what is not taken off shipping, over
-    /// the eligible lines by the largest-remainder method.
-    fn split(&self, basket: &Basket, discount: Money, shipping_off: Money) -> Vec<QuoteLine> {
+    /// the eligible lines by the largest-remainder method (over `weights`
+    /// when given: a buy-X-get-Y code's given units). Ties go by line order,
+    /// or for buy X get Y and tiered codes by sku, then line order.
+    fn split(
+        &self,
+        basket: &Basket,
+        discount: Money,
+        shipping_off: Money,
+        weights: Option<Vec<i128>>,
+    ) -> Vec<QuoteLine> {
         let currency = basket.currency();
-        let eligible: Vec<bool> = basket
-            .lines()
+        let lines = basket.lines();
+        let weights = weights.unwrap_or_else(|| {
+            lines
+                .iter()
+                .map(|l| match self.applies_to().is_none_or(|scope| scope.includes(l)) {
+                    true => l.amount().minor(),
+                    false => 0,
+                })
+                .collect()
+        });
+        let mut order: Vec<usize> = (0..lines.len()).collect();
+        if matches!(self.discount().kind(), DiscountKind::BuyXGetY | DiscountKind::Tiered) {
+            deals::sort_by(&mut order, |&a, &b| lines[a].sku() < lines[b].sku());
+        }
+        let ordered: Vec<i128> = order.iter().map(|&i| weights[i]).collect();
+        let mut parts = vec![0; lines.len()];
+        for (&i, part) in order
             .iter()
-            .map(|l| self.applies_to().is_none_or(|scope| scope.includes(l)))
-            .collect();
-        let weights: Vec<i128> = basket
-            .lines()
-            .iter()
-            .zip(&eligible)
-            .map(|(l, e)| if *e { l.amount().minor() } else { 0 })
-            .collect();
-        let parts = largest_remainder(discount.minor() - shipping_off.minor(), &weights);
-        basket
-            .lines()
+            .zip(largest_remainder(discount.minor() - shipping_off.minor(), &ordered))
+        {
+            parts[i] = part;
+        }
+        lines
             .iter()
             .zip(parts)
             .map(|(line, part)| QuoteLine {
@@ -324,6 +405,17 @@ impl PromoCode {
             })
             .collect()
     }
+}
+
+/// What a percent or fixed `discount` takes off `eligible`, at most its
+/// `max`, `at_most` and `eligible` itself.
+fn off_eligible(discount: &Discount, eligible: Money, at_most: Option<Money>) -> Money {
+    let off = match (discount.as_percent(), discount.fixed_amount()) {
+        (Some(percent), _) => eligible.percent_of(percent),
+        (None, Some(amount)) => *amount,
+        (None, None) => Money::zero(eligible.currency()),
+    };
+    cap(cap(off, discount.max()), at_most.as_ref()).min_same(eligible)
 }
 
 /// `amount`, at most `max` when there is one (in the same currency).

@@ -9,9 +9,12 @@ use super::counts::UsageCounts;
 use super::stack::{CodeClass, CodeClasses};
 use crate::values::{agreed_currency, Code, Currency, InputError, Money, Timestamp};
 
+mod deals;
 mod discount;
 mod limits;
 
+pub(crate) use deals::check_count;
+pub use deals::{BuyCondition, BuyXGetY, GetOff, Selection, Tier, TierBasis, TierFrom};
 pub use discount::{Discount, DiscountKind};
 pub use limits::{AppliesTo, Audience, BudgetShort, UsageLimits};
 
@@ -34,12 +37,13 @@ pub use limits::{AppliesTo, Audience, BudgetShort, UsageLimits};
 ///  "minimum": {"amount": "50.00", "currency": "EUR"},
 ///  "audience": ["alice", "bob"],
 ///  "combines_with": ["order", "shipping"],
-///  "automatic": false, "priority": 100}
+///  "first_order": false, "automatic": false, "priority": 100}
 /// ```
 ///
 /// Only `code` and `discount` are required; `active` defaults to `true`, no
 /// `applies_to` means every line, no `audience` means public, no
-/// `combines_with` means it shares a basket with no other code. `automatic`
+/// `combines_with` means it shares a basket with no other code, `first_order`
+/// defaults to `false` (a first-order code's `limits.per_customer` defaults to 1). `automatic`
 /// (default `false`) makes it an automatic promotion, which joins a basket
 /// without being typed ([`Stack::with_automatic`](crate::Stack::with_automatic)), in the order of its
 /// `priority` (0 to [`PromoCode::MAX_PRIORITY`], lower first, default
@@ -57,6 +61,7 @@ pub struct PromoCode {
     minimum: Option<Money>,
     audience: Audience,
     combines_with: CodeClasses,
+    first_order: bool,
     /// Whether it joins a basket untyped, and its priority among those that do.
     automatic: bool,
     priority: u32,
@@ -124,6 +129,15 @@ impl PromoCodeBuilder {
         self
     }
 
+    /// Makes it a first-order code: only a customer who placed no order
+    /// before may use it, and the request must say so (`customer` and
+    /// `customer_orders`, see [`Basket::with_customer_orders`](crate::Basket::with_customer_orders)).
+    /// Its per-customer limit defaults to 1.
+    pub fn first_order(mut self, first_order: bool) -> PromoCodeBuilder {
+        self.promo.first_order = first_order;
+        self
+    }
+
     /// Makes it an automatic promotion (or not, the default): it joins a
     /// basket without being typed, see [`Stack::with_automatic`](crate::Stack::with_automatic).
     pub fn automatic(mut self, automatic: bool) -> PromoCodeBuilder {
@@ -154,12 +168,17 @@ impl PromoCodeBuilder {
                 max: PromoCode::MAX_PRIORITY,
             });
         }
+        if promo.first_order && promo.limits.per_customer().is_none() {
+            promo.limits = promo.limits.with_per_customer(1);
+        }
         if let (Some(starts_at), Some(ends_at)) = (promo.starts_at, promo.ends_at) {
             if ends_at <= starts_at {
                 return Err(InputError::EmptyWindow { starts_at, ends_at });
             }
         }
+        let inner = promo.discount.inner_currency().map(Money::zero);
         promo.currency = agreed_currency(&[
+            ("discount", inner.as_ref()),
             ("discount.amount", promo.discount.fixed_amount()),
             ("discount.max", promo.discount.max()),
             ("minimum", promo.minimum.as_ref()),
@@ -172,7 +191,7 @@ impl PromoCodeBuilder {
 impl PromoCode {
     /// The fields of the JSON definition, in the order it is written: what a
     /// reader of a definition accepts (any other field is an error).
-    pub const FIELDS: [&'static str; 12] = [
+    pub const FIELDS: [&'static str; 13] = [
         "code",
         "active",
         "discount",
@@ -183,6 +202,7 @@ impl PromoCode {
         "minimum",
         "audience",
         "combines_with",
+        "first_order",
         "automatic",
         "priority",
     ];
@@ -208,6 +228,7 @@ impl PromoCode {
                 minimum: None,
                 audience: Audience::public(),
                 combines_with: CodeClasses::NONE,
+                first_order: false,
                 automatic: false,
                 priority: PromoCode::DEFAULT_PRIORITY,
                 currency: None,
@@ -368,7 +389,9 @@ impl PromoCode {
 
     /// Its class, which decides when it applies in a [`Stack`](crate::Stack):
     /// [`CodeClass::Shipping`] for a free-shipping discount,
-    /// [`CodeClass::Product`] when it has [`applies_to`](PromoCode::applies_to),
+    /// [`CodeClass::Product`] for buy X get Y or when it has
+    /// [`applies_to`](PromoCode::applies_to) (a tiered code too: its tiers are
+    /// percent or fixed discounts),
     /// [`CodeClass::Order`] otherwise.
     ///
     /// # Example
@@ -384,9 +407,15 @@ impl PromoCode {
     pub fn class(&self) -> CodeClass {
         match (self.discount.kind(), &self.applies_to) {
             (DiscountKind::FreeShipping, _) => CodeClass::Shipping,
+            (DiscountKind::BuyXGetY, _) => CodeClass::Product,
             (_, Some(_)) => CodeClass::Product,
             (_, None) => CodeClass::Order,
         }
+    }
+
+    /// Whether only a customer's first order may use it.
+    pub fn is_first_order(&self) -> bool {
+        self.first_order
     }
 
     /// Whether it is an automatic promotion: it joins a basket without being
@@ -460,7 +489,7 @@ pub(crate) fn serialize_definition<S: Serializer>(
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     let with_audience = !matches!(shown, Shown::Public);
-    let mut s = serializer.serialize_struct("PromoCode", 15)?;
+    let mut s = serializer.serialize_struct("PromoCode", 16)?;
     match shown {
         Shown::Campaign(uses_per_code) => {
             s.serialize_field("id", &promo.code)?;
@@ -498,6 +527,9 @@ pub(crate) fn serialize_definition<S: Serializer>(
     }
     if !promo.combines_with.is_empty() {
         s.serialize_field("combines_with", &promo.combines_with)?;
+    }
+    if promo.first_order {
+        s.serialize_field("first_order", &true)?;
     }
     if promo.automatic {
         s.serialize_field("automatic", &true)?;

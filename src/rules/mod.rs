@@ -17,11 +17,11 @@ pub use basket::{Basket, Line};
 pub use campaign::Campaign;
 pub use counts::{UsageCounts, UsageInCurrency};
 pub use definition::{
-    AppliesTo, Audience, BudgetShort, Discount, DiscountKind, PromoCode, PromoCodeBuilder, PublicDefinition,
-    UsageLimits,
+    AppliesTo, Audience, BudgetShort, BuyCondition, BuyXGetY, Discount, DiscountKind, GetOff, PromoCode,
+    PromoCodeBuilder, PublicDefinition, Selection, Tier, TierBasis, TierFrom, UsageLimits,
 };
 pub use pattern::CodePattern;
-pub use quote::{Quote, QuoteLine, QuoteShipping};
+pub use quote::{NextTier, Quote, QuoteLine, QuoteShipping, TierReached};
 pub use rejection::{PromoCodeRejected, Rejection};
 pub use stack::{
     CodeClass, CodeClasses, ShownStack, Skipped, Stack, StackPart, StackQuote, StackRefusal, StackRejected,
@@ -29,3 +29,4 @@ pub use stack::{
 };
 
 pub(crate) use basket::{check_categories, check_quantity};
+pub(crate) use definition::check_count;

@@ -3,7 +3,32 @@
 use serde::{Deserialize, Serialize};
 
 use super::basket::Basket;
+use super::definition::TierFrom;
 use crate::values::{Code, InputError, Money, Sku, Timestamp};
+
+/// The tier of a tiered code a quote reached: its position (from 0) and where it starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TierReached {
+    /// The tier's position, from 0.
+    pub index: usize,
+    /// Where it starts: money (`by: subtotal`) or units (`by: quantity`).
+    pub from: TierFrom,
+}
+
+/// The tier above the one a quote reached (or the first, when none is):
+/// where it starts and what is still missing to reach it, so that a page can
+/// say "spend EUR 20.00 more for 15% off".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NextTier {
+    /// The tier's position, from 0.
+    pub index: usize,
+    /// Where it starts.
+    pub from: TierFrom,
+    /// The money (or units) still missing.
+    pub missing: TierFrom,
+}
 
 /// One line of a quote: the line's amount and its part of the discount.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,7 +71,12 @@ pub struct QuoteShipping {
 /// "lines": [{"sku", "amount", "discount"}], "shipping": {"amount", "discount"}, "note"}`,
 /// `lines`, `shipping` and `note` only when there is something to say, and
 /// `"budget_clipped": true, "desired": <Money>` when a budget that takes a
-/// partial discount clipped it (`desired` is the discount before the clip).
+/// partial discount clipped it (`desired` is the discount before the clip);
+/// a tiered code's quote adds `"tier": {"index", "from"}` (the tier reached)
+/// and `"next_tier": {"index", "from", "missing"}` (below the top tier).
+///
+/// For buy X get Y and tiered codes, ties in the split are broken by sku
+/// rather than by line order, so that the order of the lines never matters.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Quote {
     pub(super) code: Code,
@@ -64,6 +94,10 @@ pub struct Quote {
     pub(super) budget_clipped: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) desired: Option<Money>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) tier: Option<TierReached>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) next_tier: Option<NextTier>,
 }
 
 impl Quote {
@@ -82,6 +116,7 @@ impl Quote {
         shipping: Option<QuoteShipping>,
         note: Option<String>,
         desired: Option<Money>,
+        tiers: (Option<TierReached>, Option<NextTier>),
     ) -> Result<Quote, InputError> {
         let repr = Quote {
             code,
@@ -94,6 +129,8 @@ impl Quote {
             note,
             budget_clipped: desired.is_some(),
             desired,
+            tier: tiers.0,
+            next_tier: tiers.1,
         };
         let inconsistent = |message: &str| InputError::Malformed {
             path: ".".to_owned(),
@@ -164,6 +201,8 @@ impl Quote {
             note: None,
             budget_clipped: false,
             desired: None,
+            tier: None,
+            next_tier: None,
         }
     }
 
@@ -188,6 +227,8 @@ impl Quote {
             note: None,
             budget_clipped: false,
             desired: None,
+            tier: None,
+            next_tier: None,
         })
     }
 
@@ -240,6 +281,16 @@ impl Quote {
     /// The discount before a budget clipped it, when it did.
     pub fn desired(&self) -> Option<&Money> {
         self.desired.as_ref()
+    }
+
+    /// The tier a tiered code reached, if any.
+    pub fn tier(&self) -> Option<&TierReached> {
+        self.tier.as_ref()
+    }
+
+    /// The next tier of a tiered code and what is missing to reach it, below the top tier.
+    pub fn next_tier(&self) -> Option<&NextTier> {
+        self.next_tier.as_ref()
     }
 
     /// Whether this quote was made for `basket`: the same total, and for a

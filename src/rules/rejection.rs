@@ -45,11 +45,18 @@ pub enum Rejection {
     Exhausted,
     /// The customer has used the code as often as it allows.
     CustomerLimitReached,
+    /// A first-order code, and the customer placed orders before.
+    NotFirstOrder,
     /// The basket is in a currency the code's amounts are not in.
     CurrencyMismatch,
     /// The code applies to some products only, and no line of the basket is one
     /// (or the basket has no lines to tell).
     NoEligibleItems,
+    /// The basket has eligible lines but too few units (or too little spent)
+    /// for the code: a buy X get Y short of one application, a tiered code by
+    /// quantity below its first tier. The sentence says what is missing
+    /// ("add 1 more item from mugs").
+    NotEnoughItems,
     /// The code's money budget has nothing left, or (when it refuses a short
     /// budget) less than this discount. It is checked after the caps and the
     /// basket's currency and lines (it needs the discount), before the minimum.
@@ -67,7 +74,7 @@ pub enum Rejection {
 
 impl Rejection {
     /// Every rejection, in the order the rules are checked.
-    pub const ALL: [Rejection; 13] = [
+    pub const ALL: [Rejection; 15] = [
         Rejection::Inactive,
         Rejection::CustomerRequired,
         Rejection::NotAssigned,
@@ -75,8 +82,10 @@ impl Rejection {
         Rejection::Expired,
         Rejection::Exhausted,
         Rejection::CustomerLimitReached,
+        Rejection::NotFirstOrder,
         Rejection::CurrencyMismatch,
         Rejection::NoEligibleItems,
+        Rejection::NotEnoughItems,
         Rejection::BudgetExhausted,
         Rejection::BelowMinimum,
         Rejection::NotCombinable,
@@ -93,8 +102,10 @@ impl Rejection {
             Rejection::Expired => "expired",
             Rejection::Exhausted => "exhausted",
             Rejection::CustomerLimitReached => "customer_limit_reached",
+            Rejection::NotFirstOrder => "not_first_order",
             Rejection::CurrencyMismatch => "currency_mismatch",
             Rejection::NoEligibleItems => "no_eligible_items",
+            Rejection::NotEnoughItems => "not_enough_items",
             Rejection::BudgetExhausted => "budget_exhausted",
             Rejection::BelowMinimum => "below_minimum",
             Rejection::NotCombinable => "not_combinable",
@@ -114,7 +125,10 @@ impl Rejection {
     pub fn is_about_the_basket(self) -> bool {
         matches!(
             self,
-            Rejection::CurrencyMismatch | Rejection::NoEligibleItems | Rejection::BelowMinimum
+            Rejection::CurrencyMismatch
+                | Rejection::NoEligibleItems
+                | Rejection::NotEnoughItems
+                | Rejection::BelowMinimum
         )
     }
 
@@ -129,8 +143,10 @@ impl Rejection {
             Rejection::Expired => "this code has expired",
             Rejection::Exhausted => "this code has been used up",
             Rejection::CustomerLimitReached => "you have already used this code as often as it allows",
+            Rejection::NotFirstOrder => "this code is for a first order only",
             Rejection::CurrencyMismatch => "this code does not apply to a basket in this currency",
             Rejection::NoEligibleItems => "this code does not apply to anything in this basket",
+            Rejection::NotEnoughItems => "this code needs more items in this basket",
             Rejection::BudgetExhausted => "this promotion's budget is used up",
             Rejection::BelowMinimum => "this code needs a larger basket",
             Rejection::NotCombinable => "this code cannot be combined with another code in this basket",
@@ -200,6 +216,16 @@ impl PromoCodeRejected {
             },
             other => other.message().to_owned(),
         };
+        PromoCodeRejected {
+            code: promo.code().clone(),
+            rejection,
+            message,
+        }
+    }
+
+    /// The refusal of `promo` for `rejection` with its own sentence (what a
+    /// basket is missing).
+    pub(crate) fn with_message(promo: &PromoCode, rejection: Rejection, message: String) -> PromoCodeRejected {
         PromoCodeRejected {
             code: promo.code().clone(),
             rejection,

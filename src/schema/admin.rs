@@ -50,6 +50,11 @@ fn public_fields(g: &mut schemars::SchemaGenerator) -> serde_json::Map<String, s
             "type": "boolean",
             "description": "Whether the code is assigned to named customers (who they are is not public).",
         },
+        "first_order": {
+            "type": "boolean",
+            "const": true,
+            "description": "A first-order code: only a customer with `customer_orders: 0` may use it (its `limits.per_customer` defaults to 1); left out otherwise.",
+        },
         "automatic": {
             "type": "boolean",
             "description": AUTOMATIC,

@@ -68,6 +68,11 @@ schema!([] crate::schema::QuoteRequest => "QuoteRequest", |g| json!({
             "maxItems": 5,
         },
         "customer": r::<crate::schema::CustomerIdInput>(g),
+        "customer_orders": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it.",
+        },
         "total": with_ref::<crate::schema::MoneyInput>(g, json!({"description": "A basket known only by its total (shipping, if any, inside it)."})),
         "lines": {
             "type": "array",
@@ -133,6 +138,11 @@ schema!([] crate::schema::HoldRequest => "HoldRequest", |g| json!({
             "maxItems": 5,
         },
         "customer": r::<crate::schema::CustomerIdInput>(g),
+        "customer_orders": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it.",
+        },
         "total": with_ref::<crate::schema::MoneyInput>(g, json!({"description": "A basket known only by its total (shipping, if any, inside it)."})),
         "lines": {
             "type": "array",
@@ -205,6 +215,11 @@ schema!([] crate::schema::CaptureRequest => "CaptureRequest", |g| json!({
             "maxItems": 5,
         },
         "customer": r::<crate::schema::CustomerIdInput>(g),
+        "customer_orders": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it.",
+        },
         "total": with_ref::<crate::schema::MoneyInput>(g, json!({"description": "A basket known only by its total (shipping, if any, inside it)."})),
         "lines": {
             "type": "array",
@@ -511,6 +526,8 @@ schema!([] crate::Quote => "Quote", |g| json!({
             "description": "Only when a budget that takes a partial discount clipped it to what was left.",
         },
         "desired": with_ref::<crate::Money>(g, json!({"description": "With `budget_clipped`: the discount before the clip."})),
+        "tier": with_ref::<crate::TierReached>(g, json!({"description": "A tiered code's tier reached."})),
+        "next_tier": with_ref::<crate::NextTier>(g, json!({"description": "A tiered code below its top tier: the next tier and what is missing."})),
     },
     "additionalProperties": false,
 }));
@@ -655,4 +672,24 @@ schema!([] crate::schema::StripeEvent => "StripeEvent", |_g| json!({
         "type": {"type": "string"},
         "data": {"type": "object"},
     },
+}));
+
+schema!([] crate::TierReached => "QuoteTier", |g| json!({
+    "description": "The tier of a tiered code the quote reached: its position (from 0) and where it starts.",
+    "type": "object",
+    "required": ["index", "from"],
+    "properties": {"index": {"type": "integer", "minimum": 0, "maximum": 9}, "from": r::<crate::TierFrom>(g)},
+    "additionalProperties": false,
+}));
+
+schema!([] crate::NextTier => "QuoteNextTier", |g| json!({
+    "description": "The tier above the one reached (or the first): where it starts and the money or units still missing (\"spend EUR 20.00 more for 15% off\").",
+    "type": "object",
+    "required": ["index", "from", "missing"],
+    "properties": {
+        "index": {"type": "integer", "minimum": 0, "maximum": 9},
+        "from": r::<crate::TierFrom>(g),
+        "missing": r::<crate::TierFrom>(g),
+    },
+    "additionalProperties": false,
 }));

@@ -7,10 +7,12 @@ use serde_json::json;
 use super::{r, schema, with_ref};
 
 schema!([] crate::Discount => "Discount", |g| json!({
-    "description": "What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`).",
+    "description": "What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`). Buy X get Y: for each `buy` (units, or money spent on units not given), `get.quantity` units at `get.percent` or `get.amount` off each, at most `max_applications` times, the cheapest (or most expensive) units given; class `product`. Tiered: the highest tier the eligible subtotal (`by: subtotal`) or units (`by: quantity`) reach applies its percent or fixed discount.",
     "type": "object",
     "required": ["kind"],
-    "properties": {"kind": {"type": "string", "enum": ["percent", "fixed", "free_shipping"]}},
+    "properties": {
+        "kind": {"type": "string", "enum": ["percent", "fixed", "free_shipping", "buy_x_get_y", "tiered"]},
+    },
     "oneOf": [
         {
             "title": "percent",
@@ -42,14 +44,78 @@ schema!([] crate::Discount => "Discount", |g| json!({
             "properties": {"kind": {"const": "free_shipping"}, "max": r::<crate::Money>(g)},
             "additionalProperties": false,
         },
+        {
+            "title": "buy_x_get_y",
+            "required": ["kind", "buy", "get", "selection"],
+            "properties": {
+                "kind": {"const": "buy_x_get_y"},
+                "buy": {
+                    "description": "What each application needs bought: `quantity` units or an `amount` spent, on `applies_to` (every line when left out).",
+                    "type": "object",
+                    "properties": {
+                        "quantity": {"type": "integer", "minimum": 1, "maximum": 1000},
+                        "amount": r::<crate::Money>(g),
+                        "applies_to": r::<crate::AppliesTo>(g),
+                    },
+                    "additionalProperties": false,
+                },
+                "get": {
+                    "description": "What each application gives: `quantity` units of `applies_to` (the buy's when left out) at `percent` (100 is free) or `amount` off each unit (never above its price).",
+                    "type": "object",
+                    "required": ["quantity"],
+                    "properties": {
+                        "quantity": {"type": "integer", "minimum": 1, "maximum": 1000},
+                        "applies_to": r::<crate::AppliesTo>(g),
+                        "percent": {
+                            "description": "Above 0, at most 100, at most 4 decimal places, written without trailing zeros.",
+                            "type": "string",
+                            "pattern": "^(0\\.[0-9]{0,3}[1-9]|[1-9][0-9]?(\\.[0-9]{0,3}[1-9])?|100)$",
+                        },
+                        "amount": r::<crate::Money>(g),
+                    },
+                    "additionalProperties": false,
+                },
+                "max_applications": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "At most this many applications (as many as the basket holds when left out).",
+                },
+                "selection": {"type": "string", "enum": ["cheapest", "most_expensive"], "default": "cheapest"},
+                "max": r::<crate::Money>(g),
+            },
+            "additionalProperties": false,
+        },
+        {
+            "title": "tiered",
+            "required": ["kind", "by", "tiers"],
+            "properties": {
+                "kind": {"const": "tiered"},
+                "by": {"type": "string", "enum": ["subtotal", "quantity"]},
+                "tiers": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 10,
+                    "description": "`from` strictly increasing: money for `by: subtotal`, a count of units for `by: quantity`; each tier's discount a `percent` or `fixed` one.",
+                    "items": {
+                        "type": "object",
+                        "required": ["from", "discount"],
+                        "properties": {"from": r::<crate::TierFrom>(g), "discount": r::<crate::Discount>(g)},
+                        "additionalProperties": false,
+                    },
+                },
+            },
+            "additionalProperties": false,
+        },
     ],
 }));
 
 schema!([] crate::schema::DiscountInput => "DiscountInput", |g| json!({
-    "description": "What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`).",
+    "description": "What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`). Buy X get Y: for each `buy` (units, or money spent on units not given), `get.quantity` units at `get.percent` or `get.amount` off each, at most `max_applications` times, the cheapest (or most expensive) units given; class `product`. Tiered: the highest tier the eligible subtotal (`by: subtotal`) or units (`by: quantity`) reach applies its percent or fixed discount.",
     "type": "object",
     "required": ["kind"],
-    "properties": {"kind": {"type": "string", "enum": ["percent", "fixed", "free_shipping"]}},
+    "properties": {
+        "kind": {"type": "string", "enum": ["percent", "fixed", "free_shipping", "buy_x_get_y", "tiered"]},
+    },
     "oneOf": [
         {
             "title": "percent",
@@ -81,7 +147,82 @@ schema!([] crate::schema::DiscountInput => "DiscountInput", |g| json!({
             "properties": {"kind": {"const": "free_shipping"}, "max": r::<crate::schema::MoneyInput>(g)},
             "additionalProperties": false,
         },
+        {
+            "title": "buy_x_get_y",
+            "required": ["kind", "buy", "get"],
+            "properties": {
+                "kind": {"const": "buy_x_get_y"},
+                "buy": {
+                    "description": "What each application needs bought: `quantity` units or an `amount` spent, on `applies_to` (every line when left out).",
+                    "type": "object",
+                    "properties": {
+                        "quantity": {"type": "integer", "minimum": 1, "maximum": 1000},
+                        "amount": r::<crate::schema::MoneyInput>(g),
+                        "applies_to": r::<crate::schema::AppliesToInput>(g),
+                    },
+                    "additionalProperties": false,
+                },
+                "get": {
+                    "description": "What each application gives: `quantity` units of `applies_to` (the buy's when left out) at `percent` (100 is free) or `amount` off each unit (never above its price).",
+                    "type": "object",
+                    "required": ["quantity"],
+                    "properties": {
+                        "quantity": {"type": "integer", "minimum": 1, "maximum": 1000},
+                        "applies_to": r::<crate::schema::AppliesToInput>(g),
+                        "percent": {
+                            "description": "A decimal string above 0 and at most 100, at most 4 decimal places.",
+                            "type": "string",
+                            "pattern": "^[0-9]+(\\.[0-9]+)?$",
+                        },
+                        "amount": r::<crate::schema::MoneyInput>(g),
+                    },
+                    "additionalProperties": false,
+                },
+                "max_applications": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "At most this many applications (as many as the basket holds when left out).",
+                },
+                "selection": {"type": "string", "enum": ["cheapest", "most_expensive"], "default": "cheapest"},
+                "max": r::<crate::schema::MoneyInput>(g),
+            },
+            "additionalProperties": false,
+        },
+        {
+            "title": "tiered",
+            "required": ["kind", "by", "tiers"],
+            "properties": {
+                "kind": {"const": "tiered"},
+                "by": {"type": "string", "enum": ["subtotal", "quantity"]},
+                "tiers": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 10,
+                    "description": "`from` strictly increasing: money for `by: subtotal`, a count of units for `by: quantity`; each tier's discount a `percent` or `fixed` one.",
+                    "items": {
+                        "type": "object",
+                        "required": ["from", "discount"],
+                        "properties": {
+                            "from": r::<crate::schema::TierFromInput>(g),
+                            "discount": r::<crate::schema::DiscountInput>(g),
+                        },
+                        "additionalProperties": false,
+                    },
+                },
+            },
+            "additionalProperties": false,
+        },
     ],
+}));
+
+schema!([] crate::TierFrom => "TierFrom", |g| json!({
+    "description": "Where a tier starts, or what is missing to reach it: money (`by: subtotal`) or a count of units (`by: quantity`).",
+    "oneOf": [r::<crate::Money>(g), {"type": "integer", "minimum": 1}],
+}));
+
+schema!([] crate::schema::TierFromInput => "TierFromInput", |g| json!({
+    "description": "Where a tier starts: money (`by: subtotal`) or a count of units, 1 to 1,000,000 (`by: quantity`).",
+    "oneOf": [r::<crate::schema::MoneyInput>(g), {"type": "integer", "minimum": 1, "maximum": 1000000}],
 }));
 
 schema!([] crate::AppliesTo => "AppliesTo", |g| json!({
@@ -187,6 +328,7 @@ schema!([] crate::PromoCode => "Definition", |g| json!({
         },
         "automatic": {"type": "boolean", "description": super::admin::AUTOMATIC},
         "priority": {"type": "integer", "minimum": 0, "maximum": 1_000_000, "description": super::admin::PRIORITY},
+        "first_order": {"type": "boolean", "const": true, "description": "A first-order code: only a customer with `customer_orders: 0` may use it (its `limits.per_customer` defaults to 1); left out otherwise."},
     },
     "additionalProperties": false,
 }));
@@ -227,6 +369,11 @@ schema!([] crate::schema::DefinitionInput => "DefinitionInput", |g| json!({
             "default": 100,
             "description": "Among automatic promotions, lower joins first (then by code).",
         },
+        "first_order": {
+            "type": "boolean",
+            "default": false,
+            "description": "A first-order code: quotes, holds and captures need `customer` and `customer_orders`, and `customer_orders` above 0 is refused with `not_first_order`; `limits.per_customer` defaults to 1.",
+        },
     },
     "additionalProperties": false,
 }));
@@ -253,6 +400,7 @@ schema!([] crate::Campaign => "Campaign", |g| json!({
             "maxItems": 3,
             "uniqueItems": true,
         },
+        "first_order": {"type": "boolean", "const": true, "description": "A first-order code: only a customer with `customer_orders: 0` may use it (its `limits.per_customer` defaults to 1); left out otherwise."},
     },
     "additionalProperties": false,
 }));
@@ -279,6 +427,11 @@ schema!([] crate::schema::CampaignInput => "CampaignInput", |g| json!({
             "description": "The classes of code this code may share a basket with; default none. Two codes combine only when each lists the other's class.",
             "type": "array",
             "items": r::<crate::CodeClass>(g),
+        },
+        "first_order": {
+            "type": "boolean",
+            "default": false,
+            "description": "A first-order code: quotes, holds and captures need `customer` and `customer_orders`, and `customer_orders` above 0 is refused with `not_first_order`; `limits.per_customer` defaults to 1.",
         },
         "uses_per_code": {"type": "integer", "minimum": 1, "default": 1},
         "automatic": {

@@ -153,6 +153,12 @@ impl JsonSchema for ReleasedState {
 #[derive(Debug)]
 pub enum PublicDefinition {}
 
+/// Where a tier starts, as a request gives it: money or a count of units.
+///
+/// A name for the description only: no value has this type.
+#[derive(Debug)]
+pub enum TierFromInput {}
+
 /// An amount as a request gives it: a non-negative decimal string (`"80"`, `"80.00"`), at most the currency's places, at most 10^15; never a number.
 ///
 /// A name for the description only: no value has this type.

@@ -118,7 +118,7 @@ schema!([] crate::ReservationState => "ReservationState", |_g| json!({
 }));
 
 schema!([] crate::Rejection => "RejectionCode", |_g| json!({
-    "description": "Why a rule refused (the core's `Rejection::code`), checked in this order; `quote_changed` only on a capture pinned to a quote. `budget_exhausted` (nothing left of the budget, or less than the discount when it refuses a short budget) is checked after the basket's currency and lines, before the minimum. `not_combinable` (after `below_minimum`) refuses a code in a basket with several codes when it and a code listed before it do not both list each other's class in `combines_with`.",
+    "description": "Why a rule refused (the core's `Rejection::code`), checked in this order; `quote_changed` only on a capture pinned to a quote. `budget_exhausted` (nothing left of the budget, or less than the discount when it refuses a short budget) is checked after the basket's currency and lines, before the minimum. `not_combinable` (after `below_minimum`) refuses a code in a basket with several codes when it and a code listed before it do not both list each other's class in `combines_with`. `not_first_order` refuses a first-order code for a customer whose `customer_orders` is above 0; `not_enough_items` (after `no_eligible_items`) a buy X get Y short of one application or a tiered code by quantity below its first tier, its detail saying what is missing.",
     "type": "string",
     "enum": crate::Rejection::ALL.map(crate::Rejection::code),
 }));

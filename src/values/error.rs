@@ -253,6 +253,40 @@ pub enum InputError {
         /// The largest quantity a line may have.
         max: u32,
     },
+    /// A count of a definition (a buy or get quantity, `max_applications`, a
+    /// tier's `from`) outside `1..=max`.
+    #[error("{field} must be a whole number from 1 to {max}, not {count}")]
+    CountOutOfRange {
+        /// The field's name: `quantity`, `max_applications`, `from`.
+        field: &'static str,
+        /// The count as given.
+        count: String,
+        /// The largest it may be.
+        max: u64,
+    },
+    /// A tiered discount with no tiers or more than [`Tier::MAX_TIERS`](crate::Tier::MAX_TIERS).
+    #[error("tiers must have 1 to 10 entries, not {count}")]
+    TierCount {
+        /// How many were given.
+        count: usize,
+    },
+    /// A tier whose `from` is not what the discount's `by` measures.
+    #[error("a tier's from must be {}", if *by == "subtotal" { "an amount of money when by is \"subtotal\"" } else { "a count of units when by is \"quantity\"" })]
+    TierFrom {
+        /// The tier's position, from 0.
+        index: usize,
+        /// The discount's `by`: `subtotal` or `quantity`.
+        by: &'static str,
+    },
+    /// A tier that does not start above the tier before it.
+    #[error("a tier's from must be above the from of the tier before it; tiers are strictly increasing")]
+    TiersNotIncreasing {
+        /// The tier's position, from 0.
+        index: usize,
+    },
+    /// A tier whose discount is not a percent or a fixed amount.
+    #[error("a tier's discount is a percent or a fixed amount")]
+    TierDiscount,
     /// More items than a list may hold: lines in a basket, categories on a line,
     /// customers in an audience, skus or categories a code applies to.
     #[error("{field} may have at most {max} entries, not {count}")]

@@ -74,6 +74,37 @@ fn quote_fields(out: &mut String, quote: &Quote) {
         }
         None => field(out, "-"),
     }
+    match quote.tier() {
+        Some(tier) => {
+            field(out, "=");
+            field(out, &tier.index.to_string());
+            tier_from(out, &tier.from);
+        }
+        None => field(out, "-"),
+    }
+    match quote.next_tier() {
+        Some(next) => {
+            field(out, "=");
+            field(out, &next.index.to_string());
+            tier_from(out, &next.from);
+            tier_from(out, &next.missing);
+        }
+        None => field(out, "-"),
+    }
+}
+
+/// A tier's `from` (or what is missing): `m`, amount, currency; or `n`, a count.
+fn tier_from(out: &mut String, from: &crate::TierFrom) {
+    match from {
+        crate::TierFrom::Amount(money) => {
+            field(out, "m");
+            money_fields(out, money);
+        }
+        crate::TierFrom::Quantity(n) => {
+            field(out, "n");
+            field(out, &n.to_string());
+        }
+    }
 }
 
 /// The fields a quote and a stack's quote share: code, total, discount, payable, when, lines, shipping.

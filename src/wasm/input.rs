@@ -118,7 +118,7 @@ pub(super) fn basket_and_options(
         None => QuoteOptions::default(),
         Some(options) => read("options", options, crate::json::reader::options)?,
     };
-    Ok((basket, options))
+    Ok((options.basket(basket), options))
 }
 
 /// The fields `flatten` wrote, in order (each after a separator).
@@ -194,6 +194,7 @@ pub(super) fn plain(fields: &str) -> Option<(Basket, QuoteOptions)> {
         customer: fields.maybe(|fields| CustomerId::parse(fields.next()?).ok())?,
         usage: fields.maybe(|fields| UsageCounts::new(fields.number()?, fields.number()?).ok())?,
         now: fields.maybe(|fields| parse_now(fields.next()?))?,
+        customer_orders: None,
     };
     fields.0.is_empty().then_some((basket, options))
 }

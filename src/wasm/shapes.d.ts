@@ -55,6 +55,11 @@ export interface ApiShapes {
             combines_with?: ApiShapes["schemas"]["CodeClass"][];
             discount: ApiShapes["schemas"]["DiscountInput"];
             ends_at?: ApiShapes["schemas"]["TimestampInput"];
+            /**
+             * @description A first-order code: quotes, holds and captures need `customer` and `customer_orders`, and `customer_orders` above 0 is refused with `not_first_order`; `limits.per_customer` defaults to 1.
+             * @default false
+             */
+            first_order?: boolean;
             limits?: ApiShapes["schemas"]["UsageLimitsInput"];
             minimum?: ApiShapes["schemas"]["MoneyInput"];
             /**
@@ -64,10 +69,10 @@ export interface ApiShapes {
             priority?: number;
             starts_at?: ApiShapes["schemas"]["TimestampInput"];
         };
-        /** @description What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`). */
+        /** @description What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`). Buy X get Y: for each `buy` (units, or money spent on units not given), `get.quantity` units at `get.percent` or `get.amount` off each, at most `max_applications` times, the cheapest (or most expensive) units given; class `product`. Tiered: the highest tier the eligible subtotal (`by: subtotal`) or units (`by: quantity`) reach applies its percent or fixed discount. */
         DiscountInput: {
             /** @enum {string} */
-            kind: "percent" | "fixed" | "free_shipping";
+            kind: "percent" | "fixed" | "free_shipping" | "buy_x_get_y" | "tiered";
         } & ({
             /** @constant */
             kind: "percent";
@@ -83,6 +88,41 @@ export interface ApiShapes {
             /** @constant */
             kind: "free_shipping";
             max?: ApiShapes["schemas"]["MoneyInput"];
+        } | {
+            /** @description What each application needs bought: `quantity` units or an `amount` spent, on `applies_to` (every line when left out). */
+            buy: {
+                amount?: ApiShapes["schemas"]["MoneyInput"];
+                applies_to?: ApiShapes["schemas"]["AppliesToInput"];
+                quantity?: number;
+            };
+            /** @description What each application gives: `quantity` units of `applies_to` (the buy's when left out) at `percent` (100 is free) or `amount` off each unit (never above its price). */
+            get: {
+                amount?: ApiShapes["schemas"]["MoneyInput"];
+                applies_to?: ApiShapes["schemas"]["AppliesToInput"];
+                /** @description A decimal string above 0 and at most 100, at most 4 decimal places. */
+                percent?: string;
+                quantity: number;
+            };
+            /** @constant */
+            kind: "buy_x_get_y";
+            max?: ApiShapes["schemas"]["MoneyInput"];
+            /** @description At most this many applications (as many as the basket holds when left out). */
+            max_applications?: number;
+            /**
+             * @default cheapest
+             * @enum {string}
+             */
+            selection?: "cheapest" | "most_expensive";
+        } | {
+            /** @enum {string} */
+            by: "subtotal" | "quantity";
+            /** @constant */
+            kind: "tiered";
+            /** @description `from` strictly increasing: money for `by: subtotal`, a count of units for `by: quantity`; each tier's discount a `percent` or `fixed` one. */
+            tiers: {
+                discount: ApiShapes["schemas"]["DiscountInput"];
+                from: ApiShapes["schemas"]["TierFromInput"];
+            }[];
         });
         /** @description A use reserved for the buyer until `expires_at`. A replay answers with the reservation as it stands now. */
         Hold: {
@@ -125,11 +165,15 @@ export interface ApiShapes {
             desired?: ApiShapes["schemas"]["Money"];
             discount: ApiShapes["schemas"]["Money"];
             lines?: ApiShapes["schemas"]["QuoteLine"][];
+            /** @description A tiered code below its top tier: the next tier and what is missing. */
+            next_tier?: ApiShapes["schemas"]["QuoteNextTier"];
             /** @description Something the buyer should know (e.g. why free shipping took nothing off). */
             note?: string;
             payable: ApiShapes["schemas"]["Money"];
             quoted_at: ApiShapes["schemas"]["Timestamp"];
             shipping?: ApiShapes["schemas"]["QuoteShipping"];
+            /** @description A tiered code's tier reached. */
+            tier?: ApiShapes["schemas"]["QuoteTier"];
             total: ApiShapes["schemas"]["Money"];
         };
         QuoteLine: {
@@ -137,15 +181,26 @@ export interface ApiShapes {
             discount: ApiShapes["schemas"]["Money"];
             sku: ApiShapes["schemas"]["Sku"];
         };
+        /** @description The tier above the one reached (or the first): where it starts and the money or units still missing ("spend EUR 20.00 more for 15% off"). */
+        QuoteNextTier: {
+            from: ApiShapes["schemas"]["TierFrom"];
+            index: number;
+            missing: ApiShapes["schemas"]["TierFrom"];
+        };
         QuoteShipping: {
             amount: ApiShapes["schemas"]["Money"];
             discount: ApiShapes["schemas"]["Money"];
         };
+        /** @description The tier of a tiered code the quote reached: its position (from 0) and where it starts. */
+        QuoteTier: {
+            from: ApiShapes["schemas"]["TierFrom"];
+            index: number;
+        };
         /**
-         * @description Why a rule refused (the core's `Rejection::code`), checked in this order; `quote_changed` only on a capture pinned to a quote. `budget_exhausted` (nothing left of the budget, or less than the discount when it refuses a short budget) is checked after the basket's currency and lines, before the minimum. `not_combinable` (after `below_minimum`) refuses a code in a basket with several codes when it and a code listed before it do not both list each other's class in `combines_with`.
+         * @description Why a rule refused (the core's `Rejection::code`), checked in this order; `quote_changed` only on a capture pinned to a quote. `budget_exhausted` (nothing left of the budget, or less than the discount when it refuses a short budget) is checked after the basket's currency and lines, before the minimum. `not_combinable` (after `below_minimum`) refuses a code in a basket with several codes when it and a code listed before it do not both list each other's class in `combines_with`. `not_first_order` refuses a first-order code for a customer whose `customer_orders` is above 0; `not_enough_items` (after `no_eligible_items`) a buy X get Y short of one application or a tiered code by quantity below its first tier, its detail saying what is missing.
          * @enum {string}
          */
-        RejectionCode: "inactive" | "customer_required" | "not_assigned" | "not_started" | "expired" | "exhausted" | "customer_limit_reached" | "currency_mismatch" | "no_eligible_items" | "budget_exhausted" | "below_minimum" | "not_combinable" | "quote_changed";
+        RejectionCode: "inactive" | "customer_required" | "not_assigned" | "not_started" | "expired" | "exhausted" | "customer_limit_reached" | "not_first_order" | "currency_mismatch" | "no_eligible_items" | "not_enough_items" | "budget_exhausted" | "below_minimum" | "not_combinable" | "quote_changed";
         /**
          * @description Where a use is: `held` (until `expires_at`), `captured`, `released`, or `expired` (a hold whose time passed).
          * @enum {string}
@@ -200,6 +255,10 @@ export interface ApiShapes {
             rejection: ApiShapes["schemas"]["RejectionCode"];
             with?: ApiShapes["schemas"]["Code"];
         };
+        /** @description Where a tier starts, or what is missing to reach it: money (`by: subtotal`) or a count of units (`by: quantity`). */
+        TierFrom: ApiShapes["schemas"]["Money"] | number;
+        /** @description Where a tier starts: money (`by: subtotal`) or a count of units, 1 to 1,000,000 (`by: quantity`). */
+        TierFromInput: ApiShapes["schemas"]["MoneyInput"] | number;
         /**
          * Format: date-time
          * @description An instant as the API writes it: RFC 3339 in UTC (`Z`), with 0, 3, 6 or 9 fractional digits.
@@ -273,6 +332,8 @@ export type StackPart = ApiShapes["schemas"]["StackPart"];
 export type StackRefusal = ApiShapes["schemas"]["StackRefusal"];
 /** An automatic promotion that did not join a stack, and why. */
 export type Skipped = ApiShapes["schemas"]["Skipped"];
+/** Where a tier starts, or what is missing to reach it: money, or a count of units. */
+export type TierFrom = ApiShapes["schemas"]["TierFrom"];
 /** Why a code does not apply, in the order the rules are checked. */
 export type RejectionCode = ApiShapes["schemas"]["RejectionCode"];
 /** Where a held or captured use is in its life. */

@@ -31,6 +31,8 @@ export interface QuoteOptions {
   usage?: UsageInput | null;
   /** The time to quote at (default: the browser clock). */
   now?: Rfc3339 | null;
+  /** The orders the customer placed before, as the shop's server says (a first-order code needs it). */
+  customer_orders?: number | null;
 }
 
 /** A stack's options: all optional. `usage[i]` is the usage of the `i`-th code as listed (a code
@@ -40,6 +42,7 @@ export interface StackOptions {
   /** Each code's usage: the typed codes as listed, then the automatic promotions as given. */
   usage?: UsageInput[] | null;
   now?: Rfc3339 | null;
+  customer_orders?: number | null;
 }
 
 /** The answer of `PromoStack.quote`. */

@@ -88,6 +88,7 @@ fn written_definition<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Prom
 ///     code: Code::parse("SAVE10")?,
 ///     basket: Basket::from(Money::parse("80.00", Currency::EUR)?),
 ///     customer: None,
+///     customer_orders: None,
 ///     ttl_seconds: Some(600),
 ///     quote: None,
 /// };
@@ -107,6 +108,10 @@ pub struct StackCodeCall {
     /// Who is buying; left out when no customer is named.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub customer: Option<CustomerId>,
+    /// The orders the customer placed before, as the request said (a
+    /// first-order code needs it); left out when it did not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub customer_orders: Option<u64>,
     /// A hold's time to live in seconds; left out for a capture, or when the request gave none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ttl_seconds: Option<u64>,

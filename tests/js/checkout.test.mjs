@@ -4,8 +4,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { priceBasket } from "../../public/checkout/basket.js";
 import {
-  appliedSentence, automaticSentence, codesOf, describeDiscount, describeScope, isAre, malformedSentence, partSentence, problemSentence,
-  refusalSentence, spendMoreSentence,
+  appliedSentence, automaticSentence, codesOf, describeDiscount, describeScope, isAre, malformedSentence, nextTierSentence,
+  partSentence, problemSentence, refusalSentence, spendMoreSentence,
 } from "../../public/checkout/sentences.js";
 import { formatMoney } from "../../public/lib/money.js";
 
@@ -110,6 +110,26 @@ test("a quote and a stack's part in words; a budget's clip in the core's money",
   assert.equal(partSentence({ code: "M", discount: eur("0.00") }, definition, shop), "M takes nothing off this basket (10% off).");
   assert.equal(partSentence({ code: "M", discount: eur("2.00") }, definition, shop), `M: −${formatMoney(eur("2.00"))}, 10% off.`);
   assert.equal(partSentence(undefined, definition, shop), "");
+});
+
+test("buy X get Y and tiers in words, and what the next tier needs", () => {
+  const eur = (amount) => ({ amount, currency: "EUR" });
+  const mugs = { categories: ["mugs"] };
+  const deal = { code: "B2G1", discount: { kind: "buy_x_get_y", buy: { quantity: 2, applies_to: mugs }, get: { quantity: 1, percent: "100" } } };
+  assert.equal(describeDiscount(deal), "buy 2 mugs, get 1 free");
+  const spend = { code: "S", discount: { kind: "buy_x_get_y", buy: { amount: eur("30.00"), applies_to: mugs }, get: { quantity: 1, applies_to: { categories: ["coffee"] }, percent: "50" } } };
+  assert.equal(describeDiscount(spend), `spend ${formatMoney(eur("30.00"))} on mugs, get 1 coffee at 50% off`);
+  const tiers = { code: "T", discount: { kind: "tiered", by: "subtotal", tiers: [
+    { from: eur("50.00"), discount: { kind: "percent", percent: "10" } },
+    { from: eur("100.00"), discount: { kind: "percent", percent: "15" } }] } };
+  assert.equal(describeDiscount(tiers), `10% off from ${formatMoney(eur("50.00"))} and 15% off from ${formatMoney(eur("100.00"))}`);
+  const quote = { code: "T", next_tier: { index: 1, from: eur("100.00"), missing: eur("20.00") } };
+  assert.equal(nextTierSentence(quote, tiers), `Spend ${formatMoney(eur("20.00"))} more for 15% off.`);
+  assert.match(appliedSentence(quote, tiers), /applied: .* Spend .* more for 15% off\.$/);
+  const units = { code: "U", discount: { kind: "tiered", by: "quantity", tiers: [
+    { from: 3, discount: { kind: "percent", percent: "10" } }, { from: 5, discount: { kind: "fixed", amount: eur("10.00") } }] } };
+  assert.equal(nextTierSentence({ next_tier: { index: 1, from: 5, missing: 2 } }, units), `Add 2 more items for ${formatMoney(eur("10.00"))} off.`);
+  assert.equal(nextTierSentence({}, units), "");
 });
 
 test("problems and lists of codes", () => {

@@ -99,12 +99,12 @@ test("what the core knows: the hold's bounds, minor units, the rejections about 
   eq([minorUnits("EUR"), minorUnits("JPY"), minorUnits("KWD"), minorUnits("CLF")], [2, 0, 3, 4]);
   for (const bad of ["", "eur", "XYZ", "EURO", 5, undefined, null, {}]) eq(minorUnits(bad), undefined);
   const rejections = ["inactive", "customer_required", "not_assigned", "not_started", "expired", "exhausted",
-    "customer_limit_reached", "currency_mismatch", "no_eligible_items", "budget_exhausted", "below_minimum", "not_combinable",
-    "quote_changed"];
-  eq(rejections.filter((r) => isBasketRejection(r)), ["currency_mismatch", "no_eligible_items", "below_minimum"]);
+    "customer_limit_reached", "not_first_order", "currency_mismatch", "no_eligible_items", "not_enough_items",
+    "budget_exhausted", "below_minimum", "not_combinable", "quote_changed"];
+  eq(rejections.filter((r) => isBasketRejection(r)), ["currency_mismatch", "no_eligible_items", "not_enough_items", "below_minimum"]);
   for (const other of ["BELOW_MINIMUM", "", undefined, null, 7, {}]) eq(isBasketRejection(other), false);
   eq(definitionFields(), ["code", "active", "discount", "applies_to", "limits", "starts_at", "ends_at", "minimum", "audience", "combines_with",
-    "automatic", "priority"]);
+    "first_order", "automatic", "priority"]);
   // Every field is one a definition may have (null: its default), and no other.
   const everyField = Object.fromEntries(definitionFields().map((f) => [f, null]));
   eq(quote({ ...everyField, ...save10 }, basket, { now }).ok, true);
@@ -319,7 +319,7 @@ test("a stack: every vector answers as written, and the handle is freed like Pro
     "options: usage must be a list of usage counts, one for each code as listed");
   throws(() => one.quote(basket, { usage: [{ total: 1 }] }), "options.usage[0]: missing field `per_customer`");
   throws(() => one.quote(basket, { usage: [], colour: 1 }),
-    "options.colour: unknown field `colour`, expected one of `customer`, `usage`, `now`");
+    "options.colour: unknown field `colour`, expected one of `customer`, `usage`, `now`, `customer_orders`");
   eq(one.quote(basket, { now, usage: [{ total: 1000, per_customer: 0 }] }).ok, true);
   one.free();
 });

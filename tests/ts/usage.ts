@@ -50,6 +50,8 @@ function show(result: QuoteResult): string {
     case "not_started":
     case "inactive":
     case "no_eligible_items":
+    case "not_enough_items":
+    case "not_first_order":
     case "not_combinable":
     case "quote_changed":
       return result.message;

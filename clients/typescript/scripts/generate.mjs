@@ -43,6 +43,7 @@ const MODULE_TYPES = [
   ["StackPart", "StackPart", "One code's part of a stack's quote."],
   ["StackRefusal", "StackRefusal", "One code of a stack that refused."],
   ["Skipped", "Skipped", "An automatic promotion that did not join a stack, and why."],
+  ["TierFrom", "TierFrom", "Where a tier starts, or what is missing to reach it: money, or a count of units."],
   ["RejectionCode", "RejectionCode", "Why a code does not apply, in the order the rules are checked."],
   ["ReservationState", "ReservationState", "Where a held or captured use is in its life."],
   ["Hold", "Hold", "A use held for the buyer while they pay (what `POST /v1/holds` answers)."],

@@ -605,6 +605,11 @@ export interface components {
             combines_with?: components["schemas"]["CodeClass"][];
             discount: components["schemas"]["Discount"];
             ends_at?: components["schemas"]["Timestamp"];
+            /**
+             * @description A first-order code: only a customer with `customer_orders: 0` may use it (its `limits.per_customer` defaults to 1); left out otherwise.
+             * @constant
+             */
+            first_order?: true;
             id: components["schemas"]["Code"];
             limits?: components["schemas"]["UsageLimits"];
             minimum?: components["schemas"]["Money"];
@@ -640,6 +645,11 @@ export interface components {
             combines_with?: components["schemas"]["CodeClass"][];
             discount: components["schemas"]["DiscountInput"];
             ends_at?: components["schemas"]["TimestampInput"];
+            /**
+             * @description A first-order code: quotes, holds and captures need `customer` and `customer_orders`, and `customer_orders` above 0 is refused with `not_first_order`; `limits.per_customer` defaults to 1.
+             * @default false
+             */
+            first_order?: boolean;
             limits?: components["schemas"]["UsageLimitsInput"];
             minimum?: components["schemas"]["MoneyInput"];
             starts_at?: components["schemas"]["TimestampInput"];
@@ -699,6 +709,8 @@ export interface components {
             code: components["schemas"]["CodeInput"];
             codes?: never;
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             lines?: never;
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
@@ -713,6 +725,8 @@ export interface components {
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             lines?: never;
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
@@ -727,6 +741,8 @@ export interface components {
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes?: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             lines?: never;
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
@@ -740,6 +756,8 @@ export interface components {
             code: components["schemas"]["CodeInput"];
             codes?: never;
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             /** @description Every amount in one currency. */
             lines: components["schemas"]["Line"][];
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
@@ -755,6 +773,8 @@ export interface components {
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             /** @description Every amount in one currency. */
             lines: components["schemas"]["Line"][];
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
@@ -770,6 +790,8 @@ export interface components {
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes?: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             /** @description Every amount in one currency. */
             lines: components["schemas"]["Line"][];
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
@@ -784,6 +806,8 @@ export interface components {
             code: components["schemas"]["CodeInput"];
             codes?: never;
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             lines?: never;
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
@@ -797,6 +821,8 @@ export interface components {
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             lines?: never;
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
@@ -810,6 +836,8 @@ export interface components {
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes?: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             lines?: never;
             /** @description The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured). */
             quote?: components["schemas"]["Quote"] | components["schemas"]["StackQuote"];
@@ -875,6 +903,11 @@ export interface components {
             discount: components["schemas"]["Discount"];
             /** @description The first moment the code is no longer valid (exclusive). */
             ends_at?: components["schemas"]["Timestamp"];
+            /**
+             * @description A first-order code: only a customer with `customer_orders: 0` may use it (its `limits.per_customer` defaults to 1); left out otherwise.
+             * @constant
+             */
+            first_order?: true;
             limits?: components["schemas"]["UsageLimits"];
             /** @description The smallest eligible subtotal the code applies to. */
             minimum?: components["schemas"]["Money"];
@@ -975,6 +1008,11 @@ export interface components {
             discount: components["schemas"]["Discount"];
             /** @description The first moment the code is no longer valid (exclusive). */
             ends_at?: components["schemas"]["Timestamp"];
+            /**
+             * @description A first-order code: only a customer with `customer_orders: 0` may use it (its `limits.per_customer` defaults to 1); left out otherwise.
+             * @constant
+             */
+            first_order?: true;
             limits?: components["schemas"]["UsageLimits"];
             /** @description The smallest eligible subtotal the code applies to. */
             minimum?: components["schemas"]["Money"];
@@ -999,6 +1037,11 @@ export interface components {
             combines_with?: components["schemas"]["CodeClass"][];
             discount: components["schemas"]["DiscountInput"];
             ends_at?: components["schemas"]["TimestampInput"];
+            /**
+             * @description A first-order code: quotes, holds and captures need `customer` and `customer_orders`, and `customer_orders` above 0 is refused with `not_first_order`; `limits.per_customer` defaults to 1.
+             * @default false
+             */
+            first_order?: boolean;
             limits?: components["schemas"]["UsageLimitsInput"];
             minimum?: components["schemas"]["MoneyInput"];
             /**
@@ -1352,10 +1395,10 @@ export interface components {
             shipping?: never;
             total?: never;
         };
-        /** @description What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`). */
+        /** @description What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`). Buy X get Y: for each `buy` (units, or money spent on units not given), `get.quantity` units at `get.percent` or `get.amount` off each, at most `max_applications` times, the cheapest (or most expensive) units given; class `product`. Tiered: the highest tier the eligible subtotal (`by: subtotal`) or units (`by: quantity`) reach applies its percent or fixed discount. */
         Discount: {
             /** @enum {string} */
-            kind: "percent" | "fixed" | "free_shipping";
+            kind: "percent" | "fixed" | "free_shipping" | "buy_x_get_y" | "tiered";
         } & ({
             /** @constant */
             kind: "percent";
@@ -1371,11 +1414,46 @@ export interface components {
             /** @constant */
             kind: "free_shipping";
             max?: components["schemas"]["Money"];
+        } | {
+            /** @description What each application needs bought: `quantity` units or an `amount` spent, on `applies_to` (every line when left out). */
+            buy: {
+                amount?: components["schemas"]["Money"];
+                applies_to?: components["schemas"]["AppliesTo"];
+                quantity?: number;
+            };
+            /** @description What each application gives: `quantity` units of `applies_to` (the buy's when left out) at `percent` (100 is free) or `amount` off each unit (never above its price). */
+            get: {
+                amount?: components["schemas"]["Money"];
+                applies_to?: components["schemas"]["AppliesTo"];
+                /** @description Above 0, at most 100, at most 4 decimal places, written without trailing zeros. */
+                percent?: string;
+                quantity: number;
+            };
+            /** @constant */
+            kind: "buy_x_get_y";
+            max?: components["schemas"]["Money"];
+            /** @description At most this many applications (as many as the basket holds when left out). */
+            max_applications?: number;
+            /**
+             * @default cheapest
+             * @enum {string}
+             */
+            selection: "cheapest" | "most_expensive";
+        } | {
+            /** @enum {string} */
+            by: "subtotal" | "quantity";
+            /** @constant */
+            kind: "tiered";
+            /** @description `from` strictly increasing: money for `by: subtotal`, a count of units for `by: quantity`; each tier's discount a `percent` or `fixed` one. */
+            tiers: {
+                discount: components["schemas"]["Discount"];
+                from: components["schemas"]["TierFrom"];
+            }[];
         });
-        /** @description What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`). */
+        /** @description What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`). Buy X get Y: for each `buy` (units, or money spent on units not given), `get.quantity` units at `get.percent` or `get.amount` off each, at most `max_applications` times, the cheapest (or most expensive) units given; class `product`. Tiered: the highest tier the eligible subtotal (`by: subtotal`) or units (`by: quantity`) reach applies its percent or fixed discount. */
         DiscountInput: {
             /** @enum {string} */
-            kind: "percent" | "fixed" | "free_shipping";
+            kind: "percent" | "fixed" | "free_shipping" | "buy_x_get_y" | "tiered";
         } & ({
             /** @constant */
             kind: "percent";
@@ -1391,6 +1469,41 @@ export interface components {
             /** @constant */
             kind: "free_shipping";
             max?: components["schemas"]["MoneyInput"];
+        } | {
+            /** @description What each application needs bought: `quantity` units or an `amount` spent, on `applies_to` (every line when left out). */
+            buy: {
+                amount?: components["schemas"]["MoneyInput"];
+                applies_to?: components["schemas"]["AppliesToInput"];
+                quantity?: number;
+            };
+            /** @description What each application gives: `quantity` units of `applies_to` (the buy's when left out) at `percent` (100 is free) or `amount` off each unit (never above its price). */
+            get: {
+                amount?: components["schemas"]["MoneyInput"];
+                applies_to?: components["schemas"]["AppliesToInput"];
+                /** @description A decimal string above 0 and at most 100, at most 4 decimal places. */
+                percent?: string;
+                quantity: number;
+            };
+            /** @constant */
+            kind: "buy_x_get_y";
+            max?: components["schemas"]["MoneyInput"];
+            /** @description At most this many applications (as many as the basket holds when left out). */
+            max_applications?: number;
+            /**
+             * @default cheapest
+             * @enum {string}
+             */
+            selection?: "cheapest" | "most_expensive";
+        } | {
+            /** @enum {string} */
+            by: "subtotal" | "quantity";
+            /** @constant */
+            kind: "tiered";
+            /** @description `from` strictly increasing: money for `by: subtotal`, a count of units for `by: quantity`; each tier's discount a `percent` or `fixed` one. */
+            tiers: {
+                discount: components["schemas"]["DiscountInput"];
+                from: components["schemas"]["TierFromInput"];
+            }[];
         });
         /** @description Test builds only: when an instance of a code's object wrote the code's figures, and how many counted events wait in memory. */
         FigureWrites: {
@@ -1457,6 +1570,8 @@ export interface components {
             code: components["schemas"]["CodeInput"];
             codes?: never;
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             lines?: never;
             shipping?: never;
             /** @description A basket known only by its total (shipping, if any, inside it). */
@@ -1474,6 +1589,8 @@ export interface components {
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             lines?: never;
             shipping?: never;
             /** @description A basket known only by its total (shipping, if any, inside it). */
@@ -1491,6 +1608,8 @@ export interface components {
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes?: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             lines?: never;
             shipping?: never;
             /** @description A basket known only by its total (shipping, if any, inside it). */
@@ -1507,6 +1626,8 @@ export interface components {
             code: components["schemas"]["CodeInput"];
             codes?: never;
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             /** @description Every amount in one currency. */
             lines: components["schemas"]["Line"][];
             /** @description With `lines` only. */
@@ -1525,6 +1646,8 @@ export interface components {
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             /** @description Every amount in one currency. */
             lines: components["schemas"]["Line"][];
             /** @description With `lines` only. */
@@ -1543,6 +1666,8 @@ export interface components {
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes?: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             /** @description Every amount in one currency. */
             lines: components["schemas"]["Line"][];
             /** @description With `lines` only. */
@@ -1560,6 +1685,8 @@ export interface components {
             code: components["schemas"]["CodeInput"];
             codes?: never;
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             lines?: never;
             shipping?: never;
             total?: never;
@@ -1576,6 +1703,8 @@ export interface components {
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             lines?: never;
             shipping?: never;
             total?: never;
@@ -1592,6 +1721,8 @@ export interface components {
             /** @description Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is. */
             codes?: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             lines?: never;
             shipping?: never;
             total?: never;
@@ -1767,6 +1898,11 @@ export interface components {
             discount: components["schemas"]["Discount"];
             /** @description The first moment the code is no longer valid (exclusive). */
             ends_at?: components["schemas"]["Timestamp"];
+            /**
+             * @description A first-order code: only a customer with `customer_orders: 0` may use it (its `limits.per_customer` defaults to 1); left out otherwise.
+             * @constant
+             */
+            first_order?: true;
             limits?: components["schemas"]["UsageLimits"];
             /** @description The smallest eligible subtotal the code applies to. */
             minimum?: components["schemas"]["Money"];
@@ -1799,6 +1935,11 @@ export interface components {
             discount: components["schemas"]["Discount"];
             /** @description The first moment the code is no longer valid (exclusive). */
             ends_at?: components["schemas"]["Timestamp"];
+            /**
+             * @description A first-order code: only a customer with `customer_orders: 0` may use it (its `limits.per_customer` defaults to 1); left out otherwise.
+             * @constant
+             */
+            first_order?: true;
             limits?: components["schemas"]["UsageLimits"];
             /** @description The smallest eligible subtotal the code applies to. */
             minimum?: components["schemas"]["Money"];
@@ -1821,17 +1962,27 @@ export interface components {
             desired?: components["schemas"]["Money"];
             discount: components["schemas"]["Money"];
             lines?: components["schemas"]["QuoteLine"][];
+            /** @description A tiered code below its top tier: the next tier and what is missing. */
+            next_tier?: components["schemas"]["QuoteNextTier"];
             /** @description Something the buyer should know (e.g. why free shipping took nothing off). */
             note?: string;
             payable: components["schemas"]["Money"];
             quoted_at: components["schemas"]["Timestamp"];
             shipping?: components["schemas"]["QuoteShipping"];
+            /** @description A tiered code's tier reached. */
+            tier?: components["schemas"]["QuoteTier"];
             total: components["schemas"]["Money"];
         };
         QuoteLine: {
             amount: components["schemas"]["Money"];
             discount: components["schemas"]["Money"];
             sku: components["schemas"]["Sku"];
+        };
+        /** @description The tier above the one reached (or the first): where it starts and the money or units still missing ("spend EUR 20.00 more for 15% off"). */
+        QuoteNextTier: {
+            from: components["schemas"]["TierFrom"];
+            index: number;
+            missing: components["schemas"]["TierFrom"];
         };
         /** @description The body of `POST /v1/quotes`: a code (or several: `codes`, in place of `code`) and a basket, inline (`total`, or `lines` and `shipping`) or nested as `basket`; `customer` needs a server's token. Unknown fields are refused; `code` and `codes` together are bad input. */
         QuoteRequest: {
@@ -1841,6 +1992,8 @@ export interface components {
             code: components["schemas"]["CodeInput"];
             codes?: never;
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             lines?: never;
             shipping?: never;
             /** @description A basket known only by its total (shipping, if any, inside it). */
@@ -1853,6 +2006,8 @@ export interface components {
             /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
             codes: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             lines?: never;
             shipping?: never;
             /** @description A basket known only by its total (shipping, if any, inside it). */
@@ -1865,6 +2020,8 @@ export interface components {
             /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
             codes?: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             lines?: never;
             shipping?: never;
             /** @description A basket known only by its total (shipping, if any, inside it). */
@@ -1876,6 +2033,8 @@ export interface components {
             code: components["schemas"]["CodeInput"];
             codes?: never;
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             /** @description Every amount in one currency. */
             lines: components["schemas"]["Line"][];
             /** @description With `lines` only. */
@@ -1889,6 +2048,8 @@ export interface components {
             /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
             codes: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             /** @description Every amount in one currency. */
             lines: components["schemas"]["Line"][];
             /** @description With `lines` only. */
@@ -1902,6 +2063,8 @@ export interface components {
             /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
             codes?: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             /** @description Every amount in one currency. */
             lines: components["schemas"]["Line"][];
             /** @description With `lines` only. */
@@ -1914,6 +2077,8 @@ export interface components {
             code: components["schemas"]["CodeInput"];
             codes?: never;
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             lines?: never;
             shipping?: never;
             total?: never;
@@ -1925,6 +2090,8 @@ export interface components {
             /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
             codes: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             lines?: never;
             shipping?: never;
             total?: never;
@@ -1936,6 +2103,8 @@ export interface components {
             /** @description Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`). */
             codes?: components["schemas"]["CodeInput"][];
             customer?: components["schemas"]["CustomerIdInput"];
+            /** @description With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it. */
+            customer_orders?: number;
             lines?: never;
             shipping?: never;
             total?: never;
@@ -1943,6 +2112,11 @@ export interface components {
         QuoteShipping: {
             amount: components["schemas"]["Money"];
             discount: components["schemas"]["Money"];
+        };
+        /** @description The tier of a tiered code the quote reached: its position (from 0) and where it starts. */
+        QuoteTier: {
+            from: components["schemas"]["TierFrom"];
+            index: number;
         };
         /** @description A use spent (or, replayed, given back since). */
         Receipt: {
@@ -2038,10 +2212,10 @@ export interface components {
             type?: "/problems/rejected";
         };
         /**
-         * @description Why a rule refused (the core's `Rejection::code`), checked in this order; `quote_changed` only on a capture pinned to a quote. `budget_exhausted` (nothing left of the budget, or less than the discount when it refuses a short budget) is checked after the basket's currency and lines, before the minimum. `not_combinable` (after `below_minimum`) refuses a code in a basket with several codes when it and a code listed before it do not both list each other's class in `combines_with`.
+         * @description Why a rule refused (the core's `Rejection::code`), checked in this order; `quote_changed` only on a capture pinned to a quote. `budget_exhausted` (nothing left of the budget, or less than the discount when it refuses a short budget) is checked after the basket's currency and lines, before the minimum. `not_combinable` (after `below_minimum`) refuses a code in a basket with several codes when it and a code listed before it do not both list each other's class in `combines_with`. `not_first_order` refuses a first-order code for a customer whose `customer_orders` is above 0; `not_enough_items` (after `no_eligible_items`) a buy X get Y short of one application or a tiered code by quantity below its first tier, its detail saying what is missing.
          * @enum {string}
          */
-        RejectionCode: "inactive" | "customer_required" | "not_assigned" | "not_started" | "expired" | "exhausted" | "customer_limit_reached" | "currency_mismatch" | "no_eligible_items" | "budget_exhausted" | "below_minimum" | "not_combinable" | "quote_changed";
+        RejectionCode: "inactive" | "customer_required" | "not_assigned" | "not_started" | "expired" | "exhausted" | "customer_limit_reached" | "not_first_order" | "currency_mismatch" | "no_eligible_items" | "not_enough_items" | "budget_exhausted" | "below_minimum" | "not_combinable" | "quote_changed";
         /** @description The body of `POST /v1/releases`: the hold or capture to give back, by its idempotency key. */
         ReleaseRequest: {
             /** @description Give back the automatic promotions with a use under the key too (beside `code` or `codes`, or alone). */
@@ -2188,6 +2362,10 @@ export interface components {
             object: "event";
             type: string;
         };
+        /** @description Where a tier starts, or what is missing to reach it: money (`by: subtotal`) or a count of units (`by: quantity`). */
+        TierFrom: components["schemas"]["Money"] | number;
+        /** @description Where a tier starts: money (`by: subtotal`) or a count of units, 1 to 1,000,000 (`by: quantity`). */
+        TierFromInput: components["schemas"]["MoneyInput"] | number;
         /**
          * Format: date-time
          * @description An instant as the API writes it: RFC 3339 in UTC (`Z`), with 0, 3, 6 or 9 fractional digits.

@@ -28,6 +28,7 @@
 
 use std::fmt::{self, Write as _};
 
+mod deals;
 mod lexer;
 mod numbers;
 mod shapes;
@@ -35,11 +36,11 @@ mod structure;
 
 use super::api::QuoteOptions;
 use super::wire::{
-    BasketRepr, Categories, DecimalText, DefinitionRepr, DiscountFields, Discounted, KindText, LimitsRepr, LineRepr,
-    MoneyRepr, PercentText, Quantity, ScopeRepr, UsageRepr,
+    from_count, BasketRepr, BuyRepr, Categories, DecimalText, DefinitionRepr, DiscountFields, Discounted, GetRepr,
+    KindText, LimitsRepr, LineRepr, MoneyRepr, PercentText, Quantity, ScopeRepr, TierRepr, UsageRepr, FROM_EXPECTING,
 };
 use super::Refused;
-use crate::rules::{AppliesTo, Basket, Discount, PromoCode, UsageCounts, UsageLimits};
+use crate::rules::{AppliesTo, Basket, Discount, PromoCode, TierFrom, UsageCounts, UsageLimits};
 use crate::values::{join_path, Category, Code, Currency, CustomerId, InputError, Money, Sku, Timestamp};
 
 /// Reads a definition (`PromoCode`), as `from_json::<PromoCode>` does.
@@ -287,11 +288,13 @@ impl fmt::Display for QuantityExpecting {
 
 /// A discount kind by name, or derive's unknown-variant error.
 fn variant(name: &str) -> Read<KindText> {
-    const NAMES: &[&str] = &["percent", "fixed", "free_shipping"];
+    const NAMES: &[&str] = &["percent", "fixed", "free_shipping", "buy_x_get_y", "tiered"];
     match name {
         "percent" => Ok(KindText::Percent),
         "fixed" => Ok(KindText::Fixed),
         "free_shipping" => Ok(KindText::FreeShipping),
+        "buy_x_get_y" => Ok(KindText::BuyXGetY),
+        "tiered" => Ok(KindText::Tiered),
         _ => Err(message(format!("unknown variant `{name}`, expected {}", one_of(NAMES)))),
     }
 }

@@ -174,8 +174,8 @@ impl<'a> Json<'a> {
     pub(super) fn options(&mut self) -> Read<QuoteOptions> {
         const SHAPE: Shape = Shape {
             expecting: "struct QuoteOptions",
-            names: &["customer", "usage", "now"],
-            defaults: 0b111,
+            names: &["customer", "usage", "now", "customer_orders"],
+            defaults: 0b1111,
         };
         #[derive(Default)]
         struct S(QuoteOptions);
@@ -184,7 +184,8 @@ impl<'a> Json<'a> {
                 match field {
                     0 => self.0.customer = json.option(Json::customer)?,
                     1 => self.0.usage = json.option(Json::usage)?,
-                    _ => self.0.now = json.option(Json::timestamp)?,
+                    2 => self.0.now = json.option(Json::timestamp)?,
+                    _ => self.0.customer_orders = json.option(Json::unsigned)?,
                 }
                 Ok(())
             }
@@ -249,28 +250,62 @@ impl<'a> Json<'a> {
     pub(super) fn discount(&mut self) -> Read<Discount> {
         const SHAPE: Shape = Shape {
             expecting: "struct DiscountFields",
-            names: &["kind", "percent", "max", "amount"],
-            defaults: 0b1110,
+            names: &[
+                "kind",
+                "percent",
+                "max",
+                "amount",
+                "buy",
+                "get",
+                "max_applications",
+                "selection",
+                "by",
+                "tiers",
+            ],
+            defaults: 0b11_1111_1110,
         };
         #[derive(Default)]
-        struct S(Option<KindText>, Option<PercentText>, Option<Money>, Option<Money>);
+        struct S {
+            kind: Option<KindText>,
+            percent: Option<PercentText>,
+            max: Option<Money>,
+            amount: Option<Money>,
+            buy: Option<BuyRepr>,
+            get: Option<GetRepr>,
+            max_applications: Option<u64>,
+            selection: Option<String>,
+            by: Option<String>,
+            tiers: Option<Vec<TierRepr>>,
+        }
         impl Slots for S {
             fn read(&mut self, json: &mut Json<'_>, field: usize) -> Read<()> {
                 match field {
-                    0 => self.0 = Some(json.kind()?),
-                    1 => self.1 = json.option(Json::percent)?,
-                    2 => self.2 = json.option(Json::money)?,
-                    _ => self.3 = json.option(Json::money)?,
+                    0 => self.kind = Some(json.kind()?),
+                    1 => self.percent = json.option(Json::percent)?,
+                    2 => self.max = json.option(Json::money)?,
+                    3 => self.amount = json.option(Json::money)?,
+                    4 => self.buy = json.option(Json::buy)?,
+                    5 => self.get = json.option(Json::get)?,
+                    6 => self.max_applications = json.option(Json::unsigned)?,
+                    7 => self.selection = json.option(|json| json.str_value("a string"))?,
+                    8 => self.by = json.option(|json| json.str_value("a string"))?,
+                    _ => self.tiers = json.option(|json| json.list(Json::tier))?,
                 }
                 Ok(())
             }
         }
         self.finish(&SHAPE, S::default(), |s| {
             let fields = DiscountFields {
-                kind: required(s.0)?,
-                percent: s.1,
-                max: s.2,
-                amount: s.3,
+                kind: required(s.kind)?,
+                percent: s.percent,
+                max: s.max,
+                amount: s.amount,
+                buy: s.buy,
+                get: s.get,
+                max_applications: s.max_applications,
+                selection: s.selection,
+                by: s.by,
+                tiers: s.tiers,
             };
             Ok(fields.finish())
         })
@@ -336,7 +371,7 @@ impl<'a> Json<'a> {
         const SHAPE: Shape = Shape {
             expecting: "struct DefinitionRepr",
             names: &PromoCode::FIELDS,
-            defaults: 0b1111_1111_1010,
+            defaults: 0b1_1111_1111_1010,
         };
         #[derive(Default)]
         struct S {
@@ -350,6 +385,7 @@ impl<'a> Json<'a> {
             minimum: Option<Money>,
             audience: Option<Vec<CustomerId>>,
             combines_with: Option<Vec<String>>,
+            first_order: Option<bool>,
             automatic: Option<bool>,
             priority: Option<u64>,
         }
@@ -366,7 +402,8 @@ impl<'a> Json<'a> {
                     7 => self.minimum = json.option(Json::money)?,
                     8 => self.audience = json.option(|json| json.list(Json::customer))?,
                     9 => self.combines_with = json.option(|json| json.list(|json| json.str_value("a string")))?,
-                    10 => self.automatic = json.option(Json::boolean)?,
+                    10 => self.first_order = json.option(Json::boolean)?,
+                    11 => self.automatic = json.option(Json::boolean)?,
                     _ => self.priority = json.option(Json::unsigned)?,
                 }
                 Ok(())
@@ -384,6 +421,7 @@ impl<'a> Json<'a> {
                 minimum: s.minimum,
                 audience: s.audience,
                 combines_with: s.combines_with,
+                first_order: s.first_order,
                 automatic: s.automatic,
                 priority: s.priority,
             };

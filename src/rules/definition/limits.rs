@@ -135,6 +135,14 @@ impl UsageLimits {
         })
     }
 
+    /// The same caps with `per_customer` (at least 1).
+    pub(crate) fn with_per_customer(self, per_customer: u64) -> UsageLimits {
+        UsageLimits {
+            per_customer: Some(per_customer.max(1)),
+            ..self
+        }
+    }
+
     /// The overall cap.
     pub fn total(&self) -> Option<u64> {
         self.total

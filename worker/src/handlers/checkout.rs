@@ -236,6 +236,7 @@ async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, b
         code: part.code().clone(),
         basket,
         customer: req.customer.clone(),
+        customer_orders: req.customer_orders,
         ttl_seconds: req.ttl_seconds,
         // Each code's capture pinned to its part: a change between pricing and writing refuses.
         quote: req.quote.as_ref().map(|_| part.quote().clone()),

@@ -1,7 +1,7 @@
 //! The codes: the catalog (`GET /v1/codes`), a code's definition (`PUT`,
 //! `PATCH`, `DELETE`), its public lookup (`GET`), and its history and figures.
 //! Each change of a definition tells the catalog whether the code is an
-//! automatic promotion ([`automatic::note_change`]).
+//! automatic promotion (`automatic::note_change`).
 
 use promocodes::wire::{CodeList, CodeSummary};
 use promocodes::{Code, PromoCode};
