@@ -11,7 +11,7 @@
 // This file is the entry: it wires the page's events. The modules beside it: api.js (requests, errors
 // as sentences, paths, the catalog's paging), messages.js, views.js (routing, sign in and out),
 // catalog.js, words.js (a definition in words), definition.js (the editor's form as a definition),
-// editor.js, watch.js (a code's or a campaign's page), figures.js (stats and CSV), charts.js (uPlot),
+// deals.js (its buy X get Y and tiered fields), editor.js, tiers.js (the tier rows), watch.js (a code's or a campaign's page), figures.js (stats and CSV), charts.js (uPlot),
 // history.js (redemptions), campaign.js (a campaign's controls), wasm.js (the browser module).
 import { $ } from "../lib/dom.js";
 import { whenUnauthorized } from "./api.js";

@@ -6,9 +6,10 @@ import { capitalise, count } from "../lib/format.js";
 import { formatMoney as money } from "../lib/money.js";
 import { api, codePath, definitionOf, explain } from "./api.js";
 import {
-  audienceFromFile, COMBINES, definitionFromForm, ERROR_FIELDS, fieldOf, formFromDefinition, MAX_AUDIENCE, SAMPLE_SHIPPING,
+  audienceFromFile, COMBINES, definitionFromForm, errorFields, fieldOf, formFromDefinition, MAX_AUDIENCE, SAMPLE_SHIPPING,
   sampleOrder, withoutPath,
 } from "./definition.js";
+import { labelTiers, readTiers, renderTiers, wireTiers } from "./tiers.js";
 import { clearMessages, report, showProblem } from "./messages.js";
 import { nav, show } from "./views.js";
 import { moduleReady, PromoCode } from "./wasm.js";
@@ -20,16 +21,18 @@ const FIELDS = {
   code: "f-code", kind: "f-kind", percent: "f-percent", amount: "f-amount", max: "f-max", currency: "f-currency",
   minimum: "f-minimum", starts: "f-starts", ends: "f-ends", total: "f-total", perCustomer: "f-per-customer",
   budget: "f-budget", budgetShort: "f-budget-short", skus: "f-skus", categories: "f-categories", audience: "f-audience",
-  priority: "f-priority",
+  priority: "f-priority", buyBy: "f-buy-by", buyQuantity: "f-buy-quantity", buyAmount: "f-buy-amount", buySkus: "f-buy-skus",
+  buyCategories: "f-buy-categories", getQuantity: "f-get-quantity", getOff: "f-get-off", getPercent: "f-get-percent",
+  getAmount: "f-get-amount", getSkus: "f-get-skus", getCategories: "f-get-categories", maxApplications: "f-max-applications",
+  selection: "f-selection", tierBy: "f-tier-by",
 };
+// The form's checkboxes by their key.
+const CHECKS = { active: "f-active", automatic: "f-automatic", getSame: "f-get-same", firstOrder: "f-first-order" };
 
 /** The form's values as typed. */
 function readForm() {
-  const form = {
-    active: $("f-active").checked,
-    combines: COMBINES.filter((c) => $(`f-combines-${c}`).checked),
-    automatic: $("f-automatic").checked,
-  };
+  const form = { combines: COMBINES.filter((c) => $(`f-combines-${c}`).checked), tiers: readTiers() };
+  for (const [key, id] of Object.entries(CHECKS)) form[key] = $(id).checked;
   for (const [key, id] of Object.entries(FIELDS)) form[key] = $(id).value;
   return form;
 }
@@ -37,15 +40,23 @@ function readForm() {
 function fillForm(definition) {
   const form = formFromDefinition(definition);
   for (const [key, id] of Object.entries(FIELDS)) $(id).value = form[key];
-  $("f-active").checked = form.active;
-  $("f-automatic").checked = form.automatic;
+  for (const [key, id] of Object.entries(CHECKS)) $(id).checked = form[key];
   for (const c of COMBINES) $(`f-combines-${c}`).checked = form.combines.includes(c);
+  renderTiers(form.tiers, form.tierBy);
 }
 
+/** Shows the fields of the kind chosen (a `data-kind` lists the kinds it is for) and of its choices. */
 function showKind() {
   const kind = $("f-kind").value;
-  for (const el of document.querySelectorAll("[data-kind]")) el.hidden = el.dataset.kind !== kind;
+  for (const el of document.querySelectorAll("[data-kind]")) el.hidden = !el.dataset.kind.split(" ").includes(kind);
+  for (const el of document.querySelectorAll("[data-buy-by]")) el.hidden = el.dataset.buyBy !== $("f-buy-by").value;
+  for (const el of document.querySelectorAll("[data-get-off]")) el.hidden = el.dataset.getOff !== $("f-get-off").value;
+  for (const el of document.querySelectorAll("[data-get-same]")) el.hidden = $("f-get-same").checked;
+  labelTiers($("f-tier-by").value);
 }
+
+/** Every field that may show a refusal now (the tier rows included). */
+const errorIds = () => errorFields(readTiers().length);
 
 function setFieldError(id, text) {
   $(`${id}-error`).textContent = text;
@@ -57,7 +68,7 @@ function setFieldError(id, text) {
  * next to its field; quotes the sample basket. Returns the definition, or null when refused.
  */
 function checkForm() {
-  for (const id of ERROR_FIELDS) setFieldError(id, "");
+  for (const id of errorIds()) setFieldError(id, "");
   $("form-problem").textContent = "";
   const definition = definitionFromForm(readForm());
   const preview = $("preview");
@@ -95,22 +106,24 @@ function checkForm() {
 function quoteSample(promo, definition) {
   const preview = $("preview");
   const currency = $("f-currency").value.trim().toUpperCase();
-  const { total, basket, customer } = sampleOrder(definition, $("f-sample").value, currency);
+  const { total, basket, customer, units, orders } = sampleOrder(definition, $("f-sample").value, currency);
+  const options = customer ? { customer, ...(orders === undefined ? {} : { customer_orders: orders }) } : undefined;
+  const basketWords = units > 1 ? `${count(units)} items at ${money(total)}` : money(total);
   let result;
   try {
-    result = promo.quote(basket, customer ? { customer } : undefined);
+    result = promo.quote(basket, options);
   } catch (err) {
     preview.dataset.state = "refused";
     return `The sample basket cannot be priced: ${withoutPath(err.message ?? err)}.`;
   }
   if (!result.ok) {
     preview.dataset.state = "refused";
-    return `A basket of ${money(total)} now: refused (${result.rejection}) — ${result.message}.`;
+    return `A basket of ${basketWords} now: refused (${result.rejection}) — ${result.message}.`;
   }
   preview.dataset.state = "ok";
   const q = result.quote;
-  const of = definition.applies_to ? ` plus ${money({ amount: SAMPLE_SHIPPING, currency })} shipping` : "";
-  return `A basket of ${money(total)}${of} now: ${money(q.discount)} off, ${money(q.payable)} to pay.`;
+  const of = basket.lines ? ` plus ${money({ amount: SAMPLE_SHIPPING, currency })} shipping` : "";
+  return `A basket of ${basketWords}${of} now: ${money(q.discount)} off, ${money(q.payable)} to pay.`;
 }
 
 export async function openEditor(code) {
@@ -145,7 +158,7 @@ async function save(event, overwriteWith = null) {
   clearMessages();
   const definition = overwriteWith ?? checkForm();
   if (!definition) {
-    const first = ERROR_FIELDS.map($).find((el) => el.getAttribute("aria-invalid") === "true");
+    const first = errorIds().map($).find((el) => el.getAttribute("aria-invalid") === "true");
     (first ?? $("form-problem")).focus?.();
     showProblem("The code was not saved: correct the field marked in red.");
     return;
@@ -192,14 +205,15 @@ async function showConflict(code, mine, etag) {
 /** The editor's events: checked as typed, saved on submit, an audience file read, a 412 resolved. */
 export function wireEditor() {
   const form = $("code-form");
-  form.addEventListener("input", (event) => {
-    if (event.target.id === "f-kind") showKind();
+  form.addEventListener("input", () => {
+    showKind();
     checkForm();
   });
   form.addEventListener("change", (event) => {
-    if (event.target.id === "f-kind") showKind();
+    showKind();
     if (event.target.id !== "f-audience-file") checkForm();
   });
+  wireTiers(checkForm);
   form.addEventListener("submit", (event) => save(event));
   $("f-audience-file").addEventListener("change", async (event) => {
     const file = event.target.files?.[0];

@@ -1,9 +1,13 @@
 // A code's or a campaign's definition and counts in the operator's words, in the browser's locale
 // and time zone. No DOM: tested under `node --test tests/js/`.
-import { count, percent, when } from "../lib/format.js";
+import { describeDiscount } from "../checkout/sentences.js";
+import { capitalise, count, percent, when } from "../lib/format.js";
 import { formatMoney as money } from "../lib/money.js";
 
-/** A definition's discount in words: "10% off, at most €5.00, on €20.00 or more". */
+/**
+ * A definition's discount in words: "10% off, at most €5.00, on €20.00 or more"; "Buy 2 mugs, get 1
+ * free"; "10% off from €50.00 and 15% off from €100.00" (the checkout's sentences for these two).
+ */
 export function discountInWords(def) {
   const d = def.discount ?? {};
   let words;
@@ -13,10 +17,12 @@ export function discountInWords(def) {
     words = `${money(d.amount)} off`;
   } else if (d.kind === "free_shipping") {
     words = "Free shipping";
+  } else if (d.kind === "buy_x_get_y" || d.kind === "tiered") {
+    words = capitalise(describeDiscount({ discount: d }));
   } else {
     words = String(d.kind ?? "unknown discount");
   }
-  if (d.max) words += `, at most ${money(d.max)}`;
+  if (d.max && d.kind !== "buy_x_get_y") words += `, at most ${money(d.max)}`;
   if (def.minimum) words += `, on ${money(def.minimum)} or more`;
   const skus = def.applies_to?.skus ?? [];
   const categories = def.applies_to?.categories ?? [];
@@ -27,6 +33,7 @@ export function discountInWords(def) {
     words += `; only ${parts.join(" and ")}`;
   }
   if (def.assigned || (Array.isArray(def.audience) && def.audience.length)) words += "; named customers only";
+  if (def.first_order === true) words += "; first orders only";
   return words;
 }
 

@@ -445,7 +445,7 @@ test("what anyone typed is shown as text: a sku, a category, a reason and a cust
   await page.goto(`${worker.base}/admin/#/edit/XSS`);
   await page.getByRole("heading", { name: "Edit XSS" }).waitFor();
   await page.waitForFunction(() => document.getElementById("f-skus").value !== "");
-  assert.equal(await page.getByLabel("SKUs").inputValue(), XSS_SKU);
+  assert.equal(await page.getByLabel("SKUs", { exact: true }).inputValue(), XSS_SKU);
   assert.equal(await page.locator("main img").count(), 0, "no element was made of the text");
   assert.equal(await page.evaluate(() => window.__xss), undefined);
   assert.deepEqual(page.errors, []);
