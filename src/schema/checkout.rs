@@ -50,441 +50,243 @@ schema!([] crate::Basket => "Basket", |g| json!({
     ],
 }));
 
-schema!([] crate::schema::QuoteRequest => "QuoteRequest", |g| json!({
-    "description": "The body of `POST /v1/quotes`: a code (or several: `codes`, in place of `code`) and a basket, inline (`total`, or `lines` and `shipping`) or nested as `basket`; `customer` needs a server's token. Unknown fields are refused; `code` and `codes` together are bad input.",
-    "type": "object",
-    "required": [],
-    "properties": {
-        "code": r::<crate::schema::CodeInput>(g),
-        "automatic": {
-            "type": "boolean",
-            "description": "Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's.",
-        },
-        "codes": {
-            "description": "Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`).",
-            "type": "array",
-            "items": r::<crate::schema::CodeInput>(g),
-            "minItems": 1,
-            "maxItems": 5,
-        },
-        "customer": r::<crate::schema::CustomerIdInput>(g),
-        "customer_orders": {
-            "type": "integer",
-            "minimum": 0,
-            "description": "With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it.",
-        },
-        "total": with_ref::<crate::schema::MoneyInput>(g, json!({"description": "A basket known only by its total (shipping, if any, inside it)."})),
-        "lines": {
-            "type": "array",
-            "items": r::<crate::Line>(g),
-            "minItems": 1,
-            "maxItems": 500,
-            "description": "Every amount in one currency.",
-        },
-        "shipping": with_ref::<crate::schema::MoneyInput>(g, json!({"description": "With `lines` only."})),
-        "basket": r::<crate::Basket>(g),
-    },
-    "additionalProperties": false,
-    "oneOf": [
-        {
-            "title": "inline total",
-            "required": ["total"],
-            "not": {
-                "anyOf": [
-                    {"required": ["lines"]},
-                    {"required": ["shipping"]},
-                    {"required": ["basket"]},
-                ],
-            },
-        },
-        {
-            "title": "inline lines",
-            "required": ["lines"],
-            "not": {
-                "anyOf": [{"required": ["total"]}, {"required": ["basket"]}],
-            },
-        },
-        {
-            "title": "nested basket",
-            "required": ["basket"],
-            "not": {
-                "anyOf": [
-                    {"required": ["total"]},
-                    {"required": ["lines"]},
-                    {"required": ["shipping"]},
-                ],
-            },
-        },
-    ],
-    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}, {"required": ["automatic"]}],
-    "not": {"required": ["code", "codes"]},
-}));
+/// What a request that names codes prices: a basket (with `customer_orders` or not), or nothing.
+#[derive(Clone, Copy, PartialEq)]
+enum Priced {
+    /// A basket, `customer` and `customer_orders` (the API's quotes, holds and captures).
+    WithOrders,
+    /// A basket and `customer` (the demo's).
+    Basket,
+    /// No basket (releases).
+    No,
+}
 
-schema!([] crate::schema::HoldRequest => "HoldRequest", |g| json!({
-    "description": "The body of `POST /v1/holds`: a quote's body and `ttl_seconds`.",
-    "type": "object",
-    "required": [],
-    "properties": {
+/// A request that names its codes (`code`, or `codes` in place of it, and `automatic`), with a
+/// basket in one of its three forms when it prices one, and its own fields (`more`).
+fn request(
+    g: &mut schemars::SchemaGenerator,
+    description: &str,
+    required: &[&str],
+    codes: &str,
+    automatic: &str,
+    priced: Priced,
+    more: serde_json::Value,
+) -> serde_json::Value {
+    let mut properties = json!({
         "code": r::<crate::schema::CodeInput>(g),
-        "automatic": {
-            "type": "boolean",
-            "description": "Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's.",
-        },
+        "automatic": {"type": "boolean", "description": automatic},
         "codes": {
-            "description": "Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is.",
+            "description": codes,
             "type": "array",
             "items": r::<crate::schema::CodeInput>(g),
             "minItems": 1,
             "maxItems": 5,
         },
-        "customer": r::<crate::schema::CustomerIdInput>(g),
-        "customer_orders": {
-            "type": "integer",
-            "minimum": 0,
-            "description": "With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it.",
-        },
-        "total": with_ref::<crate::schema::MoneyInput>(g, json!({"description": "A basket known only by its total (shipping, if any, inside it)."})),
-        "lines": {
+    });
+    if priced != Priced::No {
+        properties["customer"] = r::<crate::schema::CustomerIdInput>(g);
+        properties["total"] = with_ref::<crate::schema::MoneyInput>(
+            g,
+            json!({"description": "A basket known only by its total (shipping, if any, inside it)."}),
+        );
+        properties["lines"] = json!({
             "type": "array",
             "items": r::<crate::Line>(g),
             "minItems": 1,
             "maxItems": 500,
             "description": "Every amount in one currency.",
-        },
-        "shipping": with_ref::<crate::schema::MoneyInput>(g, json!({"description": "With `lines` only."})),
-        "basket": r::<crate::Basket>(g),
-        "ttl_seconds": {
+        });
+        properties["shipping"] = with_ref::<crate::schema::MoneyInput>(g, json!({"description": "With `lines` only."}));
+        properties["basket"] = r::<crate::Basket>(g);
+    }
+    if priced == Priced::WithOrders {
+        properties["customer_orders"] = json!({
             "type": "integer",
-            "minimum": 1,
-            "maximum": 3600,
+            "minimum": 0,
+            "description": "With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it.",
+        });
+    }
+    if let (Some(properties), serde_json::Value::Object(more)) = (properties.as_object_mut(), more) {
+        properties.extend(more);
+    }
+    let mut schema = json!({
+        "description": description,
+        "type": "object",
+        "required": required,
+        "properties": properties,
+        "additionalProperties": false,
+        "anyOf": [{"required": ["code"]}, {"required": ["codes"]}, {"required": ["automatic"]}],
+        "not": {"required": ["code", "codes"]},
+    });
+    if priced != Priced::No {
+        // The basket's three forms: inline `total`, inline `lines` (and `shipping`), or nested.
+        schema["oneOf"] = json!([
+            {
+                "title": "inline total",
+                "required": ["total"],
+                "not": {"anyOf": [{"required": ["lines"]}, {"required": ["shipping"]}, {"required": ["basket"]}]},
+            },
+            {
+                "title": "inline lines",
+                "required": ["lines"],
+                "not": {"anyOf": [{"required": ["total"]}, {"required": ["basket"]}]},
+            },
+            {
+                "title": "nested basket",
+                "required": ["basket"],
+                "not": {"anyOf": [{"required": ["total"]}, {"required": ["lines"]}, {"required": ["shipping"]}]},
+            },
+        ]);
+    }
+    schema
+}
+
+schema!([] crate::schema::QuoteRequest => "QuoteRequest", |g| {
+    let more = json!({});
+    request(
+        g,
+        "The body of `POST /v1/quotes`: a code (or several: `codes`, in place of `code`) and a basket, inline (`total`, or `lines` and `shipping`) or nested as `basket`; `customer` needs a server's token. Unknown fields are refused; `code` and `codes` together are bad input.",
+        &[],
+        "Several codes for one basket, in place of `code`: 1 to 5, each once (after normalising). Each code's own rules, `combines_with` and the order of application decide (see `StackQuote`).",
+        "Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's.",
+        Priced::WithOrders,
+        more,
+    )
+});
+
+schema!([] crate::schema::HoldRequest => "HoldRequest", |g| {
+    let more = json!({
+        "ttl_seconds": {
             "default": 900,
             "description": "How long the hold counts, in seconds.",
-        },
-    },
-    "additionalProperties": false,
-    "oneOf": [
-        {
-            "title": "inline total",
-            "required": ["total"],
-            "not": {
-                "anyOf": [
-                    {"required": ["lines"]},
-                    {"required": ["shipping"]},
-                    {"required": ["basket"]},
-                ],
-            },
-        },
-        {
-            "title": "inline lines",
-            "required": ["lines"],
-            "not": {
-                "anyOf": [{"required": ["total"]}, {"required": ["basket"]}],
-            },
-        },
-        {
-            "title": "nested basket",
-            "required": ["basket"],
-            "not": {
-                "anyOf": [
-                    {"required": ["total"]},
-                    {"required": ["lines"]},
-                    {"required": ["shipping"]},
-                ],
-            },
-        },
-    ],
-    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}, {"required": ["automatic"]}],
-    "not": {"required": ["code", "codes"]},
-}));
-
-schema!([] crate::schema::CaptureRequest => "CaptureRequest", |g| json!({
-    "description": "The body of `POST /v1/captures`: a quote's body and, to pin the price, `quote`.",
-    "type": "object",
-    "required": [],
-    "properties": {
-        "code": r::<crate::schema::CodeInput>(g),
-        "automatic": {
-            "type": "boolean",
-            "description": "Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's.",
-        },
-        "codes": {
-            "description": "Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is.",
-            "type": "array",
-            "items": r::<crate::schema::CodeInput>(g),
-            "minItems": 1,
-            "maxItems": 5,
-        },
-        "customer": r::<crate::schema::CustomerIdInput>(g),
-        "customer_orders": {
+            "maximum": 3600,
+            "minimum": 1,
             "type": "integer",
-            "minimum": 0,
-            "description": "With `customer`: the orders the shop knows this customer placed before (the shop's server vouches for it). A first-order code needs it.",
         },
-        "total": with_ref::<crate::schema::MoneyInput>(g, json!({"description": "A basket known only by its total (shipping, if any, inside it)."})),
-        "lines": {
-            "type": "array",
-            "items": r::<crate::Line>(g),
-            "minItems": 1,
-            "maxItems": 500,
-            "description": "Every amount in one currency.",
-        },
-        "shipping": with_ref::<crate::schema::MoneyInput>(g, json!({"description": "With `lines` only."})),
-        "basket": r::<crate::Basket>(g),
+    });
+    request(
+        g,
+        "The body of `POST /v1/holds`: a quote's body and `ttl_seconds`.",
+        &[],
+        "Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is.",
+        "Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's.",
+        Priced::WithOrders,
+        more,
+    )
+});
+
+schema!([] crate::schema::CaptureRequest => "CaptureRequest", |g| {
+    let more = json!({
         "quote": {
-            "oneOf": [r::<crate::Quote>(g), r::<crate::StackQuote>(g)],
             "description": "The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (each part's code and discount, and the payable, are compared; any change is `quote_changed` for the parts that changed, and nothing is captured).",
+            "oneOf": [r::<crate::Quote>(g), r::<crate::StackQuote>(g)],
         },
-    },
-    "additionalProperties": false,
-    "oneOf": [
-        {
-            "title": "inline total",
-            "required": ["total"],
-            "not": {
-                "anyOf": [
-                    {"required": ["lines"]},
-                    {"required": ["shipping"]},
-                    {"required": ["basket"]},
-                ],
-            },
-        },
-        {
-            "title": "inline lines",
-            "required": ["lines"],
-            "not": {
-                "anyOf": [{"required": ["total"]}, {"required": ["basket"]}],
-            },
-        },
-        {
-            "title": "nested basket",
-            "required": ["basket"],
-            "not": {
-                "anyOf": [
-                    {"required": ["total"]},
-                    {"required": ["lines"]},
-                    {"required": ["shipping"]},
-                ],
-            },
-        },
-    ],
-    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}, {"required": ["automatic"]}],
-    "not": {"required": ["code", "codes"]},
-}));
+    });
+    request(
+        g,
+        "The body of `POST /v1/captures`: a quote's body and, to pin the price, `quote`.",
+        &[],
+        "Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is.",
+        "Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's.",
+        Priced::WithOrders,
+        more,
+    )
+});
 
-schema!([] crate::schema::DemoHoldRequest => "DemoHoldRequest", |g| json!({
-    "description": "The body of `POST /demo/hold`: a hold's body and `attempt`. With `codes` in place of `code`: a stack's hold, as `POST /v1/holds` takes it.",
-    "type": "object",
-    "required": ["attempt"],
-    "properties": {
-        "code": r::<crate::schema::CodeInput>(g),
-        "automatic": {
-            "type": "boolean",
-            "description": "Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's.",
+schema!([] crate::schema::DemoHoldRequest => "DemoHoldRequest", |g| {
+    let more = json!({
+        "attempt": {
+            "description": "The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`.",
+            "pattern": "^[!-~]{1,64}$",
+            "type": "string",
         },
-        "codes": {
-            "description": "Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is.",
-            "type": "array",
-            "items": r::<crate::schema::CodeInput>(g),
-            "minItems": 1,
-            "maxItems": 5,
-        },
-        "customer": r::<crate::schema::CustomerIdInput>(g),
-        "total": with_ref::<crate::schema::MoneyInput>(g, json!({"description": "A basket known only by its total (shipping, if any, inside it)."})),
-        "lines": {
-            "type": "array",
-            "items": r::<crate::Line>(g),
-            "minItems": 1,
-            "maxItems": 500,
-            "description": "Every amount in one currency.",
-        },
-        "shipping": with_ref::<crate::schema::MoneyInput>(g, json!({"description": "With `lines` only."})),
-        "basket": r::<crate::Basket>(g),
         "ttl_seconds": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 3600,
             "default": 900,
             "description": "How long the hold counts, in seconds.",
+            "maximum": 3600,
+            "minimum": 1,
+            "type": "integer",
         },
-        "attempt": {
-            "type": "string",
-            "pattern": "^[!-~]{1,64}$",
-            "description": "The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`.",
-        },
-    },
-    "additionalProperties": false,
-    "oneOf": [
-        {
-            "title": "inline total",
-            "required": ["total"],
-            "not": {
-                "anyOf": [
-                    {"required": ["lines"]},
-                    {"required": ["shipping"]},
-                    {"required": ["basket"]},
-                ],
-            },
-        },
-        {
-            "title": "inline lines",
-            "required": ["lines"],
-            "not": {
-                "anyOf": [{"required": ["total"]}, {"required": ["basket"]}],
-            },
-        },
-        {
-            "title": "nested basket",
-            "required": ["basket"],
-            "not": {
-                "anyOf": [
-                    {"required": ["total"]},
-                    {"required": ["lines"]},
-                    {"required": ["shipping"]},
-                ],
-            },
-        },
-    ],
-    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}, {"required": ["automatic"]}],
-    "not": {"required": ["code", "codes"]},
-}));
+    });
+    request(
+        g,
+        "The body of `POST /demo/hold`: a hold's body and `attempt`. With `codes` in place of `code`: a stack's hold, as `POST /v1/holds` takes it.",
+        &["attempt"],
+        "Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is.",
+        "Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's.",
+        Priced::Basket,
+        more,
+    )
+});
 
-schema!([] crate::schema::DemoPayRequest => "DemoPayRequest", |g| json!({
-    "description": "The body of `POST /demo/pay`: a capture's body and `attempt`. With `codes` in place of `code`: a stack's capture, as `POST /v1/captures` takes it (`quote`: the stack's quote as shown).",
-    "type": "object",
-    "required": ["attempt"],
-    "properties": {
-        "code": r::<crate::schema::CodeInput>(g),
-        "automatic": {
-            "type": "boolean",
-            "description": "Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's.",
+schema!([] crate::schema::DemoPayRequest => "DemoPayRequest", |g| {
+    let more = json!({
+        "attempt": {
+            "description": "The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`.",
+            "pattern": "^[!-~]{1,64}$",
+            "type": "string",
         },
-        "codes": {
-            "description": "Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is.",
-            "type": "array",
-            "items": r::<crate::schema::CodeInput>(g),
-            "minItems": 1,
-            "maxItems": 5,
-        },
-        "customer": r::<crate::schema::CustomerIdInput>(g),
-        "total": with_ref::<crate::schema::MoneyInput>(g, json!({"description": "A basket known only by its total (shipping, if any, inside it)."})),
-        "lines": {
-            "type": "array",
-            "items": r::<crate::Line>(g),
-            "minItems": 1,
-            "maxItems": 500,
-            "description": "Every amount in one currency.",
-        },
-        "shipping": with_ref::<crate::schema::MoneyInput>(g, json!({"description": "With `lines` only."})),
-        "basket": r::<crate::Basket>(g),
         "quote": {
-            "oneOf": [r::<crate::Quote>(g), r::<crate::StackQuote>(g)],
             "description": "The quote the buyer was shown: the capture is refused with `quote_changed` when pricing now gives another discount or payable. With `codes`: the stack's quote as shown (any part changed is `quote_changed` for that part, and nothing is captured).",
+            "oneOf": [r::<crate::Quote>(g), r::<crate::StackQuote>(g)],
         },
-        "attempt": {
-            "type": "string",
-            "pattern": "^[!-~]{1,64}$",
-            "description": "The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`.",
-        },
-    },
-    "additionalProperties": false,
-    "oneOf": [
-        {
-            "title": "inline total",
-            "required": ["total"],
-            "not": {
-                "anyOf": [
-                    {"required": ["lines"]},
-                    {"required": ["shipping"]},
-                    {"required": ["basket"]},
-                ],
-            },
-        },
-        {
-            "title": "inline lines",
-            "required": ["lines"],
-            "not": {
-                "anyOf": [{"required": ["total"]}, {"required": ["basket"]}],
-            },
-        },
-        {
-            "title": "nested basket",
-            "required": ["basket"],
-            "not": {
-                "anyOf": [
-                    {"required": ["total"]},
-                    {"required": ["lines"]},
-                    {"required": ["shipping"]},
-                ],
-            },
-        },
-    ],
-    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}, {"required": ["automatic"]}],
-    "not": {"required": ["code", "codes"]},
-}));
+    });
+    request(
+        g,
+        "The body of `POST /demo/pay`: a capture's body and `attempt`. With `codes` in place of `code`: a stack's capture, as `POST /v1/captures` takes it (`quote`: the stack's quote as shown).",
+        &["attempt"],
+        "Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is.",
+        "Offer the shop's automatic promotions too (beside `code` or `codes`, or alone): the typed codes are taken first, then each active automatic promotion by priority then code joins when it combines with those taken; the others are listed in `skipped`. The answer is then a stack's.",
+        Priced::Basket,
+        more,
+    )
+});
 
-schema!([] crate::api::ReleaseRequest => "ReleaseRequest", |g| json!({
-    "description": "The body of `POST /v1/releases`: the hold or capture to give back, by its idempotency key.",
-    "type": "object",
-    "required": ["key"],
-    "properties": {
-        "code": r::<crate::schema::CodeInput>(g),
-        "automatic": {
-            "type": "boolean",
-            "description": "Give back the automatic promotions with a use under the key too (beside `code` or `codes`, or alone).",
-        },
-        "codes": {
-            "description": "Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is.",
-            "type": "array",
-            "items": r::<crate::schema::CodeInput>(g),
-            "minItems": 1,
-            "maxItems": 5,
-        },
+schema!([] crate::api::ReleaseRequest => "ReleaseRequest", |g| {
+    let more = json!({
         "key": r::<crate::IdempotencyKey>(g),
         "reason": {
-            "type": "string",
+            "description": "Why, for the record: at most 200 characters, no control characters.",
             "maxLength": 200,
             "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]*$",
-            "description": "Why, for the record: at most 200 characters, no control characters.",
-        },
-    },
-    "additionalProperties": false,
-    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}, {"required": ["automatic"]}],
-    "not": {"required": ["code", "codes"]},
-}));
-
-schema!([] crate::schema::DemoCancelRequest => "DemoCancelRequest", |g| json!({
-    "description": "The body of `POST /demo/cancel`: releases the checkout attempt's hold or capture (`demo-<attempt>`). With `codes` in place of `code`: every code of the stack is released.",
-    "type": "object",
-    "required": ["attempt"],
-    "properties": {
-        "code": r::<crate::schema::CodeInput>(g),
-        "automatic": {
-            "type": "boolean",
-            "description": "Give back the automatic promotions with a use under the key too (beside `code` or `codes`, or alone).",
-        },
-        "codes": {
-            "description": "Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is.",
-            "type": "array",
-            "items": r::<crate::schema::CodeInput>(g),
-            "minItems": 1,
-            "maxItems": 5,
-        },
-        "attempt": {
             "type": "string",
-            "pattern": "^[!-~]{1,64}$",
+        },
+    });
+    request(
+        g,
+        "The body of `POST /v1/releases`: the hold or capture to give back, by its idempotency key.",
+        &["key"],
+        "Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none: every code is held, captured or released under the request's key, or none is.",
+        "Give back the automatic promotions with a use under the key too (beside `code` or `codes`, or alone).",
+        Priced::No,
+        more,
+    )
+});
+
+schema!([] crate::schema::DemoCancelRequest => "DemoCancelRequest", |g| {
+    let more = json!({
+        "attempt": {
             "description": "The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`.",
+            "pattern": "^[!-~]{1,64}$",
+            "type": "string",
         },
         "reason": {
-            "type": "string",
+            "description": "Why, for the record: at most 200 characters, no control characters.",
             "maxLength": 200,
             "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]*$",
-            "description": "Why, for the record: at most 200 characters, no control characters.",
+            "type": "string",
         },
-    },
-    "additionalProperties": false,
-    "anyOf": [{"required": ["code"]}, {"required": ["codes"]}, {"required": ["automatic"]}],
-    "not": {"required": ["code", "codes"]},
-}));
+    });
+    request(
+        g,
+        "The body of `POST /demo/cancel`: releases the checkout attempt's hold or capture (`demo-<attempt>`). With `codes` in place of `code`: every code of the stack is released.",
+        &["attempt"],
+        "Several codes, in place of `code`: 1 to 5, each once (after normalising). All or none, as on the API's holds, captures and releases: every code is held, captured or released under `demo-<attempt>`, or none is.",
+        "Give back the automatic promotions with a use under the key too (beside `code` or `codes`, or alone).",
+        Priced::No,
+        more,
+    )
+});
 
 schema!([] crate::QuoteLine => "QuoteLine", |g| json!({
     "type": "object",

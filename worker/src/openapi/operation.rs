@@ -152,6 +152,15 @@ impl Operation {
         self
     }
 
+    /// The CORS headers a public route's answer carries (`Vary`,
+    /// `Access-Control-Allow-Origin`, `Access-Control-Expose-Headers`), on the
+    /// last answer.
+    pub fn cors(self) -> Self {
+        self.header("Vary", "Vary")
+            .header("Access-Control-Allow-Origin", "AccessControlAllowOrigin")
+            .header("Access-Control-Expose-Headers", "AccessControlExposeHeaders")
+    }
+
     /// A header of its own of the last answer.
     pub fn header_with(mut self, name: &'static str, build: Build) -> Self {
         self.last().headers.push((name, Part::Own(build)));
