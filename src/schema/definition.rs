@@ -295,12 +295,10 @@ schema!([] crate::schema::UsageLimitsInput => "UsageLimitsInput", |g| json!({
     "additionalProperties": false,
 }));
 
-schema!([] crate::PromoCode => "Definition", |g| json!({
-    "description": "A code's whole definition, as the admin sees it (with its audience). Optional fields are left out when unset.",
-    "type": "object",
-    "required": ["code", "active", "discount"],
-    "properties": {
-        "code": r::<crate::Code>(g),
+/// The fields a code's definition and a campaign share, as written: everything but `code` (or a
+/// campaign's `id` and `uses_per_code`) and the automatic promotion's two.
+fn shared_fields(g: &mut schemars::SchemaGenerator) -> serde_json::Value {
+    json!({
         "active": {
             "type": "boolean",
             "description": "The kill switch: an inactive code is refused with `inactive`.",
@@ -326,19 +324,13 @@ schema!([] crate::PromoCode => "Definition", |g| json!({
             "maxItems": 3,
             "uniqueItems": true,
         },
-        "automatic": {"type": "boolean", "description": super::admin::AUTOMATIC},
-        "priority": {"type": "integer", "minimum": 0, "maximum": 1_000_000, "description": super::admin::PRIORITY},
         "first_order": {"type": "boolean", "const": true, "description": "A first-order code: only a customer with `customer_orders: 0` may use it (its `limits.per_customer` defaults to 1); left out otherwise."},
-    },
-    "additionalProperties": false,
-}));
+    })
+}
 
-schema!([] crate::schema::DefinitionInput => "DefinitionInput", |g| json!({
-    "description": "The body of `PUT /v1/codes/{code}`: the core's definition. Only `code` and `discount` are required; `active` defaults to true, no `applies_to` means every line, no `audience` means public, no `combines_with` means the code shares a basket with no other code. Unknown fields are refused; the window must end after it starts, and every amount must be in one currency.",
-    "type": "object",
-    "required": ["code", "discount"],
-    "properties": {
-        "code": r::<crate::schema::CodeInput>(g),
+/// The fields a code's definition and a campaign share, as a request gives them.
+fn shared_input_fields(g: &mut schemars::SchemaGenerator) -> serde_json::Value {
+    json!({
         "active": {"type": "boolean", "default": true},
         "discount": r::<crate::schema::DiscountInput>(g),
         "applies_to": r::<crate::schema::AppliesToInput>(g),
@@ -357,6 +349,50 @@ schema!([] crate::schema::DefinitionInput => "DefinitionInput", |g| json!({
             "type": "array",
             "items": r::<crate::CodeClass>(g),
         },
+        "first_order": {
+            "type": "boolean",
+            "default": false,
+            "description": "A first-order code: quotes, holds and captures need `customer` and `customer_orders`, and `customer_orders` above 0 is refused with `not_first_order`; `limits.per_customer` defaults to 1.",
+        },
+    })
+}
+
+/// A closed object schema: `description`, `required`, and `fields` with `more`.
+fn object(
+    description: &str,
+    required: &[&str],
+    mut fields: serde_json::Value,
+    more: serde_json::Value,
+) -> serde_json::Value {
+    if let (Some(fields), serde_json::Value::Object(more)) = (fields.as_object_mut(), more) {
+        fields.extend(more);
+    }
+    json!({
+        "description": description,
+        "type": "object",
+        "required": required,
+        "properties": fields,
+        "additionalProperties": false,
+    })
+}
+
+schema!([] crate::PromoCode => "Definition", |g| {
+    let more = json!({
+        "code": r::<crate::Code>(g),
+        "automatic": {"type": "boolean", "description": super::admin::AUTOMATIC},
+        "priority": {"type": "integer", "minimum": 0, "maximum": 1_000_000, "description": super::admin::PRIORITY},
+    });
+    object(
+        "A code's whole definition, as the admin sees it (with its audience). Optional fields are left out when unset.",
+        &["code", "active", "discount"],
+        shared_fields(g),
+        more,
+    )
+});
+
+schema!([] crate::schema::DefinitionInput => "DefinitionInput", |g| {
+    let more = json!({
+        "code": r::<crate::schema::CodeInput>(g),
         "automatic": {
             "type": "boolean",
             "default": false,
@@ -369,76 +405,38 @@ schema!([] crate::schema::DefinitionInput => "DefinitionInput", |g| json!({
             "default": 100,
             "description": "Among automatic promotions, lower joins first (then by code).",
         },
-        "first_order": {
-            "type": "boolean",
-            "default": false,
-            "description": "A first-order code: quotes, holds and captures need `customer` and `customer_orders`, and `customer_orders` above 0 is refused with `not_first_order`; `limits.per_customer` defaults to 1.",
-        },
-    },
-    "additionalProperties": false,
-}));
+    });
+    object(
+        "The body of `PUT /v1/codes/{code}`: the core's definition. Only `code` and `discount` are required; `active` defaults to true, no `applies_to` means every line, no `audience` means public, no `combines_with` means the code shares a basket with no other code. Unknown fields are refused; the window must end after it starts, and every amount must be in one currency.",
+        &["code", "discount"],
+        shared_input_fields(g),
+        more,
+    )
+});
 
-schema!([] crate::Campaign => "Campaign", |g| json!({
-    "description": "A campaign's definition: `id`, `uses_per_code`, and the definition its codes share (as a code's, without `code`).",
-    "type": "object",
-    "required": ["id", "uses_per_code", "active", "discount"],
-    "properties": {
+schema!([] crate::Campaign => "Campaign", |g| {
+    let more = json!({
         "id": r::<crate::Code>(g),
         "uses_per_code": {"type": "integer", "minimum": 1},
-        "active": {"type": "boolean"},
-        "discount": r::<crate::Discount>(g),
-        "applies_to": r::<crate::AppliesTo>(g),
-        "limits": r::<crate::UsageLimits>(g),
-        "starts_at": r::<crate::Timestamp>(g),
-        "ends_at": r::<crate::Timestamp>(g),
-        "minimum": r::<crate::Money>(g),
-        "audience": {"type": "array", "items": r::<crate::CustomerId>(g)},
-        "combines_with": {
-            "description": "The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application.",
-            "type": "array",
-            "items": r::<crate::CodeClass>(g),
-            "maxItems": 3,
-            "uniqueItems": true,
-        },
-        "first_order": {"type": "boolean", "const": true, "description": "A first-order code: only a customer with `customer_orders: 0` may use it (its `limits.per_customer` defaults to 1); left out otherwise."},
-    },
-    "additionalProperties": false,
-}));
+    });
+    object(
+        "A campaign's definition: `id`, `uses_per_code`, and the definition its codes share (as a code's, without `code`).",
+        &["id", "uses_per_code", "active", "discount"],
+        shared_fields(g),
+        more,
+    )
+});
 
-schema!([] crate::schema::CampaignInput => "CampaignInput", |g| json!({
-    "description": "The body of `PUT /v1/campaigns/{id}`: a code's definition without `code` (the id names the campaign), plus `uses_per_code` (default 1). Its `limits` (`total`, `per_customer`, `budget`) hold across all of the campaign's codes; `uses_per_code` caps each code.",
-    "type": "object",
-    "required": ["discount"],
-    "properties": {
-        "active": {"type": "boolean", "default": true},
-        "discount": r::<crate::schema::DiscountInput>(g),
-        "applies_to": r::<crate::schema::AppliesToInput>(g),
-        "limits": r::<crate::schema::UsageLimitsInput>(g),
-        "starts_at": r::<crate::schema::TimestampInput>(g),
-        "ends_at": r::<crate::schema::TimestampInput>(g),
-        "minimum": r::<crate::schema::MoneyInput>(g),
-        "audience": {
-            "type": "array",
-            "items": r::<crate::schema::CustomerIdInput>(g),
-            "minItems": 1,
-            "maxItems": 10000,
-        },
-        "combines_with": {
-            "description": "The classes of code this code may share a basket with; default none. Two codes combine only when each lists the other's class.",
-            "type": "array",
-            "items": r::<crate::CodeClass>(g),
-        },
-        "first_order": {
-            "type": "boolean",
-            "default": false,
-            "description": "A first-order code: quotes, holds and captures need `customer` and `customer_orders`, and `customer_orders` above 0 is refused with `not_first_order`; `limits.per_customer` defaults to 1.",
-        },
+schema!([] crate::schema::CampaignInput => "CampaignInput", |g| object(
+    "The body of `PUT /v1/campaigns/{id}`: a code's definition without `code` (the id names the campaign), plus `uses_per_code` (default 1). Its `limits` (`total`, `per_customer`, `budget`) hold across all of the campaign's codes; `uses_per_code` caps each code.",
+    &["discount"],
+    shared_input_fields(g),
+    json!({
         "uses_per_code": {"type": "integer", "minimum": 1, "default": 1},
         "automatic": {
             "type": "boolean",
             "const": false,
             "description": "A campaign cannot be automatic: `true` is 400 naming `automatic`.",
         },
-    },
-    "additionalProperties": false,
-}));
+    }),
+));

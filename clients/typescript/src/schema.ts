@@ -598,12 +598,15 @@ export interface components {
         };
         /** @description A campaign's definition: `id`, `uses_per_code`, and the definition its codes share (as a code's, without `code`). */
         Campaign: {
+            /** @description The kill switch: an inactive code is refused with `inactive`. */
             active: boolean;
             applies_to?: components["schemas"]["AppliesTo"];
+            /** @description The customers the code is assigned to, sorted, without repeats; left out for a public code. */
             audience?: components["schemas"]["CustomerId"][];
             /** @description The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application. */
             combines_with?: components["schemas"]["CodeClass"][];
             discount: components["schemas"]["Discount"];
+            /** @description The first moment the code is no longer valid (exclusive). */
             ends_at?: components["schemas"]["Timestamp"];
             /**
              * @description A first-order code: only a customer with `customer_orders: 0` may use it (its `limits.per_customer` defaults to 1); left out otherwise.
@@ -612,7 +615,9 @@ export interface components {
             first_order?: true;
             id: components["schemas"]["Code"];
             limits?: components["schemas"]["UsageLimits"];
+            /** @description The smallest eligible subtotal the code applies to. */
             minimum?: components["schemas"]["Money"];
+            /** @description The first moment the code is valid (inclusive). */
             starts_at?: components["schemas"]["Timestamp"];
             uses_per_code: number;
         };
