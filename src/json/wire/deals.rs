@@ -108,7 +108,7 @@ fn strays(kind: &str, fields: &[(&str, bool)]) -> Result<(), Refused> {
 /// A core error at `field`, a currency mismatch at its own field.
 fn at(field: &str, err: InputError) -> Refused {
     let named = match &err {
-        InputError::CurrencyMismatch { field: named, .. } => named.trim_start_matches("discount."),
+        InputError::CurrencyMismatch { field: named, .. } => named.strip_prefix("discount.").unwrap_or(named),
         _ => field,
     };
     Refused::at(named, err)
