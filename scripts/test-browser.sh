@@ -19,7 +19,7 @@ build_log=$(mktemp)
 trap 'rm -f "$build_log"' EXIT
 if ! CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/web" RUSTFLAGS="$WEB_RUSTFLAGS" \
   wasm-pack build --target web --release --mode no-install --out-dir pkg --out-name promocodes \
-  -- --features wasm --config "$WEB_CARGO_CONFIG" >"$build_log" 2>&1; then
+  -- --features wasm --config "$WEB_CARGO_CONFIG" --config "$WEB_CARGO_CONFIG_ALL" >"$build_log" 2>&1; then
   cat "$build_log" >&2
   fail "wasm-pack build"
 fi
