@@ -505,7 +505,6 @@ pub(crate) fn join_path(outer: &str, inner: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::{Quoted, QuotedChar};
-    use proptest::prelude::*;
 
     /// Quotes, escapes, controls, combining and invisible marks, private use, emoji.
     const TRICKY: &[&str] = &[
@@ -529,11 +528,13 @@ mod tests {
         }
     }
 
-    proptest! {
+    // proptest is a native dev-dependency only (not for wasm32's browser tests).
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
         #[test]
-        fn quoted_writes_what_debug_writes_for_any_text(text in any::<String>(), c in any::<char>()) {
-            prop_assert_eq!(Quoted(&text).to_string(), format!("{text:?}"));
-            prop_assert_eq!(QuotedChar(c).to_string(), format!("{c:?}"));
+        fn quoted_writes_what_debug_writes_for_any_text(text: String, c: char) {
+            proptest::prop_assert_eq!(Quoted(&text).to_string(), format!("{text:?}"));
+            proptest::prop_assert_eq!(QuotedChar(c).to_string(), format!("{c:?}"));
         }
     }
 }

@@ -662,6 +662,8 @@ mod tests {
         }
     }
 
+    // proptest is a native dev-dependency only (not for wasm32's browser tests).
+    #[cfg(not(target_arch = "wasm32"))]
     proptest::proptest! {
         #[test]
         fn decimal_text_writes_what_display_writes_for_any_decimal(lo: u32, mid: u32, hi: u32, negative: bool, scale in 0_u32..=28) {
