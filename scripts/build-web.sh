@@ -9,8 +9,10 @@ cd "$(dirname "$0")/.."
 # In a Cargo target folder of its own (target/web): a crate with a cdylib, as `promocodes` is, has
 # one output file per target folder whatever its features, so the Worker's build of it (without the
 # feature wasm) and this one would each undo the other and compile it again (scripts/build-worker.sh).
-CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/web" \
-  wasm-pack build --target web --release --mode no-install --out-dir pkg --out-name promocodes -- --features wasm
+# Its size settings (WEB_RUSTFLAGS, WEB_CARGO_CONFIG, WEB_CARGO_CONFIG_ALL) come from scripts/env.sh.
+CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/web" RUSTFLAGS="$WEB_RUSTFLAGS" \
+  wasm-pack build --target web --release --mode no-install --out-dir pkg --out-name promocodes \
+  -- --features wasm --config "$WEB_CARGO_CONFIG" --config "$WEB_CARGO_CONFIG_ALL"
 
 mkdir -p public/pkg
 cp pkg/promocodes.js pkg/promocodes_bg.wasm public/pkg/

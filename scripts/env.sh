@@ -5,3 +5,12 @@
 export PATH="${CARGO_INSTALL_ROOT:-$HOME/.cargo}/bin:$PWD/node_modules/.bin:$PATH"
 # wrangler: no metrics, no fetch of Cloudflare's request metadata, no banner.
 export WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false WRANGLER_HIDE_BANNER=true
+
+# The browser module's build (scripts/build-web.sh, scripts/test-browser.sh): every crate, the core
+# too, at opt-level "z" and LLVM's inlining threshold at 0, for the module's gzip budget
+# (docs/performance.md#build-settings).
+# RUSTFLAGS replaces .cargo/config.toml's threshold for that build only; the Worker and the native
+# builds keep Cargo.toml's profile (the core at 3).
+WEB_RUSTFLAGS="-C llvm-args=-inline-threshold=0"
+WEB_CARGO_CONFIG='profile.release.package.promocodes.opt-level="z"'
+WEB_CARGO_CONFIG_ALL='profile.release.opt-level="z"'

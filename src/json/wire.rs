@@ -599,7 +599,7 @@ impl ScopeRepr {
     pub(super) fn finish(self) -> Result<AppliesTo, Refused> {
         AppliesTo::new(self.skus, self.categories).map_err(|err| {
             let field = match &err {
-                InputError::TooMany { field, .. } => field.trim_start_matches("applies_to."),
+                InputError::TooMany { field, .. } => field.strip_prefix("applies_to.").unwrap_or(field),
                 _ => "",
             };
             Refused::at(field, err)

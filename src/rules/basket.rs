@@ -45,7 +45,7 @@ impl Line {
             .checked_mul(quantity)
             .ok_or_else(|| InputError::AmountTooLarge {
                 amount: format!("{quantity} x {}", unit_price.amount_text()),
-                max: Money::MAX_AMOUNT.to_string(),
+                max: crate::values::decimal_text(Money::MAX_AMOUNT),
             })?;
         Ok(Line {
             sku,
@@ -206,7 +206,7 @@ impl Basket {
         let too_large = |path: String, what: &str| {
             InputError::AmountTooLarge {
                 amount: what.to_owned(),
-                max: Money::MAX_AMOUNT.to_string(),
+                max: crate::values::decimal_text(Money::MAX_AMOUNT),
             }
             .at(&path)
         };

@@ -136,7 +136,7 @@ impl UsageCounts {
     pub fn with_discounted(self, discounted: Decimal) -> Result<UsageCounts, InputError> {
         if discounted.is_sign_negative() && !discounted.is_zero() {
             return Err(InputError::NegativeAmount {
-                amount: discounted.to_string(),
+                amount: crate::values::decimal_text(discounted),
             });
         }
         Ok(UsageCounts { discounted, ..self })

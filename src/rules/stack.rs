@@ -667,11 +667,11 @@ impl StackRejected {
     }
 
     fn describe(&self) -> String {
-        let each: Vec<String> = self
-            .refusals
-            .iter()
-            .map(|r| format!("{}: {}", r.code(), r.message()))
-            .collect();
-        each.join("; ")
+        let mut text = String::new();
+        for (i, r) in self.refusals.iter().enumerate() {
+            let sep = if i > 0 { "; " } else { "" };
+            text.push_str(&format!("{sep}{}: {}", r.code(), r.message()));
+        }
+        text
     }
 }

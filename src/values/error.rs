@@ -35,7 +35,7 @@ pub enum InputError {
         max: usize,
     },
     /// The promo code has a character outside `A-Z 0-9 _ -` (after upper-casing).
-    #[error("promo code contains {character:?} at position {position}; only A-Z, 0-9, '_' and '-' are allowed")]
+    #[error("promo code contains {} at position {position}; only A-Z, 0-9, '_' and '-' are allowed", QuotedChar(*.character))]
     CodeCharacter {
         /// The first character that is not allowed.
         character: char,
@@ -63,13 +63,13 @@ pub enum InputError {
         max: usize,
     },
     /// Not an active ISO 4217 currency with minor units.
-    #[error("unknown currency {code:?}; expected an active ISO 4217 code such as \"EUR\"")]
+    #[error("unknown currency {}; expected an active ISO 4217 code such as \"EUR\"", Quoted(.code))]
     UnknownCurrency {
         /// The code as given (at most its first 8 characters).
         code: String,
     },
     /// Not a plain decimal number (digits with an optional `.` and more digits).
-    #[error("{field} {input:?} is not a decimal number such as \"12.50\"")]
+    #[error("{field} {} is not a decimal number such as \"12.50\"", Quoted(.input))]
     NotADecimal {
         /// Which value it was: `amount` or `percent`.
         field: &'static str,
@@ -132,13 +132,13 @@ pub enum InputError {
     #[error("limits.budget must be above zero; omit it for no budget")]
     ZeroBudget,
     /// A `when_budget_short` other than `"refuse"` or `"partial"`.
-    #[error("when_budget_short {input:?} is not one of \"refuse\" or \"partial\"")]
+    #[error("when_budget_short {} is not one of \"refuse\" or \"partial\"", Quoted(.input))]
     UnknownBudgetShort {
         /// The text as given (at most its first 40 characters).
         input: String,
     },
     /// Not an RFC 3339 time, or outside the representable years.
-    #[error("{input:?} is not an RFC 3339 time such as \"2026-12-01T00:00:00Z\"")]
+    #[error("{} is not an RFC 3339 time such as \"2026-12-01T00:00:00Z\"", Quoted(.input))]
     InvalidTimestamp {
         /// The text as given (at most its first 40 characters).
         input: String,
@@ -181,7 +181,7 @@ pub enum InputError {
         per_code: u64,
     },
     /// A pattern for a campaign's codes with too few `#` (random characters).
-    #[error("pattern {pattern:?} has {random} random characters (#); at least {min} are needed")]
+    #[error("pattern {} has {random} random characters (#); at least {min} are needed", Quoted(.pattern))]
     PatternTooFewRandom {
         /// The pattern as given.
         pattern: String,
@@ -192,7 +192,7 @@ pub enum InputError {
     },
     /// A pattern whose combinations are too few for the campaign's codes:
     /// guessing one would be too easy.
-    #[error("pattern {pattern:?} makes {combinations} codes; {needed} (1,000,000 for each of the campaign's {codes} codes) are needed")]
+    #[error("pattern {} makes {combinations} codes; {needed} (1,000,000 for each of the campaign's {codes} codes) are needed", Quoted(.pattern))]
     PatternTooSmall {
         /// The pattern as given.
         pattern: String,
@@ -205,7 +205,7 @@ pub enum InputError {
     },
     /// A character a pattern or a charset may not hold: codes are letters,
     /// digits, `-` and `_` (a charset also no `-`/`_` twice, and at least two characters).
-    #[error("{field} {text:?}: {reason}")]
+    #[error("{field} {}: {reason}", Quoted(.text))]
     InvalidPattern {
         /// `pattern` or `charset`.
         field: &'static str,
@@ -347,7 +347,7 @@ pub enum InputError {
         total: crate::Money,
     },
     /// A class in `combines_with` that is not one of `product`, `order` or `shipping`.
-    #[error("{input:?} is not a class of code: \"product\", \"order\" or \"shipping\"")]
+    #[error("{} is not a class of code: \"product\", \"order\" or \"shipping\"", Quoted(.input))]
     UnknownCodeClass {
         /// The text as given (at most its first 40 characters).
         input: String,
@@ -457,6 +457,39 @@ impl InputError {
 }
 
 /// `outer` then `inner` as one dotted path; `.` and empty mean the root.
+/// Text in quotes, escaped exactly as `{:?}` writes a `str` (`"a\"b"`), without linking
+/// `str`'s `Debug` (and the panic paths its slicing brings): 2 KB of the browser module.
+pub(crate) struct Quoted<'a>(pub(crate) &'a str);
+
+impl std::fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use std::fmt::Write as _;
+        f.write_char('"')?;
+        for c in self.0.chars() {
+            match c {
+                // `str`'s Debug leaves a single quote alone; `char::escape_debug` escapes it.
+                '\'' => f.write_char(c)?,
+                _ => write!(f, "{}", c.escape_debug())?,
+            }
+        }
+        f.write_char('"')
+    }
+}
+
+/// A character in single quotes, escaped exactly as `{:?}` writes a `char` (`'\''`), through
+/// the same escaping as [`Quoted`].
+pub(crate) struct QuotedChar(pub(crate) char);
+
+impl std::fmt::Display for QuotedChar {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            // `char`'s Debug leaves a double quote alone; `char::escape_debug` escapes it.
+            '"' => f.write_str("'\"'"),
+            c => write!(f, "'{}'", c.escape_debug()),
+        }
+    }
+}
+
 pub(crate) fn join_path(outer: &str, inner: &str) -> String {
     let outer = if outer == "." { "" } else { outer };
     let inner = if inner == "." { "" } else { inner };
@@ -466,5 +499,42 @@ pub(crate) fn join_path(outer: &str, inner: &str) -> String {
         (false, true) => outer.to_owned(),
         (false, false) if inner.starts_with('[') => format!("{outer}{inner}"),
         (false, false) => format!("{outer}.{inner}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Quoted, QuotedChar};
+
+    /// Quotes, escapes, controls, combining and invisible marks, private use, emoji.
+    const TRICKY: &[&str] = &[
+        "",
+        "EUR",
+        "a\"b'c\\d",
+        "\0\t\r\n\u{7f}\u{1b}",
+        "\u{301}a\u{301}",
+        "\u{200d}\u{feff}\u{ad}\u{2028}",
+        "é ü 中文 🎉 \u{e000} \u{10ffff} \u{fffd}",
+        "2026-12-01T00:00:00Z\u{0}",
+    ];
+
+    #[test]
+    fn quoted_writes_what_debug_writes() {
+        for text in TRICKY {
+            assert_eq!(Quoted(text).to_string(), format!("{text:?}"));
+            for c in text.chars().chain(['\'', '"', '\\']) {
+                assert_eq!(QuotedChar(c).to_string(), format!("{c:?}"), "{}", u32::from(c));
+            }
+        }
+    }
+
+    // proptest is a native dev-dependency only (not for wasm32's browser tests).
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        #[test]
+        fn quoted_writes_what_debug_writes_for_any_text(text: String, c: char) {
+            proptest::prop_assert_eq!(Quoted(&text).to_string(), format!("{text:?}"));
+            proptest::prop_assert_eq!(QuotedChar(c).to_string(), format!("{c:?}"));
+        }
     }
 }

@@ -16,5 +16,5 @@ pub use ids::{Category, Code, CustomerId, IdempotencyKey, Sku};
 pub use money::{Money, ROUNDING};
 pub use time::Timestamp;
 
-pub(crate) use error::join_path;
-pub(crate) use money::{agreed_currency, largest_remainder, parse_decimal};
+pub(crate) use error::{join_path, Quoted};
+pub(crate) use money::{agreed_currency, decimal_text, largest_remainder, parse_decimal};

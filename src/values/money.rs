@@ -68,13 +68,13 @@ impl Money {
     pub fn new(amount: Decimal, currency: Currency) -> Result<Money, InputError> {
         if amount.is_sign_negative() && !amount.is_zero() {
             return Err(InputError::NegativeAmount {
-                amount: amount.to_string(),
+                amount: decimal_text(amount),
             });
         }
         let max = currency.minor_units();
         if amount.scale() > max {
             return Err(InputError::TooManyDecimalPlaces {
-                amount: amount.to_string(),
+                amount: decimal_text(amount),
                 currency,
                 places: amount.scale(),
                 max,
@@ -84,8 +84,8 @@ impl Money {
         let minor = amount.mantissa().unsigned_abs() * 10_u128.pow(max - amount.scale());
         if minor > Money::max_minor(currency).unsigned_abs() {
             return Err(InputError::AmountTooLarge {
-                amount: amount.to_string(),
-                max: Money::MAX_AMOUNT.to_string(),
+                amount: decimal_text(amount),
+                max: decimal_text(Money::MAX_AMOUNT),
             });
         }
         Ok(Money::of_minor(minor as i128, currency))
@@ -350,7 +350,7 @@ impl fmt::Debug for Money {
 /// `EUR 80.00`: the code, a space, and the amount with the currency's places.
 impl fmt::Display for Money {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.currency, self.amount)
+        write!(f, "{} {}", self.currency, decimal_text(self.amount))
     }
 }
 
@@ -367,6 +367,33 @@ impl Serialize for Money {
 /// each part rounded down, then one more unit to each of the largest
 /// remainders, ties by position. The parts add up to `total` exactly and no
 /// part exceeds its weight.
+/// `decimal` as `Decimal`'s `Display` writes it (a `-` for a negative sign, then every place of
+/// its scale: `"0.050"`), digit by digit: the browser module then links no `Display` of
+/// `Decimal` (and the `concat` and `ArrayString` it brings).
+pub(crate) fn decimal_text(decimal: Decimal) -> String {
+    let places = decimal.scale() as usize;
+    // At most 29 digits, a point, a leading 0 and a sign, written from the end.
+    let mut text = [b'0'; 32];
+    let mut at = text.len();
+    let mut rest = decimal.mantissa().unsigned_abs();
+    let mut written = 0;
+    while rest > 0 || written <= places {
+        if written == places && places > 0 {
+            at -= 1;
+            text[at] = b'.';
+        }
+        at -= 1;
+        text[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        written += 1;
+    }
+    if decimal.is_sign_negative() {
+        at -= 1;
+        text[at] = b'-';
+    }
+    std::str::from_utf8(&text[at..]).unwrap_or_default().to_owned()
+}
+
 pub(crate) fn largest_remainder(total: i128, weights: &[i128]) -> Vec<i128> {
     let sum: i128 = weights.iter().sum();
     if sum <= 0 || total <= 0 {
@@ -600,6 +627,48 @@ mod tests {
                 theirs.map(|d| (d.mantissa(), d.scale())),
                 "{text}"
             );
+        }
+    }
+
+    #[test]
+    fn decimal_text_writes_what_display_writes() {
+        let mut cases: Vec<Decimal> = [
+            "0",
+            "-0",
+            "0.00",
+            "-0.00",
+            "5",
+            "0.05",
+            "-0.05",
+            "12.50",
+            "100",
+            "0.0001",
+            "79228162514264337593543950335",
+            "-79228162514264337593543950335",
+            "0.0000000000000000000000000001",
+            "7.9228162514264337593543950335",
+        ]
+        .iter()
+        .map(|t| t.parse().unwrap())
+        .collect();
+        let mut negative_zero = Decimal::new(0, 3);
+        negative_zero.set_sign_negative(true);
+        cases.push(negative_zero);
+        for amount in amounts() {
+            cases.push(amount.amount());
+        }
+        for d in cases {
+            assert_eq!(decimal_text(d), d.to_string(), "{d:?}");
+        }
+    }
+
+    // proptest is a native dev-dependency only (not for wasm32's browser tests).
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        #[test]
+        fn decimal_text_writes_what_display_writes_for_any_decimal(lo: u32, mid: u32, hi: u32, negative: bool, scale in 0_u32..=28) {
+            let d = Decimal::from_parts(lo, mid, hi, negative, scale);
+            proptest::prop_assert_eq!(decimal_text(d), d.to_string());
         }
     }
 

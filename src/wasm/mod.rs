@@ -33,6 +33,12 @@
 //! helper (`build`) makes its objects, in the order the core's serde shapes
 //! write them (why: `docs/performance.md`, "Browser module size and speed").
 
+/// The module's allocator: talc, smaller than Rust's default for wasm32 (dlmalloc). Not in the
+/// crate's own unit tests, which link the crate a second time (its dev-dependency on itself), allocator and all.
+#[cfg(not(test))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 use std::fmt::Write as _;
 
 use wasm_bindgen::prelude::*;

@@ -151,8 +151,12 @@ fn one_of(names: &[&str]) -> String {
         [one] => format!("`{one}`"),
         [a, b] => format!("`{a}` or `{b}`"),
         _ => {
-            let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-            format!("one of {}", quoted.join(", "))
+            let mut text = "one of ".to_owned();
+            for (i, name) in names.iter().enumerate() {
+                let sep = if i > 0 { ", " } else { "" };
+                text.push_str(&format!("{sep}`{name}`"));
+            }
+            text
         }
     }
 }

@@ -31,7 +31,7 @@ impl<'a> Json<'a> {
             b'0'..=b'9' => self.number(true)?.to_string(),
             b'"' => {
                 self.at += 1;
-                format!("string {:?}", self.string()?)
+                format!("string {}", crate::values::Quoted(&self.string()?))
             }
             b'[' => "sequence".to_owned(),
             b'{' => "map".to_owned(),

@@ -11,7 +11,7 @@ use super::{DiscountFields, PercentText};
 use crate::json::{invalid, Refused};
 use crate::rules::DiscountKind;
 use crate::rules::{AppliesTo, BuyCondition, BuyXGetY, Discount, GetOff, Selection, Tier, TierBasis, TierFrom};
-use crate::values::{InputError, Money};
+use crate::values::{InputError, Money, Quoted};
 
 /// A buy X get Y's `buy` as read.
 #[derive(Deserialize)]
@@ -108,7 +108,7 @@ fn strays(kind: &str, fields: &[(&str, bool)]) -> Result<(), Refused> {
 /// A core error at `field`, a currency mismatch at its own field.
 fn at(field: &str, err: InputError) -> Refused {
     let named = match &err {
-        InputError::CurrencyMismatch { field: named, .. } => named.trim_start_matches("discount."),
+        InputError::CurrencyMismatch { field: named, .. } => named.strip_prefix("discount.").unwrap_or(named),
         _ => field,
     };
     Refused::at(named, err)
@@ -198,7 +198,10 @@ impl DiscountFields {
                 _ => {
                     return Err(wrong(
                         "selection",
-                        format!("unknown selection {text:?}; expected \"cheapest\" or \"most_expensive\""),
+                        format!(
+                            "unknown selection {}; expected \"cheapest\" or \"most_expensive\"",
+                            Quoted(&text)
+                        ),
                     ))
                 }
             });
@@ -232,7 +235,7 @@ impl DiscountFields {
             Some(other) => {
                 return Err(wrong(
                     "by",
-                    format!("unknown basis {other:?}; expected \"subtotal\" or \"quantity\""),
+                    format!("unknown basis {}; expected \"subtotal\" or \"quantity\"", Quoted(other)),
                 ))
             }
         };

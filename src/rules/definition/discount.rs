@@ -93,12 +93,12 @@ impl Discount {
     pub fn percent(percent: Decimal) -> Result<Discount, InputError> {
         if percent <= Decimal::ZERO || percent > Decimal::ONE_HUNDRED {
             return Err(InputError::PercentOutOfRange {
-                percent: percent.to_string(),
+                percent: crate::values::decimal_text(percent),
             });
         }
         if percent.normalize().scale() > Discount::MAX_PERCENT_PLACES {
             return Err(InputError::PercentTooPrecise {
-                percent: percent.to_string(),
+                percent: crate::values::decimal_text(percent),
                 max: Discount::MAX_PERCENT_PLACES,
             });
         }

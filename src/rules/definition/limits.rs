@@ -328,7 +328,13 @@ impl AppliesTo {
             let mut shown: Vec<&str> = names.take(SHOWN).collect();
             let more = total.saturating_sub(SHOWN);
             let last = if more > 0 { None } else { shown.pop() };
-            let mut text = shown.join(", ");
+            let mut text = String::new();
+            for (i, name) in shown.iter().enumerate() {
+                if i > 0 {
+                    text.push_str(", ");
+                }
+                text.push_str(name);
+            }
             match (last, more) {
                 (Some(last), _) if text.is_empty() => text = last.to_owned(),
                 (Some(last), _) => text = format!("{text} or {last}"),
