@@ -14,11 +14,13 @@
 //! campaigns: definitions, lookups, listings, generated codes), `history`
 //! (a code's or a campaign's redemptions and figures), `problem` (an RFC
 //! 9457 problem's body), `catalog` (the catalog object's calls and answers),
-//! `outcome` (a hold's, capture's or release's log line, from a code's object).
+//! `outcome` (a hold's, capture's or release's log line, from a code's object),
+//! `events` (the events sent to the shop's webhook endpoints).
 
 mod admin;
 mod catalog;
 mod checkout;
+mod events;
 mod history;
 mod outcome;
 mod payments;
@@ -27,6 +29,7 @@ mod problem;
 pub use admin::*;
 pub use catalog::*;
 pub use checkout::*;
+pub use events::*;
 pub use history::*;
 pub use outcome::*;
 pub use payments::*;
