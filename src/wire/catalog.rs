@@ -8,6 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::{WebhookDisable, WebhookId, WebhookRotation, WebhookWrite};
+
 /// A definition change or a question about one code or campaign:
 /// `{"code": "SAVE10", "archived": false}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -160,6 +162,20 @@ pub enum CatalogRoute {
     PaymentClaim,
     /// `/payment-refund`: see [`CatalogCall::PaymentRefund`].
     PaymentRefund,
+    /// `/webhook-put`: see [`CatalogCall::PutWebhook`].
+    PutWebhook,
+    /// `/webhook`: see [`CatalogCall::Webhook`].
+    Webhook,
+    /// `/webhooks`: see [`CatalogCall::Webhooks`].
+    Webhooks,
+    /// `/webhook-delete`: see [`CatalogCall::DeleteWebhook`].
+    DeleteWebhook,
+    /// `/webhook-rotate`: see [`CatalogCall::RotateWebhook`].
+    RotateWebhook,
+    /// `/webhook-disable`: see [`CatalogCall::DisableWebhook`].
+    DisableWebhook,
+    /// `/webhook-targets`: see [`CatalogCall::WebhookTargets`].
+    WebhookTargets,
 }
 
 impl CatalogRoute {
@@ -179,6 +195,13 @@ impl CatalogRoute {
         CatalogRoute::PaymentCode,
         CatalogRoute::PaymentClaim,
         CatalogRoute::PaymentRefund,
+        CatalogRoute::PutWebhook,
+        CatalogRoute::Webhook,
+        CatalogRoute::Webhooks,
+        CatalogRoute::DeleteWebhook,
+        CatalogRoute::RotateWebhook,
+        CatalogRoute::DisableWebhook,
+        CatalogRoute::WebhookTargets,
     ];
 
     /// Its path in the catalog object.
@@ -198,6 +221,13 @@ impl CatalogRoute {
             CatalogRoute::PaymentCode => "/payment-code",
             CatalogRoute::PaymentClaim => "/payment-claim",
             CatalogRoute::PaymentRefund => "/payment-refund",
+            CatalogRoute::PutWebhook => "/webhook-put",
+            CatalogRoute::Webhook => "/webhook",
+            CatalogRoute::Webhooks => "/webhooks",
+            CatalogRoute::DeleteWebhook => "/webhook-delete",
+            CatalogRoute::RotateWebhook => "/webhook-rotate",
+            CatalogRoute::DisableWebhook => "/webhook-disable",
+            CatalogRoute::WebhookTargets => "/webhook-targets",
         }
     }
 
@@ -262,7 +292,26 @@ pub enum CatalogCall {
     /// A full refund of a payment: answers the [`Payment`] it is indexed
     /// under, or `null`.
     PaymentRefund(Refund),
+    /// Defines or replaces a webhook endpoint: answers a [`WebhookWritten`].
+    PutWebhook(WebhookWrite),
+    /// One endpoint: answers its [`WebhookEndpoint`], or `null`.
+    Webhook(WebhookId),
+    /// Every endpoint: answers a [`WebhookList`].
+    Webhooks(AllWebhooks),
+    /// Deletes an endpoint: answers `true`, or `false` when there was none.
+    DeleteWebhook(WebhookId),
+    /// A new secret for an endpoint: answers its [`WebhookEndpoint`], or `null`.
+    RotateWebhook(WebhookRotation),
+    /// Disables an endpoint (it answered 410). Answers 204.
+    DisableWebhook(WebhookDisable),
+    /// The enabled endpoints with the secrets that sign now, for delivery:
+    /// answers a `Vec<`[`WebhookTarget`]`>`.
+    WebhookTargets(AllWebhooks),
 }
+
+/// The body of the catalog's calls about every endpoint: `{}`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AllWebhooks {}
 
 impl CatalogCall {
     /// Where the call goes.
@@ -282,6 +331,13 @@ impl CatalogCall {
             CatalogCall::PaymentCode(_) => CatalogRoute::PaymentCode,
             CatalogCall::PaymentClaim(_) => CatalogRoute::PaymentClaim,
             CatalogCall::PaymentRefund(_) => CatalogRoute::PaymentRefund,
+            CatalogCall::PutWebhook(_) => CatalogRoute::PutWebhook,
+            CatalogCall::Webhook(_) => CatalogRoute::Webhook,
+            CatalogCall::Webhooks(_) => CatalogRoute::Webhooks,
+            CatalogCall::DeleteWebhook(_) => CatalogRoute::DeleteWebhook,
+            CatalogCall::RotateWebhook(_) => CatalogRoute::RotateWebhook,
+            CatalogCall::DisableWebhook(_) => CatalogRoute::DisableWebhook,
+            CatalogCall::WebhookTargets(_) => CatalogRoute::WebhookTargets,
         }
     }
 
@@ -306,6 +362,13 @@ impl CatalogCall {
             CatalogRoute::PaymentCode => CatalogCall::PaymentCode(serde_json::from_str(body)?),
             CatalogRoute::PaymentClaim => CatalogCall::PaymentClaim(serde_json::from_str(body)?),
             CatalogRoute::PaymentRefund => CatalogCall::PaymentRefund(serde_json::from_str(body)?),
+            CatalogRoute::PutWebhook => CatalogCall::PutWebhook(serde_json::from_str(body)?),
+            CatalogRoute::Webhook => CatalogCall::Webhook(serde_json::from_str(body)?),
+            CatalogRoute::Webhooks => CatalogCall::Webhooks(serde_json::from_str(body)?),
+            CatalogRoute::DeleteWebhook => CatalogCall::DeleteWebhook(serde_json::from_str(body)?),
+            CatalogRoute::RotateWebhook => CatalogCall::RotateWebhook(serde_json::from_str(body)?),
+            CatalogRoute::DisableWebhook => CatalogCall::DisableWebhook(serde_json::from_str(body)?),
+            CatalogRoute::WebhookTargets => CatalogCall::WebhookTargets(serde_json::from_str(body)?),
         })
     }
 }
@@ -361,6 +424,30 @@ mod tests {
                 payment: "pi_1".to_owned(),
                 reason: "requested_by_customer".to_owned(),
             }),
+            CatalogCall::PutWebhook(WebhookWrite {
+                id: "shop".to_owned(),
+                request: super::super::WebhookRequest {
+                    url: "https://shop.example/hooks".to_owned(),
+                    events: vec![super::super::EventType::CodeExhausted],
+                    description: None,
+                },
+                secret: "whsec_x".to_owned(),
+                now: crate::Timestamp::MIN,
+                max: 16,
+            }),
+            CatalogCall::Webhook(WebhookId { id: "shop".to_owned() }),
+            CatalogCall::Webhooks(AllWebhooks {}),
+            CatalogCall::DeleteWebhook(WebhookId { id: "shop".to_owned() }),
+            CatalogCall::RotateWebhook(WebhookRotation {
+                id: "shop".to_owned(),
+                secret: "whsec_y".to_owned(),
+                until: crate::Timestamp::MIN,
+            }),
+            CatalogCall::DisableWebhook(WebhookDisable {
+                id: "shop".to_owned(),
+                reason: "410 Gone".to_owned(),
+            }),
+            CatalogCall::WebhookTargets(AllWebhooks {}),
         ]
     }
 

@@ -15,7 +15,8 @@
 //! (a code's or a campaign's redemptions and figures), `problem` (an RFC
 //! 9457 problem's body), `catalog` (the catalog object's calls and answers),
 //! `outcome` (a hold's, capture's or release's log line, from a code's object),
-//! `events` (the events sent to the shop's webhook endpoints).
+//! `events` (the events sent to the shop's webhook endpoints), `webhooks` (those
+//! endpoints, as the admin API and the catalog keep them).
 
 mod admin;
 mod catalog;
@@ -25,6 +26,7 @@ mod history;
 mod outcome;
 mod payments;
 mod problem;
+mod webhooks;
 
 pub use admin::*;
 pub use catalog::*;
@@ -34,3 +36,4 @@ pub use history::*;
 pub use outcome::*;
 pub use payments::*;
 pub use problem::*;
+pub use webhooks::*;
