@@ -46,10 +46,9 @@ impl UseWrite {
 pub struct WriteFacts<'a> {
     /// What the write did.
     pub write: UseWrite,
-    /// The code's definition as the write ran (a campaign's code: [`Campaign::code`](crate::Campaign::code)).
+    /// The code's definition as the write ran (a campaign's code: [`Campaign::code`](crate::Campaign::code),
+    /// whose limits are the campaign's, shared by its codes, beside its own uses per code).
     pub definition: &'a PromoCode,
-    /// For a campaign's code: the campaign's own definition (its shared cap and budget).
-    pub campaign: Option<&'a PromoCode>,
     /// The use after the write: its key, customer, quote and the counts right after it.
     pub reservation: &'a Reservation,
     /// The counts just before the write, read the same way as the reservation's (through
@@ -91,7 +90,7 @@ pub struct WriteFacts<'a> {
 ///     reason: None, was: None, hold_expired_at: None, replayed: false,
 /// };
 /// let events = events_of(&WriteFacts {
-///     write: UseWrite::Captured, definition: &code, campaign: None, reservation: &captured, before, now,
+///     write: UseWrite::Captured, definition: &code, reservation: &captured, before, now,
 /// });
 /// let types: Vec<_> = events.iter().map(|e| e.kind.as_str()).collect();
 /// // 10.00 → 20.00 of 20.00 crosses 80 % and 100 %; no budget is left.
@@ -149,8 +148,10 @@ pub fn events_of(facts: &WriteFacts<'_>) -> Vec<EventPayload> {
     if ran_out(facts.definition, facts.before, after) {
         events.push(event(EventType::CodeExhausted, base.clone()));
     }
-    if let Some(campaign) = facts.campaign {
-        if ran_out(campaign, facts.before, after) {
+    if facts.definition.campaign().is_some() {
+        // The campaign's shared limits alone: its definition without the uses per code.
+        let shared = facts.definition.clone().without_campaign();
+        if ran_out(&shared, facts.before, after) {
             events.push(event(EventType::CampaignExhausted, base));
         }
     }

@@ -42,13 +42,7 @@ fn reservation(code: &PromoCode, basket: &Basket, state: ReservationState, after
     }
 }
 
-fn types(
-    write: UseWrite,
-    code: &PromoCode,
-    campaign: Option<&PromoCode>,
-    before: UsageCounts,
-    after: UsageCounts,
-) -> Vec<(EventType, Option<u8>)> {
+fn types(write: UseWrite, code: &PromoCode, before: UsageCounts, after: UsageCounts) -> Vec<(EventType, Option<u8>)> {
     let state = match write {
         UseWrite::Held => ReservationState::Held,
         UseWrite::Captured => ReservationState::Captured,
@@ -59,7 +53,6 @@ fn types(
     events_of(&WriteFacts {
         write,
         definition: code,
-        campaign,
         reservation: &used,
         before,
         now: now(),
@@ -73,20 +66,17 @@ fn types(
 fn a_use_on_a_code_without_limits_is_its_one_event() {
     let code = ten_off("FREE", UsageLimits::UNLIMITED);
     let (before, after) = (counts(4, "40"), counts(5, "50"));
+    assert_eq!(types(UseWrite::Held, &code, before, after), [(RedemptionHeld, None)]);
     assert_eq!(
-        types(UseWrite::Held, &code, None, before, after),
-        [(RedemptionHeld, None)]
-    );
-    assert_eq!(
-        types(UseWrite::Captured, &code, None, before, after),
+        types(UseWrite::Captured, &code, before, after),
         [(RedemptionCaptured, None)]
     );
     assert_eq!(
-        types(UseWrite::Released, &code, None, after, before),
+        types(UseWrite::Released, &code, after, before),
         [(RedemptionReleased, None)]
     );
     assert_eq!(
-        types(UseWrite::Expired, &code, None, after, before),
+        types(UseWrite::Expired, &code, after, before),
         [(RedemptionExpired, None)]
     );
 }
@@ -97,8 +87,7 @@ fn each_threshold_fires_once_per_upward_crossing() {
         .with_budget(eur("100.00"), BudgetShort::Refuse)
         .unwrap();
     let code = ten_off("BUDGET", limits);
-    let capture =
-        |before: &str, after: &str| types(UseWrite::Captured, &code, None, counts(1, before), counts(2, after));
+    let capture = |before: &str, after: &str| types(UseWrite::Captured, &code, counts(1, before), counts(2, after));
     assert_eq!(capture("30", "40"), [(RedemptionCaptured, None)]);
     assert_eq!(
         capture("40", "50"),
@@ -118,7 +107,7 @@ fn each_threshold_fires_once_per_upward_crossing() {
         ]
     );
     // Going down never fires; going up again past a line is a new crossing.
-    let release = types(UseWrite::Released, &code, None, counts(2, "85"), counts(1, "75"));
+    let release = types(UseWrite::Released, &code, counts(2, "85"), counts(1, "75"));
     assert_eq!(release, [(RedemptionReleased, None)]);
     assert_eq!(
         capture("75", "85"),
@@ -149,7 +138,6 @@ fn a_threshold_carries_the_spend_and_the_budget() {
     let events = events_of(&WriteFacts {
         write: UseWrite::Held,
         definition: &code,
-        campaign: None,
         reservation: &used,
         before: counts(5, "45.00"),
         now: now(),
@@ -172,19 +160,11 @@ fn a_threshold_carries_the_spend_and_the_budget() {
 #[test]
 fn the_use_that_takes_the_last_one_exhausts_the_code_once() {
     let code = ten_off("CAP", UsageLimits::new(Some(3), None).unwrap());
-    let used = |before: u64| {
-        types(
-            UseWrite::Held,
-            &code,
-            None,
-            counts(before, "0"),
-            counts(before + 1, "0"),
-        )
-    };
+    let used = |before: u64| types(UseWrite::Held, &code, counts(before, "0"), counts(before + 1, "0"));
     assert_eq!(used(1), [(RedemptionHeld, None)]);
     assert_eq!(used(2), [(RedemptionHeld, None), (CodeExhausted, None)]);
     // A capture of a hold does not change the counts: not a second exhaustion.
-    let converted = types(UseWrite::Captured, &code, None, counts(3, "0"), counts(3, "0"));
+    let converted = types(UseWrite::Captured, &code, counts(3, "0"), counts(3, "0"));
     assert_eq!(converted, [(RedemptionCaptured, None)]);
 }
 
@@ -201,7 +181,6 @@ fn a_replay_wrote_nothing_and_causes_nothing() {
     let facts = WriteFacts {
         write: UseWrite::Captured,
         definition: &code,
-        campaign: None,
         reservation: &used,
         before: counts(0, "0"),
         now: now(),
@@ -215,9 +194,7 @@ fn a_campaign_runs_out_apart_from_its_codes() {
     let campaign = Campaign::new(shared, 2).unwrap();
     let code = campaign.code(Code::parse("SPRING-A").unwrap());
     let through = |total: u64, own: u64| counts(total, "0").with_code_uses(own).unwrap();
-    let held = |before: UsageCounts, after: UsageCounts| {
-        types(UseWrite::Held, &code, Some(campaign.definition()), before, after)
-    };
+    let held = |before: UsageCounts, after: UsageCounts| types(UseWrite::Held, &code, before, after);
     // The code's own second use: the code is done, the campaign is not.
     assert_eq!(
         held(through(1, 1), through(2, 2)),
@@ -237,7 +214,6 @@ fn a_campaign_runs_out_apart_from_its_codes() {
     let events = events_of(&WriteFacts {
         write: UseWrite::Held,
         definition: &code,
-        campaign: Some(campaign.definition()),
         reservation: &used,
         before: through(1, 0),
         now: now(),
@@ -265,7 +241,6 @@ fn a_quote_too_large_for_the_payload_is_left_out() {
     let events = events_of(&WriteFacts {
         write: UseWrite::Captured,
         definition: &code,
-        campaign: None,
         reservation: &used,
         before: counts(0, "0"),
         now: now(),

@@ -128,6 +128,7 @@ impl SqliteRedemptionStore {
     ///
     /// [`StoreError::Backend`] when the write fails.
     pub fn put_campaign(&self, id: &Code, json: &str, now: Timestamp) -> Result<bool, StoreError> {
+        self.forget_subject();
         transaction_sync(&self.storage, || {
             let existed = !self
                 .sql
@@ -326,6 +327,7 @@ impl SqliteRedemptionStore {
     ///
     /// [`StoreError::Backend`] when the write fails.
     pub fn set_campaign_archived(&self, archived: bool) -> Result<bool, StoreError> {
+        self.forget_subject();
         let known = self.campaign()?.is_some();
         if known {
             self.sql
@@ -343,6 +345,7 @@ impl SqliteRedemptionStore {
     ///
     /// [`StoreError::Backend`] when the write fails.
     pub fn put_definition(&self, promo: &PromoCode, now: Timestamp) -> Result<bool, StoreError> {
+        self.forget_subject();
         let json = serde_json::to_string(promo).map_err(backend)?;
         let code = promo.code().as_str().to_owned();
         transaction_sync(&self.storage, || {
@@ -370,6 +373,7 @@ impl SqliteRedemptionStore {
     ///
     /// [`StoreError::Backend`] when the write fails.
     pub fn set_archived(&self, code: &Code, archived: bool) -> Result<bool, StoreError> {
+        self.forget_subject();
         transaction_sync(&self.storage, || {
             let known = !self
                 .sql
