@@ -11,7 +11,7 @@
 use rust_decimal::Decimal;
 
 use crate::wire::{EventData, EventPayload, EventType};
-use crate::{Money, PromoCode, Reservation, ReservationState, Timestamp, UsageCounts};
+use crate::{Code, Money, PromoCode, Reservation, ReservationState, Timestamp, UsageCounts};
 
 /// The budget thresholds `budget.threshold` reports, in percent, crossed upwards.
 pub const BUDGET_THRESHOLDS: [u8; 3] = [50, 80, 100];
@@ -170,6 +170,87 @@ fn crossed(budget: &Money, before: Decimal, after: Decimal) -> impl Iterator<Ite
 /// Whether `definition` had a use left (or no cap) before and none after.
 fn ran_out(definition: &PromoCode, before: UsageCounts, after: UsageCounts) -> bool {
     definition.remaining_uses(after) == Some(0) && definition.remaining_uses(before) != Some(0)
+}
+
+/// What a definition write changed: `code.updated`'s (or `campaign.updated`'s) `change`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DefinitionChange {
+    /// Defined, or its definition replaced.
+    Defined,
+    /// Switched on (the kill switch).
+    SwitchedOn,
+    /// Switched off.
+    SwitchedOff,
+    /// Archived.
+    Archived,
+    /// Restored from the archive.
+    Restored,
+}
+
+impl DefinitionChange {
+    /// Its JSON name: `defined`, `switched_on`, `switched_off`, `archived`, `restored`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DefinitionChange::Defined => "defined",
+            DefinitionChange::SwitchedOn => "switched_on",
+            DefinitionChange::SwitchedOff => "switched_off",
+            DefinitionChange::Archived => "archived",
+            DefinitionChange::Restored => "restored",
+        }
+    }
+
+    /// The change from `before` to `after`, each `(active, archived)`
+    /// (`before` is `None` for a new definition), or `None` when a write
+    /// changed neither (archiving what is archived).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::events::DefinitionChange;
+    ///
+    /// assert_eq!(DefinitionChange::between(None, (true, false)), Some(DefinitionChange::Defined));
+    /// assert_eq!(DefinitionChange::between(Some((true, false)), (false, false)), Some(DefinitionChange::SwitchedOff));
+    /// assert_eq!(DefinitionChange::between(Some((true, true)), (true, false)), Some(DefinitionChange::Restored));
+    /// assert_eq!(DefinitionChange::between(Some((true, true)), (true, true)), None);
+    /// ```
+    pub fn between(before: Option<(bool, bool)>, after: (bool, bool)) -> Option<DefinitionChange> {
+        let Some((was_active, was_archived)) = before else {
+            return Some(DefinitionChange::Defined);
+        };
+        let (active, archived) = after;
+        Some(match (was_archived, archived) {
+            (false, true) => DefinitionChange::Archived,
+            (true, false) => DefinitionChange::Restored,
+            (true, true) => return None,
+            (false, false) if was_active != active => {
+                if active {
+                    DefinitionChange::SwitchedOn
+                } else {
+                    DefinitionChange::SwitchedOff
+                }
+            }
+            (false, false) => DefinitionChange::Defined,
+        })
+    }
+}
+
+/// The `code.updated` event of a code's definition write (`campaign.updated`
+/// when `code` is a campaign's id and `campaign` is true).
+pub fn updated_event(code: &Code, campaign: bool, change: DefinitionChange, now: Timestamp) -> EventPayload {
+    EventPayload {
+        kind: if campaign {
+            EventType::CampaignUpdated
+        } else {
+            EventType::CodeUpdated
+        },
+        timestamp: now,
+        data: EventData {
+            code: code.as_str().to_owned(),
+            change: Some(change.as_str().to_owned()),
+            ..EventData::default()
+        },
+    }
 }
 
 #[cfg(test)]

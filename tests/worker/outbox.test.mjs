@@ -189,6 +189,20 @@ test("budget.threshold fires once per crossing under 50 concurrent captures that
   await call(worker.base, "DELETE", "/v1/webhooks/budget", { headers: admin });
 });
 
+test("a definition's changes are code.updated events, each in its write's order", async () => {
+  const shop = await subscribe("defs", ["code.updated", "campaign.updated"]);
+  const def = { code: "CHANGING", discount: { kind: "percent", percent: "10" } };
+  assert.equal((await putCode(worker.base, def)).status, 201);
+  const patched = await call(worker.base, "PATCH", "/v1/codes/CHANGING", { body: { active: false }, headers: admin });
+  assert.equal(patched.status, 200, patched.text);
+  assert.equal((await call(worker.base, "DELETE", "/v1/codes/CHANGING", { headers: admin })).status, 200);
+  assert.equal((await putCode(worker.base, def)).status, 200);
+  const events = await until("4 events", () => forCode(shop, "CHANGING").length >= 4 && forCode(shop, "CHANGING"));
+  assert.deepEqual(events.map((e) => [e.payload.type, e.payload.data.change]),
+    [["code.updated", "defined"], ["code.updated", "switched_off"], ["code.updated", "archived"], ["code.updated", "restored"]]);
+  await call(worker.base, "DELETE", "/v1/webhooks/defs", { headers: admin });
+});
+
 test("kill -9 of workerd between the commit and the delivery: the event arrives after the restart", async () => {
   const shop = await subscribe("durable", ["redemption.captured"]);
   shop.answer = () => 503; // not now: each try is retried (Retry-After: 1 s, scaled down)

@@ -14,7 +14,7 @@
 
 use std::rc::Rc;
 
-use promocodes::events::{events_of, UseWrite, WriteFacts};
+use promocodes::events::{events_of, updated_event, DefinitionChange, UseWrite, WriteFacts};
 use promocodes::Campaign;
 
 use super::*;
@@ -150,6 +150,39 @@ impl SqliteRedemptionStore {
             )?;
             self.wrote_events.set(true);
         }
+        Ok(())
+    }
+
+    /// Writes the `code.updated` (or `campaign.updated`) event of a
+    /// definition write from `before` to `after` (each `(active, archived)`),
+    /// inside the write's transaction.
+    pub(super) fn write_update(
+        &self,
+        code: &Code,
+        campaign: bool,
+        before: Option<(bool, bool)>,
+        after: (bool, bool),
+        now: Timestamp,
+    ) -> worker::Result<()> {
+        let Some(change) = DefinitionChange::between(before, after) else {
+            return Ok(());
+        };
+        let event = updated_event(code, campaign, change, now);
+        let counter = if campaign {
+            counter_of(code, Some(code))
+        } else {
+            code.as_str().to_owned()
+        };
+        self.sql.exec(
+            "INSERT INTO outbox(counter, type, at, body) VALUES (?, ?, ?, ?)",
+            vec![
+                counter.into(),
+                event.kind.as_str().into(),
+                now.to_string().into(),
+                event.to_body().map_err(rust_error)?.into(),
+            ],
+        )?;
+        self.wrote_events.set(true);
         Ok(())
     }
 
