@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{WebhookDisable, WebhookId, WebhookRotation, WebhookWrite};
+use super::{DeliveryPage, DeliveryRecord, EventRef, WebhookDisable, WebhookId, WebhookRotation, WebhookWrite};
 
 /// A definition change or a question about one code or campaign:
 /// `{"code": "SAVE10", "archived": false}`.
@@ -176,6 +176,12 @@ pub enum CatalogRoute {
     DisableWebhook,
     /// `/webhook-targets`: see [`CatalogCall::WebhookTargets`].
     WebhookTargets,
+    /// `/delivery-record`: see [`CatalogCall::RecordDelivery`].
+    RecordDelivery,
+    /// `/deliveries`: see [`CatalogCall::Deliveries`].
+    Deliveries,
+    /// `/delivery`: see [`CatalogCall::Delivery`].
+    Delivery,
 }
 
 impl CatalogRoute {
@@ -202,6 +208,9 @@ impl CatalogRoute {
         CatalogRoute::RotateWebhook,
         CatalogRoute::DisableWebhook,
         CatalogRoute::WebhookTargets,
+        CatalogRoute::RecordDelivery,
+        CatalogRoute::Deliveries,
+        CatalogRoute::Delivery,
     ];
 
     /// Its path in the catalog object.
@@ -228,6 +237,9 @@ impl CatalogRoute {
             CatalogRoute::RotateWebhook => "/webhook-rotate",
             CatalogRoute::DisableWebhook => "/webhook-disable",
             CatalogRoute::WebhookTargets => "/webhook-targets",
+            CatalogRoute::RecordDelivery => "/delivery-record",
+            CatalogRoute::Deliveries => "/deliveries",
+            CatalogRoute::Delivery => "/delivery",
         }
     }
 
@@ -307,6 +319,13 @@ pub enum CatalogCall {
     /// The enabled endpoints with the secrets that sign now, for delivery:
     /// answers a `Vec<`[`WebhookTarget`]`>`.
     WebhookTargets(AllWebhooks),
+    /// To an endpoint's own log (the catalog class's object `webhook:<id>`):
+    /// records a try of an event (the latest replaces the earlier). Answers 204.
+    RecordDelivery(DeliveryRecord),
+    /// To an endpoint's own log: a page of its deliveries: answers a [`DeliveryList`].
+    Deliveries(DeliveryPage),
+    /// To an endpoint's own log: one event's delivery: answers its [`DeliveryRecord`], or `null`.
+    Delivery(EventRef),
 }
 
 /// The body of the catalog's calls about every endpoint: `{}`.
@@ -338,6 +357,9 @@ impl CatalogCall {
             CatalogCall::RotateWebhook(_) => CatalogRoute::RotateWebhook,
             CatalogCall::DisableWebhook(_) => CatalogRoute::DisableWebhook,
             CatalogCall::WebhookTargets(_) => CatalogRoute::WebhookTargets,
+            CatalogCall::RecordDelivery(_) => CatalogRoute::RecordDelivery,
+            CatalogCall::Deliveries(_) => CatalogRoute::Deliveries,
+            CatalogCall::Delivery(_) => CatalogRoute::Delivery,
         }
     }
 
@@ -369,6 +391,9 @@ impl CatalogCall {
             CatalogRoute::RotateWebhook => CatalogCall::RotateWebhook(serde_json::from_str(body)?),
             CatalogRoute::DisableWebhook => CatalogCall::DisableWebhook(serde_json::from_str(body)?),
             CatalogRoute::WebhookTargets => CatalogCall::WebhookTargets(serde_json::from_str(body)?),
+            CatalogRoute::RecordDelivery => CatalogCall::RecordDelivery(serde_json::from_str(body)?),
+            CatalogRoute::Deliveries => CatalogCall::Deliveries(serde_json::from_str(body)?),
+            CatalogRoute::Delivery => CatalogCall::Delivery(serde_json::from_str(body)?),
         })
     }
 }
@@ -448,6 +473,23 @@ mod tests {
                 reason: "410 Gone".to_owned(),
             }),
             CatalogCall::WebhookTargets(AllWebhooks {}),
+            CatalogCall::RecordDelivery(DeliveryRecord {
+                event_id: "evt_A_1".to_owned(),
+                kind: super::super::EventType::RedemptionHeld,
+                at: crate::Timestamp::MIN,
+                attempts: 1,
+                state: super::super::DeliveryState::Pending,
+                status: Some(500),
+                error: Some("answered 500".to_owned()),
+                tried_at: Some(crate::Timestamp::MIN),
+                next_try: None,
+                object: "A".to_owned(),
+                seq: 1,
+            }),
+            CatalogCall::Deliveries(DeliveryPage { after: 0, limit: 10 }),
+            CatalogCall::Delivery(EventRef {
+                event_id: "evt_A_1".to_owned(),
+            }),
         ]
     }
 

@@ -144,3 +144,86 @@ pub struct WebhookTarget {
     /// The secrets that sign (the newest first), `whsec_...`.
     pub secrets: Vec<String>,
 }
+
+/// Where one event's delivery to one endpoint stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum DeliveryState {
+    /// Not delivered yet: the next try is due at `next_try`.
+    Pending,
+    /// The endpoint answered 2xx.
+    Delivered,
+    /// Given up after the last retry (or a try by hand that failed): sent again only by hand.
+    Failed,
+}
+
+/// One event's delivery to one endpoint: its tries and what came of the last.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
+pub struct DeliveryRecord {
+    /// The event's id: its `webhook-id`, the same on every try.
+    pub event_id: String,
+    /// Its type.
+    #[serde(rename = "type")]
+    pub kind: EventType,
+    /// When its write committed.
+    #[cfg_attr(feature = "schema", schemars(with = "Timestamp"))]
+    pub at: Timestamp,
+    /// Tries so far.
+    pub attempts: u32,
+    /// Where it stands.
+    pub state: DeliveryState,
+    /// The status the endpoint answered last, or null (no answer: see `error`).
+    pub status: Option<u16>,
+    /// What went wrong last, or null.
+    pub error: Option<String>,
+    /// When it was last tried.
+    #[cfg_attr(feature = "schema", schemars(with = "Option<Timestamp>"))]
+    pub tried_at: Option<Timestamp>,
+    /// When the next try is due, while pending.
+    #[cfg_attr(feature = "schema", schemars(with = "Option<Timestamp>"))]
+    pub next_try: Option<Timestamp>,
+    /// The object that keeps the event (a code, or `campaign:<id>`).
+    pub object: String,
+    /// Its position in that object's events.
+    pub seq: i64,
+}
+
+/// `GET /v1/webhooks/{id}/deliveries`: a page of an endpoint's deliveries,
+/// in the order of their first try.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
+pub struct DeliveryList {
+    /// The deliveries on this page.
+    pub deliveries: Vec<DeliveryRecord>,
+    /// The `after` of the next page, or null on the last.
+    pub next: Option<String>,
+}
+
+/// The catalog's call for a page of an endpoint's deliveries (to the endpoint's own log).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeliveryPage {
+    /// Only deliveries after this position (the previous page's `next`).
+    pub after: i64,
+    /// At most this many.
+    pub limit: u32,
+}
+
+/// The catalog's call naming one event's delivery in an endpoint's log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventRef {
+    /// The event's id.
+    pub event_id: String,
+}
+
+/// A code object's call: send the event at `seq` to the endpoint `endpoint` again, now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RetryDelivery {
+    /// The endpoint's id.
+    pub endpoint: String,
+    /// The event's position in the object.
+    pub seq: i64,
+}

@@ -149,6 +149,24 @@ test("a receiver down for 3 tries gets the event on the 4th, under the same webh
   const [event] = await until("the event", () => forCode(shop, "FLAKY").length && forCode(shop, "FLAKY"));
   const tries = shop.tries.filter((id) => id === event.id);
   assert.equal(tries.length, 4, "3 failed tries, then the 4th");
+  // The endpoint's deliveries list its tries; "Send again" sends it once more under the same id.
+  const listed = await until("the log", async () => {
+    const r = await call(worker.base, "GET", "/v1/webhooks/flaky/deliveries?limit=10", { headers: admin });
+    assert.equal(r.status, 200, r.text);
+    return r.json.deliveries[0]?.state === "delivered" && r.json;
+  });
+  assert.equal(listed.deliveries.length, 1);
+  assert.deepEqual([listed.deliveries[0].event_id, listed.deliveries[0].attempts, listed.deliveries[0].status, listed.next],
+    [event.id, 4, 200, null]);
+  const again = await call(worker.base, "POST", `/v1/webhooks/flaky/deliveries/${event.id}/retry`, { headers: admin });
+  assert.equal(again.status, 200, again.text);
+  assert.deepEqual([again.json.state, again.json.attempts], ["delivered", 5]);
+  assert.equal(shop.tries.filter((id) => id === event.id).length, 5);
+  const unknown = await call(worker.base, "POST", "/v1/webhooks/flaky/deliveries/evt_NOPE_1/retry", { headers: admin });
+  assert.equal(unknown.status, 404, unknown.text);
+  assert.equal(unknown.json.type, "/problems/unknown_delivery");
+  const nobody = await call(worker.base, "GET", "/v1/webhooks/nobody/deliveries", { headers: admin });
+  assert.equal(nobody.status, 404, nobody.text);
   await call(worker.base, "DELETE", "/v1/webhooks/flaky", { headers: admin });
 });
 

@@ -125,6 +125,7 @@ impl Catalog {
         let sql = self.state.storage().sql();
         sql.exec(SCHEMA, None)?;
         sql.exec(webhooks::SCHEMA, None)?;
+        sql.exec(webhooks::LOG_SCHEMA, None)?;
         let columns: Vec<NameRow> = sql
             .exec("SELECT name FROM pragma_table_info('codes')", None)?
             .to_array()?;
@@ -298,6 +299,12 @@ impl Catalog {
                 webhooks::disable(&self.sql()?, &disable)?;
                 done()
             }
+            CatalogCall::RecordDelivery(record) => {
+                webhooks::record(&self.sql()?, &record)?;
+                done()
+            }
+            CatalogCall::Deliveries(page) => Ok(Response::from_json(&webhooks::deliveries(&self.sql()?, &page)?)?),
+            CatalogCall::Delivery(event) => Ok(Response::from_json(&webhooks::delivery(&self.sql()?, &event)?)?),
             CatalogCall::WebhookTargets(_) => {
                 let now = crate::ledger::now()?;
                 Ok(Response::from_json(&webhooks::targets(&self.sql()?, now)?)?)

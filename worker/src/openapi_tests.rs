@@ -97,6 +97,7 @@ fn every_problem() -> Vec<Problem> {
         Problem::Internal("x".to_owned()),
         Problem::UnsupportedMediaType { given: None },
         Problem::UnknownWebhook("shop".to_owned()),
+        Problem::UnknownDelivery("evt_A_1".to_owned()),
         Problem::WebhookLimit { max: 16 },
     ];
     for problem in &problems {
@@ -127,6 +128,7 @@ fn every_problem() -> Vec<Problem> {
             | Problem::Misconfigured(_)
             | Problem::Internal(_)
             | Problem::UnknownWebhook(_)
+            | Problem::UnknownDelivery(_)
             | Problem::WebhookLimit { .. } => {}
         }
     }

@@ -100,6 +100,8 @@ pub enum Problem {
     Internal(String),
     /// No webhook endpoint of this id.
     UnknownWebhook(String),
+    /// No delivery of this event to the endpoint.
+    UnknownDelivery(String),
     /// A new endpoint over the most there may be.
     WebhookLimit {
         /// The most endpoints there may be.
@@ -221,6 +223,7 @@ impl Problem {
             Problem::Misconfigured(_) => (500, "misconfigured", "Server misconfigured"),
             Problem::Internal(_) => (500, "internal", "Internal error"),
             Problem::UnknownWebhook(_) => (404, "unknown_webhook", "Unknown webhook endpoint"),
+            Problem::UnknownDelivery(_) => (404, "unknown_delivery", "No delivery of this event"),
             Problem::WebhookLimit { .. } => (409, "webhook_limit", "Too many webhook endpoints"),
         }
     }
@@ -270,6 +273,9 @@ impl Problem {
             Problem::Misconfigured(what) => format!("{what} is not configured"),
             Problem::Internal(message) => message.clone(),
             Problem::UnknownWebhook(id) => format!("no webhook endpoint {id} is defined"),
+            Problem::UnknownDelivery(event) => {
+                format!("no event {event} was ever sent to this endpoint: only an event tried at least once is sent again")
+            }
             Problem::WebhookLimit { max } => {
                 format!("there are {max} webhook endpoints already, the most there may be: delete one first")
             }

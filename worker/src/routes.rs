@@ -86,6 +86,10 @@ pub enum Handler {
     DeleteWebhook,
     /// `POST /v1/webhooks/{id}/rotate`: a new signing secret.
     RotateWebhook,
+    /// `GET /v1/webhooks/{id}/deliveries`: an endpoint's deliveries.
+    WebhookDeliveries,
+    /// `POST /v1/webhooks/{id}/deliveries/{event_id}/retry`: send an event again.
+    RetryDelivery,
     /// `GET /v1/openapi.json`.
     OpenApi,
     /// `POST /demo/{quote,hold,pay,cancel}`, only with `DEMO` set.
@@ -222,6 +226,18 @@ pub const ROUTES: &[Route] = &[
         Handler::RotateWebhook,
         Access::Admin,
     ),
+    route(
+        "/v1/webhooks/{id}/deliveries",
+        Method::Get,
+        Handler::WebhookDeliveries,
+        Access::Admin,
+    ),
+    route(
+        "/v1/webhooks/{id}/deliveries/{event_id}/retry",
+        Method::Post,
+        Handler::RetryDelivery,
+        Access::Admin,
+    ),
     route("/v1/openapi.json", Method::Get, Handler::OpenApi, Access::Open),
     route(
         "/demo/quote",
@@ -287,8 +303,10 @@ impl Resolved<'_> {
     }
 }
 
-/// The `{code}` (or `{id}`) segment of `path` if it matches `pattern`, or
-/// `Some(None)` for a match without one; `None` when it does not match.
+/// The last `{...}` segment of `path` (`{code}`, `{id}`, `{event_id}`) if it
+/// matches `pattern`, or `Some(None)` for a match without one; `None` when it
+/// does not match. A handler of a path of two (the retry of a delivery)
+/// reads the other from the path.
 fn matches<'p>(pattern: &str, path: &'p str) -> Option<Option<&'p str>> {
     let mut code = None;
     let mut wanted = pattern.split('/');
@@ -431,6 +449,9 @@ async fn handle(handler: Handler, req: &Request, env: &Env, code: &str) -> Answe
         Handler::GetWebhook => handlers::endpoints::get(env, code).await,
         Handler::DeleteWebhook => handlers::endpoints::delete(env, code).await,
         Handler::RotateWebhook => handlers::endpoints::rotate(env, code).await,
+        Handler::WebhookDeliveries => handlers::endpoints::deliveries(req, env, code).await,
+        // `code` is the last segment of the path, the event's id (see the handler).
+        Handler::RetryDelivery => handlers::endpoints::retry(req, env, code).await,
         Handler::OpenApi => handlers::openapi(),
         Handler::Demo(step) => demo::handle(req, env, step).await,
         #[cfg(feature = "conformance")]
@@ -609,7 +630,7 @@ mod tests {
             // The Stripe webhook reads its raw body; the conformance run and a rotation read none.
             let raw = matches!(
                 route.handler,
-                Handler::StripeWebhook | Handler::Conformance | Handler::RotateWebhook
+                Handler::StripeWebhook | Handler::Conformance | Handler::RotateWebhook | Handler::RetryDelivery
             );
             assert_eq!(
                 route.handler.reads_json(),

@@ -2,8 +2,8 @@
 //! secret (and the one before the last rotation, until its time runs out).
 
 use promocodes::wire::{
-    EventType, WebhookDisable, WebhookEndpoint, WebhookList, WebhookRotation, WebhookTarget, WebhookWithSecret,
-    WebhookWrite, WebhookWritten,
+    DeliveryList, DeliveryPage, DeliveryRecord, EventRef, EventType, WebhookDisable, WebhookEndpoint, WebhookList,
+    WebhookRotation, WebhookTarget, WebhookWithSecret, WebhookWrite, WebhookWritten,
 };
 use promocodes::Timestamp;
 use serde::Deserialize;
@@ -179,4 +179,66 @@ pub(super) fn targets(sql: &SqlStorage, now: Timestamp) -> Result<Vec<WebhookTar
         });
     }
     Ok(targets)
+}
+
+/// An endpoint's log of deliveries (in its own object of the catalog's class,
+/// `webhook:<id>`): one row per event, in the order of its first try.
+pub(super) const LOG_SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS delivery_log(n INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE,
+  json TEXT NOT NULL);
+";
+
+/// The most deliveries an endpoint's log keeps (the oldest go first).
+pub const LOG_KEPT: i64 = 10_000;
+
+#[derive(Deserialize)]
+struct LogRow {
+    n: i64,
+    json: String,
+}
+
+fn record_of(row: &LogRow) -> Result<DeliveryRecord, Problem> {
+    serde_json::from_str(&row.json).map_err(|err| Problem::Internal(format!("a bad delivery record: {err}")))
+}
+
+/// Records a try (the latest of an event replaces its earlier, keeping its place).
+pub(super) fn record(sql: &SqlStorage, record: &DeliveryRecord) -> Result<(), Problem> {
+    let json = serde_json::to_string(record).map_err(|err| Problem::Internal(err.to_string()))?;
+    sql.exec(
+        "INSERT INTO delivery_log(event_id, json) VALUES (?1, ?2) ON CONFLICT(event_id) DO UPDATE SET json = ?2",
+        vec![record.event_id.clone().into(), json.into()],
+    )?;
+    sql.exec(
+        "DELETE FROM delivery_log WHERE n <= (SELECT max(n) FROM delivery_log) - ?",
+        vec![LOG_KEPT.into()],
+    )?;
+    Ok(())
+}
+
+/// A page of the log after `page.after`, and the next page's cursor.
+pub(super) fn deliveries(sql: &SqlStorage, page: &DeliveryPage) -> Result<DeliveryList, Problem> {
+    let limit = page.limit.clamp(1, crate::limits::MAX_PAGE);
+    let rows: Vec<LogRow> = sql
+        .exec(
+            "SELECT n, json FROM delivery_log WHERE n > ? ORDER BY n LIMIT ?",
+            vec![page.after.into(), (i64::from(limit) + 1).into()],
+        )?
+        .to_array()?;
+    let more = rows.len() > limit as usize;
+    let rows = &rows[..rows.len().min(limit as usize)];
+    Ok(DeliveryList {
+        deliveries: rows.iter().map(record_of).collect::<Result<_, _>>()?,
+        next: more.then(|| rows.last().map(|row| row.n.to_string())).flatten(),
+    })
+}
+
+/// One event's delivery, if it was tried.
+pub(super) fn delivery(sql: &SqlStorage, event: &EventRef) -> Result<Option<DeliveryRecord>, Problem> {
+    let rows: Vec<LogRow> = sql
+        .exec(
+            "SELECT n, json FROM delivery_log WHERE event_id = ?",
+            vec![event.event_id.clone().into()],
+        )?
+        .to_array()?;
+    rows.first().map(record_of).transpose()
 }

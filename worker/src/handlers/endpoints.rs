@@ -1,16 +1,17 @@
 //! The shop's webhook endpoints (`/v1/webhooks`, `/v1/webhooks/{id}`,
-//! `/v1/webhooks/{id}/rotate`), kept in the catalog; what each may be is
+//! `/v1/webhooks/{id}/rotate`), kept in the catalog, and their deliveries
+//! (`/v1/webhooks/{id}/deliveries`, kept in each endpoint's log); what each may be is
 //! [`crate::outbox::endpoints`].
 
 use promocodes::from_json;
 use promocodes::wire::{
-    AllWebhooks, CatalogCall, WebhookEndpoint, WebhookId, WebhookList, WebhookRequest, WebhookRotation,
-    WebhookWithSecret, WebhookWrite, WebhookWritten,
+    AllWebhooks, CatalogCall, DeliveryList, DeliveryPage, DeliveryRecord, EventRef, RetryDelivery, WebhookEndpoint,
+    WebhookId, WebhookList, WebhookRequest, WebhookRotation, WebhookWithSecret, WebhookWrite, WebhookWritten,
 };
 use worker::{Env, Request, Response};
 
-use super::Answer;
-use crate::clients::to_catalog;
+use super::{bad_param, page_limit, Answer, Query};
+use crate::clients::{to_catalog, to_catalog_named, to_object, webhook_log};
 use crate::http::{percent_decode, read_body};
 use crate::ledger::now;
 use crate::limits::DEFAULT_BODY_LIMIT;
@@ -18,6 +19,7 @@ use crate::outbox::endpoints::{
     allowed_http_hosts, check_id, check_request, new_secret, MAX_ENDPOINTS, ROTATION_OVERLAP_S,
 };
 use crate::problem::Problem;
+use crate::protocol::{internal, Call};
 
 /// The variable listing the hosts an endpoint may reach over plain `http://`.
 pub const ALLOW_HTTP_VAR: &str = "WEBHOOK_ALLOW_HTTP";
@@ -105,4 +107,61 @@ pub async fn rotate(env: &Env, id: &str) -> Answer {
         .await?;
     let endpoint = rotated.ok_or(Problem::UnknownWebhook(id))?;
     Ok(Response::from_json(&WebhookWithSecret { endpoint, secret })?)
+}
+
+/// `GET /v1/webhooks/{id}/deliveries?after=&limit=`: a page of the
+/// endpoint's deliveries (from its log), in the order of their first try.
+pub async fn deliveries(req: &Request, env: &Env, id: &str) -> Answer {
+    let id = path_id(id)?;
+    let query = Query::of(req)?;
+    let after = match query.get("after")? {
+        None => 0,
+        Some(text) => text
+            .parse::<i64>()
+            .ok()
+            .filter(|n| *n >= 0)
+            .ok_or_else(|| bad_param("after", format!("{text:?} is not a page's cursor")))?,
+    };
+    let limit = page_limit(&query, DEFAULT_DELIVERIES)?;
+    known(env, &id).await?;
+    let call = CatalogCall::Deliveries(DeliveryPage { after, limit });
+    let list: DeliveryList = to_catalog_named(env, &webhook_log(&id), call).await?.json().await?;
+    Ok(Response::from_json(&list)?)
+}
+
+/// `POST /v1/webhooks/{id}/deliveries/{event_id}/retry`: sends an event
+/// tried before to the endpoint again, now ("Send again"); answers its
+/// delivery record. The route table hands over the last segment only: the
+/// endpoint's id is read from the path.
+pub async fn retry(req: &Request, env: &Env, event: &str) -> Answer {
+    let path = req.path();
+    let id = path.split('/').nth(3).ok_or(Problem::NotFound)?;
+    let id = path_id(id)?;
+    let event_id = percent_decode(event)?;
+    known(env, &id).await?;
+    let call = CatalogCall::Delivery(EventRef {
+        event_id: event_id.clone(),
+    });
+    let found: Option<DeliveryRecord> = to_catalog_named(env, &webhook_log(&id), call).await?.json().await?;
+    let record = found.ok_or(Problem::UnknownDelivery(event_id))?;
+    let body = serde_json::to_string(&RetryDelivery {
+        endpoint: id,
+        seq: record.seq,
+    })
+    .map_err(|e| Problem::Internal(e.to_string()))?;
+    let (method, path) = Call::RetryDelivery.route();
+    let request = internal(method, &format!("https://do{path}"), Some(body), &[])?;
+    to_object(env, &record.object, request).await
+}
+
+/// The default page size of the deliveries.
+pub const DEFAULT_DELIVERIES: u32 = 100;
+
+/// 404 `unknown_webhook` unless endpoint `id` exists.
+async fn known(env: &Env, id: &str) -> Result<(), Problem> {
+    let found: Option<WebhookEndpoint> = to_catalog(env, CatalogCall::Webhook(WebhookId { id: id.to_owned() }))
+        .await?
+        .json()
+        .await?;
+    found.map(|_| ()).ok_or_else(|| Problem::UnknownWebhook(id.to_owned()))
 }

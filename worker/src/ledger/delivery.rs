@@ -5,7 +5,9 @@
 use std::time::Duration;
 
 use futures_util::future::{select, Either};
-use promocodes::wire::{CatalogCall, EventType, WebhookDisable, WebhookTarget};
+use promocodes::wire::{
+    CatalogCall, DeliveryRecord, DeliveryState, EventType, RetryDelivery, WebhookDisable, WebhookTarget,
+};
 use worker::{AbortController, Delay, Fetch, Headers, Method, RequestInit};
 
 use super::*;
@@ -109,15 +111,20 @@ impl Ledger {
             let attempts = earlier.map_or(0, |row| row.attempts) + 1;
             match self.try_once(target, &event).await? {
                 Tried::Delivered(status) => {
-                    store.record_delivery(
+                    self.note(
+                        store,
                         &target.id,
+                        &event,
                         &row(event.seq, attempts, "delivered", None, Some(status), None)?,
-                    )?;
+                    )
+                    .await?;
                     cursor = event.seq;
                 }
                 Tried::Gone => {
-                    store.record_delivery(
+                    self.note(
+                        store,
                         &target.id,
+                        &event,
                         &row(
                             event.seq,
                             attempts,
@@ -126,7 +133,8 @@ impl Ledger {
                             Some(410),
                             Some("410 Gone".to_owned()),
                         )?,
-                    )?;
+                    )
+                    .await?;
                     let reason = format!("answered 410 Gone to {} at {}", event.id(), now()?);
                     let call = CatalogCall::DisableWebhook(WebhookDisable {
                         id: target.id.clone(),
@@ -142,10 +150,13 @@ impl Ledger {
                 } => {
                     let index = usize::try_from(attempts - 1).unwrap_or(usize::MAX);
                     let Some(wait) = RETRY_SCHEDULE_S.get(index) else {
-                        store.record_delivery(
+                        self.note(
+                            store,
                             &target.id,
+                            &event,
                             &row(event.seq, attempts, "failed", None, status, Some(error))?,
-                        )?;
+                        )
+                        .await?;
                         cursor = event.seq;
                         continue;
                     };
@@ -154,10 +165,8 @@ impl Ledger {
                         None => jittered(*wait * 1000),
                     } / self.retry_divisor();
                     let due = now()?.as_unix_millis().saturating_add(wait_ms.max(1));
-                    store.record_delivery(
-                        &target.id,
-                        &row(event.seq, attempts, "pending", Some(due), status, Some(error))?,
-                    )?;
+                    let pending = row(event.seq, attempts, "pending", Some(due), status, Some(error))?;
+                    self.note(store, &target.id, &event, &pending).await?;
                     let due = Timestamp::from_unix_millis(due).map_err(|e| Problem::Internal(e.to_string()))?;
                     return Ok(Some(due));
                 }
@@ -165,6 +174,63 @@ impl Ledger {
         }
         // More to send: the alarm comes back at once.
         Ok(Some(at))
+    }
+
+    /// Records a try in the object (moving the endpoint's cursor past an
+    /// event delivered or given up), then in the endpoint's log for the
+    /// admin API (a failure there is logged: the object's record decides).
+    async fn note(
+        &self,
+        store: &SqliteRedemptionStore,
+        endpoint: &str,
+        event: &OutboxEvent,
+        row: &DeliveryRow,
+    ) -> std::result::Result<(), Problem> {
+        store.record_delivery(endpoint, row)?;
+        let call = CatalogCall::RecordDelivery(record_of(event, row)?);
+        if let Err(problem) =
+            crate::clients::to_catalog_named(&self.env, &crate::clients::webhook_log(endpoint), call).await
+        {
+            worker::console_error!("the delivery log of {endpoint} was not written: {}", problem.body());
+        }
+        Ok(())
+    }
+
+    /// `POST /retry-delivery`: sends one event to one enabled endpoint again,
+    /// now, out of the retry schedule (by hand); answers its delivery record.
+    pub(super) async fn handle_retry_delivery(&self, retry: &RetryDelivery) -> std::result::Result<Response, Problem> {
+        let store = self.store()?.ok_or(Problem::UnknownDelivery(retry.seq.to_string()))?;
+        let event = store
+            .event_at(retry.seq)?
+            .ok_or(Problem::UnknownDelivery(retry.seq.to_string()))?;
+        let mut answer = crate::clients::to_catalog(&self.env, CatalogCall::WebhookTargets(Default::default())).await?;
+        let targets: Vec<WebhookTarget> = answer.json().await?;
+        let target = targets
+            .iter()
+            .find(|t| t.id == retry.endpoint)
+            .ok_or_else(|| Problem::UnknownWebhook(retry.endpoint.clone()))?;
+        let earlier = store.delivery(&target.id, event.seq)?;
+        let attempts = earlier.as_ref().map_or(0, |row| row.attempts) + 1;
+        // A pending event keeps its place in the schedule; any other is delivered or failed now.
+        let pending = earlier.as_ref().is_some_and(|row| row.state == "pending");
+        let row = match self.try_once(target, &event).await? {
+            Tried::Delivered(status) => row(event.seq, attempts, "delivered", None, Some(status), None)?,
+            Tried::Gone => row(
+                event.seq,
+                attempts,
+                "failed",
+                None,
+                Some(410),
+                Some("410 Gone".to_owned()),
+            )?,
+            Tried::Failed { status, error, .. } if pending => {
+                let next = earlier.and_then(|row| row.next_at);
+                row(event.seq, attempts, "pending", next, status, Some(error))?
+            }
+            Tried::Failed { status, error, .. } => row(event.seq, attempts, "failed", None, status, Some(error))?,
+        };
+        self.note(&store, &target.id, &event, &row).await?;
+        json_response(&record_of(&event, &row)?, 200)
     }
 
     /// One try: the event's body, signed, to the endpoint, within [`TRY_TIMEOUT`].
@@ -244,6 +310,31 @@ impl Ledger {
             },
         })
     }
+}
+
+/// The admin API's record of `row`, a try of `event`.
+fn record_of(event: &OutboxEvent, row: &DeliveryRow) -> std::result::Result<DeliveryRecord, Problem> {
+    let bad = |e: promocodes::InputError| Problem::Internal(e.to_string());
+    let kind =
+        EventType::parse(&event.kind).ok_or_else(|| Problem::Internal(format!("an event of type {}", event.kind)))?;
+    let state = match row.state.as_str() {
+        "delivered" => DeliveryState::Delivered,
+        "failed" => DeliveryState::Failed,
+        _ => DeliveryState::Pending,
+    };
+    Ok(DeliveryRecord {
+        event_id: event.id(),
+        kind,
+        at: event.at.parse().map_err(bad)?,
+        attempts: u32::try_from(row.attempts).unwrap_or(u32::MAX),
+        state,
+        status: row.status.and_then(|s| u16::try_from(s).ok()),
+        error: row.error.clone(),
+        tried_at: row.tried_at.as_deref().map(str::parse).transpose().map_err(bad)?,
+        next_try: row.next_at.map(Timestamp::from_unix_millis).transpose().map_err(bad)?,
+        object: event.counter.clone(),
+        seq: event.seq,
+    })
 }
 
 /// A delivery record as of now.

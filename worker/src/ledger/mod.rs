@@ -386,6 +386,10 @@ impl Ledger {
                 self.handle_payment_release(&release)
             }
             Call::Redemptions => self.handle_redemptions(&req),
+            Call::RetryDelivery => {
+                let retry: promocodes::wire::RetryDelivery = req.json().await?;
+                self.handle_retry_delivery(&retry).await
+            }
             Call::Stats => self.handle_stats(&Self::code_param(&req)?),
             Call::PutCampaign => {
                 let id = Self::code_param(&req)?;

@@ -149,6 +149,11 @@ fn kinds() -> Vec<(&'static str, Problem, &'static str)> {
             "No webhook endpoint of this id is defined.",
         ),
         (
+            "UnknownDeliveryProblem",
+            Problem::UnknownDelivery(String::new()),
+            "No try of this event to this endpoint was ever made (its id is unknown, or the endpoint does not receive it).",
+        ),
+        (
             "WebhookLimitProblem",
             Problem::WebhookLimit { max: 16 },
             "A new webhook endpoint when there are 16 already; nothing was written.",

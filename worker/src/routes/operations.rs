@@ -47,6 +47,8 @@ impl Handler {
             Handler::GetWebhook => webhooks::get_webhook(),
             Handler::DeleteWebhook => webhooks::delete_webhook(),
             Handler::RotateWebhook => webhooks::rotate_webhook(),
+            Handler::WebhookDeliveries => webhooks::webhook_deliveries(),
+            Handler::RetryDelivery => webhooks::retry_delivery(),
             Handler::Conformance => meta::conformance(),
             Handler::FigureWrites => meta::figure_writes(),
             Handler::Demo(DemoStep::Quote) => demo::demo_quote(),

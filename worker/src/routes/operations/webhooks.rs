@@ -2,6 +2,8 @@
 //!
 //! Each function is one route's operation; see [`Handler::operation`](crate::routes::Handler).
 
+use serde_json::json;
+
 use crate::openapi::Operation;
 
 fn admin(op: Operation) -> Operation {
@@ -67,5 +69,47 @@ pub(super) fn rotate_webhook() -> Operation {
             .answers::<promocodes::wire::WebhookWithSecret>(200, "The endpoint with its new secret.")
             .problems(400, "The path's id is not an endpoint's.", &["invalid_request"])
             .problems(404, "No endpoint of this id.", &["unknown_webhook"]),
+    )
+}
+
+/// `GET /v1/webhooks/{id}/deliveries`.
+pub(super) fn webhook_deliveries() -> Operation {
+    admin(
+        Operation::new("getWebhookDeliveries", "webhooks", "An endpoint's deliveries")
+            .describe("Each event tried for the endpoint, in the order of its first try: its tries, the last status or error, and when the next try is due (`pending`), or `delivered`, or `failed` (given up after the last retry: send it again by hand). The newest 10,000 are kept.")
+            .param_with(|_g| json!({
+                "name": "after",
+                "in": "query",
+                "description": "Only deliveries after this cursor: the previous page's `next`.",
+                "schema": {"type": "string", "pattern": "^[0-9]+$"},
+            }))
+            .param_with(|_g| json!({
+                "name": "limit",
+                "in": "query",
+                "description": "Page size, 1 to 1000.",
+                "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
+            }))
+            .answers::<promocodes::wire::DeliveryList>(200, "One page of deliveries.")
+            .problems(400, "A bad `after` or `limit`, or the path's id is not an endpoint's.", &["invalid_request"])
+            .problems(404, "No endpoint of this id.", &["unknown_webhook"]),
+    )
+}
+
+/// `POST /v1/webhooks/{id}/deliveries/{event_id}/retry`.
+pub(super) fn retry_delivery() -> Operation {
+    admin(
+        Operation::new("retryWebhookDelivery", "webhooks", "Send an event again")
+            .describe("Sends an event tried before (delivered, pending or failed) to the endpoint again, now, signed afresh under the same `webhook-id`; the answer is its delivery after this try. A failed event stays failed if this try fails too; a pending one keeps its next try.")
+            .param_with(|_g| json!({
+                "name": "event_id",
+                "in": "path",
+                "required": true,
+                "description": "The event's id: its `webhook-id` (`evt_<code>_<n>`).",
+                "schema": {"type": "string"},
+            }))
+            .answers::<promocodes::wire::DeliveryRecord>(200, "The delivery after this try.")
+            .problems(400, "The path's id is not an endpoint's.", &["invalid_request"])
+            .problems(404, "No endpoint of this id, or no try of this event to it.", &["unknown_webhook", "unknown_delivery"])
+            .problems(503, "The object that keeps the event failed to read it.", &["store_unavailable"]),
     )
 }
