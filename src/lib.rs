@@ -332,6 +332,7 @@ assert_eq!(serde_json::to_value(&quote)?["payable"]["amount"], "72.00");
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod events;
 pub mod json;
 pub mod redemption;
 pub mod rules;

@@ -8,6 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::{DeliveryPage, DeliveryRecord, EventRef, WebhookDisable, WebhookId, WebhookRotation, WebhookWrite};
+
 /// A definition change or a question about one code or campaign:
 /// `{"code": "SAVE10", "archived": false}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -212,6 +214,26 @@ pub enum CatalogRoute {
     Automatic,
     /// `/list-automatic`: see [`CatalogCall::ListAutomatic`].
     ListAutomatic,
+    /// `/webhook-put`: see [`CatalogCall::PutWebhook`].
+    PutWebhook,
+    /// `/webhook`: see [`CatalogCall::Webhook`].
+    Webhook,
+    /// `/webhooks`: see [`CatalogCall::Webhooks`].
+    Webhooks,
+    /// `/webhook-delete`: see [`CatalogCall::DeleteWebhook`].
+    DeleteWebhook,
+    /// `/webhook-rotate`: see [`CatalogCall::RotateWebhook`].
+    RotateWebhook,
+    /// `/webhook-disable`: see [`CatalogCall::DisableWebhook`].
+    DisableWebhook,
+    /// `/webhook-targets`: see [`CatalogCall::WebhookTargets`].
+    WebhookTargets,
+    /// `/delivery-record`: see [`CatalogCall::RecordDelivery`].
+    RecordDelivery,
+    /// `/deliveries`: see [`CatalogCall::Deliveries`].
+    Deliveries,
+    /// `/delivery`: see [`CatalogCall::Delivery`].
+    Delivery,
 }
 
 impl CatalogRoute {
@@ -233,6 +255,16 @@ impl CatalogRoute {
         CatalogRoute::PaymentRefund,
         CatalogRoute::Automatic,
         CatalogRoute::ListAutomatic,
+        CatalogRoute::PutWebhook,
+        CatalogRoute::Webhook,
+        CatalogRoute::Webhooks,
+        CatalogRoute::DeleteWebhook,
+        CatalogRoute::RotateWebhook,
+        CatalogRoute::DisableWebhook,
+        CatalogRoute::WebhookTargets,
+        CatalogRoute::RecordDelivery,
+        CatalogRoute::Deliveries,
+        CatalogRoute::Delivery,
     ];
 
     /// Its path in the catalog object.
@@ -254,6 +286,16 @@ impl CatalogRoute {
             CatalogRoute::PaymentRefund => "/payment-refund",
             CatalogRoute::Automatic => "/automatic",
             CatalogRoute::ListAutomatic => "/list-automatic",
+            CatalogRoute::PutWebhook => "/webhook-put",
+            CatalogRoute::Webhook => "/webhook",
+            CatalogRoute::Webhooks => "/webhooks",
+            CatalogRoute::DeleteWebhook => "/webhook-delete",
+            CatalogRoute::RotateWebhook => "/webhook-rotate",
+            CatalogRoute::DisableWebhook => "/webhook-disable",
+            CatalogRoute::WebhookTargets => "/webhook-targets",
+            CatalogRoute::RecordDelivery => "/delivery-record",
+            CatalogRoute::Deliveries => "/deliveries",
+            CatalogRoute::Delivery => "/delivery",
         }
     }
 
@@ -323,7 +365,33 @@ pub enum CatalogCall {
     Automatic(AutomaticChange),
     /// The automatic promotions: answers a list of [`AutomaticEntry`].
     ListAutomatic(AutomaticQuery),
+    /// Defines or replaces a webhook endpoint: answers a [`WebhookWritten`].
+    PutWebhook(WebhookWrite),
+    /// One endpoint: answers its [`WebhookEndpoint`], or `null`.
+    Webhook(WebhookId),
+    /// Every endpoint: answers a [`WebhookList`].
+    Webhooks(AllWebhooks),
+    /// Deletes an endpoint: answers `true`, or `false` when there was none.
+    DeleteWebhook(WebhookId),
+    /// A new secret for an endpoint: answers its [`WebhookEndpoint`], or `null`.
+    RotateWebhook(WebhookRotation),
+    /// Disables an endpoint (it answered 410). Answers 204.
+    DisableWebhook(WebhookDisable),
+    /// The enabled endpoints with the secrets that sign now, for delivery:
+    /// answers a `Vec<`[`WebhookTarget`]`>`.
+    WebhookTargets(AllWebhooks),
+    /// To an endpoint's own log (the catalog class's object `webhook:<id>`):
+    /// records a try of an event (the latest replaces the earlier). Answers 204.
+    RecordDelivery(DeliveryRecord),
+    /// To an endpoint's own log: a page of its deliveries: answers a [`DeliveryList`].
+    Deliveries(DeliveryPage),
+    /// To an endpoint's own log: one event's delivery: answers its [`DeliveryRecord`], or `null`.
+    Delivery(EventRef),
 }
+
+/// The body of the catalog's calls about every endpoint: `{}`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AllWebhooks {}
 
 impl CatalogCall {
     /// Where the call goes.
@@ -345,6 +413,16 @@ impl CatalogCall {
             CatalogCall::PaymentRefund(_) => CatalogRoute::PaymentRefund,
             CatalogCall::Automatic(_) => CatalogRoute::Automatic,
             CatalogCall::ListAutomatic(_) => CatalogRoute::ListAutomatic,
+            CatalogCall::PutWebhook(_) => CatalogRoute::PutWebhook,
+            CatalogCall::Webhook(_) => CatalogRoute::Webhook,
+            CatalogCall::Webhooks(_) => CatalogRoute::Webhooks,
+            CatalogCall::DeleteWebhook(_) => CatalogRoute::DeleteWebhook,
+            CatalogCall::RotateWebhook(_) => CatalogRoute::RotateWebhook,
+            CatalogCall::DisableWebhook(_) => CatalogRoute::DisableWebhook,
+            CatalogCall::WebhookTargets(_) => CatalogRoute::WebhookTargets,
+            CatalogCall::RecordDelivery(_) => CatalogRoute::RecordDelivery,
+            CatalogCall::Deliveries(_) => CatalogRoute::Deliveries,
+            CatalogCall::Delivery(_) => CatalogRoute::Delivery,
         }
     }
 
@@ -371,6 +449,16 @@ impl CatalogCall {
             CatalogRoute::PaymentRefund => CatalogCall::PaymentRefund(serde_json::from_str(body)?),
             CatalogRoute::Automatic => CatalogCall::Automatic(serde_json::from_str(body)?),
             CatalogRoute::ListAutomatic => CatalogCall::ListAutomatic(serde_json::from_str(body)?),
+            CatalogRoute::PutWebhook => CatalogCall::PutWebhook(serde_json::from_str(body)?),
+            CatalogRoute::Webhook => CatalogCall::Webhook(serde_json::from_str(body)?),
+            CatalogRoute::Webhooks => CatalogCall::Webhooks(serde_json::from_str(body)?),
+            CatalogRoute::DeleteWebhook => CatalogCall::DeleteWebhook(serde_json::from_str(body)?),
+            CatalogRoute::RotateWebhook => CatalogCall::RotateWebhook(serde_json::from_str(body)?),
+            CatalogRoute::DisableWebhook => CatalogCall::DisableWebhook(serde_json::from_str(body)?),
+            CatalogRoute::WebhookTargets => CatalogCall::WebhookTargets(serde_json::from_str(body)?),
+            CatalogRoute::RecordDelivery => CatalogCall::RecordDelivery(serde_json::from_str(body)?),
+            CatalogRoute::Deliveries => CatalogCall::Deliveries(serde_json::from_str(body)?),
+            CatalogRoute::Delivery => CatalogCall::Delivery(serde_json::from_str(body)?),
         })
     }
 }
@@ -433,6 +521,47 @@ mod tests {
                 priority: 10,
             }),
             CatalogCall::ListAutomatic(AutomaticQuery { inactive: true }),
+            CatalogCall::PutWebhook(WebhookWrite {
+                id: "shop".to_owned(),
+                request: super::super::WebhookRequest {
+                    url: "https://shop.example/hooks".to_owned(),
+                    events: vec![super::super::EventType::CodeExhausted],
+                    description: None,
+                },
+                secret: "whsec_x".to_owned(),
+                now: crate::Timestamp::MIN,
+                max: 16,
+            }),
+            CatalogCall::Webhook(WebhookId { id: "shop".to_owned() }),
+            CatalogCall::Webhooks(AllWebhooks {}),
+            CatalogCall::DeleteWebhook(WebhookId { id: "shop".to_owned() }),
+            CatalogCall::RotateWebhook(WebhookRotation {
+                id: "shop".to_owned(),
+                secret: "whsec_y".to_owned(),
+                until: crate::Timestamp::MIN,
+            }),
+            CatalogCall::DisableWebhook(WebhookDisable {
+                id: "shop".to_owned(),
+                reason: "410 Gone".to_owned(),
+            }),
+            CatalogCall::WebhookTargets(AllWebhooks {}),
+            CatalogCall::RecordDelivery(DeliveryRecord {
+                event_id: "evt_A_1".to_owned(),
+                kind: super::super::EventType::RedemptionHeld,
+                at: crate::Timestamp::MIN,
+                attempts: 1,
+                state: super::super::DeliveryState::Pending,
+                status: Some(500),
+                error: Some("answered 500".to_owned()),
+                tried_at: Some(crate::Timestamp::MIN),
+                next_try: None,
+                object: "A".to_owned(),
+                seq: 1,
+            }),
+            CatalogCall::Deliveries(DeliveryPage { after: 0, limit: 10 }),
+            CatalogCall::Delivery(EventRef {
+                event_id: "evt_A_1".to_owned(),
+            }),
         ]
     }
 

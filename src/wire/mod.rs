@@ -14,20 +14,26 @@
 //! campaigns: definitions, lookups, listings, generated codes), `history`
 //! (a code's or a campaign's redemptions and figures), `problem` (an RFC
 //! 9457 problem's body), `catalog` (the catalog object's calls and answers),
-//! `outcome` (a hold's, capture's or release's log line, from a code's object).
+//! `outcome` (a hold's, capture's or release's log line, from a code's object),
+//! `events` (the events sent to the shop's webhook endpoints), `webhooks` (those
+//! endpoints, as the admin API and the catalog keep them).
 
 mod admin;
 mod catalog;
 mod checkout;
+mod events;
 mod history;
 mod outcome;
 mod payments;
 mod problem;
+mod webhooks;
 
 pub use admin::*;
 pub use catalog::*;
 pub use checkout::*;
+pub use events::*;
 pub use history::*;
 pub use outcome::*;
 pub use payments::*;
 pub use problem::*;
+pub use webhooks::*;

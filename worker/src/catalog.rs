@@ -35,6 +35,8 @@ use worker::{durable_object, DurableObject, Env, Method, Request, Response, Resu
 use crate::limits::MAX_PAGE;
 use crate::problem::Problem;
 
+mod webhooks;
+
 /// The default page size of `GET /v1/codes`.
 pub const DEFAULT_PAGE: u32 = 100;
 
@@ -145,6 +147,8 @@ impl Catalog {
     fn sql(&self) -> Result<SqlStorage> {
         let sql = self.state.storage().sql();
         sql.exec(SCHEMA, None)?;
+        sql.exec(webhooks::SCHEMA, None)?;
+        sql.exec(webhooks::LOG_SCHEMA, None)?;
         let columns: Vec<NameRow> = sql
             .exec("SELECT name FROM pragma_table_info('codes')", None)?
             .to_array()?;
@@ -309,6 +313,27 @@ impl Catalog {
             CatalogCall::List(page) => Ok(Response::from_json(&self.list(&page)?)?),
             CatalogCall::Automatic(change) => Ok(Response::from_json(&self.set_automatic(&change)?)?),
             CatalogCall::ListAutomatic(query) => Ok(Response::from_json(&self.list_automatic(&query)?)?),
+            CatalogCall::PutWebhook(write) => Ok(Response::from_json(&webhooks::put(&self.sql()?, &write)?)?),
+            CatalogCall::Webhook(id) => Ok(Response::from_json(&webhooks::get(&self.sql()?, &id.id)?)?),
+            CatalogCall::Webhooks(_) => Ok(Response::from_json(&webhooks::list(&self.sql()?)?)?),
+            CatalogCall::DeleteWebhook(id) => Ok(Response::from_json(&webhooks::delete(&self.sql()?, &id.id)?)?),
+            CatalogCall::RotateWebhook(rotation) => {
+                Ok(Response::from_json(&webhooks::rotate(&self.sql()?, &rotation)?)?)
+            }
+            CatalogCall::DisableWebhook(disable) => {
+                webhooks::disable(&self.sql()?, &disable)?;
+                done()
+            }
+            CatalogCall::RecordDelivery(record) => {
+                webhooks::record(&self.sql()?, &record)?;
+                done()
+            }
+            CatalogCall::Deliveries(page) => Ok(Response::from_json(&webhooks::deliveries(&self.sql()?, &page)?)?),
+            CatalogCall::Delivery(event) => Ok(Response::from_json(&webhooks::delivery(&self.sql()?, &event)?)?),
+            CatalogCall::WebhookTargets(_) => {
+                let now = crate::ledger::now()?;
+                Ok(Response::from_json(&webhooks::targets(&self.sql()?, now)?)?)
+            }
         }
     }
 

@@ -87,11 +87,28 @@ pub async fn to_ledger_logged(env: &Env, code: &Code, req: Request) -> Answer {
 
 /// Sends `call` to the catalog, as it answers.
 async fn send(env: &Env, call: &CatalogCall) -> Answer {
+    send_to(env, CATALOG_NAME, call).await
+}
+
+/// The object of the catalog's class that keeps webhook endpoint `id`'s log of deliveries.
+pub fn webhook_log(id: &str) -> String {
+    format!("webhook:{id}")
+}
+
+/// Asks the object of the catalog's class named `name` (the catalog, or an
+/// endpoint's [`webhook_log`]): `call`'s answer, or [`Problem::Internal`] when it refuses it.
+pub async fn to_catalog_named(env: &Env, name: &str, call: CatalogCall) -> Answer {
+    let response = send_to(env, name, &call).await?;
+    if response.status_code() >= 300 {
+        return Err(refused(&call, response.status_code()));
+    }
+    Ok(response)
+}
+
+/// Sends `call` to the object of the catalog's class named `name`, as it answers.
+async fn send_to(env: &Env, name: &str, call: &CatalogCall) -> Answer {
     let body = serde_json::to_string(call).map_err(|e| Problem::Internal(e.to_string()))?;
-    let stub = env
-        .durable_object(CATALOG_BINDING)?
-        .id_from_name(CATALOG_NAME)?
-        .get_stub()?;
+    let stub = env.durable_object(CATALOG_BINDING)?.id_from_name(name)?.get_stub()?;
     let url = format!("https://do{}", call.route().path());
     Ok(stub
         .fetch_with_request(internal(Method::Post, &url, Some(body), &[])?)

@@ -48,6 +48,7 @@ pub mod http;
 #[allow(missing_docs)]
 pub mod ledger;
 pub mod limits;
+pub mod outbox;
 pub mod payments;
 pub mod problem;
 pub mod protocol;

@@ -96,6 +96,9 @@ fn every_problem() -> Vec<Problem> {
         Problem::Misconfigured("X"),
         Problem::Internal("x".to_owned()),
         Problem::UnsupportedMediaType { given: None },
+        Problem::UnknownWebhook("shop".to_owned()),
+        Problem::UnknownDelivery("evt_A_1".to_owned()),
+        Problem::WebhookLimit { max: 16 },
     ];
     for problem in &problems {
         match problem {
@@ -123,7 +126,10 @@ fn every_problem() -> Vec<Problem> {
             | Problem::PreconditionFailed { .. }
             | Problem::Store(_)
             | Problem::Misconfigured(_)
-            | Problem::Internal(_) => {}
+            | Problem::Internal(_)
+            | Problem::UnknownWebhook(_)
+            | Problem::UnknownDelivery(_)
+            | Problem::WebhookLimit { .. } => {}
         }
     }
     problems

@@ -98,6 +98,15 @@ pub enum Problem {
     Misconfigured(&'static str),
     /// Anything else (a runtime error): a bug or an outage, never bad input.
     Internal(String),
+    /// No webhook endpoint of this id.
+    UnknownWebhook(String),
+    /// No delivery of this event to the endpoint.
+    UnknownDelivery(String),
+    /// A new endpoint over the most there may be.
+    WebhookLimit {
+        /// The most endpoints there may be.
+        max: u32,
+    },
 }
 
 impl Problem {
@@ -213,6 +222,9 @@ impl Problem {
             Problem::Store(_) => (503, "store_unavailable", "Storage unavailable"),
             Problem::Misconfigured(_) => (500, "misconfigured", "Server misconfigured"),
             Problem::Internal(_) => (500, "internal", "Internal error"),
+            Problem::UnknownWebhook(_) => (404, "unknown_webhook", "Unknown webhook endpoint"),
+            Problem::UnknownDelivery(_) => (404, "unknown_delivery", "No delivery of this event"),
+            Problem::WebhookLimit { .. } => (409, "webhook_limit", "Too many webhook endpoints"),
         }
     }
 
@@ -260,6 +272,13 @@ impl Problem {
             Problem::Store(err) => err.to_string(),
             Problem::Misconfigured(what) => format!("{what} is not configured"),
             Problem::Internal(message) => message.clone(),
+            Problem::UnknownWebhook(id) => format!("no webhook endpoint {id} is defined"),
+            Problem::UnknownDelivery(event) => {
+                format!("no event {event} was ever sent to this endpoint: only an event tried at least once is sent again")
+            }
+            Problem::WebhookLimit { max } => {
+                format!("there are {max} webhook endpoints already, the most there may be: delete one first")
+            }
         }
     }
 

@@ -96,6 +96,8 @@ pub enum Call {
     RedrawCode,
     /// `GET /codes`: a page of the campaign's codes.
     CampaignCodes,
+    /// `POST /retry-delivery`: send one event to one webhook endpoint again (`{"endpoint", "seq"}`).
+    RetryDelivery,
     /// `POST /conformance`: test builds only, the store conformance suite.
     #[cfg(feature = "conformance")]
     Conformance,
@@ -129,6 +131,7 @@ impl Call {
         Call::CommitCodes,
         Call::RedrawCode,
         Call::CampaignCodes,
+        Call::RetryDelivery,
         #[cfg(feature = "conformance")]
         Call::Conformance,
         #[cfg(feature = "conformance")]
@@ -160,6 +163,7 @@ impl Call {
             Call::CommitCodes => (Method::Post, "/codes/commit"),
             Call::RedrawCode => (Method::Post, "/codes/redraw"),
             Call::CampaignCodes => (Method::Get, "/codes"),
+            Call::RetryDelivery => (Method::Post, "/retry-delivery"),
             #[cfg(feature = "conformance")]
             Call::Conformance => (Method::Post, "/conformance"),
             #[cfg(feature = "conformance")]

@@ -78,6 +78,20 @@ pub enum Handler {
     Release,
     /// `POST /v1/webhooks/stripe`.
     StripeWebhook,
+    /// `GET /v1/webhooks`: the shop's webhook endpoints.
+    ListWebhooks,
+    /// `PUT /v1/webhooks/{id}`: define or replace an endpoint.
+    PutWebhook,
+    /// `GET /v1/webhooks/{id}`: one endpoint.
+    GetWebhook,
+    /// `DELETE /v1/webhooks/{id}`: delete an endpoint.
+    DeleteWebhook,
+    /// `POST /v1/webhooks/{id}/rotate`: a new signing secret.
+    RotateWebhook,
+    /// `GET /v1/webhooks/{id}/deliveries`: an endpoint's deliveries.
+    WebhookDeliveries,
+    /// `POST /v1/webhooks/{id}/deliveries/{event_id}/retry`: send an event again.
+    RetryDelivery,
     /// `GET /v1/openapi.json`.
     OpenApi,
     /// `POST /demo/{quote,hold,pay,cancel}`, only with `DEMO` set.
@@ -106,6 +120,7 @@ impl Handler {
                 | Handler::Hold
                 | Handler::Capture
                 | Handler::Release
+                | Handler::PutWebhook
                 | Handler::Demo(_)
         )
     }
@@ -199,6 +214,33 @@ pub const ROUTES: &[Route] = &[
         Handler::StripeWebhook,
         Access::Open,
     ),
+    route("/v1/webhooks", Method::Get, Handler::ListWebhooks, Access::Admin),
+    route("/v1/webhooks/{id}", Method::Put, Handler::PutWebhook, Access::Admin),
+    route("/v1/webhooks/{id}", Method::Get, Handler::GetWebhook, Access::Admin),
+    route(
+        "/v1/webhooks/{id}",
+        Method::Delete,
+        Handler::DeleteWebhook,
+        Access::Admin,
+    ),
+    route(
+        "/v1/webhooks/{id}/rotate",
+        Method::Post,
+        Handler::RotateWebhook,
+        Access::Admin,
+    ),
+    route(
+        "/v1/webhooks/{id}/deliveries",
+        Method::Get,
+        Handler::WebhookDeliveries,
+        Access::Admin,
+    ),
+    route(
+        "/v1/webhooks/{id}/deliveries/{event_id}/retry",
+        Method::Post,
+        Handler::RetryDelivery,
+        Access::Admin,
+    ),
     route("/v1/openapi.json", Method::Get, Handler::OpenApi, Access::Open),
     route(
         "/demo/quote",
@@ -264,8 +306,10 @@ impl Resolved<'_> {
     }
 }
 
-/// The `{code}` segment of `path` if it matches `pattern`, or `Some(None)`
-/// for a match without one; `None` when it does not match.
+/// The last `{...}` segment of `path` (`{code}`, `{id}`, `{event_id}`) if it
+/// matches `pattern`, or `Some(None)` for a match without one; `None` when it
+/// does not match. A handler of a path of two (the retry of a delivery)
+/// reads the other from the path.
 fn matches<'p>(pattern: &str, path: &'p str) -> Option<Option<&'p str>> {
     let mut code = None;
     let mut wanted = pattern.split('/');
@@ -273,7 +317,7 @@ fn matches<'p>(pattern: &str, path: &'p str) -> Option<Option<&'p str>> {
     loop {
         match (wanted.next(), given.next()) {
             (None, None) => return Some(code),
-            (Some("{code}"), Some(segment)) => code = Some(segment),
+            (Some(w), Some(segment)) if w.starts_with('{') => code = Some(segment),
             (Some(w), Some(g)) if w == g => {}
             _ => return None,
         }
@@ -318,10 +362,15 @@ pub fn resolve<'p>(path: &'p str, method: &Method, demo: bool) -> Resolved<'p> {
     if !(path.starts_with("/v1/") || path.starts_with("/demo/")) {
         return Resolved::Asset;
     }
-    let candidates: Vec<(&'static Route, Option<&'p str>)> = served()
+    let mut candidates: Vec<(&'static Route, Option<&'p str>)> = served()
         .filter(|route| demo || !route.path.starts_with("/demo/"))
         .filter_map(|route| matches(route.path, path).map(|code| (route, code)))
         .collect();
+    // A literal path wins over a pattern (as matchit's static segments do):
+    // `/v1/webhooks/stripe` is Stripe's webhook only, never the endpoint `stripe`.
+    if candidates.iter().any(|(route, _)| !route.path.contains('{')) {
+        candidates.retain(|(route, _)| !route.path.contains('{'));
+    }
     if candidates.is_empty() {
         return Resolved::NotFound;
     }
@@ -399,6 +448,14 @@ async fn handle(handler: Handler, req: &Request, env: &Env, code: &str) -> Answe
         Handler::Capture => checkout::keyed(req, env, promocodes::api::BasketRequestKind::Capture).await,
         Handler::Release => checkout::release(req, env).await,
         Handler::StripeWebhook => handlers::webhooks::handle(req, env).await,
+        Handler::ListWebhooks => handlers::endpoints::list(env).await,
+        Handler::PutWebhook => handlers::endpoints::put(req, env, code).await,
+        Handler::GetWebhook => handlers::endpoints::get(env, code).await,
+        Handler::DeleteWebhook => handlers::endpoints::delete(env, code).await,
+        Handler::RotateWebhook => handlers::endpoints::rotate(env, code).await,
+        Handler::WebhookDeliveries => handlers::endpoints::deliveries(req, env, code).await,
+        // `code` is the last segment of the path, the event's id (see the handler).
+        Handler::RetryDelivery => handlers::endpoints::retry(req, env, code).await,
         Handler::OpenApi => handlers::openapi(),
         Handler::Demo(step) => demo::handle(req, env, step).await,
         #[cfg(feature = "conformance")]
@@ -478,6 +535,20 @@ mod tests {
             handler("/demo/pay", Method::Post, true),
             Some((Handler::Demo(DemoStep::Pay), None))
         );
+        assert_eq!(
+            handler("/v1/webhooks/shop", Method::Put, false),
+            Some((Handler::PutWebhook, Some("shop")))
+        );
+        assert_eq!(
+            handler("/v1/webhooks/stripe", Method::Post, false),
+            Some((Handler::StripeWebhook, None)),
+            "the literal path wins"
+        );
+        assert_eq!(
+            resolve("/v1/webhooks/stripe", &Method::Put, false),
+            Resolved::MethodNotAllowed("POST".to_owned()),
+            "no endpoint is called stripe"
+        );
         assert_eq!(resolve("/demo/quote", &Method::Post, false), Resolved::NotFound);
         assert_eq!(resolve("/v1/openapi.json/x", &Method::Get, false), Resolved::NotFound);
         assert_eq!(resolve("/v1/nope", &Method::Get, true), Resolved::NotFound);
@@ -498,6 +569,8 @@ mod tests {
         assert_eq!(allowed("/v1/quotes"), "OPTIONS, POST");
         assert_eq!(allowed("/v1/holds"), "POST");
         assert_eq!(allowed("/v1/webhooks/stripe"), "POST");
+        assert_eq!(allowed("/v1/webhooks/shop"), "DELETE, GET, HEAD, PUT");
+        assert_eq!(allowed("/v1/webhooks/shop/rotate"), "POST");
         assert_eq!(allowed("/v1/openapi.json"), "GET, HEAD");
         assert_eq!(allowed("/demo/cancel"), "POST");
         assert_eq!(
@@ -558,7 +631,11 @@ mod tests {
     fn every_route_with_a_body_reads_json_but_the_webhook() {
         for route in ROUTES.iter().chain(TEST_ROUTES) {
             let takes_body = matches!(route.method, Method::Post | Method::Put | Method::Patch);
-            let raw = matches!(route.handler, Handler::StripeWebhook | Handler::Conformance);
+            // The Stripe webhook reads its raw body; the conformance run and a rotation read none.
+            let raw = matches!(
+                route.handler,
+                Handler::StripeWebhook | Handler::Conformance | Handler::RotateWebhook | Handler::RetryDelivery
+            );
             assert_eq!(
                 route.handler.reads_json(),
                 takes_body && !raw,

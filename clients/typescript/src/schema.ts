@@ -545,6 +545,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhook endpoints
+         * @description Every endpoint the events are sent to, in id order, without their secrets.
+         */
+        get: operations["getWebhooks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * List the webhook endpoints (headers only)
+         * @description As `GET`, without a body.
+         */
+        head: operations["headWebhooks"];
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/stripe": {
         parameters: {
             query?: never;
@@ -559,6 +583,111 @@ export interface paths {
          * @description Stripe posts an event; the Worker verifies `Stripe-Signature` over the raw body with `STRIPE_WEBHOOK_SECRET` (HMAC-SHA256, any `v1`, constant time, at most 300 s off). `payment_intent.succeeded` with `metadata.promo_code` captures under the PaymentIntent's id, pinned to `amount_received` (converted with Stripe's own minor units), converting a hold taken under that id; a capture refused then is recorded as a refused payment capture and answered 200 (`action: refused`). `payment_intent.canceled`, `payment_intent.payment_failed` and a full `charge.refunded` release what is recorded under the PaymentIntent's id. Stripe does not order its events: a full refund is final for its PaymentIntent, in any order and under concurrent delivery, whether the refund names the codes, the PaymentIntent named them earlier, or neither has been seen yet (recorded as released even when nothing was held or captured yet; a refund that no code is known for yet is kept by PaymentIntent id and answered 200 `action: released` with `why`; a `payment_intent.succeeded` after it captures nothing, gives back a hold under the PaymentIntent's id, and is answered 200 `action: released`, `replayed: true`), and so is a refused payment capture (a redelivery answers `action: refused`, `replayed: true`). Only a hold released by `payment_intent.canceled` or `payment_intent.payment_failed` may be followed by a capture afresh, under `<pi>:paid`. `metadata.promo_codes` (comma-separated, beside `promo_code`) names several codes in one basket, a stack, captured, released and refunded as one: the stack is priced on `metadata.promo_basket` (required for a stack; a code already captured or held under the PaymentIntent is taken as it was, never priced again, so a redelivery of a captured stack answers `action: replayed` with the first delivery's receipts after any edit) and its payable must be `amount_received`, then each code goes through its own payment flow under the PaymentIntent's id, with the basket its part applied to, all or none (`receipts`: one receipt per code, in the order they apply). A stack refused before anything is written (a code's own rule, `not_combinable`, a changed price) records nothing and is answered 200 `action: refused` with `rejections`; a code refused at its write (its counts moved) is recorded for that code as a refused payment capture and every other code's use under the PaymentIntent is given back for good (`releases`). A cancel, failure or refund of a stack answers `releases`, one entry per code. A list of one is one code. An event naming both `promo_code` and `promo_codes`, or a malformed list (an empty item, a code twice, more than 5), is answered 200 and ignored with `why`. Other events are answered 200 and ignored. A conflict or a store failure is a 5xx, so that Stripe delivers the event again.
          */
         post: operations["postStripeWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id: 1 to 64 letters, digits, `-` or `_`, never `stripe` (`/v1/webhooks/stripe` is Stripe's webhook: a literal path wins over `/v1/webhooks/{id}`). */
+                id: components["parameters"]["webhookId"];
+            };
+            cookie?: never;
+        };
+        /** Read a webhook endpoint */
+        get: operations["getWebhook"];
+        /**
+         * Define or replace a webhook endpoint
+         * @description Defines the endpoint (201, with its signing secret `whsec_...` shown this once) or replaces its `url`, `events` and `description` (200: the secret is kept, and an endpoint disabled by a 410 is enabled again). The `url` is `https://`, or `http://` to a host listed in `WEBHOOK_ALLOW_HTTP`; at most 16 endpoints. Each event is signed as Standard Webhooks 1.0 signs (`webhook-id`, `webhook-timestamp`, `webhook-signature`).
+         */
+        put: operations["putWebhook"];
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Nothing more is sent to it.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        /**
+         * Read a webhook endpoint (headers only)
+         * @description As `GET`, without a body.
+         */
+        head: operations["headWebhook"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id: 1 to 64 letters, digits, `-` or `_`, never `stripe` (`/v1/webhooks/stripe` is Stripe's webhook: a literal path wins over `/v1/webhooks/{id}`). */
+                id: components["parameters"]["webhookId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An endpoint's deliveries
+         * @description Each event tried for the endpoint, in the order of its first try: its tries, the last status or error, and when the next try is due (`pending`), or `delivered`, or `failed` (given up after the last retry: send it again by hand). The newest 10,000 are kept.
+         */
+        get: operations["getWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * An endpoint's deliveries (headers only)
+         * @description As `GET`, without a body.
+         */
+        head: operations["headWebhookDeliveries"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{event_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id: 1 to 64 letters, digits, `-` or `_`, never `stripe` (`/v1/webhooks/stripe` is Stripe's webhook: a literal path wins over `/v1/webhooks/{id}`). */
+                id: components["parameters"]["webhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an event again
+         * @description Sends an event tried before (delivered, pending or failed) to the endpoint again, now, signed afresh under the same `webhook-id`; the answer is its delivery after this try. A failed event stays failed if this try fails too; a pending one keeps its next try.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id: 1 to 64 letters, digits, `-` or `_`, never `stripe` (`/v1/webhooks/stripe` is Stripe's webhook: a literal path wins over `/v1/webhooks/{id}`). */
+                id: components["parameters"]["webhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's secret
+         * @description A new signing secret, shown this once; for 24 hours the one before signs too (`webhook-signature` then lists both signatures, space-separated).
+         */
+        post: operations["rotateWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1056,6 +1185,40 @@ export interface components {
             priority?: number;
             starts_at?: components["schemas"]["TimestampInput"];
         };
+        /** @description `GET /v1/webhooks/{id}/deliveries`: a page of an endpoint's deliveries, in the order of their first try. */
+        DeliveryList: {
+            /** @description The deliveries on this page. */
+            deliveries: components["schemas"]["DeliveryRecord"][];
+            /** @description The `after` of the next page, or null on the last. */
+            next: string | null;
+        };
+        /** @description One event's delivery to one endpoint: its tries and what came of the last. */
+        DeliveryRecord: {
+            /** @description When its write committed. */
+            at: components["schemas"]["Timestamp"];
+            /** @description Tries so far. */
+            attempts: number;
+            /** @description What went wrong last, or null. */
+            error: string | null;
+            /** @description The event's id: its `webhook-id`, the same on every try. */
+            event_id: string;
+            /** @description When the next try is due, while pending. */
+            next_try: components["schemas"]["Timestamp"] | null;
+            /** @description The object that keeps the event (a code, or `campaign:<id>`). */
+            object: string;
+            /** @description Its position in that object's events. */
+            seq: number;
+            /** @description Where it stands. */
+            state: components["schemas"]["DeliveryState"];
+            /** @description The status the endpoint answered last, or null (no answer: see `error`). */
+            status: number | null;
+            /** @description When it was last tried. */
+            tried_at: components["schemas"]["Timestamp"] | null;
+            /** @description Its type. */
+            type: components["schemas"]["EventType"];
+        };
+        /** @description Where one event's delivery to one endpoint stands. */
+        DeliveryState: "pending" | "delivered" | "failed";
         /** @description The body of `POST /demo/cancel`: releases the checkout attempt's hold or capture (`demo-<attempt>`). With `codes` in place of `code`: every code of the stack is released. */
         DemoCancelRequest: {
             /** @description The checkout attempt's id, 1 to 64 visible ASCII characters (the page sends a UUID; empty or longer is a 400 naming `attempt`): the hold and capture are keyed `demo-<attempt>`. */
@@ -1510,6 +1673,16 @@ export interface components {
                 from: components["schemas"]["TierFromInput"];
             }[];
         });
+        /**
+         * @description What an event says happened; its JSON name is the payload's `type`.
+         *
+         *     # Example
+         *
+         *     ``` use promocodes::wire::EventType;
+         *
+         *     assert_eq!(EventType::BudgetThreshold.as_str(), "budget.threshold"); assert_eq!(EventType::parse("code.exhausted"), Some(EventType::CodeExhausted)); assert_eq!(EventType::parse("code.deleted"), None); ```
+         */
+        EventType: "redemption.held" | "redemption.captured" | "redemption.released" | "redemption.expired" | "code.exhausted" | "budget.threshold" | "campaign.exhausted" | "code.updated" | "campaign.updated";
         /** @description Test builds only: when an instance of a code's object wrote the code's figures, and how many counted events wait in memory. */
         FigureWrites: {
             /** @description The code. */
@@ -1880,12 +2053,12 @@ export interface components {
             title: string;
             /** @description The problem's type, a path naming it: `/problems/<slug>`, such as `/problems/rejected` or `/problems/conflict`. */
             type: components["schemas"]["ProblemType"];
-        } & (components["schemas"]["NotFoundProblem"] | components["schemas"]["MethodNotAllowedProblem"] | components["schemas"]["UnauthorizedProblem"] | components["schemas"]["PayloadTooLargeProblem"] | components["schemas"]["UnsupportedMediaTypeProblem"] | components["schemas"]["TooManyRequestsProblem"] | components["schemas"]["InvalidRequestProblem"] | components["schemas"]["CodeMismatchProblem"] | components["schemas"]["MissingIdempotencyKeyProblem"] | components["schemas"]["UnknownCodeProblem"] | components["schemas"]["UnknownKeyProblem"] | components["schemas"]["RejectedProblem"] | components["schemas"]["IdempotencyKeyReusedProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["StoreUnavailableProblem"] | components["schemas"]["MisconfiguredProblem"] | components["schemas"]["InternalProblem"] | components["schemas"]["InvalidSignatureProblem"] | components["schemas"]["InvalidEventProblem"] | components["schemas"]["WebhookConflictProblem"] | components["schemas"]["PreconditionFailedProblem"] | components["schemas"]["CodeExistsProblem"]);
+        } & (components["schemas"]["NotFoundProblem"] | components["schemas"]["MethodNotAllowedProblem"] | components["schemas"]["UnauthorizedProblem"] | components["schemas"]["PayloadTooLargeProblem"] | components["schemas"]["UnsupportedMediaTypeProblem"] | components["schemas"]["TooManyRequestsProblem"] | components["schemas"]["InvalidRequestProblem"] | components["schemas"]["CodeMismatchProblem"] | components["schemas"]["MissingIdempotencyKeyProblem"] | components["schemas"]["UnknownCodeProblem"] | components["schemas"]["UnknownKeyProblem"] | components["schemas"]["RejectedProblem"] | components["schemas"]["IdempotencyKeyReusedProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["StoreUnavailableProblem"] | components["schemas"]["MisconfiguredProblem"] | components["schemas"]["InternalProblem"] | components["schemas"]["InvalidSignatureProblem"] | components["schemas"]["InvalidEventProblem"] | components["schemas"]["WebhookConflictProblem"] | components["schemas"]["PreconditionFailedProblem"] | components["schemas"]["CodeExistsProblem"] | components["schemas"]["UnknownWebhookProblem"] | components["schemas"]["UnknownDeliveryProblem"] | components["schemas"]["WebhookLimitProblem"]);
         /**
          * @description `/problems/<slug>`, one per kind of error (worker/src/problem.rs). Relative URI references; each is described by its `*Problem` schema.
          * @enum {string}
          */
-        ProblemType: "/problems/not_found" | "/problems/method_not_allowed" | "/problems/unauthorized" | "/problems/payload_too_large" | "/problems/unsupported_media_type" | "/problems/too_many_requests" | "/problems/invalid_request" | "/problems/code_mismatch" | "/problems/missing_idempotency_key" | "/problems/unknown_code" | "/problems/unknown_key" | "/problems/rejected" | "/problems/idempotency_key_reused" | "/problems/conflict" | "/problems/store_unavailable" | "/problems/misconfigured" | "/problems/internal" | "/problems/invalid_signature" | "/problems/invalid_event" | "/problems/precondition_failed" | "/problems/code_exists";
+        ProblemType: "/problems/not_found" | "/problems/method_not_allowed" | "/problems/unauthorized" | "/problems/payload_too_large" | "/problems/unsupported_media_type" | "/problems/too_many_requests" | "/problems/invalid_request" | "/problems/code_mismatch" | "/problems/missing_idempotency_key" | "/problems/unknown_code" | "/problems/unknown_key" | "/problems/rejected" | "/problems/idempotency_key_reused" | "/problems/conflict" | "/problems/store_unavailable" | "/problems/misconfigured" | "/problems/internal" | "/problems/invalid_signature" | "/problems/invalid_event" | "/problems/precondition_failed" | "/problems/code_exists" | "/problems/unknown_webhook" | "/problems/unknown_delivery" | "/problems/webhook_limit";
         /** @description A code as anyone may see it: the definition without the audience's customers, its live usage and, when capped, what remains. */
         PublicCode: {
             /** @description The kill switch: an inactive code is refused with `inactive`. */
@@ -2408,6 +2581,15 @@ export interface components {
             /** @constant */
             type?: "/problems/unknown_code";
         };
+        /** @description No try of this event to this endpoint was ever made (its id is unknown, or the endpoint does not receive it). */
+        UnknownDeliveryProblem: {
+            /** @constant */
+            status?: 404;
+            /** @constant */
+            title?: "No delivery of this event";
+            /** @constant */
+            type?: "/problems/unknown_delivery";
+        };
         /** @description A release names a key under which nothing was ever held or captured. */
         UnknownKeyProblem: {
             /** @constant */
@@ -2416,6 +2598,15 @@ export interface components {
             title?: "Nothing recorded under this key";
             /** @constant */
             type?: "/problems/unknown_key";
+        };
+        /** @description No webhook endpoint of this id is defined. */
+        UnknownWebhookProblem: {
+            /** @constant */
+            status?: 404;
+            /** @constant */
+            title?: "Unknown webhook endpoint";
+            /** @constant */
+            type?: "/problems/unknown_webhook";
         };
         /** @description The request has a body whose `Content-Type` is not JSON (`application/json` or an `application/*+json` type, parameters such as `; charset=utf-8` allowed), or a body without one: refused before it is read, and nothing is recorded (a cross-site form, whose types are `text/plain`, `application/x-www-form-urlencoded` and `multipart/form-data`, drives nothing). `detail` names the type sent. */
         UnsupportedMediaTypeProblem: {
@@ -2517,6 +2708,83 @@ export interface components {
             /** @constant */
             type?: "/problems/conflict";
         };
+        /** @description One webhook endpoint as the admin API shows it (never its secret). */
+        WebhookEndpoint: {
+            /** @description When it was first defined. */
+            created_at: components["schemas"]["Timestamp"];
+            /**
+             * @description The operator's note, if any.
+             * @default null
+             */
+            description: string | null;
+            /**
+             * @description Why it receives nothing any more (it answered 410 Gone), or null while it is enabled. A `PUT` enables it again.
+             * @default null
+             */
+            disabled: string | null;
+            /** @description The event types it receives, in the documentation's order. */
+            events: components["schemas"]["EventType"][];
+            /** @description Its id (the path's). */
+            id: string;
+            /**
+             * @description Until when the secret before the last rotation signs too, or null.
+             * @default null
+             */
+            previous_secret_until: components["schemas"]["Timestamp"] | null;
+            /** @description Where the events are sent. */
+            url: string;
+        };
+        /** @description A new webhook endpoint when there are 16 already; nothing was written. */
+        WebhookLimitProblem: {
+            /** @constant */
+            status?: 409;
+            /** @constant */
+            title?: "Too many webhook endpoints";
+            /** @constant */
+            type?: "/problems/webhook_limit";
+        };
+        /** @description `GET /v1/webhooks`: every endpoint, in id order. */
+        WebhookList: {
+            /** @description The endpoints (at most 16). */
+            webhooks: components["schemas"]["WebhookEndpoint"][];
+        };
+        /** @description `PUT /v1/webhooks/{id}`'s body: where to send which events. */
+        WebhookRequest: {
+            /** @description A note for the operator. */
+            description?: string | null;
+            /** @description The event types it receives (at least one). */
+            events: components["schemas"]["EventType"][];
+            /** @description Where the events are sent: `https://` (or `http://` for a host in `WEBHOOK_ALLOW_HTTP`). */
+            url: string;
+        };
+        /** @description The answer that shows a signing secret, once: `PUT /v1/webhooks/{id}` creating the endpoint (201), or `POST /v1/webhooks/{id}/rotate`. */
+        WebhookWithSecret: {
+            /** @description When it was first defined. */
+            created_at: components["schemas"]["Timestamp"];
+            /**
+             * @description The operator's note, if any.
+             * @default null
+             */
+            description: string | null;
+            /**
+             * @description Why it receives nothing any more (it answered 410 Gone), or null while it is enabled. A `PUT` enables it again.
+             * @default null
+             */
+            disabled: string | null;
+            /** @description The event types it receives, in the documentation's order. */
+            events: components["schemas"]["EventType"][];
+            /** @description Its id (the path's). */
+            id: string;
+            /**
+             * @description Until when the secret before the last rotation signs too, or null.
+             * @default null
+             */
+            previous_secret_until: components["schemas"]["Timestamp"] | null;
+            /** @description The signing secret, `whsec_` and the key in base64: shown here only. */
+            secret: string;
+            /** @description Where the events are sent. */
+            url: string;
+        };
     };
     responses: {
         /** @description The path exists, not for this method; `Allow` lists the methods it takes (the path's `x-allow`). */
@@ -2548,6 +2816,8 @@ export interface components {
         IfNoneMatch: string;
         /** @description The promo code, percent-decoded, then trimmed and upper-cased (`save10` and `SAVE10` are one code); a bad escape or a code the core refuses is a 400. */
         code: string;
+        /** @description The webhook endpoint's id: 1 to 64 letters, digits, `-` or `_`, never `stripe` (`/v1/webhooks/stripe` is Stripe's webhook: a literal path wins over `/v1/webhooks/{id}`). */
+        webhookId: string;
     };
     requestBodies: never;
     headers: {
@@ -5914,6 +6184,84 @@ export interface operations {
             };
         };
     };
+    getWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description No or a wrong bearer token. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A secret or binding the route needs is missing, or a runtime error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    headWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description No or a wrong bearer token. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A secret or binding the route needs is missing, or a runtime error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     postStripeWebhook: {
         parameters: {
             query?: never;
@@ -5974,6 +6322,537 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & (components["schemas"]["WebhookConflictProblem"] | components["schemas"]["StoreUnavailableProblem"]);
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id: 1 to 64 letters, digits, `-` or `_`, never `stripe` (`/v1/webhooks/stripe` is Stripe's webhook: a literal path wins over `/v1/webhooks/{id}`). */
+                id: components["parameters"]["webhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, without its secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description The path's id is not an endpoint's. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No or a wrong bearer token. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No endpoint of this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A secret or binding the route needs is missing, or a runtime error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id: 1 to 64 letters, digits, `-` or `_`, never `stripe` (`/v1/webhooks/stripe` is Stripe's webhook: a literal path wins over `/v1/webhooks/{id}`). */
+                id: components["parameters"]["webhookId"];
+            };
+            cookie?: never;
+        };
+        /** @description At most 16 KiB. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Replaced. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Created, with its secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description Bad input: the `detail` names the field (`id`, `url`, `events`, `description`). Nothing was written. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No or a wrong bearer token. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description There are 16 endpoints already. Nothing was written. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over the route's limit (16 KiB); the rest is not read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A secret or binding the route needs is missing, or a runtime error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id: 1 to 64 letters, digits, `-` or `_`, never `stripe` (`/v1/webhooks/stripe` is Stripe's webhook: a literal path wins over `/v1/webhooks/{id}`). */
+                id: components["parameters"]["webhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path's id is not an endpoint's. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No or a wrong bearer token. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No endpoint of this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A secret or binding the route needs is missing, or a runtime error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    headWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id: 1 to 64 letters, digits, `-` or `_`, never `stripe` (`/v1/webhooks/stripe` is Stripe's webhook: a literal path wins over `/v1/webhooks/{id}`). */
+                id: components["parameters"]["webhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, without its secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description The path's id is not an endpoint's. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No or a wrong bearer token. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No endpoint of this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A secret or binding the route needs is missing, or a runtime error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only deliveries after this cursor: the previous page's `next`. */
+                after?: string;
+                /** @description Page size, 1 to 1000. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id: 1 to 64 letters, digits, `-` or `_`, never `stripe` (`/v1/webhooks/stripe` is Stripe's webhook: a literal path wins over `/v1/webhooks/{id}`). */
+                id: components["parameters"]["webhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryList"];
+                };
+            };
+            /** @description A bad `after` or `limit`, or the path's id is not an endpoint's. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No or a wrong bearer token. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No endpoint of this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A secret or binding the route needs is missing, or a runtime error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    headWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only deliveries after this cursor: the previous page's `next`. */
+                after?: string;
+                /** @description Page size, 1 to 1000. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id: 1 to 64 letters, digits, `-` or `_`, never `stripe` (`/v1/webhooks/stripe` is Stripe's webhook: a literal path wins over `/v1/webhooks/{id}`). */
+                id: components["parameters"]["webhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryList"];
+                };
+            };
+            /** @description A bad `after` or `limit`, or the path's id is not an endpoint's. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No or a wrong bearer token. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No endpoint of this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A secret or binding the route needs is missing, or a runtime error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id: 1 to 64 letters, digits, `-` or `_`, never `stripe` (`/v1/webhooks/stripe` is Stripe's webhook: a literal path wins over `/v1/webhooks/{id}`). */
+                id: components["parameters"]["webhookId"];
+                /** @description The event's id: its `webhook-id` (`evt_<code>_<n>`). */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery after this try. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryRecord"];
+                };
+            };
+            /** @description The path's id is not an endpoint's. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No or a wrong bearer token. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No endpoint of this id, or no try of this event to it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A secret or binding the route needs is missing, or a runtime error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The object that keeps the event failed to read it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id: 1 to 64 letters, digits, `-` or `_`, never `stripe` (`/v1/webhooks/stripe` is Stripe's webhook: a literal path wins over `/v1/webhooks/{id}`). */
+                id: components["parameters"]["webhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description The path's id is not an endpoint's. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No or a wrong bearer token. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No endpoint of this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A secret or binding the route needs is missing, or a runtime error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };

@@ -1,6 +1,7 @@
 //! The handlers, by resource: [`codes`] (the catalog, definitions, lookups
 //! and a code's history and figures), [`checkout`] (quotes, holds, captures,
-//! releases), [`webhooks`] (Stripe's, over [`crate::payments`]) and [`demo`]
+//! releases), [`webhooks`] (Stripe's, over [`crate::payments`]), [`endpoints`]
+//! (the shop's webhook endpoints) and [`demo`]
 //! (the demo checkout, and the test-only conformance route). Each
 //! reads the request, asks a Durable Object through [`crate::clients`], and
 //! answers; every rule is the core's.
@@ -20,6 +21,7 @@ pub mod campaigns;
 pub mod checkout;
 pub mod codes;
 pub mod demo;
+pub mod endpoints;
 pub mod history;
 pub mod webhooks;
 

@@ -74,7 +74,7 @@ impl Ledger {
 
     pub(super) fn handle_archive(&self, code: &Code) -> std::result::Result<Response, Problem> {
         let (store, _) = self.stored(code)?;
-        store.set_archived(code, true)?;
+        store.set_archived(code, true, now()?)?;
         let definition = self.remember(&store, code)?;
         json_response(&self.summary(&store, &definition)?, 200)
     }

@@ -19,9 +19,12 @@ impl Ledger {
             (Some(expiry), Some(due)) => Some(expiry.min(due)),
             (expiry, due) => expiry.or(due),
         };
+        // Only ever sooner: an alarm set earlier (an event's delivery due) wakes the object early,
+        // which does no harm, where a later one would hold the delivery back.
         let current = self.cache.borrow().alarm;
-        if let Some(at) = next.filter(|_| next != current) {
-            self.set_alarm(at).await?;
+        let at = now()?;
+        if let Some(next) = next.filter(|next| current.is_none_or(|set| *next < set || set <= at)) {
+            self.set_alarm(next).await?;
         }
         Ok(())
     }
@@ -67,6 +70,19 @@ impl Ledger {
                 (expiry, due) => expiry.or(due),
             };
             if let Some(when) = next.filter(|when| Some(*when) != self.cache.borrow().alarm) {
+                self.set_alarm(when).await?;
+            }
+        }
+        // The outbox's events, after the expiries' (theirs included); a failure is retried soon.
+        let next = match self.deliver(&store, at).await {
+            Ok(next) => next,
+            Err(problem) => {
+                worker::console_error!("delivering events failed: {}", problem.body());
+                at.checked_add_seconds(5)
+            }
+        };
+        if let Some(when) = next {
+            if self.cache.borrow().alarm.is_none_or(|set| set > when || set <= at) {
                 self.set_alarm(when).await?;
             }
         }

@@ -35,12 +35,14 @@ use crate::stats::{self, Event};
 mod campaign;
 mod checkout;
 mod definition;
+mod delivery;
 mod history;
 
 /// The Durable Object holding one code's definition, counts, holds, idempotency keys, receipts and figures.
 #[durable_object]
 pub struct Ledger {
     state: State,
+    env: Env,
     cache: RefCell<Cache>,
     /// Whether a public lookup may sit in the edge cache with counts that a
     /// write has since changed: set when the object answers a lookup for
@@ -67,9 +69,10 @@ struct Cache {
 }
 
 impl DurableObject for Ledger {
-    fn new(state: State, _env: Env) -> Self {
+    fn new(state: State, env: Env) -> Self {
         Ledger {
             state,
+            env,
             cache: RefCell::new(Cache::default()),
             lookup_cached: Cell::new(true),
             figures: RefCell::new(stats::Pending::default()),
@@ -90,6 +93,10 @@ impl DurableObject for Ledger {
                 problem.into_response()?
             }
         };
+        // Events written by this request are sent by the alarm, after the answer's commit.
+        if let Err(problem) = self.alarm_for_events().await {
+            worker::console_error!("setting the delivery alarm failed: {}", problem.body());
+        }
         with_outcome(response)
     }
 
@@ -274,6 +281,22 @@ impl Ledger {
         self.set_alarm(due).await
     }
 
+    /// Sets the alarm for now when a write added events to the outbox,
+    /// unless it is set for now or sooner.
+    async fn alarm_for_events(&self) -> std::result::Result<(), Problem> {
+        let Some(store) = self.cache.borrow().store.clone() else {
+            return Ok(());
+        };
+        if !store.take_wrote_events() {
+            return Ok(());
+        }
+        let at = now()?;
+        if self.cache.borrow().alarm.is_some_and(|set| set <= at) {
+            return Ok(());
+        }
+        self.set_alarm(at).await
+    }
+
     /// Sets the object's one alarm for `at` (just after it). It is noted
     /// before the await, so that requests meanwhile do not set it again.
     async fn set_alarm(&self, at: Timestamp) -> std::result::Result<(), Problem> {
@@ -363,6 +386,10 @@ impl Ledger {
                 self.handle_payment_release(&release)
             }
             Call::Redemptions => self.handle_redemptions(&req),
+            Call::RetryDelivery => {
+                let retry: promocodes::wire::RetryDelivery = req.json().await?;
+                self.handle_retry_delivery(&retry).await
+            }
             Call::Stats => self.handle_stats(&Self::code_param(&req)?),
             Call::PutCampaign => {
                 let id = Self::code_param(&req)?;

@@ -122,6 +122,13 @@ pub(super) fn parameters(_g: &mut SchemaGenerator) -> Value {
             "description": "The promo code, percent-decoded, then trimmed and upper-cased (`save10` and `SAVE10` are one code); a bad escape or a code the core refuses is a 400.",
             "schema": {"type": "string"},
         },
+        "webhookId": {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "description": "The webhook endpoint's id: 1 to 64 letters, digits, `-` or `_`, never `stripe` (`/v1/webhooks/stripe` is Stripe's webhook: a literal path wins over `/v1/webhooks/{id}`).",
+            "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"},
+        },
         "IdempotencyKey": {
             "name": "Idempotency-Key",
             "in": "header",

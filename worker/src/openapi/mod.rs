@@ -133,6 +133,12 @@ fn path_item(path: &str, rows: &[&Route], test_only: bool, g: &mut Generators) -
     if path.contains("{code}") {
         item.insert("parameters".into(), json!([{"$ref": "#/components/parameters/code"}]));
     }
+    if path.contains("{id}") {
+        item.insert(
+            "parameters".into(),
+            json!([{"$ref": "#/components/parameters/webhookId"}]),
+        );
+    }
     for row in rows {
         let op = row
             .handler

@@ -143,6 +143,21 @@ fn kinds() -> Vec<(&'static str, Problem, &'static str)> {
             Problem::CodeExists(code()),
             "The code exists already, as a plain code or a campaign's: codes are unique across all codes and campaigns (case-insensitive). Nothing of the call was created.",
         ),
+        (
+            "UnknownWebhookProblem",
+            Problem::UnknownWebhook(String::new()),
+            "No webhook endpoint of this id is defined.",
+        ),
+        (
+            "UnknownDeliveryProblem",
+            Problem::UnknownDelivery(String::new()),
+            "No try of this event to this endpoint was ever made (its id is unknown, or the endpoint does not receive it).",
+        ),
+        (
+            "WebhookLimitProblem",
+            Problem::WebhookLimit { max: 16 },
+            "A new webhook endpoint when there are 16 already; nothing was written.",
+        ),
     ]
 }
 

@@ -8,6 +8,7 @@ mod checkout;
 mod codes;
 mod demo;
 mod meta;
+mod webhooks;
 
 use super::Handler;
 use crate::handlers::DemoStep;
@@ -42,6 +43,13 @@ impl Handler {
             Handler::Release => checkout::release(),
             Handler::StripeWebhook => meta::stripe_webhook(),
             Handler::OpenApi => meta::open_api(),
+            Handler::ListWebhooks => webhooks::list_webhooks(),
+            Handler::PutWebhook => webhooks::put_webhook(),
+            Handler::GetWebhook => webhooks::get_webhook(),
+            Handler::DeleteWebhook => webhooks::delete_webhook(),
+            Handler::RotateWebhook => webhooks::rotate_webhook(),
+            Handler::WebhookDeliveries => webhooks::webhook_deliveries(),
+            Handler::RetryDelivery => webhooks::retry_delivery(),
             Handler::Conformance => meta::conformance(),
             Handler::FigureWrites => meta::figure_writes(),
             Handler::Demo(DemoStep::Quote) => demo::demo_quote(),

@@ -128,17 +128,18 @@ impl SqliteRedemptionStore {
     ///
     /// [`StoreError::Backend`] when the write fails.
     pub fn put_campaign(&self, id: &Code, json: &str, now: Timestamp) -> Result<bool, StoreError> {
+        self.forget_subject();
+        let after = Campaign::from_json(id.clone(), json).map_err(backend)?;
+        let before = self.campaign()?.filter(|stored| stored.campaign.id() == id);
+        let before = before.map(|stored| (stored.campaign.definition().active(), stored.archived));
         transaction_sync(&self.storage, || {
-            let existed = !self
-                .sql
-                .exec("SELECT id AS name FROM campaign WHERE id = ?", vec![id.as_str().into()])?
-                .to_array::<NameRow>()?
-                .is_empty();
+            let existed = before.is_some();
             self.sql.exec(
                 "INSERT INTO campaign(id, json, archived, defined_at) VALUES (?, ?, 0, ?)
                  ON CONFLICT(id) DO UPDATE SET json = excluded.json, archived = 0",
                 vec![id.as_str().into(), json.into(), now.to_string().into()],
             )?;
+            self.write_update(id, true, before, (after.definition().active(), false), now)?;
             Ok(existed)
         })
         .map_err(backend)
@@ -325,14 +326,20 @@ impl SqliteRedemptionStore {
     /// # Errors
     ///
     /// [`StoreError::Backend`] when the write fails.
-    pub fn set_campaign_archived(&self, archived: bool) -> Result<bool, StoreError> {
-        let known = self.campaign()?.is_some();
-        if known {
+    pub fn set_campaign_archived(&self, archived: bool, now: Timestamp) -> Result<bool, StoreError> {
+        self.forget_subject();
+        let Some(stored) = self.campaign()? else {
+            return Ok(false);
+        };
+        let active = stored.campaign.definition().active();
+        transaction_sync(&self.storage, || {
             self.sql
-                .exec("UPDATE campaign SET archived = ?", vec![i64::from(archived).into()])
-                .map_err(backend)?;
-        }
-        Ok(known)
+                .exec("UPDATE campaign SET archived = ?", vec![i64::from(archived).into()])?;
+            let id = stored.campaign.id();
+            self.write_update(id, true, Some((active, stored.archived)), (active, archived), now)
+        })
+        .map_err(backend)?;
+        Ok(true)
     }
 
     /// Stores `promo` as its code's definition, not archived; returns true
@@ -343,22 +350,20 @@ impl SqliteRedemptionStore {
     ///
     /// [`StoreError::Backend`] when the write fails.
     pub fn put_definition(&self, promo: &PromoCode, now: Timestamp) -> Result<bool, StoreError> {
+        self.forget_subject();
         let json = serde_json::to_string(promo).map_err(backend)?;
         let code = promo.code().as_str().to_owned();
+        let before = self
+            .definition(promo.code())?
+            .map(|stored| (stored.promo.active(), stored.archived));
         transaction_sync(&self.storage, || {
-            let existed = !self
-                .sql
-                .exec(
-                    "SELECT code AS name FROM definition WHERE code = ?",
-                    vec![code.clone().into()],
-                )?
-                .to_array::<NameRow>()?
-                .is_empty();
+            let existed = before.is_some();
             self.sql.exec(
                 "INSERT INTO definition(code, json, archived, defined_at) VALUES (?, ?, 0, ?)
                  ON CONFLICT(code) DO UPDATE SET json = excluded.json, archived = 0",
                 vec![code.clone().into(), json.clone().into(), now.to_string().into()],
             )?;
+            self.write_update(promo.code(), false, before, (promo.active(), false), now)?;
             Ok(existed)
         })
         .map_err(backend)
@@ -369,23 +374,22 @@ impl SqliteRedemptionStore {
     /// # Errors
     ///
     /// [`StoreError::Backend`] when the write fails.
-    pub fn set_archived(&self, code: &Code, archived: bool) -> Result<bool, StoreError> {
+    pub fn set_archived(&self, code: &Code, archived: bool, now: Timestamp) -> Result<bool, StoreError> {
+        self.forget_subject();
+        let Some(stored) = self
+            .definition(code)?
+            .filter(|stored| stored.promo.campaign().is_none())
+        else {
+            return Ok(false);
+        };
+        let active = stored.promo.active();
         transaction_sync(&self.storage, || {
-            let known = !self
-                .sql
-                .exec(
-                    "SELECT code AS name FROM definition WHERE code = ?",
-                    vec![code.as_str().into()],
-                )?
-                .to_array::<NameRow>()?
-                .is_empty();
-            if known {
-                self.sql.exec(
-                    "UPDATE definition SET archived = ? WHERE code = ?",
-                    vec![i64::from(archived).into(), code.as_str().into()],
-                )?;
-            }
-            Ok(known)
+            self.sql.exec(
+                "UPDATE definition SET archived = ? WHERE code = ?",
+                vec![i64::from(archived).into(), code.as_str().into()],
+            )?;
+            self.write_update(code, false, Some((active, stored.archived)), (active, archived), now)?;
+            Ok(true)
         })
         .map_err(backend)
     }

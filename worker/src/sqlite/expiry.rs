@@ -3,6 +3,13 @@
 
 use super::*;
 
+#[derive(Deserialize)]
+struct DueRow {
+    seq: i64,
+    reservation: String,
+    code: String,
+}
+
 impl SqliteRedemptionStore {
     /// Marks the holds expired at `now` as `expired` (the alarm's work; counts
     /// never wait for it) and returns how many, and the earliest expiry still
@@ -26,11 +33,11 @@ impl SqliteRedemptionStore {
         let at = now.sortable();
         self.load(counter, None, None).map_err(backend)?;
         self.transaction(|| {
-            let due: Vec<KeyedRow> = self
+            let due: Vec<DueRow> = self
                 .sql
                 .exec(
-                    "SELECT r.seq AS seq, r.reservation AS reservation FROM holds h JOIN redemptions r ON r.seq = h.seq
-                     WHERE h.code = ? AND h.expires <= ?",
+                    "SELECT r.seq AS seq, r.reservation AS reservation, r.code AS code FROM holds h
+                     JOIN redemptions r ON r.seq = h.seq WHERE h.code = ? AND h.expires <= ?",
                     vec![counter.into(), at.clone().into()],
                 )?
                 .to_array()?;
@@ -42,6 +49,13 @@ impl SqliteRedemptionStore {
                 };
                 self.update(row.seq, &expired)?;
                 self.delete_hold(counter, row.seq)?;
+                // It stopped counting at its expiry: the counts are the same before and after.
+                let code = Code::parse(&row.code).map_err(rust_error)?;
+                let through = (counter != code.as_str()).then_some(&code);
+                self.load(counter, through, None)?;
+                let usage = self.usage(counter, through, None, now)?;
+                let noted = Reservation { usage, ..expired };
+                self.write_events(UseWrite::Expired, &code, counter, &noted, usage, now)?;
             }
             Ok((due.len() as u64, self.next_expiry_under(counter)?))
         })

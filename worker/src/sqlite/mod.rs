@@ -22,11 +22,14 @@ use crate::limits::{MIRRORED_CODES_MAX, MIRRORED_CUSTOMERS_MAX};
 mod definitions;
 mod expiry;
 mod history;
+mod outbox;
 mod reads;
 mod schema;
 mod writes;
 
 pub use definitions::{CampaignCode, CodeBatch, StoredCampaign, StoredDefinition};
+pub use outbox::{event_id, DeliveryRow, OutboxEvent};
+use promocodes::events::UseWrite;
 use schema::SCHEMA;
 
 const STORE: &str = "sqlite";
@@ -48,6 +51,10 @@ pub struct SqliteRedemptionStore {
     mirror: RefCell<HashMap<String, CodeMirror>>,
     /// The changes of the transaction in progress, applied to `mirror` once it commits.
     pending: RefCell<Vec<Delta>>,
+    /// The definition (or campaign) the events of a write are decided on, read once.
+    subject: RefCell<Option<outbox::Subject>>,
+    /// Whether a write added events to the outbox since the object last looked.
+    wrote_events: std::cell::Cell<bool>,
 }
 
 /// What a use counts under, as the tables name it: its code, or for a
@@ -143,12 +150,6 @@ struct DefinitionRow {
 }
 
 #[derive(Deserialize)]
-struct KeyedRow {
-    seq: i64,
-    reservation: String,
-}
-
-#[derive(Deserialize)]
 struct SeqRow {
     seq: i64,
 }
@@ -241,6 +242,8 @@ impl SqliteRedemptionStore {
             sql,
             mirror: RefCell::new(HashMap::new()),
             pending: RefCell::new(Vec::new()),
+            subject: RefCell::new(None),
+            wrote_events: std::cell::Cell::new(false),
         }
     }
 
@@ -269,11 +272,12 @@ impl SqliteRedemptionStore {
                 "DELETE FROM definition; DELETE FROM usage_total; DELETE FROM usage_customer; DELETE FROM holds;
                  DELETE FROM usage_code; DELETE FROM campaign; DELETE FROM campaign_codes; DELETE FROM code_batches;
                  DELETE FROM redemptions; DELETE FROM idempotency_keys; DELETE FROM refusals;
-                 DELETE FROM payment_finals;",
+                 DELETE FROM payment_finals; DELETE FROM outbox; DELETE FROM deliveries; DELETE FROM delivery_cursor;",
                 None,
             )
             .map_err(backend)?;
         self.mirror.borrow_mut().clear();
+        self.forget_subject();
         Ok(())
     }
 
@@ -376,6 +380,12 @@ impl RedemptionStore for SqliteRedemptionStore {
                     ..hold
                 };
                 self.update(seq, &expired)?;
+                // It no longer counted: the counts are the same before and after.
+                let noted = Reservation {
+                    usage: current,
+                    ..expired.clone()
+                };
+                self.write_events(UseWrite::Expired, code, &hold_counter, &noted, current, now)?;
                 // The key moves to the capture: the insert's trigger indexes it anew.
                 self.sql.exec(
                     "DELETE FROM idempotency_keys WHERE code = ? AND key = ?",
@@ -395,6 +405,12 @@ impl RedemptionStore for SqliteRedemptionStore {
                 (Some(_), None) => return Err(rust_error("a hold was written without its sequence number")),
                 (None, _) => self.add_captured(&counter, through, customer, 1, discount)?,
             }
+            let write = if redemption.hold_until.is_some() {
+                UseWrite::Held
+            } else {
+                UseWrite::Captured
+            };
+            self.write_events(write, code, &counter, &reservation, current, now)?;
             Ok(Some(reservation))
         })
         .map_err(backend)
@@ -414,10 +430,9 @@ impl RedemptionStore for SqliteRedemptionStore {
             let through = (counter != code.as_str()).then_some(code);
             // Read before this transaction writes: the mirror must hold committed counts.
             self.load(&counter, through, held.customer.as_ref())?;
-            if let Some(expected) = conversion.expected {
-                if self.usage(&counter, through, held.customer.as_ref(), now)? != expected {
-                    return Ok(None);
-                }
+            let before = self.usage(&counter, through, held.customer.as_ref(), now)?;
+            if conversion.expected.is_some_and(|expected| before != expected) {
+                return Ok(None);
             }
             self.delete_hold(&counter, seq)?;
             let discount = conversion.quote.discount().amount();
@@ -425,6 +440,7 @@ impl RedemptionStore for SqliteRedemptionStore {
             let usage = self.usage(&counter, through, held.customer.as_ref(), now)?;
             let captured = held.captured(conversion.quote, usage, now);
             self.update(seq, &captured)?;
+            self.write_events(UseWrite::Captured, code, &counter, &captured, before, now)?;
             Ok(Some(captured))
         })
         .map_err(backend)
@@ -442,6 +458,7 @@ impl RedemptionStore for SqliteRedemptionStore {
             let through = (counter != code.as_str()).then_some(code);
             // Read before this transaction writes: the mirror must hold committed counts.
             self.load(&counter, through, earlier.customer.as_ref())?;
+            let before = self.usage(&counter, through, earlier.customer.as_ref(), now)?;
             let was = if earlier.state_at(now) == ReservationState::Captured {
                 let discount = earlier.quote.discount().amount();
                 self.add_captured(&counter, through, earlier.customer.as_ref(), -1, -discount)?;
@@ -453,6 +470,7 @@ impl RedemptionStore for SqliteRedemptionStore {
             let usage = self.usage(&counter, through, earlier.customer.as_ref(), now)?;
             let released = earlier.released(release, was, usage);
             self.update(seq, &released)?;
+            self.write_events(UseWrite::Released, code, &counter, &released, before, now)?;
             Ok(Some(released))
         })
         .map_err(backend)

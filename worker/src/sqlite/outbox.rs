@@ -1,0 +1,335 @@
+//! The transactional outbox: the events a write causes
+//! ([`promocodes::events::events_of`]), written in the write's own
+//! transaction, and what became of each event's delivery to each endpoint.
+//!
+//! - `outbox`: one row per event, in order (`seq`): the counter it came
+//!   under (the code, or `campaign:<id>`), its type, its time and its JSON
+//!   body. Its `webhook-id` is [`event_id`] of the counter and `seq`: the
+//!   same on every try.
+//! - `deliveries`: per endpoint and event, the tries so far, the last
+//!   status or error, when the next try is due, and its state (`pending`,
+//!   `delivered`, `failed`).
+//! - `delivery_cursor`: per endpoint, the last event delivered or given up:
+//!   an endpoint gets an event only after every earlier one (in order).
+
+use std::rc::Rc;
+
+use promocodes::events::{events_of, updated_event, DefinitionChange, UseWrite, WriteFacts};
+use promocodes::Campaign;
+
+use super::*;
+
+/// The outbox's tables (created with the schema, and by the migration of an older object).
+pub(super) const OUTBOX_SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS outbox(seq INTEGER PRIMARY KEY AUTOINCREMENT, counter TEXT NOT NULL,
+  type TEXT NOT NULL, at TEXT NOT NULL, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS deliveries(endpoint TEXT NOT NULL, seq INTEGER NOT NULL, attempts INTEGER NOT NULL,
+  state TEXT NOT NULL, next_at INTEGER, status INTEGER, error TEXT, tried_at TEXT,
+  PRIMARY KEY(endpoint, seq));
+CREATE TABLE IF NOT EXISTS delivery_cursor(endpoint TEXT PRIMARY KEY, seq INTEGER NOT NULL);
+";
+
+/// An event's `webhook-id`: `evt_<counter>_<seq>` (a campaign's counter
+/// `campaign:<id>` written `campaign.<id>`), unique across every object
+/// (codes are unique) and the same on every try.
+pub fn event_id(counter: &str, seq: i64) -> String {
+    format!("evt_{}_{seq}", counter.replace(':', "."))
+}
+
+/// What the object decides events on: a code's definition, or the campaign it keeps.
+#[derive(Debug)]
+pub(super) enum Subject {
+    Code(Rc<PromoCode>),
+    Campaign(Rc<Campaign>),
+}
+
+/// One event of the outbox.
+#[derive(Debug, Clone, Deserialize)]
+pub struct OutboxEvent {
+    /// Its position, in the object's order.
+    pub seq: i64,
+    /// The counter it came under.
+    pub counter: String,
+    /// Its type (`redemption.captured`, ...).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// When its write committed (RFC 3339).
+    pub at: String,
+    /// Its JSON body, as sent.
+    pub body: String,
+}
+
+impl OutboxEvent {
+    /// Its `webhook-id`.
+    pub fn id(&self) -> String {
+        event_id(&self.counter, self.seq)
+    }
+}
+
+/// One endpoint's record of one event's delivery.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct DeliveryRow {
+    /// The event's position.
+    pub seq: i64,
+    /// Tries so far.
+    pub attempts: i64,
+    /// `pending`, `delivered` or `failed`.
+    pub state: String,
+    /// When the next try is due (Unix milliseconds), while pending.
+    pub next_at: Option<i64>,
+    /// The last answer's status, if one came.
+    pub status: Option<i64>,
+    /// The last try's error, if it failed.
+    pub error: Option<String>,
+    /// When it was last tried (RFC 3339).
+    pub tried_at: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct CursorRow {
+    seq: i64,
+}
+
+impl SqliteRedemptionStore {
+    /// The definition `code`'s events are decided on (read once, then kept
+    /// until a definition write clears it).
+    fn subject_for(&self, code: &Code) -> worker::Result<Option<Rc<PromoCode>>> {
+        if self.subject.borrow().is_none() {
+            let subject = match self.campaign().map_err(rust_error)? {
+                Some(stored) => Some(Subject::Campaign(Rc::new(stored.campaign))),
+                None => self
+                    .definition(code)
+                    .map_err(rust_error)?
+                    .map(|stored| Subject::Code(Rc::new(stored.promo))),
+            };
+            *self.subject.borrow_mut() = subject;
+        }
+        Ok(match &*self.subject.borrow() {
+            Some(Subject::Code(promo)) if promo.code() == code => Some(promo.clone()),
+            Some(Subject::Campaign(campaign)) => Some(Rc::new(campaign.code(code.clone()))),
+            _ => None,
+        })
+    }
+
+    /// Forgets the definition events are decided on (a definition was written).
+    pub(super) fn forget_subject(&self) {
+        self.subject.borrow_mut().take();
+    }
+
+    /// Writes the events of a committed-to-be use write into the outbox,
+    /// inside the write's transaction: they commit, or roll back, with it.
+    pub(super) fn write_events(
+        &self,
+        write: UseWrite,
+        code: &Code,
+        counter: &str,
+        reservation: &Reservation,
+        before: UsageCounts,
+        now: Timestamp,
+    ) -> worker::Result<()> {
+        // The object always defines the code it writes for (the ledger reads the definition first);
+        // only the store's conformance suite writes codes no definition names: they have no events.
+        let Some(definition) = self.subject_for(code)? else {
+            return Ok(());
+        };
+        let facts = WriteFacts {
+            write,
+            definition: &definition,
+            reservation,
+            before,
+            now,
+        };
+        for event in events_of(&facts) {
+            let body = event.to_body().map_err(rust_error)?;
+            self.sql.exec(
+                "INSERT INTO outbox(counter, type, at, body) VALUES (?, ?, ?, ?)",
+                vec![
+                    counter.into(),
+                    event.kind.as_str().into(),
+                    now.to_string().into(),
+                    body.into(),
+                ],
+            )?;
+            self.wrote_events.set(true);
+        }
+        Ok(())
+    }
+
+    /// Writes the `code.updated` (or `campaign.updated`) event of a
+    /// definition write from `before` to `after` (each `(active, archived)`),
+    /// inside the write's transaction.
+    pub(super) fn write_update(
+        &self,
+        code: &Code,
+        campaign: bool,
+        before: Option<(bool, bool)>,
+        after: (bool, bool),
+        now: Timestamp,
+    ) -> worker::Result<()> {
+        let Some(change) = DefinitionChange::between(before, after) else {
+            return Ok(());
+        };
+        let event = updated_event(code, campaign, change, now);
+        let counter = if campaign {
+            counter_of(code, Some(code))
+        } else {
+            code.as_str().to_owned()
+        };
+        self.sql.exec(
+            "INSERT INTO outbox(counter, type, at, body) VALUES (?, ?, ?, ?)",
+            vec![
+                counter.into(),
+                event.kind.as_str().into(),
+                now.to_string().into(),
+                event.to_body().map_err(rust_error)?.into(),
+            ],
+        )?;
+        self.wrote_events.set(true);
+        Ok(())
+    }
+
+    /// Whether a write since the last call added events (the object then
+    /// makes sure its alarm delivers them), clearing it.
+    pub fn take_wrote_events(&self) -> bool {
+        self.wrote_events.replace(false)
+    }
+
+    /// The first event after `after` of the outbox, if any.
+    ///
+    /// # Errors
+    ///
+    /// A storage error.
+    pub fn event_after(&self, after: i64) -> worker::Result<Option<OutboxEvent>> {
+        let rows: Vec<OutboxEvent> = self
+            .sql
+            .exec(
+                "SELECT seq, counter, type, at, body FROM outbox WHERE seq > ? ORDER BY seq LIMIT 1",
+                vec![after.into()],
+            )?
+            .to_array()?;
+        Ok(rows.into_iter().next())
+    }
+
+    /// The event at `seq`, if any.
+    ///
+    /// # Errors
+    ///
+    /// A storage error.
+    pub fn event_at(&self, seq: i64) -> worker::Result<Option<OutboxEvent>> {
+        let rows: Vec<OutboxEvent> = self
+            .sql
+            .exec(
+                "SELECT seq, counter, type, at, body FROM outbox WHERE seq = ?",
+                vec![seq.into()],
+            )?
+            .to_array()?;
+        Ok(rows.into_iter().next())
+    }
+
+    /// The last event `endpoint` was given (delivered or given up), 0 before any.
+    ///
+    /// # Errors
+    ///
+    /// A storage error.
+    pub fn delivery_cursor(&self, endpoint: &str) -> worker::Result<i64> {
+        let rows: Vec<CursorRow> = self
+            .sql
+            .exec(
+                "SELECT seq FROM delivery_cursor WHERE endpoint = ?",
+                vec![endpoint.into()],
+            )?
+            .to_array()?;
+        Ok(rows.first().map_or(0, |row| row.seq))
+    }
+
+    /// `endpoint`'s record of the event at `seq`, if it was tried.
+    ///
+    /// # Errors
+    ///
+    /// A storage error.
+    pub fn delivery(&self, endpoint: &str, seq: i64) -> worker::Result<Option<DeliveryRow>> {
+        let rows: Vec<DeliveryRow> = self
+            .sql
+            .exec(
+                "SELECT seq, attempts, state, next_at, status, error, tried_at FROM deliveries
+                 WHERE endpoint = ? AND seq = ?",
+                vec![endpoint.into(), seq.into()],
+            )?
+            .to_array()?;
+        Ok(rows.into_iter().next())
+    }
+
+    /// Records a try of the event at `seq` for `endpoint`: its record, and
+    /// the cursor moved past it once it is delivered or given up, in one
+    /// transaction.
+    ///
+    /// # Errors
+    ///
+    /// A storage error.
+    pub fn record_delivery(&self, endpoint: &str, row: &DeliveryRow) -> worker::Result<()> {
+        transaction_sync(&self.storage, || {
+            self.sql.exec(
+                "INSERT INTO deliveries(endpoint, seq, attempts, state, next_at, status, error, tried_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                 ON CONFLICT(endpoint, seq) DO UPDATE SET attempts = ?3, state = ?4, next_at = ?5, status = ?6,
+                   error = ?7, tried_at = ?8",
+                vec![
+                    endpoint.into(),
+                    row.seq.into(),
+                    row.attempts.into(),
+                    row.state.clone().into(),
+                    row.next_at.into(),
+                    row.status.into(),
+                    row.error.clone().into(),
+                    row.tried_at.clone().into(),
+                ],
+            )?;
+            if row.state != "pending" {
+                self.move_cursor(endpoint, row.seq)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Moves `endpoint`'s cursor to `seq` (never back).
+    ///
+    /// # Errors
+    ///
+    /// A storage error.
+    pub fn move_cursor(&self, endpoint: &str, seq: i64) -> worker::Result<()> {
+        self.sql.exec(
+            "INSERT INTO delivery_cursor(endpoint, seq) VALUES (?1, ?2)
+             ON CONFLICT(endpoint) DO UPDATE SET seq = max(seq, ?2)",
+            vec![endpoint.into(), seq.into()],
+        )?;
+        Ok(())
+    }
+
+    /// The last event of the outbox (0 when it is empty).
+    ///
+    /// # Errors
+    ///
+    /// A storage error.
+    pub fn last_event(&self) -> worker::Result<i64> {
+        let rows: Vec<CursorRow> = self
+            .sql
+            .exec("SELECT coalesce(max(seq), 0) AS seq FROM outbox", None)?
+            .to_array()?;
+        Ok(rows.first().map_or(0, |row| row.seq))
+    }
+
+    /// `endpoint`'s deliveries after `after`, oldest first, at most `limit`.
+    ///
+    /// # Errors
+    ///
+    /// A storage error.
+    pub fn deliveries_page(&self, endpoint: &str, after: i64, limit: u32) -> worker::Result<Vec<DeliveryRow>> {
+        self.sql
+            .exec(
+                "SELECT seq, attempts, state, next_at, status, error, tried_at FROM deliveries
+                 WHERE endpoint = ? AND seq > ? ORDER BY seq LIMIT ?",
+                vec![endpoint.into(), after.into(), i64::from(limit).into()],
+            )?
+            .to_array()
+    }
+}
