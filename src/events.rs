@@ -1,7 +1,7 @@
 //! The events a write causes, decided once: [`events_of`] takes what a
 //! hold, capture, release or expiry wrote (the use, the counts before and
 //! after, the definitions whose limits they count against) and returns the
-//! payloads the shop's webhook endpoints receive ([`wire::EventPayload`]).
+//! payloads the shop's webhook endpoints receive ([`wire::EventPayload`](crate::wire::EventPayload)).
 //!
 //! A store writes the events it gets back in the same transaction as the
 //! use (a transactional outbox), so an event exists exactly when its write

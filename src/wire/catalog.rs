@@ -365,25 +365,25 @@ pub enum CatalogCall {
     Automatic(AutomaticChange),
     /// The automatic promotions: answers a list of [`AutomaticEntry`].
     ListAutomatic(AutomaticQuery),
-    /// Defines or replaces a webhook endpoint: answers a [`WebhookWritten`].
+    /// Defines or replaces a webhook endpoint: answers a [`WebhookWritten`](super::WebhookWritten).
     PutWebhook(WebhookWrite),
-    /// One endpoint: answers its [`WebhookEndpoint`], or `null`.
+    /// One endpoint: answers its [`WebhookEndpoint`](super::WebhookEndpoint), or `null`.
     Webhook(WebhookId),
-    /// Every endpoint: answers a [`WebhookList`].
+    /// Every endpoint: answers a [`WebhookList`](super::WebhookList).
     Webhooks(AllWebhooks),
     /// Deletes an endpoint: answers `true`, or `false` when there was none.
     DeleteWebhook(WebhookId),
-    /// A new secret for an endpoint: answers its [`WebhookEndpoint`], or `null`.
+    /// A new secret for an endpoint: answers its [`WebhookEndpoint`](super::WebhookEndpoint), or `null`.
     RotateWebhook(WebhookRotation),
     /// Disables an endpoint (it answered 410). Answers 204.
     DisableWebhook(WebhookDisable),
     /// The enabled endpoints with the secrets that sign now, for delivery:
-    /// answers a `Vec<`[`WebhookTarget`]`>`.
+    /// answers a `Vec<`[`WebhookTarget`](super::WebhookTarget)`>`.
     WebhookTargets(AllWebhooks),
     /// To an endpoint's own log (the catalog class's object `webhook:<id>`):
     /// records a try of an event (the latest replaces the earlier). Answers 204.
     RecordDelivery(DeliveryRecord),
-    /// To an endpoint's own log: a page of its deliveries: answers a [`DeliveryList`].
+    /// To an endpoint's own log: a page of its deliveries: answers a [`DeliveryList`](super::DeliveryList).
     Deliveries(DeliveryPage),
     /// To an endpoint's own log: one event's delivery: answers its [`DeliveryRecord`], or `null`.
     Delivery(EventRef),
