@@ -29,7 +29,7 @@ async function receiver() {
       }
       const status = r.answer(payload, headers["webhook-id"]);
       if (status >= 200 && status < 300) r.got.push({ id: headers["webhook-id"], payload });
-      res.writeHead(status, status === 503 ? { "retry-after": "1" } : {}).end();
+      res.writeHead(status, status === 503 ? { "retry-after": r.retryAfter ?? "1" } : {}).end();
     });
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -223,7 +223,11 @@ test("a definition's changes are code.updated events, each in its write's order"
 
 test("kill -9 of workerd between the commit and the delivery: the event arrives after the restart", async () => {
   const shop = await subscribe("durable", ["redemption.captured"]);
-  shop.answer = () => 503; // not now: each try is retried (Retry-After: 1 s, scaled down)
+  // Not now: each try is retried after Retry-After, an hour here, scaled down to 360 ms, so that the
+  // kill comes long before the schedule's 9 tries are spent (at 1 s, scaled to 0.1 ms, a slow kill
+  // saw the event given up as failed before it).
+  shop.retryAfter = "3600";
+  shop.answer = () => 503;
   assert.equal((await putCode(worker.base, { code: "KILLED", discount: { kind: "percent", percent: "10" } })).status, 201);
   assert.equal((await captureReq(worker.base, "k-1", { code: "KILLED", total: eur("10.00") })).status, 201);
   await until("a first try", () => shop.tries.length > 0);
