@@ -4,7 +4,7 @@
 // events, so they are the deliveries of the enabled endpoints whose `object` is the code.
 // The pure parts are in hooks.js.
 import { $, cell, el, markInvalid } from "../lib/dom.js";
-import { count, when } from "../lib/format.js";
+import { count, plural, when } from "../lib/format.js";
 import { api } from "./api.js";
 import {
   deliveriesPath, deliveryState, endpointState, EVENT_TYPES, eventsOf, nextTry, objectOf, retryOutcome, retryPath,
@@ -38,7 +38,6 @@ export async function openWebhooks(id) {
   show("webhooks", id ? `Webhook ${id}` : "Webhooks");
   if (!wired) wire();
   nav.leave = () => hideSecret();
-  $("hook-form-errors").textContent = "";
   const { json } = await api("GET", "/v1/webhooks", { what: "webhooks" });
   renderEndpoints(json.webhooks);
   const section = $("deliveries-card");
@@ -99,7 +98,7 @@ function renderEndpoints(endpoints) {
     if (endpoint.disabled) state.className = "bad";
     cell(row, when(endpoint.created_at));
     const box = el("div", { class: "row-actions" },
-      button("Rotate secret", `Rotate the secret of ${endpoint.id}`, "quiet", () => rotate(endpoint.id).catch(report)),
+      button("Rotate the secret", `Rotate the secret of ${endpoint.id}`, "quiet", () => rotate(endpoint.id).catch(report)),
       button("Delete", `Delete ${endpoint.id}`, "danger", () => remove(endpoint.id).catch(report)));
     cell(row, "").append(box);
     body.append(row);
@@ -183,7 +182,7 @@ async function loadDeliveries(endpoint) {
   const shown = all.slice(-SHOWN_DELIVERIES).reverse();
   $("deliveries-lede").textContent = all.length === 0
     ? `Nothing was sent to ${endpoint.id} yet: it receives the events written after it was defined.`
-    : `${count(all.length)} deliveries; ${all.length > shown.length ? `the newest ${count(shown.length)}` : "all"} here, newest first. ${endpointState(endpoint)}.`;
+    : `${count(all.length)} ${plural(all.length, "delivery", "deliveries")}; ${all.length > shown.length ? `the newest ${count(shown.length)}` : "all"} here, newest first. ${endpointState(endpoint)}.`;
   const body = $("deliveries").tBodies[0];
   body.replaceChildren();
   for (const record of shown) body.append(deliveryRow(endpoint.id, record));
@@ -201,7 +200,7 @@ function deliveryRow(id, record) {
   cell(row, nextTry(record));
   cell(row, record.error ?? "");
   const outcome = el("span", { class: "outcome", role: "status" });
-  const again = button("Send again", `Send ${record.event_id} again`, "quiet", async () => {
+  const again = button("Send again", `Send again: ${record.event_id}`, "quiet", async () => {
     again.disabled = true;
     outcome.textContent = "Sending…";
     try {
@@ -235,7 +234,7 @@ export async function loadEvents(kind, name) {
     ? "No endpoint is enabled: events are kept for the endpoints only. Add one under Webhooks."
     : events.length === 0
       ? `No event of ${name} was sent to ${enabled.map((w) => w.id).join(", ")} yet.`
-      : `${count(events.length)} events of ${name}, as sent to the enabled endpoints (${enabled.map((w) => w.id).join(", ")}), newest first.`;
+      : `${count(events.length)} ${plural(events.length, "event", "events")} of ${name}, as sent to the enabled endpoints (${enabled.map((w) => w.id).join(", ")}), newest first.`;
   for (const event of events.reverse()) {
     const row = document.createElement("tr");
     row.append(el("th", { scope: "row", class: "code" }, event.event_id));
