@@ -61,7 +61,7 @@ function wire() {
   const boxes = $("hook-events");
   for (const [type, meaning] of EVENT_TYPES) {
     const input = el("input", { type: "checkbox", id: `hook-event-${type}`, name: "events", value: type, "aria-describedby": `hook-event-${type}-hint` });
-    input.checked = true;
+    input.defaultChecked = true; // a reset form checks them all again
     boxes.append(el("div", {}, el("div", { class: "check" }, input, el("label", { for: input.id }, el("code", {}, type))),
       el("p", { class: "hint", id: `hook-event-${type}-hint` }, meaning)));
   }

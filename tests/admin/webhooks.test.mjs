@@ -140,6 +140,9 @@ test("an endpoint added with its secret shown once, a delivery sent again, a cod
   assert.deepEqual(stored.events, ["redemption.held", "redemption.captured", "redemption.released", "redemption.expired",
     "code.exhausted", "budget.threshold", "campaign.exhausted", "campaign.updated"]);
   assert.equal(stored.description, "The shop's server");
+  // The form is empty again, every event type checked as for a new endpoint.
+  assert.equal(await form.getByLabel("Id", { exact: true }).inputValue(), "");
+  assert.equal(await form.getByRole("checkbox", { checked: false }).count(), 0, "every event type checked again");
   await axe(page, "webhooks, secret shown");
   await shoot(page, "webhooks-secret");
   await page.getByRole("button", { name: "Done, hide it" }).click();
