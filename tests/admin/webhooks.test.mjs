@@ -79,8 +79,13 @@ async function axe(page, view) {
   assert.deepEqual(violations, [], `axe on ${view}`);
 }
 
+/** Screenshots at 1280 and 768 px (the layout holds at both), back to 1280. */
 async function shoot(page, name) {
-  await page.screenshot({ path: path.join(OUTPUT, `admin-${name}-1280.png`), fullPage: true });
+  for (const width of [1280, 768]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(OUTPUT, `admin-${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 async function until(what, check, ms = 30_000) {
