@@ -1,7 +1,8 @@
 // The operator's console over the admin API: sign in, the catalog of codes and campaigns, define and
 // edit a code (checked as typed by the browser module, saved with If-Match), and a page per code and per
-// campaign with the last hour by minute (uPlot), the totals, the budget spent and the redemptions with a
-// CSV download; a campaign's page also generates and exports its codes.
+// campaign with the last hour by minute (uPlot), the totals, the budget spent, the redemptions with a
+// CSV download and its events; a campaign's page also generates and exports its codes. The Webhooks
+// view lists the endpoints events go to, adds, rotates and deletes them, and sends a delivery again.
 //
 // Rules of the console: nothing from the API or from a field is ever put into the page as HTML (only
 // textContent and attributes set through the DOM); the admin token lives in sessionStorage only and
@@ -12,7 +13,8 @@
 // as sentences, paths, the catalog's paging), messages.js, views.js (routing, sign in and out),
 // catalog.js, words.js (a definition in words), definition.js (the editor's form as a definition),
 // deals.js (its buy X get Y and tiered fields), editor.js, tiers.js (the tier rows), watch.js (a code's or a campaign's page), figures.js (stats and CSV), charts.js (uPlot),
-// history.js (redemptions), campaign.js (a campaign's controls), wasm.js (the browser module).
+// history.js (redemptions), campaign.js (a campaign's controls), wasm.js (the browser module),
+// webhooks.js (the Webhooks view and a page's events) with hooks.js (their pure parts).
 import { $ } from "../lib/dom.js";
 import { whenUnauthorized } from "./api.js";
 import { archiveCampaign, downloadCampaignCsv, generateCodes, switchCampaign } from "./campaign.js";
@@ -22,6 +24,7 @@ import { applyFilter, downloadCsv, renderHistory } from "./history.js";
 import { clearMessages, report, showProblem } from "./messages.js";
 import { route, signIn, signOut } from "./views.js";
 import { watch } from "./watch.js";
+import { loadEvents } from "./webhooks.js";
 
 // What the console's tests and tools call directly.
 export { explain, mergePages } from "./api.js";
@@ -57,6 +60,7 @@ function wire() {
   $("campaign-csv").addEventListener("click", downloadCampaignCsv);
   $("campaign-switch").addEventListener("click", switchCampaign);
   $("campaign-archive").addEventListener("click", archiveCampaign);
+  $("events-reload").addEventListener("click", () => { if (watch.name) loadEvents(watch.kind, watch.name).catch(report); });
 
   window.addEventListener("hashchange", () => route());
   // The chart follows its card's width (a window resized, a layout that changed).

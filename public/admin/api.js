@@ -25,7 +25,12 @@ export function explain(status, problem, what = "") {
     case 401: return "The admin token was not accepted. Sign in again with the current token.";
     case 404: return problem?.type === "/problems/unknown_code"
       ? `This ${what.startsWith("campaign") ? "campaign" : "code"} does not exist or is archived${detail}. Check its name, or show archived codes in the list.`
+      : problem?.type === "/problems/unknown_webhook" ? `This webhook endpoint does not exist${detail}. Reload the list of endpoints.`
+      : problem?.type === "/problems/unknown_delivery" ? `This event was never sent to this endpoint${detail}, so it cannot be sent again.`
       : `Not found${detail}. Go back to the list of codes and try again.`;
+    case 409: return problem?.type === "/problems/webhook_limit"
+      ? "There are 16 webhook endpoints already, the most there may be. Delete one you no longer use, then add this one."
+      : `The request failed (error 409${problem?.detail ? `: ${problem.detail}` : ""}). Reload the page and try again.`;
     case 412: return "Someone changed this code since you opened it. Compare both versions, then save again.";
     case 413: return `This is too large to send${detail}. Shorten it (for example, a smaller audience) and save again.`;
     case 429: return "Too many requests for now. Wait a few seconds, then try again.";

@@ -16,7 +16,7 @@ export function report(err) {
 }
 
 /** Asks for confirmation in a modal dialog; resolves to true when confirmed. */
-function confirmAction(heading, text, ok) {
+export function confirmAction(heading, text, ok) {
   const dialog = $("confirm");
   $("confirm-heading").textContent = heading;
   $("confirm-text").textContent = text;

@@ -1,4 +1,5 @@
-// Views and routing (#/, #/campaigns, #/new, #/edit/CODE, #/code/CODE, #/campaign/ID), signing in
+// Views and routing (#/, #/campaigns, #/new, #/edit/CODE, #/code/CODE, #/campaign/ID, #/webhooks,
+// #/webhooks/ID), signing in
 // and out.
 import { $ } from "../lib/dom.js";
 import { api, token, TOKEN_KEY } from "./api.js";
@@ -6,8 +7,9 @@ import { clearMessages, report, showNotice } from "./messages.js";
 import { catalog, openCatalog } from "./catalog.js";
 import { openEditor } from "./editor.js";
 import { openWatch } from "./watch.js";
+import { openWebhooks } from "./webhooks.js";
 
-const VIEWS = ["signin", "catalog", "edit", "code"];
+const VIEWS = ["signin", "catalog", "edit", "code", "webhooks"];
 
 /**
  * What the open view leaves behind when another opens (`leave`: its timers and charts), and a notice
@@ -23,7 +25,7 @@ export function show(view, title) {
   $("sign-out").hidden = !signedIn;
   // The page each link opens: the catalog of all (#/) or of campaigns only (#/campaigns), a new code.
   const here = view === "catalog" ? (catalog.kind === "campaigns" ? "#/campaigns" : "#/")
-    : view === "edit" && location.hash === "#/new" ? "#/new" : null;
+    : view === "edit" && location.hash === "#/new" ? "#/new" : view === "webhooks" ? "#/webhooks" : null;
   for (const link of $("nav").querySelectorAll("a")) {
     if (link.getAttribute("href") === here) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
   }
@@ -54,6 +56,7 @@ export async function route() {
     else if (page === "edit" && code) await openEditor(code);
     else if (page === "code" && code) await openWatch("code", code);
     else if (page === "campaign" && code) await openWatch("campaign", code);
+    else if (page === "webhooks") await openWebhooks(code);
     else await openCatalog(page === "campaigns" ? "campaigns" : "all");
   } catch (err) {
     report(err);

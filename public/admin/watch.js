@@ -1,5 +1,5 @@
 // A code's or a campaign's page (#/code/CODE, #/campaign/ID): its summary, totals, charts and
-// redemptions, read again every 10 s; a campaign's page also has its own controls (campaign.js).
+// redemptions, read again every 10 s, and its events (webhooks.js); a campaign's page also has its own controls (campaign.js).
 import { $ } from "../lib/dom.js";
 import { clockWithSeconds, count, when, zone } from "../lib/format.js";
 import { formatMoney as money } from "../lib/money.js";
@@ -9,6 +9,7 @@ import { rejectionsOf } from "./figures.js";
 import { loadHistory } from "./history.js";
 import { report } from "./messages.js";
 import { nav, show } from "./views.js";
+import { loadEvents } from "./webhooks.js";
 import { moduleReady } from "./wasm.js";
 import { discountInWords, usesInWords, windowInWords } from "./words.js";
 
@@ -38,7 +39,9 @@ export async function openWatch(kind, name) {
   $("chart").replaceChildren();
   watch.chart = null;
   watch.series = [];
-  await Promise.all([refreshWatch(), loadHistory()]);
+  $("events").tBodies[0].replaceChildren();
+  $("events-lede").textContent = "Loading the events…";
+  await Promise.all([refreshWatch(), loadHistory(), loadEvents(kind, name).catch(report)]);
   watch.timer = setInterval(() => refreshWatch().catch(report), REFRESH_MS);
   nav.leave = () => {
     clearInterval(watch.timer);
