@@ -6,13 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 
-# In a Cargo target folder of its own (target/web): a crate with a cdylib, as `promocodes` is, has
-# one output file per target folder whatever its features, so the Worker's build of it (without the
-# feature wasm) and this one would each undo the other and compile it again (scripts/build-worker.sh).
-# Its size settings (WEB_RUSTFLAGS, WEB_CARGO_CONFIG, WEB_CARGO_CONFIG_ALL) come from scripts/env.sh.
-CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/web" RUSTFLAGS="$WEB_RUSTFLAGS" \
-  wasm-pack build --target web --release --mode no-install --out-dir pkg --out-name promocodes \
-  -- --features wasm --config "$WEB_CARGO_CONFIG" --config "$WEB_CARGO_CONFIG_ALL"
+# pkg/, with the module's size settings (scripts/env.sh's build_web_pkg).
+build_web_pkg
 
 mkdir -p public/pkg
 cp pkg/promocodes.js pkg/promocodes_bg.wasm public/pkg/

@@ -13,13 +13,11 @@ fail() { printf '[browser] FAIL: %s\n' "$*" >&2; exit 1; }
 
 command -v wasm-opt >/dev/null || fail "wasm-opt is not on PATH (npm ci installs binaryen); wasm-pack would skip it"
 
-# 1. Build pkg/, as scripts/build-web.sh does (in target/web, with scripts/env.sh's size settings, see there). wasm-pack only says whether
-#    it ran wasm-opt in its log.
+# 1. Build pkg/ as scripts/build-web.sh does (scripts/env.sh's build_web_pkg). wasm-pack only says
+#    whether it ran wasm-opt in its log.
 build_log=$(mktemp)
 trap 'rm -f "$build_log"' EXIT
-if ! CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/web" RUSTFLAGS="$WEB_RUSTFLAGS" \
-  wasm-pack build --target web --release --mode no-install --out-dir pkg --out-name promocodes \
-  -- --features wasm --config "$WEB_CARGO_CONFIG" --config "$WEB_CARGO_CONFIG_ALL" >"$build_log" 2>&1; then
+if ! build_web_pkg >"$build_log" 2>&1; then
   cat "$build_log" >&2
   fail "wasm-pack build"
 fi
