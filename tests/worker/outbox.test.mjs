@@ -240,3 +240,38 @@ test("kill -9 of workerd between the commit and the delivery: the event arrives 
   assert.equal(event.payload.data.key, "k-1");
   assert.equal(new Set(shop.tries).size, 1, "one webhook-id on every try");
 });
+
+test("kill -9 while 40 captures race: every committed capture's event arrives after the restart, no traffic", async () => {
+  // The alarm that delivers a write's events is set in the write's own turn, so it commits with them:
+  // a use whose answer the kill cut off still has its event delivered, without another request.
+  const shop = await subscribe("racekill", ["redemption.captured"]);
+  assert.equal((await putCode(worker.base, { code: "CUTOFF", discount: { kind: "percent", percent: "10" } })).status, 201);
+  let answered = 0;
+  const racing = Array.from({ length: 40 }, (_, i) =>
+    captureReq(worker.base, `cut-${i}`, { code: "CUTOFF", total: eur("10.00") })
+      .then((r) => { if (r.status === 201) answered++; })
+      .catch(() => {}));
+  await until("a few answers", () => answered >= 3);
+  await worker.kill();
+  await Promise.all(racing);
+  const seen = shop.unique().length;
+  worker = await startWorker({ state, vars });
+  // No request reaches the code's object: wait until its deliveries stop arriving.
+  let last = -1;
+  let quiet = 0;
+  await until("the deliveries to settle", async () => {
+    const now = forCode(shop, "CUTOFF").length;
+    quiet = now === last ? quiet + 1 : 0;
+    last = now;
+    await sleep(200);
+    return quiet >= 15;
+  }, 60_000);
+  const delivered = forCode(shop, "CUTOFF");
+  // Only now ask the object how many uses committed.
+  const looked = await call(worker.base, "GET", "/v1/codes/CUTOFF", { headers: admin });
+  assert.equal(looked.status, 200, looked.text);
+  const used = looked.json.usage.total;
+  assert.ok(used >= answered, `${used} uses for ${answered} answers`);
+  assert.equal(delivered.length, used, `${delivered.length} events for ${used} committed uses (${seen} before the kill)`);
+  assert.deepEqual(new Set(delivered.map((e) => e.payload.data.key)).size, used, "one event a use");
+});

@@ -33,6 +33,7 @@ for people is `docs/http-api.md`.
 
 #![deny(missing_docs)]
 
+pub mod alarm;
 pub mod bounded;
 // `#[durable_object]` generates public glue (the JavaScript class's methods) without docs.
 #[allow(missing_docs)]

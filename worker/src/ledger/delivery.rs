@@ -28,6 +28,18 @@ const TRIES_PER_ALARM: usize = 50;
 /// The longest `Retry-After` honoured (a day), in seconds.
 const MAX_RETRY_AFTER_S: i64 = 86_400;
 
+/// How long the outbox keeps an event that every endpoint got (delivered
+/// or given up): 7 days, for the deliveries list and "Send again"; a test
+/// build may shorten it with [`RETENTION_VAR`].
+pub const OUTBOX_RETENTION_S: i64 = 7 * 86_400;
+
+/// Test builds (feature `conformance`) only: the variable that sets
+/// [`OUTBOX_RETENTION_S`] (in seconds), so that a test sees pruning.
+pub const RETENTION_VAR: &str = "OUTBOX_RETENTION_S";
+
+/// The most events one alarm prunes.
+const PRUNE_PER_ALARM: u32 = 500;
+
 /// Test builds (feature `conformance`) only: the variable that divides
 /// every wait of [`RETRY_SCHEDULE_S`] (and `Retry-After`), so that a test
 /// sees retries in milliseconds.
@@ -58,6 +70,40 @@ impl Ledger {
             .unwrap_or(1)
     }
 
+    /// How long the outbox keeps an event every endpoint got, in seconds.
+    fn retention_s(&self) -> i64 {
+        if !cfg!(feature = "conformance") {
+            return OUTBOX_RETENTION_S;
+        }
+        self.env
+            .var(RETENTION_VAR)
+            .ok()
+            .and_then(|v| v.to_string().parse::<i64>().ok())
+            .filter(|s| *s >= 0)
+            .unwrap_or(OUTBOX_RETENTION_S)
+    }
+
+    /// Removes the outbox's events older than the retention that every
+    /// endpoint has passed (`through`), at most once a minute (or once a
+    /// retention, when that is shorter) per instance; a failure is logged.
+    fn prune(&self, store: &SqliteRedemptionStore, through: i64, at: Timestamp) {
+        let retention_ms = self.retention_s().saturating_mul(1000);
+        let every_ms = retention_ms.min(60_000);
+        let millis = at.as_unix_millis();
+        if millis < self.pruned_at.get().saturating_add(every_ms) {
+            return;
+        }
+        self.pruned_at.set(millis);
+        let Ok(before) = Timestamp::from_unix_millis(millis.saturating_sub(retention_ms)) else {
+            return;
+        };
+        match store.prune_outbox(through, before, PRUNE_PER_ALARM) {
+            Ok(0) => {}
+            Ok(n) => worker::console_log!("pruned {n} delivered events older than {before}"),
+            Err(error) => worker::console_error!("pruning the outbox failed: {error}"),
+        }
+    }
+
     /// Delivers what is due to every endpoint; returns when the next try is
     /// due, if any is pending.
     pub(super) async fn deliver(
@@ -71,11 +117,15 @@ impl Ledger {
         let mut answer = crate::clients::to_catalog(&self.env, CatalogCall::WebhookTargets(Default::default())).await?;
         let targets: Vec<WebhookTarget> = answer.json().await?;
         let mut next: Option<Timestamp> = None;
+        // The last event every endpoint got: what may be pruned once old.
+        let mut through = store.last_event()?;
         for target in &targets {
             if let Some(due) = self.deliver_to(store, target, at).await? {
                 next = Some(next.map_or(due, |n| n.min(due)));
             }
+            through = through.min(store.delivery_cursor(&target.id)?);
         }
+        self.prune(store, through, at);
         Ok(next)
     }
 

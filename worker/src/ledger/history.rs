@@ -21,7 +21,7 @@ impl Ledger {
         };
         // Only ever sooner: an alarm set earlier (an event's delivery due) wakes the object early,
         // which does no harm, where a later one would hold the delivery back.
-        let current = self.cache.borrow().alarm;
+        let current = self.alarm.at();
         let at = now()?;
         if let Some(next) = next.filter(|next| current.is_none_or(|set| *next < set || set <= at)) {
             self.set_alarm(next).await?;
@@ -30,7 +30,7 @@ impl Ledger {
     }
 
     pub(super) async fn handle_alarm(&self) -> std::result::Result<(), Problem> {
-        self.cache.borrow_mut().alarm = None;
+        self.alarm.forget();
         // The figures counted in memory, if due (else the schedule below sets the alarm for then).
         let at = now()?;
         if self.figures.borrow().is_due(at.as_unix_millis()) {
@@ -69,7 +69,7 @@ impl Ledger {
                 (Some(expiry), Some(due)) => Some(expiry.min(due)),
                 (expiry, due) => expiry.or(due),
             };
-            if let Some(when) = next.filter(|when| Some(*when) != self.cache.borrow().alarm) {
+            if let Some(when) = next.filter(|when| Some(*when) != self.alarm.at()) {
                 self.set_alarm(when).await?;
             }
         }
@@ -82,7 +82,7 @@ impl Ledger {
             }
         };
         if let Some(when) = next {
-            if self.cache.borrow().alarm.is_none_or(|set| set > when || set <= at) {
+            if self.alarm.at().is_none_or(|set| set > when || set <= at) {
                 self.set_alarm(when).await?;
             }
         }

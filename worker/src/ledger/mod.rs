@@ -21,6 +21,7 @@ use promocodes::{Money, Timestamp};
 use serde_json::Value;
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
+use crate::alarm::Alarm;
 use crate::etag::{self, Condition, ETAG_HEADER};
 use crate::limits::MAX_PAGE;
 use crate::payments::flow::{PaymentCapture, PaymentRelease};
@@ -44,11 +45,16 @@ pub struct Ledger {
     state: State,
     env: Env,
     cache: RefCell<Cache>,
+    /// The object's one alarm (the next hold's expiry, the figures counted in
+    /// memory when due, the outbox's deliveries), shared with its store.
+    alarm: Rc<Alarm>,
     /// Whether a public lookup may sit in the edge cache with counts that a
     /// write has since changed: set when the object answers a lookup for
     /// the cache, cleared when a write tells the Worker to purge it. It starts
     /// set, since a lookup may have been cached before this instance began.
     lookup_cached: Cell<bool>,
+    /// When this instance last pruned the outbox (Unix milliseconds).
+    pruned_at: Cell<i64>,
     /// Figures counted in memory and not yet written: the quotes' (see [`stats`]).
     figures: RefCell<stats::Pending>,
     /// Test builds only: when this instance wrote figures to SQLite (Unix milliseconds).
@@ -61,9 +67,6 @@ pub struct Ledger {
 struct Cache {
     store: Option<Rc<SqliteRedemptionStore>>,
     definition: Option<Rc<StoredDefinition>>,
-    /// When the alarm is set for (the next hold's expiry, or when the figures
-    /// counted in memory are due), as far as this instance knows.
-    alarm: Option<Timestamp>,
     /// The last minute whose old figures were pruned.
     pruned: i64,
 }
@@ -74,6 +77,8 @@ impl DurableObject for Ledger {
             state,
             env,
             cache: RefCell::new(Cache::default()),
+            alarm: Rc::default(),
+            pruned_at: Cell::new(0),
             lookup_cached: Cell::new(true),
             figures: RefCell::new(stats::Pending::default()),
             #[cfg(feature = "conformance")]
@@ -84,6 +89,7 @@ impl DurableObject for Ledger {
     async fn fetch(&self, req: Request) -> Result<Response> {
         OUTCOME.with(|slot| slot.borrow_mut().take());
         let op = Call::of(&req.method(), &req.path()).and_then(Call::log_name);
+        let started = self.cache.borrow().store.is_none();
         let response = match self.dispatch(req).await {
             Ok(response) => response,
             Err(problem) => {
@@ -93,9 +99,14 @@ impl DurableObject for Ledger {
                 problem.into_response()?
             }
         };
-        // Events written by this request are sent by the alarm, after the answer's commit.
-        if let Err(problem) = self.alarm_for_events().await {
-            worker::console_error!("setting the delivery alarm failed: {}", problem.body());
+        // Events written by this request are sent by the alarm, which the write set in its own turn.
+        if let Err(error) = self.alarm.settle().await {
+            worker::console_error!("setting the delivery alarm failed: {error}");
+        }
+        if started {
+            if let Err(problem) = self.resume_deliveries().await {
+                worker::console_error!("resuming deliveries failed: {}", problem.body());
+            }
         }
         with_outcome(response)
     }
@@ -191,7 +202,8 @@ impl Ledger {
         if let Some(store) = &self.cache.borrow().store {
             return Ok(Some(store.clone()));
         }
-        let store = SqliteRedemptionStore::existing(self.state.storage())?.map(Rc::new);
+        let store = SqliteRedemptionStore::existing(self.state.storage())?
+            .map(|store| Rc::new(store.with_alarm(self.alarm.clone())));
         self.cache.borrow_mut().store.clone_from(&store);
         Ok(store)
     }
@@ -201,7 +213,7 @@ impl Ledger {
         if let Some(store) = self.store()? {
             return Ok(store);
         }
-        let store = Rc::new(SqliteRedemptionStore::create(self.state.storage())?);
+        let store = Rc::new(SqliteRedemptionStore::create(self.state.storage())?.with_alarm(self.alarm.clone()));
         self.cache.borrow_mut().store = Some(store.clone());
         Ok(store)
     }
@@ -275,38 +287,32 @@ impl Ledger {
         let Some(due) = self.figures_due()? else {
             return Ok(());
         };
-        if self.cache.borrow().alarm.is_some_and(|set| set <= due) {
+        if self.alarm.set_by(due) {
             return Ok(());
         }
         self.set_alarm(due).await
     }
 
-    /// Sets the alarm for now when a write added events to the outbox,
-    /// unless it is set for now or sooner.
-    async fn alarm_for_events(&self) -> std::result::Result<(), Problem> {
+    /// On an instance's first request: when the outbox has events and no
+    /// alarm is set, sets it for now. A write's own turn sets the alarm with
+    /// its events; this is the safety net for an object stopped in between.
+    async fn resume_deliveries(&self) -> std::result::Result<(), Problem> {
         let Some(store) = self.cache.borrow().store.clone() else {
             return Ok(());
         };
-        if !store.take_wrote_events() {
+        if store.last_event()? == 0 || self.alarm.at().is_some() {
             return Ok(());
         }
-        let at = now()?;
-        if self.cache.borrow().alarm.is_some_and(|set| set <= at) {
-            return Ok(());
+        if self.state.storage().get_alarm().await?.is_none() {
+            self.set_alarm(now()?).await?;
         }
-        self.set_alarm(at).await
+        Ok(())
     }
 
     /// Sets the object's one alarm for `at` (just after it). It is noted
     /// before the await, so that requests meanwhile do not set it again.
     async fn set_alarm(&self, at: Timestamp) -> std::result::Result<(), Problem> {
-        let before = self.cache.borrow_mut().alarm.replace(at);
-        let date = worker::js_sys::Date::new(&(at.as_unix_millis() as f64 + 1.0).into());
-        let set = self.state.storage().set_alarm(worker::ScheduledTime::new(date)).await;
-        if set.is_err() {
-            self.cache.borrow_mut().alarm = before;
-        }
-        Ok(set?)
+        Ok(self.alarm.set(&self.state.storage(), at).await?)
     }
 
     /// Writes every figure counted in memory, in one synchronous turn (one

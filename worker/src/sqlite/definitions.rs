@@ -132,7 +132,7 @@ impl SqliteRedemptionStore {
         let after = Campaign::from_json(id.clone(), json).map_err(backend)?;
         let before = self.campaign()?.filter(|stored| stored.campaign.id() == id);
         let before = before.map(|stored| (stored.campaign.definition().active(), stored.archived));
-        transaction_sync(&self.storage, || {
+        self.commit(|| {
             let existed = before.is_some();
             self.sql.exec(
                 "INSERT INTO campaign(id, json, archived, defined_at) VALUES (?, ?, 0, ?)
@@ -286,7 +286,7 @@ impl SqliteRedemptionStore {
     ///
     /// [`StoreError::Backend`] when the write fails or nothing is planned under `key`.
     pub fn commit_codes(&self, key: &IdempotencyKey, codes: &[String]) -> Result<(), StoreError> {
-        transaction_sync(&self.storage, || {
+        self.commit(|| {
             for code in codes {
                 self.sql.exec(
                     "INSERT INTO campaign_codes(code) VALUES (?) ON CONFLICT(code) DO NOTHING",
@@ -332,7 +332,7 @@ impl SqliteRedemptionStore {
             return Ok(false);
         };
         let active = stored.campaign.definition().active();
-        transaction_sync(&self.storage, || {
+        self.commit(|| {
             self.sql
                 .exec("UPDATE campaign SET archived = ?", vec![i64::from(archived).into()])?;
             let id = stored.campaign.id();
@@ -356,7 +356,7 @@ impl SqliteRedemptionStore {
         let before = self
             .definition(promo.code())?
             .map(|stored| (stored.promo.active(), stored.archived));
-        transaction_sync(&self.storage, || {
+        self.commit(|| {
             let existed = before.is_some();
             self.sql.exec(
                 "INSERT INTO definition(code, json, archived, defined_at) VALUES (?, ?, 0, ?)
@@ -383,7 +383,7 @@ impl SqliteRedemptionStore {
             return Ok(false);
         };
         let active = stored.promo.active();
-        transaction_sync(&self.storage, || {
+        self.commit(|| {
             self.sql.exec(
                 "UPDATE definition SET archived = ? WHERE code = ?",
                 vec![i64::from(archived).into(), code.as_str().into()],

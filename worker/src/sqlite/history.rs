@@ -156,7 +156,7 @@ impl SqliteRedemptionStore {
         refusal: &serde_json::Value,
     ) -> Result<bool, StoreError> {
         let json = refusal.to_string();
-        transaction_sync(&self.storage, || {
+        self.commit(|| {
             let known = !self
                 .sql
                 .exec(

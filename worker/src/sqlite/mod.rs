@@ -8,6 +8,7 @@ use promocodes::{Reservation, ReservationState, StoreError, Timestamp, UsageCoun
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Bound;
+use std::rc::Rc;
 
 use rust_decimal::Decimal;
 
@@ -16,6 +17,7 @@ use wasm_bindgen::closure::ScopedClosure;
 use wasm_bindgen::{JsCast, JsValue};
 use worker::{js_sys, SqlStorage, Storage};
 
+use crate::alarm::Alarm;
 use crate::bounded::BoundedMap;
 use crate::limits::{MIRRORED_CODES_MAX, MIRRORED_CUSTOMERS_MAX};
 
@@ -53,8 +55,10 @@ pub struct SqliteRedemptionStore {
     pending: RefCell<Vec<Delta>>,
     /// The definition (or campaign) the events of a write are decided on, read once.
     subject: RefCell<Option<outbox::Subject>>,
-    /// Whether a write added events to the outbox since the object last looked.
+    /// Whether the transaction in progress added events to the outbox.
     wrote_events: std::cell::Cell<bool>,
+    /// The object's alarm, set in a write's own turn when it added events.
+    alarm: Rc<Alarm>,
 }
 
 /// What a use counts under, as the tables name it: its code, or for a
@@ -244,13 +248,35 @@ impl SqliteRedemptionStore {
             pending: RefCell::new(Vec::new()),
             subject: RefCell::new(None),
             wrote_events: std::cell::Cell::new(false),
+            alarm: Rc::default(),
         }
+    }
+
+    /// The store, setting `alarm` (the object's) when a write adds events.
+    #[must_use]
+    pub fn with_alarm(self, alarm: Rc<Alarm>) -> SqliteRedemptionStore {
+        SqliteRedemptionStore { alarm, ..self }
+    }
+
+    /// Runs `f` as one SQLite transaction (`transactionSync`); when it
+    /// committed events to the outbox, sets the alarm for now in the same
+    /// synchronous turn, so that the events and their alarm commit together
+    /// (unless the alarm is known to be due already).
+    fn commit<T>(&self, f: impl FnOnce() -> worker::Result<T>) -> worker::Result<T> {
+        let result = transaction_sync(&self.storage, f);
+        if self.wrote_events.replace(false) && result.is_ok() {
+            let now = Timestamp::from_unix_millis(worker::Date::now().as_millis() as i64).map_err(rust_error)?;
+            if !self.alarm.set_by(now) {
+                self.alarm.issue(&self.storage, now)?;
+            }
+        }
+        result
     }
 
     /// Runs `f` as one transaction; its changes reach the mirror only if it commits.
     fn transaction<T>(&self, f: impl FnOnce() -> worker::Result<T>) -> worker::Result<T> {
         self.pending.borrow_mut().clear();
-        let result = transaction_sync(&self.storage, f);
+        let result = self.commit(f);
         let changes = std::mem::take(&mut *self.pending.borrow_mut());
         if result.is_ok() {
             let mut mirror = self.mirror.borrow_mut();

@@ -188,12 +188,6 @@ impl SqliteRedemptionStore {
         Ok(())
     }
 
-    /// Whether a write since the last call added events (the object then
-    /// makes sure its alarm delivers them), clearing it.
-    pub fn take_wrote_events(&self) -> bool {
-        self.wrote_events.replace(false)
-    }
-
     /// The first event after `after` of the outbox, if any.
     ///
     /// # Errors
@@ -331,5 +325,43 @@ impl SqliteRedemptionStore {
                 vec![endpoint.into(), after.into(), i64::from(limit).into()],
             )?
             .to_array()
+    }
+
+    /// Removes the events written before `before` up to `through` (every
+    /// endpoint got them, delivered or given up), at most `limit` of the
+    /// oldest, with their delivery records, in one transaction; returns how
+    /// many went.
+    ///
+    /// # Errors
+    ///
+    /// A storage error.
+    pub fn prune_outbox(&self, through: i64, before: Timestamp, limit: u32) -> worker::Result<u64> {
+        #[derive(Deserialize)]
+        struct AtRow {
+            seq: i64,
+            at: String,
+        }
+        let oldest: Vec<AtRow> = self
+            .sql
+            .exec(
+                "SELECT seq, at FROM outbox WHERE seq <= ? ORDER BY seq LIMIT ?",
+                vec![through.into(), i64::from(limit).into()],
+            )?
+            .to_array()?;
+        // The outbox is in commit order: the old events are a prefix of it.
+        let old = oldest
+            .iter()
+            .take_while(|row| row.at.parse::<Timestamp>().is_ok_and(|at| at < before))
+            .count();
+        let Some(last) = old.checked_sub(1).map(|i| oldest[i].seq) else {
+            return Ok(0);
+        };
+        self.commit(|| {
+            self.sql.exec("DELETE FROM outbox WHERE seq <= ?", vec![last.into()])?;
+            self.sql
+                .exec("DELETE FROM deliveries WHERE seq <= ?", vec![last.into()])?;
+            Ok(())
+        })?;
+        Ok(old as u64)
     }
 }
