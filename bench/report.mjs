@@ -163,6 +163,17 @@ if (run.stackCapture1) {
   }
   row("stack: each code's uses equal the stacks captured", run.stackConsistent ? "ok" : "MISMATCH", "");
 }
+// Issue 36: a capture with one webhook endpoint subscribed (its events signed and delivered by the
+// object's alarm) next to one with none; target at least 0.95.
+for (const w of [run.webhooks1, run.webhooksN].filter(Boolean)) {
+  const ratio = w.with.perSecond / w.without.perSecond;
+  row(
+    `webhooks: capture with one endpoint subscribed, ${w.clients} client${w.clients === 1 ? "" : "s"}`,
+    auto(w.with.perSecond),
+    `captures/s (n=${w.with.n}, p99 ${auto(w.with.p99Ms)} ms; ${w.delivered} of ${w.captured} delivered)`,
+    `${num(ratio, 2)} of ${auto(w.without.perSecond)}/s with none (target ≥ 0.95: ${ratio >= 0.95 ? "met" : "NOT met"})`,
+  );
+}
 if (b.stackLinesBatch) {
   row(
     "browser: `PromoStack.quote()` of 3 codes, 3 lines and shipping, mean",

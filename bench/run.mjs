@@ -17,6 +17,7 @@
 // Every loop is bounded by a count and a time; only 127.0.0.1 is used; both servers and the
 // browser are stopped on exit, on error and on SIGINT/SIGTERM.
 import { Miniflare } from "miniflare";
+import { webhookPhases } from "./webhooks.mjs";
 import { chromium } from "playwright-core";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -128,7 +129,7 @@ async function startProduct({ withAssets = false, state = "state-worker" } = {})
     modules: true,
     ...builtByWorkerBuild(workerBuild),
     compatibilityDate: "2026-04-01",
-    bindings: { ADMIN_TOKEN: ADMIN, CAPTURE_TOKEN: CAPTURE },
+    bindings: { ADMIN_TOKEN: ADMIN, CAPTURE_TOKEN: CAPTURE, WEBHOOK_ALLOW_HTTP: "127.0.0.1" },
     durableObjects: { LEDGER: { className: "Ledger", useSQLite: true }, CATALOG: { className: "Catalog", useSQLite: true } },
     // The public rate limit (60 per 10 s per address in wrangler.toml) would measure itself here.
     ratelimits: { PUBLIC_LIMITER: { simple: { limit: 100_000_000, period: 10 } } },
@@ -524,6 +525,12 @@ try {
   const stacks = res.stackCapture1.n + res.stackCaptureN.n;
   res.stackConsistent = stackUses[0] === stacks && stackUses[2] === stacks && stackUses[1] === stacks + res.stackSingle1.n + res.stackSingleN.n;
   log(`stack uses ${stackUses.join("/")} for ${stacks} stacks: consistent=${res.stackConsistent}`);
+
+  log("webhooks: captures with one endpoint subscribed next to captures with none (issue 36)");
+  for (const [name, clients, total] of [["webhooks1", 1, N.one], ["webhooksN", N.clients, N.many]]) {
+    res[name] = await webhookPhases({ origin: worker, admin: ADMIN, load, captureRequest, putCode, clients, total: Math.ceil(total / 2),
+      maxMs: N.phaseMs / 2, tag: name.at(-1), log });
+  }
 
   log("browser: wasm quote vs POST /v1/quotes");
   const page = await startProduct({ withAssets: true, state: "state-page" });
