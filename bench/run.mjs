@@ -200,7 +200,7 @@ function summarize(latencies, elapsedMs, extra) {
 }
 
 /// `clients` concurrent clients send request(i) for i = 0.. until `total` succeeded or `maxMs`
-/// passed. 409 and 5xx are retried with the same idempotency key (the request is the same); the
+/// passed. 409, 5xx and a reset connection are retried with the same idempotency key; the
 /// latency of a capture is from its first send to its success.
 async function load({ clients, total, maxMs, request, ok = [201], server, onResponse }) {
   const cpu0 = server ? cpuOf(pidsOf[server]) : 0;
@@ -216,8 +216,19 @@ async function load({ clients, total, maxMs, request, ok = [201], server, onResp
         const { url, init } = request(i);
         const t0 = performance.now();
         for (let attempt = 0; ; attempt++) {
-          const r = await fetch(url, init);
-          const text = await r.text();
+          let r, text;
+          try {
+            r = await fetch(url, init);
+            text = await r.text();
+          } catch (err) {
+            // A connection the local proxy reset (seen on a loaded machine): the same request again,
+            // under the same idempotency key, is safe.
+            if (attempt < 50) {
+              retries++;
+              continue;
+            }
+            throw err;
+          }
           onResponse?.(r);
           if (ok.includes(r.status)) break;
           if ((r.status === 409 || r.status >= 500) && attempt < 50) {
