@@ -34,8 +34,9 @@ export function onInput() {
 /** Re-quotes from what the page knows. No network unless a code or a customer is new. */
 export function requote() {
   if (!state.ready || state.phase !== 'shopping') return;
-  for (const field of codeFields) setStatus(field, '');
   const basket = readBasket();
+  const clearAll = () => codeFields.forEach((field) => setStatus(field, ''));
+  if (basket.error || basket.empty) clearAll();
   if (basket.error) return render({ basket: null, message: basket.error, kind: 'invalid', announce: basket.error });
   if (basket.empty) {
     const message = 'Your basket is empty: add something to pay for.';
@@ -43,13 +44,19 @@ export function requote() {
   }
   const customer = ui.customer.value.trim();
   const filled = codeFields.filter((field) => field.input.value.trim() !== '');
+  const known = gather(filled, customer);
+  if (known.waiting) {
+    // The other fields keep their sentences for the moment a lookup takes: no line comes and goes
+    // under the field being typed in.
+    for (const field of known.waitingFields) setStatus(field, '');
+    return render({ basket, message: known.waiting, kind: 'loading' });
+  }
+  clearAll();
   if (filled.length === 0 && !hasAutomatic()) {
     const message = 'No promo code: you pay the full price.';
     const current = { code: null, codes: [], without: [], basket, customer, quote: null };
     return render({ basket, message, kind: 'none', announce: message, current });
   }
-  const known = gather(filled, customer);
-  if (known.waiting) return render({ basket, message: known.waiting, kind: 'loading' });
   let priced;
   try {
     // One code (in whichever field) is quoted as a single code, as the page always has.
@@ -65,11 +72,12 @@ export function requote() {
 
 // What the page knows of each filled field: the codes it can quote ({ field, code, entry,
 // perCustomer }), the ones it cannot ({ field, name, sentence, kind, checkAgain }), notes (a code
-// typed twice: { field, sentence }), or what it is still waiting for (a sentence).
+// typed twice: { field, sentence }), or what it is still waiting for (a sentence, and the fields).
 function gather(filled, customer) {
   const items = [];
   const refused = [];
   const notes = [];
+  const waitingFields = [];
   let waiting = null;
   const seen = new Set();
   const refuse = (field, name, sentence, kind = 'rejected', checkAgain = false) =>
@@ -89,6 +97,7 @@ function gather(filled, customer) {
     const entry = codes.get(code);
     if (!entry || entry.status === 'pending') {
       waiting ??= `Looking up ${code}…`;
+      waitingFields.push(field);
       continue;
     }
     if (entry.status === 'unknown') {
@@ -105,6 +114,7 @@ function gather(filled, customer) {
       if (!known || known.status === 'pending') {
         scheduleCustomerCheck(code, customer);
         waiting ??= `Checking ${code} for ${customer}…`;
+        waitingFields.push(field);
         continue;
       }
       if (known.status === 'error') {
@@ -127,7 +137,7 @@ function gather(filled, customer) {
     }
     items.push({ field, code, entry, perCustomer: known?.perCustomer ?? 0 });
   }
-  return { items, refused, notes, waiting };
+  return { items, refused, notes, waiting, waitingFields };
 }
 
 // A refused item of the module's quote, as the page shows it.
