@@ -331,8 +331,8 @@ function showRefusedWhilePaying(order, changed, title, sentence) {
         changed
           ? 'Check the new price above, then pay again.'
           : several
-            ? 'You can remove a code that cannot be used, or pay without it.'
-            : `You can pay the full price without the code, or try another code.`,
+            ? 'A code that cannot be used is left out: check the new total, then pay again.'
+            : 'You can pay the full price without the code, or try another code.',
       ),
     ],
     { focus: true },

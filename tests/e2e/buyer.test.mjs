@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { capturer } from '../worker/harness.mjs';
 import {
-  OUTPUT, PAGE_BASKET, TOTAL, WIDTHS, addCode, api, axe, checkoutWorker, confirmAndWaitForReceipt, counts, defineCode, openCheckout,
+  OUTPUT, PAGE_BASKET, TOTAL, WIDTHS, addCode, api, axe, captureFor, checkoutWorker, confirmAndWaitForReceipt, counts, defineCode, openCheckout,
   payAndHold, screenshot, sent, statusOf, text, typeCode, usageOf, waitForText,
 } from './page.mjs';
 
@@ -122,6 +122,37 @@ test('an unknown code and a code below its minimum in a stack: the code that wor
     assert.equal(await (await statusOf(page, 'Promo code')).innerText(), `${p}BIG needs a basket of at least €200.00.`);
     assert.equal(await (await statusOf(page, 'Second promo code')).innerText(), `${p}ORDER5: −€4.00, 5% off.`);
     assert.equal(await page.locator('#pay').innerText(), `Pay €80.90 without ${p}BIG`);
+    await page.done();
+  }
+});
+
+test('a code used up while paying is left out once refused; Pay again holds the others', async () => {
+  for (const width of WIDTHS) {
+    const p = prefix(width);
+    await defineCode({ code: `${p}RACE`, discount: { kind: 'percent', percent: '10' }, limits: { total: 1 }, combines_with: ['shipping'] });
+    await defineCode({ code: `${p}RACESHIP`, discount: { kind: 'free_shipping' }, combines_with: ['order'] });
+    const { page, requests } = await openCheckout({ viewport: width.viewport });
+    await typeCode(page, `${p}race`);
+    await addCode(page, `${p}raceship`);
+    await waitForText(page, '#quote-message', 'applied together');
+    assert.equal(await page.locator('#pay').innerText(), 'Pay €72.00');
+    await captureFor(`${p}RACE`, 'someone-else'); // the last use, taken between the quote and Pay
+    await page.locator('#pay').click();
+    await page.locator('#outcome[data-kind="stale"]').waitFor();
+    assert.equal(await text(page, '#stale-message'), `Someone else took the last use of ${p}RACE while you were paying. Nothing was charged.`);
+    assert.deepEqual(counts(await usageOf(`${p}RACESHIP`)), { total: 0, held: 0 }, 'all or none: nothing held');
+    // The page looked the codes up again: the used-up one is left out, the other still applies.
+    await waitForText(page, '#pay', `without ${p}RACE`);
+    assert.equal(await page.locator('#pay').innerText(), `Pay €80.00 without ${p}RACE`);
+    assert.equal(await (await statusOf(page, 'Promo code')).innerText(), `${p}RACE has been used up.`);
+    assert.equal(await (await statusOf(page, 'Second promo code')).innerText(), `${p}RACESHIP: −€4.90, free shipping.`);
+    await axe(page, `refused while paying (${width.name})`);
+    await screenshot(page, `refused-while-paying-${width.name}`);
+    await payAndHold(page);
+    assert.deepEqual(sent(requests, '/demo/hold').map((hold) => hold.codes), [[`${p}RACE`, `${p}RACESHIP`], [`${p}RACESHIP`]]);
+    await confirmAndWaitForReceipt(page);
+    assert.equal(await text(page, '#receipt-paid'), '€80.00');
+    assert.deepEqual(counts(await usageOf(`${p}RACESHIP`)), { total: 1, held: 0 });
     await page.done();
   }
 });
