@@ -128,9 +128,9 @@ export function formatMoneyIn(text, locale = undefined) {
 }
 
 let currencies = null;
-/** Whether Intl knows `code` as a currency (ISO 4217). */
+/** Whether Intl knows `code` as a currency (ISO 4217); any code where Intl cannot list them. */
 function knownCurrency(code) {
-  currencies ??= new Set(Intl.supportedValuesOf('currency'));
+  currencies ??= typeof Intl.supportedValuesOf === 'function' ? new Set(Intl.supportedValuesOf('currency')) : { has: () => true };
   return currencies.has(code);
 }
 
