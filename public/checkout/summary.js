@@ -64,7 +64,12 @@ export function updateButtons() {
   ui.pay.hidden = phase === 'held' || phase === 'confirming' || phase === 'cancelling' || phase === 'paid';
   ui.pay.disabled = !state.ready || phase !== 'shopping' || !state.current;
   // A code left out never disables Pay: it pays what the codes that apply give, and says which are left out.
-  ui.pay.textContent = phase === 'holding' ? 'Reserving…' : payable && state.current ? payLabel(payable, state.current.without) : 'Pay';
+  // While a code is looked up (a moment), Pay is off and keeps its last label: the sticky bar does not
+  // flicker with each code typed.
+  const waiting = phase === 'shopping' && !state.current && ui.quote.dataset.state === 'loading' && ui.pay.textContent !== '';
+  if (phase === 'holding') ui.pay.textContent = 'Reserving…';
+  else if (payable && state.current) ui.pay.textContent = payLabel(payable, state.current.without);
+  else if (!waiting) ui.pay.textContent = 'Pay';
   ui.newOrder.hidden = phase !== 'paid';
   const locked = phase !== 'shopping';
   for (const input of [...codeFields.map((f) => f.input), ui.customer, ...rows.map((r) => r.input)]) input.disabled = locked;

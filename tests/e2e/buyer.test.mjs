@@ -207,15 +207,22 @@ test('each code\'s result under its own field, the single code too; Pay and its 
     assert.ok(await inView(page, '#pay'), 'Pay is in view while the code is edited');
     assert.equal(await page.locator('#pay').innerText(), 'Pay €76.90');
     await viewportShot(page, `code-editing-${width.name}`);
-    // While the second code is typed and looked up, the first one's line stays: nothing jumps.
+    // While the second code is typed and looked up, the first one's line stays, and Pay keeps its
+    // total: nothing jumps or flickers.
     await page.evaluate(() => {
-      window.firstStatus = [];
-      const status = document.getElementById('code-status');
-      new MutationObserver(() => window.firstStatus.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+      window.seen = { status: [], pay: [] };
+      const watch = (id, list) => {
+        const node = document.getElementById(id);
+        new MutationObserver(() => list.push(node.textContent)).observe(node, { childList: true, characterData: true, subtree: true });
+      };
+      watch('code-status', window.seen.status);
+      watch('pay', window.seen.pay);
     });
     await addCode(page, `${p}freeship`);
     await waitForText(page, '#quote-message', 'applied together');
-    assert.ok(!(await page.evaluate(() => window.firstStatus)).includes(''), 'the first code\'s line never empties');
+    const seen = await page.evaluate(() => window.seen);
+    assert.ok(!seen.status.includes(''), 'the first code\'s line never empties');
+    assert.ok(seen.pay.length > 0 && seen.pay.every((label) => /^Pay €/.test(label)), `Pay's labels: ${seen.pay.join(' | ')}`);
     assert.equal(await (await statusOf(page, 'Second promo code')).innerText(), `${p}FREESHIP: −€4.90, free shipping.`);
     assert.ok(await inView(page, '#pay'), 'Pay is in view after a code is added');
     assert.ok(await inView(page, `#${await page.getByLabel('Second promo code', { exact: true }).getAttribute('id')}`),
