@@ -23,21 +23,26 @@
 // other code). Each code's part, or its refusal, is shown next to its field; Pay, Confirm and Cancel
 // send `codes` to the same demo routes, which hold, capture and release every code or none.
 //
+// A code never keeps the buyer from paying: one that cannot be used is left out (which codes apply
+// is the core's to say: checkout/stack.js quotes the stack without the codes it refuses), named next
+// to its field and on Pay ("Pay €76.90 without LONER"), and never sent; Pay holds the others.
+//
 // Automatic promotions (no code to type): the list of GET /v1/automatic is fetched once the module
 // is loaded, and every quote offers them to the PromoStack beside the typed codes (none typed, one or
-// several); the summary says "Free shipping applied automatically." or "Spend EUR 12.10 more for free
+// several); the summary says "Free shipping applied automatically." or "Spend €12.10 more for free
 // shipping.", and Pay sends `"automatic": true`, so that the Worker decides them again as it holds.
 //
 // The page's modules (public/checkout/): page.js (its elements and state), basket.js (the basket from
 // the quantities, in minor units), summary.js (the order summary), codes.js (the code fields, lookups,
-// customer checks), quote.js (quoting one code or a stack), sentences.js (the buyer's words),
+// customer checks), quote.js (quoting one code or a stack), stack.js (the codes of a stack that
+// apply), sentences.js (the buyer's words),
 // outcome.js (the outcome panel), pay.js (Pay, Confirm, Cancel), automatic.js (the automatic
 // promotions) and worker.js (the demo routes); the
 // shared helpers for money, formatting and the DOM are in public/lib/.
 import init, { minorUnits } from './pkg/promocodes.js';
 import { $ } from './lib/dom.js';
 import { rows, shop, show, state, ui } from './checkout/page.js';
-import { addCodeField, refresh, scheduleLookup, typedCodes } from './checkout/codes.js';
+import { addCodeField, clearCodes, refresh, scheduleLookup, typedCodes } from './checkout/codes.js';
 import { onInput, requote } from './checkout/quote.js';
 import { render, setPhase } from './checkout/summary.js';
 import { clearOutcome } from './checkout/outcome.js';
@@ -64,9 +69,11 @@ ui.checkAgain.addEventListener('click', () => {
   for (const code of typedCodes()) refresh(code);
   requote();
 });
+// A new order starts afresh: without the last order's codes (the customer and the basket stay).
 ui.newOrder.addEventListener('click', () => {
   clearOutcome();
   setPhase('shopping');
+  clearCodes();
   requote();
   ui.code.focus();
 });

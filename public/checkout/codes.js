@@ -57,6 +57,18 @@ function removeCodeField(field) {
   onInput();
 }
 
+/** Empties the code fields for a new order: the added ones removed, the first one emptied. */
+export function clearCodes() {
+  for (const field of codeFields.splice(1)) {
+    field.row.remove();
+    clearTimeout(state.lookupTimers.get(field.input));
+    state.lookupTimers.delete(field.input);
+  }
+  ui.code.value = '';
+  setStatus(codeFields[0], '');
+  updateButtons();
+}
+
 // Each added field's label and its Remove button's name follow its place: "Second promo code".
 function nameFields() {
   codeFields.forEach((field, i) => {

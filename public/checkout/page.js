@@ -70,14 +70,17 @@ export const state = {
   interacted: false, // nothing is announced before the buyer does something
   // shopping -> holding -> held -> confirming -> paid; held -> cancelling -> shopping
   phase: 'shopping',
-  // what Pay would pay for: { code (one code's, else null), codes (as typed, or every part's with
-  // automatic promotions), typed (the typed codes), automatic (true when any applied), basket, customer, quote }
+  // what Pay would pay for: { code (one code's, else null), codes (the codes that apply: as typed, or
+  // every part's with automatic promotions), typed (the typed codes that apply, for a stack),
+  // automatic (true when any applied), without (the names of the typed codes left out), basket,
+  // customer, quote }
   current: null,
   order: null, // the checkout being paid: current + { attempt, hold, deadline }
   attempt: null, // the checkout attempt id of a Pay that got no answer (a retry reuses it)
   lookupTimers: new Map(), // input -> its lookup's debounce timer
   customerTimers: new Map(), // code -> its customer check's debounce timer
-  stack: null, // the parsed PromoStack and what it was parsed from: { entries, automatic, handle }
+  // the parsed PromoStacks the last quote used, by their codes (one a line): { entries, automatic, handle }
+  stacks: new Map(),
   automatic: [], // the automatic promotions' definitions (GET /v1/automatic), none until loaded
   countdownTimer: 0,
   fieldsMade: 0, // ids of added fields are never reused, so a removed field's id cannot come back

@@ -74,7 +74,9 @@ function showHeld({ focus = false, note = null } = {}) {
   cancel.addEventListener('click', cancelPayment);
   const reserved = order.hold
     ? el('p', { id: 'hold-message' }, reservationSentence(order))
-    : el('p', { id: 'hold-message' }, 'No promo code: there is nothing to reserve.');
+    : el('p', { id: 'hold-message' }, order.without?.length > 0
+      ? `Paying without ${listOf(order.without)}: there is nothing to reserve.`
+      : 'No promo code: there is nothing to reserve.');
   showOutcome(
     order.hold ? 'held' : 'confirm',
     [
@@ -223,6 +225,9 @@ function paid(receipt, order) {
   const payable = quote?.payable ?? basket.total;
   const discount = quote?.discount;
   const replayed = receipts.length > 0 ? receipts.every((one) => one.replayed) : receipt.replayed;
+  // The order's date: when the Worker captured it (its receipt's quote), or now without a code.
+  const ordered = receipts[0]?.quote?.quoted_at ?? new Date().toISOString();
+  const without = order.without ?? [];
   showOutcome(
     'receipt',
     [
@@ -241,8 +246,11 @@ function paid(receipt, order) {
         el('div', {}, el('dt', {}, 'Total'), el('dd', {}, show(quote?.total ?? basket.total))),
         quote ? el('div', {}, el('dt', {}, 'Discount'), el('dd', {}, isZero(discount) ? show(discount) : minus(discount))) : null,
         el('div', {}, el('dt', {}, 'Paid'), el('dd', { id: 'receipt-paid' }, show(payable))),
-        quote ? el('div', {}, el('dt', {}, 'Quoted'), el('dd', {}, longWhen(quote.quoted_at))) : null,
+        el('div', {}, el('dt', {}, 'Order date'), el('dd', { id: 'receipt-date' }, longWhen(ordered))),
       ),
+      without.length > 0
+        ? el('p', { id: 'receipt-left-out', class: 'hint' }, `${listOf(without)} ${without.length > 1 ? 'were' : 'was'} not applied.`)
+        : null,
       replayed ? el('p', { class: 'hint' }, 'This payment was already recorded; nothing was charged twice.') : null,
     ],
     { focus: true },
@@ -323,8 +331,8 @@ function showRefusedWhilePaying(order, changed, title, sentence) {
         changed
           ? 'Check the new price above, then pay again.'
           : several
-            ? 'You can remove a code that cannot be used, or pay without it.'
-            : `You can pay the full price without the code, or try another code.`,
+            ? 'A code that cannot be used is left out: check the new total, then pay again.'
+            : 'You can pay the full price without the code, or try another code.',
       ),
     ],
     { focus: true },

@@ -2,7 +2,7 @@
 // (no DOM, no browser module), tested under `node --test tests/js/`. `shop` is { currency (the page's),
 // skuName (a SKU's name on the page, in lower case) }.
 import { capitalise, eitherOf, listOf, longWhen, ordinalWord, sentence } from '../lib/format.js';
-import { add, compare, formatMinus, formatMoney as show, isZero, plainMoney as plain, subtract } from '../lib/money.js';
+import { add, compare, formatMinus, formatMoney as show, formatMoneyIn, isZero, subtract } from '../lib/money.js';
 
 const sameSku = (sku) => sku;
 
@@ -93,7 +93,7 @@ export function refusalSentence(
       return scope ? `${code} applies only to ${scope}: add some to your basket.` : `${code} applies to nothing in your basket.`;
     case 'budget_exhausted':
       return /left/.test(detail)
-        ? `${capitalise(detail)}, less than ${code} would take off this basket.`
+        ? `${capitalise(formatMoneyIn(detail))}, less than ${code} would take off this basket.`
         : `The budget of ${code} is used up.`;
     case 'below_minimum': {
       const minimum = definition?.minimum;
@@ -103,7 +103,7 @@ export function refusalSentence(
         : `${code} needs a basket of at least ${show(minimum)}.`;
     }
     default:
-      return detail ? sentence(detail) : `${code} cannot be used.`;
+      return detail ? sentence(formatMoneyIn(detail)) : `${code} cannot be used.`;
   }
 }
 
@@ -127,8 +127,8 @@ export function appliedSentence(quote, definition, shop = {}) {
   const next = nextTierSentence(quote, definition);
   if (next) message += ` ${next}`;
   if (quote.budget_clipped) {
-    // Written as the core writes money ("EUR 3.20"): the exact amounts the budget allows.
-    message += ` ${plain(quote.discount)} left in this promotion's budget: you save ${plain(quote.discount)} instead of ${plain(quote.desired)}.`;
+    // The exact amounts the budget allows, in the page's one money style ("€3.20").
+    message += ` ${show(quote.discount)} left in this promotion's budget: you save ${show(quote.discount)} instead of ${show(quote.desired)}.`;
   }
   return message;
 }
@@ -141,7 +141,7 @@ export function partSentence(part, definition, shop = {}) {
     : `${part.code}: ${formatMinus(part.discount)}, ${describeDiscount(definition, shop)}.`;
   if (part.note) text += ` ${sentence(part.note)}`;
   if (part.budget_clipped) {
-    text += ` ${plain(part.discount)} left in this promotion's budget, instead of ${plain(part.desired)}.`;
+    text += ` ${show(part.discount)} left in this promotion's budget, instead of ${show(part.desired)}.`;
   }
   return text;
 }
@@ -156,8 +156,8 @@ export function automaticSentence(part, definition, shop = {}) {
 }
 
 /**
- * What a skipped automatic promotion below its minimum asks of the basket: "Spend EUR 12.10 more for
- * free shipping." (as the core writes money), or null when it was skipped for another reason, or its
+ * What a skipped automatic promotion below its minimum asks of the basket: "Spend €12.10 more for
+ * free shipping.", or null when it was skipped for another reason, or its
  * minimum is over some products only (the page cannot tell what counts). What counts is the lines
  * as the quote left them (each line's amount less its discount; a basket of one total: what is left
  * to pay, less the shipping), at `digits` places.
@@ -170,17 +170,33 @@ export function spendMoreSentence(skipped, definition, quote, { digits = 2, skuN
     : subtract(quote.payable.amount, quote.shipping ? subtract(quote.shipping.amount.amount, quote.shipping.discount.amount, digits) : '0', digits);
   const missing = { amount: subtract(minimum.amount, counted, digits), currency: minimum.currency };
   if (compare(missing.amount, '0') <= 0) return null;
-  return `Spend ${plain(missing)} more for ${describeDiscount(definition, { skuName })}.`;
+  return `Spend ${show(missing)} more for ${describeDiscount(definition, { skuName })}.`;
 }
 
 /** An answer that is not an outcome, for the buyer: unreachable, too many requests, or the status. */
 export function problemSentence(status, answer) {
   if (status === 0) return 'The shop could not be reached. Check your connection and try again.';
   if (status === 429) return 'Too many requests from this connection: wait a few seconds and try again.';
-  return `The shop answered ${status}${answer.detail ? ` (${answer.detail})` : ''}.`;
+  return `The shop answered ${status}${answer.detail ? ` (${formatMoneyIn(answer.detail)})` : ''}.`;
 }
 
 /** The codes of an order, for a sentence: one code or the list ("MUGS20 and SAVE10"). */
 export const codesOf = (order) => listOf(order.codes);
 /** "is" for one code, "are" for several. */
 export const isAre = (order) => (order.codes.length > 1 ? 'are' : 'is');
+
+/** A code the shop does not know: "There is no code SAVE11: check the spelling." */
+export const unknownSentence = (code) => `There is no code ${code}: check the spelling.`;
+
+/** What Pay does when codes are left out: "You can pay €84.90 without it." (`count` codes left out). */
+export const withoutSentence = (payable, count) => `You can pay ${show(payable)} without ${count === 1 ? 'it' : 'them'}.`;
+
+/** Pay's label: "Pay €76.90", or with the codes it leaves out, "Pay €76.90 without LONER". */
+export const payLabel = (payable, without = []) =>
+  `Pay ${show(payable)}${without.length > 0 ? ` without ${listOf(without)}` : ''}`;
+
+/** How a typed text that is not a code is named on Pay: in quotes, at most 16 characters (“SAVE 10”). */
+export function typedName(text) {
+  const trimmed = text.trim();
+  return `“${trimmed.length > 16 ? `${trimmed.slice(0, 15)}…` : trimmed}”`;
+}

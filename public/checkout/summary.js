@@ -3,6 +3,7 @@
 import { priceBasket } from './basket.js';
 import { codeFields, MAX_CODES, minus, rows, shippingRow, shop, show, state, ui, voice } from './page.js';
 import { isZero } from '../lib/money.js';
+import { payLabel } from './sentences.js';
 import { markInvalid } from '../lib/dom.js';
 
 /**
@@ -62,7 +63,13 @@ export function updateButtons() {
   const payable = state.current?.quote?.payable ?? state.current?.basket.total;
   ui.pay.hidden = phase === 'held' || phase === 'confirming' || phase === 'cancelling' || phase === 'paid';
   ui.pay.disabled = !state.ready || phase !== 'shopping' || !state.current;
-  ui.pay.textContent = phase === 'holding' ? 'Reserving…' : payable && state.current ? `Pay ${show(payable)}` : 'Pay';
+  // A code left out never disables Pay: it pays what the codes that apply give, and says which are left out.
+  // While a code is looked up (a moment), Pay is off and keeps its last label: the sticky bar does not
+  // flicker with each code typed.
+  const waiting = phase === 'shopping' && !state.current && ui.quote.dataset.state === 'loading' && ui.pay.textContent !== '';
+  if (phase === 'holding') ui.pay.textContent = 'Reserving…';
+  else if (payable && state.current) ui.pay.textContent = payLabel(payable, state.current.without);
+  else if (!waiting) ui.pay.textContent = 'Pay';
   ui.newOrder.hidden = phase !== 'paid';
   const locked = phase !== 'shopping';
   for (const input of [...codeFields.map((f) => f.input), ui.customer, ...rows.map((r) => r.input)]) input.disabled = locked;

@@ -117,6 +117,23 @@ export function formatMoney(money, locale = undefined) {
 /** A discount's minus sign and its money: "−€3.20" (a true minus, U+2212). */
 export const formatMinus = (money, locale = undefined) => `−${formatMoney(money, locale)}`;
 
+/**
+ * Every money the core wrote in `text` ("only EUR 3.20 is left") in the locale's style ("only €3.20
+ * is left"): a currency code Intl knows, a space and a plain decimal. Other text is left as it is.
+ */
+export function formatMoneyIn(text, locale = undefined) {
+  return String(text).replace(/\b([A-Z]{3}) (-?\d+(?:\.\d+)?)(?![\d.])/g, (written, currency, amount) =>
+    knownCurrency(currency) ? formatMoney({ amount, currency }, locale) : written,
+  );
+}
+
+let currencies = null;
+/** Whether Intl knows `code` as a currency (ISO 4217); any code where Intl cannot list them. */
+function knownCurrency(code) {
+  currencies ??= typeof Intl.supportedValuesOf === 'function' ? new Set(Intl.supportedValuesOf('currency')) : { has: () => true };
+  return currencies.has(code);
+}
+
 /** A money as the core writes it: "EUR 3.20". */
 export const plainMoney = (money) => `${money.currency} ${money.amount}`;
 

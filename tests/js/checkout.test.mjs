@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { priceBasket } from "../../public/checkout/basket.js";
 import {
   appliedSentence, automaticSentence, codesOf, describeDiscount, describeScope, isAre, malformedSentence, nextTierSentence,
-  partSentence, problemSentence, refusalSentence, spendMoreSentence,
+  partSentence, payLabel, problemSentence, refusalSentence, spendMoreSentence, typedName, unknownSentence, withoutSentence,
 } from "../../public/checkout/sentences.js";
 import { formatMoney } from "../../public/lib/money.js";
 
@@ -86,9 +86,12 @@ test("refusals in the buyer's words", () => {
   assert.equal(refusalSentence("currency_mismatch", "A", definition, shop), "A cannot be used for a payment in EUR.");
   assert.equal(refusalSentence("no_eligible_items", "A", definition), "A applies only to mugs: add some to your basket.");
   assert.equal(refusalSentence("below_minimum", "A", definition), `A needs at least ${formatMoney(eur("20.00"))} of mugs.`);
-  assert.equal(refusalSentence("budget_exhausted", "A", definition, { detail: "EUR 1.00 left" }), "EUR 1.00 left, less than A would take off this basket.");
+  // The core's money in its detail is written in the page's one style.
+  assert.equal(refusalSentence("budget_exhausted", "A", definition, { detail: "only EUR 1.00 is left in this promotion's budget" }),
+    `Only ${formatMoney(eur("1.00"))} is left in this promotion's budget, less than A would take off this basket.`);
   assert.equal(refusalSentence("budget_exhausted", "A", definition), "The budget of A is used up.");
   assert.equal(refusalSentence("something_new", "A", definition, { detail: "the core said so." }), "The core said so.");
+  assert.equal(refusalSentence("something_new", "A", definition, { detail: "needs EUR 5.00" }), `Needs ${formatMoney(eur("5.00"))}.`);
   assert.equal(refusalSentence("something_new", "A", definition), "A cannot be used.");
 });
 
@@ -100,16 +103,20 @@ test("why a text is not a code", () => {
   assert.equal(malformedSentence(null), "This is too long for a promo code.");
 });
 
-test("a quote and a stack's part in words; a budget's clip in the core's money", () => {
+test("a quote and a stack's part in words; a budget's clip in the page's money style", () => {
   const definition = { discount: { kind: "percent", percent: "10" } };
   assert.equal(appliedSentence({ code: "SAVE10", note: "the cap applied" }, definition, shop), "SAVE10 applied: 10% off. The cap applied.");
   assert.equal(
     appliedSentence({ code: "B", budget_clipped: true, discount: eur("1.50"), desired: eur("4.00") }, definition, shop),
-    "B applied: 10% off. EUR 1.50 left in this promotion's budget: you save EUR 1.50 instead of EUR 4.00.",
+    `B applied: 10% off. ${formatMoney(eur("1.50"))} left in this promotion's budget: you save ${formatMoney(eur("1.50"))} instead of ${formatMoney(eur("4.00"))}.`,
   );
   assert.equal(partSentence({ code: "M", discount: eur("0.00") }, definition, shop), "M takes nothing off this basket (10% off).");
   assert.equal(partSentence({ code: "M", discount: eur("2.00") }, definition, shop), `M: −${formatMoney(eur("2.00"))}, 10% off.`);
   assert.equal(partSentence(undefined, definition, shop), "");
+  assert.equal(
+    partSentence({ code: "B", budget_clipped: true, discount: eur("1.50"), desired: eur("4.00") }, definition, shop),
+    `B: −${formatMoney(eur("1.50"))}, 10% off. ${formatMoney(eur("1.50"))} left in this promotion's budget, instead of ${formatMoney(eur("4.00"))}.`,
+  );
 });
 
 test("buy X get Y and tiers in words, and what the next tier needs", () => {
@@ -135,6 +142,7 @@ test("buy X get Y and tiers in words, and what the next tier needs", () => {
 test("problems and lists of codes", () => {
   assert.equal(problemSentence(0, {}), "The shop could not be reached. Check your connection and try again.");
   assert.equal(problemSentence(503, { detail: "down" }), "The shop answered 503 (down).");
+  assert.equal(problemSentence(422, { detail: "EUR 2.00 left" }), `The shop answered 422 (${formatMoney(eur("2.00"))} left).`);
   assert.equal(codesOf({ codes: ["A", "B"] }), "A and B");
   assert.equal(isAre({ codes: ["A"] }), "is");
   assert.equal(isAre({ codes: ["A", "B"] }), "are");
@@ -154,12 +162,24 @@ test("automatic promotions in words: applied, and what a basket below a minimum 
     shipping: { amount: eur("4.90"), discount: eur("0.00") },
   };
   const below = { code: "SHIP50", rejection: "below_minimum", detail: "this code needs a basket of at least EUR 50.00" };
-  assert.equal(spendMoreSentence(below, ship, quote), "Spend EUR 15.89 more for free shipping.");
+  assert.equal(spendMoreSentence(below, ship, quote), `Spend ${formatMoney(eur("15.89"))} more for free shipping.`);
   // A basket of one total: what is left to pay, less the shipping still charged.
   const total = { total: eur("42.00"), discount: eur("0.00"), payable: eur("42.00") };
-  assert.equal(spendMoreSentence(below, ship, total), "Spend EUR 8.00 more for free shipping.");
+  assert.equal(spendMoreSentence(below, ship, total), `Spend ${formatMoney(eur("8.00"))} more for free shipping.`);
   // Skipped for another reason, a minimum over some products, or nothing missing: no hint.
   assert.equal(spendMoreSentence({ ...below, rejection: "not_combinable" }, ship, quote), null);
   assert.equal(spendMoreSentence(below, { ...ship, applies_to: { categories: ["mugs"] } }, quote), null);
   assert.equal(spendMoreSentence(below, ship, { ...total, payable: eur("60.00") }), null);
+});
+
+test("a code left out: its sentence, Pay's label and how a text that is not a code is named", () => {
+  assert.equal(unknownSentence("SAVE11"), "There is no code SAVE11: check the spelling.");
+  assert.equal(withoutSentence(eur("84.90"), 1), `You can pay ${formatMoney(eur("84.90"))} without it.`);
+  assert.equal(withoutSentence(eur("84.90"), 2), `You can pay ${formatMoney(eur("84.90"))} without them.`);
+  assert.equal(payLabel(eur("76.90")), `Pay ${formatMoney(eur("76.90"))}`);
+  assert.equal(payLabel(eur("76.90"), []), `Pay ${formatMoney(eur("76.90"))}`);
+  assert.equal(payLabel(eur("84.90"), ["LONER"]), `Pay ${formatMoney(eur("84.90"))} without LONER`);
+  assert.equal(payLabel(eur("84.90"), ["A", "B", "C"]), `Pay ${formatMoney(eur("84.90"))} without A, B and C`);
+  assert.equal(typedName(" SAVE 10 "), "“SAVE 10”");
+  assert.equal(typedName("A-VERY-LONG-TEXT-TYPED"), "“A-VERY-LONG-TEX…”");
 });

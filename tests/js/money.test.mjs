@@ -3,7 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  add, chartCoordinate, compare, formatMinus, formatMoney, fromMinor, isZero, movePoint, plainMoney, subtract, times, toMinor,
+  add, chartCoordinate, compare, formatMinus, formatMoney, formatMoneyIn, fromMinor, isZero, movePoint, plainMoney, subtract, times,
+  toMinor,
 } from "../../public/lib/money.js";
 
 test("0.1 + 0.2 is 0.30, where numbers give 0.30000000000000004", () => {
@@ -110,4 +111,16 @@ test("a chart coordinate is the amount's value, for plotting only", () => {
   assert.equal(chartCoordinate(1250n, 2), 12.5);
   assert.equal(chartCoordinate(-5n, 2), -0.05);
   assert.equal(chartCoordinate(500n, 0), 500);
+});
+
+test("the core's money in a text, written in the locale's style; other text left as it is", () => {
+  assert.equal(formatMoneyIn("only EUR 3.20 is left in this promotion's budget", "en-GB"), "only €3.20 is left in this promotion's budget");
+  assert.equal(formatMoneyIn("EUR 3.20 of EUR 20.00", "de-DE"), "3,20\u00a0€ of 20,00\u00a0€");
+  assert.equal(formatMoneyIn("JPY 500 and KWD 1.250", "en-GB"), `${formatMoney({ amount: "500", currency: "JPY" }, "en-GB")} and ${formatMoney({ amount: "1.250", currency: "KWD" }, "en-GB")}`);
+  // Exact: no number in between.
+  assert.equal(formatMoneyIn("EUR 98999999999999999.01", "en-GB"), "€98,999,999,999,999,999.01");
+  // Not a currency Intl knows, not a plain decimal, or no money at all: as written.
+  assert.equal(formatMoneyIn("SKU 12 and XYZ 1.00", "en-GB"), "SKU 12 and XYZ 1.00");
+  assert.equal(formatMoneyIn("EUR 1.2.3", "en-GB"), "EUR 1.2.3");
+  assert.equal(formatMoneyIn("no money here", "en-GB"), "no money here");
 });
