@@ -171,7 +171,9 @@ for (const w of [run.webhooks1, run.webhooksN].filter(Boolean)) {
     `webhooks: capture with one endpoint subscribed, ${w.clients} client${w.clients === 1 ? "" : "s"}`,
     auto(w.with.perSecond),
     `captures/s (n=${w.with.n}, p99 ${auto(w.with.p99Ms)} ms; ${w.delivered} of ${w.captured} delivered)`,
-    `${num(ratio, 2)} of ${auto(w.without.perSecond)}/s with none (target ≥ 0.95: ${ratio >= 0.95 ? "met" : "NOT met"})`,
+    `${num(ratio, 2)} of ${auto(w.without.perSecond)}/s with none (target ≥ 0.95: ${ratio >= 0.95 ? "met" : "NOT met"}); ` +
+      `Worker CPU ${num(w.with.cpuMsPerCapture, 2)} ms a capture with its deliveries, ${num(w.without.cpuMsPerCapture, 2)} without ` +
+      `(${num(w.without.cpuMsPerCapture / w.with.cpuMsPerCapture, 2)})`,
   );
 }
 if (b.stackLinesBatch) {

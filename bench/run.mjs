@@ -539,7 +539,7 @@ try {
 
   log("webhooks: captures with one endpoint subscribed next to captures with none (issue 36)");
   for (const [name, clients, total] of [["webhooks1", 1, N.one], ["webhooksN", N.clients, N.many]]) {
-    res[name] = await webhookPhases({ origin: worker, admin: ADMIN, load, captureRequest, putCode, clients, total: Math.ceil(total / 2),
+    res[name] = await webhookPhases({ origin: worker, server: "worker", cpuNow: () => cpuOf(pidsOf.worker), admin: ADMIN, load, captureRequest, putCode, clients, total: Math.ceil(total / 2),
       maxMs: N.phaseMs / 2, tag: name.at(-1), log });
   }
 

@@ -381,8 +381,9 @@ pub enum CatalogCall {
     /// answers a `Vec<`[`WebhookTarget`](super::WebhookTarget)`>`.
     WebhookTargets(AllWebhooks),
     /// To an endpoint's own log (the catalog class's object `webhook:<id>`):
-    /// records a try of an event (the latest replaces the earlier). Answers 204.
-    RecordDelivery(DeliveryRecord),
+    /// records tries of events, in order (an event's latest replaces its
+    /// earlier): one call for an alarm's tries. Answers 204.
+    RecordDelivery(Vec<DeliveryRecord>),
     /// To an endpoint's own log: a page of its deliveries: answers a [`DeliveryList`](super::DeliveryList).
     Deliveries(DeliveryPage),
     /// To an endpoint's own log: one event's delivery: answers its [`DeliveryRecord`], or `null`.
@@ -545,7 +546,7 @@ mod tests {
                 reason: "410 Gone".to_owned(),
             }),
             CatalogCall::WebhookTargets(AllWebhooks {}),
-            CatalogCall::RecordDelivery(DeliveryRecord {
+            CatalogCall::RecordDelivery(vec![DeliveryRecord {
                 event_id: "evt_A_1".to_owned(),
                 kind: super::super::EventType::RedemptionHeld,
                 at: crate::Timestamp::MIN,
@@ -557,7 +558,7 @@ mod tests {
                 next_try: None,
                 object: "A".to_owned(),
                 seq: 1,
-            }),
+            }]),
             CatalogCall::Deliveries(DeliveryPage { after: 0, limit: 10 }),
             CatalogCall::Delivery(EventRef {
                 event_id: "evt_A_1".to_owned(),

@@ -324,8 +324,11 @@ impl Catalog {
                 webhooks::disable(&self.sql()?, &disable)?;
                 done()
             }
-            CatalogCall::RecordDelivery(record) => {
-                webhooks::record(&self.sql()?, &record)?;
+            CatalogCall::RecordDelivery(records) => {
+                let sql = self.sql()?;
+                for record in &records {
+                    webhooks::record(&sql, record)?;
+                }
                 done()
             }
             CatalogCall::Deliveries(page) => Ok(Response::from_json(&webhooks::deliveries(&self.sql()?, &page)?)?),

@@ -129,12 +129,28 @@ impl Ledger {
         Ok(next)
     }
 
-    /// Delivers to one endpoint, in order, until an event must wait.
+    /// Delivers to one endpoint, in order, until an event must wait; then
+    /// writes the tries to the endpoint's log for the admin API in one call
+    /// (a failure there is logged: the object's own record decides).
     async fn deliver_to(
         &self,
         store: &SqliteRedemptionStore,
         target: &WebhookTarget,
         at: Timestamp,
+    ) -> std::result::Result<Option<Timestamp>, Problem> {
+        let mut log = Vec::new();
+        let next = self.deliver_in_order(store, target, at, &mut log).await;
+        self.write_log(&target.id, log).await;
+        next
+    }
+
+    /// [`Ledger::deliver_to`]'s tries, each recorded in the object and noted in `log`.
+    async fn deliver_in_order(
+        &self,
+        store: &SqliteRedemptionStore,
+        target: &WebhookTarget,
+        at: Timestamp,
+        log: &mut Vec<DeliveryRecord>,
     ) -> std::result::Result<Option<Timestamp>, Problem> {
         let mut cursor = store.delivery_cursor(&target.id)?;
         for _ in 0..TRIES_PER_ALARM {
@@ -161,17 +177,17 @@ impl Ledger {
             let attempts = earlier.map_or(0, |row| row.attempts) + 1;
             match self.try_once(target, &event).await? {
                 Tried::Delivered(status) => {
-                    self.note(
+                    note(
                         store,
                         &target.id,
                         &event,
                         &row(event.seq, attempts, "delivered", None, Some(status), None)?,
-                    )
-                    .await?;
+                        log,
+                    )?;
                     cursor = event.seq;
                 }
                 Tried::Gone => {
-                    self.note(
+                    note(
                         store,
                         &target.id,
                         &event,
@@ -183,8 +199,8 @@ impl Ledger {
                             Some(410),
                             Some("410 Gone".to_owned()),
                         )?,
-                    )
-                    .await?;
+                        log,
+                    )?;
                     let reason = format!("answered 410 Gone to {} at {}", event.id(), now()?);
                     let call = CatalogCall::DisableWebhook(WebhookDisable {
                         id: target.id.clone(),
@@ -200,13 +216,13 @@ impl Ledger {
                 } => {
                     let index = usize::try_from(attempts - 1).unwrap_or(usize::MAX);
                     let Some(wait) = RETRY_SCHEDULE_S.get(index) else {
-                        self.note(
+                        note(
                             store,
                             &target.id,
                             &event,
                             &row(event.seq, attempts, "failed", None, status, Some(error))?,
-                        )
-                        .await?;
+                            log,
+                        )?;
                         cursor = event.seq;
                         continue;
                     };
@@ -216,7 +232,7 @@ impl Ledger {
                     } / self.retry_divisor();
                     let due = now()?.as_unix_millis().saturating_add(wait_ms.max(1));
                     let pending = row(event.seq, attempts, "pending", Some(due), status, Some(error))?;
-                    self.note(store, &target.id, &event, &pending).await?;
+                    note(store, &target.id, &event, &pending, log)?;
                     let due = Timestamp::from_unix_millis(due).map_err(|e| Problem::Internal(e.to_string()))?;
                     return Ok(Some(due));
                 }
@@ -226,24 +242,18 @@ impl Ledger {
         Ok(Some(at))
     }
 
-    /// Records a try in the object (moving the endpoint's cursor past an
-    /// event delivered or given up), then in the endpoint's log for the
-    /// admin API (a failure there is logged: the object's record decides).
-    async fn note(
-        &self,
-        store: &SqliteRedemptionStore,
-        endpoint: &str,
-        event: &OutboxEvent,
-        row: &DeliveryRow,
-    ) -> std::result::Result<(), Problem> {
-        store.record_delivery(endpoint, row)?;
-        let call = CatalogCall::RecordDelivery(record_of(event, row)?);
+    /// Writes tries to `endpoint`'s log for the admin API, in one call; a
+    /// failure is logged (the object's own record decides).
+    async fn write_log(&self, endpoint: &str, log: Vec<DeliveryRecord>) {
+        if log.is_empty() {
+            return;
+        }
+        let call = CatalogCall::RecordDelivery(log);
         if let Err(problem) =
             crate::clients::to_catalog_named(&self.env, &crate::clients::webhook_log(endpoint), call).await
         {
             worker::console_error!("the delivery log of {endpoint} was not written: {}", problem.body());
         }
-        Ok(())
     }
 
     /// `POST /retry-delivery`: sends one event to one enabled endpoint again,
@@ -279,7 +289,9 @@ impl Ledger {
             }
             Tried::Failed { status, error, .. } => row(event.seq, attempts, "failed", None, status, Some(error))?,
         };
-        self.note(&store, &target.id, &event, &row).await?;
+        let mut log = Vec::new();
+        note(&store, &target.id, &event, &row, &mut log)?;
+        self.write_log(&target.id, log).await;
         json_response(&record_of(&event, &row)?, 200)
     }
 
@@ -360,6 +372,20 @@ impl Ledger {
             },
         })
     }
+}
+
+/// Records a try in the object (moving the endpoint's cursor past an event
+/// delivered or given up) and notes it in `log`, for the endpoint's log.
+fn note(
+    store: &SqliteRedemptionStore,
+    endpoint: &str,
+    event: &OutboxEvent,
+    row: &DeliveryRow,
+    log: &mut Vec<DeliveryRecord>,
+) -> std::result::Result<(), Problem> {
+    store.record_delivery(endpoint, row)?;
+    log.push(record_of(event, row)?);
+    Ok(())
 }
 
 /// The admin API's record of `row`, a try of `event`.

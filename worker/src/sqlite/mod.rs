@@ -259,15 +259,17 @@ impl SqliteRedemptionStore {
     }
 
     /// Runs `f` as one SQLite transaction (`transactionSync`); when it
-    /// committed events to the outbox, sets the alarm for now in the same
+    /// committed events to the outbox, sets the alarm for
+    /// [`DELIVER_AFTER_MS`](outbox::DELIVER_AFTER_MS) from now in the same
     /// synchronous turn, so that the events and their alarm commit together
     /// (unless the alarm is known to be due already).
     fn commit<T>(&self, f: impl FnOnce() -> worker::Result<T>) -> worker::Result<T> {
         let result = transaction_sync(&self.storage, f);
         if self.wrote_events.replace(false) && result.is_ok() {
-            let now = Timestamp::from_unix_millis(worker::Date::now().as_millis() as i64).map_err(rust_error)?;
-            if !self.alarm.set_by(now) {
-                self.alarm.issue(&self.storage, now)?;
+            let millis = worker::Date::now().as_millis() as i64 + outbox::DELIVER_AFTER_MS;
+            let due = Timestamp::from_unix_millis(millis).map_err(rust_error)?;
+            if !self.alarm.set_by(due) {
+                self.alarm.issue(&self.storage, due)?;
             }
         }
         result

@@ -29,6 +29,12 @@ CREATE TABLE IF NOT EXISTS deliveries(endpoint TEXT NOT NULL, seq INTEGER NOT NU
 CREATE TABLE IF NOT EXISTS delivery_cursor(endpoint TEXT PRIMARY KEY, seq INTEGER NOT NULL);
 ";
 
+/// How long after a write the alarm that delivers its events is set for,
+/// in milliseconds: the writes of that moment are delivered by one wake of
+/// the object (one read of the endpoints, one write to each endpoint's log)
+/// rather than one wake each.
+pub const DELIVER_AFTER_MS: i64 = 100;
+
 /// An event's `webhook-id`: `evt_<counter>_<seq>` (a campaign's counter
 /// `campaign:<id>` written `campaign.<id>`), unique across every object
 /// (codes are unique) and the same on every try.
