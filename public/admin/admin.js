@@ -18,7 +18,8 @@
 import { $ } from "../lib/dom.js";
 import { whenUnauthorized } from "./api.js";
 import { archiveCampaign, downloadCampaignCsv, generateCodes, switchCampaign } from "./campaign.js";
-import { catalog, loadCatalog } from "./catalog.js";
+import { catalog, loadCatalog, wireCatalog } from "./catalog.js";
+import { wireCodePage } from "./codepage.js";
 import { wireEditor } from "./editor.js";
 import { applyFilter, downloadCsv, renderHistory } from "./history.js";
 import { clearMessages, report, showProblem } from "./messages.js";
@@ -47,6 +48,8 @@ function wire() {
   $("codes-next").addEventListener("click", () => { catalog.page += 1; loadCatalog().catch(report); });
 
   wireEditor();
+  wireCatalog();
+  wireCodePage();
 
   $("filter-form").addEventListener("submit", (event) => {
     event.preventDefault();

@@ -113,9 +113,9 @@ export function mergePages(lists, limit) {
 
 /**
  * A definition (the core's shape) from a lookup or a summary of a code or a campaign: without usage,
- * remaining, archived, assigned, and a campaign's id and codes.
+ * remaining, archived, assigned, defined_at, and a campaign's id and codes.
  */
 export function definitionOf(view) {
-  const { usage, remaining, archived, assigned, remaining_budget: _rb, id: _id, codes: _codes, ...definition } = view;
+  const { usage, remaining, archived, assigned, remaining_budget: _rb, id: _id, codes: _codes, defined_at: _at, ...definition } = view;
   return definition;
 }

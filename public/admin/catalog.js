@@ -1,15 +1,21 @@
 // The catalog: codes and campaigns in one list, by name (#/), or campaigns only (#/campaigns), with
-// each row's kill switch, Edit, Archive and Restore.
+// each row's status, kill switch, Edit, Duplicate, Archive and Restore; filtered by status and sorted
+// newest or most used first (over the first 1,000 of each list, one page).
 import { $, cell } from "../lib/dom.js";
 import { count, zone } from "../lib/format.js";
 import { api, definitionOf, KINDS, mergePages } from "./api.js";
+import { duplicateCode } from "./editor.js";
 import { clearMessages, confirmArchive, confirmSwitchOff, report, showNotice, showProblem } from "./messages.js";
+import { filterAndSort, STATUSES, statusOf } from "./status.js";
 import { show } from "./views.js";
 import { automaticInWords, budgetInWords, discountInWords, usesInWords, windowInWords } from "./words.js";
 
 export const CODES_PAGE = 20;
 
-export const catalog = { cursors: [""], page: 0, prefix: "", archived: false, kind: "all", loads: 0 };
+/** The most of each list a filtered or sorted catalog reads (the API's largest page). */
+export const SORTED_LIMIT = 1000;
+
+export const catalog = { cursors: [""], page: 0, prefix: "", archived: false, kind: "all", loads: 0, status: "all", sort: "name" };
 
 export async function openCatalog(kind) {
   if (catalog.kind !== kind) {
@@ -26,10 +32,30 @@ export async function openCatalog(kind) {
   $("codes").tHead.rows[0].cells[2].textContent = `Valid (${zone()})`;
   $("prefix").value = catalog.prefix;
   $("show-archived").checked = catalog.archived;
+  $("status-filter").value = catalog.status;
+  $("sort").value = catalog.sort;
   await loadCatalog();
 }
 
+/** The status filter and the order apply as chosen, from the first page. */
+export function wireCatalog() {
+  for (const [id, key] of [["status-filter", "status"], ["sort", "sort"]]) {
+    $(id).addEventListener("change", () => {
+      catalog[key] = $(id).value;
+      catalog.cursors = [""];
+      catalog.page = 0;
+      clearMessages();
+      loadCatalog().catch(report);
+    });
+  }
+}
+
+/** Whether the catalog shows one filtered or sorted page rather than pages by name. */
+const reordered = () => catalog.status !== "all" || catalog.sort !== "name";
+
 export async function loadCatalog() {
+  if (reordered()) return loadReordered();
+  $("catalog-partial").hidden = true;
   const query = new URLSearchParams({ limit: String(CODES_PAGE) });
   if (catalog.prefix) query.set("prefix", catalog.prefix);
   if (catalog.archived) query.set("archived", "true");
@@ -51,6 +77,32 @@ export async function loadCatalog() {
   $("codes-prev").disabled = catalog.page === 0;
   $("codes-next").disabled = !next;
   $("codes-page").textContent = `Page ${count(catalog.page + 1)}`;
+}
+
+/** The catalog filtered by status or sorted: the first 1,000 codes and campaigns matching, on one page. */
+async function loadReordered() {
+  const query = new URLSearchParams({ limit: String(SORTED_LIMIT) });
+  if (catalog.prefix) query.set("prefix", catalog.prefix);
+  if (catalog.archived) query.set("archived", "true");
+  const load = ++catalog.loads;
+  const [codes, campaigns] = await Promise.all([
+    catalog.kind === "campaigns" ? { json: { codes: [], next: null } } : api("GET", `/v1/codes?${query}`, { what: "search" }),
+    api("GET", `/v1/campaigns?${query}`, { what: "search" }),
+  ]);
+  if (load !== catalog.loads) return;
+  const all = [
+    ...codes.json.codes.map((summary) => ({ kind: "code", name: KINDS.code.nameOf(summary), summary })),
+    ...campaigns.json.campaigns.map((summary) => ({ kind: "campaign", name: KINDS.campaign.nameOf(summary), summary })),
+  ];
+  renderCatalog(filterAndSort(all, catalog.status, catalog.sort));
+  const partial = Boolean(codes.json.next || campaigns.json.next);
+  $("catalog-partial").hidden = !partial;
+  $("catalog-partial").textContent = partial
+    ? `Filtered and sorted over the first ${count(SORTED_LIMIT)} codes and the first ${count(SORTED_LIMIT)} campaigns by name: narrow them with "Code starts with".`
+    : "";
+  $("codes-prev").disabled = true;
+  $("codes-next").disabled = true;
+  $("codes-page").textContent = "One page";
 }
 
 function tag(text) {
@@ -75,7 +127,8 @@ function renderCatalog(rows) {
   const body = $("codes").tBodies[0];
   body.replaceChildren();
   $("catalog-empty").hidden = rows.length > 0;
-  $("catalog-empty").textContent = catalog.kind === "campaigns" ? "No campaigns match." : "No codes or campaigns match.";
+  const which = catalog.status === "all" ? "" : ` ${STATUSES[catalog.status].toLowerCase()}`;
+  $("catalog-empty").textContent = catalog.kind === "campaigns" ? `No${which} campaigns match.` : `No${which} codes or campaigns match.`;
   for (const item of rows) {
     const { kind, name, summary } = item;
     const row = document.createElement("tr");
@@ -90,6 +143,7 @@ function renderCatalog(rows) {
     nameCell.append(link);
     if (kind === "campaign") nameCell.append(tag("Campaign"));
     if (summary.archived) nameCell.append(tag("Archived"));
+    else nameCell.append(statusTag(summary));
     row.append(nameCell);
     cell(row, discountInWords(summary));
     cell(row, windowInWords(summary));
@@ -112,10 +166,13 @@ function renderCatalog(rows) {
     input.checked = summary.active;
     input.disabled = summary.archived;
     const text = document.createElement("span");
-    text.textContent = "Active";
+    text.className = "state";
+    text.textContent = summary.active ? "On" : "Off";
+    text.setAttribute("aria-hidden", "true"); // the switch says its state itself
     label.append(input, text);
     input.setAttribute("aria-label", `Active: ${name}`);
     input.addEventListener("change", () => toggleActive(item, input));
+    activeCell.className = "cell-active";
     activeCell.append(label);
 
     const actions = cell(row, "");
@@ -131,12 +188,29 @@ function renderCatalog(rows) {
         edit.textContent = "Edit";
         edit.setAttribute("aria-label", `Edit ${name}`);
         box.append(edit);
+        box.append(button("Duplicate", `Duplicate ${name}`, "quiet", () => duplicateCode(definitionToCopy(summary))));
       }
       box.append(button("Archive", `Archive ${name}`, "danger", () => archive(item)));
     }
     actions.append(box);
     body.append(row);
   }
+}
+
+/** A row's status in words ("Active", "Scheduled", "Expired", "Off"), marked for its colour. */
+function statusTag(summary) {
+  const status = statusOf(summary);
+  const span = document.createElement("span");
+  span.className = "status";
+  span.dataset.status = status;
+  span.textContent = STATUSES[status];
+  return span;
+}
+
+/** A code's definition to start a new one from: without its campaign, its audience unknown (not listed). */
+function definitionToCopy(summary) {
+  const { campaign: _campaign, uses_per_code: _uses, ...definition } = definitionOf(summary);
+  return definition;
 }
 
 /** The kill switch of a code or a campaign: off only after a confirmation; sent with its ETag. */
@@ -160,6 +234,9 @@ async function toggleActive(item, input) {
       body: { active }, headers: { "if-match": current.etag }, what: "switch",
     });
     summary.active = json.active;
+    const row = input.closest("tr");
+    input.closest("label").querySelector(".state").textContent = json.active ? "On" : "Off";
+    row.querySelector(".status")?.replaceWith(statusTag(summary));
     showNotice(`${name} is now ${json.active ? "active" : "switched off"}.`);
   } catch (err) {
     input.checked = !active;

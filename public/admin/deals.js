@@ -23,10 +23,13 @@ export function scopeOf(skus, categories) {
   return { ...(s.length ? { skus: s } : {}), ...(c.length ? { categories: c } : {}) };
 }
 
-/** The form's values of the deal fields for a definition that has none (a new code, another kind). */
+/**
+ * The form's values of the deal fields for a definition that has none (a new code, another kind): the
+ * menus' first choices, the texts empty (their placeholders show an example).
+ */
 export const DEAL_DEFAULTS = {
-  buyBy: "quantity", buyQuantity: "2", buyAmount: "", buySkus: "", buyCategories: "",
-  getQuantity: "1", getSame: true, getSkus: "", getCategories: "", getOff: "percent", getPercent: "100", getAmount: "",
+  buyBy: "quantity", buyQuantity: "", buyAmount: "", buySkus: "", buyCategories: "",
+  getQuantity: "", getSame: true, getSkus: "", getCategories: "", getOff: "percent", getPercent: "", getAmount: "",
   maxApplications: "", selection: "cheapest", tierBy: "subtotal",
 };
 

@@ -114,7 +114,7 @@ export function formFromDefinition(definition) {
     percent: String(d.percent ?? ""),
     amount: d.amount?.amount ?? "",
     max: d.max?.amount ?? "",
-    currency: firstCurrency(d) ?? definition.minimum?.currency ?? definition.limits?.budget?.currency ?? "EUR",
+    currency: firstCurrency(d) ?? definition.minimum?.currency ?? definition.limits?.budget?.currency ?? "",
     minimum: definition.minimum?.amount ?? "",
     starts: definition.starts_at ? toLocal(definition.starts_at) : "",
     ends: definition.ends_at ? toLocal(definition.ends_at) : "",

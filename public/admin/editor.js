@@ -1,20 +1,23 @@
-// The editor (#/new, #/edit/CODE): the form checked as typed by the browser module (the same refusal
-// the server gives, shown next to its field), the sample basket quoted, saved with If-Match (or
-// If-None-Match: * for a new code), and both versions side by side on a 412.
+// The editor (#/new, #/edit/CODE): the form checked by the browser module (the same refusals the
+// server gives) as each field is left and all of it on save, each refusal next to its field and, after
+// a save, all of them in a summary at the top linking to their fields; the sample basket quoted; saved
+// with If-Match (or If-None-Match: * for a new code), and both versions side by side on a 412.
 import { $, markInvalid } from "../lib/dom.js";
-import { capitalise, count } from "../lib/format.js";
+import { count, zone } from "../lib/format.js";
 import { formatMoney as money } from "../lib/money.js";
 import { api, codePath, definitionOf, explain } from "./api.js";
-import {
-  audienceFromFile, COMBINES, definitionFromForm, errorFields, fieldOf, formFromDefinition, MAX_AUDIENCE, SAMPLE_SHIPPING,
-  sampleOrder, withoutPath,
-} from "./definition.js";
+import { audienceFromFile, COMBINES, errorFields, formFromDefinition, SAMPLE_SHIPPING, sampleOrder, withoutPath } from "./definition.js";
+import { generateCode, localTimes, refusalsOf } from "./refusals.js";
 import { labelTiers, readTiers, renderTiers, wireTiers } from "./tiers.js";
 import { clearMessages, report, showProblem } from "./messages.js";
 import { nav, show } from "./views.js";
 import { moduleReady, PromoCode } from "./wasm.js";
 
-const editor = { code: null, etag: null, assigned: false, pending: null };
+// `touched`: the fields left once (their refusals show); `submitted`: a save was tried (every refusal shows).
+// `dirty`: the fields typed in; `duplicate`: a definition #/new opens with.
+const editor = {
+  code: null, etag: null, assigned: false, pending: null, touched: new Set(), dirty: new Set(), submitted: false, duplicate: null,
+};
 
 // The form's fields by their key in definition.js's form object.
 const FIELDS = {
@@ -63,37 +66,29 @@ function setFieldError(id, text) {
   markInvalid($(id), Boolean(text));
 }
 
+/** The module's check of a definition: throws its refusal (`{ field, message }`). */
+function parse(definition) {
+  PromoCode.parse(definition).free?.();
+}
+
 /**
- * Checks the form with the browser module (the same refusal the server gives) and shows the refusal
- * next to its field; quotes the sample basket. Returns the definition, or null when refused.
+ * Checks the form with the browser module (the same refusals the server gives): each refusal shows next
+ * to its field once the field was left (every one after a save, also in the summary); quotes the sample
+ * basket. Returns the definition, or null when refused.
  */
 function checkForm() {
-  for (const id of errorIds()) setFieldError(id, "");
-  $("form-problem").textContent = "";
-  const definition = definitionFromForm(readForm());
+  const { definition, errors, problem } = refusalsOf(readForm(), parse, { ...FIELDS, ...CHECKS }, { assigned: editor.assigned });
+  const shown = (id) => editor.submitted || editor.touched.has(id);
+  for (const id of errorIds()) setFieldError(id, shown(id) ? errors.get(id) ?? "" : "");
+  $("form-problem").textContent = editor.submitted ? problem : "";
+  renderSummary(editor.submitted ? errors : new Map(), editor.submitted ? problem : "");
   const preview = $("preview");
-  if (definition.audience && definition.audience.length > MAX_AUDIENCE) {
-    setFieldError("f-audience", `At most ${count(MAX_AUDIENCE)} customer ids; this list has ${count(definition.audience.length)}.`);
-    preview.textContent = "";
-    preview.dataset.state = "";
-    return null;
-  }
-  if (editor.assigned && !definition.audience) {
-    setFieldError("f-audience", "This code is assigned to named customers, whom the API does not show: paste them again (or clear them on purpose by saving a public code with another name).");
-    return null;
-  }
-  let promo;
-  try {
-    promo = PromoCode.parse(definition);
-  } catch (err) {
-    const id = fieldOf(err.field ?? "");
-    const sentence = withoutPath(err.message ?? err);
-    if (id) setFieldError(id, capitalise(sentence));
-    else $("form-problem").textContent = capitalise(sentence);
+  if (!definition) {
     preview.textContent = "The preview waits for a valid definition.";
     preview.dataset.state = "";
     return null;
   }
+  const promo = PromoCode.parse(definition);
   try {
     preview.textContent = quoteSample(promo, definition);
   } finally {
@@ -102,10 +97,51 @@ function checkForm() {
   return definition;
 }
 
+/** The field's label as the summary names it ("Percent", a tier row's "From"). */
+function labelOf(id) {
+  const input = $(id);
+  const label = input?.labels?.[0]?.textContent ?? input?.getAttribute("aria-label") ?? id;
+  return label.trim();
+}
+
+/**
+ * The error summary at the top of the form (after a save): every refusal in the form's order, each a
+ * link to its field;
+ * gone once every field is right, and with it the "not saved" problem.
+ */
+function renderSummary(errors, problem) {
+  const list = $("error-summary-list");
+  list.replaceChildren();
+  const order = errorIds();
+  const inFormOrder = [...errors].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b));
+  for (const [id, text] of inFormOrder) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `#${id}`;
+    link.dataset.field = id;
+    const label = labelOf(id);
+    link.textContent = text.toLowerCase().startsWith(label.toLowerCase()) ? text : `${label}: ${text}`;
+    item.append(link);
+    list.append(item);
+  }
+  if (problem) {
+    const item = document.createElement("li");
+    item.textContent = problem;
+    list.append(item);
+  }
+  const n = errors.size + (problem ? 1 : 0);
+  $("error-summary-heading").textContent = n === 1 ? "The code was not saved: 1 thing to correct" : `The code was not saved: ${count(n)} things to correct`;
+  const wasShown = !$("error-summary").hidden;
+  $("error-summary").hidden = n === 0;
+  // The banner of a save refused (here, or by the server) goes once the form is right.
+  if (n === 0 && (wasShown || /^The server refused/.test($("problem").textContent))) showProblem("");
+}
+
 /** The preview: the sample basket quoted now (one line of the first SKU or category the code applies to). */
 function quoteSample(promo, definition) {
   const preview = $("preview");
-  const currency = $("f-currency").value.trim().toUpperCase();
+  // The sample basket is in the code's currency, or in the one its placeholder shows while none is typed.
+  const currency = ($("f-currency").value.trim() || $("f-currency").placeholder).toUpperCase();
   const { total, basket, customer, units, orders } = sampleOrder(definition, $("f-sample").value, currency);
   const options = customer ? { customer, ...(orders === undefined ? {} : { customer_orders: orders }) } : undefined;
   const basketWords = units > 1 ? `${count(units)} items at ${money(total)}` : money(total);
@@ -118,7 +154,7 @@ function quoteSample(promo, definition) {
   }
   if (!result.ok) {
     preview.dataset.state = "refused";
-    return `A basket of ${basketWords} now: refused (${result.rejection}) — ${result.message}.`;
+    return `A basket of ${basketWords} now: refused (${result.rejection}) — ${localTimes(result.message)}.`;
   }
   preview.dataset.state = "ok";
   const q = result.quote;
@@ -126,14 +162,32 @@ function quoteSample(promo, definition) {
   return `A basket of ${basketWords}${of} now: ${money(q.discount)} off, ${money(q.payable)} to pay.`;
 }
 
+/**
+ * Opens the form at #/new filled with `definition` (a code's, from the catalog's Duplicate), its code
+ * left empty for the operator to name or generate.
+ */
+export function duplicateCode(definition) {
+  editor.duplicate = { ...definition, code: "" };
+  editor.duplicateOf = definition.code;
+  location.hash = "#/new";
+}
+
+/** Opens the form: `code`'s to edit, or a new code's (null): empty, or a duplicate's. */
 export async function openEditor(code) {
+  const duplicate = code ? null : editor.duplicate;
+  const from = duplicate ? editor.duplicateOf : null;
+  editor.duplicate = null;
   await moduleReady;
   editor.code = code;
   editor.etag = null;
   editor.assigned = false;
   editor.pending = null;
+  editor.touched = new Set();
+  editor.dirty = new Set();
+  editor.submitted = false;
   $("conflict").hidden = true;
   $("code-form").reset();
+  $("tz-name").textContent = zone();
   if (code) {
     show("edit", `Edit ${code}`);
     $("edit-heading").textContent = `Edit ${code}`;
@@ -142,11 +196,13 @@ export async function openEditor(code) {
     editor.assigned = Boolean(json.assigned);
     fillForm(definitionOf(json));
     $("f-code").readOnly = true;
+    $("f-code-generate").hidden = true;
   } else {
     show("edit", "New code");
-    $("edit-heading").textContent = "New code";
+    $("edit-heading").textContent = from ? `New code, a copy of ${from}` : "New code";
     $("f-code").readOnly = false;
-    fillForm({ discount: { kind: "percent", percent: "10" }, code: "" });
+    $("f-code-generate").hidden = false;
+    fillForm(duplicate ?? { discount: { kind: "percent" }, code: "" });
   }
   showKind();
   checkForm();
@@ -156,11 +212,10 @@ export async function openEditor(code) {
 async function save(event, overwriteWith = null) {
   event?.preventDefault();
   clearMessages();
+  editor.submitted = true;
   const definition = overwriteWith ?? checkForm();
   if (!definition) {
-    const first = errorIds().map($).find((el) => el.getAttribute("aria-invalid") === "true");
-    (first ?? $("form-problem")).focus?.();
-    showProblem("The code was not saved: correct the field marked in red.");
+    $("error-summary").focus();
     return;
   }
   const code = definition.code.toUpperCase();
@@ -171,6 +226,7 @@ async function save(event, overwriteWith = null) {
     editor.etag = etag;
     $("conflict").hidden = true;
     nav.notice = `${code} is ${status === 201 ? "defined" : "saved"}.`;
+    window.scrollTo(0, 0); // the code's page opens at its top
     location.hash = `#/code/${encodeURIComponent(code)}`;
   } catch (err) {
     if (err.status === 412) await showConflict(code, definition, err.etag);
@@ -205,9 +261,32 @@ async function showConflict(code, mine, etag) {
 /** The editor's events: checked as typed, saved on submit, an audience file read, a 412 resolved. */
 export function wireEditor() {
   const form = $("code-form");
-  form.addEventListener("input", () => {
+  form.addEventListener("input", (event) => {
+    if (event.target.id) editor.dirty.add(event.target.id);
     showKind();
     checkForm();
+  });
+  // A field is checked once left (and as it is corrected from then on).
+  form.addEventListener("focusout", (event) => {
+    const id = event.target.id;
+    // A field passed by without a value typed is checked on save only.
+    if (!errorIds().includes(id) || !(event.target.value || editor.dirty.has(id) || editor.touched.has(id))) return;
+    editor.touched.add(id);
+    checkForm();
+  });
+  $("error-summary").addEventListener("click", (event) => {
+    const link = event.target.closest("a[data-field]");
+    if (!link) return;
+    event.preventDefault(); // the hash is the console's route
+    const field = $(link.dataset.field);
+    field.scrollIntoView({ block: "center" });
+    field.focus();
+  });
+  $("f-code-generate").addEventListener("click", () => {
+    $("f-code").value = generateCode();
+    editor.touched.add("f-code");
+    checkForm();
+    $("f-code").focus();
   });
   form.addEventListener("change", (event) => {
     showKind();

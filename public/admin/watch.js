@@ -5,6 +5,7 @@ import { clockWithSeconds, count, when, zone } from "../lib/format.js";
 import { formatMoney as money } from "../lib/money.js";
 import { api, KINDS } from "./api.js";
 import { renderBudget, renderChart } from "./charts.js";
+import { renderCodeControls } from "./codepage.js";
 import { rejectionsOf } from "./figures.js";
 import { loadHistory } from "./history.js";
 import { report } from "./messages.js";
@@ -71,6 +72,7 @@ export async function refreshWatch() {
       + `${count(json.codes?.count ?? 0)} codes, ${count(json.codes?.used ?? 0)} used; ${usesInWords(json)}. `
       + `Each code: ${count(json.uses_per_code ?? 1)} use(s). ${state}.`;
   } else {
+    renderCodeControls(json, view.etag);
     $("code-summary").textContent = `${discountInWords(json)}. Valid: ${windowInWords(json)} (${zone()}). ${usesInWords(json)}. ${state}.`;
   }
   renderTotals(stats.json);

@@ -126,9 +126,12 @@ schema!([D] crate::wire::PublicCode<D> => "PublicCode", |g| {
 schema!([D] crate::wire::CodeSummary<D> => "CodeSummary", |g| {
     let mut more = remaining(g);
     more["archived"] = json!({"type": "boolean"});
+    more["defined_at"] = with_ref::<crate::Timestamp>(g, json!({
+        "description": "When the code was first defined; left out for a code defined before this was kept.",
+    }));
     public_object(
         g,
-        "A code as the catalog lists it: the public view and whether it is archived.",
+        "A code as the catalog lists it: the public view, whether it is archived and when it was first defined.",
         more,
         &["code", "active", "discount", "assigned", "archived", "usage"],
     )
@@ -203,6 +206,9 @@ schema!([D] crate::wire::CampaignSummary<D> => "CampaignSummary", |g| json!({
             },
             "additionalProperties": false,
         },
+        "defined_at": with_ref::<crate::Timestamp>(g, json!({
+            "description": "When the campaign was first defined; left out for a campaign defined before this was kept.",
+        })),
     },
     "additionalProperties": false,
 }));

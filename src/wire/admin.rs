@@ -69,6 +69,10 @@ pub struct CodeSummary<D = DefinitionFields> {
     pub code: PublicCode<D>,
     /// Whether the code is archived (unknown to buyers, its history kept).
     pub archived: bool,
+    /// When it was first defined (RFC 3339); left out for a code defined
+    /// before this was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defined_at: Option<String>,
 }
 
 /// `GET /v1/automatic`: the public definitions of the active automatic
@@ -125,6 +129,10 @@ pub struct CampaignSummary<D = DefinitionFields> {
     pub remaining_budget: Option<Money>,
     /// Its codes.
     pub codes: CampaignCodeCounts,
+    /// When it was first defined (RFC 3339); left out for a campaign
+    /// defined before this was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defined_at: Option<String>,
 }
 
 /// A page of campaigns in id order, each as `GET /v1/campaigns/{id}`

@@ -321,7 +321,8 @@ test("an archived campaign is restored by defining it again: its codes work, its
   const archived = await call(worker.base, "GET", "/v1/campaigns/COMEBACK", { headers: admin });
   assert.equal(archived.status, 200, archived.text);
   assert.equal(archived.json.archived, true);
-  const { id, archived: _a, usage, remaining, remaining_budget: _r, codes, ...again } = archived.json;
+  assert.ok(archived.json.defined_at, "when it was first defined");
+  const { id, archived: _a, usage, remaining, remaining_budget: _r, codes, defined_at: _d, ...again } = archived.json;
   const restored = await call(worker.base, "PUT", "/v1/campaigns/COMEBACK", { body: again, headers: { ...admin, "if-match": archived.headers.get("etag") } });
   assert.equal(restored.status, 200, restored.text);
   const back = await call(worker.base, "GET", "/v1/campaigns/COMEBACK", { headers: admin });

@@ -189,6 +189,10 @@ test("stats match a known mix of 30 captures, 5 replays, 10 rejections and a for
     assert.deepEqual(f.rejections.quotes, { below_minimum: 3 }, period);
   }
   assert.ok(stats.json.defined_at);
+  // The catalog's summary says the same first definition (the console sorts newest first by it).
+  const listed = await call(base(), "GET", "/v1/codes?prefix=FIG&limit=1", { headers: admin });
+  assert.equal(listed.json.codes[0].code, "FIG");
+  assert.equal(listed.json.codes[0].defined_at, stats.json.defined_at);
   // The last hour minute by minute: 60 minutes, the last one `at`'s, adding up to `last_hour`.
   const minutes = stats.json.by_minute;
   assert.equal(minutes.length, 60);

@@ -819,6 +819,8 @@ export interface components {
             };
             /** @description The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application. */
             combines_with?: components["schemas"]["CodeClass"][];
+            /** @description When the campaign was first defined; left out for a campaign defined before this was kept. */
+            defined_at?: components["schemas"]["Timestamp"];
             discount: components["schemas"]["Discount"];
             ends_at?: components["schemas"]["Timestamp"];
             id: components["schemas"]["Code"];
@@ -1019,7 +1021,7 @@ export interface components {
             /** @description Whether the code is switched on. */
             active: boolean;
         };
-        /** @description A code as the catalog lists it: the public view and whether it is archived. */
+        /** @description A code as the catalog lists it: the public view, whether it is archived and when it was first defined. */
         CodeSummary: {
             /** @description The kill switch: an inactive code is refused with `inactive`. */
             active: boolean;
@@ -1034,6 +1036,8 @@ export interface components {
             code: components["schemas"]["Code"];
             /** @description The classes of code this code may share a basket with (none when left out): two codes combine only when each lists the other's class. Written in the order of application. */
             combines_with?: components["schemas"]["CodeClass"][];
+            /** @description When the code was first defined; left out for a code defined before this was kept. */
+            defined_at?: components["schemas"]["Timestamp"];
             discount: components["schemas"]["Discount"];
             /** @description The first moment the code is no longer valid (exclusive). */
             ends_at?: components["schemas"]["Timestamp"];

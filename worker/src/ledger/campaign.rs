@@ -161,6 +161,7 @@ impl Ledger {
                 count: store.campaign_code_count()?,
                 used: store.campaign_codes_used(at)?,
             },
+            defined_at: stored.defined_at.clone(),
         };
         let mut response = json_response(&view, 200)?;
         response.headers_mut().set(ETAG_HEADER, &campaign_tag(&stored)?)?;

@@ -89,6 +89,7 @@ impl Ledger {
         Ok(CodeSummary {
             code: self.lookup(store, definition)?,
             archived: definition.archived,
+            defined_at: definition.defined_at.clone(),
         })
     }
 

@@ -1,0 +1,341 @@
+// The console's code form, a code's page and the catalog (issue 35, items 6, 7 and 10) end to end: the
+// real Worker under `wrangler dev` (tests/worker/harness.mjs), Debian's Chromium through playwright-core,
+// at 1280 × 800 and 390 × 844, axe-core on each view, screenshots in test-output/ (admin-form-*).
+//
+// Run with scripts/test-admin.sh (it builds public/pkg, public/admin/vendor and the Worker first).
+import { before, test } from "node:test";
+import assert from "node:assert/strict";
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import { ROOT, ADMIN_TOKEN, admin, call, capturer, workerForFile } from "../worker/harness.mjs";
+
+const OUTPUT = path.join(ROOT, "test-output");
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync"];
+const AXE = readFileSync(path.join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
+// The issue's two sizes: a laptop and a phone.
+const SIZES = [{ width: 1280, height: 800 }, { width: 390, height: 844 }];
+
+let browser;
+
+before(() => {
+  for (const [file, hint] of [
+    ["public/pkg/promocodes.js", "scripts/build-web.sh"],
+    ["public/admin/vendor/uplot.min.js", "scripts/build-admin.sh"],
+    ["worker/build/worker/shim.mjs", "scripts/build-worker.sh"],
+  ]) {
+    assert.ok(existsSync(path.join(ROOT, file)), `${file} is missing: run ${hint} first (scripts/test-admin.sh does)`);
+  }
+  mkdirSync(OUTPUT, { recursive: true });
+});
+
+const worker = workerForFile(
+  {
+    snapshot: true,
+    logLevel: "log",
+    logTo: () => createWriteStream(path.join(OUTPUT, "admin-form-wrangler.log")),
+    startupTimeoutMs: 3 * 60 * 1000,
+  },
+  async () => {
+    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+  },
+  async () => { await browser?.close().catch(() => {}); },
+);
+
+const eur = (amount) => ({ amount, currency: "EUR" });
+const put = (definition) => call(worker.base, "PUT", `/v1/codes/${definition.code}`, { body: definition, headers: admin });
+const lookup = (code) => call(worker.base, "GET", `/v1/codes/${code}`, { headers: admin });
+const capture = (code, key) => call(worker.base, "POST", "/v1/captures", {
+  body: { code, total: eur("80.00") }, headers: { ...capturer, "idempotency-key": key },
+});
+
+/** A page in a fresh context (its own sessionStorage) at `size`, in Berlin, collecting page errors. */
+async function open(size = SIZES[0]) {
+  const context = await browser.newContext({ viewport: size, locale: "en-GB", timezoneId: "Europe/Berlin" });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on("pageerror", (err) => page.errors.push(String(err)));
+  page.on("console", (msg) => { if (msg.type() === "error" && !/favicon|Failed to load resource/.test(msg.text())) page.errors.push(msg.text()); });
+  page.setDefaultTimeout(15_000);
+  return page;
+}
+
+async function signIn(page, hash = "") {
+  await page.goto(`${worker.base}/admin/${hash}`);
+  await page.getByLabel("Admin token").fill(ADMIN_TOKEN);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign out" }).waitFor();
+}
+
+async function axe(page, view) {
+  await page.evaluate(AXE);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+  const violations = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")})`);
+  assert.deepEqual(violations, [], `axe on ${view} at ${page.viewportSize().width} px`);
+}
+
+async function shoot(page, name) {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `${name} at ${page.viewportSize().width} px: the page scrolls sideways by ${overflow} px`);
+  await page.screenshot({ path: path.join(OUTPUT, `admin-form-${name}-${page.viewportSize().width}.png`), fullPage: true });
+}
+
+/** Counts the operator's clicks and key presses on `page` (for the report). */
+async function countActions(page) {
+  await page.evaluate(() => {
+    window.__actions = 0;
+    document.addEventListener("click", (e) => { if (e.isTrusted) window.__actions += 1; }, true);
+  });
+}
+
+const invalid = (page) => page.locator('#code-form [aria-invalid="true"]');
+
+test("the form: nothing refused while empty, a field checked when left, every refusal at once in a linked summary that goes once fixed", async () => {
+  for (const size of SIZES) {
+    const page = await open(size);
+    await signIn(page, "#/new");
+    await page.getByRole("heading", { name: "New code" }).waitFor();
+    const code = page.getByRole("textbox", { name: "Code", exact: true });
+    const percent = page.getByRole("textbox", { name: "Percent", exact: true });
+    const currency = page.getByRole("textbox", { name: "Currency", exact: true });
+    // Placeholders, not values: nothing is prefilled in a new code's definition.
+    assert.equal(await percent.inputValue(), "");
+    assert.equal(await currency.inputValue(), "");
+    assert.equal(await currency.getAttribute("placeholder"), "EUR");
+    assert.equal(await percent.getAttribute("placeholder"), "10");
+    // Passing through the empty form refuses nothing.
+    await code.focus();
+    for (let i = 0; i < 6; i++) await page.keyboard.press("Tab");
+    assert.equal(await invalid(page).count(), 0, "nothing refused while the form is empty");
+    assert.equal(await page.locator("#error-summary").isVisible(), false);
+    assert.equal(await page.locator("#f-code-error").textContent(), "");
+    await axe(page, "new code, empty");
+    await shoot(page, "new-empty");
+
+    // A field is checked when it is left, not while it is typed.
+    await percent.fill("120");
+    assert.equal(await percent.getAttribute("aria-invalid"), null, "not while typing");
+    await percent.press("Tab");
+    await page.getByText("Percent must be above 0 and at most 100, not 120").waitFor();
+    assert.equal(await percent.getAttribute("aria-invalid"), "true");
+    assert.equal(await code.getAttribute("aria-invalid"), null, "the code, never left with a value, waits for a save");
+
+    // Save: every refusal at once, in a summary that links to its fields and takes the focus.
+    await page.getByLabel("Total uses").fill("0");
+    await page.getByLabel("Minimum basket").fill("20.00");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    const summary = page.locator("#error-summary");
+    await summary.waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement.id), "error-summary");
+    const links = await summary.getByRole("link").allTextContents();
+    assert.equal(links.length, 4, links.join(" | "));
+    assert.match(links[0], /^Code: /);
+    assert.match(links[1], /^Percent must be above 0 and at most 100, not 120/, "the label not said twice");
+    assert.match(links[2], /^Currency: /);
+    assert.match(links[3], /^Total uses: Limits\.total must be at least 1/);
+    assert.match(await page.getByRole("heading", { name: /The code was not saved/ }).textContent(), /4 things to correct/);
+    assert.equal(await invalid(page).count(), 4);
+    assert.equal(await lookup("FORMNEW1").then((r) => r.status), 404);
+    await axe(page, "new code, refused on save");
+    await shoot(page, "new-refused");
+    await summary.getByRole("link", { name: /^Percent/ }).click();
+    assert.equal(await page.evaluate(() => document.activeElement.id), "f-percent", "the link moves to its field");
+    assert.match(page.url(), /#\/new$/, "the link does not change the route");
+
+    // Fixed one by one: each refusal goes as its field is right; the summary goes with the last.
+    await code.fill(`FORMNEW${size.width}`);
+    await percent.fill("10");
+    await page.getByLabel("Total uses").fill("100");
+    await currency.fill("EUR");
+    await page.getByText("A basket of €80.00 now: €8.00 off, €72.00 to pay.").waitFor();
+    await summary.waitFor({ state: "hidden" });
+    assert.equal(await invalid(page).count(), 0);
+    assert.equal(await page.locator("#problem").textContent(), "");
+    await page.context().close();
+    assert.deepEqual(page.errors, []);
+  }
+});
+
+test("dates and times as typed in the operator's zone, the zone said beside them; a refusal's time in it too", async () => {
+  const page = await open();
+  await signIn(page, "#/new");
+  await page.getByRole("heading", { name: "New code" }).waitFor();
+  assert.match(await page.locator("#tz-hint").textContent(), /in your time zone \(Europe\/Berlin\)/);
+  assert.match(await page.getByLabel("Ends", { exact: true }).getAttribute("aria-describedby"), /tz-hint/);
+  await page.getByRole("textbox", { name: "Code", exact: true }).fill("FORMTIME");
+  await page.getByRole("textbox", { name: "Percent", exact: true }).fill("10");
+  await page.getByLabel("Starts", { exact: true }).fill("2026-12-11T10:00");
+  await page.getByLabel("Ends", { exact: true }).fill("2026-12-10T10:00");
+  await page.getByLabel("Total uses").focus(); // leaves Ends (Tab moves between its parts)
+  const error = page.locator("#f-ends-error");
+  await page.waitForFunction(() => document.querySelector("#f-ends-error").textContent !== "");
+  const sentence = await error.textContent();
+  assert.doesNotMatch(sentence, /Z\b|09:00/, `not in UTC: ${sentence}`);
+  assert.match(sentence, /10 Dec 2026, 10:00 \(Europe\/Berlin\)/);
+  assert.match(sentence, /11 Dec 2026, 10:00 \(Europe\/Berlin\)/);
+  await page.getByLabel("Starts", { exact: true }).fill("2026-12-01T10:00");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByRole("heading", { name: "FORMTIME" }).waitFor();
+  const saved = await lookup("FORMTIME");
+  assert.equal(saved.json.ends_at, "2026-12-10T09:00:00Z", "10:00 in Berlin is 09:00 UTC");
+  assert.equal(saved.json.starts_at, "2026-12-01T09:00:00Z");
+  await page.goto(`${worker.base}/admin/#/edit/FORMTIME`);
+  await page.getByRole("heading", { name: "Edit FORMTIME" }).waitFor();
+  assert.equal(await page.getByLabel("Ends", { exact: true }).inputValue(), "2026-12-10T10:00", "shown back as typed");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("Generate a code: a random code of the unambiguous charset; saved, the code's page opens at its top", async () => {
+  for (const size of SIZES) {
+    const page = await open(size);
+    await signIn(page, "#/new");
+    await countActions(page);
+    const started = Date.now();
+    await page.getByRole("button", { name: "Generate a code" }).click();
+    const code = page.getByRole("textbox", { name: "Code", exact: true });
+    const first = await code.inputValue();
+    assert.match(first, /^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/);
+    await page.getByRole("button", { name: "Generate a code" }).click();
+    assert.notEqual(await code.inputValue(), first, "another each time");
+    await page.getByRole("textbox", { name: "Percent", exact: true }).fill("15");
+    const name = await code.inputValue();
+    await page.getByRole("button", { name: "Save", exact: true }).evaluate((b) => b.scrollIntoView());
+    assert.ok(await page.evaluate(() => window.scrollY) > 0, "the form was scrolled to its Save button");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByRole("heading", { name }).waitFor();
+    await page.getByText(`${name} is defined.`).waitFor();
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const clicks = await page.evaluate(() => window.__actions);
+    console.log(`# a new code with a generated name at ${size.width} px: ${clicks} clicks (and one field typed), ${seconds} s`);
+    assert.equal(await page.evaluate(() => window.scrollY), 0, "the code's page opens at its top");
+    assert.equal((await lookup(name)).json.discount.percent, "15");
+    await axe(page, "code page after save");
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test("a code's page: its Active switch says On or Off, off after a confirmation, on again; Archive", async () => {
+  for (const size of SIZES) {
+    const name = `FORMPAGE${size.width}`;
+    assert.equal((await put({ code: name, discount: { kind: "percent", percent: "10" } })).status, 201);
+    const page = await open(size);
+    await signIn(page, `#/code/${name}`);
+    await page.getByRole("heading", { name }).waitFor();
+    const toggle = page.getByRole("switch", { name: "Active" });
+    const state = page.locator("#code-switch-state");
+    await page.waitForFunction(() => document.querySelector("#code-switch").checked);
+    assert.equal(await state.textContent(), "On");
+    for (const control of [toggle, page.getByRole("button", { name: "Archive" })]) {
+      const box = await control.boundingBox();
+      assert.ok(box && box.y + box.height <= size.height && box.x + box.width <= size.width, "in view at the page's top");
+    }
+    await axe(page, "code page, on");
+    await shoot(page, "code-page-on");
+
+    await countActions(page);
+    await toggle.click();
+    await page.getByRole("dialog").getByRole("button", { name: "Switch off" }).click();
+    await page.getByText(`${name} is now switched off.`).waitFor();
+    console.log(`# switch a code off from its page at ${size.width} px: ${await page.evaluate(() => window.__actions)} clicks`);
+    assert.equal(await state.textContent(), "Off");
+    assert.equal(await toggle.isChecked(), false);
+    assert.equal((await lookup(name)).json.active, false);
+    await page.waitForFunction(() => /Switched off\.$/.test(document.querySelector("#code-summary").textContent));
+    await axe(page, "code page, off");
+    await shoot(page, "code-page-off");
+
+    await toggle.click();
+    await page.getByText(`${name} is now active.`).waitFor();
+    assert.equal(await state.textContent(), "On");
+    assert.equal((await lookup(name)).json.active, true);
+
+    await page.getByRole("button", { name: "Archive" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Archive" }).click();
+    await page.getByText(`${name} is archived.`).waitFor();
+    await page.getByRole("heading", { name: "Codes" }).waitFor();
+    assert.equal((await call(worker.base, "GET", `/v1/codes/${name}`)).status, 404);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test("the catalog: filtered by status, sorted newest or most used first, a code duplicated into the form; status and switch in view at 390 px", async () => {
+  const later = new Date(Date.now() + 30 * 24 * 3600 * 1000).toISOString().replace(/\.\d+Z$/, "Z");
+  const codes = [
+    { code: "FLT-ACTIVE", discount: { kind: "percent", percent: "10" }, minimum: eur("20.00") },
+    { code: "FLT-SOON", discount: { kind: "percent", percent: "10" }, starts_at: later },
+    { code: "FLT-PAST", discount: { kind: "percent", percent: "10" }, starts_at: "2025-01-01T00:00:00Z", ends_at: "2025-02-01T00:00:00Z" },
+    { code: "FLT-OFF", discount: { kind: "fixed", amount: eur("5.00") }, active: false },
+    { code: "FLT-USED", discount: { kind: "fixed", amount: eur("3.00") } },
+  ];
+  for (const definition of codes) {
+    assert.equal((await put(definition)).status, 201);
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // each defined in a later second
+  }
+  for (const key of ["flt-1", "flt-2"]) assert.equal((await capture("FLT-USED", key)).status, 201);
+  assert.equal((await capture("FLT-ACTIVE", "flt-3")).status, 201);
+
+  for (const size of SIZES) {
+    const page = await open(size);
+    await signIn(page);
+    await page.getByLabel("Code starts with").fill("flt-");
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.getByRole("link", { name: "FLT-USED", exact: true }).waitFor();
+    const names = () => page.locator("#codes tbody th a").allTextContents();
+    const listed = (want) => page.waitForFunction((w) => [...document.querySelectorAll("#codes tbody th a")].map((a) => a.textContent).join() === w, want.join());
+    await listed(["FLT-ACTIVE", "FLT-OFF", "FLT-PAST", "FLT-SOON", "FLT-USED"]);
+    const row = (name) => page.locator("#codes tbody tr", { has: page.getByRole("link", { name, exact: true }) });
+    assert.equal(await row("FLT-SOON").locator(".status").textContent(), "Scheduled");
+    assert.equal(await row("FLT-PAST").locator(".status").textContent(), "Expired");
+    assert.equal(await row("FLT-OFF").locator(".status").textContent(), "Off");
+    assert.equal(await row("FLT-OFF").locator(".switch .state").textContent(), "Off", "the switch's state in words");
+    assert.equal(await row("FLT-USED").locator(".switch .state").textContent(), "On");
+
+    for (const [status, expected] of [["active", ["FLT-ACTIVE", "FLT-USED"]], ["scheduled", ["FLT-SOON"]], ["expired", ["FLT-PAST"]], ["off", ["FLT-OFF"]]]) {
+      await page.getByLabel("Status").selectOption(status);
+      await listed(expected);
+    }
+    await page.getByLabel("Status").selectOption("all");
+    await page.getByLabel("Sort by").selectOption("newest");
+    await listed(["FLT-USED", "FLT-OFF", "FLT-PAST", "FLT-SOON", "FLT-ACTIVE"]);
+    await page.getByLabel("Sort by").selectOption("used");
+    await page.waitForFunction(() => document.querySelector("#codes tbody th a")?.textContent === "FLT-USED"
+      && document.querySelectorAll("#codes tbody th a")[1]?.textContent === "FLT-ACTIVE");
+    assert.deepEqual((await names()).slice(0, 2), ["FLT-USED", "FLT-ACTIVE"]);
+
+    // At either width a row's name, status and switch are in view without scrolling sideways.
+    for (const part of [row("FLT-OFF").getByRole("link", { name: "FLT-OFF", exact: true }), row("FLT-OFF").locator(".status"), row("FLT-OFF").getByRole("switch")]) {
+      const box = await part.boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= size.width, `in view at ${size.width} px: ${JSON.stringify(box)}`);
+    }
+    const switchBox = await row("FLT-OFF").locator(".switch").boundingBox();
+    if (size.width < 560) assert.ok(switchBox.height >= 44, `the switch is a 44 px target at phone width: ${switchBox.height}`);
+    await axe(page, "catalog, sorted");
+    await shoot(page, "catalog-sorted");
+
+    // Duplicate: the form opens filled with the code's definition, its name left to give.
+    await countActions(page);
+    await row("FLT-ACTIVE").getByRole("button", { name: "Duplicate FLT-ACTIVE" }).click();
+    await page.getByRole("heading", { name: "New code, a copy of FLT-ACTIVE" }).waitFor();
+    assert.equal(await page.getByRole("textbox", { name: "Code", exact: true }).inputValue(), "");
+    assert.equal(await page.getByRole("textbox", { name: "Percent", exact: true }).inputValue(), "10");
+    assert.equal(await page.getByLabel("Minimum basket").inputValue(), "20.00");
+    assert.equal(await invalid(page).count(), 0, "nothing refused before it is named");
+    await axe(page, "duplicate");
+    await shoot(page, "duplicate");
+    const copy = `DUP-FLT${size.width}`;
+    await page.getByRole("textbox", { name: "Code", exact: true }).fill(copy);
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByRole("heading", { name: copy }).waitFor();
+    console.log(`# duplicate a code at ${size.width} px: ${await page.evaluate(() => window.__actions)} clicks and one name typed`);
+    const saved = await lookup(copy);
+    assert.equal(saved.json.discount.percent, "10");
+    assert.deepEqual(saved.json.minimum, eur("20.00"));
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
