@@ -11,10 +11,11 @@ import {
 } from "./definition.js";
 import { labelTiers, readTiers, renderTiers, wireTiers } from "./tiers.js";
 import { clearMessages, report, showProblem } from "./messages.js";
+import { openCampaignForm, saveCampaign, setFormKind } from "./campaign-form.js";
 import { nav, show } from "./views.js";
 import { moduleReady, PromoCode } from "./wasm.js";
 
-const editor = { code: null, etag: null, assigned: false, pending: null };
+const editor = { code: null, etag: null, assigned: false, pending: null, kind: "code" };
 
 // The form's fields by their key in definition.js's form object.
 const FIELDS = {
@@ -126,15 +127,20 @@ function quoteSample(promo, definition) {
   return `A basket of ${basketWords}${of} now: ${money(q.discount)} off, ${money(q.payable)} to pay.`;
 }
 
-export async function openEditor(code) {
+/** Opens the form for code `code` (null: a new one), or, with `kind` "campaign", for a campaign (campaign-form.js). */
+export async function openEditor(code, kind = "code") {
   await moduleReady;
+  editor.kind = kind;
   editor.code = code;
   editor.etag = null;
   editor.assigned = false;
   editor.pending = null;
   $("conflict").hidden = true;
   $("code-form").reset();
-  if (code) {
+  setFormKind(kind);
+  if (kind === "campaign") {
+    await openCampaignForm(editor, code, fillForm);
+  } else if (code) {
     show("edit", `Edit ${code}`);
     $("edit-heading").textContent = `Edit ${code}`;
     const { json, etag } = await api("GET", codePath(code));
@@ -160,9 +166,10 @@ async function save(event, overwriteWith = null) {
   if (!definition) {
     const first = errorIds().map($).find((el) => el.getAttribute("aria-invalid") === "true");
     (first ?? $("form-problem")).focus?.();
-    showProblem("The code was not saved: correct the field marked in red.");
+    showProblem(`The ${editor.kind} was not saved: correct the field marked in red.`);
     return;
   }
+  if (editor.kind === "campaign") return saveCampaign(editor, definition);
   const code = definition.code.toUpperCase();
   const condition = editor.etag ? { "if-match": editor.etag } : { "if-none-match": "*" };
   $("save").disabled = true;
