@@ -124,7 +124,7 @@ function renderCatalog(rows) {
     if (summary.archived) {
       box.append(button("Restore", `Restore ${name}`, "quiet", () => restore(item)));
     } else {
-      {
+      if (kind === "code" || kind === "campaign") {
         const edit = document.createElement("a");
         edit.className = "button quiet";
         edit.href = `#/${kind === "campaign" ? "editcampaign" : "edit"}/${encodeURIComponent(name)}`;
