@@ -108,8 +108,8 @@ export function campaignInWords(summary, discount, window) {
   return `${state}: ${discount}, ${window.charAt(0).toLowerCase()}${window.slice(1)}, ${each}; ${usesInWords(summary)}.`;
 }
 
-/** A code's summary in one sentence: "Active: 10% off, always; 2 used · 1 held · 97 left: the limit of 100 uses." */
+/** A code's summary: "10% off. Valid: Always. 2 used · 1 held · 97 left: the limit of 100 uses. Active." */
 export function codeInWords(summary, discount, window) {
   const state = summary.active === false ? "Switched off" : "Active";
-  return `${state}: ${discount}, ${window.charAt(0).toLowerCase()}${window.slice(1)}; ${usesInWords(summary)}.`;
+  return `${discount}. Valid: ${window}. ${usesInWords(summary)}. ${state}.`;
 }

@@ -130,8 +130,10 @@ for (const screen of SCREENS) {
     await page.getByRole("textbox", { name: "Budget", exact: true }).fill("300.00");
     await page.getByLabel("When the budget is short").selectOption("partial");
     await page.getByLabel("Uses per code").fill("1");
+    const checking = performance.now(); // axe and the screenshot are not the operator's time
     if (w === 1280) await axe(page, "new campaign");
     await shoot(page, "new");
+    const checked = performance.now() - checking;
     await click(page, page.getByRole("button", { name: "Save", exact: true }));
     await page.getByRole("heading", { name: id, exact: true }).waitFor();
     await page.getByText(`Campaign ${id} is defined: generate or import its codes below.`).waitFor();
@@ -157,7 +159,7 @@ for (const screen of SCREENS) {
     await click(page, page.getByRole("dialog").getByRole("button", { name: "Switch off" }));
     const off = page.getByText(`${id} is now switched off.`);
     await off.waitFor();
-    const seconds = (performance.now() - started) / 1000;
+    const seconds = (performance.now() - started - checked) / 1000;
     await besideButton(page, off, page.getByRole("button", { name: "Switch on", exact: true }), "switch");
     const campaign = await getCampaign(id);
     assert.equal(campaign.active, false);
@@ -166,7 +168,7 @@ for (const screen of SCREENS) {
     assert.equal(campaign.limits.when_budget_short, "partial");
     await page.locator("#code-summary").getByText(/^Switched off: 20% off, always/).waitFor();
     // A figure for the issue's closing note (typing is not counted as clicks).
-    console.log(`[measure] ${w} px: new campaign with a budget and 100 codes, downloaded, switched off: ${page.clicks} clicks, ${seconds.toFixed(1)} s scripted`);
+    console.log(`[measure] ${w} px: new campaign with a budget and 100 codes, downloaded, switched off: ${page.clicks} clicks, ${seconds.toFixed(1)} s scripted (typing instant)`);
     await axe(page, "campaign switched off");
     await shoot(page, "page");
     assert.deepEqual(page.errors, []);
@@ -304,8 +306,8 @@ for (const screen of SCREENS) {
 
     await page.goto(`${worker.base}/admin/#/code/${plain}`);
     await page.getByRole("heading", { name: plain, exact: true }).waitFor();
-    await page.locator("#code-summary").getByText(/^Active/).waitFor();
-    assert.match(await page.locator("#code-summary").textContent(), /; 1 used · 1 held · 98 left: the limit of 100 uses\.$/);
+    // The same document (only the hash changed): wait for this code's sentence, not the campaign's.
+    await page.locator("#code-summary").getByText(/^10% off\. Valid: Always \(Europe\/Berlin\)\. 1 used · 1 held · 98 left: the limit of 100 uses\. Active\.$/).waitFor();
     assert.equal(await page.locator("#budget-bar").isHidden(), true, "no budget, no bar");
 
     await page.goto(`${worker.base}/admin/#/campaigns`);

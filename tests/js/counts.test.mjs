@@ -45,5 +45,5 @@ test("the budget's parts: spent, held and left, exact, with their shares in tent
 test("a campaign and a code in one sentence, without repeats", () => {
   const campaign = { active: true, usage: { total: 3, held: 1 }, codes: { count: 100, used: 3 }, uses_per_code: 1 };
   assert.equal(campaignInWords(campaign, "20% off", "Always"), "Active: 20% off, always, 100 codes of 1 use each; 2 used · 1 held · 97 left: its 100 codes.");
-  assert.equal(codeInWords({ active: false, usage: { total: 1, held: 0 } }, "10% off", "Always"), "Switched off: 10% off, always; 1 used.");
+  assert.equal(codeInWords({ active: false, usage: { total: 1, held: 0 } }, "10% off", "Always"), "10% off. Valid: Always. 1 used. Switched off.");
 });
