@@ -13,11 +13,12 @@
 // as sentences, paths, the catalog's paging), messages.js, views.js (routing, sign in and out),
 // catalog.js, words.js (a definition in words), definition.js (the editor's form as a definition),
 // deals.js (its buy X get Y and tiered fields), editor.js, tiers.js (the tier rows), watch.js (a code's or a campaign's page), figures.js (stats and CSV), charts.js (uPlot),
-// history.js (redemptions), campaign.js (a campaign's controls), wasm.js (the browser module),
+// history.js (redemptions), campaign.js (a campaign's controls), campaign-form.js (the editor as a
+// campaign's), counts.js (uses and budget in words), budget.js (the budget bar), wasm.js (the browser module),
 // webhooks.js (the Webhooks view and a page's events) with hooks.js (their pure parts).
 import { $ } from "../lib/dom.js";
 import { whenUnauthorized } from "./api.js";
-import { archiveCampaign, downloadCampaignCsv, generateCodes, switchCampaign } from "./campaign.js";
+import { archiveCampaign, downloadCampaignCsv, generateCodes, importCodes, switchCampaign } from "./campaign.js";
 import { catalog, loadCatalog, wireCatalog } from "./catalog.js";
 import { wireCodePage } from "./codepage.js";
 import { wireEditor } from "./editor.js";
@@ -60,6 +61,7 @@ function wire() {
   $("history-next").addEventListener("click", () => { watch.page += 1; renderHistory(); });
   $("download-csv").addEventListener("click", downloadCsv);
   $("generate-form").addEventListener("submit", generateCodes);
+  $("import-form").addEventListener("submit", importCodes);
   $("campaign-csv").addEventListener("click", downloadCampaignCsv);
   $("campaign-switch").addEventListener("click", switchCampaign);
   $("campaign-archive").addEventListener("click", archiveCampaign);

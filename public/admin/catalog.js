@@ -27,7 +27,7 @@ export async function openCatalog(kind) {
   show("catalog", campaignsOnly ? "Campaigns" : "Codes");
   $("catalog-heading").textContent = campaignsOnly ? "Campaigns" : "Codes";
   $("catalog-lede").textContent = campaignsOnly
-    ? "A campaign is one definition shared by many codes: its limits and budget hold across all of them. Define campaigns with PUT /v1/campaigns/{id}; generate and export their codes on a campaign's page."
+    ? "A campaign is one definition shared by many codes: its limits and budget hold across all of them. New campaign defines one; generate, import and download its codes on its page."
     : "Codes and campaigns, by name. A campaign is one definition shared by many codes: its limits and budget hold across all of them; its codes are on its page.";
   $("codes").tHead.rows[0].cells[2].textContent = `Valid (${zone()})`;
   $("prefix").value = catalog.prefix;
@@ -181,10 +181,10 @@ function renderCatalog(rows) {
     if (summary.archived) {
       box.append(button("Restore", `Restore ${name}`, "quiet", () => restore(item)));
     } else {
-      if (kind === "code") {
+      if (kind === "code" || kind === "campaign") {
         const edit = document.createElement("a");
         edit.className = "button quiet";
-        edit.href = `#/edit/${encodeURIComponent(name)}`;
+        edit.href = `#/${kind === "campaign" ? "editcampaign" : "edit"}/${encodeURIComponent(name)}`;
         edit.textContent = "Edit";
         edit.setAttribute("aria-label", `Edit ${name}`);
         box.append(edit);

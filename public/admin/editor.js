@@ -10,13 +10,14 @@ import { audienceFromFile, COMBINES, errorFields, formFromDefinition, SAMPLE_SHI
 import { generateCode, localTimes, refusalsOf } from "./refusals.js";
 import { labelTiers, readTiers, renderTiers, wireTiers } from "./tiers.js";
 import { clearMessages, report, showProblem } from "./messages.js";
+import { openCampaignForm, saveCampaign, setFormKind } from "./campaign-form.js";
 import { nav, show } from "./views.js";
 import { moduleReady, PromoCode } from "./wasm.js";
 
 // `touched`: the fields left once (their refusals show); `submitted`: a save was tried (every refusal shows).
-// `dirty`: the fields typed in; `duplicate`: a definition #/new opens with.
+// `dirty`: the fields typed in; `duplicate`: a definition #/new opens with; `kind`: "code" or "campaign".
 const editor = {
-  code: null, etag: null, assigned: false, pending: null, touched: new Set(), dirty: new Set(), submitted: false, duplicate: null,
+  code: null, etag: null, assigned: false, pending: null, touched: new Set(), dirty: new Set(), submitted: false, duplicate: null, kind: "code",
 };
 
 // The form's fields by their key in definition.js's form object.
@@ -172,12 +173,16 @@ export function duplicateCode(definition) {
   location.hash = "#/new";
 }
 
-/** Opens the form: `code`'s to edit, or a new code's (null): empty, or a duplicate's. */
-export async function openEditor(code) {
-  const duplicate = code ? null : editor.duplicate;
+/**
+ * Opens the form: `code`'s to edit, or a new code's (null): empty, or a duplicate's; with `kind`
+ * "campaign", a campaign's (campaign-form.js).
+ */
+export async function openEditor(code, kind = "code") {
+  const duplicate = code || kind !== "code" ? null : editor.duplicate;
   const from = duplicate ? editor.duplicateOf : null;
   editor.duplicate = null;
   await moduleReady;
+  editor.kind = kind;
   editor.code = code;
   editor.etag = null;
   editor.assigned = false;
@@ -188,7 +193,11 @@ export async function openEditor(code) {
   $("conflict").hidden = true;
   $("code-form").reset();
   $("tz-name").textContent = zone();
-  if (code) {
+  setFormKind(kind);
+  if (kind === "campaign") {
+    $("f-code-generate").hidden = true;
+    await openCampaignForm(editor, code, fillForm);
+  } else if (code) {
     show("edit", `Edit ${code}`);
     $("edit-heading").textContent = `Edit ${code}`;
     const { json, etag } = await api("GET", codePath(code));
@@ -218,6 +227,7 @@ async function save(event, overwriteWith = null) {
     $("error-summary").focus();
     return;
   }
+  if (editor.kind === "campaign") return saveCampaign(editor, definition);
   const code = definition.code.toUpperCase();
   const condition = editor.etag ? { "if-match": editor.etag } : { "if-none-match": "*" };
   $("save").disabled = true;

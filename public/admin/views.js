@@ -1,4 +1,5 @@
-// Views and routing (#/, #/campaigns, #/new, #/edit/CODE, #/code/CODE, #/campaign/ID, #/webhooks,
+// Views and routing (#/, #/campaigns, #/new, #/edit/CODE, #/code/CODE, #/campaign/ID, #/newcampaign,
+// #/editcampaign/ID, #/webhooks,
 // #/webhooks/ID), signing in
 // and out.
 import { $ } from "../lib/dom.js";
@@ -53,6 +54,8 @@ export async function route() {
   const code = rawCode ? decodeURIComponent(rawCode) : "";
   try {
     if (page === "new") await openEditor(null);
+    else if (page === "newcampaign") await openEditor(null, "campaign");
+    else if (page === "editcampaign" && code) await openEditor(code, "campaign");
     else if (page === "edit" && code) await openEditor(code);
     else if (page === "code" && code) await openWatch("code", code);
     else if (page === "campaign" && code) await openWatch("campaign", code);

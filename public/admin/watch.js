@@ -12,7 +12,10 @@ import { report } from "./messages.js";
 import { nav, show } from "./views.js";
 import { loadEvents } from "./webhooks.js";
 import { moduleReady } from "./wasm.js";
-import { discountInWords, usesInWords, windowInWords } from "./words.js";
+import { discountInWords, windowInWords } from "./words.js";
+import { campaignInWords, codeInWords } from "./counts.js";
+import { renderBudgetBar } from "./budget.js";
+import { openCampaignControls } from "./campaign.js";
 
 const REFRESH_MS = 10_000;
 
@@ -36,7 +39,7 @@ export async function openWatch(kind, name) {
   $("code-heading").textContent = name;
   $("code-edit").href = `#/edit/${encodeURIComponent(name)}`;
   $("code-edit").setAttribute("aria-label", `Edit ${name}`);
-  $("generated").textContent = "";
+  if (kind === "campaign") openCampaignControls(name);
   $("chart").replaceChildren();
   watch.chart = null;
   watch.series = [];
@@ -63,18 +66,17 @@ export async function refreshWatch() {
   const [view, stats] = await Promise.all([api("GET", path, { what: kind }), api("GET", `${path}/stats`, { what: kind })]);
   if (watch.kind !== kind || watch.name !== name) return;
   const json = view.json;
-  const state = json.active ? "Active" : "Switched off";
+  const valid = `${windowInWords(json)} (${zone()})`;
   if (kind === "campaign") {
     watch.etag = view.etag;
     watch.active = json.active;
     $("campaign-switch").textContent = json.active ? "Switch off" : "Switch on";
-    $("code-summary").textContent = `${discountInWords(json)}. Valid: ${windowInWords(json)} (${zone()}). `
-      + `${count(json.codes?.count ?? 0)} codes, ${count(json.codes?.used ?? 0)} used; ${usesInWords(json)}. `
-      + `Each code: ${count(json.uses_per_code ?? 1)} use(s). ${state}.`;
+    $("code-summary").textContent = campaignInWords(json, discountInWords(json), valid);
   } else {
     renderCodeControls(json, view.etag);
-    $("code-summary").textContent = `${discountInWords(json)}. Valid: ${windowInWords(json)} (${zone()}). ${usesInWords(json)}. ${state}.`;
+    $("code-summary").textContent = codeInWords(json, discountInWords(json), valid);
   }
+  renderBudgetBar(json);
   renderTotals(stats.json);
   renderChart(stats.json.by_minute ?? []);
   renderBudget(json, stats.json);

@@ -45,15 +45,8 @@ export function windowInWords(def) {
   return "Always";
 }
 
-/** "12 used, 2 held, 86 left". */
-export function usesInWords(summary) {
-  const used = summary.usage?.total ?? 0;
-  const held = summary.usage?.held ?? 0;
-  let words = `${count(used)} used`;
-  if (held) words += `, ${count(held)} held`;
-  if (typeof summary.remaining === "number") words += `, ${count(summary.remaining)} left`;
-  return words;
-}
+/** "12 used · 2 held · 86 left: the limit of 100 uses" (counts.js: used apart from held, the limit that binds). */
+export { usesInWords } from "./counts.js";
 
 /** Budget used (the discounts counting now, holds included), for codes and campaigns that have one. */
 export function budgetInWords(summary) {

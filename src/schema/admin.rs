@@ -159,7 +159,7 @@ schema!([D] crate::wire::AutomaticPromotions<D> => "AutomaticPromotions", |g| js
 }));
 
 schema!([D] crate::wire::CampaignSummary<D> => "CampaignSummary", |g| json!({
-    "description": "A campaign with its usage now (every code's: `total`, `held`, `discounted` in its currency), the uses left under its total (`remaining`) and its codes (`count`, and `used`: those with a use that counts).",
+    "description": "A campaign with its usage now (every code's: `total`, `held`, `discounted` in its currency and the holds' part of it, `held_discounted`), the uses left under its total (`remaining`) and its codes (`count`, and `used`: those with a use that counts).",
     "type": "object",
     "required": ["id", "uses_per_code", "active", "discount", "archived", "usage", "codes"],
     "properties": {
@@ -188,6 +188,9 @@ schema!([D] crate::wire::CampaignSummary<D> => "CampaignSummary", |g| json!({
                 "total": {"type": "integer", "minimum": 0},
                 "held": {"type": "integer", "minimum": 0},
                 "discounted": r::<crate::Money>(g),
+                "held_discounted": with_ref::<crate::Money>(g, json!({
+                    "description": "Of `discounted`, the discounts of the active holds.",
+                })),
             },
             "additionalProperties": false,
         },

@@ -40,6 +40,11 @@ pub struct CodeUsage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "Money"))]
     pub discounted: Option<Money>,
+    /// Of `discounted`, the discounts of the active holds (what the budget
+    /// has promised but not yet given); left out as `discounted` is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Money"))]
+    pub held_discounted: Option<Money>,
 }
 
 /// `GET /v1/codes/{code}`: a code as anyone may see it (its audience only as

@@ -53,7 +53,7 @@ test("a definition in the operator's words", () => {
   assert.equal(discountInWords({ discount: { kind: "free_shipping" } }), "Free shipping");
   assert.equal(windowInWords({}), "Always");
   assert.equal(windowInWords({ ends_at: "2026-12-06T12:00:00Z" }), `Until ${when("2026-12-06T12:00:00Z")}`);
-  assert.equal(usesInWords({ usage: { total: 1200, held: 2 }, remaining: 5 }), `${count(1200)} used, 2 held, 5 left`);
+  assert.equal(usesInWords({ usage: { total: 1200, held: 2 }, remaining: 5 }), `${count(1198)} used · 2 held · 5 left`);
   assert.equal(budgetInWords({ limits: { budget: eur("100.00") }, usage: { discounted: eur("0.30") } }), `${formatMoney(eur("0.30"))} of ${formatMoney(eur("100.00"))}`);
   assert.equal(budgetInWords({}), "—");
 });

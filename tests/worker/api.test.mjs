@@ -35,7 +35,9 @@ test("PUT creates (201) then replaces (200); GET shows the public view with usag
   assert.equal(view.json.assigned, true);
   assert.equal(view.json.audience, undefined, "customers are personal data");
   assert.ok(!view.text.includes("dora"));
-  assert.deepEqual(view.json.usage, { total: 0, held: 0, discounted: { amount: "0.00", currency: "EUR" } });
+  assert.deepEqual(view.json.usage, {
+    total: 0, held: 0, discounted: { amount: "0.00", currency: "EUR" }, held_discounted: { amount: "0.00", currency: "EUR" },
+  });
   assert.equal(view.json.remaining, 7);
   const unknown = await get("NOPE");
   assert.equal(unknown.status, 404);

@@ -165,14 +165,14 @@ test("a capture of a hold with another basket must fit the budget less every oth
       assert.equal(grown.json.rejection, "budget_exhausted");
       const view = await lookup(code);
       assert.deepEqual(view.usage.discounted, eur("16.00"), "the hold still reserves its 8.00; nothing was converted");
-      assert.deepEqual(view.usage, { total: 2, held: 1, discounted: eur("16.00") });
+      assert.deepEqual(view.usage, { total: 2, held: 1, discounted: eur("16.00"), held_discounted: eur("8.00") });
     } else {
       assert.equal(grown.status, 201, grown.text);
       assert.deepEqual(grown.json.quote.discount, eur("12.00"), "clipped to what the other use leaves");
       assert.equal(grown.json.quote.budget_clipped, true);
       assert.deepEqual(grown.json.quote.desired, eur("20.00"));
       const view = await lookup(code);
-      assert.deepEqual(view.usage, { total: 2, held: 0, discounted: eur("20.00") });
+      assert.deepEqual(view.usage, { total: 2, held: 0, discounted: eur("20.00"), held_discounted: eur("0.00") });
       assert.deepEqual(view.remaining_budget, eur("0.00"));
     }
   }

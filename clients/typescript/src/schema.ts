@@ -807,7 +807,7 @@ export interface components {
                 state: string;
             }[];
         };
-        /** @description A campaign with its usage now (every code's: `total`, `held`, `discounted` in its currency), the uses left under its total (`remaining`) and its codes (`count`, and `used`: those with a use that counts). */
+        /** @description A campaign with its usage now (every code's: `total`, `held`, `discounted` in its currency and the holds' part of it, `held_discounted`), the uses left under its total (`remaining`) and its codes (`count`, and `used`: those with a use that counts). */
         CampaignSummary: {
             active: boolean;
             applies_to?: components["schemas"]["AppliesTo"];
@@ -833,6 +833,8 @@ export interface components {
             usage: {
                 discounted?: components["schemas"]["Money"];
                 held: number;
+                /** @description Of `discounted`, the discounts of the active holds. */
+                held_discounted?: components["schemas"]["Money"];
                 total: number;
             };
             uses_per_code: number;
@@ -1067,6 +1069,8 @@ export interface components {
             discounted?: components["schemas"]["Money"];
             /** @description Of `total`, the active holds. */
             held: number;
+            /** @description Of `discounted`, the discounts of the active holds (what the budget has promised but not yet given); left out as `discounted` is. */
+            held_discounted?: components["schemas"]["Money"];
             /** @description For a campaign's code: the uses of the code itself, held and captured (`total`, `held` and `discounted` are then the campaign's, across all of its codes). */
             per_code?: number;
             /** @description The uses counting now, held and captured (for a campaign's code, the campaign's). */

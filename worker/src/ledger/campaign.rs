@@ -144,7 +144,8 @@ impl Ledger {
         let at = now()?;
         let campaign = &stored.campaign;
         let counter = crate::sqlite::counter_of(campaign.id(), Some(campaign.id()));
-        let (usage, held) = store.campaign_usage(&counter, at)?;
+        let (usage, _) = store.campaign_usage(&counter, at)?;
+        let (held, held_discount) = store.holds_now(&counter, at)?;
         let promo = campaign.definition();
         let view = CampaignSummary {
             campaign,
@@ -154,6 +155,7 @@ impl Ledger {
                 held,
                 per_code: None,
                 discounted: promo.currency().and_then(|c| Money::new(usage.discounted(), c).ok()),
+                held_discounted: promo.currency().and_then(|c| Money::new(held_discount, c).ok()),
             },
             remaining: promo.remaining_uses(usage),
             remaining_budget: promo.limits().remaining_budget(usage),

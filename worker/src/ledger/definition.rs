@@ -104,14 +104,7 @@ impl Ledger {
         let at = now()?;
         let usage = store.usage_of(promo, None, at)?;
         // A campaign's code counts through its campaign: the campaign's holds, and the code's own uses.
-        let held = match promo.campaign() {
-            Some(id) => {
-                store
-                    .campaign_usage(&crate::sqlite::counter_of(promo.code(), Some(id)), at)?
-                    .1
-            }
-            None => store.held(promo.code(), at)?,
-        };
+        let (held, held_discount) = store.holds_now(&crate::sqlite::counter_of(promo.code(), promo.campaign()), at)?;
         Ok(PublicCode {
             definition: promo.public_view(),
             usage: CodeUsage {
@@ -121,6 +114,7 @@ impl Ledger {
                 // The discounts counted, in the code's currency (a code without one may be used in
                 // several: its sum is not one amount, and is left out).
                 discounted: promo.currency().and_then(|c| Money::new(usage.discounted(), c).ok()),
+                held_discounted: promo.currency().and_then(|c| Money::new(held_discount, c).ok()),
             },
             remaining: promo.remaining_uses(usage),
             remaining_budget: promo.limits().remaining_budget(usage),

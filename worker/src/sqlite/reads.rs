@@ -255,12 +255,23 @@ impl SqliteRedemptionStore {
     pub fn campaign_usage(&self, counter: &str, now: Timestamp) -> Result<(UsageCounts, u64), StoreError> {
         self.load(counter, None, None).map_err(backend)?;
         let usage = self.usage(counter, None, None, now).map_err(backend)?;
+        let (held, _) = self.holds_now(counter, now)?;
+        Ok((usage, held))
+    }
+
+    /// The active holds under `counter` (a code's, or a campaign's: [`counter_of`]) at `now`: how
+    /// many, and the sum of their discounts.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn holds_now(&self, counter: &str, now: Timestamp) -> Result<(u64, Decimal), StoreError> {
+        self.load(counter, None, None).map_err(backend)?;
         let at = now.sortable();
-        let held = self.mirror.borrow().get(counter).map_or(0, |m| {
+        Ok(self.mirror.borrow().get(counter).map_or((0, Decimal::ZERO), |m| {
             m.holds
                 .range((Bound::Excluded((at, i64::MAX)), Bound::Unbounded))
-                .count() as u64
-        });
-        Ok((usage, held))
+                .fold((0, Decimal::ZERO), |(n, sum), (_, hold)| (n + 1, sum + hold.discount))
+        }))
     }
 }
