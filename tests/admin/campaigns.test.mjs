@@ -127,6 +127,7 @@ for (const screen of SCREENS) {
     assert.equal(await page.getByRole("checkbox", { name: /Automatic/ }).isVisible(), false, "a campaign is never automatic");
     await page.getByLabel("Campaign id").fill(id);
     await page.getByLabel("Percent", { exact: true }).fill("20");
+    await page.getByRole("textbox", { name: "Currency", exact: true }).fill("EUR");
     await page.getByRole("textbox", { name: "Budget", exact: true }).fill("300.00");
     await page.getByLabel("When the budget is short").selectOption("partial");
     await page.getByLabel("Uses per code").fill("1");
