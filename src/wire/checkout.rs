@@ -292,3 +292,26 @@ mod tests {
         );
     }
 }
+
+/// The checkout page's report of a code a buyer tried
+/// (`POST /v1/codes/{code}/tries`): `{}` when the page applied it, or
+/// `{"refused": "<rejection>"}` with the refusal it showed.
+///
+/// # Example
+///
+/// ```
+/// use promocodes::{wire::TryReport, Rejection};
+///
+/// let report: TryReport = serde_json::from_str(r#"{"refused": "below_minimum"}"#)?;
+/// assert_eq!(report.refused, Some(Rejection::BelowMinimum));
+/// assert!(serde_json::from_str::<TryReport>(r#"{"refused": "nope"}"#).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct TryReport {
+    /// The refusal the page showed for the code, as the core's rejection code; left out when it applied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<crate::Rejection>,
+}

@@ -19,6 +19,7 @@ use worker::{js_sys, SqlStorage, Storage};
 use crate::bounded::BoundedMap;
 use crate::limits::{MIRRORED_CODES_MAX, MIRRORED_CUSTOMERS_MAX};
 
+mod changes;
 mod definitions;
 mod expiry;
 mod history;
