@@ -209,12 +209,12 @@ pub fn change_note(headers: &worker::Headers) -> Result<Option<String>, Problem>
         })
     };
     let note = decode(trim_ows(&raw), false).map_err(|why| malformed(why.message(&raw)))?;
-    let note = note.trim();
     if note.chars().any(char::is_control) {
         return Err(malformed(
             "is not text: it holds a control character (a line break or a tab)".to_owned(),
         ));
     }
+    let note = note.trim();
     let max = crate::limits::CHANGE_NOTE_MAX_CHARS;
     let length = note.chars().count();
     if length > max {

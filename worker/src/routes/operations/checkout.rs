@@ -44,7 +44,7 @@ pub(super) fn tries() -> Operation {
     Operation::new("postTries", "public", "Report a code tried on the checkout page")
         .describe("Public and rate limited (unless a valid token is sent), with CORS for `ALLOWED_ORIGINS`: the checkout page's report of a code a buyer tried, `{}` when the page applied it or `{\"refused\": \"<rejection>\"}` with the refusal it showed (the browser module prices locally, so no quote of the Worker's sees these). The code's object counts it in memory and writes its figures at most once a second, never a write per report; they show in `GET …/stats` as `tries` and `rejections.page`. Anonymous: nothing about the buyer or the basket is sent.")
         .security(|_g| json!([{}, {"capture": []}, {"admin": []}]))
-        .body::<promocodes::wire::TryReport>(Some("At most 16 KiB; an empty body is `{}`."))
+        .body::<promocodes::wire::TryReport>(Some("At most 16 KiB."))
         .empty(204, "Counted.")
         .cors()
         .problems(400, "The path's code is not a code, or the body is not a report (an unknown rejection, another field).", &["invalid_request"])
