@@ -22,6 +22,7 @@ import { catalog, loadCatalog } from "./catalog.js";
 import { wireEditor } from "./editor.js";
 import { applyFilter, downloadCsv, renderHistory } from "./history.js";
 import { clearMessages, report, showProblem } from "./messages.js";
+import { initRange } from "./range.js";
 import { route, signIn, signOut } from "./views.js";
 import { watch } from "./watch.js";
 import { loadEvents } from "./webhooks.js";
@@ -60,6 +61,7 @@ function wire() {
   $("campaign-csv").addEventListener("click", downloadCampaignCsv);
   $("campaign-switch").addEventListener("click", switchCampaign);
   $("campaign-archive").addEventListener("click", archiveCampaign);
+  initRange();
   $("events-reload").addEventListener("click", () => { if (watch.name) loadEvents(watch.kind, watch.name).catch(report); });
 
   window.addEventListener("hashchange", () => route());

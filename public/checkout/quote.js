@@ -9,11 +9,12 @@ import { automaticDefinition, hasAutomatic } from './automatic.js';
 import { campaignCodeUsedUp, needsCustomerCheck, normalise, scheduleCustomerCheck, setStatus } from './codes.js';
 import { readBasket, render } from './summary.js';
 import { clearOutcome } from './outcome.js';
+import { reportTry } from './tries.js';
 
 // The page's own words for the core's refusals: its currency and its products' names.
 const words = () => ({ currency: shop.currency, skuName });
 const refusal = (rejection, code, definition, options) =>
-  refusalSentence(rejection, code, definition, { ...options, ...words() });
+  (reportTry(code, rejection), refusalSentence(rejection, code, definition, { ...options, ...words() }));
 
 /** The buyer changed the order: a new checkout attempt, quoted again. */
 export function onInput() {

@@ -293,9 +293,9 @@ mod tests {
     }
 }
 
-/// The checkout page's report of a code a buyer tried
-/// (`POST /v1/codes/{code}/tries`): `{}` when the page applied it, or
-/// `{"refused": "<rejection>"}` with the refusal it showed.
+/// The checkout page's report about a code (`POST /v1/codes/{code}/tries`):
+/// `{}` when a buyer tried it (the page looked it up), or
+/// `{"refused": "<rejection>"}` when the page showed that refusal for it.
 ///
 /// # Example
 ///
@@ -311,7 +311,7 @@ mod tests {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct TryReport {
-    /// The refusal the page showed for the code, as the core's rejection code; left out when it applied.
+    /// The refusal the page showed for the code, as the core's rejection code; left out for a try.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refused: Option<crate::Rejection>,
 }

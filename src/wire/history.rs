@@ -246,8 +246,9 @@ pub struct Figures {
     /// Quotes priced.
     #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub quotes: i64,
-    /// Tries of the code the checkout page reported (`POST /v1/codes/{code}/tries`),
-    /// applied or refused; the refused ones by rejection in `rejections.page`.
+    /// Tries of the code the checkout page reported (`POST /v1/codes/{code}/tries`
+    /// with `{}`: a buyer typed it and the page looked it up); the refusals
+    /// it then showed are in `rejections.page`.
     #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub tries: i64,
     /// Refusals by rejection code, per operation.

@@ -32,18 +32,18 @@ async function periods(code) {
   return ["total", "last_hour", "last_day", "last_week"].map((p) => ({ tries: r.json[p].tries, page: r.json[p].rejections.page, quotes: r.json[p].quotes }));
 }
 
-test("400 tries reported at once: 204 each, every one counted, figures written at most once a second", { skip }, async () => {
+test("400 reports at once: 204 each, every one counted, figures written at most once a second", { skip }, async () => {
   assert.equal((await putCode(worker.base, { code: "TRIED", discount: { kind: "percent", percent: "10" }, minimum: eur("50.00") })).status, 201);
   const REPORTS = 400;
   const started = performance.now();
-  // 40 in 100 below the minimum (the browser priced them: no quote reached the Worker), 10 in 100
-  // not combinable, the rest applied.
+  // Half tries (a buyer typed the code); of the refusals the page then showed, 4 in 5 below the
+  // minimum (the browser priced them: no quote reached the Worker), 1 in 5 not combinable.
   const answers = await Promise.all(Array.from({ length: REPORTS }, (_, i) =>
-    tried("TRIED", i % 10 < 4 ? { refused: "below_minimum" } : i % 10 === 4 ? { refused: "not_combinable" } : {})));
+    tried("TRIED", i % 2 === 0 ? {} : i % 10 === 9 ? { refused: "not_combinable" } : { refused: "below_minimum" })));
   const elapsed = performance.now() - started;
   assert.deepEqual([...new Set(answers.map((r) => r.status))], [204]);
   assert.ok(answers.every((r) => r.text === ""), "no body");
-  const expected = { tries: REPORTS, page: { below_minimum: 160, not_combinable: 40 }, quotes: 0 };
+  const expected = { tries: 200, page: { below_minimum: 160, not_combinable: 40 }, quotes: 0 };
   for (const period of await periods("TRIED")) assert.deepEqual(period, expected, "read with what waits in memory");
 
   let figures = await figureWrites("TRIED");

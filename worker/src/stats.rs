@@ -60,7 +60,7 @@ pub enum Event<'a> {
     Replay,
     /// A quote priced (200).
     Quote,
-    /// The checkout page reported a code tried (applied or refused).
+    /// The checkout page reported a code tried (a buyer typed it and the page looked it up).
     Tried,
     /// Every attempt conflicted (409).
     Conflict,

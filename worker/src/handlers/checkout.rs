@@ -399,7 +399,7 @@ pub(crate) async fn quote_through_ledger(env: &Env, code: &Code, body: String) -
 }
 
 /// `POST /v1/codes/{code}/tries`: the checkout page's report of a code a
-/// buyer tried, `{}` applied or `{"refused": "<rejection>"}` (public, rate
+/// buyer tried, `{}`, or of a refusal it showed, `{"refused": "<rejection>"}` (public, rate
 /// limited as a quote). The code's object counts it in memory and writes its
 /// figures at most once a second, as it does a quote's; 204 without a body.
 /// An unknown or archived code is a 404, as its lookup.

@@ -105,7 +105,7 @@ impl Ledger {
         json_response(&ChangeList { code, changes, next }, 200)
     }
 
-    /// The checkout page's report of a code tried (and the refusal it showed),
+    /// The checkout page's report of a code tried, or of a refusal it showed,
     /// counted in memory as a quote's figure is ([`Ledger::count_public`]): 204.
     pub(super) async fn handle_tries(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
         let report: TryReport = serde_json::from_str(body).map_err(|e| {
@@ -117,10 +117,7 @@ impl Ledger {
         self.live(code)?;
         let at = now()?;
         match report.refused {
-            Some(rejection) => {
-                self.count_public(&[Event::Tried, Event::Rejected("page", rejection.code())], at)
-                    .await
-            }
+            Some(rejection) => self.count_public(&[Event::Rejected("page", rejection.code())], at).await,
             None => self.count_public(&[Event::Tried], at).await,
         }
         Ok(Response::empty()?.with_status(204))

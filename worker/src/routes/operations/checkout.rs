@@ -42,7 +42,7 @@ pub(super) fn quote() -> Operation {
 /// `POST /v1/codes/{code}/tries`.
 pub(super) fn tries() -> Operation {
     Operation::new("postTries", "public", "Report a code tried on the checkout page")
-        .describe("Public and rate limited (unless a valid token is sent), with CORS for `ALLOWED_ORIGINS`: the checkout page's report of a code a buyer tried, `{}` when the page applied it or `{\"refused\": \"<rejection>\"}` with the refusal it showed (the browser module prices locally, so no quote of the Worker's sees these). The code's object counts it in memory and writes its figures at most once a second, never a write per report; they show in `GET …/stats` as `tries` and `rejections.page`. Anonymous: nothing about the buyer or the basket is sent.")
+        .describe("Public and rate limited (unless a valid token is sent), with CORS for `ALLOWED_ORIGINS`: the checkout page's report of a code a buyer tried, `{}` (typed and looked up), or of a refusal it showed for it, `{\"refused\": \"<rejection>\"}` (the browser module prices locally, so no quote of the Worker's sees these). The page reports each once per code (and refusal) a page load. The code's object counts it in memory and writes its figures at most once a second, never a write per report; they show in `GET …/stats` as `tries` and `rejections.page`. Anonymous: nothing about the buyer or the basket is sent.")
         .security(|_g| json!([{}, {"capture": []}, {"admin": []}]))
         .body::<promocodes::wire::TryReport>(Some("At most 16 KiB."))
         .empty(204, "Counted.")
