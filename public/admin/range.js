@@ -64,7 +64,7 @@ function renderRefusals(figures, range, view) {
   const body = $("refusals").tBodies[0];
   body.replaceChildren();
   const rows = refusalRows(figures);
-  const name = watch.kind === "code" ? watch.name : "CODE";
+  const name = watch.kind === "code" ? watch.name : "The code"; // a campaign's: any of its codes
   for (const r of rows) {
     const row = document.createElement("tr");
     const th = document.createElement("th");

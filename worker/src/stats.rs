@@ -240,10 +240,7 @@ pub fn prune(sql: &SqlStorage, minute: i64) -> worker::Result<()> {
          ON CONFLICT(minute, name) DO UPDATE SET n = n + excluded.n",
         vec![week.into()],
     )?;
-    sql.exec(
-        "DELETE FROM stats WHERE minute > 0 AND minute <= ?",
-        vec![week.into()],
-    )?;
+    sql.exec("DELETE FROM stats WHERE minute > 0 AND minute <= ?", vec![week.into()])?;
     Ok(())
 }
 

@@ -129,7 +129,11 @@ impl Ledger {
     }
 
     /// Archives the campaign: its codes are unknown to buyers; its counts and history stay.
-    pub(super) fn handle_archive_campaign(&self, id: &Code, note: Option<&str>) -> std::result::Result<Response, Problem> {
+    pub(super) fn handle_archive_campaign(
+        &self,
+        id: &Code,
+        note: Option<&str>,
+    ) -> std::result::Result<Response, Problem> {
         let (store, _) = self.stored_campaign(id)?;
         store.set_campaign_archived(true, note, now()?)?;
         self.cache.borrow_mut().definition = None;

@@ -117,7 +117,10 @@ impl Ledger {
         self.live(code)?;
         let at = now()?;
         match report.refused {
-            Some(rejection) => self.count_public(&[Event::Rejected("page", rejection.code())], at).await,
+            Some(rejection) => {
+                self.count_public(&[Event::Rejected("page", rejection.code())], at)
+                    .await
+            }
             None => self.count_public(&[Event::Tried], at).await,
         }
         Ok(Response::empty()?.with_status(204))

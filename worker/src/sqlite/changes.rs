@@ -171,7 +171,10 @@ mod tests {
     fn the_changed_fields_are_named_once_in_order() {
         let before = version(r#"{"code":"A","min":"10","ends_at":null}"#, false);
         let after = version(r#"{"code":"A","min":"20","active":false}"#, true);
-        assert_eq!(changed_fields(&before, &after), ["active", "archived", "ends_at", "min"]);
+        assert_eq!(
+            changed_fields(&before, &after),
+            ["active", "archived", "ends_at", "min"]
+        );
         assert!(changed_fields(&before, &before).is_empty());
     }
 }

@@ -335,7 +335,12 @@ impl SqliteRedemptionStore {
     /// # Errors
     ///
     /// [`StoreError::Backend`] when the write fails.
-    pub fn set_campaign_archived(&self, archived: bool, note: Option<&str>, now: Timestamp) -> Result<bool, StoreError> {
+    pub fn set_campaign_archived(
+        &self,
+        archived: bool,
+        note: Option<&str>,
+        now: Timestamp,
+    ) -> Result<bool, StoreError> {
         self.forget_subject();
         let Some(stored) = self.campaign()? else {
             return Ok(false);
@@ -393,7 +398,13 @@ impl SqliteRedemptionStore {
     /// # Errors
     ///
     /// [`StoreError::Backend`] when the write fails.
-    pub fn set_archived(&self, code: &Code, archived: bool, note: Option<&str>, now: Timestamp) -> Result<bool, StoreError> {
+    pub fn set_archived(
+        &self,
+        code: &Code,
+        archived: bool,
+        note: Option<&str>,
+        now: Timestamp,
+    ) -> Result<bool, StoreError> {
         self.forget_subject();
         let Some(stored) = self
             .definition(code)?
