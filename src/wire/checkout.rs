@@ -305,6 +305,7 @@ mod tests {
 /// let report: TryReport = serde_json::from_str(r#"{"refused": "below_minimum"}"#)?;
 /// assert_eq!(report.refused, Some(Rejection::BelowMinimum));
 /// assert!(serde_json::from_str::<TryReport>(r#"{"refused": "nope"}"#).is_err());
+/// assert!(TryReport::from_json("[]").is_err(), "an object only");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -314,4 +315,17 @@ pub struct TryReport {
     /// The refusal the page showed for the code, as the core's rejection code; left out for a try.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refused: Option<crate::Rejection>,
+}
+
+impl TryReport {
+    /// Reads a report from JSON text: an object only (serde would also take a
+    /// struct from an array, `[]`, which the description refuses).
+    ///
+    /// # Errors
+    ///
+    /// [`serde_json::Error`] for anything but a report's object.
+    pub fn from_json(text: &str) -> Result<TryReport, serde_json::Error> {
+        let object: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text)?;
+        serde_json::from_value(serde_json::Value::Object(object))
+    }
 }

@@ -408,7 +408,7 @@ pub async fn tries(req: &Request, env: &Env, code: &str) -> Answer {
     limit_public(req, env, trusted).await?;
     let code = crate::http::path_code(code)?;
     let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
-    serde_json::from_str::<promocodes::wire::TryReport>(&body).map_err(|e| {
+    promocodes::wire::TryReport::from_json(&body).map_err(|e| {
         Problem::Input(promocodes::InputError::Malformed {
             path: "body".to_owned(),
             message: e.to_string(),

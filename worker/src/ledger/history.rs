@@ -108,7 +108,7 @@ impl Ledger {
     /// The checkout page's report of a code tried, or of a refusal it showed,
     /// counted in memory as a quote's figure is ([`Ledger::count_public`]): 204.
     pub(super) async fn handle_tries(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
-        let report: TryReport = serde_json::from_str(body).map_err(|e| {
+        let report = TryReport::from_json(body).map_err(|e| {
             Problem::Input(promocodes::InputError::Malformed {
                 path: "body".to_owned(),
                 message: e.to_string(),
