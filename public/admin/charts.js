@@ -27,7 +27,13 @@ const valueOf = (point, key) => (key === "refused" ? refusedOf(point.figures) : 
 
 /** A point's time in the legend and the table: to the second for a minute, the date and hour for an hour. */
 const pointLabel = (unit, seconds) => (unit === "minute" ? clockWithSeconds(seconds * 1000) : when(new Date(seconds * 1000).toISOString()));
-const ticks = (unit) => (u, vals) => vals.map((v) => (unit === "minute" ? clockToMinute(v * 1000) : when(new Date(v * 1000).toISOString())));
+// An hour's tick: its clock time over a day or less ("18:00"), its day over a week ("6 Dec").
+const dayTick = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short" });
+const ticks = (unit) => (u, vals) => {
+  if (unit === "minute") return vals.map((v) => clockToMinute(v * 1000));
+  const days = (vals.at(-1) - vals[0]) / 86_400 > 1;
+  return vals.map((v) => (days ? dayTick.format(new Date(v * 1000)) : clockToMinute(v * 1000)));
+};
 
 /** The events chart of `range` (a key of RANGES) from a stats answer, and its table. */
 export function renderChart(stats, range = "hour") {
@@ -57,15 +63,17 @@ export function renderChart(stats, range = "hour") {
         stroke,
         dash,
         width: w,
-        // The refusals also carry a marker at each point (a filled square), where most is happening.
-        points: marked ? { show: true, size: 7, fill: stroke, stroke } : { show: false },
+        // The refusals also carry a marker (a filled dot) at each point where there were some.
+        points: marked
+          ? { show: true, size: 7, fill: stroke, stroke, filter: (u, i) => u.data[i].flatMap((v, at) => (v > 0 ? [at] : [])) }
+          : { show: false },
         value: (u, v) => (v == null ? "" : count(v)),
       })),
     ],
     // The legend names each series in words, its marker drawn in the line's style (solid, dashed, dotted).
     legend: { markers: { width: 3, dash: (u, i) => SERIES[i - 1]?.css ?? "solid" } },
     axes: [
-      { values: ticks(unit) },
+      { values: ticks(unit), space: unit === "minute" ? 50 : 70 },
       { values: (u, vals) => vals.map((v) => count(v)) },
     ],
     scales: { y: { range: (u, min, max) => [0, Math.max(4, max)] } },
