@@ -2691,15 +2691,7 @@ export interface components {
             /** @constant */
             type?: "/problems/too_many_requests";
         };
-        /**
-         * @description The checkout page's report about a code (`POST /v1/codes/{code}/tries`): `{}` when a buyer tried it (the page looked it up), or `{"refused": "<rejection>"}` when the page showed that refusal for it.
-         *
-         *     # Example
-         *
-         *     ``` use promocodes::{wire::TryReport, Rejection};
-         *
-         *     let report: TryReport = serde_json::from_str(r#"{"refused": "below_minimum"}"#)?; assert_eq!(report.refused, Some(Rejection::BelowMinimum)); assert!(serde_json::from_str::<TryReport>(r#"{"refused": "nope"}"#).is_err()); # Ok::<(), Box<dyn std::error::Error>>(()) ```
-         */
+        /** @description The checkout page's report about a code (`POST /v1/codes/{code}/tries`): `{}` when a buyer tried it (the page looked it up), or `{"refused": "<rejection>"}` when the page showed that refusal for it. */
         TryReport: {
             /** @description The refusal the page showed for the code, as the core's rejection code; left out for a try. */
             refused?: components["schemas"]["RejectionCode"] | null;
