@@ -24,6 +24,7 @@ import { wireCodePage } from "./codepage.js";
 import { wireEditor } from "./editor.js";
 import { applyFilter, downloadCsv, renderHistory } from "./history.js";
 import { clearMessages, report, showProblem } from "./messages.js";
+import { initRange } from "./range.js";
 import { route, signIn, signOut } from "./views.js";
 import { watch } from "./watch.js";
 import { loadEvents } from "./webhooks.js";
@@ -65,6 +66,7 @@ function wire() {
   $("campaign-csv").addEventListener("click", downloadCampaignCsv);
   $("campaign-switch").addEventListener("click", switchCampaign);
   $("campaign-archive").addEventListener("click", archiveCampaign);
+  initRange();
   $("events-reload").addEventListener("click", () => { if (watch.name) loadEvents(watch.kind, watch.name).catch(report); });
 
   window.addEventListener("hashchange", () => route());

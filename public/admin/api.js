@@ -72,6 +72,9 @@ export async function api(method, path, { body, headers = {}, what, auth = token
   throw error;
 }
 
+/** The X-Change-Note header of a definition's write: the operator's note, percent-encoded ({} without one). */
+export const changeNote = (text) => (text?.trim() ? { "x-change-note": encodeURIComponent(text.trim()) } : {});
+
 export const codePath = (code) => `/v1/codes/${encodeURIComponent(code)}`;
 export const campaignPath = (id) => `/v1/campaigns/${encodeURIComponent(id)}`;
 

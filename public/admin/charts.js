@@ -1,66 +1,88 @@
-// A code's or a campaign's last hour, by minute (uPlot): the events chart with its table, and a
-// budgeted one's spending. Every amount shown is decimal text; the spending's points are numbers
-// only as chart coordinates (figures.js).
+// A code's or a campaign's figures over a range (uPlot): the last hour by minute, or the last 24 hours
+// or 7 days by hour; the events chart with its table (each series told apart by its dash pattern and
+// its width as well as its colour, named in the legend), and a budgeted one's spending. Every amount
+// shown is decimal text; the spending's points are numbers only as chart coordinates (figures.js).
 import uPlot from "./vendor/uplot.min.js";
 import { $, cell } from "../lib/dom.js";
-import { clockToMinute, clockWithSeconds, count } from "../lib/format.js";
+import { clockToMinute, clockWithSeconds, count, when } from "../lib/format.js";
 import { chartCoordinate, formatMoney as money, toMinor } from "../lib/money.js";
-import { rejectionsOf, spendingByMinute } from "./figures.js";
+import { pointTime, RANGES, refusedOf, spendingByMinute } from "./figures.js";
 import { minorUnits } from "./wasm.js";
 import { watch } from "./watch.js";
 
-const BASE_SERIES = [
-  ["captures", "Captures", "#146c43"],
-  ["holds", "Holds", "#2451c7"],
-  ["releases", "Releases", "#8a4b00"],
-  ["expired", "Expired", "#6b7280"],
-  ["conflicts", "Conflicts", "#a11d2b"],
-  ["replays", "Replays", "#7c3aed"],
+// Each series: its figure, its name, its colour, its dash pattern (canvas setLineDash) and width, so
+// that no two are told apart by colour alone (the legend shows each line's pattern).
+const SERIES = [
+  { key: "captures", css: "solid", label: "Captures", stroke: "#146c43", dash: [], width: 3 },
+  { key: "holds", css: "dashed", label: "Holds", stroke: "#2451c7", dash: [10, 5], width: 2 },
+  { key: "releases", css: "dotted", label: "Releases", stroke: "#8a4b00", dash: [3, 4], width: 2 },
+  { key: "expired", css: "double", label: "Expired", stroke: "#6b7280", dash: [14, 4, 3, 4], width: 2 },
+  { key: "conflicts", css: "dotted", label: "Conflicts", stroke: "#a11d2b", dash: [1, 3], width: 3 },
+  { key: "replays", css: "dashed", label: "Replays", stroke: "#7c3aed", dash: [6, 3, 1, 3, 1, 3], width: 1.5 },
+  { key: "tries", css: "dashed", label: "Tried on the page", stroke: "#0b7285", dash: [18, 6], width: 1.5 },
+  { key: "refused", css: "solid", label: "Refused", stroke: "#d9480f", dash: [], width: 1.5, points: true },
 ];
-const REJECTION_COLOURS = ["#d9480f", "#c2255c", "#5f3dc4", "#0b7285", "#2b8a3e", "#e67700", "#495057", "#862e9c", "#1864ab", "#a61e4d", "#364fc7"];
 
-const minuteLabel = (u, v) => (v == null ? "" : clockWithSeconds(v * 1000));
-const minuteTicks = (u, vals) => vals.map((v) => clockToMinute(v * 1000));
+const valueOf = (point, key) => (key === "refused" ? refusedOf(point.figures) : point.figures[key] ?? 0);
 
-export function renderChart(minutes) {
+/** A point's time in the legend and the table: to the second for a minute, the date and hour for an hour. */
+const pointLabel = (unit, seconds) => (unit === "minute" ? clockWithSeconds(seconds * 1000) : when(new Date(seconds * 1000).toISOString()));
+// An hour's tick: its clock time over a day or less ("18:00"), its day over a week ("6 Dec").
+const dayTick = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short" });
+const ticks = (unit) => (u, vals) => {
+  if (unit === "minute") return vals.map((v) => clockToMinute(v * 1000));
+  const days = (vals.at(-1) - vals[0]) / 86_400 > 1;
+  return vals.map((v) => (days ? dayTick.format(new Date(v * 1000)) : clockToMinute(v * 1000)));
+};
+
+/** The events chart of `range` (a key of RANGES) from a stats answer, and its table. */
+export function renderChart(stats, range = "hour") {
   const holder = watch;
   const container = $("chart");
-  const rejectionCodes = [...new Set(minutes.flatMap((m) => Object.keys(rejectionsOf(m.figures))))].sort();
-  const series = [...BASE_SERIES.map(([key, label]) => ({ key, label })), ...rejectionCodes.map((code) => ({ key: `rejected:${code}`, label: `Refused: ${code}` }))];
-  const xs = minutes.map((m) => Date.parse(m.minute) / 1000);
-  const valueOf = (m, key) => (key.startsWith("rejected:") ? rejectionsOf(m.figures)[key.slice(9)] ?? 0 : m.figures[key] ?? 0);
-  const data = [xs, ...series.map(({ key }) => minutes.map((m) => valueOf(m, key)))];
-  renderMinuteTable(minutes, series, valueOf);
+  const { unit } = RANGES[range];
+  const points = RANGES[range].points(stats);
+  const xs = points.map((p) => Date.parse(pointTime(p)) / 1000);
+  const data = [xs, ...SERIES.map(({ key }) => points.map((p) => valueOf(p, key)))];
+  renderPointTable(points, range);
 
   const width = Math.max(300, container.clientWidth || 600);
-  const sameSeries = holder.chart && holder.series.join("|") === series.map((s) => s.key).join("|");
-  if (sameSeries) {
+  if (holder.chart && holder.series === range) {
     holder.chart.setData(data);
     return;
   }
   holder.chart?.destroy();
   container.replaceChildren();
-  holder.series = series.map((s) => s.key);
+  holder.series = range;
   const opts = {
     width,
     height: 280,
     series: [
-      { label: "Minute", value: minuteLabel },
-      ...series.map(({ key, label }, i) => ({
+      { label: unit === "minute" ? "Minute" : "Hour", value: (u, v) => (v == null ? "" : pointLabel(unit, v)) },
+      ...SERIES.map(({ label, stroke, dash, width: w, points: marked }) => ({
         label,
-        stroke: key.startsWith("rejected:") ? REJECTION_COLOURS[(i - BASE_SERIES.length) % REJECTION_COLOURS.length] : BASE_SERIES[i][2],
-        width: 2,
+        stroke,
+        dash,
+        width: w,
+        // The refusals also carry a marker (a filled dot) at each point where there were some.
+        points: marked
+          ? { show: true, size: 7, fill: stroke, stroke, filter: (u, i) => u.data[i].flatMap((v, at) => (v > 0 ? [at] : [])) }
+          : { show: false },
         value: (u, v) => (v == null ? "" : count(v)),
       })),
     ],
+    // The legend names each series in words, its marker drawn in the line's style (solid, dashed, dotted).
+    legend: { markers: { width: 3, dash: (u, i) => SERIES[i - 1]?.css ?? "solid" } },
     axes: [
-      { values: minuteTicks },
+      { values: ticks(unit), space: unit === "minute" ? 50 : 70 },
       { values: (u, vals) => vals.map((v) => count(v)) },
     ],
     scales: { y: { range: (u, min, max) => [0, Math.max(4, max)] } },
   };
   holder.chart = new uPlot(opts, data, container);
 }
+
+const minuteLabel = (u, v) => (v == null ? "" : clockWithSeconds(v * 1000));
+const minuteTicks = (u, vals) => vals.map((v) => clockToMinute(v * 1000));
 
 /**
  * A budgeted code's spending over the last hour: what its captures gave away less what releases gave
@@ -109,10 +131,12 @@ export function renderBudget(view, stats) {
   );
 }
 
-function renderMinuteTable(minutes, series, valueOf) {
+function renderPointTable(points, range) {
+  const { unit, during } = RANGES[range];
+  const series = SERIES;
   const table = $("minutes");
   const head = document.createElement("tr");
-  for (const name of ["Minute", ...series.map((s) => s.label)]) {
+  for (const name of [unit === "minute" ? "Minute" : "Hour", ...series.map((s) => s.label)]) {
     const th = document.createElement("th");
     th.scope = "col";
     th.textContent = name;
@@ -121,18 +145,18 @@ function renderMinuteTable(minutes, series, valueOf) {
   table.tHead.replaceChildren(head);
   const body = table.tBodies[0];
   body.replaceChildren();
-  for (const m of minutes.filter((m) => series.some(({ key }) => valueOf(m, key) > 0))) {
+  for (const m of points.filter((m) => series.some(({ key }) => valueOf(m, key) > 0))) {
     const row = document.createElement("tr");
     const th = document.createElement("th");
     th.scope = "row";
-    th.textContent = clockWithSeconds(m.minute);
+    th.textContent = unit === "minute" ? clockWithSeconds(pointTime(m)) : when(pointTime(m));
     row.append(th);
     for (const { key } of series) cell(row, count(valueOf(m, key)), "num");
     body.append(row);
   }
   if (!body.rows.length) {
     const row = document.createElement("tr");
-    const td = cell(row, "Nothing happened in the last hour.");
+    const td = cell(row, `Nothing happened ${during === "since it was defined" ? "in the last 7 days" : during}.`);
     td.colSpan = series.length + 1;
     body.append(row);
   }

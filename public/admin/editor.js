@@ -5,7 +5,7 @@
 import { $, markInvalid } from "../lib/dom.js";
 import { count, zone } from "../lib/format.js";
 import { formatMoney as money } from "../lib/money.js";
-import { api, codePath, definitionOf, explain } from "./api.js";
+import { api, changeNote, codePath, definitionOf, explain } from "./api.js";
 import { audienceFromFile, COMBINES, errorFields, formFromDefinition, SAMPLE_SHIPPING, sampleOrder, withoutPath } from "./definition.js";
 import { generateCode, localTimes, refusalsOf } from "./refusals.js";
 import { labelTiers, readTiers, renderTiers, wireTiers } from "./tiers.js";
@@ -232,7 +232,8 @@ async function save(event, overwriteWith = null) {
   const condition = editor.etag ? { "if-match": editor.etag } : { "if-none-match": "*" };
   $("save").disabled = true;
   try {
-    const { status, etag } = await api("PUT", codePath(code), { body: definition, headers: condition, what: "definition" });
+    const { status, etag } = await api("PUT", codePath(code), { body: definition, headers: { ...condition, ...changeNote($("change-note").value) }, what: "definition" });
+    $("change-note").value = "";
     editor.etag = etag;
     $("conflict").hidden = true;
     nav.notice = `${code} is ${status === 201 ? "defined" : "saved"}.`;

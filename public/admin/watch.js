@@ -4,11 +4,13 @@ import { $ } from "../lib/dom.js";
 import { clockWithSeconds, count, when, zone } from "../lib/format.js";
 import { formatMoney as money } from "../lib/money.js";
 import { api, KINDS } from "./api.js";
-import { renderBudget, renderChart } from "./charts.js";
+import { renderBudget } from "./charts.js";
+import { loadChanges } from "./changes.js";
 import { renderCodeControls } from "./codepage.js";
-import { rejectionsOf } from "./figures.js";
+import { REFUSED_ON, refusalRows } from "./figures.js";
 import { loadHistory } from "./history.js";
 import { report } from "./messages.js";
+import { renderRange } from "./range.js";
 import { nav, show } from "./views.js";
 import { loadEvents } from "./webhooks.js";
 import { moduleReady } from "./wasm.js";
@@ -22,7 +24,7 @@ const REFRESH_MS = 10_000;
 /** The open page: which code or campaign, its charts, its timer, its redemptions and their page. */
 export const watch = {
   kind: null, name: null, chart: null, budgetChart: null, budgetSpent: [], series: [], timer: null, history: [], filtered: [],
-  page: 0, etag: null, active: true,
+  page: 0, etag: null, active: true, range: "hour", stats: null, view: null, changesEtag: null,
 };
 
 /** Opens the page of code or campaign `name` (`kind`: "code" or "campaign"), refreshed every 10 s. */
@@ -45,6 +47,8 @@ export async function openWatch(kind, name) {
   watch.series = [];
   $("events").tBodies[0].replaceChildren();
   $("events-lede").textContent = "Loading the events…";
+  $("changes").tBodies[0].replaceChildren();
+  watch.changesEtag = null;
   await Promise.all([refreshWatch(), loadHistory(), loadEvents(kind, name).catch(report)]);
   watch.timer = setInterval(() => refreshWatch().catch(report), REFRESH_MS);
   nav.leave = () => {
@@ -77,21 +81,29 @@ export async function refreshWatch() {
     $("code-summary").textContent = codeInWords(json, discountInWords(json), valid);
   }
   renderBudgetBar(json);
+  watch.stats = stats.json;
+  watch.view = json;
   renderTotals(stats.json);
-  renderChart(stats.json.by_minute ?? []);
+  renderRange(stats.json, json);
+  // The change history, read again when the definition changed (its ETag).
+  if (view.etag !== watch.changesEtag) {
+    watch.changesEtag = view.etag;
+    loadChanges().catch(report);
+  }
   renderBudget(json, stats.json);
   $("chart-updated").textContent = `Updated ${clockWithSeconds(new Date())}; refreshed every 10 seconds.`;
 }
 
 function renderTotals(stats) {
   const t = stats.total;
-  const rejections = rejectionsOf(t);
+  const refusals = refusalRows(t);
   const items = [
     ["Captures", count(t.captures)], ["Holds", count(t.holds)], ["Releases", count(t.releases)],
     ["Expired", count(t.expired)], ["Conflicts", count(t.conflicts)], ["Replays", count(t.replays)],
-    ["Quotes", count(t.quotes)],
+    ["Quotes", count(t.quotes)], ["Tried on the page", count(t.tries ?? 0)],
     ...(t.discounted ? [["Given away", money(t.discounted)], ["Given back", money(t.returned)]] : []),
-    ...Object.entries(rejections).map(([code, n]) => [`Refused: ${code}`, count(n)]),
+    // Refused by a rule, in words, wherever it was counted (REFUSED_ON: the page, quotes, holds, captures).
+    ...refusals.map((r) => [`Refused: ${r.words}`, count(REFUSED_ON.reduce((n, op) => n + r[op], 0))]),
     ["Defined", stats.defined_at ? when(stats.defined_at) : "before figures were kept"],
   ];
   const dl = $("totals");

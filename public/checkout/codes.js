@@ -10,6 +10,7 @@ import { malformedSentence, problemSentence } from './sentences.js';
 import { readBasket, render, updateButtons } from './summary.js';
 import { post } from './worker.js';
 import { onInput, requote } from './quote.js';
+import { reportTry } from './tries.js';
 
 // ---- the code fields: "Add another code" and "Remove" ----
 
@@ -139,6 +140,7 @@ export async function lookup(code, { force = false } = {}) {
   }
   previous?.promo?.free(); // the definition this one replaces, parsed once and now done with
   codes.set(code, entry);
+  if (entry.status === 'found') reportTry(code);
   if (typedCodes().includes(code)) requote();
 }
 

@@ -17,11 +17,12 @@ import { campaignCodeUsedUp, needsCustomerCheck, normalise, scheduleCustomerChec
 import { readBasket, render } from './summary.js';
 import { clearOutcome } from './outcome.js';
 import { applicable } from './stack.js';
+import { reportTry } from './tries.js';
 
 // The page's own words for the core's refusals: its currency and its products' names.
 const words = () => ({ currency: shop.currency, skuName });
 const refusal = (rejection, code, definition, options) =>
-  refusalSentence(rejection, code, definition, { ...options, ...words() });
+  (reportTry(code, rejection), refusalSentence(rejection, code, definition, { ...options, ...words() }));
 
 /** The buyer changed the order: a new checkout attempt, quoted again. */
 export function onInput() {

@@ -292,3 +292,41 @@ mod tests {
         );
     }
 }
+
+/// The checkout page's report about a code (`POST /v1/codes/{code}/tries`):
+/// `{}` when a buyer tried it (the page looked it up), or
+/// `{"refused": "<rejection>"}` when the page showed that refusal for it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct TryReport {
+    /// The refusal the page showed for the code, as the core's rejection code; left out for a try.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<crate::Rejection>,
+}
+
+impl TryReport {
+    /// Reads a report from JSON text: an object only (serde would also take a
+    /// struct from an array, `[]`, which the description refuses).
+    ///
+    /// # Errors
+    ///
+    /// [`serde_json::Error`] for anything but a report's object.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::{wire::TryReport, Rejection};
+    ///
+    /// let report = TryReport::from_json(r#"{"refused": "below_minimum"}"#)?;
+    /// assert_eq!(report.refused, Some(Rejection::BelowMinimum));
+    /// assert_eq!(TryReport::from_json("{}")?.refused, None);
+    /// assert!(TryReport::from_json(r#"{"refused": "nope"}"#).is_err());
+    /// assert!(TryReport::from_json("[]").is_err(), "an object only");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_json(text: &str) -> Result<TryReport, serde_json::Error> {
+        let object: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text)?;
+        serde_json::from_value(serde_json::Value::Object(object))
+    }
+}

@@ -168,7 +168,7 @@ pub struct RefundBeforePayment {
 }
 
 /// A code's live figures (or a campaign's, every code's): since it was
-/// defined, and for the last hour (`GET …/stats`).
+/// defined, for the last hour, 24 hours and seven days (`GET …/stats`).
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
@@ -184,10 +184,29 @@ pub struct Stats {
     pub total: Figures,
     /// The last hour.
     pub last_hour: Figures,
+    /// The last 24 hours (to the hour: an hour counts whole once its first minute is in).
+    pub last_day: Figures,
+    /// The last seven days (to the hour, as `last_day`).
+    pub last_week: Figures,
     /// The last hour minute by minute, oldest first: 60 entries, the last
     /// one the minute of `at` (zero figures where nothing happened).
     #[cfg_attr(feature = "schema", schemars(length(min = 60, max = 60)))]
     pub by_minute: Vec<MinuteFigures>,
+    /// The last seven days hour by hour, oldest first: 168 entries, the last
+    /// one the hour of `at` (zero figures where nothing happened).
+    #[cfg_attr(feature = "schema", schemars(length(min = 168, max = 168)))]
+    pub by_hour: Vec<HourFigures>,
+}
+
+/// One hour's figures.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(deny_unknown_fields))]
+pub struct HourFigures {
+    /// The hour's first moment.
+    pub hour: Timestamp,
+    /// What happened in it.
+    pub figures: Figures,
 }
 
 /// One minute's figures.
@@ -227,6 +246,11 @@ pub struct Figures {
     /// Quotes priced.
     #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub quotes: i64,
+    /// Tries of the code the checkout page reported (`POST /v1/codes/{code}/tries`
+    /// with `{}`: a buyer typed it and the page looked it up); the refusals
+    /// it then showed are in `rejections.page`.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
+    pub tries: i64,
     /// Refusals by rejection code, per operation.
     pub rejections: Rejections,
     /// The discounts of new captures in the period, in the code's currency;
@@ -256,6 +280,10 @@ pub struct Rejections {
     /// On `POST /v1/captures` (and the payment provider's captures).
     #[cfg_attr(feature = "schema", schemars(with = "crate::schema::RejectionCounts"))]
     pub captures: BTreeMap<String, i64>,
+    /// Shown by the checkout page, as it reported them (`POST /v1/codes/{code}/tries`):
+    /// refusals the browser priced, which no quote of the Worker's counts.
+    #[cfg_attr(feature = "schema", schemars(with = "crate::schema::RejectionCounts"))]
+    pub page: BTreeMap<String, i64>,
 }
 
 /// Test builds only: when an instance of a code's object wrote the code's

@@ -12,7 +12,8 @@
 //! code or a stack, and the demo routes), `payments` (the payment provider's
 //! webhook and the code object's payment flow), `admin` (codes and
 //! campaigns: definitions, lookups, listings, generated codes), `history`
-//! (a code's or a campaign's redemptions and figures), `problem` (an RFC
+//! (a code's or a campaign's redemptions and figures), `changes` (the
+//! history of a definition's changes), `problem` (an RFC
 //! 9457 problem's body), `catalog` (the catalog object's calls and answers),
 //! `outcome` (a hold's, capture's or release's log line, from a code's object),
 //! `events` (the events sent to the shop's webhook endpoints), `webhooks` (those
@@ -20,6 +21,7 @@
 
 mod admin;
 mod catalog;
+mod changes;
 mod checkout;
 mod events;
 mod history;
@@ -30,6 +32,7 @@ mod webhooks;
 
 pub use admin::*;
 pub use catalog::*;
+pub use changes::*;
 pub use checkout::*;
 pub use events::*;
 pub use history::*;

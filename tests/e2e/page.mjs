@@ -147,7 +147,10 @@ export async function openCheckout({ query = '', locale = 'en-GB', timezoneId = 
   const context = await browser.newContext({ locale, timezoneId, viewport });
   const page = await context.newPage();
   const requests = [];
-  page.on('request', (req) => requests.push({ method: req.method(), url: new URL(req.url()).pathname, body: req.postData() }));
+  // The beacon of codes tried (tries.js, POST /v1/codes/{code}/tries) is no pricing request: not recorded here.
+  page.on('request', (req) => {
+    if (!new URL(req.url()).pathname.endsWith('/tries')) requests.push({ method: req.method(), url: new URL(req.url()).pathname, body: req.postData() });
+  });
   const errors = [];
   page.on('pageerror', (err) => errors.push(err.message));
   // Chromium logs every 4xx answer ("Failed to load resource"); 404, 409 and 422 are answers here.

@@ -187,6 +187,55 @@ pub fn percent_decode(segment: &str) -> Result<String, Problem> {
     decode(segment, false).map_err(|why| malformed_path(why.message(segment)))
 }
 
+/// The request header with the operator's note on a change of a definition.
+pub const CHANGE_NOTE_HEADER: &str = "x-change-note";
+
+/// The operator's note on a change of a definition: the `X-Change-Note`
+/// header, percent-decoded as UTF-8 (`encodeURIComponent` writes any text
+/// so; plain ASCII text is itself), trimmed; `None` without it or when empty.
+///
+/// # Errors
+///
+/// [`Problem::Input`] (400) when it does not decode, holds a control
+/// character, or is longer than [`CHANGE_NOTE_MAX_CHARS`](crate::limits::CHANGE_NOTE_MAX_CHARS) characters.
+pub fn change_note(headers: &worker::Headers) -> Result<Option<String>, Problem> {
+    let Some(raw) = headers.get(CHANGE_NOTE_HEADER)? else {
+        return Ok(None);
+    };
+    let malformed = |message: String| {
+        Problem::Input(InputError::Malformed {
+            path: "X-Change-Note".to_owned(),
+            message,
+        })
+    };
+    let note = decode(trim_ows(&raw), false).map_err(|why| malformed(why.message(&raw)))?;
+    if note.chars().any(char::is_control) {
+        return Err(malformed(
+            "is not text: it holds a control character (a line break or a tab)".to_owned(),
+        ));
+    }
+    let note = note.trim();
+    let max = crate::limits::CHANGE_NOTE_MAX_CHARS;
+    let length = note.chars().count();
+    if length > max {
+        return Err(malformed(format!("is {length} characters long, more than {max}")));
+    }
+    Ok((!note.is_empty()).then(|| note.to_owned()))
+}
+
+/// The request's `X-Change-Note` as it came, once [`change_note`] found it
+/// valid, to forward to the object that writes the change (which reads it with [`change_note`]).
+///
+/// # Errors
+///
+/// As [`change_note`].
+pub fn forwarded_note(req: &Request) -> Result<Option<String>, Problem> {
+    Ok(match change_note(req.headers())? {
+        Some(_) => req.headers().get(CHANGE_NOTE_HEADER)?,
+        None => None,
+    })
+}
+
 /// The promo code named by a path segment: percent-decoded, then parsed by the core.
 ///
 /// # Errors

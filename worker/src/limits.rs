@@ -38,6 +38,9 @@ pub const MAX_PAGE: u32 = 1000;
 /// The most bytes of any other request body.
 pub const DEFAULT_BODY_LIMIT: usize = 16 * 1024;
 
+/// The longest operator's note on a definition change (`X-Change-Note`), in characters once decoded.
+pub const CHANGE_NOTE_MAX_CHARS: usize = 500;
+
 /// The Rate Limiting binding that counts public requests per client address.
 pub const PUBLIC_LIMITER: &str = "PUBLIC_LIMITER";
 

@@ -78,6 +78,10 @@ pub enum Call {
     Redemptions,
     /// `GET /stats`: the code's figures.
     Stats,
+    /// `GET /changes`: a page of the changes of the code's (or the campaign's) definition.
+    Changes,
+    /// `POST /tries`: the checkout page's report of the code tried (`{"refused"?}`), counted in memory.
+    Tries,
     /// `PUT /campaign`: define or replace the campaign (the body is its definition; `code` is its id).
     PutCampaign,
     /// `GET /campaign`: the campaign's definition, usage and codes.
@@ -123,6 +127,8 @@ impl Call {
         Call::PaymentRelease,
         Call::Redemptions,
         Call::Stats,
+        Call::Changes,
+        Call::Tries,
         Call::PutCampaign,
         Call::GetCampaign,
         Call::PatchCampaign,
@@ -155,6 +161,8 @@ impl Call {
             Call::PaymentRelease => (Method::Post, "/payment-release"),
             Call::Redemptions => (Method::Get, "/redemptions"),
             Call::Stats => (Method::Get, "/stats"),
+            Call::Changes => (Method::Get, "/changes"),
+            Call::Tries => (Method::Post, "/tries"),
             Call::PutCampaign => (Method::Put, "/campaign"),
             Call::GetCampaign => (Method::Get, "/campaign"),
             Call::PatchCampaign => (Method::Patch, "/campaign"),

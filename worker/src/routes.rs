@@ -48,6 +48,10 @@ pub enum Handler {
     Redemptions,
     /// `GET /v1/codes/{code}/stats`: the figures.
     Stats,
+    /// `GET /v1/codes/{code}/changes`: the changes of its definition.
+    Changes,
+    /// `POST /v1/codes/{code}/tries`: the checkout page's report of a code tried (and refused).
+    Tries,
     /// `GET /v1/campaigns`: the campaigns, as `GET /v1/codes` lists codes.
     ListCampaigns,
     /// `PUT /v1/campaigns/{id}`: define or replace a campaign.
@@ -66,6 +70,8 @@ pub enum Handler {
     CampaignRedemptions,
     /// `GET /v1/campaigns/{id}/stats`: its figures.
     CampaignStats,
+    /// `GET /v1/campaigns/{id}/changes`: the changes of its definition.
+    CampaignChanges,
     /// `GET /v1/automatic`: the active automatic promotions.
     Automatic,
     /// `POST /v1/quotes`.
@@ -117,6 +123,7 @@ impl Handler {
                 | Handler::PatchCampaign
                 | Handler::AddCampaignCodes
                 | Handler::Quote
+                | Handler::Tries
                 | Handler::Hold
                 | Handler::Capture
                 | Handler::Release
@@ -164,6 +171,8 @@ pub const ROUTES: &[Route] = &[
         Access::Admin,
     ),
     route("/v1/codes/{code}/stats", Method::Get, Handler::Stats, Access::Admin),
+    route("/v1/codes/{code}/changes", Method::Get, Handler::Changes, Access::Admin),
+    route("/v1/codes/{code}/tries", Method::Post, Handler::Tries, Access::Public),
     route("/v1/campaigns", Method::Get, Handler::ListCampaigns, Access::Admin),
     route("/v1/campaigns/{code}", Method::Put, Handler::PutCampaign, Access::Admin),
     route(
@@ -201,6 +210,12 @@ pub const ROUTES: &[Route] = &[
         "/v1/campaigns/{code}/stats",
         Method::Get,
         Handler::CampaignStats,
+        Access::Admin,
+    ),
+    route(
+        "/v1/campaigns/{code}/changes",
+        Method::Get,
+        Handler::CampaignChanges,
         Access::Admin,
     ),
     route("/v1/automatic", Method::Get, Handler::Automatic, Access::Public),
@@ -430,18 +445,21 @@ async fn handle(handler: Handler, req: &Request, env: &Env, code: &str) -> Answe
         Handler::GetCode => codes::get(req, env, code).await,
         Handler::PutCode => codes::put(req, env, code).await,
         Handler::PatchCode => codes::patch(req, env, code).await,
-        Handler::ArchiveCode => codes::archive(env, code).await,
+        Handler::ArchiveCode => codes::archive(req, env, code).await,
         Handler::Redemptions => codes::admin_read(req, env, code, crate::protocol::Call::Redemptions).await,
         Handler::Stats => codes::admin_read(req, env, code, crate::protocol::Call::Stats).await,
+        Handler::Changes => codes::admin_read(req, env, code, crate::protocol::Call::Changes).await,
+        Handler::Tries => checkout::tries(req, env, code).await,
         Handler::ListCampaigns => campaigns::list(req, env).await,
         Handler::PutCampaign => campaigns::put(req, env, code).await,
         Handler::PatchCampaign => campaigns::patch(req, env, code).await,
-        Handler::ArchiveCampaign => campaigns::archive(env, code).await,
+        Handler::ArchiveCampaign => campaigns::archive(req, env, code).await,
         Handler::GetCampaign => campaigns::get(env, code).await,
         Handler::AddCampaignCodes => campaigns::add_codes(req, env, code).await,
         Handler::CampaignCodes => campaigns::list_codes(req, env, code).await,
         Handler::CampaignRedemptions => campaigns::admin_read(req, env, code, crate::protocol::Call::Redemptions).await,
         Handler::CampaignStats => campaigns::admin_read(req, env, code, crate::protocol::Call::Stats).await,
+        Handler::CampaignChanges => campaigns::admin_read(req, env, code, crate::protocol::Call::Changes).await,
         Handler::Automatic => handlers::automatic::get(req, env).await,
         Handler::Quote => checkout::quote(req, env).await,
         Handler::Hold => checkout::keyed(req, env, promocodes::api::BasketRequestKind::Hold).await,

@@ -1,12 +1,13 @@
 //! Live figures per code, kept in the code's own Durable Object: counts since
-//! the code was defined and per minute for the last hour ([`read`] sums
-//! them, [`by_minute`] gives each minute).
+//! the code was defined, per minute for the last hour and per hour for the
+//! last seven days ([`read`] sums them for each period, [`by_minute`] gives
+//! each minute, [`by_hour`] each hour).
 //!
 //! A write request (a hold, capture or release, a payment event, an expiry)
 //! writes its figure in the request that produced it, after its answer is
 //! decided and outside the capture's transaction: a failure here is logged
 //! and never fails (or delays the decision of) a capture. The figures of
-//! public requests (quotes) are counted in memory ([`Pending`]) and written
+//! public requests (quotes, and the checkout page's reports of codes tried) are counted in memory ([`Pending`]) and written
 //! at most once every [`WRITE_INTERVAL_MS`], so that a crowd that quotes does
 //! not cost the code's object a SQLite write per request; they are written
 //! with the next write request's figure, by the first quote after the
@@ -20,7 +21,9 @@ use worker::SqlStorage;
 use crate::limits::PENDING_FIGURES_MAX;
 
 /// The table, created with the code's schema: one row per figure and minute
-/// of the last hour, and one per figure (`minute = 0`) for everything older.
+/// of the last hour, one per figure and hour (`minute` the hour's first, a
+/// multiple of 60) of the last seven days, and one per figure (`minute = 0`)
+/// for everything older.
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS stats(minute INTEGER NOT NULL, name TEXT NOT NULL, n INTEGER NOT NULL,
     PRIMARY KEY(minute, name));
@@ -28,6 +31,15 @@ CREATE TABLE IF NOT EXISTS stats(minute INTEGER NOT NULL, name TEXT NOT NULL, n 
 
 /// How many minutes the recent figures cover.
 pub const WINDOW_MINUTES: i64 = 60;
+
+/// How many minutes the last day's figures cover.
+pub const DAY_MINUTES: i64 = 24 * 60;
+
+/// How many minutes the hourly figures cover: seven days.
+pub const WEEK_MINUTES: i64 = 7 * DAY_MINUTES;
+
+/// How many hours [`by_hour`] gives: seven days'.
+pub const WEEK_HOURS: i64 = WEEK_MINUTES / 60;
 
 /// The shortest time between two writes of the figures counted in memory
 /// ([`Pending`]), in milliseconds: the most the written figures lag behind.
@@ -48,9 +60,12 @@ pub enum Event<'a> {
     Replay,
     /// A quote priced (200).
     Quote,
+    /// The checkout page reported a code tried (a buyer typed it and the page looked it up).
+    Tried,
     /// Every attempt conflicted (409).
     Conflict,
-    /// A refusal by a rule: on which operation (`quotes`, `holds`, `captures`), and its code.
+    /// A refusal by a rule: on which operation (`quotes`, `holds`, `captures`;
+    /// `page` for one the checkout page reported showing), and its code.
     Rejected(&'a str, &'a str),
     /// Money given away, in the minor units of the code's currency: a new capture's discount.
     Discounted,
@@ -67,6 +82,7 @@ impl Event<'_> {
             Event::Expired => "expired".to_owned(),
             Event::Replay => "replays".to_owned(),
             Event::Quote => "quotes".to_owned(),
+            Event::Tried => "tries".to_owned(),
             Event::Conflict => "conflicts".to_owned(),
             Event::Rejected(op, rejection) => format!("rejected.{op}.{rejection}"),
             Event::Discounted => "discounted".to_owned(),
@@ -153,12 +169,19 @@ impl Pending {
     }
 
     /// Adds what is counted to figures read from SQLite up to the minute
-    /// `minute`: all of it to `total`, the last hour's to `recent`.
-    pub fn add_to(&self, total: &mut Figures, recent: &mut Figures, minute: i64) {
+    /// `minute`: all of it to the total, each period's to that period.
+    pub fn add_to(&self, periods: &mut Periods, minute: i64) {
         for ((at, name), n) in &self.counts {
-            total.add(name, *n);
-            if *at > minute - WINDOW_MINUTES {
-                recent.add(name, *n);
+            periods.add(*at, name, *n, minute);
+        }
+    }
+
+    /// Adds what is counted and not yet written to the hours of [`by_hour`].
+    pub fn add_to_hours(&self, hours: &mut [(i64, Figures)]) {
+        for ((at, name), n) in &self.counts {
+            let hour = at - at.rem_euclid(60);
+            if let Some((_, figures)) = hours.iter_mut().find(|(h, _)| *h == hour) {
+                figures.add(name, *n);
             }
         }
     }
@@ -190,8 +213,9 @@ pub fn write(sql: &SqlStorage, rows: &[Count]) -> worker::Result<()> {
     Ok(())
 }
 
-/// Folds the minutes older than the window into the rows of `minute = 0`
-/// (done once a minute, not on every figure).
+/// Folds the minutes older than the window into their hour's row (the
+/// hour's first minute), and the hours older than seven days into the rows
+/// of `minute = 0` (done once a minute, not on every figure).
 ///
 /// # Errors
 ///
@@ -200,14 +224,23 @@ pub fn prune(sql: &SqlStorage, minute: i64) -> worker::Result<()> {
     let cutoff = minute - WINDOW_MINUTES;
     sql.exec(
         "INSERT INTO stats(minute, name, n)
-         SELECT 0, name, sum(n) FROM stats WHERE minute > 0 AND minute <= ?1 GROUP BY name
+         SELECT minute - minute % 60 AS hour, name, sum(n) FROM stats
+         WHERE minute > 0 AND minute <= ?1 AND minute % 60 != 0 GROUP BY hour, name
          ON CONFLICT(minute, name) DO UPDATE SET n = n + excluded.n",
         vec![cutoff.into()],
     )?;
     sql.exec(
-        "DELETE FROM stats WHERE minute > 0 AND minute <= ?",
+        "DELETE FROM stats WHERE minute > 0 AND minute <= ? AND minute % 60 != 0",
         vec![cutoff.into()],
     )?;
+    let week = minute - WEEK_MINUTES;
+    sql.exec(
+        "INSERT INTO stats(minute, name, n)
+         SELECT 0, name, sum(n) FROM stats WHERE minute > 0 AND minute <= ?1 GROUP BY name
+         ON CONFLICT(minute, name) DO UPDATE SET n = n + excluded.n",
+        vec![week.into()],
+    )?;
+    sql.exec("DELETE FROM stats WHERE minute > 0 AND minute <= ?", vec![week.into()])?;
     Ok(())
 }
 
@@ -249,6 +282,7 @@ impl Figures {
             "expired" => self.counts.expired += n,
             "conflicts" => self.counts.conflicts += n,
             "quotes" => self.counts.quotes += n,
+            "tries" => self.counts.tries += n,
             "discounted" => self.discounted += n,
             "returned" => self.returned += n,
             other => {
@@ -257,6 +291,7 @@ impl Figures {
                     let group = match op {
                         "quotes" => &mut self.counts.rejections.quotes,
                         "holds" => &mut self.counts.rejections.holds,
+                        "page" => &mut self.counts.rejections.page,
                         _ => &mut self.counts.rejections.captures,
                     };
                     *group.entry(rejection.to_owned()).or_default() += n;
@@ -266,36 +301,86 @@ impl Figures {
     }
 }
 
+/// The figures of each period: since the start, the last hour, the last 24
+/// hours and the last seven days (the last two to the hour: an hour's row
+/// counts whole once its first minute is in).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Periods {
+    /// Since the start.
+    pub total: Figures,
+    /// The last hour.
+    pub last_hour: Figures,
+    /// The last 24 hours.
+    pub last_day: Figures,
+    /// The last seven days.
+    pub last_week: Figures,
+}
+
+impl Periods {
+    /// Adds `n` of the figure `name` counted in the minute (or hour row) `at`, read at the minute `now`.
+    fn add(&mut self, at: i64, name: &str, n: i64, now: i64) {
+        self.total.add(name, n);
+        for (period, span) in [
+            (&mut self.last_hour, WINDOW_MINUTES),
+            (&mut self.last_day, DAY_MINUTES),
+            (&mut self.last_week, WEEK_MINUTES),
+        ] {
+            if at > now - span {
+                period.add(name, n);
+            }
+        }
+    }
+}
+
 #[derive(Deserialize)]
-struct Row {
+struct PeriodRow {
+    minute: i64,
     name: String,
     n: i64,
 }
 
-/// The figures since the start, and for the last hour up to `minute`.
+/// The figures of each period up to the minute `minute`.
 ///
 /// # Errors
 ///
 /// A runtime error from SQLite.
-pub fn read(sql: &SqlStorage, minute: i64) -> worker::Result<(Figures, Figures)> {
-    let mut total = Figures::default();
-    for row in sql
-        .exec("SELECT name, sum(n) AS n FROM stats GROUP BY name", None)?
-        .to_array::<Row>()?
-    {
-        total.add(&row.name, row.n);
+pub fn read(sql: &SqlStorage, minute: i64) -> worker::Result<Periods> {
+    let mut periods = Periods::default();
+    // At most a row per figure and minute of the last hour, hour of the week, and all time.
+    let rows: Vec<PeriodRow> = sql.exec("SELECT minute, name, n FROM stats", None)?.to_array()?;
+    for row in rows {
+        periods.add(row.minute, &row.name, row.n, minute);
     }
-    let mut recent = Figures::default();
-    let rows: Vec<Row> = sql
+    Ok(periods)
+}
+
+/// The last seven days up to the minute `minute`, hour by hour, oldest
+/// first: one [`Figures`] for each of the [`WEEK_HOURS`] hours (by the
+/// hour's first minute; zero where nothing happened).
+///
+/// # Errors
+///
+/// A runtime error from SQLite.
+pub fn by_hour(sql: &SqlStorage, minute: i64) -> worker::Result<Vec<(i64, Figures)>> {
+    let last = minute - minute.rem_euclid(60);
+    let first = last - (WEEK_HOURS - 1) * 60;
+    let mut hours: Vec<(i64, Figures)> = (0..WEEK_HOURS).map(|i| (first + i * 60, Figures::default())).collect();
+    let rows: Vec<PeriodRow> = sql
         .exec(
-            "SELECT name, sum(n) AS n FROM stats WHERE minute > ? GROUP BY name",
-            vec![(minute - WINDOW_MINUTES).into()],
+            "SELECT minute - minute % 60 AS minute, name, sum(n) AS n FROM stats
+             WHERE minute >= ?1 GROUP BY minute - minute % 60, name",
+            vec![first.into()],
         )?
         .to_array()?;
     for row in rows {
-        recent.add(&row.name, row.n);
+        if let Some((_, figures)) = usize::try_from((row.minute - first) / 60)
+            .ok()
+            .and_then(|i| hours.get_mut(i))
+        {
+            figures.add(&row.name, row.n);
+        }
     }
-    Ok((total, recent))
+    Ok(hours)
 }
 
 /// The last hour up to `minute`, minute by minute, oldest first: one
@@ -332,7 +417,7 @@ pub fn by_minute(sql: &SqlStorage, minute: i64) -> worker::Result<Vec<(i64, Figu
 
 #[cfg(test)]
 mod tests {
-    use super::{Event, Figures, Pending, WINDOW_MINUTES, WRITE_INTERVAL_MS};
+    use super::{Event, Figures, Pending, Periods, DAY_MINUTES, WINDOW_MINUTES, WRITE_INTERVAL_MS};
 
     #[test]
     fn pending_figures_are_due_once_an_interval_after_the_last_write() {
@@ -385,16 +470,20 @@ mod tests {
         pending.add(Event::Quote, 4, 1_000);
         pending.add(Event::Quote, 1, 1_000 - WINDOW_MINUTES);
         pending.add(Event::Rejected("quotes", "expired"), 2, 1_000);
-        let (mut total, mut recent) = (Figures::default(), Figures::default());
-        total.counts.quotes = 10;
-        pending.add_to(&mut total, &mut recent, 1_000);
-        assert_eq!(total.counts.quotes, 15);
+        pending.add(Event::Tried, 3, 1_000 - DAY_MINUTES);
+        let mut periods = Periods::default();
+        periods.total.counts.quotes = 10;
+        pending.add_to(&mut periods, 1_000);
+        assert_eq!(periods.total.counts.quotes, 15);
         assert_eq!(
-            recent.counts.quotes, 4,
-            "a minute out of the window counts in the total only"
+            periods.last_hour.counts.quotes, 4,
+            "a minute out of the window counts in the longer periods only"
         );
-        assert_eq!(total.counts.rejections.quotes["expired"], 2);
-        assert_eq!(recent.counts.rejections.quotes["expired"], 2);
+        assert_eq!(periods.last_day.counts.quotes, 5);
+        assert_eq!(periods.last_week.counts.tries, 3);
+        assert_eq!(periods.last_day.counts.tries, 0, "24 hours ago is out of the last day");
+        assert_eq!(periods.total.counts.rejections.quotes["expired"], 2);
+        assert_eq!(periods.last_hour.counts.rejections.quotes["expired"], 2);
     }
 
     #[test]
@@ -406,6 +495,8 @@ mod tests {
             (Event::Rejected("captures", "exhausted"), 7),
             (Event::Rejected("quotes", "below_minimum"), 3),
             (Event::Conflict, 1),
+            (Event::Tried, 4),
+            (Event::Rejected("page", "below_minimum"), 2),
         ] {
             figures.add(&event.name(), n);
         }
@@ -415,5 +506,7 @@ mod tests {
         assert_eq!(figures.counts.rejections.captures["exhausted"], 7);
         assert_eq!(figures.counts.rejections.quotes["below_minimum"], 3);
         assert!(figures.counts.rejections.holds.is_empty());
+        assert_eq!(figures.counts.tries, 4);
+        assert_eq!(figures.counts.rejections.page["below_minimum"], 2);
     }
 }

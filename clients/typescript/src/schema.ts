@@ -221,7 +221,7 @@ export interface paths {
         post?: never;
         /**
          * Archive a campaign
-         * @description Its codes are then the same 404 as an unknown code; its counts and history stay.
+         * @description Its codes are then the same 404 as an unknown code; its counts and history stay. Archiving adds a row to its change history, with `X-Change-Note`.
          */
         delete: operations["archiveCampaign"];
         options?: never;
@@ -232,6 +232,33 @@ export interface paths {
         head: operations["headCampaign"];
         /** A campaign's kill switch, for all of its codes */
         patch: operations["patchCampaign"];
+        trace?: never;
+    };
+    "/v1/campaigns/{code}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The promo code, percent-decoded, then trimmed and upper-cased (`save10` and `SAVE10` are one code); a bad escape or a code the core refuses is a 400. */
+                code: components["parameters"]["code"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A campaign's change history
+         * @description Every write that changed the campaign's definition, oldest first, as `GET /v1/codes/{code}/changes` lists a code's (`code` is the campaign's id): a `PUT` (a restore too), the switch (`PATCH`) and an archive (`DELETE`).
+         */
+        get: operations["getCampaignChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * A campaign's change history (headers only)
+         * @description As `GET`, without a body.
+         */
+        head: operations["headCampaignChanges"];
+        patch?: never;
         trace?: never;
     };
     "/v1/campaigns/{code}/codes": {
@@ -377,13 +404,13 @@ export interface paths {
         get: operations["getCode"];
         /**
          * Define, replace or restore a code
-         * @description Defines the code (201), or replaces its definition (200); an archived code is restored with its history and counts. Counts, holds and receipts are kept. With `If-Match`, only over the definition that tag names (else 412); the answer's `ETag` is the new definition's.
+         * @description Defines the code (201), or replaces its definition (200); an archived code is restored with its history and counts. Counts, holds and receipts are kept. With `If-Match`, only over the definition that tag names (else 412); the answer's `ETag` is the new definition's. A write that changed the definition adds a row to its change history (`GET /v1/codes/{code}/changes`), with `X-Change-Note`.
          */
         put: operations["putCode"];
         post?: never;
         /**
          * Archive a code
-         * @description Buyers get 404 `unknown_code` from now on; its history stays, a recorded capture still replays, and a `PUT` restores it.
+         * @description Buyers get 404 `unknown_code` from now on; its history stays, a recorded capture still replays, and a `PUT` restores it. Archiving adds a row to its change history, with `X-Change-Note`.
          */
         delete: operations["deleteCode"];
         /**
@@ -398,9 +425,36 @@ export interface paths {
         head: operations["headCode"];
         /**
          * Switch a code off or on
-         * @description The kill switch: `{"active": false}` refuses quotes, holds and captures at once with `inactive`; holds already recorded still capture. Nothing else changes. With `If-Match`, only over the definition that tag names (else 412); the answer's `ETag` is the new definition's.
+         * @description The kill switch: `{"active": false}` refuses quotes, holds and captures at once with `inactive`; holds already recorded still capture. Nothing else changes. With `If-Match`, only over the definition that tag names (else 412); the answer's `ETag` is the new definition's. A switch that changed the definition adds a row to its change history, with `X-Change-Note`.
          */
         patch: operations["patchCode"];
+        trace?: never;
+    };
+    "/v1/codes/{code}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The promo code, percent-decoded, then trimmed and upper-cased (`save10` and `SAVE10` are one code); a bad escape or a code the core refuses is a 400. */
+                code: components["parameters"]["code"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A code's change history
+         * @description Every write that changed the code's definition, oldest first: a `PUT` (a restore too), the switch (`PATCH`) and an archive (`DELETE`), each with when, what kind of change, the fields whose value changed, the `ETag` before and after, and the operator's `X-Change-Note`. Each is written in the same transaction as the change; a write that left the definition as it was (the same `ETag`) adds none. Archived codes are listed too.
+         */
+        get: operations["getCodeChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * A code's change history (headers only)
+         * @description As `GET`, without a body.
+         */
+        head: operations["headCodeChanges"];
+        patch?: never;
         trace?: never;
     };
     "/v1/codes/{code}/redemptions": {
@@ -442,7 +496,7 @@ export interface paths {
         };
         /**
          * A code's live figures
-         * @description Captures, replays, holds, releases, expiries, conflicts, quotes and refusals by rejection: since the code was defined, and for the last hour, and the last hour minute by minute (`by_minute`).
+         * @description Captures, replays, holds, releases, expiries, conflicts, quotes, the checkout page's reported tries and refusals by rejection: since the code was defined, for the last hour, the last 24 hours and the last seven days; the last hour minute by minute (`by_minute`) and the last seven days hour by hour (`by_hour`).
          */
         get: operations["getStats"];
         put?: never;
@@ -454,6 +508,33 @@ export interface paths {
          * @description As `GET`, without a body.
          */
         head: operations["headStats"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/codes/{code}/tries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The promo code, percent-decoded, then trimmed and upper-cased (`save10` and `SAVE10` are one code); a bad escape or a code the core refuses is a 400. */
+                code: components["parameters"]["code"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a code tried on the checkout page
+         * @description Public and rate limited (unless a valid token is sent), with CORS for `ALLOWED_ORIGINS`: the checkout page's report of a code a buyer tried, `{}` (typed and looked up), or of a refusal it showed for it, `{"refused": "<rejection>"}` (the browser module prices locally, so no quote of the Worker's sees these). The page reports each once per code (and refusal) a page load. The code's object counts it in memory and writes its figures at most once a second, never a write per report; they show in `GET …/stats` as `tries` and `rejections.page`. Anonymous: nothing about the buyer or the basket is sent.
+         */
+        post: operations["postTries"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description 204 with `Allow: POST`; for an origin in `ALLOWED_ORIGINS`, the preflight headers too.
+         */
+        options: operations["optionsTries"];
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -984,6 +1065,34 @@ export interface components {
         };
         /** @description A product category: 1 to 64 visible ASCII characters, case-sensitive. */
         Category: string;
+        /** @description The kind of a [`ChangeRecord`], as the `code.updated` event's `change` names it. */
+        ChangeKind: "defined" | "switched_on" | "switched_off" | "archived" | "restored";
+        /** @description One page of the changes of a code's or a campaign's definition, oldest first. */
+        ChangeList: {
+            /** @description Its changes on this page. */
+            changes: components["schemas"]["ChangeRecord"][];
+            /** @description The code, or the campaign's id. */
+            code: components["schemas"]["Code"];
+            /** @description The `after` of the next page (a `seq`, as text), or null on the last. */
+            next: string | null;
+        };
+        /** @description One write that changed a definition: a `PUT`, the switch (`PATCH`), an archive (`DELETE`) or a restore (a `PUT` of an archived one). A write that left the definition as it was (the same `ETag`) records none. */
+        ChangeRecord: {
+            /** @description When it was written. */
+            at: components["schemas"]["Timestamp"];
+            /** @description What kind of change, as the `code.updated` event names it. */
+            change: components["schemas"]["ChangeKind"];
+            /** @description The `ETag` after. */
+            etag_after: string;
+            /** @description The `ETag` before, or null for a new definition. */
+            etag_before: string | null;
+            /** @description The definition's fields whose value changed (`archived` when it was archived or restored), in name order; empty for a new definition. */
+            fields: string[];
+            /** @description The operator's note (the request's `X-Change-Note`), if it sent one. */
+            note: string | null;
+            /** @description Its position in the history (the pagination cursor). */
+            seq: number;
+        };
         /** @description A normalised promo code: 1 to 64 of `A-Z 0-9 _ -`. */
         Code: string;
         /**
@@ -1726,6 +1835,10 @@ export interface components {
                 holds: {
                     [key: string]: number;
                 };
+                /** @description Shown by the checkout page, as it reported them (`POST /v1/codes/{code}/tries`): refusals the browser priced, which no quote of the Worker's counts. */
+                page: {
+                    [key: string]: number;
+                };
                 /** @description On `POST /v1/quotes`. */
                 quotes: {
                     [key: string]: number;
@@ -1737,6 +1850,8 @@ export interface components {
             replays: number;
             /** @description The discounts of captures released in the period, in the code's currency; left out for a code without a currency of its own. */
             returned?: components["schemas"]["Money"];
+            /** @description Tries of the code the checkout page reported (`POST /v1/codes/{code}/tries` with `{}`: a buyer typed it and the page looked it up); the refusals it then showed are in `rejections.page`. */
+            tries: number;
         };
         /** @description A use reserved for the buyer until `expires_at`. A replay answers with the reservation as it stands now. */
         Hold: {
@@ -1917,6 +2032,13 @@ export interface components {
              * @default 900
              */
             ttl_seconds?: number;
+        };
+        /** @description One hour's figures. */
+        HourFigures: {
+            /** @description What happened in it. */
+            figures: components["schemas"]["Figures"];
+            /** @description The hour's first moment. */
+            hour: components["schemas"]["Timestamp"];
         };
         /** @description 1 to 255 visible ASCII characters (`!` to `~`), compared exactly. */
         IdempotencyKey: string;
@@ -2516,18 +2638,24 @@ export interface components {
             /** @description Each code's own release. */
             releases: components["schemas"]["Released"][];
         };
-        /** @description A code's live figures (or a campaign's, every code's): since it was defined, and for the last hour (`GET …/stats`). */
+        /** @description A code's live figures (or a campaign's, every code's): since it was defined, for the last hour, 24 hours and seven days (`GET …/stats`). */
         Stats: {
             /** @description When the figures were read. */
             at: components["schemas"]["Timestamp"];
+            /** @description The last seven days hour by hour, oldest first: 168 entries, the last one the hour of `at` (zero figures where nothing happened). */
+            by_hour: components["schemas"]["HourFigures"][];
             /** @description The last hour minute by minute, oldest first: 60 entries, the last one the minute of `at` (zero figures where nothing happened). */
             by_minute: components["schemas"]["MinuteFigures"][];
             /** @description The code, or the campaign's id. */
             code: components["schemas"]["Code"];
             /** @description When it was first defined; null for a code defined before this was kept. */
             defined_at: components["schemas"]["Timestamp"] | null;
+            /** @description The last 24 hours (to the hour: an hour counts whole once its first minute is in). */
+            last_day: components["schemas"]["Figures"];
             /** @description The last hour. */
             last_hour: components["schemas"]["Figures"];
+            /** @description The last seven days (to the hour, as `last_day`). */
+            last_week: components["schemas"]["Figures"];
             /** @description Since it was defined. */
             total: components["schemas"]["Figures"];
         };
@@ -2570,6 +2698,11 @@ export interface components {
             title?: "Too many requests";
             /** @constant */
             type?: "/problems/too_many_requests";
+        };
+        /** @description The checkout page's report about a code (`POST /v1/codes/{code}/tries`): `{}` when a buyer tried it (the page looked it up), or `{"refused": "<rejection>"}` when the page showed that refusal for it. */
+        TryReport: {
+            /** @description The refusal the page showed for the code, as the core's rejection code; left out for a try. */
+            refused?: components["schemas"]["RejectionCode"] | null;
         };
         /** @description No or a wrong bearer token (with `WWW-Authenticate: Bearer`). */
         UnauthorizedProblem: {
@@ -2816,6 +2949,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The operator's note on this change, kept in the definition's change history (`GET …/changes`): text percent-encoded as UTF-8 (JavaScript's `encodeURIComponent`; plain ASCII text is itself), trimmed, at most 500 characters once decoded. A bad escape, bytes that are not UTF-8, a control character (a line break, a tab) or a longer note is a 400 `invalid_request` naming `X-Change-Note`, and nothing is written. */
+        ChangeNote: string;
         /** @description Names the redemption: 1 to 255 visible ASCII characters, trimmed of surrounding spaces and tabs. Use a fact of the payment (its PaymentIntent id), never one made at handling time. Without it: 400 `missing_idempotency_key`. */
         IdempotencyKey: string;
         /** @description Writes only if the stored definition still has one of these tags (`*`: any definition), compared strongly in the code's object in the same step as the write; otherwise 412 `precondition_failed` and nothing is written. Without it, the write is unconditional. */
@@ -3826,6 +3961,8 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description `*`: writes only if the code has no definition yet (a new code never replaces an existing one); otherwise 412 `precondition_failed` and nothing is written. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description The operator's note on this change, kept in the definition's change history (`GET …/changes`): text percent-encoded as UTF-8 (JavaScript's `encodeURIComponent`; plain ASCII text is itself), trimmed, at most 500 characters once decoded. A bad escape, bytes that are not UTF-8, a control character (a line break, a tab) or a longer note is a 400 `invalid_request` naming `X-Change-Note`, and nothing is written. */
+                "X-Change-Note"?: components["parameters"]["ChangeNote"];
             };
             path: {
                 /** @description The promo code, percent-decoded, then trimmed and upper-cased (`save10` and `SAVE10` are one code); a bad escape or a code the core refuses is a 400. */
@@ -3929,7 +4066,10 @@ export interface operations {
     archiveCampaign: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The operator's note on this change, kept in the definition's change history (`GET …/changes`): text percent-encoded as UTF-8 (JavaScript's `encodeURIComponent`; plain ASCII text is itself), trimmed, at most 500 characters once decoded. A bad escape, bytes that are not UTF-8, a control character (a line break, a tab) or a longer note is a 400 `invalid_request` naming `X-Change-Note`, and nothing is written. */
+                "X-Change-Note"?: components["parameters"]["ChangeNote"];
+            };
             path: {
                 /** @description The promo code, percent-decoded, then trimmed and upper-cased (`save10` and `SAVE10` are one code); a bad escape or a code the core refuses is a 400. */
                 code: components["parameters"]["code"];
@@ -3947,7 +4087,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignSummary"];
                 };
             };
-            /** @description The path's id is not a code. */
+            /** @description The path's id is not a code, or a bad `X-Change-Note`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4071,6 +4211,8 @@ export interface operations {
             header?: {
                 /** @description Writes only if the stored definition still has one of these tags (`*`: any definition), compared strongly in the code's object in the same step as the write; otherwise 412 `precondition_failed` and nothing is written. Without it, the write is unconditional. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description The operator's note on this change, kept in the definition's change history (`GET …/changes`): text percent-encoded as UTF-8 (JavaScript's `encodeURIComponent`; plain ASCII text is itself), trimmed, at most 500 characters once decoded. A bad escape, bytes that are not UTF-8, a control character (a line break, a tab) or a longer note is a 400 `invalid_request` naming `X-Change-Note`, and nothing is written. */
+                "X-Change-Note"?: components["parameters"]["ChangeNote"];
             };
             path: {
                 /** @description The promo code, percent-decoded, then trimmed and upper-cased (`save10` and `SAVE10` are one code); a bad escape or a code the core refuses is a 400. */
@@ -4160,6 +4302,154 @@ export interface operations {
                 };
             };
             /** @description The campaign's SQLite store failed. Nothing was recorded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCampaignChanges: {
+        parameters: {
+            query?: {
+                /** @description Only those after this `seq`: the previous page's `next`. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
+                after?: number;
+                /** @description Page size, 1 to 1000. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The promo code, percent-decoded, then trimmed and upper-cased (`save10` and `SAVE10` are one code); a bad escape or a code the core refuses is a 400. */
+                code: components["parameters"]["code"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the change history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeList"];
+                };
+            };
+            /** @description The path's code is not a code, or a bad `after` or `limit`: given empty, not decoding, out of range; `detail` names the parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No or a wrong bearer token. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No definition is stored for it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A secret or binding the route needs is missing, or a runtime error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The code's SQLite store failed. Nothing was recorded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    headCampaignChanges: {
+        parameters: {
+            query?: {
+                /** @description Only those after this `seq`: the previous page's `next`. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
+                after?: number;
+                /** @description Page size, 1 to 1000. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The promo code, percent-decoded, then trimmed and upper-cased (`save10` and `SAVE10` are one code); a bad escape or a code the core refuses is a 400. */
+                code: components["parameters"]["code"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the change history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeList"];
+                };
+            };
+            /** @description The path's code is not a code, or a bad `after` or `limit`: given empty, not decoding, out of range; `detail` names the parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No or a wrong bearer token. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No definition is stored for it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A secret or binding the route needs is missing, or a runtime error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The code's SQLite store failed. Nothing was recorded. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5050,6 +5340,8 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description `*`: writes only if the code has no definition yet (a new code never replaces an existing one); otherwise 412 `precondition_failed` and nothing is written. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description The operator's note on this change, kept in the definition's change history (`GET …/changes`): text percent-encoded as UTF-8 (JavaScript's `encodeURIComponent`; plain ASCII text is itself), trimmed, at most 500 characters once decoded. A bad escape, bytes that are not UTF-8, a control character (a line break, a tab) or a longer note is a 400 `invalid_request` naming `X-Change-Note`, and nothing is written. */
+                "X-Change-Note"?: components["parameters"]["ChangeNote"];
             };
             path: {
                 /** @description The promo code, percent-decoded, then trimmed and upper-cased (`save10` and `SAVE10` are one code); a bad escape or a code the core refuses is a 400. */
@@ -5084,7 +5376,7 @@ export interface operations {
                     "application/json": components["schemas"]["Definition"];
                 };
             };
-            /** @description A bad definition (the `detail` names the field), or one that defines another code than the path's. */
+            /** @description A bad definition (the `detail` names the field), one that defines another code than the path's, or a bad `X-Change-Note`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5163,7 +5455,10 @@ export interface operations {
     deleteCode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The operator's note on this change, kept in the definition's change history (`GET …/changes`): text percent-encoded as UTF-8 (JavaScript's `encodeURIComponent`; plain ASCII text is itself), trimmed, at most 500 characters once decoded. A bad escape, bytes that are not UTF-8, a control character (a line break, a tab) or a longer note is a 400 `invalid_request` naming `X-Change-Note`, and nothing is written. */
+                "X-Change-Note"?: components["parameters"]["ChangeNote"];
+            };
             path: {
                 /** @description The promo code, percent-decoded, then trimmed and upper-cased (`save10` and `SAVE10` are one code); a bad escape or a code the core refuses is a 400. */
                 code: components["parameters"]["code"];
@@ -5181,7 +5476,7 @@ export interface operations {
                     "application/json": components["schemas"]["CodeSummary"];
                 };
             };
-            /** @description The path's code is not a code. */
+            /** @description The path's code is not a code, or a bad `X-Change-Note`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5362,6 +5657,8 @@ export interface operations {
             header?: {
                 /** @description Writes only if the stored definition still has one of these tags (`*`: any definition), compared strongly in the code's object in the same step as the write; otherwise 412 `precondition_failed` and nothing is written. Without it, the write is unconditional. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description The operator's note on this change, kept in the definition's change history (`GET …/changes`): text percent-encoded as UTF-8 (JavaScript's `encodeURIComponent`; plain ASCII text is itself), trimmed, at most 500 characters once decoded. A bad escape, bytes that are not UTF-8, a control character (a line break, a tab) or a longer note is a 400 `invalid_request` naming `X-Change-Note`, and nothing is written. */
+                "X-Change-Note"?: components["parameters"]["ChangeNote"];
             };
             path: {
                 /** @description The promo code, percent-decoded, then trimmed and upper-cased (`save10` and `SAVE10` are one code); a bad escape or a code the core refuses is a 400. */
@@ -5386,7 +5683,7 @@ export interface operations {
                     "application/json": components["schemas"]["Definition"];
                 };
             };
-            /** @description Bad input: the `detail` names the field. */
+            /** @description Bad input (the `detail` names the field), or a bad `X-Change-Note`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5435,6 +5732,154 @@ export interface operations {
             };
             /** @description The body's `Content-Type` is not JSON (`application/json` or `application/*+json`), or a body has none; nothing was read or recorded. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A secret or binding the route needs is missing, or a runtime error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The code's SQLite store failed. Nothing was recorded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCodeChanges: {
+        parameters: {
+            query?: {
+                /** @description Only those after this `seq`: the previous page's `next`. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
+                after?: number;
+                /** @description Page size, 1 to 1000. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The promo code, percent-decoded, then trimmed and upper-cased (`save10` and `SAVE10` are one code); a bad escape or a code the core refuses is a 400. */
+                code: components["parameters"]["code"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the change history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeList"];
+                };
+            };
+            /** @description The path's code is not a code, or a bad `after` or `limit`: given empty, not decoding, out of range; `detail` names the parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No or a wrong bearer token. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No definition is stored for it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A secret or binding the route needs is missing, or a runtime error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The code's SQLite store failed. Nothing was recorded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    headCodeChanges: {
+        parameters: {
+            query?: {
+                /** @description Only those after this `seq`: the previous page's `next`. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
+                after?: number;
+                /** @description Page size, 1 to 1000. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The promo code, percent-decoded, then trimmed and upper-cased (`save10` and `SAVE10` are one code); a bad escape or a code the core refuses is a 400. */
+                code: components["parameters"]["code"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the change history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeList"];
+                };
+            };
+            /** @description The path's code is not a code, or a bad `after` or `limit`: given empty, not decoding, out of range; `detail` names the parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No or a wrong bearer token. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No definition is stored for it. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5742,6 +6187,154 @@ export interface operations {
             /** @description The code's SQLite store failed. Nothing was recorded. */
             503: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postTries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The promo code, percent-decoded, then trimmed and upper-cased (`save10` and `SAVE10` are one code); a bad escape or a code the core refuses is a 400. */
+                code: components["parameters"]["code"];
+            };
+            cookie?: never;
+        };
+        /** @description At most 16 KiB. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TryReport"];
+            };
+        };
+        responses: {
+            /** @description Counted. */
+            204: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path's code is not a code, or the body is not a report (an unknown rejection, another field). */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No definition is stored for the code, or it is archived. */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over the route's limit (16 KiB); the rest is not read. */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body's `Content-Type` is not JSON (`application/json` or `application/*+json`); nothing was read or recorded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This address has spent the public routes' rate limit (60 requests per 10 s by default); requests with a valid token are not counted. */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A secret or binding the route needs is missing, or a runtime error. */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The code's SQLite store failed. Nothing was recorded. */
+            503: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    optionsTries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The promo code, percent-decoded, then trimmed and upper-cased (`save10` and `SAVE10` are one code); a bad escape or a code the core refuses is a 400. */
+                code: components["parameters"]["code"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content. */
+            204: {
+                headers: {
+                    "Access-Control-Allow-Headers": components["headers"]["AccessControlAllowHeaders"];
+                    /** @description With an allowed origin. */
+                    "Access-Control-Allow-Methods"?: "POST";
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Max-Age": components["headers"]["AccessControlMaxAge"];
+                    /** @description The methods a browser may use. */
+                    Allow: "POST";
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A runtime error. */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -14,7 +14,7 @@ use super::{history, page_of, Answer, Query};
 use crate::catalog::{Change, Registered, Registration, Unregistration};
 use crate::clients::{call_campaign, to_catalog};
 use crate::etag::Condition;
-use crate::http::{idempotency_key, path_code, read_body};
+use crate::http::{forwarded_note, idempotency_key, path_code, read_body};
 use crate::limits::{CODES_BODY_LIMIT, DEFAULT_BODY_LIMIT, DEFINITION_BODY_LIMIT};
 use crate::problem::Problem;
 use crate::protocol::{Call, IDEMPOTENCY_KEY_HEADER, TEST_SEED_HEADER};
@@ -25,11 +25,13 @@ use crate::protocol::{Call, IDEMPOTENCY_KEY_HEADER, TEST_SEED_HEADER};
 /// `/problems/precondition_failed` when the campaign changed since).
 pub async fn put(req: &Request, env: &Env, id: &str) -> Answer {
     let id = path_code(id)?;
+    let note = forwarded_note(req)?;
     let body = read_body(req, DEFINITION_BODY_LIMIT).await?;
     // Bad input is a 400 before anything is addressed or written.
     Campaign::from_json(id.clone(), &body)?;
     let condition = Condition::of(req.headers())?;
-    let response = call_campaign(env, &id, Call::PutCampaign, &[], Some(body), &condition.headers()).await?;
+    let headers = super::codes::with_note(&condition, note.as_deref());
+    let response = call_campaign(env, &id, Call::PutCampaign, &[], Some(body), &headers).await?;
     if response.status_code() < 300 {
         let change = Change {
             code: id.as_str().to_owned(),
@@ -44,19 +46,24 @@ pub async fn put(req: &Request, env: &Env, id: &str) -> Answer {
 /// of its codes, with the conditions [`put`] takes.
 pub async fn patch(req: &Request, env: &Env, id: &str) -> Answer {
     let id = path_code(id)?;
+    let note = forwarded_note(req)?;
     let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
     CodePatch::from_json(&body)?;
     known_campaign(env, &id).await?;
     let condition = Condition::of(req.headers())?;
-    call_campaign(env, &id, Call::PatchCampaign, &[], Some(body), &condition.headers()).await
+    let headers = super::codes::with_note(&condition, note.as_deref());
+    call_campaign(env, &id, Call::PatchCampaign, &[], Some(body), &headers).await
 }
 
 /// `DELETE /v1/campaigns/{id}`: archives the campaign; its codes are then
 /// the same 404 as an unknown code, and its counts and history stay.
-pub async fn archive(env: &Env, id: &str) -> Answer {
+pub async fn archive(req: &Request, env: &Env, id: &str) -> Answer {
     let id = path_code(id)?;
+    let note = forwarded_note(req)?;
     known_campaign(env, &id).await?;
-    let response = call_campaign(env, &id, Call::ArchiveCampaign, &[], None, &[]).await?;
+    let unconditional = Condition::default();
+    let headers = super::codes::with_note(&unconditional, note.as_deref());
+    let response = call_campaign(env, &id, Call::ArchiveCampaign, &[], None, &headers).await?;
     if response.status_code() == 200 {
         let change = Change {
             code: id.as_str().to_owned(),

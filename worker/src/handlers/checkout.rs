@@ -398,6 +398,26 @@ pub(crate) async fn quote_through_ledger(env: &Env, code: &Code, body: String) -
     clients::call(env, code, Call::Quote, Some(body)).await
 }
 
+/// `POST /v1/codes/{code}/tries`: the checkout page's report of a code a
+/// buyer tried, `{}`, or of a refusal it showed, `{"refused": "<rejection>"}` (public, rate
+/// limited as a quote). The code's object counts it in memory and writes its
+/// figures at most once a second, as it does a quote's; 204 without a body.
+/// An unknown or archived code is a 404, as its lookup.
+pub async fn tries(req: &Request, env: &Env, code: &str) -> Answer {
+    let trusted = is_trusted(req, env)?;
+    limit_public(req, env, trusted).await?;
+    let code = crate::http::path_code(code)?;
+    let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
+    promocodes::wire::TryReport::from_json(&body).map_err(|e| {
+        Problem::Input(promocodes::InputError::Malformed {
+            path: "body".to_owned(),
+            message: e.to_string(),
+        })
+    })?;
+    require_known(env, &code).await?;
+    clients::call(env, &code, Call::Tries, Some(body)).await
+}
+
 /// `POST /v1/holds` and `POST /v1/captures`: an `Idempotency-Key` (the
 /// capture token is checked by the route table).
 pub async fn keyed(req: &Request, env: &Env, kind: BasketRequestKind) -> Answer {

@@ -12,7 +12,7 @@ use crate::catalog::Entry;
 use crate::clients::{self, catalog_change, require_known, to_catalog};
 use crate::edge_cache;
 use crate::etag::Condition;
-use crate::http::{is_trusted, path_code, read_body};
+use crate::http::{forwarded_note, is_trusted, path_code, read_body, CHANGE_NOTE_HEADER};
 use crate::limits::{DEFAULT_BODY_LIMIT, DEFINITION_BODY_LIMIT};
 use crate::problem::Problem;
 use crate::protocol::{Call, FOR_CACHE_HEADER};
@@ -25,6 +25,7 @@ use promocodes::api::CodePatch;
 /// `precondition_failed`); the answer carries the new `ETag`.
 pub async fn put(req: &Request, env: &Env, code: &str) -> Answer {
     let code = path_code(code)?;
+    let note = forwarded_note(req)?;
     let body = read_body(req, DEFINITION_BODY_LIMIT).await?;
     let promo = PromoCode::from_json(&body)?;
     if promo.code() != &code {
@@ -33,9 +34,9 @@ pub async fn put(req: &Request, env: &Env, code: &str) -> Answer {
             body: promo.code().clone(),
         });
     }
-    catalog_change(env, crate::catalog::CatalogCall::Intend, &code, false).await?;
     let condition = Condition::of(req.headers())?;
-    let request = Call::PutDefinition.request(&code, &[], Some(body), &condition.headers())?;
+    catalog_change(env, crate::catalog::CatalogCall::Intend, &code, false).await?;
+    let request = Call::PutDefinition.request(&code, &[], Some(body), &with_note(&condition, note.as_deref()))?;
     let response = clients::to_ledger(env, &code, request).await?;
     if injected_failure(req)? {
         return Err(Problem::Internal(
@@ -56,11 +57,12 @@ pub async fn put(req: &Request, env: &Env, code: &str) -> Answer {
 /// the conditions [`put`] takes.
 pub async fn patch(req: &Request, env: &Env, code: &str) -> Answer {
     let code = path_code(code)?;
+    let note = forwarded_note(req)?;
     let body = read_body(req, DEFAULT_BODY_LIMIT).await?;
     CodePatch::from_json(&body)?;
     require_known(env, &code).await?;
     let condition = Condition::of(req.headers())?;
-    let request = Call::PatchDefinition.request(&code, &[], Some(body), &condition.headers())?;
+    let request = Call::PatchDefinition.request(&code, &[], Some(body), &with_note(&condition, note.as_deref()))?;
     let (response, promo) = automatic::written(clients::to_ledger(env, &code, request).await?).await?;
     if let Some(promo) = &promo {
         automatic::note_change(env, &code, Some(promo)).await?;
@@ -70,11 +72,15 @@ pub async fn patch(req: &Request, env: &Env, code: &str) -> Answer {
 }
 
 /// `DELETE /v1/codes/{code}`: archives the code; its history stays.
-pub async fn archive(env: &Env, code: &str) -> Answer {
+pub async fn archive(req: &Request, env: &Env, code: &str) -> Answer {
     let code = path_code(code)?;
+    let note = forwarded_note(req)?;
     require_known(env, &code).await?;
     catalog_change(env, crate::catalog::CatalogCall::Intend, &code, true).await?;
-    let response = clients::call(env, &code, Call::ArchiveDefinition, None).await?;
+    let unconditional = Condition::default();
+    let headers = with_note(&unconditional, note.as_deref());
+    let request = Call::ArchiveDefinition.request(&code, &[], None, &headers)?;
+    let response = clients::to_ledger(env, &code, request).await?;
     if response.status_code() == 200 {
         catalog_change(env, crate::catalog::CatalogCall::Commit, &code, true).await?;
         automatic::note_change(env, &code, None).await?;
@@ -154,6 +160,15 @@ async fn summary(env: &Env, entry: &Entry) -> std::result::Result<Option<CodeSum
         404 => Ok(None),
         status => Err(Problem::Internal(format!("the object of {code} answered {status}"))),
     }
+}
+
+/// A write's headers for the object: its conditions, and the operator's note if any.
+pub(super) fn with_note<'a>(condition: &'a Condition, note: Option<&'a str>) -> Vec<(&'static str, &'a str)> {
+    let mut headers = condition.headers();
+    if let Some(note) = note {
+        headers.push((CHANGE_NOTE_HEADER, note));
+    }
+    headers
 }
 
 /// The admin reads of one code: its redemptions (`?after=&limit=`; with

@@ -89,11 +89,12 @@ impl Ledger {
         id: &Code,
         body: &str,
         condition: &Condition,
+        note: Option<&str>,
     ) -> std::result::Result<Response, Problem> {
         let campaign = Campaign::from_json(id.clone(), body)?;
         self.check_campaign_condition(id, condition)?;
         let store = self.store_or_create()?;
-        let replaced = store.put_campaign(id, body, now()?)?;
+        let replaced = store.put_campaign(id, body, note, now()?)?;
         // Its codes' definitions follow the campaign's.
         self.cache.borrow_mut().definition = None;
         let (_, stored) = self.stored_campaign(id)?;
@@ -108,6 +109,7 @@ impl Ledger {
         id: &Code,
         body: &str,
         condition: &Condition,
+        note: Option<&str>,
     ) -> std::result::Result<Response, Problem> {
         let patch = CodePatch::from_json(body)?;
         let (store, stored) = self.stored_campaign(id)?;
@@ -121,15 +123,19 @@ impl Ledger {
         if let Some(fields) = json.as_object_mut() {
             fields.remove("id");
         }
-        store.put_campaign(campaign.id(), &json.to_string(), now()?)?;
+        store.put_campaign(campaign.id(), &json.to_string(), note, now()?)?;
         self.cache.borrow_mut().definition = None;
         self.summary_response(id)
     }
 
     /// Archives the campaign: its codes are unknown to buyers; its counts and history stay.
-    pub(super) fn handle_archive_campaign(&self, id: &Code) -> std::result::Result<Response, Problem> {
+    pub(super) fn handle_archive_campaign(
+        &self,
+        id: &Code,
+        note: Option<&str>,
+    ) -> std::result::Result<Response, Problem> {
         let (store, _) = self.stored_campaign(id)?;
-        store.set_campaign_archived(true, now()?)?;
+        store.set_campaign_archived(true, note, now()?)?;
         self.cache.borrow_mut().definition = None;
         self.summary_response(id)
     }

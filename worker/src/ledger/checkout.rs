@@ -14,11 +14,11 @@ impl Ledger {
         let usage = store.usage_of(&definition.promo, req.customer.as_ref(), at)?;
         match definition.promo.quote(req.customer.as_ref(), usage, &req.basket, at) {
             Ok(quote) => {
-                self.count_public(Event::Quote, at).await;
+                self.count_public(&[Event::Quote], at).await;
                 json_response(&quote, 200)
             }
             Err(rejected) => {
-                self.count_public(Event::Rejected("quotes", rejected.rejection().code()), at)
+                self.count_public(&[Event::Rejected("quotes", rejected.rejection().code())], at)
                     .await;
                 Err(Problem::Refused(rejected))
             }

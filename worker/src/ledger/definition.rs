@@ -48,11 +48,12 @@ impl Ledger {
         &self,
         body: &str,
         condition: &Condition,
+        note: Option<&str>,
     ) -> std::result::Result<Response, Problem> {
         let promo = PromoCode::from_json(body)?;
         self.check_condition(promo.code(), condition)?;
         let store = self.store_or_create()?;
-        let replaced = store.put_definition(&promo, now()?)?;
+        let replaced = store.put_definition(&promo, note, now()?)?;
         let definition = self.remember(&store, promo.code())?;
         with_etag(json_response(&promo, if replaced { 200 } else { 201 })?, &definition)
     }
@@ -62,19 +63,20 @@ impl Ledger {
         code: &Code,
         body: &str,
         condition: &Condition,
+        note: Option<&str>,
     ) -> std::result::Result<Response, Problem> {
         let patch = CodePatch::from_json(body)?;
         let (store, definition) = self.live(code)?;
         self.check_condition(code, condition)?;
         let promo = definition.promo.with_active(patch.active);
-        store.put_definition(&promo, now()?)?;
+        store.put_definition(&promo, note, now()?)?;
         let definition = self.remember(&store, code)?;
         with_etag(json_response(&promo, 200)?, &definition)
     }
 
-    pub(super) fn handle_archive(&self, code: &Code) -> std::result::Result<Response, Problem> {
+    pub(super) fn handle_archive(&self, code: &Code, note: Option<&str>) -> std::result::Result<Response, Problem> {
         let (store, _) = self.stored(code)?;
-        store.set_archived(code, true, now()?)?;
+        store.set_archived(code, true, note, now()?)?;
         let definition = self.remember(&store, code)?;
         json_response(&self.summary(&store, &definition)?, 200)
     }

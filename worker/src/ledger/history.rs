@@ -2,7 +2,9 @@
 //! figures, and the test builds' conformance run.
 
 use super::*;
-use promocodes::wire::{CampaignRedemptionList, HistoryRecord, MinuteFigures, RedemptionList, Stats};
+use promocodes::wire::{
+    CampaignRedemptionList, ChangeList, HistoryRecord, HourFigures, MinuteFigures, RedemptionList, Stats, TryReport,
+};
 #[cfg(feature = "conformance")]
 use promocodes::wire::{Conformance, FigureWrites};
 
@@ -89,32 +91,44 @@ impl Ledger {
         Ok(())
     }
 
+    /// A page of the changes of a code's definition, or of the campaign's
+    /// when `code` is the id of the campaign this object keeps.
+    pub(super) fn handle_changes(&self, req: &Request) -> std::result::Result<Response, Problem> {
+        let code = Self::code_param(req)?;
+        let (after, limit) = page_params(req)?;
+        let store = match store_of_campaign(self, &code)? {
+            Some(store) => store,
+            None => self.stored(&code)?.0,
+        };
+        let (changes, more) = store.changes(&code, after, limit)?;
+        let next = changes.last().filter(|_| more).map(|c| c.seq.to_string());
+        json_response(&ChangeList { code, changes, next }, 200)
+    }
+
+    /// The checkout page's report of a code tried, or of a refusal it showed,
+    /// counted in memory as a quote's figure is ([`Ledger::count_public`]): 204.
+    pub(super) async fn handle_tries(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
+        let report = TryReport::from_json(body).map_err(|e| {
+            Problem::Input(promocodes::InputError::Malformed {
+                path: "body".to_owned(),
+                message: e.to_string(),
+            })
+        })?;
+        self.live(code)?;
+        let at = now()?;
+        match report.refused {
+            Some(rejection) => {
+                self.count_public(&[Event::Rejected("page", rejection.code())], at)
+                    .await
+            }
+            None => self.count_public(&[Event::Tried], at).await,
+        }
+        Ok(Response::empty()?.with_status(204))
+    }
+
     pub(super) fn handle_redemptions(&self, req: &Request) -> std::result::Result<Response, Problem> {
         let code = Self::code_param(req)?;
-        let url = req.url()?;
-        let param = |name: &str| url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned());
-        let after = match param("after") {
-            None => 0,
-            Some(text) => text.parse::<i64>().ok().filter(|n| *n >= 0).ok_or_else(|| {
-                Problem::Input(promocodes::InputError::Malformed {
-                    path: "after".to_owned(),
-                    message: format!("{text:?} is not a cursor from `next`"),
-                })
-            })?,
-        };
-        let limit = match param("limit") {
-            None => 100,
-            Some(text) => text
-                .parse::<u32>()
-                .ok()
-                .filter(|n| (1..=MAX_PAGE).contains(n))
-                .ok_or_else(|| {
-                    Problem::Input(promocodes::InputError::Malformed {
-                        path: "limit".to_owned(),
-                        message: format!("{text:?} is not a page size from 1 to {MAX_PAGE}"),
-                    })
-                })?,
-        };
+        let (after, limit) = page_params(req)?;
         // The cursor of the next page: the last record's `seq`, when more follow.
         let next = |more: bool, last: Option<i64>| last.filter(|_| more).map(|seq| seq.to_string());
         match store_of_campaign(self, &code)? {
@@ -161,11 +175,14 @@ impl Ledger {
             None => self.stored(code)?.1,
         };
         let at = now()?;
-        let (mut total, mut last_hour) = stats::read(&self.state.storage().sql(), minute(at))?;
+        let sql = self.state.storage().sql();
+        let mut periods = stats::read(&sql, minute(at))?;
         // What is counted in memory and not yet written is read with the rest.
-        self.figures.borrow().add_to(&mut total, &mut last_hour, minute(at));
-        let mut by_minute = stats::by_minute(&self.state.storage().sql(), minute(at))?;
+        self.figures.borrow().add_to(&mut periods, minute(at));
+        let mut by_minute = stats::by_minute(&sql, minute(at))?;
         self.figures.borrow().add_to_minutes(&mut by_minute);
+        let mut by_hour = stats::by_hour(&sql, minute(at))?;
+        self.figures.borrow().add_to_hours(&mut by_hour);
         let currency = definition.promo.currency();
         let mut minutes = Vec::with_capacity(by_minute.len());
         for (m, figures) in by_minute {
@@ -175,13 +192,24 @@ impl Ledger {
                 figures: figures.to_wire(currency),
             });
         }
+        let mut hours = Vec::with_capacity(by_hour.len());
+        for (m, figures) in by_hour {
+            let start = Timestamp::from_unix_millis(m * 60_000).map_err(|e| Problem::Internal(e.to_string()))?;
+            hours.push(HourFigures {
+                hour: start,
+                figures: figures.to_wire(currency),
+            });
+        }
         let stats = Stats {
             code: code.clone(),
             defined_at: definition.defined_at.clone(),
             at,
-            total: total.to_wire(currency),
-            last_hour: last_hour.to_wire(currency),
+            total: periods.total.to_wire(currency),
+            last_hour: periods.last_hour.to_wire(currency),
+            last_day: periods.last_day.to_wire(currency),
+            last_week: periods.last_week.to_wire(currency),
             by_minute: minutes,
+            by_hour: hours,
         };
         json_response(&stats, 200)
     }
@@ -219,6 +247,35 @@ impl Ledger {
         };
         json_response(&answer, 200)
     }
+}
+
+/// A page's `?after=` (a `seq`; 0 without it) and `?limit=` (100 without it, at most [`MAX_PAGE`]).
+fn page_params(req: &Request) -> std::result::Result<(i64, u32), Problem> {
+    let url = req.url()?;
+    let param = |name: &str| url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned());
+    let after = match param("after") {
+        None => 0,
+        Some(text) => text.parse::<i64>().ok().filter(|n| *n >= 0).ok_or_else(|| {
+            Problem::Input(promocodes::InputError::Malformed {
+                path: "after".to_owned(),
+                message: format!("{text:?} is not a cursor from `next`"),
+            })
+        })?,
+    };
+    let limit = match param("limit") {
+        None => 100,
+        Some(text) => text
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=MAX_PAGE).contains(n))
+            .ok_or_else(|| {
+                Problem::Input(promocodes::InputError::Malformed {
+                    path: "limit".to_owned(),
+                    message: format!("{text:?} is not a page size from 1 to {MAX_PAGE}"),
+                })
+            })?,
+    };
+    Ok((after, limit))
 }
 
 /// The store, when `code` is the id of the campaign this object keeps (not a code of it).

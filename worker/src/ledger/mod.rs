@@ -23,6 +23,7 @@ use worker::{durable_object, DurableObject, Env, Request, Response, Result, Stat
 
 use crate::alarm::Alarm;
 use crate::etag::{self, Condition, ETAG_HEADER};
+use crate::http::change_note;
 use crate::limits::MAX_PAGE;
 use crate::payments::flow::{PaymentCapture, PaymentRelease};
 use crate::problem::Problem;
@@ -254,14 +255,16 @@ impl Ledger {
         self.write_figures(at);
     }
 
-    /// Counts a public request's figure (a quote's) in memory: it is written
+    /// Counts a public request's figures (a quote's, a reported try's) in memory: they are written
     /// now if the last write was [`stats::WRITE_INTERVAL_MS`] ago or more,
     /// else with the next write, and the alarm is set for when it is due at
     /// the latest. A failure to set the alarm is logged, never returned.
-    async fn count_public(&self, event: Event<'_>, at: Timestamp) {
+    async fn count_public(&self, events: &[Event<'_>], at: Timestamp) {
         let due = {
             let mut figures = self.figures.borrow_mut();
-            figures.add(event, 1, minute(at));
+            for event in events {
+                figures.add(*event, 1, minute(at));
+            }
             figures.is_due(at.as_unix_millis())
         };
         if due {
@@ -345,16 +348,21 @@ impl Ledger {
         match call {
             Call::PutDefinition => {
                 let condition = Condition::of(req.headers())?;
+                let note = change_note(req.headers())?;
                 let body = req.text().await?;
-                self.handle_put_definition(&body, &condition)
+                self.handle_put_definition(&body, &condition, note.as_deref())
             }
             Call::PatchDefinition => {
                 let code = Self::code_param(&req)?;
                 let condition = Condition::of(req.headers())?;
+                let note = change_note(req.headers())?;
                 let body = req.text().await?;
-                self.handle_patch_definition(&code, &body, &condition)
+                self.handle_patch_definition(&code, &body, &condition, note.as_deref())
             }
-            Call::ArchiveDefinition => self.handle_archive(&Self::code_param(&req)?),
+            Call::ArchiveDefinition => {
+                let note = change_note(req.headers())?;
+                self.handle_archive(&Self::code_param(&req)?, note.as_deref())
+            }
             Call::GetDefinition => {
                 let for_cache = req.headers().get(FOR_CACHE_HEADER)?.is_some();
                 self.handle_get_definition(&Self::code_param(&req)?, for_cache)
@@ -397,20 +405,31 @@ impl Ledger {
                 self.handle_retry_delivery(&retry).await
             }
             Call::Stats => self.handle_stats(&Self::code_param(&req)?),
+            Call::Changes => self.handle_changes(&req),
+            Call::Tries => {
+                let code = Self::code_param(&req)?;
+                let body = req.text().await?;
+                self.handle_tries(&code, &body).await
+            }
             Call::PutCampaign => {
                 let id = Self::code_param(&req)?;
                 let condition = Condition::of(req.headers())?;
+                let note = change_note(req.headers())?;
                 let body = req.text().await?;
-                self.handle_put_campaign(&id, &body, &condition)
+                self.handle_put_campaign(&id, &body, &condition, note.as_deref())
             }
             Call::GetCampaign => self.handle_get_campaign(&Self::code_param(&req)?),
             Call::PatchCampaign => {
                 let id = Self::code_param(&req)?;
                 let condition = Condition::of(req.headers())?;
+                let note = change_note(req.headers())?;
                 let body = req.text().await?;
-                self.handle_patch_campaign(&id, &body, &condition)
+                self.handle_patch_campaign(&id, &body, &condition, note.as_deref())
             }
-            Call::ArchiveCampaign => self.handle_archive_campaign(&Self::code_param(&req)?),
+            Call::ArchiveCampaign => {
+                let note = change_note(req.headers())?;
+                self.handle_archive_campaign(&Self::code_param(&req)?, note.as_deref())
+            }
             Call::PlanCodes => {
                 let id = Self::code_param(&req)?;
                 let key = Self::key(&req)?;

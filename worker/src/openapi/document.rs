@@ -136,6 +136,13 @@ pub(super) fn parameters(_g: &mut SchemaGenerator) -> Value {
             "description": "Names the redemption: 1 to 255 visible ASCII characters, trimmed of surrounding spaces and tabs. Use a fact of the payment (its PaymentIntent id), never one made at handling time. Without it: 400 `missing_idempotency_key`.",
             "schema": {"type": "string"},
         },
+        "ChangeNote": {
+            "name": "X-Change-Note",
+            "in": "header",
+            "required": false,
+            "description": "The operator's note on this change, kept in the definition's change history (`GET …/changes`): text percent-encoded as UTF-8 (JavaScript's `encodeURIComponent`; plain ASCII text is itself), trimmed, at most 500 characters once decoded. A bad escape, bytes that are not UTF-8, a control character (a line break, a tab) or a longer note is a 400 `invalid_request` naming `X-Change-Note`, and nothing is written.",
+            "schema": {"type": "string"},
+        },
         "IfMatch": {
             "name": "If-Match",
             "in": "header",

@@ -1,5 +1,6 @@
 //! The code's definition as the object stores it: read, written, archived.
 
+use super::changes::Version;
 use super::*;
 
 /// A stored campaign: its definition, whether it is archived, and when it was first defined.
@@ -121,18 +122,25 @@ impl SqliteRedemptionStore {
             .transpose()
     }
 
-    /// Stores campaign `id`'s definition (`json`, as given), not archived;
-    /// returns true when it replaced one.
+    /// Stores campaign `id`'s definition (`json`, as given), not archived,
+    /// and its change with the operator's `note`; returns true when it replaced one.
     ///
     /// # Errors
     ///
     /// [`StoreError::Backend`] when the write fails.
-    pub fn put_campaign(&self, id: &Code, json: &str, now: Timestamp) -> Result<bool, StoreError> {
+    pub fn put_campaign(&self, id: &Code, json: &str, note: Option<&str>, now: Timestamp) -> Result<bool, StoreError> {
         self.forget_subject();
         let after = Campaign::from_json(id.clone(), json).map_err(backend)?;
-        let before = self.campaign()?.filter(|stored| stored.campaign.id() == id);
-        let before = before.map(|stored| (stored.campaign.definition().active(), stored.archived));
+        let stored = self.campaign()?.filter(|stored| stored.campaign.id() == id);
+        let version = stored
+            .as_ref()
+            .map(|s| Version::of(&s.campaign, s.campaign.definition().active(), s.archived))
+            .transpose()
+            .map_err(backend)?;
+        let after_version = Version::of(&after, after.definition().active(), false).map_err(backend)?;
+        let before = stored.map(|stored| (stored.campaign.definition().active(), stored.archived));
         self.commit(|| {
+            self.write_change(id, version.as_ref(), &after_version, note, now)?;
             let existed = before.is_some();
             self.sql.exec(
                 "INSERT INTO campaign(id, json, archived, defined_at) VALUES (?, ?, 0, ?)
@@ -321,18 +329,27 @@ impl SqliteRedemptionStore {
             .map_err(backend)
     }
 
-    /// Marks the campaign archived (or not); returns false when there is none.
+    /// Marks the campaign archived (or not), with its change and the
+    /// operator's `note`; returns false when there is none.
     ///
     /// # Errors
     ///
     /// [`StoreError::Backend`] when the write fails.
-    pub fn set_campaign_archived(&self, archived: bool, now: Timestamp) -> Result<bool, StoreError> {
+    pub fn set_campaign_archived(
+        &self,
+        archived: bool,
+        note: Option<&str>,
+        now: Timestamp,
+    ) -> Result<bool, StoreError> {
         self.forget_subject();
         let Some(stored) = self.campaign()? else {
             return Ok(false);
         };
         let active = stored.campaign.definition().active();
+        let before = Version::of(&stored.campaign, active, stored.archived).map_err(backend)?;
+        let after = Version::of(&stored.campaign, active, archived).map_err(backend)?;
         self.commit(|| {
+            self.write_change(stored.campaign.id(), Some(&before), &after, note, now)?;
             self.sql
                 .exec("UPDATE campaign SET archived = ?", vec![i64::from(archived).into()])?;
             let id = stored.campaign.id();
@@ -342,21 +359,27 @@ impl SqliteRedemptionStore {
         Ok(true)
     }
 
-    /// Stores `promo` as its code's definition, not archived; returns true
-    /// when it replaced one (an archived one included: defining it again
+    /// Stores `promo` as its code's definition, not archived, and its change
+    /// with the operator's `note`; returns true when it replaced one (an archived one included: defining it again
     /// restores it with its counts).
     ///
     /// # Errors
     ///
     /// [`StoreError::Backend`] when the write fails.
-    pub fn put_definition(&self, promo: &PromoCode, now: Timestamp) -> Result<bool, StoreError> {
+    pub fn put_definition(&self, promo: &PromoCode, note: Option<&str>, now: Timestamp) -> Result<bool, StoreError> {
         self.forget_subject();
         let json = serde_json::to_string(promo).map_err(backend)?;
         let code = promo.code().as_str().to_owned();
-        let before = self
-            .definition(promo.code())?
-            .map(|stored| (stored.promo.active(), stored.archived));
+        let stored = self.definition(promo.code())?;
+        let version = stored
+            .as_ref()
+            .map(|s| Version::of(&s.promo, s.promo.active(), s.archived))
+            .transpose()
+            .map_err(backend)?;
+        let after = Version::of(promo, promo.active(), false).map_err(backend)?;
+        let before = stored.map(|stored| (stored.promo.active(), stored.archived));
         self.commit(|| {
+            self.write_change(promo.code(), version.as_ref(), &after, note, now)?;
             let existed = before.is_some();
             self.sql.exec(
                 "INSERT INTO definition(code, json, archived, defined_at) VALUES (?, ?, 0, ?)
@@ -369,12 +392,19 @@ impl SqliteRedemptionStore {
         .map_err(backend)
     }
 
-    /// Marks `code`'s definition archived (or not); returns false when there is none.
+    /// Marks `code`'s definition archived (or not), with its change and the
+    /// operator's `note`; returns false when there is none.
     ///
     /// # Errors
     ///
     /// [`StoreError::Backend`] when the write fails.
-    pub fn set_archived(&self, code: &Code, archived: bool, now: Timestamp) -> Result<bool, StoreError> {
+    pub fn set_archived(
+        &self,
+        code: &Code,
+        archived: bool,
+        note: Option<&str>,
+        now: Timestamp,
+    ) -> Result<bool, StoreError> {
         self.forget_subject();
         let Some(stored) = self
             .definition(code)?
@@ -383,7 +413,10 @@ impl SqliteRedemptionStore {
             return Ok(false);
         };
         let active = stored.promo.active();
+        let before = Version::of(&stored.promo, active, stored.archived).map_err(backend)?;
+        let after = Version::of(&stored.promo, active, archived).map_err(backend)?;
         self.commit(|| {
+            self.write_change(code, Some(&before), &after, note, now)?;
             self.sql.exec(
                 "UPDATE definition SET archived = ? WHERE code = ?",
                 vec![i64::from(archived).into(), code.as_str().into()],

@@ -21,6 +21,7 @@ use crate::alarm::Alarm;
 use crate::bounded::BoundedMap;
 use crate::limits::{MIRRORED_CODES_MAX, MIRRORED_CUSTOMERS_MAX};
 
+mod changes;
 mod definitions;
 mod expiry;
 mod history;

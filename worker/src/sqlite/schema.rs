@@ -30,6 +30,8 @@ use super::*;
 /// - `outbox`, `deliveries`, `delivery_cursor`: the events of the writes and
 ///   their deliveries to the shop's endpoints (see `outbox.rs`), added by the
 ///   migration.
+/// - `changes`: each write that changed a definition (see `changes.rs`),
+///   added by the migration.
 /// - `idempotency_keys`: the key is the PRIMARY KEY (with the code, since a
 ///   store keeps keys per code), so its uniqueness is the database's; it
 ///   points at the reservation a replay answers with.
@@ -136,6 +138,7 @@ impl SqliteRedemptionStore {
         self.sql.exec(crate::stats::SCHEMA, None).map_err(backend)?;
         self.sql.exec(KEY_TRIGGER, None).map_err(backend)?;
         self.sql.exec(super::outbox::OUTBOX_SCHEMA, None).map_err(backend)?;
+        self.sql.exec(super::changes::CHANGES_SCHEMA, None).map_err(backend)?;
         for (table, column, statement) in MIGRATIONS {
             let columns: Vec<NameRow> = self
                 .sql

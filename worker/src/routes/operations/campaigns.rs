@@ -51,6 +51,7 @@ pub(super) fn put_campaign() -> Operation {
         .describe("The campaign's definition and all of its codes live in one Durable Object (`campaign:<id>`), so one SQLite transaction reaches a code's count, the campaign's counts and its budget.")
         .param("IfMatch")
         .param("IfNoneMatch")
+        .param("ChangeNote")
         .body::<promocodes::schema::CampaignInput>(None)
         .answers::<promocodes::Campaign>(200, "Replaced.")
         .header("ETag", "ETag")
@@ -71,6 +72,7 @@ pub(super) fn put_campaign() -> Operation {
 pub(super) fn patch_campaign() -> Operation {
     Operation::new("patchCampaign", "admin", "A campaign's kill switch, for all of its codes")
         .param("IfMatch")
+        .param("ChangeNote")
         .body::<promocodes::api::CodePatch>(None)
         .answers::<promocodes::wire::CampaignSummary>(200, "The campaign, switched.")
         .header("ETag", "ETag")
@@ -89,9 +91,10 @@ pub(super) fn patch_campaign() -> Operation {
 /// `DELETE /v1/campaigns/{code}`.
 pub(super) fn archive_campaign() -> Operation {
     Operation::new("archiveCampaign", "admin", "Archive a campaign")
-        .describe("Its codes are then the same 404 as an unknown code; its counts and history stay.")
+        .describe("Its codes are then the same 404 as an unknown code; its counts and history stay. Archiving adds a row to its change history, with `X-Change-Note`.")
+        .param("ChangeNote")
         .answers::<promocodes::wire::CampaignSummary>(200, "The campaign, archived.")
-        .problems(400, "The path's id is not a code.", &["invalid_request"])
+        .problems(400, "The path's id is not a code, or a bad `X-Change-Note`.", &["invalid_request"])
         .problems(404, "No campaign of this id is defined.", &["unknown_code"])
         .problems(401, "No or a wrong bearer token.", &["unauthorized"])
         .header("WWW-Authenticate", "WWWAuthenticate")
@@ -216,4 +219,13 @@ pub(super) fn campaign_stats() -> Operation {
         .header("WWW-Authenticate", "WWWAuthenticate")
         .problems(500, "A secret or binding the route needs is missing, or a runtime error.", &["internal", "misconfigured"])
         .problems(503, "The campaign's SQLite store failed. Nothing was recorded.", &["store_unavailable"])
+}
+
+/// `GET /v1/campaigns/{code}/changes`.
+pub(super) fn campaign_changes() -> Operation {
+    super::codes::change_history(
+        "getCampaignChanges",
+        "A campaign's change history",
+        "Every write that changed the campaign's definition, oldest first, as `GET /v1/codes/{code}/changes` lists a code's (`code` is the campaign's id): a `PUT` (a restore too), the switch (`PATCH`) and an archive (`DELETE`).",
+    )
 }

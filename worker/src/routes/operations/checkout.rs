@@ -39,6 +39,30 @@ pub(super) fn quote() -> Operation {
         .cors()
 }
 
+/// `POST /v1/codes/{code}/tries`.
+pub(super) fn tries() -> Operation {
+    Operation::new("postTries", "public", "Report a code tried on the checkout page")
+        .describe("Public and rate limited (unless a valid token is sent), with CORS for `ALLOWED_ORIGINS`: the checkout page's report of a code a buyer tried, `{}` (typed and looked up), or of a refusal it showed for it, `{\"refused\": \"<rejection>\"}` (the browser module prices locally, so no quote of the Worker's sees these). The page reports each once per code (and refusal) a page load. The code's object counts it in memory and writes its figures at most once a second, never a write per report; they show in `GET …/stats` as `tries` and `rejections.page`. Anonymous: nothing about the buyer or the basket is sent.")
+        .security(|_g| json!([{}, {"capture": []}, {"admin": []}]))
+        .body::<promocodes::wire::TryReport>(Some("At most 16 KiB."))
+        .empty(204, "Counted.")
+        .cors()
+        .problems(400, "The path's code is not a code, or the body is not a report (an unknown rejection, another field).", &["invalid_request"])
+        .cors()
+        .problems(404, "No definition is stored for the code, or it is archived.", &["unknown_code"])
+        .cors()
+        .problems(413, "The body is over the route's limit (16 KiB); the rest is not read.", &["payload_too_large"])
+        .cors()
+        .problems(415, "The body's `Content-Type` is not JSON (`application/json` or `application/*+json`); nothing was read or recorded.", &["unsupported_media_type"])
+        .problems(429, "This address has spent the public routes' rate limit (60 requests per 10 s by default); requests with a valid token are not counted.", &["too_many_requests"])
+        .header("Retry-After", "RetryAfter")
+        .cors()
+        .problems(500, "A secret or binding the route needs is missing, or a runtime error.", &["internal", "misconfigured"])
+        .header("Access-Control-Allow-Origin", "AccessControlAllowOrigin")
+        .problems(503, "The code's SQLite store failed. Nothing was recorded.", &["store_unavailable"])
+        .cors()
+}
+
 /// `POST /v1/holds`.
 pub(super) fn hold() -> Operation {
     Operation::new("postHold", "lifecycle", "Hold a use while the buyer pays")

@@ -83,15 +83,16 @@ pub(super) fn automatic() -> Operation {
 /// `PUT /v1/codes/{code}`.
 pub(super) fn put_code() -> Operation {
     Operation::new("putCode", "admin", "Define, replace or restore a code")
-        .describe("Defines the code (201), or replaces its definition (200); an archived code is restored with its history and counts. Counts, holds and receipts are kept. With `If-Match`, only over the definition that tag names (else 412); the answer's `ETag` is the new definition's.")
+        .describe("Defines the code (201), or replaces its definition (200); an archived code is restored with its history and counts. Counts, holds and receipts are kept. With `If-Match`, only over the definition that tag names (else 412); the answer's `ETag` is the new definition's. A write that changed the definition adds a row to its change history (`GET /v1/codes/{code}/changes`), with `X-Change-Note`.")
         .param("IfMatch")
         .param("IfNoneMatch")
+        .param("ChangeNote")
         .body::<promocodes::schema::DefinitionInput>(Some("The definition; at most 1 MiB (up to 10,000 assigned customers)."))
         .answers::<promocodes::PromoCode>(200, "Replaced (or restored): the definition as stored.")
         .header("ETag", "ETag")
         .answers::<promocodes::PromoCode>(201, "Created: the definition as stored.")
         .header("ETag", "ETag")
-        .problems(400, "A bad definition (the `detail` names the field), or one that defines another code than the path's.", &["invalid_request", "code_mismatch"])
+        .problems(400, "A bad definition (the `detail` names the field), one that defines another code than the path's, or a bad `X-Change-Note`.", &["invalid_request", "code_mismatch"])
         .problems(401, "No or a wrong bearer token.", &["unauthorized"])
         .header("WWW-Authenticate", "WWWAuthenticate")
         .problems(409, "The code is a campaign's: it is not defined alone (codes are unique across all codes and campaigns).", &["code_exists"])
@@ -106,12 +107,13 @@ pub(super) fn put_code() -> Operation {
 /// `PATCH /v1/codes/{code}`.
 pub(super) fn patch_code() -> Operation {
     Operation::new("patchCode", "admin", "Switch a code off or on")
-        .describe("The kill switch: `{\"active\": false}` refuses quotes, holds and captures at once with `inactive`; holds already recorded still capture. Nothing else changes. With `If-Match`, only over the definition that tag names (else 412); the answer's `ETag` is the new definition's.")
+        .describe("The kill switch: `{\"active\": false}` refuses quotes, holds and captures at once with `inactive`; holds already recorded still capture. Nothing else changes. With `If-Match`, only over the definition that tag names (else 412); the answer's `ETag` is the new definition's. A switch that changed the definition adds a row to its change history, with `X-Change-Note`.")
         .param("IfMatch")
+        .param("ChangeNote")
         .body::<promocodes::api::CodePatch>(Some("At most 16 KiB."))
         .answers::<promocodes::PromoCode>(200, "The definition as stored.")
         .header("ETag", "ETag")
-        .problems(400, "Bad input: the `detail` names the field.", &["invalid_request"])
+        .problems(400, "Bad input (the `detail` names the field), or a bad `X-Change-Note`.", &["invalid_request"])
         .problems(401, "No or a wrong bearer token.", &["unauthorized"])
         .header("WWW-Authenticate", "WWWAuthenticate")
         .problems(404, "No definition is stored for the code, or it is archived.", &["unknown_code"])
@@ -126,9 +128,10 @@ pub(super) fn patch_code() -> Operation {
 /// `DELETE /v1/codes/{code}`.
 pub(super) fn archive_code() -> Operation {
     Operation::new("deleteCode", "admin", "Archive a code")
-        .describe("Buyers get 404 `unknown_code` from now on; its history stays, a recorded capture still replays, and a `PUT` restores it.")
+        .describe("Buyers get 404 `unknown_code` from now on; its history stays, a recorded capture still replays, and a `PUT` restores it. Archiving adds a row to its change history, with `X-Change-Note`.")
+        .param("ChangeNote")
         .content(200, "The archived code.", "application/json", |g| with_ref::<promocodes::wire::CodeSummary>(g, json!({"type": "object", "properties": {"archived": {"const": true}}})))
-        .problems(400, "The path's code is not a code.", &["invalid_request"])
+        .problems(400, "The path's code is not a code, or a bad `X-Change-Note`.", &["invalid_request"])
         .problems(401, "No or a wrong bearer token.", &["unauthorized"])
         .header("WWW-Authenticate", "WWWAuthenticate")
         .problems(404, "No definition is stored for the code, or it is archived.", &["unknown_code"])
@@ -168,7 +171,7 @@ pub(super) fn redemptions() -> Operation {
 /// `GET /v1/codes/{code}/stats`.
 pub(super) fn stats() -> Operation {
     Operation::new("getStats", "admin", "A code's live figures")
-        .describe("Captures, replays, holds, releases, expiries, conflicts, quotes and refusals by rejection: since the code was defined, and for the last hour, and the last hour minute by minute (`by_minute`).")
+        .describe("Captures, replays, holds, releases, expiries, conflicts, quotes, the checkout page's reported tries and refusals by rejection: since the code was defined, for the last hour, the last 24 hours and the last seven days; the last hour minute by minute (`by_minute`) and the last seven days hour by hour (`by_hour`).")
         .answers::<promocodes::wire::Stats>(200, "The figures.")
         .problems(400, "The path's code is not a code.", &["invalid_request"])
         .problems(401, "No or a wrong bearer token.", &["unauthorized"])
@@ -176,4 +179,41 @@ pub(super) fn stats() -> Operation {
         .problems(404, "No definition is stored for the code, or it is archived.", &["unknown_code"])
         .problems(500, "A secret or binding the route needs is missing, or a runtime error.", &["internal", "misconfigured"])
         .problems(503, "The code's SQLite store failed. Nothing was recorded.", &["store_unavailable"])
+}
+
+/// The `after` and `limit` parameters of a page of a change history.
+fn page_params(op: Operation) -> Operation {
+    op.param_with(|_g| json!({
+        "name": "after",
+        "in": "query",
+        "description": "Only those after this `seq`: the previous page's `next`. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it.",
+        "schema": {"type": "integer", "minimum": 0, "default": 0},
+    }))
+    .param_with(|_g| json!({
+        "name": "limit",
+        "in": "query",
+        "description": "Page size, 1 to 1000. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it.",
+        "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
+    }))
+}
+
+/// `GET /v1/codes/{code}/changes` and `GET /v1/campaigns/{id}/changes`.
+pub(super) fn change_history(id: &'static str, summary: &'static str, describe: &'static str) -> Operation {
+    page_params(Operation::new(id, "admin", summary).describe(describe))
+        .answers::<promocodes::wire::ChangeList>(200, "One page of the change history.")
+        .problems(400, "The path's code is not a code, or a bad `after` or `limit`: given empty, not decoding, out of range; `detail` names the parameter.", &["invalid_request"])
+        .problems(401, "No or a wrong bearer token.", &["unauthorized"])
+        .header("WWW-Authenticate", "WWWAuthenticate")
+        .problems(404, "No definition is stored for it.", &["unknown_code"])
+        .problems(500, "A secret or binding the route needs is missing, or a runtime error.", &["internal", "misconfigured"])
+        .problems(503, "The code's SQLite store failed. Nothing was recorded.", &["store_unavailable"])
+}
+
+/// `GET /v1/codes/{code}/changes`.
+pub(super) fn changes() -> Operation {
+    change_history(
+        "getCodeChanges",
+        "A code's change history",
+        "Every write that changed the code's definition, oldest first: a `PUT` (a restore too), the switch (`PATCH`) and an archive (`DELETE`), each with when, what kind of change, the fields whose value changed, the `ETag` before and after, and the operator's `X-Change-Note`. Each is written in the same transaction as the change; a write that left the definition as it was (the same `ETag`) adds none. Archived codes are listed too.",
+    )
 }
