@@ -186,6 +186,8 @@ test("a note typed next to Save lands in the code's change history, listed on it
     await signIn(page, "#/edit/NOTE5");
     const minimum = page.getByLabel("Minimum basket", { exact: false }).first();
     await minimum.fill(`${20 + i}.00`);
+    // A minimum needs a currency; the form no longer prefills one.
+    await page.getByRole("textbox", { name: "Currency", exact: true }).fill("EUR");
     const note = `Raise the minimum (${size.width} px) – für alle`;
     await page.getByLabel(/^Note/).fill(note);
     const started = Date.now();
