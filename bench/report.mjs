@@ -172,7 +172,9 @@ if (b.stackLinesBatch) {
   );
 }
 const retries = ["capture1", "captureN", "captureSpread"].reduce((a, k) => a + run[k].retries, 0);
-row("capture: retries (409/5xx, same key) / count check", `${retries} / ${run.hotConsistent ? "ok" : "MISMATCH"}`, "");
+row("capture: retries (409/5xx/reset connection, same key) / count check", `${retries} / ${run.hotConsistent ? "ok" : "MISMATCH"}`, "");
+const allRetries = Object.values(run).reduce((a, p) => a + (Number.isFinite(p?.retries) ? p.retries : 0), 0);
+row("every phase: retries (409/5xx/reset connection, same key)", `${allRetries}`, "");
 
 // Sizes.
 const size = (label, candidates) => {

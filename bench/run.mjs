@@ -215,8 +215,17 @@ async function load({ clients, total, maxMs, request, ok = [201], server, onResp
         const { url, init } = request(i);
         const t0 = performance.now();
         for (let attempt = 0; ; attempt++) {
-          const r = await fetch(url, init);
-          const text = await r.text();
+          // A connection workerd reset under load (ECONNRESET, "other side closed") is retried with the
+          // same key, as a 409 or a 5xx is: the request is idempotent.
+          let r, text;
+          try {
+            r = await fetch(url, init);
+            text = await r.text();
+          } catch (err) {
+            if (attempt >= 50) throw err;
+            retries++;
+            continue;
+          }
           onResponse?.(r);
           if (ok.includes(r.status)) break;
           if ((r.status === 409 || r.status >= 500) && attempt < 50) {
@@ -271,12 +280,19 @@ async function checkoutLoad({ origin, code, clients, total, maxMs, tag }) {
   const start = performance.now();
   const post = async (route, key, body) => {
     for (let attempt = 0; ; attempt++) {
-      const r = await fetch(`${origin}${route}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${CAPTURE}`, "idempotency-key": key },
-        body: JSON.stringify(body),
-      });
-      const text = await r.text();
+      let r, text;
+      try {
+        r = await fetch(`${origin}${route}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${CAPTURE}`, "idempotency-key": key },
+          body: JSON.stringify(body),
+        });
+        text = await r.text();
+      } catch (err) {
+        if (attempt >= 50) throw err;
+        retries++;
+        continue;
+      }
       if (r.status === 201) return JSON.parse(text);
       if ((r.status === 409 || r.status >= 500) && attempt < 50) {
         retries++;
