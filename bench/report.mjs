@@ -233,7 +233,7 @@ const postgres = (() => {
   for (const line of readFileSync(file, "utf8").split("\n")) {
     const cells = line.split("|").map((c) => c.trim());
     if (cells.length < 8 || !/\d/.test(cells[2] ?? "")) continue;
-    shapes[cells[1]] = { captures: Number(cells[2].replace(/,/g, "")), writes: Number(cells[6].replace(/,/g, "")) };
+    shapes[cells[1]] = { captures: Number(cells[2].replace(/,/g, "")), writes: Number(cells[5].replace(/,/g, "")) };
   }
   return shapes;
 })();
