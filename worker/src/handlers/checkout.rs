@@ -285,6 +285,29 @@ async fn write_each<T: DeserializeOwned>(
     calls: impl Iterator<Item = StackCodeCall>,
     stall: bool,
 ) -> std::result::Result<std::result::Result<(Vec<T>, bool), Response>, Problem> {
+    let (answers, created) = match send_each(env, call, key, had, calls.collect(), stall).await? {
+        Ok(sent) => sent,
+        Err(refused) => return Ok(Err(refused)),
+    };
+    let mut done = Vec::with_capacity(answers.len());
+    for mut response in answers {
+        done.push(response.json().await?);
+    }
+    Ok(Ok((done, created)))
+}
+
+/// [`write_each`]'s calls, the same for every answer type (one copy in the
+/// Worker's code): each code's object's answer, as listed, and whether any
+/// answered 201; or, once given back what this request newly took, the
+/// answer of the first code refused.
+async fn send_each(
+    env: &Env,
+    call: Call,
+    key: &IdempotencyKey,
+    had: &[Code],
+    calls: Vec<StackCodeCall>,
+    stall: bool,
+) -> std::result::Result<std::result::Result<(Vec<Response>, bool), Response>, Problem> {
     let headers = [(IDEMPOTENCY_KEY_HEADER, key.as_str())];
     let send = |one: &StackCodeCall| {
         let (code, body) = (one.code.clone(), body_of(one));
@@ -293,10 +316,9 @@ async fn write_each<T: DeserializeOwned>(
             to_ledger_logged(env, &code, request).await
         }
     };
-    let calls: Vec<StackCodeCall> = calls.collect();
     // Each code and its object's answer, as listed (with `stall`, up to the first refusal).
     let mut answers: Vec<(Code, Response)> = Vec::with_capacity(calls.len());
-    if stall {
+    if cfg!(feature = "conformance") && stall {
         for one in calls {
             let response = send(&one).await?;
             let refused = !matches!(response.status_code(), 200 | 201);
@@ -319,11 +341,10 @@ async fn write_each<T: DeserializeOwned>(
         .position(|(_, response)| !matches!(response.status_code(), 200 | 201));
     let Some(refused) = refused else {
         let created = answers.iter().any(|(_, response)| response.status_code() == 201);
-        let mut done = Vec::with_capacity(answers.len());
-        for (_, mut response) in answers {
-            done.push(response.json().await?);
-        }
-        return Ok(Ok((done, created)));
+        return Ok(Ok((
+            answers.into_iter().map(|(_, response)| response).collect(),
+            created,
+        )));
     };
     // All or none: give back what this request newly took (at once), then answer. A use the key
     // had before (a replay, or a hold this request converted) stays: this request never took it.
