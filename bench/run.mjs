@@ -283,12 +283,19 @@ async function checkoutLoad({ origin, code, clients, total, maxMs, tag }) {
   const start = performance.now();
   const post = async (route, key, body) => {
     for (let attempt = 0; ; attempt++) {
-      const r = await fetch(`${origin}${route}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${CAPTURE}`, "idempotency-key": key },
-        body: JSON.stringify(body),
-      });
-      const text = await r.text();
+      let r, text;
+      try {
+        r = await fetch(`${origin}${route}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${CAPTURE}`, "idempotency-key": key },
+          body: JSON.stringify(body),
+        });
+        text = await r.text();
+      } catch (err) {
+        if (attempt >= 50) throw err;
+        retries++;
+        continue;
+      }
       if (r.status === 201) return JSON.parse(text);
       if ((r.status === 409 || r.status >= 500) && attempt < 50) {
         retries++;
@@ -377,7 +384,58 @@ async function browser(origin) {
   return out;
 }
 
+// Cold start: the time from a new Miniflare (a fresh workerd, which compiles the module) to the first
+// answer of a request that creates an object (the product: a code's definition; the Rust floor: a
+// write), on a fresh state folder; the median of 3 starts each, each instance stopped before the next.
+async function coldStart(kind) {
+  const times = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    const mf =
+      kind === "worker"
+        ? new Miniflare({
+            host: "127.0.0.1",
+            port: 0,
+            modules: true,
+            ...builtByWorkerBuild(workerBuild),
+            compatibilityDate: "2026-04-01",
+            bindings: { ADMIN_TOKEN: ADMIN, CAPTURE_TOKEN: CAPTURE },
+            durableObjects: { LEDGER: { className: "Ledger", useSQLite: true }, CATALOG: { className: "Catalog", useSQLite: true } },
+            ratelimits: { PUBLIC_LIMITER: { simple: { limit: 100_000_000, period: 10 } } },
+            durableObjectsPersist: path.join(scratch, `cold-${kind}-${i}`),
+            handleRuntimeStdio: (o, e) => (o.resume(), e.resume()),
+          })
+        : new Miniflare({
+            host: "127.0.0.1",
+            port: 0,
+            modules: true,
+            ...builtByWorkerBuild(floorRsBuild),
+            compatibilityDate: "2026-04-01",
+            durableObjects: { FLOOR: { className: "Floor", useSQLite: true } },
+            durableObjectsPersist: path.join(scratch, `cold-${kind}-${i}`),
+            handleRuntimeStdio: (o, e) => (o.resume(), e.resume()),
+          });
+    try {
+      const origin = (await mf.ready).origin;
+      const ready = performance.now() - t0;
+      if (kind === "worker") await putCode(origin, "COLD");
+      else {
+        const r = await fetch(`${origin}/floor/cold`, { method: "POST", headers: { "idempotency-key": `cold-${i}` } });
+        await r.text();
+        if (r.status !== 201 && r.status !== 200) throw new Error(`cold floor answered ${r.status}`);
+      }
+      times.push({ readyMs: ready, firstAnswerMs: performance.now() - t0 });
+    } finally {
+      await mf.dispose();
+    }
+  }
+  times.sort((a, b) => a.firstAnswerMs - b.firstAnswerMs);
+  return times[1];
+}
+
 try {
+  const cold = { worker: await coldStart("worker"), floorRs: await coldStart("floorRs") };
+  log(`cold start: Worker ${cold.worker.firstAnswerMs.toFixed(0)} ms, Rust floor ${cold.floorRs.firstAnswerMs.toFixed(0)} ms`);
   // One after the other, so that each server's workerd processes are known (for their CPU time).
   const worker = await startProduct();
   pidsOf.worker = new Set(children().map((c) => c.pid));
@@ -397,7 +455,7 @@ try {
   await load({ clients: 10, total: CODES, maxMs: 30000, request: floorRequest(floor, (i) => `spread${i}`, "warm") });
   const before = await usageOf(worker, "HOT");
 
-  const res = { mode: smoke ? "smoke" : "full", server: "Miniflare from Node", counts: N };
+  const res = { mode: smoke ? "smoke" : "full", server: "Miniflare from Node", counts: N, coldStart: cold };
   const hot = () => "HOT";
   const spread = (i) => `SPREAD${i % CODES}`;
   log("capture, 1 client");

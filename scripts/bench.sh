@@ -44,6 +44,7 @@ for _ in $(seq 1 24); do
   sleep 5
 done
 
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 log "build: criterion bench, browser module, Worker"
 quiet build-bench cargo bench --bench core --no-run
 if [ -x scripts/build-web.sh ]; then
@@ -66,6 +67,16 @@ snapshot worker/build "$out/worker-build"
 snapshot bench/floor-rs/build "$out/floor-rs-build"
 export BENCH_PKG="$PWD/$out/pkg" BENCH_WORKER_BUILD="$PWD/$out/worker-build" BENCH_FLOOR_RS_BUILD="$PWD/$out/floor-rs-build"
 
+# The Worker's upload as Cloudflare counts it: `wrangler deploy --dry-run` (no network, no login) of the
+# snapshot, with a config of its own (no [build], no assets: those are not the Worker's upload).
+log "Worker upload: wrangler deploy --dry-run"
+mkdir -p "$out/upload"
+sed -e '/^\[build\]/,/^$/d' -e '/^\[assets\]/,/^$/d' \
+  -e "s|^main = .*|main = \"$PWD/$out/worker-build/worker/shim.mjs\"|" wrangler.toml >"$out/upload/wrangler.toml"
+quiet upload wrangler deploy --dry-run --config "$out/upload/wrangler.toml" --outdir "$out/upload/out"
+grep -m1 '^Total Upload' "$out/upload.log" >&2
+export BENCH_UPLOAD="$PWD/$out/upload.log"
+
 log "core: criterion ($mode)"
 if [ "$mode" = smoke ]; then
   crit=(--warm-up-time 1 --measurement-time 1 --sample-size 10)
@@ -85,8 +96,9 @@ trap 'kill -TERM -- -"$pid" 2>/dev/null || true' EXIT INT TERM
 wait "$pid"
 trap - EXIT INT TERM
 
-node bench/report.mjs "$run_json" | tee "$out/table.md"
-
 log "PostgreSQL: promocodes-postgres next to a bare conditional UPDATE, private cluster ($mode)"
-echo | tee -a "$out/table.md"
-scripts/bench-postgres.sh "${flag[@]}" 2>"$out/bench-postgres.log" | tee -a "$out/table.md"
+scripts/bench-postgres.sh "${flag[@]}" 2>"$out/bench-postgres.log" >"$out/postgres.md"
+export BENCH_POSTGRES="$PWD/$out/postgres.md"
+
+echo "Load average (1, 5, 15 min) at the start: $load_start; at the end: $(cut -d' ' -f1-3 /proc/loadavg) (2 cores, shared)" >"$out/load.txt"
+{ node bench/report.mjs "$run_json"; echo; cat "$out/postgres.md"; echo; cat "$out/load.txt"; } | tee "$out/table.md"

@@ -5,7 +5,7 @@
 #   scripts/build-worker.sh [-p PACKAGE] [--features FEATURES] [OUT_DIR]
 #
 # PACKAGE defaults to promocodes-worker, OUT_DIR to worker/build (relative to the repository root).
-#  1. cargo build --release --lib --target wasm32-unknown-unknown (WASM_BINDGEN_USE_JS_SYS=1, as
+#  1. cargo build --profile worker --lib --target wasm32-unknown-unknown (WASM_BINDGEN_USE_JS_SYS=1, as
 #     workers-rs wants),
 #  2. wasm-bindgen --target module, with the reset-state function and abort handler that workers-rs'
 #     panic recovery calls,
@@ -54,8 +54,10 @@ meta=$(cargo metadata --format-version 1 --no-deps | node -e '
 { read -r target_dir; read -r lib; read -r crate_dir; read -r wasm_opt_flags; } <<<"$meta"
 out=${out:-$crate_dir/build}
 
-WASM_BINDGEN_USE_JS_SYS=1 cargo build --release --lib --target wasm32-unknown-unknown -p "$package" "${features[@]}"
-wasm="$target_dir/wasm32-unknown-unknown/release/$lib.wasm"
+# The profile `worker` (every crate at "z") and LLVM's inlining threshold at 0, as the browser module's
+# build (RUSTFLAGS replaces .cargo/config.toml's 35): the upload's size (docs/performance.md#the-workers-size).
+WASM_BINDGEN_USE_JS_SYS=1 RUSTFLAGS="-C llvm-args=-inline-threshold=0" cargo build --profile worker --lib --target wasm32-unknown-unknown -p "$package" "${features[@]}"
+wasm="$target_dir/wasm32-unknown-unknown/worker/$lib.wasm"
 
 tools="wasm-bindgen $(wasm-bindgen --version) | wasm-opt $(wasm-opt --version) | esbuild $(esbuild --version)"
 key=$(cat "$wasm" scripts/build-worker.sh scripts/worker-entry.mjs <(echo "$tools $wasm_opt_flags") | sha256sum | cut -c1-32)
@@ -73,11 +75,12 @@ else
     --experimental-reset-state-function --force-enable-abort-handler
 
   if [ -n "$wasm_opt_flags" ]; then
-    # As worker-build 0.8.7 runs it: the features workerd's V8 has, and the name section kept.
+    # The features workerd's V8 has, as worker-build 0.8.7 enables them; not its --debuginfo, which keeps
+    # the name section (a third of the upload's gzip: docs/performance.md#the-workers-size).
     # shellcheck disable=SC2086
     wasm-opt "$stage/glue/index_bg.wasm" -o "$stage/index_bg.wasm" $wasm_opt_flags \
       --enable-mutable-globals --enable-sign-ext --enable-nontrapping-float-to-int --enable-bulk-memory \
-      --enable-multivalue --enable-reference-types --enable-exception-handling --debuginfo
+      --enable-multivalue --enable-reference-types --enable-exception-handling
   else
     cp "$stage/glue/index_bg.wasm" "$stage/index_bg.wasm"
   fi

@@ -98,15 +98,22 @@ pub(crate) async fn stack_parts_with(
         recorded: Vec::with_capacity(codes.len()),
         captured: false,
     };
-    for code in codes {
-        require_known(env, code).await.map_err(Err)?;
-        let mut response = clients::call(env, code, Call::StackPart, Some(asked.clone()))
-            .await
-            .map_err(Err)?;
-        if response.status_code() != 200 {
-            return Err(Ok(response));
+    // Every code's object at once; the first code (as listed) that is unknown or refused answers.
+    let reads = codes.iter().map(|code| {
+        let asked = asked.clone();
+        async move {
+            require_known(env, code).await.map_err(Err)?;
+            let mut response = clients::call(env, code, Call::StackPart, Some(asked))
+                .await
+                .map_err(Err)?;
+            if response.status_code() != 200 {
+                return Err(Ok(response));
+            }
+            read_part(code, &mut response).await.map_err(Err)
         }
-        let part = read_part(code, &mut response).await.map_err(Err)?;
+    });
+    for read in futures_util::future::join_all(reads).await {
+        let part = read?;
         promos.push(part.definition);
         parts.usage.push(part.usage);
         parts.recorded.push(part.recorded);
@@ -184,10 +191,10 @@ const STACK_UNDONE: &str = "another code of the stack was refused";
 /// The stack is priced first (a refused stack records nothing) by the
 /// core's [`Stack::resume`]: a code with a use under the request's
 /// `Idempotency-Key` (held or captured) is that use as it is, never priced
-/// again; only the others are priced. Then each code, in the order they
-/// apply, is held (or captured, converting its hold under the key) in its
-/// object under the key, with the basket its part applied to, so that each
-/// code's answer is its part (a code with a use replays it, 200). A code
+/// again; only the others are priced. Then every code is held (or
+/// captured, converting its hold under the key) in its object under the
+/// key at once, with the basket its part applied to, so that each code's
+/// answer is its part (a code with a use replays it, 200). A code
 /// refused then (its counts moved) gives back only what this request newly
 /// took (its codes answered 201 that had no use under the key before), never
 /// a use the key had before (a hold it converted included). So a
@@ -195,8 +202,9 @@ const STACK_UNDONE: &str = "another code of the stack was refused";
 /// since), one that stopped half way is finished, and a stack whose first
 /// try died half way counts no use longer than its holds' time to live.
 ///
-/// `stall` (test builds only, [`TEST_STALL_HEADER`]) waits after the first
-/// code is written, for a test to kill the process between two codes.
+/// `stall` (test builds only, [`TEST_STALL_HEADER`]) writes the codes one
+/// after another and waits after the first, for a test to kill the process
+/// between two codes.
 async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, body: &str, stall: bool) -> Answer {
     let req = StackRequest::parse_for(body, kind)?;
     let offered = match req.automatic {
@@ -263,10 +271,12 @@ async fn stack_keyed(env: &Env, kind: BasketRequestKind, key: &IdempotencyKey, b
 }
 
 /// Each code's hold or capture (`call`, one [`StackCodeCall`] a code, in
-/// the order they apply) in its object under `key`: each code's answer `T`
-/// and whether any code answered 201, or, when a code's object refused, the
-/// answer to give, once what this request newly took (a 201 for a code not
-/// in `had`, the codes with a use under the key before it) is given back.
+/// the order they apply) in its object under `key`, all at once: each
+/// code's answer `T` and whether any code answered 201, or, when a code's
+/// object refused (the first as listed answers), the answer to give, once
+/// what this request newly took (a 201 for a code not in `had`, the codes
+/// with a use under the key before it) is given back. `stall` (test builds)
+/// writes one code after another instead, waiting after the first.
 async fn write_each<T: DeserializeOwned>(
     env: &Env,
     call: Call,
@@ -275,40 +285,90 @@ async fn write_each<T: DeserializeOwned>(
     calls: impl Iterator<Item = StackCodeCall>,
     stall: bool,
 ) -> std::result::Result<std::result::Result<(Vec<T>, bool), Response>, Problem> {
+    let (answers, created) = match send_each(env, call, key, had, calls.collect(), stall).await? {
+        Ok(sent) => sent,
+        Err(refused) => return Ok(Err(refused)),
+    };
+    let mut done = Vec::with_capacity(answers.len());
+    for mut response in answers {
+        done.push(response.json().await?);
+    }
+    Ok(Ok((done, created)))
+}
+
+/// [`write_each`]'s calls, the same for every answer type (one copy in the
+/// Worker's code): each code's object's answer, as listed, and whether any
+/// answered 201; or, once given back what this request newly took, the
+/// answer of the first code refused.
+async fn send_each(
+    env: &Env,
+    call: Call,
+    key: &IdempotencyKey,
+    had: &[Code],
+    calls: Vec<StackCodeCall>,
+    stall: bool,
+) -> std::result::Result<std::result::Result<(Vec<Response>, bool), Response>, Problem> {
     let headers = [(IDEMPOTENCY_KEY_HEADER, key.as_str())];
-    // Each code's answer, whether it answered 201, and whether this request newly took its use
-    // (201 for a code without a use under the key before, `had`): only those are given back.
-    let mut done: Vec<(Code, T, bool, bool)> = Vec::new();
-    for one in calls {
-        let request = call.request(&one.code, &[], Some(body_of(&one)?), &headers)?;
-        let mut response = to_ledger_logged(env, &one.code, request).await?;
-        let status = response.status_code();
-        if status == 200 || status == 201 {
-            let newly = status == 201 && !had.contains(&one.code);
-            done.push((one.code, response.json().await?, status == 201, newly));
-            if stall && done.len() == 1 {
+    let send = |one: &StackCodeCall| {
+        let (code, body) = (one.code.clone(), body_of(one));
+        async move {
+            let request = call.request(&code, &[], Some(body?), &headers)?;
+            to_ledger_logged(env, &code, request).await
+        }
+    };
+    // Each code and its object's answer, as listed (with `stall`, up to the first refusal).
+    let mut answers: Vec<(Code, Response)> = Vec::with_capacity(calls.len());
+    if cfg!(feature = "conformance") && stall {
+        for one in calls {
+            let response = send(&one).await?;
+            let refused = !matches!(response.status_code(), 200 | 201);
+            answers.push((one.code, response));
+            if refused {
+                break;
+            }
+            if answers.len() == 1 {
                 worker::Delay::from(std::time::Duration::from_secs(TEST_STALL_SECONDS)).await;
             }
-            continue;
         }
-        let problem: ProblemDetails = response.json().await?;
-        // All or none: give back what this request newly took, then answer. A use the key had
-        // before (a replay, or a hold this request converted) stays: this request never took it.
-        for (earlier, ..) in done.iter().filter(|(.., newly)| *newly) {
-            let release = ReleaseCall {
-                code: earlier.clone(),
-                key: key.clone(),
-                reason: Some(STACK_UNDONE.to_owned()),
-            };
-            let request = Call::Release.request(earlier, &[], Some(body_of(&release)?), &[])?;
-            to_ledger_logged(env, earlier, request).await?;
+    } else {
+        let responses = futures_util::future::join_all(calls.iter().map(send)).await;
+        for (one, response) in calls.into_iter().zip(responses) {
+            answers.push((one.code, response?));
         }
-        let mut answered = Response::from_json(&problem.naming(&one.code))?.with_status(status);
-        answered.headers_mut().set("content-type", "application/problem+json")?;
-        return Ok(Err(answered));
     }
-    let created = done.iter().any(|(_, _, created, _)| *created);
-    Ok(Ok((done.into_iter().map(|(_, answer, ..)| answer).collect(), created)))
+    let refused = answers
+        .iter()
+        .position(|(_, response)| !matches!(response.status_code(), 200 | 201));
+    let Some(refused) = refused else {
+        let created = answers.iter().any(|(_, response)| response.status_code() == 201);
+        return Ok(Ok((
+            answers.into_iter().map(|(_, response)| response).collect(),
+            created,
+        )));
+    };
+    // All or none: give back what this request newly took (at once), then answer. A use the key
+    // had before (a replay, or a hold this request converted) stays: this request never took it.
+    let newly = answers
+        .iter()
+        .filter(|(code, response)| response.status_code() == 201 && !had.contains(code));
+    let releases = newly.map(|(earlier, _)| async move {
+        let release = ReleaseCall {
+            code: earlier.clone(),
+            key: key.clone(),
+            reason: Some(STACK_UNDONE.to_owned()),
+        };
+        let request = Call::Release.request(earlier, &[], Some(body_of(&release)?), &[])?;
+        to_ledger_logged(env, earlier, request).await
+    });
+    for released in futures_util::future::join_all(releases).await {
+        released?;
+    }
+    let (code, mut response) = answers.swap_remove(refused);
+    let status = response.status_code();
+    let problem: ProblemDetails = response.json().await?;
+    let mut answered = Response::from_json(&problem.naming(&code))?.with_status(status);
+    answered.headers_mut().set("content-type", "application/problem+json")?;
+    Ok(Err(answered))
 }
 
 /// A call's body.

@@ -185,6 +185,16 @@ mod tests {
         );
     }
 
+    /// The Worker's `url` has IDNA without Unicode's tables (`idna_adapter` pinned to 1.0, for the
+    /// upload's size): a host name is given in ASCII, an internationalised one as `xn--`.
+    #[test]
+    fn an_internationalised_host_is_given_in_its_ascii_form() {
+        let ok = |url: &str| check_request(request(url, vec![EventType::CodeExhausted]), &[]);
+        let ascii = ok("https://xn--bcher-kva.example/hooks").expect("the xn-- form is a URL");
+        assert_eq!(ascii.url, "https://xn--bcher-kva.example/hooks");
+        assert_eq!(field(ok("https://bücher.example/hooks").unwrap_err()), "url");
+    }
+
     #[test]
     fn events_are_kept_once_in_order_and_at_least_one() {
         let checked = check_request(
