@@ -10,45 +10,17 @@
 // - Honest counts: used apart from held, the limit that binds, the budget bar (spent, held, left).
 //
 // Run with scripts/test-admin.sh (it builds public/pkg, public/admin/vendor and the Worker first).
-import { before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { chromium } from "playwright-core";
-import { ROOT, ADMIN_TOKEN, admin, call, capturer, tempDir, workerForFile } from "../worker/harness.mjs";
+import { admin, call, capturer, tempDir } from "../worker/harness.mjs";
+import { axe, consoleSuite, SCREENS, shoot as shootAs } from "./console-page.mjs";
 
-const OUTPUT = path.join(ROOT, "test-output");
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync"];
-const AXE = readFileSync(path.join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
-/** The issue's two screens: a laptop and a phone. */
-const SCREENS = [{ width: 1280, height: 800 }, { width: 390, height: 844 }];
-
-let browser;
-
-before(() => {
-  for (const [file, hint] of [
-    ["public/pkg/promocodes.js", "scripts/build-web.sh"],
-    ["public/admin/vendor/papaparse.min.js", "scripts/build-admin.sh"],
-    ["worker/build/worker/shim.mjs", "scripts/build-worker.sh"],
-  ]) {
-    assert.ok(existsSync(path.join(ROOT, file)), `${file} is missing: run ${hint} first (scripts/test-admin.sh does)`);
-  }
-  mkdirSync(OUTPUT, { recursive: true });
-});
-
-const worker = workerForFile(
-  {
-    snapshot: true,
-    logLevel: "log",
-    logTo: () => createWriteStream(path.join(OUTPUT, "admin-campaigns-wrangler.log")),
-    startupTimeoutMs: 3 * 60 * 1000,
-  },
-  async () => {
-    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
-  },
-  async () => { await browser?.close().catch(() => {}); },
-);
+const suite = consoleSuite("admin-campaigns");
+const { worker, signIn } = suite;
+const shoot = (page, name) => shootAs(page, "admin-campaigns-", name);
+const { open } = suite;
 
 const eur = (amount) => ({ amount, currency: "EUR" });
 const getCampaign = async (id) => (await call(worker.base, "GET", `/v1/campaigns/${id}`, { headers: admin })).json;
@@ -59,40 +31,6 @@ const generate = (id, body) => call(worker.base, "POST", `/v1/campaigns/${id}/co
 const order = (code, extra = {}) => ({ code, total: eur("80.00"), ...extra });
 const capture = (code, key) => call(worker.base, "POST", "/v1/captures", { body: order(code), headers: { ...capturer, "idempotency-key": key } });
 const hold = (code, key) => call(worker.base, "POST", "/v1/holds", { body: order(code), headers: { ...capturer, "idempotency-key": key } });
-
-/** A page in a fresh context at `screen`, counting its clicks (`page.clicks`) and collecting page errors. */
-async function open(screen) {
-  const context = await browser.newContext({
-    viewport: screen, locale: "en-GB", timezoneId: "Europe/Berlin", acceptDownloads: true,
-  });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on("pageerror", (err) => page.errors.push(String(err)));
-  page.on("console", (msg) => { if (msg.type() === "error" && !/favicon|Failed to load resource/.test(msg.text())) page.errors.push(msg.text()); });
-  page.setDefaultTimeout(15_000);
-  return page;
-}
-
-async function signIn(page, hash = "") {
-  await page.goto(`${worker.base}/admin/${hash}`);
-  await page.getByLabel("Admin token").fill(ADMIN_TOKEN);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: "Sign out" }).waitFor();
-}
-
-async function axe(page, view) {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-  const violations = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")})`);
-  assert.deepEqual(violations, [], `axe on ${view} at ${page.viewportSize().width} px`);
-}
-
-async function shoot(page, name) {
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  assert.ok(overflow <= 0, `${name} at ${page.viewportSize().width} px: the page scrolls sideways by ${overflow} px`);
-  await page.screenshot({ path: path.join(OUTPUT, `admin-campaigns-${name}-${page.viewportSize().width}.png`), fullPage: true });
-}
 
 /** Asserts that the result line `line` sits beside the button `button` (its box within 60 px below or beside it) and is visible. */
 async function besideButton(page, line, button, view) {

@@ -7,84 +7,26 @@
 // Run with scripts/test-admin.sh (it builds public/pkg, public/admin/vendor and the Worker first).
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
-import { createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { chromium } from "playwright-core";
-import { ROOT, ADMIN_TOKEN, admin, call, capturer, workerForFile } from "../worker/harness.mjs";
+import { ROOT, ADMIN_TOKEN, admin, call, capturer } from "../worker/harness.mjs";
+import { axe, consoleSuite, OUTPUT, shoot as shootAs } from "./console-page.mjs";
 
-const OUTPUT = path.join(ROOT, "test-output");
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync"];
-const AXE = readFileSync(path.join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
+const suite = consoleSuite("admin");
+const { worker, signIn } = suite;
+const shoot = (page, name) => shootAs(page, "admin-", name);
+/** A page in a fresh context (its own sessionStorage) at `width`, collecting page errors. */
+const open = (width = 1280) => suite.open({ width, height: 900 });
+
 const WIDTHS = [1280, 768];
 const XSS = "<img src=x onerror=window.__xss=1>";
 const XSS_SKU = "<img/src=x/onerror=window.__xss=1>"; // a sku has no spaces
-
-let browser;
-
-before(() => {
-  for (const [file, hint] of [
-    ["public/pkg/promocodes.js", "scripts/build-web.sh"],
-    ["public/admin/vendor/uplot.min.js", "scripts/build-admin.sh"],
-    ["worker/build/worker/shim.mjs", "scripts/build-worker.sh"],
-  ]) {
-    assert.ok(existsSync(path.join(ROOT, file)), `${file} is missing: run ${hint} first (scripts/test-admin.sh does)`);
-  }
-  mkdirSync(OUTPUT, { recursive: true });
-});
-
-const worker = workerForFile(
-  {
-    snapshot: true,
-    logLevel: "log",
-    logTo: () => createWriteStream(path.join(OUTPUT, "admin-wrangler.log")),
-    startupTimeoutMs: 3 * 60 * 1000,
-  },
-  async () => {
-    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
-  },
-  async () => { await browser?.close().catch(() => {}); },
-);
 
 const eur = (amount) => ({ amount, currency: "EUR" });
 const put = (definition) => call(worker.base, "PUT", `/v1/codes/${definition.code}`, { body: definition, headers: admin });
 const capture = (code, key, extra = {}) => call(worker.base, "POST", "/v1/captures", {
   body: { code, total: eur("80.00"), ...extra }, headers: { ...capturer, "idempotency-key": key },
 });
-
-/** A page in a fresh context (its own sessionStorage) at `width`, collecting page errors and CSP reports. */
-async function open(width = 1280) {
-  const context = await browser.newContext({
-    viewport: { width, height: 900 }, locale: "en-GB", timezoneId: "Europe/Berlin", acceptDownloads: true,
-  });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on("pageerror", (err) => page.errors.push(String(err)));
-  page.on("console", (msg) => { if (msg.type() === "error" && !/favicon|Failed to load resource/.test(msg.text())) page.errors.push(msg.text()); });
-  page.setDefaultTimeout(15_000);
-  return page;
-}
-
-async function signIn(page, hash = "") {
-  await page.goto(`${worker.base}/admin/${hash}`);
-  await page.getByLabel("Admin token").fill(ADMIN_TOKEN);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: "Sign out" }).waitFor();
-}
-
-async function axe(page, view) {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-  const violations = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")})`);
-  assert.deepEqual(violations, [], `axe on ${view}`);
-}
-
-async function shoot(page, name) {
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  assert.ok(overflow <= 0, `${name} at ${page.viewportSize().width} px: the page scrolls sideways by ${overflow} px`);
-  await page.screenshot({ path: path.join(OUTPUT, `admin-${name}-${page.viewportSize().width}.png`), fullPage: true });
-}
 
 /** Parses CSV as the console writes it (every field quoted). */
 function parseCsv(text) {
@@ -486,7 +428,7 @@ test("API errors as sentences with what to do: 404, 401 (a token revoked meanwhi
 test("numbers, money and dates in the browser's locale: German", async () => {
   assert.equal((await put({ code: "LOCALE", discount: { kind: "percent", percent: "12.5", max: eur("1000.00") }, starts_at: "2026-03-01T12:00:00Z" })).status, 201);
   for (let i = 0; i < 2; i++) assert.equal((await capture("LOCALE", `locale-${i}`, { total: eur("1234.50") })).status, 201);
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "de-DE", timezoneId: "Europe/Berlin" });
+  const context = await suite.browser().newContext({ viewport: { width: 1280, height: 900 }, locale: "de-DE", timezoneId: "Europe/Berlin" });
   const page = await context.newPage();
   await signIn(page, "#/code/LOCALE");
   await page.getByRole("cell", { name: "locale-1" }).waitFor();

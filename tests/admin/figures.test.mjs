@@ -9,63 +9,16 @@
 // a campaign's changes on the campaign's.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { chromium } from "playwright-core";
-import { ROOT, ADMIN_TOKEN, admin, call, capturer, workerForFile } from "../worker/harness.mjs";
+import { admin, call, capturer } from "../worker/harness.mjs";
+import { axe, consoleSuite, SCREENS, shoot as shootAs } from "./console-page.mjs";
 
-const OUTPUT = path.join(ROOT, "test-output");
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync"];
-const AXE = readFileSync(path.join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
-const SIZES = [{ width: 1280, height: 800 }, { width: 390, height: 844 }];
+const suite = consoleSuite("figures");
+const { worker, signIn } = suite;
+const shoot = (page, name) => shootAs(page, "admin-", name);
+const open = (size) => suite.open(size, { timeout: 20_000 });
+
+const SIZES = SCREENS;
 const eur = (amount) => ({ amount, currency: "EUR" });
-
-let browser;
-const worker = workerForFile(
-  {
-    demo: true,
-    snapshot: true,
-    logLevel: "log",
-    logTo: () => { mkdirSync(OUTPUT, { recursive: true }); return createWriteStream(path.join(OUTPUT, "figures-wrangler.log")); },
-    startupTimeoutMs: 3 * 60 * 1000,
-  },
-  async () => {
-    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
-  },
-  async () => { await browser?.close().catch(() => {}); },
-);
-
-async function open(size) {
-  const context = await browser.newContext({ viewport: size, locale: "en-GB", timezoneId: "Europe/Berlin" });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on("pageerror", (err) => page.errors.push(String(err)));
-  page.on("console", (msg) => { if (msg.type() === "error" && !/favicon|Failed to load resource/.test(msg.text())) page.errors.push(msg.text()); });
-  page.setDefaultTimeout(20_000);
-  return page;
-}
-
-async function signIn(page, hash) {
-  await page.goto(`${worker.base}/admin/${hash}`);
-  await page.getByLabel("Admin token").fill(ADMIN_TOKEN);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: "Sign out" }).waitFor();
-}
-
-async function axe(page, view) {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-  const violations = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")})`);
-  assert.deepEqual(violations, [], `axe on ${view} at ${page.viewportSize().width} px`);
-}
-
-async function shoot(page, name) {
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  assert.ok(overflow <= 0, `${name} at ${page.viewportSize().width} px: the page scrolls sideways by ${overflow} px`);
-  await page.screenshot({ path: path.join(OUTPUT, `admin-${name}-${page.viewportSize().width}.png`), fullPage: true });
-}
 
 /** The figures of a dl as { name: value }. */
 const figuresOf = (page, id) => page.evaluate((dl) => Object.fromEntries([...document.querySelectorAll(`#${dl} div`)]

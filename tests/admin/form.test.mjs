@@ -5,43 +5,15 @@
 // Run with scripts/test-admin.sh (it builds public/pkg, public/admin/vendor and the Worker first).
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
-import { createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { chromium } from "playwright-core";
-import { ROOT, ADMIN_TOKEN, admin, call, capturer, workerForFile } from "../worker/harness.mjs";
+import { admin, call, capturer } from "../worker/harness.mjs";
+import { axe, consoleSuite, SCREENS, shoot as shootAs } from "./console-page.mjs";
 
-const OUTPUT = path.join(ROOT, "test-output");
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync"];
-const AXE = readFileSync(path.join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
-// The issue's two sizes: a laptop and a phone.
-const SIZES = [{ width: 1280, height: 800 }, { width: 390, height: 844 }];
+const suite = consoleSuite("admin-form");
+const { worker, signIn } = suite;
+const shoot = (page, name) => shootAs(page, "admin-form-", name);
+const { open } = suite;
 
-let browser;
-
-before(() => {
-  for (const [file, hint] of [
-    ["public/pkg/promocodes.js", "scripts/build-web.sh"],
-    ["public/admin/vendor/uplot.min.js", "scripts/build-admin.sh"],
-    ["worker/build/worker/shim.mjs", "scripts/build-worker.sh"],
-  ]) {
-    assert.ok(existsSync(path.join(ROOT, file)), `${file} is missing: run ${hint} first (scripts/test-admin.sh does)`);
-  }
-  mkdirSync(OUTPUT, { recursive: true });
-});
-
-const worker = workerForFile(
-  {
-    snapshot: true,
-    logLevel: "log",
-    logTo: () => createWriteStream(path.join(OUTPUT, "admin-form-wrangler.log")),
-    startupTimeoutMs: 3 * 60 * 1000,
-  },
-  async () => {
-    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
-  },
-  async () => { await browser?.close().catch(() => {}); },
-);
+const SIZES = SCREENS;
 
 const eur = (amount) => ({ amount, currency: "EUR" });
 const put = (definition) => call(worker.base, "PUT", `/v1/codes/${definition.code}`, { body: definition, headers: admin });
@@ -49,38 +21,6 @@ const lookup = (code) => call(worker.base, "GET", `/v1/codes/${code}`, { headers
 const capture = (code, key) => call(worker.base, "POST", "/v1/captures", {
   body: { code, total: eur("80.00") }, headers: { ...capturer, "idempotency-key": key },
 });
-
-/** A page in a fresh context (its own sessionStorage) at `size`, in Berlin, collecting page errors. */
-async function open(size = SIZES[0]) {
-  const context = await browser.newContext({ viewport: size, locale: "en-GB", timezoneId: "Europe/Berlin" });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on("pageerror", (err) => page.errors.push(String(err)));
-  page.on("console", (msg) => { if (msg.type() === "error" && !/favicon|Failed to load resource/.test(msg.text())) page.errors.push(msg.text()); });
-  page.setDefaultTimeout(15_000);
-  return page;
-}
-
-async function signIn(page, hash = "") {
-  await page.goto(`${worker.base}/admin/${hash}`);
-  await page.getByLabel("Admin token").fill(ADMIN_TOKEN);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: "Sign out" }).waitFor();
-}
-
-async function axe(page, view) {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-  const violations = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")})`);
-  assert.deepEqual(violations, [], `axe on ${view} at ${page.viewportSize().width} px`);
-}
-
-async function shoot(page, name) {
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  assert.ok(overflow <= 0, `${name} at ${page.viewportSize().width} px: the page scrolls sideways by ${overflow} px`);
-  await page.screenshot({ path: path.join(OUTPUT, `admin-form-${name}-${page.viewportSize().width}.png`), fullPage: true });
-}
 
 /** Counts the operator's clicks and key presses on `page` (for the report). */
 async function countActions(page) {
@@ -183,6 +123,8 @@ test("dates and times as typed in the operator's zone, the zone said beside them
   assert.equal(saved.json.starts_at, "2026-12-01T09:00:00Z");
   await page.goto(`${worker.base}/admin/#/edit/FORMTIME`);
   await page.getByRole("heading", { name: "Edit FORMTIME" }).waitFor();
+  // The heading comes before the definition is read and filled in: wait for the form's code.
+  await page.waitForFunction(() => document.getElementById("f-code").value === "FORMTIME");
   assert.equal(await page.getByLabel("Ends", { exact: true }).inputValue(), "2026-12-10T10:00", "shown back as typed");
   assert.deepEqual(page.errors, []);
   await page.context().close();
