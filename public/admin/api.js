@@ -75,6 +75,23 @@ export async function api(method, path, { body, headers = {}, what, auth = token
 /** The X-Change-Note header of a definition's write: the operator's note, percent-encoded ({} without one). */
 export const changeNote = (text) => (text?.trim() ? { "x-change-note": encodeURIComponent(text.trim()) } : {});
 
+/**
+ * Every item of a paged admin list at `path` (`/redemptions`, `/changes`, ...), read 1,000 a page
+ * through `next`, up to `max`: the answer's `field` array.
+ */
+export async function readAllPages(path, field, { max, what }) {
+  const all = [];
+  let after = "";
+  for (;;) {
+    const query = new URLSearchParams({ limit: "1000" });
+    if (after) query.set("after", after);
+    const { json } = await api("GET", `${path}?${query}`, { what });
+    all.push(...json[field]);
+    if (!json.next || all.length >= max) return all;
+    after = json.next;
+  }
+}
+
 export const codePath = (code) => `/v1/codes/${encodeURIComponent(code)}`;
 export const campaignPath = (id) => `/v1/campaigns/${encodeURIComponent(id)}`;
 

@@ -2,7 +2,7 @@
 // first, with what changed, the operator's note and the ETags before and after.
 import { $, cell } from "../lib/dom.js";
 import { count, listOf, when } from "../lib/format.js";
-import { api, KINDS } from "./api.js";
+import { KINDS, readAllPages } from "./api.js";
 import { watch } from "./watch.js";
 
 const CHANGES_MAX = 5_000; // changes read for the page
@@ -17,16 +17,7 @@ const short = (etag) => (etag ? etag.replaceAll('"', "").slice(0, 8) : "none");
 /** Reads every change (up to CHANGES_MAX) of the open code or campaign and lists them, newest first. */
 export async function loadChanges() {
   const { kind, name } = watch;
-  const all = [];
-  let after = "";
-  for (;;) {
-    const query = new URLSearchParams({ limit: "1000" });
-    if (after) query.set("after", after);
-    const { json } = await api("GET", `${KINDS[kind].path(name)}/changes?${query}`, { what: kind });
-    all.push(...json.changes);
-    if (!json.next || all.length >= CHANGES_MAX) break;
-    after = json.next;
-  }
+  const all = await readAllPages(`${KINDS[kind].path(name)}/changes`, "changes", { max: CHANGES_MAX, what: kind });
   if (watch.kind !== kind || watch.name !== name) return;
   const body = $("changes").tBodies[0];
   body.replaceChildren();

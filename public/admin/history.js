@@ -2,7 +2,7 @@
 import { $, cell, saveFile } from "../lib/dom.js";
 import { count, when } from "../lib/format.js";
 import { formatMoney as money } from "../lib/money.js";
-import { api, KINDS } from "./api.js";
+import { KINDS, readAllPages } from "./api.js";
 import { CAMPAIGN_CSV_COLUMNS, CSV_COLUMNS, redemptionRow, redemptionsCsv } from "./figures.js";
 import { watch } from "./watch.js";
 
@@ -12,16 +12,7 @@ const HISTORY_MAX = 10_000; // redemptions read for the filter and the CSV
 /** Every redemption of the code or campaign (up to HISTORY_MAX), page by page from the API. */
 export async function loadHistory() {
   const { kind, name } = watch;
-  const all = [];
-  let after = "";
-  for (;;) {
-    const query = new URLSearchParams({ limit: "1000" });
-    if (after) query.set("after", after);
-    const { json } = await api("GET", `${KINDS[kind].path(name)}/redemptions?${query}`, { what: kind });
-    all.push(...json.redemptions);
-    if (!json.next || all.length >= HISTORY_MAX) break;
-    after = json.next;
-  }
+  const all = await readAllPages(`${KINDS[kind].path(name)}/redemptions`, "redemptions", { max: HISTORY_MAX, what: kind });
   if (watch.kind !== kind || watch.name !== name) return;
   watch.history = all;
   applyFilter();

@@ -3,7 +3,7 @@
 // page, and the refusals in words, one table (where each was counted: shown by the page, or refused
 // on a quote, a hold or a capture), with the sentence the buyer read on the page.
 import { refusalSentence } from "../checkout/sentences.js";
-import { $, cell } from "../lib/dom.js";
+import { $, cell, fillFigures } from "../lib/dom.js";
 import { count } from "../lib/format.js";
 import { formatMoney as money } from "../lib/money.js";
 import { renderChart } from "./charts.js";
@@ -45,16 +45,7 @@ export function renderRange(stats, view) {
     ["Quotes", count(figures.quotes ?? 0)],
   ];
   const dl = $("range-figures");
-  dl.replaceChildren();
-  for (const [name, value] of items) {
-    const div = document.createElement("div");
-    const dt = document.createElement("dt");
-    dt.textContent = name;
-    const dd = document.createElement("dd");
-    dd.textContent = value;
-    div.append(dt, dd);
-    dl.append(div);
-  }
+  fillFigures(dl, items);
   renderRefusals(figures, range, view);
 }
 

@@ -1,6 +1,6 @@
 // A code's or a campaign's page (#/code/CODE, #/campaign/ID): its summary, totals, charts and
 // redemptions, read again every 10 s, and its events (webhooks.js); a campaign's page also has its own controls (campaign.js).
-import { $ } from "../lib/dom.js";
+import { $, fillFigures } from "../lib/dom.js";
 import { clockWithSeconds, count, when, zone } from "../lib/format.js";
 import { formatMoney as money } from "../lib/money.js";
 import { api, KINDS } from "./api.js";
@@ -107,14 +107,5 @@ function renderTotals(stats) {
     ["Defined", stats.defined_at ? when(stats.defined_at) : "before figures were kept"],
   ];
   const dl = $("totals");
-  dl.replaceChildren();
-  for (const [name, value] of items) {
-    const div = document.createElement("div");
-    const dt = document.createElement("dt");
-    dt.textContent = name;
-    const dd = document.createElement("dd");
-    dd.textContent = value;
-    div.append(dt, dd);
-    dl.append(div);
-  }
+  fillFigures(dl, items);
 }

@@ -67,3 +67,17 @@ export function saveFile(text, name, type = 'text/csv;charset=utf-8') {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/** Fills the description list `dl` with `[name, value]` pairs, each a `div` of a `dt` and a `dd`. */
+export function fillFigures(dl, items) {
+  dl.replaceChildren();
+  for (const [name, value] of items) {
+    const div = document.createElement('div');
+    const dt = document.createElement('dt');
+    dt.textContent = name;
+    const dd = document.createElement('dd');
+    dd.textContent = value;
+    div.append(dt, dd);
+    dl.append(div);
+  }
+}
