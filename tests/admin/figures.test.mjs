@@ -137,6 +137,8 @@ test("a note typed next to Save lands in the code's change history, listed on it
   for (const [i, size] of SIZES.entries()) {
     const page = await open(size);
     await signIn(page, "#/edit/NOTE5");
+    // The form is filled once the definition is read: wait for it, or that fill overwrites what is typed.
+    await page.waitForFunction(() => document.getElementById("f-code").value === "NOTE5");
     const minimum = page.getByLabel("Minimum basket", { exact: false }).first();
     await minimum.fill(`${20 + i}.00`);
     // A minimum needs a currency; the form no longer prefills one.
