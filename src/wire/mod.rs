@@ -26,6 +26,7 @@ mod history;
 mod outcome;
 mod payments;
 mod problem;
+mod shards;
 mod webhooks;
 
 pub use admin::*;
@@ -36,4 +37,5 @@ pub use history::*;
 pub use outcome::*;
 pub use payments::*;
 pub use problem::*;
+pub use shards::*;
 pub use webhooks::*;

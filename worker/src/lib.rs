@@ -54,6 +54,7 @@ pub mod problem;
 pub mod protocol;
 pub mod ratelimit;
 pub mod routes;
+pub mod shards;
 pub mod sqlite;
 pub mod stats;
 

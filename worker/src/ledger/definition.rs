@@ -101,16 +101,17 @@ impl Ledger {
     ) -> std::result::Result<PublicCode<PublicDefinition<'d>>, Problem> {
         let promo = &definition.promo;
         let at = now()?;
-        let usage = store.usage_of(promo, None, at)?;
+        let (usage, shards_held) = self.with_shard_totals(promo, store.usage_of(promo, None, at)?);
         // A campaign's code counts through its campaign: the campaign's holds, and the code's own uses.
-        let held = match promo.campaign() {
-            Some(id) => {
-                store
-                    .campaign_usage(&crate::sqlite::counter_of(promo.code(), Some(id)), at)?
-                    .1
-            }
-            None => store.held(promo.code(), at)?,
-        };
+        let held = shards_held
+            + match promo.campaign() {
+                Some(id) => {
+                    store
+                        .campaign_usage(&crate::sqlite::counter_of(promo.code(), Some(id)), at)?
+                        .1
+                }
+                None => store.held(promo.code(), at)?,
+            };
         Ok(PublicCode {
             definition: promo.public_view(),
             usage: CodeUsage {
