@@ -87,6 +87,12 @@ trap - EXIT INT TERM
 
 node bench/report.mjs "$run_json" | tee "$out/table.md"
 
+log "a hot code on 1, 4 and 16 shards, each object held to 50 requests a second (test build, $mode)"
+quiet build-worker-test scripts/build-worker.sh --features conformance worker/build/test
+snapshot worker/build/test "$out/worker-build-test"
+echo | tee -a "$out/table.md"
+PROMOCODES_WORKER_BUILD="$PWD/$out/worker-build-test" node bench/shards.mjs "${flag[@]}" 2>"$out/shards.log" | tee -a "$out/table.md"
+
 log "PostgreSQL: promocodes-postgres next to a bare conditional UPDATE, private cluster ($mode)"
 echo | tee -a "$out/table.md"
 scripts/bench-postgres.sh "${flag[@]}" 2>"$out/bench-postgres.log" | tee -a "$out/table.md"

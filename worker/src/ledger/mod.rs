@@ -87,6 +87,7 @@ impl DurableObject for Ledger {
     }
 
     async fn fetch(&self, req: Request) -> Result<Response> {
+        crate::shards::pace(&self.env, &self.shards.paced_until).await;
         OUTCOME.with(|slot| slot.borrow_mut().take());
         let op = Call::of(&req.method(), &req.path()).and_then(Call::log_name);
         let response = match self.dispatch(req).await {

@@ -69,7 +69,7 @@ impl Ledger {
         shard: u8,
         mut req: Request,
     ) -> std::result::Result<Response, Problem> {
-        match call {
+        let answer = match call {
             Call::Hold | Call::Capture => {
                 let key = Self::key(&req)?;
                 let body = req.text().await?;
@@ -79,6 +79,14 @@ impl Ledger {
                 let body = req.text().await?;
                 self.shard_release(&body).await
             }
+        };
+        match answer {
+            Ok(mut response) if cfg!(feature = "conformance") => {
+                let seen = format!("{shard};{}", self.shards.grants_asked.get());
+                response.headers_mut().set(crate::shards::TEST_SHARD_HEADER, &seen)?;
+                Ok(response)
+            }
+            other => other,
         }
     }
 
@@ -305,6 +313,7 @@ impl Ledger {
         };
         let body = serde_json::to_string(&call).map_err(|e| Problem::Internal(e.to_string()))?;
         let request = Call::ShardGrant.request(code, &[], Some(body), &[])?;
+        self.shards.grants_asked.set(self.shards.grants_asked.get() + 1);
         let mut response = crate::clients::to_object(&self.env, code.as_str(), request).await?;
         match response.status_code() {
             200 => {}

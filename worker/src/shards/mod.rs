@@ -43,6 +43,33 @@ pub const MAX_GRANT: u64 = 4096;
 /// against a bug.
 pub const MAX_ROUNDS: usize = 1000;
 
+/// The header on a shard's answer in test builds: the shard's number and the grants it asked for, as
+/// `<shard>;<grants>` (the benchmark counts the requests each object sees with it).
+pub const TEST_SHARD_HEADER: &str = "x-test-shard";
+
+/// Test builds only (feature `conformance`): with the variable `OBJECT_RATE_LIMIT` (requests a
+/// second), each request of an object waits for its turn (`paced_until`): a stand-in, on one
+/// machine, for the platform's limit on one Durable Object (the benchmark sets 50).
+pub async fn pace(env: &Env, paced_until: &Cell<u64>) {
+    if !cfg!(feature = "conformance") {
+        return;
+    }
+    let Some(limit) = env
+        .var("OBJECT_RATE_LIMIT")
+        .ok()
+        .and_then(|v| v.to_string().parse::<u64>().ok())
+        .filter(|limit| *limit > 0)
+    else {
+        return;
+    };
+    let now = worker::Date::now().as_millis();
+    let start = paced_until.get().max(now);
+    paced_until.set(start + 1000 / limit);
+    if start > now {
+        worker::Delay::from(std::time::Duration::from_millis(start - now)).await;
+    }
+}
+
 /// The object of shard `shard` of `code`: `<code>#<shard>` (no code has a `#`).
 pub fn shard_name(code: &Code, shard: u8) -> String {
     format!("{}#{shard}", code.as_str())
@@ -59,6 +86,11 @@ pub struct Local {
     pub next_id: Cell<u64>,
     /// A shard's requests waiting for a grant: the demand the next grant is sized to.
     pub waiting: Cell<u64>,
+    /// A shard's grants asked for, in this instance (test builds show it on each answer: the benchmark's count
+    /// of the requests that reach the code's object).
+    pub grants_asked: Cell<u64>,
+    /// Test builds only: when this object's next request may start under `OBJECT_RATE_LIMIT` (Unix milliseconds).
+    pub paced_until: Cell<u64>,
     /// A shard's last answer of nothing left: the allotment's version it was
     /// asked on, and when it came (Unix milliseconds). A request that decided
     /// on that version before then is refused without asking again.
