@@ -24,6 +24,9 @@ pub struct GrantCall {
     /// The budget it would like, in minor units (`None`: as much as the coordinator spares a shard).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget: Option<i64>,
+    /// Its holds that count now (each may expire and free a use).
+    #[serde(default)]
+    pub held: u64,
 }
 
 /// What the coordinator granted under a [`GrantCall`]'s id, with the code's
@@ -86,4 +89,14 @@ pub struct ShardUsage {
     pub held: u64,
     /// The sum of their discounts, as decimal text.
     pub discounted: String,
+}
+
+/// The code's definition as it is after a change (`POST /shard-definition` to each shard, from the
+/// code's object): a kill switch or an archive reaches the shards at once, not with their next grant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardDefinition {
+    /// The code's definition.
+    pub definition: PromoCode,
+    /// Whether the code is archived.
+    pub archived: bool,
 }

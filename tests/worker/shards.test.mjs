@@ -116,3 +116,25 @@ test("N = 4: a budget of 100.00 at 7.00 a use: 14 uses, never a cent over", asyn
   assert.deepEqual(tally(results), { 201: 14, 422: 186 });
   for (const r of results.filter((r) => r.status === 422)) assert.equal(r.json.rejection, "budget_exhausted");
 });
+
+test("N = 4: the kill switch and an archive reach every shard at once", async () => {
+  const code = "SWITCH4";
+  const put = await putCode(worker.base, { code, discount: { kind: "percent", percent: "10" }, limits: { total: 1000 }, shards: 4 });
+  assert.equal(put.status, 201, put.text);
+  // Every shard holds an allotment (and a copy of the definition).
+  const warm = await Promise.all(Array.from({ length: 40 }, (_, i) => captureReq(worker.base, `switch-${i}`, { code, total: eur("50.00") })));
+  assert.deepEqual(tally(warm), { 201: 40 });
+  const off = await call(worker.base, "PATCH", `/v1/codes/${code}`, { body: { active: false }, headers: admin });
+  assert.equal(off.status, 200, off.text);
+  const refused = await Promise.all(Array.from({ length: 40 }, (_, i) => captureReq(worker.base, `switch-off-${i}`, { code, total: eur("50.00") })));
+  assert.deepEqual(tally(refused), { 422: 40 });
+  for (const r of refused) assert.equal(r.json.rejection, "inactive", r.text);
+  const on = await call(worker.base, "PATCH", `/v1/codes/${code}`, { body: { active: true }, headers: admin });
+  assert.equal(on.status, 200, on.text);
+  const again = await captureReq(worker.base, "switch-on", { code, total: eur("50.00") });
+  assert.equal(again.status, 201, again.text);
+  const archived = await call(worker.base, "DELETE", `/v1/codes/${code}`, { headers: admin });
+  assert.equal(archived.status, 200, archived.text);
+  const gone = await Promise.all(Array.from({ length: 20 }, (_, i) => captureReq(worker.base, `switch-gone-${i}`, { code, total: eur("50.00") })));
+  assert.deepEqual(tally(gone), { 404: 20 });
+});

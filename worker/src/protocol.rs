@@ -112,6 +112,8 @@ pub enum Call {
     ShardUsage,
     /// `POST /shard-freed`: a shard gave a use back (a release): the code's object recalls again.
     ShardFreed,
+    /// `POST /shard-definition`: the code's object tells a shard its definition changed (`wire::ShardDefinition`).
+    ShardDefinition,
     /// `POST /conformance`: test builds only, the store conformance suite.
     #[cfg(feature = "conformance")]
     Conformance,
@@ -151,6 +153,7 @@ impl Call {
         Call::ShardRecall,
         Call::ShardUsage,
         Call::ShardFreed,
+        Call::ShardDefinition,
         #[cfg(feature = "conformance")]
         Call::Conformance,
         #[cfg(feature = "conformance")]
@@ -188,6 +191,7 @@ impl Call {
             Call::ShardRecall => (Method::Post, "/shard-recall"),
             Call::ShardUsage => (Method::Get, "/shard-usage"),
             Call::ShardFreed => (Method::Post, "/shard-freed"),
+            Call::ShardDefinition => (Method::Post, "/shard-definition"),
             #[cfg(feature = "conformance")]
             Call::Conformance => (Method::Post, "/conformance"),
             #[cfg(feature = "conformance")]

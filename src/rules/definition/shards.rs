@@ -42,7 +42,7 @@ impl PromoCode {
     /// # Example
     ///
     /// ```
-    /// use promocodes::{Basket, Code, Discount, PromoCode, Rejection, Timestamp, UsageCounts, UsageLimits};
+    /// use promocodes::{Basket, Code, Currency, Discount, Money, PromoCode, Rejection, Timestamp, UsageCounts, UsageLimits};
     ///
     /// let promo = PromoCode::builder(Code::parse("HOT")?, Discount::percent("10".parse()?)?)
     ///     .limits(UsageLimits::new(Some(1000), None)?)
@@ -50,7 +50,7 @@ impl PromoCode {
     ///     .build()?;
     /// let shard = promo.allotted(2, None, false);
     /// assert_eq!(shard.limits().total(), Some(2));
-    /// let basket = Basket::parse_json(r#"{"currency": "EUR", "lines": [{"sku": "A", "unit_price": "10.00", "quantity": 1}]}"#)?;
+    /// let basket = Basket::total_only(Money::parse("10.00", Currency::EUR)?);
     /// let now = Timestamp::parse("2026-01-01T00:00:00Z")?;
     /// assert!(shard.quote(None, UsageCounts::new(1, 0)?, &basket, now).is_ok());
     /// let refused = shard.quote(None, UsageCounts::new(2, 0)?, &basket, now).unwrap_err();

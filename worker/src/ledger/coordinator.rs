@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use promocodes::wire::{GrantAnswer, GrantCall, RecallAnswer, RecallCall, ShardUsage, ShardsAnswer};
+use promocodes::wire::{GrantAnswer, GrantCall, RecallAnswer, RecallCall, ShardDefinition, ShardUsage, ShardsAnswer};
 use promocodes::UsageCounts;
 use rust_decimal::Decimal;
 
@@ -112,7 +112,7 @@ impl Ledger {
             let budget = free.budget.map_or(0, |left| left.min(want_budget(left)));
             // Nothing left after every shard gave its unused allotment back, and no hold to expire:
             // the next grants answer nothing at once, until a use is given back.
-            if uses == 0 && budget == 0 && recalled == Some(0) && store.held(&code, now()?)? == 0 {
+            if uses == 0 && budget == 0 && recalled == Some(0) && call.held == 0 && store.held(&code, now()?)? == 0 {
                 self.shards.exhausted.set(true);
             }
             let uses = i64::try_from(uses).unwrap_or(i64::MAX);
@@ -271,5 +271,45 @@ impl Ledger {
             discounted: usage.discounted().to_string(),
         };
         json_response(&answer, 200)
+    }
+
+    /// After a definition write: a sharded code's definition to each of its shards at once (a kill
+    /// switch, an archive), best effort (each grant carries it too).
+    pub(super) async fn push_definition(&self) {
+        let Some(definition) = self.cache.borrow().definition.clone() else {
+            return;
+        };
+        let promo = &definition.promo;
+        if promo.shards() <= 1 || promo.campaign().is_some() {
+            return;
+        }
+        let code = promo.code();
+        let call = ShardDefinition {
+            definition: promo.clone(),
+            archived: definition.archived,
+        };
+        let Ok(body) = serde_json::to_string(&call) else {
+            return;
+        };
+        let sends = (0..promo.shards()).map(|shard| {
+            let body = body.clone();
+            async move {
+                let request = Call::ShardDefinition.request(code, &[], Some(body), &[])?;
+                crate::clients::to_object(&self.env, &shards::shard_name(code, shard), request).await
+            }
+        });
+        for result in futures_util::future::join_all(sends).await {
+            if let Err(problem) = result {
+                worker::console_error!("a shard of {code} did not hear of its definition: {}", problem.body());
+            }
+        }
+    }
+
+    /// `POST /shard-definition` to a shard: the code's definition now, if the shard has its allotment row.
+    pub(super) fn handle_shard_definition(&self, body: &str) -> std::result::Result<Response, Problem> {
+        let call: ShardDefinition = promocodes::from_json(body)?;
+        let json = serde_json::to_string(&call.definition).map_err(|e| Problem::Internal(e.to_string()))?;
+        tables::set_definition(&self.state.storage().sql(), &json, call.archived)?;
+        json_response(&serde_json::json!({}), 200)
     }
 }

@@ -90,7 +90,15 @@ impl DurableObject for Ledger {
         crate::shards::pace(&self.env, &self.shards.paced_until).await;
         OUTCOME.with(|slot| slot.borrow_mut().take());
         let op = Call::of(&req.method(), &req.path()).and_then(Call::log_name);
+        let changed = matches!(
+            Call::of(&req.method(), &req.path()),
+            Some(Call::PutDefinition | Call::PatchDefinition | Call::ArchiveDefinition)
+        );
         let response = match self.dispatch(req).await {
+            Ok(response) if changed => {
+                self.push_definition().await;
+                response
+            }
             Ok(response) => response,
             Err(problem) => {
                 if let Some(op) = op {
@@ -462,6 +470,10 @@ impl Ledger {
                 self.handle_recall(&body)
             }
             Call::ShardUsage => self.handle_shard_usage(&Self::code_param(&req)?),
+            Call::ShardDefinition => {
+                let body = req.text().await?;
+                self.handle_shard_definition(&body)
+            }
             Call::ShardFreed => {
                 self.shards.exhausted.set(false);
                 json_response(&serde_json::json!({}), 200)

@@ -310,6 +310,10 @@ impl Ledger {
             id: id.clone(),
             uses,
             budget: size.map(|size| size.saturating_mul(i64::try_from(uses).unwrap_or(1))),
+            held: match self.store()? {
+                Some(store) => store.held(code, now()?)?,
+                None => 0,
+            },
         };
         let body = serde_json::to_string(&call).map_err(|e| Problem::Internal(e.to_string()))?;
         let request = Call::ShardGrant.request(code, &[], Some(body), &[])?;
