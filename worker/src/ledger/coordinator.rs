@@ -31,7 +31,7 @@ impl Ledger {
 
     /// The code as this object decides its own uses: for a sharded code, its
     /// caps less what its shards hold (a partial use is clipped here).
-    pub(super) fn deciding<'p>(&self, promo: &'p PromoCode) -> std::result::Result<Cow<'p, PromoCode>, Problem> {
+    pub(crate) fn deciding<'p>(&self, promo: &'p PromoCode) -> std::result::Result<Cow<'p, PromoCode>, Problem> {
         if promo.shards() <= 1 || promo.campaign().is_some() {
             return Ok(Cow::Borrowed(promo));
         }
