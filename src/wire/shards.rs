@@ -70,6 +70,12 @@ pub struct RecallAnswer {
     /// Its holds that count now (each may expire and free a use).
     #[serde(default)]
     pub held: u64,
+    /// A grant the shard is waiting for the answer to, right now: not
+    /// cancelled (taking it back in flight would starve the shard: two
+    /// shards recalling each other's grants at the end of a code livelock),
+    /// so the code's object may still have uses to give after all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_flight: Option<String>,
 }
 
 /// How many shards a code's holds and captures are spread over (`GET /shards` to its object).

@@ -20,6 +20,14 @@ struct Free {
     budget: Option<i64>,
 }
 
+/// What a recall of every other shard came to.
+struct Recalled {
+    /// Their holds that count now, and one for each shard that did not answer.
+    holds: u64,
+    /// Whether one of them waits for a grant it asked for (left to it).
+    in_flight: bool,
+}
+
 impl Ledger {
     /// `GET /shards`: how many shards the code is spread over (1 for a campaign's code).
     pub(super) fn handle_shard_count(&self, code: &Code) -> std::result::Result<Response, Problem> {
@@ -110,9 +118,31 @@ impl Ledger {
             let free = self.free(&store, &definition.promo)?;
             let uses = free.uses.map_or(0, |left| left.min(call.uses));
             let budget = free.budget.map_or(0, |left| left.min(want_budget(left)));
+            // Nothing free, but another shard waits for a grant it asked for: that grant may
+            // still carry uses to give. Not recorded: the asker decides again and asks again under
+            // the same id, once that grant is settled, rather than refuse while a use is left.
+            if uses == 0 && budget == 0 && recalled.as_ref().is_some_and(|r| r.in_flight) {
+                let (_, definition) = self.stored(&code)?;
+                return json_response(
+                    &GrantAnswer {
+                        id: call.id,
+                        uses: 0,
+                        budget: 0,
+                        cancelled: true,
+                        definition: definition.promo.clone(),
+                        archived: definition.archived,
+                    },
+                    200,
+                );
+            }
             // Nothing left after every shard gave its unused allotment back, and no hold to expire:
             // the next grants answer nothing at once, until a use is given back.
-            if uses == 0 && budget == 0 && recalled == Some(0) && call.held == 0 && store.held(&code, now()?)? == 0 {
+            if uses == 0
+                && budget == 0
+                && recalled.is_some_and(|r| r.holds == 0)
+                && call.held == 0
+                && store.held(&code, now()?)? == 0
+            {
                 self.shards.exhausted.set(true);
             }
             let uses = i64::try_from(uses).unwrap_or(i64::MAX);
@@ -138,10 +168,13 @@ impl Ledger {
 
     /// Recalls the unused allotment of every shard that holds any, but `asker`, at once: the holds
     /// the shards still have (each may expire), counting a shard that did not answer as one.
-    async fn recall_all(&self, code: &Code, asker: i64) -> u64 {
+    async fn recall_all(&self, code: &Code, asker: i64) -> Recalled {
         let sql = self.state.storage().sql();
         let Ok(held) = tables::holdings(&sql) else {
-            return 1;
+            return Recalled {
+                holds: 1,
+                in_flight: false,
+            };
         };
         let mut recalls = Vec::new();
         for h in held.iter().filter(|h| h.shard != asker && (h.uses > 0 || h.budget > 0)) {
@@ -153,17 +186,23 @@ impl Ledger {
             recalls.push((id, h.shard));
         }
         let sends = recalls.iter().map(|(id, shard)| self.send_recall(code, *shard, id));
-        let mut holds = 0;
+        let mut recalled = Recalled {
+            holds: 0,
+            in_flight: false,
+        };
         for result in futures_util::future::join_all(sends).await {
             match result {
-                Ok(held) => holds += held,
+                Ok((held, in_flight)) => {
+                    recalled.holds += held;
+                    recalled.in_flight |= in_flight;
+                }
                 Err(problem) => {
-                    holds += 1;
+                    recalled.holds += 1;
                     worker::console_error!("a recall of {code} is left pending: {}", problem.body());
                 }
             }
         }
-        holds
+        recalled
     }
 
     /// Sends the recalls left pending (a crash, a shard that did not answer) again, under their ids.
@@ -179,7 +218,7 @@ impl Ledger {
     }
 
     /// Sends recall `id` to `shard` and settles it with the answer: the shard's holds.
-    async fn send_recall(&self, code: &Code, shard: i64, id: &str) -> std::result::Result<u64, Problem> {
+    async fn send_recall(&self, code: &Code, shard: i64, id: &str) -> std::result::Result<(u64, bool), Problem> {
         let call = RecallCall {
             code: code.as_str().to_owned(),
             id: id.to_owned(),
@@ -197,7 +236,14 @@ impl Ledger {
         let answer: RecallAnswer = response.json().await?;
         let uses = i64::try_from(answer.uses).unwrap_or(i64::MAX);
         tables::finish_recall(&self.state.storage(), id, shard, uses, answer.budget, &answer.cancelled)?;
-        Ok(answer.held)
+        // A grant in flight counts only if granted already, with something in it (its answer is on
+        // its way). One still queued here carries nothing: waiting on it would livelock two shards.
+        let carrying = match &answer.in_flight {
+            Some(grant) => tables::op(&self.state.storage().sql(), grant)?
+                .is_some_and(|op| op.kind == "grant" && op.state == "granted" && (op.uses > 0 || op.budget > 0)),
+            None => false,
+        };
+        Ok((answer.held, carrying))
     }
 
     /// Reads a sharded code's shards' counts, unless the sum read last is

@@ -13,8 +13,8 @@ use crate::shards::{tables, MAX_GRANT, MAX_ROUNDS, MIN_GRANT};
 
 /// What asking for a grant came to.
 enum Granted {
-    /// The allotment changed (a grant, this one or another request's): decide again.
-    More,
+    /// The allotment changed (a grant, this one or another request's): decide again; why (test builds log it).
+    More(&'static str),
     /// Nothing is left anywhere: the refusal stands.
     Nothing,
 }
@@ -128,9 +128,11 @@ impl Ledger {
         let store = self.store_or_create()?;
         tables::shard_tables(&self.state.storage().sql())?;
         let mut last = false;
+        let mut trace: Vec<&'static str> = Vec::new();
         for _ in 0..MAX_ROUNDS {
             let Some(view) = self.shard_view(last)? else {
                 self.ask_grant(code, shard, None).await?;
+                trace.push("no-view");
                 continue;
             };
             if view.whole.code() != code {
@@ -152,7 +154,10 @@ impl Ledger {
                 let held = hold(&view.allotted, &*store, customer, &req.basket, at, key, options);
                 if wants_grant(&held, &view.whole) && !last {
                     match self.ask_grant(code, shard, Some(view.seq)).await? {
-                        Granted::More => continue,
+                        Granted::More(why) => {
+                            trace.push(why);
+                            continue;
+                        }
                         Granted::Nothing if partial(&view.whole) => {
                             last = true;
                             continue;
@@ -169,7 +174,10 @@ impl Ledger {
             let captured = capture(&view.allotted, &*store, customer, &req.basket, at, options);
             if wants_grant(&captured, &view.whole) && !last {
                 match self.ask_grant(code, shard, Some(view.seq)).await? {
-                    Granted::More => continue,
+                    Granted::More(why) => {
+                        trace.push(why);
+                        continue;
+                    }
                     Granted::Nothing if partial(&view.whole) => {
                         last = true;
                         continue;
@@ -178,6 +186,17 @@ impl Ledger {
                 }
             }
             return self.answer_capture(code, &view.whole, captured, at);
+        }
+        if cfg!(feature = "conformance") {
+            let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+            for why in &trace {
+                *counts.entry(why).or_default() += 1;
+            }
+            let tail = trace[trace.len().saturating_sub(8)..].join(",");
+            worker::console_error!(
+                "shard-409 code={code} key={} shard={shard} rounds={counts:?} last=[{tail}]",
+                key.as_str()
+            );
         }
         Err(Problem::from(RedemptionError::Conflict(
             promocodes::RedemptionConflict {
@@ -280,7 +299,7 @@ impl Ledger {
         let sql = storage.sql();
         let row = tables::allotment(&sql)?;
         if row.as_ref().map(|r| r.seq) != seen {
-            return Ok(Granted::More);
+            return Ok(Granted::More("seq"));
         }
         // Nothing was left, said after this request decided, on the allotment it decided on.
         if let (Some(seen), Some((on, at))) = (seen, self.shards.nothing.get()) {
@@ -318,6 +337,8 @@ impl Ledger {
         let body = serde_json::to_string(&call).map_err(|e| Problem::Internal(e.to_string()))?;
         let request = Call::ShardGrant.request(code, &[], Some(body), &[])?;
         self.shards.grants_asked.set(self.shards.grants_asked.get() + 1);
+        // Until its answer is applied, a recall leaves this grant be (see `RecallAnswer::in_flight`).
+        let _in_flight = InFlight::new(&self.shards.in_flight, &id);
         let mut response = crate::clients::to_object(&self.env, code.as_str(), request).await?;
         match response.status_code() {
             200 => {}
@@ -330,7 +351,9 @@ impl Ledger {
         }
         let answer: GrantAnswer = response.json().await?;
         if answer.cancelled {
-            return Ok(Granted::More);
+            // Cancelled by a recall, or wait for another shard's grant in flight: a moment, then decide again.
+            worker::Delay::from(std::time::Duration::from_millis(2)).await;
+            return Ok(Granted::More("cancelled"));
         }
         let definition = serde_json::to_string(&answer.definition).map_err(|e| Problem::Internal(e.to_string()))?;
         let applied = tables::apply_grant(
@@ -353,7 +376,7 @@ impl Ledger {
                 return Ok(Granted::Nothing);
             }
         }
-        Ok(Granted::More)
+        Ok(Granted::More(if applied { "applied" } else { "not-applied" }))
     }
 
     /// `POST /shard-recall`: gives the unused allotment back to the code's
@@ -370,6 +393,7 @@ impl Ledger {
             budget: 0,
             cancelled,
             held: 0,
+            in_flight: None,
         };
         let held = match self.store()? {
             Some(store) => store.held(&code, now()?)?,
@@ -390,6 +414,7 @@ impl Ledger {
                     budget: done.budget,
                     cancelled,
                     held,
+                    in_flight: self.shards.in_flight.borrow().clone(),
                 },
                 200,
             );
@@ -406,7 +431,8 @@ impl Ledger {
                 budget = (row.budget - spent).max(0);
             }
         }
-        let cancelled = tables::give_back(&storage, &call.id, uses, budget)?;
+        let in_flight = self.shards.in_flight.borrow().clone();
+        let cancelled = tables::give_back(&storage, &call.id, uses, budget, in_flight.as_deref())?;
         json_response(
             &RecallAnswer {
                 id: call.id.clone(),
@@ -414,9 +440,26 @@ impl Ledger {
                 budget,
                 cancelled,
                 held,
+                in_flight,
             },
             200,
         )
+    }
+}
+
+/// A grant whose answer a shard waits for: named in `Local::in_flight` while it lives.
+struct InFlight<'a>(&'a std::cell::RefCell<Option<String>>);
+
+impl<'a> InFlight<'a> {
+    fn new(cell: &'a std::cell::RefCell<Option<String>>, id: &str) -> Self {
+        *cell.borrow_mut() = Some(id.to_owned());
+        InFlight(cell)
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        *self.0.borrow_mut() = None;
     }
 }
 

@@ -84,6 +84,8 @@ pub struct Local {
     pub grant: futures_util::lock::Mutex<()>,
     /// A shard's ids, unique in this instance.
     pub next_id: Cell<u64>,
+    /// A shard's grant asked for in this instance whose answer it waits for now: a recall leaves it be.
+    pub in_flight: RefCell<Option<String>>,
     /// A shard's requests waiting for a grant: the demand the next grant is sized to.
     pub waiting: Cell<u64>,
     /// A shard's grants asked for, in this instance (test builds show it on each answer: the benchmark's count

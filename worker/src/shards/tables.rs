@@ -411,26 +411,34 @@ pub fn recalled(sql: &SqlStorage, id: &str) -> Result<Option<Recalled>, Problem>
 }
 
 /// Gives back `uses` and `budget` of the shard's allotment under recall
-/// `id`, cancels its pending grants, and records the answer, in one
+/// `id`, cancels its pending grants but `in_flight` (the one whose answer it
+/// waits for now: it will apply it), and records the answer, in one
 /// transaction. The caller counted what is unused in the same synchronous
 /// turn. Returns the grants cancelled.
 ///
 /// # Errors
 ///
 /// A storage failure: nothing changed.
-pub fn give_back(storage: &Storage, id: &str, uses: i64, budget: i64) -> Result<Vec<String>, Problem> {
+pub fn give_back(
+    storage: &Storage,
+    id: &str,
+    uses: i64,
+    budget: i64,
+    in_flight: Option<&str>,
+) -> Result<Vec<String>, Problem> {
     let sql = storage.sql();
+    let keep = in_flight.unwrap_or("");
     Ok(transaction_sync(storage, || {
         let pending: Vec<IdRow> = sql
             .exec(
-                "SELECT id FROM allotment_ops WHERE kind = 'grant' AND state = 'pending'",
-                None,
+                "SELECT id FROM allotment_ops WHERE kind = 'grant' AND state = 'pending' AND id != ?",
+                vec![keep.into()],
             )?
             .to_array()?;
         let cancelled: Vec<String> = pending.into_iter().map(|row| row.id).collect();
         sql.exec(
-            "UPDATE allotment_ops SET state = 'cancelled' WHERE kind = 'grant' AND state = 'pending'",
-            None,
+            "UPDATE allotment_ops SET state = 'cancelled' WHERE kind = 'grant' AND state = 'pending' AND id != ?",
+            vec![keep.into()],
         )?;
         sql.exec(
             "UPDATE allotment SET uses = max(0, uses - ?), budget = max(0, budget - ?), last_grant = ? WHERE id = 0",
