@@ -642,6 +642,8 @@ pub(super) struct DefinitionRepr {
     pub(super) automatic: Option<bool>,
     #[serde(default)]
     pub(super) priority: Option<u64>,
+    #[serde(default)]
+    pub(super) shards: Option<u64>,
 }
 
 impl DefinitionRepr {
@@ -682,6 +684,14 @@ impl DefinitionRepr {
                 .ok_or(InputError::PriorityOutOfRange { priority, max })?;
             builder = builder.priority(priority);
         }
+        if let Some(shards) = self.shards {
+            let max = PromoCode::MAX_SHARDS;
+            let shards = u8::try_from(shards)
+                .ok()
+                .filter(|n| (1..=max).contains(n))
+                .ok_or(InputError::ShardsOutOfRange { shards, max })?;
+            builder = builder.shards(shards);
+        }
         builder.automatic(self.automatic.unwrap_or(false)).build()
     }
 }
@@ -696,6 +706,7 @@ impl DefinitionRepr {
                 InputError::EmptyAudience | InputError::TooMany { .. } => "audience",
                 InputError::UnknownCodeClass { .. } => "combines_with",
                 InputError::PriorityOutOfRange { .. } => "priority",
+                InputError::ShardsOutOfRange { .. } => "shards",
                 _ => "",
             };
             Refused::at(field, err)
@@ -765,6 +776,7 @@ impl<'de> Deserialize<'de> for CampaignDraft {
             combines_with: repr.combines_with,
             automatic: None,
             priority: None,
+            shards: None,
             first_order: repr.first_order,
         }
         .finish()

@@ -12,11 +12,13 @@ use crate::values::{agreed_currency, Code, Currency, InputError, Money, Timestam
 mod deals;
 mod discount;
 mod limits;
+mod shards;
 
 pub(crate) use deals::check_count;
 pub use deals::{BuyCondition, BuyXGetY, GetOff, Selection, Tier, TierBasis, TierFrom};
 pub use discount::{Discount, DiscountKind};
 pub use limits::{AppliesTo, Audience, BudgetShort, UsageLimits};
+pub use shards::shard_of;
 
 /// A promotion code and its rules.
 ///
@@ -65,6 +67,8 @@ pub struct PromoCode {
     /// Whether it joins a basket untyped, and its priority among those that do.
     automatic: bool,
     priority: u32,
+    /// How many shard objects its holds and captures are spread over (1: none).
+    shards: u8,
     currency: Option<Currency>,
     /// For a campaign's code: the campaign's id and how often each of its codes may be used.
     campaign: Option<(Code, u64)>,
@@ -159,13 +163,20 @@ impl PromoCodeBuilder {
     /// [`InputError::EmptyWindow`] when the window does not end after it
     /// starts; [`InputError::CurrencyMismatch`] when the discount and the
     /// minimum name different currencies; [`InputError::PriorityOutOfRange`]
-    /// for a priority above [`PromoCode::MAX_PRIORITY`].
+    /// for a priority above [`PromoCode::MAX_PRIORITY`];
+    /// [`InputError::ShardsOutOfRange`] for shards outside 1 to [`PromoCode::MAX_SHARDS`].
     pub fn build(self) -> Result<PromoCode, InputError> {
         let mut promo = self.promo;
         if promo.priority > PromoCode::MAX_PRIORITY {
             return Err(InputError::PriorityOutOfRange {
                 priority: u64::from(promo.priority),
                 max: PromoCode::MAX_PRIORITY,
+            });
+        }
+        if !(1..=PromoCode::MAX_SHARDS).contains(&promo.shards) {
+            return Err(InputError::ShardsOutOfRange {
+                shards: u64::from(promo.shards),
+                max: PromoCode::MAX_SHARDS,
             });
         }
         if promo.first_order && promo.limits.per_customer().is_none() {
@@ -191,7 +202,7 @@ impl PromoCodeBuilder {
 impl PromoCode {
     /// The fields of the JSON definition, in the order it is written: what a
     /// reader of a definition accepts (any other field is an error).
-    pub const FIELDS: [&'static str; 13] = [
+    pub const FIELDS: [&'static str; 14] = [
         "code",
         "active",
         "discount",
@@ -205,6 +216,7 @@ impl PromoCode {
         "first_order",
         "automatic",
         "priority",
+        "shards",
     ];
 
     /// An automatic promotion's priority when its definition names none.
@@ -231,6 +243,7 @@ impl PromoCode {
                 first_order: false,
                 automatic: false,
                 priority: PromoCode::DEFAULT_PRIORITY,
+                shards: 1,
                 currency: None,
                 campaign: None,
             },
@@ -536,6 +549,9 @@ pub(crate) fn serialize_definition<S: Serializer>(
         s.serialize_field("priority", &promo.priority)?;
     } else if promo.priority != PromoCode::DEFAULT_PRIORITY {
         s.serialize_field("priority", &promo.priority)?;
+    }
+    if promo.shards > 1 && !matches!(shown, Shown::Campaign(_)) {
+        s.serialize_field("shards", &promo.shards)?;
     }
     s.end()
 }

@@ -65,6 +65,12 @@ fn public_fields(g: &mut schemars::SchemaGenerator) -> serde_json::Map<String, s
             "maximum": 1_000_000,
             "description": PRIORITY,
         },
+        "shards": {
+            "type": "integer",
+            "minimum": 2,
+            "maximum": 64,
+            "description": SHARDS,
+        },
     });
     match fields {
         serde_json::Value::Object(fields) => fields,
@@ -77,6 +83,9 @@ pub(super) const AUTOMATIC: &str = "An automatic promotion: it joins a basket wi
 /// `priority` as a definition writes it.
 pub(super) const PRIORITY: &str =
     "Among automatic promotions, lower joins first (then by code). Written with `automatic`, or when not 100.";
+
+/// `shards` as a definition writes it.
+pub(super) const SHARDS: &str = "How many shard objects the code's holds and captures are spread over (by the customer, else the idempotency key), each deciding inside an allotment of the cap its object grants. Written only when above 1.";
 
 /// An object schema: `description`, the public fields and `more`, `required`.
 fn public_object(

@@ -381,6 +381,7 @@ schema!([] crate::PromoCode => "Definition", |g| {
         "code": r::<crate::Code>(g),
         "automatic": {"type": "boolean", "description": super::admin::AUTOMATIC},
         "priority": {"type": "integer", "minimum": 0, "maximum": 1_000_000, "description": super::admin::PRIORITY},
+        "shards": {"type": "integer", "minimum": 2, "maximum": 64, "description": super::admin::SHARDS},
     });
     object(
         "A code's whole definition, as the admin sees it (with its audience). Optional fields are left out when unset.",
@@ -404,6 +405,13 @@ schema!([] crate::schema::DefinitionInput => "DefinitionInput", |g| {
             "maximum": 1_000_000,
             "default": 100,
             "description": "Among automatic promotions, lower joins first (then by code).",
+        },
+        "shards": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 64,
+            "default": 1,
+            "description": "Spreads the code's holds and captures over this many shard objects (by the customer, else the idempotency key), for a code too hot for one object; its caps stay exact: the code's object grants each shard an allotment of the uses and of the budget left.",
         },
     });
     object(

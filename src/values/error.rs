@@ -363,6 +363,14 @@ pub enum InputError {
         /// The largest priority.
         max: u32,
     },
+    /// A definition's `shards` outside 1 to its largest value.
+    #[error("shards must be a whole number from 1 to {max}, not {shards}")]
+    ShardsOutOfRange {
+        /// The number of shards as given.
+        shards: u64,
+        /// The largest number of shards.
+        max: u8,
+    },
     /// A campaign (or a campaign's code) said to be automatic: an automatic
     /// promotion is one code that every buyer gets without typing it.
     #[error("a campaign cannot be automatic; make one code automatic instead")]

@@ -67,6 +67,11 @@ export interface ApiShapes {
              * @default 100
              */
             priority?: number;
+            /**
+             * @description Spreads the code's holds and captures over this many shard objects (by the customer, else the idempotency key), for a code too hot for one object; its caps stay exact: the code's object grants each shard an allotment of the uses and of the budget left.
+             * @default 1
+             */
+            shards?: number;
             starts_at?: ApiShapes["schemas"]["TimestampInput"];
         };
         /** @description What the code takes off: a percent of the eligible subtotal (at most `max`), a fixed amount (at most `max`), or the shipping (at most `max`). Buy X get Y: for each `buy` (units, or money spent on units not given), `get.quantity` units at `get.percent` or `get.amount` off each, at most `max_applications` times, the cheapest (or most expensive) units given; class `product`. Tiered: the highest tier the eligible subtotal (`by: subtotal`) or units (`by: quantity`) reach applies its percent or fixed discount. */

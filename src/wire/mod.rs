@@ -28,6 +28,7 @@ mod history;
 mod outcome;
 mod payments;
 mod problem;
+mod shards;
 mod webhooks;
 
 pub use admin::*;
@@ -39,4 +40,5 @@ pub use history::*;
 pub use outcome::*;
 pub use payments::*;
 pub use problem::*;
+pub use shards::*;
 pub use webhooks::*;

@@ -104,7 +104,7 @@ test("what the core knows: the hold's bounds, minor units, the rejections about 
   eq(rejections.filter((r) => isBasketRejection(r)), ["currency_mismatch", "no_eligible_items", "not_enough_items", "below_minimum"]);
   for (const other of ["BELOW_MINIMUM", "", undefined, null, 7, {}]) eq(isBasketRejection(other), false);
   eq(definitionFields(), ["code", "active", "discount", "applies_to", "limits", "starts_at", "ends_at", "minimum", "audience", "combines_with",
-    "first_order", "automatic", "priority"]);
+    "first_order", "automatic", "priority", "shards"]);
   // Every field is one a definition may have (null: its default), and no other.
   const everyField = Object.fromEntries(definitionFields().map((f) => [f, null]));
   eq(quote({ ...everyField, ...save10 }, basket, { now }).ok, true);

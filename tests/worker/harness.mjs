@@ -243,8 +243,13 @@ export async function call(base, method, route, { body, headers = {}, raw } = {}
 export const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 export const capturer = { authorization: `Bearer ${CAPTURE_TOKEN}` };
 
+// PROMOCODES_TEST_SHARDS=4 defines every code a test puts through `putCode` with `"shards": 4` (unless
+// it names its own): the existing tests run against sharded codes.
+const TEST_SHARDS = Number(process.env.PROMOCODES_TEST_SHARDS ?? "1");
+
 export function putCode(base, definition) {
-  return call(base, "PUT", `/v1/codes/${definition.code}`, { body: definition, headers: admin });
+  const body = TEST_SHARDS > 1 && definition.shards === undefined ? { ...definition, shards: TEST_SHARDS } : definition;
+  return call(base, "PUT", `/v1/codes/${definition.code}`, { body, headers: admin });
 }
 
 export function captureReq(base, key, body) {

@@ -70,6 +70,18 @@ pub async fn call(env: &Env, code: &Code, call: Call, body: Option<String>) -> A
 pub async fn to_ledger_logged(env: &Env, code: &Code, req: Request) -> Answer {
     let started = worker::Date::now().as_millis();
     let response = to_ledger(env, code, req).await?;
+    note_outcome(code, &response, started).await?;
+    Ok(response)
+}
+
+/// Writes the one JSON log line of a hold, capture or release of `code`
+/// that the object named in `response` (see [`to_ledger_logged`]), begun at
+/// `started` (Unix milliseconds), and purges the lookup it changed.
+///
+/// # Errors
+///
+/// A runtime error reading the answer's headers.
+pub async fn note_outcome(code: &Code, response: &worker::Response, started: u64) -> std::result::Result<(), Problem> {
     if let Some(line) = response.headers().get(OUTCOME_HEADER)? {
         if let Ok(mut line) = serde_json::from_str::<OutcomeLine>(&line) {
             line.code.get_or_insert_with(|| code.as_str().to_owned());
@@ -82,7 +94,7 @@ pub async fn to_ledger_logged(env: &Env, code: &Code, req: Request) -> Answer {
             }
         }
     }
-    Ok(response)
+    Ok(())
 }
 
 /// Sends `call` to the catalog, as it answers.

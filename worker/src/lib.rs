@@ -55,6 +55,7 @@ pub mod problem;
 pub mod protocol;
 pub mod ratelimit;
 pub mod routes;
+pub mod shards;
 pub mod sqlite;
 pub mod stats;
 

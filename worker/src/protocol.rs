@@ -43,6 +43,10 @@ pub const TEST_SEED_HEADER: &str = "x-test-seed";
 /// How long a stack stalled by [`TEST_STALL_HEADER`] waits: longer than any test.
 pub const TEST_STALL_SECONDS: u64 = 300;
 
+/// The header on a hold, capture or release sent to one of a sharded code's
+/// shard objects: the shard's number (see [`crate::shards`]).
+pub const SHARD_HEADER: &str = "x-promocodes-shard";
+
 /// One request of the Worker to a code's object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Call {
@@ -102,6 +106,18 @@ pub enum Call {
     CampaignCodes,
     /// `POST /retry-delivery`: send one event to one webhook endpoint again (`{"endpoint", "seq"}`).
     RetryDelivery,
+    /// `GET /shards`: how many shards the code is spread over (`wire::ShardsAnswer`).
+    ShardCount,
+    /// `POST /shard-grant`: a shard asks the code's object for an allotment (`wire::GrantCall`).
+    ShardGrant,
+    /// `POST /shard-recall`: the code's object takes a shard's unused allotment back (`wire::RecallCall`).
+    ShardRecall,
+    /// `GET /shard-usage`: a shard's counts (`wire::ShardUsage`).
+    ShardUsage,
+    /// `POST /shard-freed`: a shard gave a use back (a release): the code's object recalls again.
+    ShardFreed,
+    /// `POST /shard-definition`: the code's object tells a shard its definition changed (`wire::ShardDefinition`).
+    ShardDefinition,
     /// `POST /conformance`: test builds only, the store conformance suite.
     #[cfg(feature = "conformance")]
     Conformance,
@@ -138,6 +154,12 @@ impl Call {
         Call::RedrawCode,
         Call::CampaignCodes,
         Call::RetryDelivery,
+        Call::ShardCount,
+        Call::ShardGrant,
+        Call::ShardRecall,
+        Call::ShardUsage,
+        Call::ShardFreed,
+        Call::ShardDefinition,
         #[cfg(feature = "conformance")]
         Call::Conformance,
         #[cfg(feature = "conformance")]
@@ -172,6 +194,12 @@ impl Call {
             Call::RedrawCode => (Method::Post, "/codes/redraw"),
             Call::CampaignCodes => (Method::Get, "/codes"),
             Call::RetryDelivery => (Method::Post, "/retry-delivery"),
+            Call::ShardCount => (Method::Get, "/shards"),
+            Call::ShardGrant => (Method::Post, "/shard-grant"),
+            Call::ShardRecall => (Method::Post, "/shard-recall"),
+            Call::ShardUsage => (Method::Get, "/shard-usage"),
+            Call::ShardFreed => (Method::Post, "/shard-freed"),
+            Call::ShardDefinition => (Method::Post, "/shard-definition"),
             #[cfg(feature = "conformance")]
             Call::Conformance => (Method::Post, "/conformance"),
             #[cfg(feature = "conformance")]

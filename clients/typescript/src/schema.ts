@@ -1166,6 +1166,8 @@ export interface components {
             remaining?: number;
             /** @description What is left of the budget (never below zero); only when the code has one. */
             remaining_budget?: components["schemas"]["Money"];
+            /** @description How many shard objects the code's holds and captures are spread over (by the customer, else the idempotency key), each deciding inside an allotment of the cap its object grants. Written only when above 1. */
+            shards?: number;
             /** @description The first moment the code is valid (inclusive). */
             starts_at?: components["schemas"]["Timestamp"];
             usage: components["schemas"]["CodeUsage"];
@@ -1269,6 +1271,8 @@ export interface components {
             minimum?: components["schemas"]["Money"];
             /** @description Among automatic promotions, lower joins first (then by code). Written with `automatic`, or when not 100. */
             priority?: number;
+            /** @description How many shard objects the code's holds and captures are spread over (by the customer, else the idempotency key), each deciding inside an allotment of the cap its object grants. Written only when above 1. */
+            shards?: number;
             /** @description The first moment the code is valid (inclusive). */
             starts_at?: components["schemas"]["Timestamp"];
         };
@@ -1300,6 +1304,11 @@ export interface components {
              * @default 100
              */
             priority?: number;
+            /**
+             * @description Spreads the code's holds and captures over this many shard objects (by the customer, else the idempotency key), for a code too hot for one object; its caps stay exact: the code's object grants each shard an allotment of the uses and of the budget left.
+             * @default 1
+             */
+            shards?: number;
             starts_at?: components["schemas"]["TimestampInput"];
         };
         /** @description `GET /v1/webhooks/{id}/deliveries`: a page of an endpoint's deliveries, in the order of their first try. */
@@ -2220,6 +2229,8 @@ export interface components {
             remaining?: number;
             /** @description What is left of the budget (never below zero); only when the code has one. */
             remaining_budget?: components["schemas"]["Money"];
+            /** @description How many shard objects the code's holds and captures are spread over (by the customer, else the idempotency key), each deciding inside an allotment of the cap its object grants. Written only when above 1. */
+            shards?: number;
             /** @description The first moment the code is valid (inclusive). */
             starts_at?: components["schemas"]["Timestamp"];
             usage: components["schemas"]["CodeUsage"];
@@ -2253,6 +2264,8 @@ export interface components {
             minimum?: components["schemas"]["Money"];
             /** @description Among automatic promotions, lower joins first (then by code). Written with `automatic`, or when not 100. */
             priority?: number;
+            /** @description How many shard objects the code's holds and captures are spread over (by the customer, else the idempotency key), each deciding inside an allotment of the cap its object grants. Written only when above 1. */
+            shards?: number;
             /** @description The first moment the code is valid (inclusive). */
             starts_at?: components["schemas"]["Timestamp"];
             /** @description For a campaign's code: how often the code itself may be used. */

@@ -371,7 +371,7 @@ impl<'a> Json<'a> {
         const SHAPE: Shape = Shape {
             expecting: "struct DefinitionRepr",
             names: &PromoCode::FIELDS,
-            defaults: 0b1_1111_1111_1010,
+            defaults: 0b11_1111_1111_1010,
         };
         #[derive(Default)]
         struct S {
@@ -388,6 +388,7 @@ impl<'a> Json<'a> {
             first_order: Option<bool>,
             automatic: Option<bool>,
             priority: Option<u64>,
+            shards: Option<u64>,
         }
         impl Slots for S {
             fn read(&mut self, json: &mut Json<'_>, field: usize) -> Read<()> {
@@ -404,7 +405,8 @@ impl<'a> Json<'a> {
                     9 => self.combines_with = json.option(|json| json.list(|json| json.str_value("a string")))?,
                     10 => self.first_order = json.option(Json::boolean)?,
                     11 => self.automatic = json.option(Json::boolean)?,
-                    _ => self.priority = json.option(Json::unsigned)?,
+                    12 => self.priority = json.option(Json::unsigned)?,
+                    _ => self.shards = json.option(Json::unsigned)?,
                 }
                 Ok(())
             }
@@ -424,6 +426,7 @@ impl<'a> Json<'a> {
                 first_order: s.first_order,
                 automatic: s.automatic,
                 priority: s.priority,
+                shards: s.shards,
             };
             Ok(repr.finish())
         })

@@ -143,6 +143,23 @@ impl UsageLimits {
         }
     }
 
+    /// The caps a shard decides with (see [`PromoCode::allotted`](crate::PromoCode::allotted)):
+    /// the overall cap `uses` (if there is one), the budget `budget` (zero
+    /// when not given, if there is one), refused when short unless `last`; per customer unchanged.
+    pub(crate) fn allotted(self, uses: u64, budget: Option<Money>, last: bool) -> UsageLimits {
+        UsageLimits {
+            total: self.total.map(|_| uses),
+            per_customer: self.per_customer,
+            budget: self
+                .budget
+                .map(|whole| budget.unwrap_or_else(|| Money::zero(whole.currency()))),
+            when_budget_short: match last {
+                true => self.when_budget_short,
+                false => self.budget.map(|_| BudgetShort::Refuse),
+            },
+        }
+    }
+
     /// The overall cap.
     pub fn total(&self) -> Option<u64> {
         self.total

@@ -540,8 +540,8 @@ pub(crate) async fn keyed_through_ledger(
     if conflict {
         headers.push((TEST_CONFLICT_HEADER, "1"));
     }
-    let request = call.request(&routing.code, &[], Some(body), &headers)?;
-    to_ledger_logged(env, &routing.code, request).await
+    let request = call.request(&routing.code, &[], Some(body.clone()), &headers)?;
+    crate::shards::send_keyed(env, &routing.code, key, &body, request).await
 }
 
 /// `POST /v1/releases`: `{code, key, reason?}` (the capture token is checked by the route table).
@@ -558,6 +558,5 @@ pub(crate) async fn release_through_ledger(env: &Env, body: String) -> Answer {
     }
     let release = ReleaseRequest::from_json(&body)?;
     require_known(env, &release.code).await?;
-    let request = Call::Release.request(&release.code, &[], Some(body), &[])?;
-    to_ledger_logged(env, &release.code, request).await
+    crate::shards::send_release(env, &release.code, &release.key, body).await
 }

@@ -48,6 +48,7 @@ pub async fn put(req: &Request, env: &Env, code: &str) -> Answer {
         return Ok(response);
     }
     catalog_change(env, crate::catalog::CatalogCall::Commit, &code, false).await?;
+    crate::shards::remember(&code, promo.shards());
     automatic::note_change(env, &code, Some(&promo)).await?;
     edge_cache::purge(&code).await;
     Ok(response)

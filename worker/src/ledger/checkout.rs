@@ -77,7 +77,7 @@ impl Ledger {
         }
         let code = &req.code;
         let held = hold(
-            &definition.promo,
+            &*self.deciding(&definition.promo)?,
             &*store,
             req.customer.as_ref(),
             &req.basket,
@@ -129,7 +129,8 @@ impl Ledger {
         if let Some(shown) = &req.quote {
             options = options.quoted(shown);
         }
-        let (promo, customer, basket) = (&definition.promo, req.customer.as_ref(), &req.basket);
+        let deciding = self.deciding(&definition.promo)?;
+        let (promo, customer, basket) = (&*deciding, req.customer.as_ref(), &req.basket);
         let result = if conflict {
             #[cfg(feature = "conformance")]
             {

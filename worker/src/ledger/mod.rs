@@ -36,9 +36,11 @@ use crate::stats::{self, Event};
 
 mod campaign;
 mod checkout;
+mod coordinator;
 mod definition;
 mod delivery;
 mod history;
+mod shard;
 
 /// The Durable Object holding one code's definition, counts, holds, idempotency keys, receipts and figures.
 #[durable_object]
@@ -58,6 +60,8 @@ pub struct Ledger {
     pruned_at: Cell<i64>,
     /// Figures counted in memory and not yet written: the quotes' (see [`stats`]).
     figures: RefCell<stats::Pending>,
+    /// A sharded code's escrow: one grant or recall at a time (see [`crate::shards`]).
+    shards: crate::shards::Local,
     /// Test builds only: when this instance wrote figures to SQLite (Unix milliseconds).
     #[cfg(feature = "conformance")]
     figure_writes: RefCell<Vec<i64>>,
@@ -82,16 +86,26 @@ impl DurableObject for Ledger {
             pruned_at: Cell::new(0),
             lookup_cached: Cell::new(true),
             figures: RefCell::new(stats::Pending::default()),
+            shards: crate::shards::Local::default(),
             #[cfg(feature = "conformance")]
             figure_writes: RefCell::new(Vec::new()),
         }
     }
 
     async fn fetch(&self, req: Request) -> Result<Response> {
+        crate::shards::pace(&self.env, &self.shards.paced_until).await;
         OUTCOME.with(|slot| slot.borrow_mut().take());
         let op = Call::of(&req.method(), &req.path()).and_then(Call::log_name);
         let started = self.cache.borrow().store.is_none();
+        let changed = matches!(
+            Call::of(&req.method(), &req.path()),
+            Some(Call::PutDefinition | Call::PatchDefinition | Call::ArchiveDefinition)
+        );
         let response = match self.dispatch(req).await {
+            Ok(response) if changed => {
+                self.push_definition().await;
+                response
+            }
             Ok(response) => response,
             Err(problem) => {
                 if let Some(op) = op {
@@ -345,6 +359,18 @@ impl Ledger {
 
     async fn dispatch(&self, mut req: Request) -> std::result::Result<Response, Problem> {
         let call = Call::of(&req.method(), &req.path()).ok_or(Problem::NotFound)?;
+        if matches!(
+            call,
+            Call::Release | Call::PaymentRelease | Call::PutDefinition | Call::PatchDefinition
+        ) {
+            // A use given back, or new caps: a sharded code's escrow recalls again before it says nothing is left.
+            self.shards.exhausted.set(false);
+        }
+        if matches!(call, Call::Hold | Call::Capture | Call::Release) {
+            if let Some(shard) = Self::shard_of(&req)? {
+                return self.shard_dispatch(call, shard, req).await;
+            }
+        }
         match call {
             Call::PutDefinition => {
                 let condition = Condition::of(req.headers())?;
@@ -365,9 +391,15 @@ impl Ledger {
             }
             Call::GetDefinition => {
                 let for_cache = req.headers().get(FOR_CACHE_HEADER)?.is_some();
-                self.handle_get_definition(&Self::code_param(&req)?, for_cache)
+                let code = Self::code_param(&req)?;
+                self.read_shard_totals(&code, for_cache).await?;
+                self.handle_get_definition(&code, for_cache)
             }
-            Call::Summary => self.handle_summary(&Self::code_param(&req)?),
+            Call::Summary => {
+                let code = Self::code_param(&req)?;
+                self.read_shard_totals(&code, false).await?;
+                self.handle_summary(&code)
+            }
             Call::Quote => {
                 let body = req.text().await?;
                 self.handle_quote(&body).await
@@ -453,6 +485,24 @@ impl Ledger {
                 )
             }
             Call::CampaignCodes => self.handle_campaign_codes(&req),
+            Call::ShardCount => self.handle_shard_count(&Self::code_param(&req)?),
+            Call::ShardGrant => {
+                let body = req.text().await?;
+                self.handle_grant(&body).await
+            }
+            Call::ShardRecall => {
+                let body = req.text().await?;
+                self.handle_recall(&body)
+            }
+            Call::ShardUsage => self.handle_shard_usage(&Self::code_param(&req)?),
+            Call::ShardDefinition => {
+                let body = req.text().await?;
+                self.handle_shard_definition(&body)
+            }
+            Call::ShardFreed => {
+                self.shards.exhausted.set(false);
+                json_response(&serde_json::json!({}), 200)
+            }
             #[cfg(feature = "conformance")]
             Call::Conformance => self.handle_conformance(),
             #[cfg(feature = "conformance")]

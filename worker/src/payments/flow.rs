@@ -85,7 +85,14 @@ impl Ledger {
             return refuse(None, format!("the code {code} is archived"), None);
         }
         let options = CaptureOptions::new().idempotency_key(&key).charged(charged);
-        let result = capture(&definition.promo, &*store, customer.as_ref(), &basket, at, options);
+        let result = capture(
+            &*self.deciding(&definition.promo)?,
+            &*store,
+            customer.as_ref(),
+            &basket,
+            at,
+            options,
+        );
         match result {
             Ok(receipt) => {
                 let (event, outcome, action) = if receipt.replayed {

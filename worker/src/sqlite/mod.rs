@@ -553,7 +553,7 @@ fn apply(mirror: &mut HashMap<String, CodeMirror>, change: Delta) {
 /// workers-rs has no wrapper, so the method is called through `js_sys`. An
 /// `Err` from `f` becomes a JavaScript throw from the callback, which rolls
 /// the transaction back. `f` must be synchronous: that is the point.
-fn transaction_sync<T, F>(storage: &Storage, f: F) -> worker::Result<T>
+pub(crate) fn transaction_sync<T, F>(storage: &Storage, f: F) -> worker::Result<T>
 where
     F: FnOnce() -> worker::Result<T>,
 {

@@ -1,0 +1,99 @@
+// A hot code on 1, 4 and 16 shards: 50 clients capturing one code through the test build of the
+// Worker in workerd (wrangler dev), every Durable Object held to OBJECT_RATE_LIMIT requests a second
+// (50: a stand-in, on a 2-core machine, for the platform's limit on one object). Prints one markdown
+// table: captures a second, p50 and p99 latency, and the share of requests that reached the busiest
+// object (a shard, or the code's own object: the grants the shards asked for).
+//
+//   PROMOCODES_WORKER_BUILD=worker/build/test node bench/shards.mjs [--smoke]
+import { startWorker, tempDir, removeDir, putCode, capturer, eur } from "../tests/worker/harness.mjs";
+
+const smoke = process.argv.includes("--smoke");
+const CLIENTS = 50;
+const WARM_MS = smoke ? 1000 : 3000;
+const RUN_MS = smoke ? 3000 : 15000;
+const LIMIT = Number(process.env.BENCH_OBJECT_RATE_LIMIT ?? "50");
+
+const percentile = (sorted, p) => sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function run(shards) {
+  const state = tempDir();
+  const worker = await startWorker({ state, vars: { OBJECT_RATE_LIMIT: String(LIMIT) } });
+  try {
+    const code = `BENCH${shards}`;
+    const put = await putCode(worker.base, { code, discount: { kind: "percent", percent: "10" }, limits: { total: 100_000_000 }, shards });
+    if (put.status !== 201) throw new Error(put.text);
+    let n = 0;
+    let measuring = false;
+    let stop = false;
+    const latencies = [];
+    const perShard = new Map(); // shard -> captures while measuring
+    const grants = new Map(); // shard -> [grants asked when measuring began, last seen]
+    let errors = 0;
+    const client = async () => {
+      while (!stop) {
+        const key = `b${shards}-${n++}`;
+        const started = performance.now();
+        let res;
+        try {
+          res = await fetch(`${worker.base}/v1/captures`, {
+            method: "POST",
+            headers: { ...capturer, "content-type": "application/json", "idempotency-key": key },
+            body: JSON.stringify({ code, total: eur("50.00"), customer: `c-${key}` }),
+          });
+          await res.arrayBuffer();
+        } catch {
+          errors++;
+          continue;
+        }
+        const ms = performance.now() - started;
+        const seen = res.headers.get("x-test-shard");
+        if (seen) {
+          const [shard, asked] = seen.split(";").map(Number);
+          const g = grants.get(shard) ?? [measuring ? 0 : asked, asked];
+          if (!measuring) g[0] = asked;
+          g[1] = Math.max(g[1], asked);
+          grants.set(shard, g);
+          if (measuring && res.status === 201) perShard.set(shard, (perShard.get(shard) ?? 0) + 1);
+        }
+        if (!measuring) continue;
+        if (res.status === 201) latencies.push(ms);
+        else errors++;
+      }
+    };
+    const clients = Array.from({ length: CLIENTS }, client);
+    await new Promise((r) => setTimeout(r, WARM_MS));
+    measuring = true;
+    const began = performance.now();
+    await new Promise((r) => setTimeout(r, RUN_MS));
+    measuring = false;
+    const seconds = (performance.now() - began) / 1000;
+    stop = true;
+    await Promise.all(clients);
+    const captures = latencies.length;
+    latencies.sort((a, b) => a - b);
+    const coordinator = shards === 1 ? captures : [...grants.values()].reduce((sum, [from, to]) => sum + (to - from), 0);
+    const busiestShard = shards === 1 ? captures : Math.max(0, ...perShard.values());
+    const total = shards === 1 ? captures : captures + coordinator;
+    return {
+      shards, captures, perSecond: captures / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99),
+      busiest: Math.max(busiestShard, coordinator) / Math.max(1, total), coordinatorPer: coordinator === 0 ? Infinity : captures / coordinator,
+      errors,
+    };
+  } finally {
+    await worker.stop();
+    removeDir(state);
+  }
+}
+
+const rows = [];
+for (const shards of [1, 4, 16]) {
+  process.stderr.write(`[bench shards] N = ${shards}\n`);
+  rows.push(await run(shards));
+}
+const base = rows[0].perSecond;
+console.log(`| shards | captures/s (${LIMIT} req/s per object) | × N = 1 | p50 ms | p99 ms | busiest object's share | captures per request to the code's object | refused or failed |`);
+console.log("|---:|---:|---:|---:|---:|---:|---:|---:|");
+for (const r of rows) {
+  const per = r.shards === 1 ? "1" : Number.isFinite(r.coordinatorPer) ? r.coordinatorPer.toFixed(0) : "none";
+  console.log(`| ${r.shards} | ${r.perSecond.toFixed(0)} | ${(r.perSecond / base).toFixed(1)} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${(100 * r.busiest).toFixed(0)}% | ${per} | ${r.errors} |`);
+}

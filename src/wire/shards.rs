@@ -1,0 +1,108 @@
+//! The calls between a sharded code's object (the coordinator) and its
+//! shard objects: a shard asks for an allotment ([`GrantCall`],
+//! [`GrantAnswer`]), the coordinator takes unused allotments back
+//! ([`RecallCall`], [`RecallAnswer`]), the Worker asks how many shards a
+//! code has ([`ShardsAnswer`]). Money moves in minor units of the code's currency.
+
+use serde::{Deserialize, Serialize};
+
+use crate::PromoCode;
+
+/// A shard's request for more of the code's uses and budget (`POST
+/// /shard-grant` to the code's object), under its own `id`: sent again
+/// with the same id after a crash, it is answered as it was the first time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GrantCall {
+    /// The code.
+    pub code: String,
+    /// The shard asking (0 to `shards - 1`).
+    pub shard: u8,
+    /// The grant's id, chosen by the shard and recorded on both sides.
+    pub id: String,
+    /// The uses it would like.
+    pub uses: u64,
+    /// The budget it would like, in minor units (`None`: as much as the coordinator spares a shard).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<i64>,
+    /// Its holds that count now (each may expire and free a use).
+    #[serde(default)]
+    pub held: u64,
+}
+
+/// What the coordinator granted under a [`GrantCall`]'s id, with the code's
+/// definition as it is now (a shard decides with it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GrantAnswer {
+    /// The grant's id.
+    pub id: String,
+    /// The uses granted (0: none are left anywhere, after a recall).
+    pub uses: u64,
+    /// The budget granted, in minor units.
+    pub budget: i64,
+    /// The grant was cancelled by a recall before it reached the shard: nothing was granted.
+    pub cancelled: bool,
+    /// The code's definition.
+    pub definition: PromoCode,
+    /// Whether the code is archived.
+    pub archived: bool,
+}
+
+/// The coordinator takes back a shard's unused allotment (`POST /shard-recall` to the shard), under `id`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecallCall {
+    /// The code.
+    pub code: String,
+    /// The recall's id, chosen by the coordinator and recorded on both sides.
+    pub id: String,
+}
+
+/// What a shard gave back under a [`RecallCall`]'s id: answered the same when asked again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecallAnswer {
+    /// The recall's id.
+    pub id: String,
+    /// The unused uses given back.
+    pub uses: u64,
+    /// The unused budget given back, in minor units.
+    pub budget: i64,
+    /// The grants the shard had asked for and not yet received: it will never apply them.
+    pub cancelled: Vec<String>,
+    /// Its holds that count now (each may expire and free a use).
+    #[serde(default)]
+    pub held: u64,
+    /// A grant the shard is waiting for the answer to, right now: not
+    /// cancelled (taking it back in flight would starve the shard: two
+    /// shards recalling each other's grants at the end of a code livelock),
+    /// so the code's object may still have uses to give after all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_flight: Option<String>,
+}
+
+/// How many shards a code's holds and captures are spread over (`GET /shards` to its object).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardsAnswer {
+    /// 1 for a code that is not sharded.
+    pub shards: u8,
+}
+
+/// A shard's counts (`GET /shard-usage` to the shard): what the code's
+/// object adds to its own for a lookup, `remaining`, the summary and the stats.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ShardUsage {
+    /// Uses that count (captured, and held not expired).
+    pub total: u64,
+    /// Of them, held.
+    pub held: u64,
+    /// The sum of their discounts, as decimal text.
+    pub discounted: String,
+}
+
+/// The code's definition as it is after a change (`POST /shard-definition` to each shard, from the
+/// code's object): a kill switch or an archive reaches the shards at once, not with their next grant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardDefinition {
+    /// The code's definition.
+    pub definition: PromoCode,
+    /// Whether the code is archived.
+    pub archived: bool,
+}

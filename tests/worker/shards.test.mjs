@@ -1,0 +1,143 @@
+// A hot code spread over shard objects ("shards": N): captures and holds racing on N shards, each
+// deciding inside an allotment its code's object grants; never one use over the cap, and exactly
+// min(cap, attempts) taken (no false `exhausted` while another shard holds unused uses).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { putCode, call, captureReq, capturer, admin, eur, workerForFile } from "./harness.mjs";
+
+const worker = workerForFile();
+
+const tally = (results) => results.reduce((m, r) => ((m[r.status] = (m[r.status] ?? 0) + 1), m), {});
+const hold = (key, body) => call(worker.base, "POST", "/v1/holds", { body, headers: { ...capturer, "idempotency-key": key } });
+const release = (key, code) => call(worker.base, "POST", "/v1/releases", { body: { code, key }, headers: capturer });
+
+test("a definition's shards: 1 to 64, written when above 1, anything else a clear 400", async () => {
+  for (const shards of [0, 65, 2.5, "4"]) {
+    const r = await putCode(worker.base, { code: "BADSHARDS", discount: { kind: "percent", percent: "10" }, shards });
+    assert.equal(r.status, 400, `${JSON.stringify(shards)}: ${r.text}`);
+  }
+  const one = await putCode(worker.base, { code: "ONESHARD", discount: { kind: "percent", percent: "10" }, shards: 1 });
+  assert.equal(one.status, 201, one.text);
+  assert.equal(one.json.shards, undefined, "1 is the default, left out");
+  const four = await putCode(worker.base, { code: "FOURSHARDS", discount: { kind: "percent", percent: "10" }, shards: 4 });
+  assert.equal(four.status, 201, four.text);
+  assert.equal(four.json.shards, 4);
+  const lookup = await call(worker.base, "GET", "/v1/codes/FOURSHARDS", { headers: admin });
+  assert.equal(lookup.json.shards, 4);
+});
+
+for (const shards of [4, 16]) {
+  test(`N = ${shards}: 2,000 racing captures, half with customers, on a cap of 300: exactly 300 taken`, async () => {
+    const code = `HOT${shards}`;
+    const put = await putCode(worker.base, { code, discount: { kind: "percent", percent: "10" }, limits: { total: 300 }, shards });
+    assert.equal(put.status, 201, put.text);
+    const results = [];
+    // 2,000 requests, 200 at a time in flight (the Node client's sockets, not the Worker, bound it).
+    for (let wave = 0; wave < 10; wave++) {
+      results.push(...await Promise.all(Array.from({ length: 200 }, (_, j) => {
+        const i = wave * 200 + j;
+        const body = { code, total: eur("50.00"), ...(i % 2 === 0 ? { customer: `c-${i}` } : {}) };
+        return captureReq(worker.base, `hot${shards}-${i}`, body);
+      })));
+    }
+    // Every request decided at once: no 409 (at the end of a code, shards once recalled each
+    // other's grants in flight, and a request spun until it answered a conflict).
+    const decided = results;
+    assert.deepEqual(tally(decided), { 201: 300, 422: 1700 });
+    for (const r of results.filter((r) => r.status === 422)) assert.equal(r.json.rejection, "exhausted");
+    // The lookup with a token is exact: the uses of every shard and of the code's object.
+    const lookup = await call(worker.base, "GET", `/v1/codes/${code}`, { headers: admin });
+    assert.equal(lookup.status, 200, lookup.text);
+    assert.equal(lookup.json.usage.total, 300);
+    assert.equal(lookup.json.remaining, 0);
+    const listed = await call(worker.base, "GET", `/v1/codes?prefix=${code}`, { headers: admin });
+    assert.equal(listed.json.codes.find((c) => c.code === code)?.usage.total, 300, listed.text);
+    // Replays reach the shard that recorded them, wherever they go.
+    const taken = decided.map((r, i) => [r, i]).filter(([r]) => r.status === 201).slice(0, 20);
+    for (const [, i] of taken) {
+      const body = { code, total: eur("50.00"), ...(i % 2 === 0 ? { customer: `c-${i}` } : {}) };
+      const again = await captureReq(worker.base, `hot${shards}-${i}`, body);
+      assert.equal(again.status, 200, again.text);
+      assert.equal(again.json.replayed, true);
+    }
+    // A release gives a use back; the next capture takes it, and then the code is used up again.
+    const [, first] = taken[0];
+    const released = await release(`hot${shards}-${first}`, code);
+    assert.equal(released.status, 200, released.text);
+    assert.equal(released.json.was, "captured");
+    const refill = await captureReq(worker.base, `hot${shards}-refill`, { code, total: eur("50.00") });
+    assert.equal(refill.status, 201, refill.text);
+    const over = await captureReq(worker.base, `hot${shards}-over`, { code, total: eur("50.00") });
+    assert.equal(over.status, 422, over.text);
+    assert.equal(over.json.rejection, "exhausted");
+  });
+}
+
+test("N = 4: fewer attempts than the cap all succeed, holds and captures mixed", async () => {
+  const code = "ROOMY";
+  const put = await putCode(worker.base, { code, discount: { kind: "percent", percent: "10" }, limits: { total: 1000 }, shards: 4 });
+  assert.equal(put.status, 201, put.text);
+  const results = await Promise.all(Array.from({ length: 400 }, (_, i) => {
+    const body = { code, total: eur("50.00"), ...(i % 3 === 0 ? { customer: `r-${i}` } : {}) };
+    return i % 2 === 0 ? hold(`roomy-${i}`, body) : captureReq(worker.base, `roomy-${i}`, body);
+  }));
+  assert.deepEqual(tally(results), { 201: 400 });
+  const lookup = await call(worker.base, "GET", `/v1/codes/${code}`, { headers: admin });
+  assert.equal(lookup.json.usage.total, 400);
+  assert.equal(lookup.json.usage.held, 200);
+  assert.equal(lookup.json.remaining, 600);
+  // A held key captured under the same key converts its hold, on its shard.
+  const converted = await captureReq(worker.base, "roomy-0", { code, total: eur("50.00"), customer: "r-0" });
+  assert.equal(converted.status, 201, converted.text);
+  const afterConversion = await call(worker.base, "GET", `/v1/codes/${code}`, { headers: admin });
+  assert.deepEqual([afterConversion.json.usage.total, afterConversion.json.usage.held], [400, 199]);
+  const unknown = await release("roomy-nothing", code);
+  assert.equal(unknown.status, 404, unknown.text);
+});
+
+test("N = 4: a per-customer cap stays exact, one customer's requests on one shard", async () => {
+  const code = "PERCUST";
+  const put = await putCode(worker.base, { code, discount: { kind: "percent", percent: "10" }, limits: { total: 100, per_customer: 2 }, shards: 4 });
+  assert.equal(put.status, 201, put.text);
+  const results = await Promise.all(Array.from({ length: 120 }, (_, i) =>
+    captureReq(worker.base, `percust-${i}`, { code, total: eur("50.00"), customer: `p-${i % 10}` })));
+  assert.deepEqual(tally(results), { 201: 20, 422: 100 });
+  for (const r of results.filter((r) => r.status === 422)) assert.equal(r.json.rejection, "customer_limit_reached");
+  const anonymous = await captureReq(worker.base, "percust-anon", { code, total: eur("50.00") });
+  assert.equal(anonymous.status, 422);
+  assert.equal(anonymous.json.rejection, "customer_required");
+});
+
+test("N = 4: a budget of 100.00 at 7.00 a use: 14 uses, never a cent over", async () => {
+  const code = "BUDGET4";
+  const put = await putCode(worker.base, {
+    code, discount: { kind: "fixed", amount: eur("7.00") }, limits: { budget: eur("100.00") }, shards: 4,
+  });
+  assert.equal(put.status, 201, put.text);
+  const results = await Promise.all(Array.from({ length: 200 }, (_, i) =>
+    captureReq(worker.base, `budget4-${i}`, { code, total: eur("50.00"), ...(i % 2 ? { customer: `b-${i}` } : {}) })));
+  assert.deepEqual(tally(results), { 201: 14, 422: 186 });
+  for (const r of results.filter((r) => r.status === 422)) assert.equal(r.json.rejection, "budget_exhausted");
+});
+
+test("N = 4: the kill switch and an archive reach every shard at once", async () => {
+  const code = "SWITCH4";
+  const put = await putCode(worker.base, { code, discount: { kind: "percent", percent: "10" }, limits: { total: 1000 }, shards: 4 });
+  assert.equal(put.status, 201, put.text);
+  // Every shard holds an allotment (and a copy of the definition).
+  const warm = await Promise.all(Array.from({ length: 40 }, (_, i) => captureReq(worker.base, `switch-${i}`, { code, total: eur("50.00") })));
+  assert.deepEqual(tally(warm), { 201: 40 });
+  const off = await call(worker.base, "PATCH", `/v1/codes/${code}`, { body: { active: false }, headers: admin });
+  assert.equal(off.status, 200, off.text);
+  const refused = await Promise.all(Array.from({ length: 40 }, (_, i) => captureReq(worker.base, `switch-off-${i}`, { code, total: eur("50.00") })));
+  assert.deepEqual(tally(refused), { 422: 40 });
+  for (const r of refused) assert.equal(r.json.rejection, "inactive", r.text);
+  const on = await call(worker.base, "PATCH", `/v1/codes/${code}`, { body: { active: true }, headers: admin });
+  assert.equal(on.status, 200, on.text);
+  const again = await captureReq(worker.base, "switch-on", { code, total: eur("50.00") });
+  assert.equal(again.status, 201, again.text);
+  const archived = await call(worker.base, "DELETE", `/v1/codes/${code}`, { headers: admin });
+  assert.equal(archived.status, 200, archived.text);
+  const gone = await Promise.all(Array.from({ length: 20 }, (_, i) => captureReq(worker.base, `switch-gone-${i}`, { code, total: eur("50.00") })));
+  assert.deepEqual(tally(gone), { 404: 20 });
+});

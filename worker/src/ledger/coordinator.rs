@@ -1,0 +1,361 @@
+//! A sharded code's own object as the coordinator of its escrow (see
+//! [`crate::shards`]): how many shards the code has, the grants it makes
+//! (each a compare-and-set in one transaction: its own uses plus what every
+//! shard holds never exceed the cap or the budget), the recalls it sends
+//! when little is left, and the view of the code its own uses are decided
+//! with (a stack's, a payment's: the caps less what the shards hold).
+
+use std::borrow::Cow;
+
+use promocodes::wire::{GrantAnswer, GrantCall, RecallAnswer, RecallCall, ShardDefinition, ShardUsage, ShardsAnswer};
+use promocodes::UsageCounts;
+use rust_decimal::Decimal;
+
+use super::*;
+use crate::shards::{self, tables, MIN_GRANT};
+
+/// What is free to grant: uses (if the code has a cap) and budget in minor units (if it has one).
+struct Free {
+    uses: Option<u64>,
+    budget: Option<i64>,
+}
+
+/// What a recall of every other shard came to.
+struct Recalled {
+    /// Their holds that count now, and one for each shard that did not answer.
+    holds: u64,
+    /// Whether one of them waits for a grant it asked for (left to it).
+    in_flight: bool,
+}
+
+impl Ledger {
+    /// `GET /shards`: how many shards the code is spread over (1 for a campaign's code).
+    pub(super) fn handle_shard_count(&self, code: &Code) -> std::result::Result<Response, Problem> {
+        let (_, definition) = self.stored(code)?;
+        let promo = &definition.promo;
+        let shards = if promo.campaign().is_some() { 1 } else { promo.shards() };
+        json_response(&ShardsAnswer { shards }, 200)
+    }
+
+    /// The code as this object decides its own uses: for a sharded code, its
+    /// caps less what its shards hold (a partial use is clipped here).
+    pub(crate) fn deciding<'p>(&self, promo: &'p PromoCode) -> std::result::Result<Cow<'p, PromoCode>, Problem> {
+        if promo.shards() <= 1 || promo.campaign().is_some() {
+            return Ok(Cow::Borrowed(promo));
+        }
+        let held = tables::holdings(&self.state.storage().sql())?;
+        let uses: i64 = held.iter().map(|h| h.uses).sum();
+        let budget: i64 = held.iter().map(|h| h.budget).sum();
+        let limits = promo.limits();
+        let cap = limits
+            .total()
+            .map_or(0, |cap| cap.saturating_sub(u64::try_from(uses).unwrap_or(0)));
+        let money = limits.budget().map(|whole| {
+            let left = whole.minor() - i128::from(budget);
+            promocodes::Money::from_minor(left.max(0), whole.currency())
+                .unwrap_or(promocodes::Money::zero(whole.currency()))
+        });
+        Ok(Cow::Owned(promo.allotted(cap, money, true)))
+    }
+
+    /// What is free to grant now: the caps less this object's own uses and what the shards hold.
+    fn free(&self, store: &SqliteRedemptionStore, promo: &PromoCode) -> std::result::Result<Free, Problem> {
+        let held = tables::holdings(&self.state.storage().sql())?;
+        let uses: i64 = held.iter().map(|h| h.uses).sum();
+        let budget: i64 = held.iter().map(|h| h.budget).sum();
+        let own = store.usage_for(promo.code(), None, now()?)?;
+        let limits = promo.limits();
+        let free_uses = limits.total().map(|cap| {
+            cap.saturating_sub(own.total())
+                .saturating_sub(u64::try_from(uses).unwrap_or(0))
+        });
+        let free_budget = match limits.budget() {
+            Some(whole) => {
+                let spent = promocodes::Money::new(own.discounted(), whole.currency())
+                    .map(|m| m.minor())
+                    .unwrap_or(whole.minor());
+                let left = whole.minor() - spent - i128::from(budget);
+                Some(i64::try_from(left.max(0)).unwrap_or(i64::MAX))
+            }
+            None => None,
+        };
+        Ok(Free {
+            uses: free_uses,
+            budget: free_budget,
+        })
+    }
+
+    /// `POST /shard-grant`: a shard asks for an allotment under its id. A
+    /// known id is answered as it was; else, when too little is free, the
+    /// other shards' unused allotments are recalled first; then what is
+    /// granted (at most what was asked, at most what is free) is recorded
+    /// with what the shard holds, in one transaction.
+    pub(super) async fn handle_grant(&self, body: &str) -> std::result::Result<Response, Problem> {
+        let call: GrantCall = promocodes::from_json(body)?;
+        let code = Code::parse(&call.code)?;
+        let _turn = self.shards.escrow.lock().await;
+        self.stored(&code)?;
+        let sql = self.state.storage().sql();
+        tables::coordinator_tables(&sql)?;
+        self.settle_recalls(&code).await;
+        if tables::op(&sql, &call.id)?.is_none() {
+            let (store, definition) = self.stored(&code)?;
+            let promo = &definition.promo;
+            let shards = i64::from(promo.shards().max(1));
+            let free = self.free(&store, promo)?;
+            let want_budget = |free: i64| call.budget.unwrap_or(free / shards).max(1);
+            let short_uses = free.uses.is_some_and(|left| left < call.uses.clamp(1, MIN_GRANT));
+            let short_budget = free.budget.is_some_and(|left| {
+                let per_use = want_budget(left) / i64::try_from(call.uses.max(1)).unwrap_or(1);
+                left == 0 || left < per_use.max(1)
+            });
+            let mut recalled = None;
+            if (short_uses || short_budget) && !self.shards.exhausted.get() {
+                recalled = Some(self.recall_all(&code, i64::from(call.shard)).await);
+            }
+            // Decided and written in one synchronous turn: no other write comes between.
+            let (store, definition) = self.stored(&code)?;
+            let free = self.free(&store, &definition.promo)?;
+            let uses = free.uses.map_or(0, |left| left.min(call.uses));
+            let budget = free.budget.map_or(0, |left| left.min(want_budget(left)));
+            // Nothing free, but another shard waits for a grant it asked for: that grant may
+            // still carry uses to give. Not recorded: the asker decides again and asks again under
+            // the same id, once that grant is settled, rather than refuse while a use is left.
+            if uses == 0 && budget == 0 && recalled.as_ref().is_some_and(|r| r.in_flight) {
+                let (_, definition) = self.stored(&code)?;
+                return json_response(
+                    &GrantAnswer {
+                        id: call.id,
+                        uses: 0,
+                        budget: 0,
+                        cancelled: true,
+                        definition: definition.promo.clone(),
+                        archived: definition.archived,
+                    },
+                    200,
+                );
+            }
+            // Nothing left after every shard gave its unused allotment back, and no hold to expire:
+            // the next grants answer nothing at once, until a use is given back.
+            if uses == 0
+                && budget == 0
+                && recalled.is_some_and(|r| r.holds == 0)
+                && call.held == 0
+                && store.held(&code, now()?)? == 0
+            {
+                self.shards.exhausted.set(true);
+            }
+            let uses = i64::try_from(uses).unwrap_or(i64::MAX);
+            tables::grant(&self.state.storage(), &call.id, i64::from(call.shard), uses, budget)?;
+        }
+        let op = tables::op(&sql, &call.id)?.ok_or_else(|| Problem::Internal("a grant not recorded".to_owned()))?;
+        let (_, definition) = self.stored(&code)?;
+        let cancelled = op.kind != "grant" || op.shard != i64::from(call.shard) || op.state == "cancelled";
+        let answer = GrantAnswer {
+            id: call.id,
+            uses: if cancelled {
+                0
+            } else {
+                u64::try_from(op.uses).unwrap_or(0)
+            },
+            budget: if cancelled { 0 } else { op.budget },
+            cancelled,
+            definition: definition.promo.clone(),
+            archived: definition.archived,
+        };
+        json_response(&answer, 200)
+    }
+
+    /// Recalls the unused allotment of every shard that holds any, but `asker`, at once: the holds
+    /// the shards still have (each may expire), counting a shard that did not answer as one.
+    async fn recall_all(&self, code: &Code, asker: i64) -> Recalled {
+        let sql = self.state.storage().sql();
+        let Ok(held) = tables::holdings(&sql) else {
+            return Recalled {
+                holds: 1,
+                in_flight: false,
+            };
+        };
+        let mut recalls = Vec::new();
+        for h in held.iter().filter(|h| h.shard != asker && (h.uses > 0 || h.budget > 0)) {
+            let id = self.shards.id(&format!("r{}", h.shard));
+            if let Err(problem) = tables::start_recall(&sql, &id, h.shard) {
+                worker::console_error!("a recall of {code} was not recorded: {}", problem.body());
+                continue;
+            }
+            recalls.push((id, h.shard));
+        }
+        let sends = recalls.iter().map(|(id, shard)| self.send_recall(code, *shard, id));
+        let mut recalled = Recalled {
+            holds: 0,
+            in_flight: false,
+        };
+        for result in futures_util::future::join_all(sends).await {
+            match result {
+                Ok((held, in_flight)) => {
+                    recalled.holds += held;
+                    recalled.in_flight |= in_flight;
+                }
+                Err(problem) => {
+                    recalled.holds += 1;
+                    worker::console_error!("a recall of {code} is left pending: {}", problem.body());
+                }
+            }
+        }
+        recalled
+    }
+
+    /// Sends the recalls left pending (a crash, a shard that did not answer) again, under their ids.
+    async fn settle_recalls(&self, code: &Code) {
+        let Ok(pending) = tables::pending_recalls(&self.state.storage().sql()) else {
+            return;
+        };
+        for op in pending {
+            if let Err(problem) = self.send_recall(code, op.shard, &op.id).await {
+                worker::console_error!("a recall of {code} is still pending: {}", problem.body());
+            }
+        }
+    }
+
+    /// Sends recall `id` to `shard` and settles it with the answer: the shard's holds.
+    async fn send_recall(&self, code: &Code, shard: i64, id: &str) -> std::result::Result<(u64, bool), Problem> {
+        let call = RecallCall {
+            code: code.as_str().to_owned(),
+            id: id.to_owned(),
+        };
+        let body = serde_json::to_string(&call).map_err(|e| Problem::Internal(e.to_string()))?;
+        let number = u8::try_from(shard).map_err(|e| Problem::Internal(e.to_string()))?;
+        let request = Call::ShardRecall.request(code, &[], Some(body), &[])?;
+        let mut response = crate::clients::to_object(&self.env, &shards::shard_name(code, number), request).await?;
+        if response.status_code() != 200 {
+            return Err(Problem::Internal(format!(
+                "shard {shard} of {code} answered {} to a recall",
+                response.status_code()
+            )));
+        }
+        let answer: RecallAnswer = response.json().await?;
+        let uses = i64::try_from(answer.uses).unwrap_or(i64::MAX);
+        tables::finish_recall(&self.state.storage(), id, shard, uses, answer.budget, &answer.cancelled)?;
+        // A grant in flight counts only if granted already, with something in it (its answer is on
+        // its way). One still queued here carries nothing: waiting on it would livelock two shards.
+        let carrying = match &answer.in_flight {
+            Some(grant) => tables::op(&self.state.storage().sql(), grant)?
+                .is_some_and(|op| op.kind == "grant" && op.state == "granted" && (op.uses > 0 || op.budget > 0)),
+            None => false,
+        };
+        Ok((answer.held, carrying))
+    }
+
+    /// Reads a sharded code's shards' counts, unless the sum read last is
+    /// recent enough: [`shards::TOTALS_MAX_AGE_MS`] for an anonymous
+    /// lookup (`cached`), never for anyone else (exact).
+    pub(super) async fn read_shard_totals(&self, code: &Code, cached: bool) -> std::result::Result<(), Problem> {
+        let promo = match self.stored(code) {
+            Ok((_, definition)) if definition.promo.shards() > 1 && definition.promo.campaign().is_none() => {
+                definition.promo.clone()
+            }
+            _ => return Ok(()),
+        };
+        let at = worker::Date::now().as_millis();
+        let fresh = self
+            .shards
+            .totals
+            .borrow()
+            .as_ref()
+            .is_some_and(|(read, _, _)| at.saturating_sub(*read) < shards::TOTALS_MAX_AGE_MS);
+        if cached && fresh {
+            return Ok(());
+        }
+        let reads = (0..promo.shards()).map(|shard| async move {
+            let request = Call::ShardUsage.request(code, &[], None, &[])?;
+            let mut response = crate::clients::to_object(&self.env, &shards::shard_name(code, shard), request).await?;
+            if response.status_code() != 200 {
+                return Ok(ShardUsage::default());
+            }
+            let usage: ShardUsage = response.json().await?;
+            Ok::<_, Problem>(usage)
+        });
+        let (mut total, mut held, mut discounted) = (0u64, 0u64, Decimal::ZERO);
+        for usage in futures_util::future::join_all(reads).await {
+            let usage = usage?;
+            total += usage.total;
+            held += usage.held;
+            discounted += usage.discounted.parse::<Decimal>().unwrap_or_default();
+        }
+        let counts = UsageCounts::new(total, 0)
+            .and_then(|c| c.with_discounted(discounted))
+            .map_err(|e| Problem::Internal(e.to_string()))?;
+        *self.shards.totals.borrow_mut() = Some((at, counts, held));
+        Ok(())
+    }
+
+    /// `usage` (this object's own counts) with its shards' added, as last read,
+    /// and the shards' holds; `usage` as it is for a code that is not sharded.
+    pub(super) fn with_shard_totals(&self, promo: &PromoCode, usage: UsageCounts) -> (UsageCounts, u64) {
+        if promo.shards() <= 1 || promo.campaign().is_some() {
+            return (usage, 0);
+        }
+        let Some((_, shards, held)) = *self.shards.totals.borrow() else {
+            return (usage, 0);
+        };
+        let sum = UsageCounts::new(usage.total() + shards.total(), 0)
+            .and_then(|c| c.with_discounted(usage.discounted() + shards.discounted()))
+            .unwrap_or(usage);
+        (sum, held)
+    }
+
+    /// `GET /shard-usage` to a shard: its counts now (nothing before its first grant).
+    pub(super) fn handle_shard_usage(&self, code: &Code) -> std::result::Result<Response, Problem> {
+        let Some(store) = self.store()? else {
+            return json_response(&ShardUsage::default(), 200);
+        };
+        let at = now()?;
+        let usage = store.usage_for(code, None, at)?;
+        let answer = ShardUsage {
+            total: usage.total(),
+            held: store.held(code, at)?,
+            discounted: usage.discounted().to_string(),
+        };
+        json_response(&answer, 200)
+    }
+
+    /// After a definition write: a sharded code's definition to each of its shards at once (a kill
+    /// switch, an archive), best effort (each grant carries it too).
+    pub(super) async fn push_definition(&self) {
+        let Some(definition) = self.cache.borrow().definition.clone() else {
+            return;
+        };
+        let promo = &definition.promo;
+        if promo.shards() <= 1 || promo.campaign().is_some() {
+            return;
+        }
+        let code = promo.code();
+        let call = ShardDefinition {
+            definition: promo.clone(),
+            archived: definition.archived,
+        };
+        let Ok(body) = serde_json::to_string(&call) else {
+            return;
+        };
+        let sends = (0..promo.shards()).map(|shard| {
+            let body = body.clone();
+            async move {
+                let request = Call::ShardDefinition.request(code, &[], Some(body), &[])?;
+                crate::clients::to_object(&self.env, &shards::shard_name(code, shard), request).await
+            }
+        });
+        for result in futures_util::future::join_all(sends).await {
+            if let Err(problem) = result {
+                worker::console_error!("a shard of {code} did not hear of its definition: {}", problem.body());
+            }
+        }
+    }
+
+    /// `POST /shard-definition` to a shard: the code's definition now, if the shard has its allotment row.
+    pub(super) fn handle_shard_definition(&self, body: &str) -> std::result::Result<Response, Problem> {
+        let call: ShardDefinition = promocodes::from_json(body)?;
+        let json = serde_json::to_string(&call.definition).map_err(|e| Problem::Internal(e.to_string()))?;
+        tables::set_definition(&self.state.storage().sql(), &json, call.archived)?;
+        json_response(&serde_json::json!({}), 200)
+    }
+}

@@ -1,0 +1,469 @@
+//! One shard of a sharded code (see [`crate::shards`]): an object of the
+//! same class, named `<code>#<i>`, that decides holds and captures alone,
+//! with the core's one decision loop on the code's definition with its
+//! allotment for the caps; gives uses back on a release; asks the code's
+//! object for more when its allotment is used (`ask_grant`), and gives its
+//! unused allotment back when the code's object recalls it.
+
+use promocodes::wire::{GrantAnswer, GrantCall, RecallAnswer, RecallCall};
+use promocodes::{Rejection, ReleaseError};
+
+use super::*;
+use crate::shards::{tables, MAX_GRANT, MAX_ROUNDS, MIN_GRANT};
+
+/// What asking for a grant came to.
+enum Granted {
+    /// The allotment changed (a grant, this one or another request's): decide again; why (test builds log it).
+    More(&'static str),
+    /// Nothing is left anywhere: the refusal stands.
+    Nothing,
+}
+
+/// A shard's view of the code: the whole definition, the allotted one, and the allotment's version.
+struct View {
+    whole: PromoCode,
+    allotted: PromoCode,
+    archived: bool,
+    seq: i64,
+}
+
+/// Whether a refusal is the allotment's, not the code's: its cap or budget, which a grant may lift.
+fn wants_grant<T>(result: &std::result::Result<T, RedemptionError>, whole: &PromoCode) -> bool {
+    let limits = whole.limits();
+    match result {
+        Err(RedemptionError::Rejected(rejected)) => match rejected.rejection() {
+            Rejection::Exhausted => limits.total().is_some(),
+            Rejection::BudgetExhausted => limits.budget().is_some(),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The uses' size in minor units, if the discount has a largest size (a fixed amount, a `max`).
+fn use_size(promo: &PromoCode) -> Option<i64> {
+    let discount = promo.discount();
+    let size = match (discount.fixed_amount(), discount.max()) {
+        (Some(amount), Some(max)) => amount.minor().min(max.minor()),
+        (amount, max) => amount.or(max)?.minor(),
+    };
+    i64::try_from(size).ok()
+}
+
+impl Ledger {
+    /// Whether this request is for a shard: the number in [`SHARD_HEADER`](crate::protocol::SHARD_HEADER).
+    pub(super) fn shard_of(req: &Request) -> std::result::Result<Option<u8>, Problem> {
+        let Some(text) = req.headers().get(crate::protocol::SHARD_HEADER)? else {
+            return Ok(None);
+        };
+        let shard = text
+            .parse::<u8>()
+            .map_err(|_| Problem::Internal(format!("a shard header that is not a shard: {text}")))?;
+        Ok(Some(shard))
+    }
+
+    /// A hold, capture or release sent to shard `shard`.
+    pub(super) async fn shard_dispatch(
+        &self,
+        call: Call,
+        shard: u8,
+        mut req: Request,
+    ) -> std::result::Result<Response, Problem> {
+        let answer = match call {
+            Call::Hold | Call::Capture => {
+                let key = Self::key(&req)?;
+                let body = req.text().await?;
+                self.shard_keyed(call, shard, &key, &body).await
+            }
+            _ => {
+                let body = req.text().await?;
+                self.shard_release(&body).await
+            }
+        };
+        match answer {
+            Ok(mut response) if cfg!(feature = "conformance") => {
+                let seen = format!("{shard};{}", self.shards.grants_asked.get());
+                response.headers_mut().set(crate::shards::TEST_SHARD_HEADER, &seen)?;
+                Ok(response)
+            }
+            other => other,
+        }
+    }
+
+    /// The shard's view of the code, if it was ever granted anything.
+    fn shard_view(&self, last: bool) -> std::result::Result<Option<View>, Problem> {
+        let Some(row) = tables::allotment(&self.state.storage().sql())? else {
+            return Ok(None);
+        };
+        let whole = PromoCode::from_json(&row.definition)?;
+        let budget = whole.limits().budget().map(|b| {
+            Money::from_minor(i128::from(row.budget.max(0)), b.currency()).unwrap_or(Money::zero(b.currency()))
+        });
+        let allotted = whole.allotted(u64::try_from(row.uses).unwrap_or(0), budget, last);
+        Ok(Some(View {
+            whole,
+            allotted,
+            archived: row.archived != 0,
+            seq: row.seq,
+        }))
+    }
+
+    /// A hold or a capture in the shard: decided on its allotment; when the
+    /// allotment refuses, decided again after a grant, until the code's
+    /// object has nothing left to grant (then the refusal stands).
+    async fn shard_keyed(
+        &self,
+        call: Call,
+        shard: u8,
+        key: &IdempotencyKey,
+        body: &str,
+    ) -> std::result::Result<Response, Problem> {
+        let kind = if call == Call::Hold {
+            BasketRequestKind::Hold
+        } else {
+            BasketRequestKind::Capture
+        };
+        let req = BasketRequest::parse(body, kind)?;
+        let code = &req.code;
+        let store = self.store_or_create()?;
+        tables::shard_tables(&self.state.storage().sql())?;
+        let mut last = false;
+        let mut trace: Vec<&'static str> = Vec::new();
+        for _ in 0..MAX_ROUNDS {
+            let Some(view) = self.shard_view(last)? else {
+                self.ask_grant(code, shard, None).await?;
+                trace.push("no-view");
+                continue;
+            };
+            if view.whole.code() != code {
+                return Err(Problem::Internal(format!(
+                    "shard {shard} of {} got {code}",
+                    view.whole.code()
+                )));
+            }
+            if view.archived && store.reservation(code, key)?.is_none() {
+                return Err(Problem::UnknownCode(code.clone()));
+            }
+            let at = now()?;
+            let customer = req.customer.as_ref();
+            if kind == BasketRequestKind::Hold {
+                let mut options = HoldOptions::new();
+                if let Some(ttl) = req.ttl_seconds {
+                    options = options.ttl_seconds(ttl);
+                }
+                let held = hold(&view.allotted, &*store, customer, &req.basket, at, key, options);
+                if wants_grant(&held, &view.whole) && !last {
+                    match self.ask_grant(code, shard, Some(view.seq)).await? {
+                        Granted::More(why) => {
+                            trace.push(why);
+                            continue;
+                        }
+                        Granted::Nothing if partial(&view.whole) => {
+                            last = true;
+                            continue;
+                        }
+                        Granted::Nothing => {}
+                    }
+                }
+                return self.answer_shard_hold(&store, code, &view.whole, held, at).await;
+            }
+            let mut options = CaptureOptions::new().idempotency_key(key);
+            if let Some(shown) = &req.quote {
+                options = options.quoted(shown);
+            }
+            let captured = capture(&view.allotted, &*store, customer, &req.basket, at, options);
+            if wants_grant(&captured, &view.whole) && !last {
+                match self.ask_grant(code, shard, Some(view.seq)).await? {
+                    Granted::More(why) => {
+                        trace.push(why);
+                        continue;
+                    }
+                    Granted::Nothing if partial(&view.whole) => {
+                        last = true;
+                        continue;
+                    }
+                    Granted::Nothing => {}
+                }
+            }
+            return self.answer_capture(code, &view.whole, captured, at);
+        }
+        if cfg!(feature = "conformance") {
+            let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+            for why in &trace {
+                *counts.entry(why).or_default() += 1;
+            }
+            let tail = trace[trace.len().saturating_sub(8)..].join(",");
+            worker::console_error!(
+                "shard-409 code={code} key={} shard={shard} rounds={counts:?} last=[{tail}]",
+                key.as_str()
+            );
+        }
+        Err(Problem::from(RedemptionError::Conflict(
+            promocodes::RedemptionConflict {
+                code: code.clone(),
+                attempts: MAX_ROUNDS as u32,
+            },
+        )))
+    }
+
+    /// Figures, the log line and the HTTP answer of a hold in a shard.
+    async fn answer_shard_hold(
+        &self,
+        store: &SqliteRedemptionStore,
+        code: &Code,
+        promo: &PromoCode,
+        held: std::result::Result<promocodes::Hold, RedemptionError>,
+        at: Timestamp,
+    ) -> std::result::Result<Response, Problem> {
+        match held {
+            Ok(held) if held.replayed => {
+                self.count(Event::Replay, 1, at);
+                log(code, "hold", "replayed", None);
+                json_response(&held, 200)
+            }
+            Ok(held) => {
+                self.count(Event::Hold, 1, at);
+                if let Err(problem) = self.schedule_expiry(store, code).await {
+                    worker::console_error!("setting the expiry alarm of {code} failed: {}", problem.body());
+                }
+                log(code, "hold", "held", None);
+                self.note_counts_changed(promo, held.usage.total(), false);
+                json_response(&held, 201)
+            }
+            Err(err) => {
+                let problem = Problem::from(err).without_quotes();
+                self.count_failure("holds", &problem, at);
+                log_problem(code, "hold", &problem);
+                Err(problem)
+            }
+        }
+    }
+
+    /// A release in a shard: the use goes back to the shard's allotment (and
+    /// so to the code), and the code's object hears of it (it recalls again
+    /// before it answers that nothing is left).
+    async fn shard_release(&self, body: &str) -> std::result::Result<Response, Problem> {
+        let req = ReleaseRequest::from_json(body)?;
+        let (code, key) = (&req.code, &req.key);
+        let unknown = || {
+            Problem::from(ReleaseError::UnknownKey {
+                code: code.clone(),
+                key: key.clone(),
+            })
+        };
+        let store = self.store()?.ok_or_else(unknown)?;
+        let at = now()?;
+        let earlier = store.reservation(code, key)?;
+        let released = match release(&*store, code, key, at, req.reason.as_deref()) {
+            Ok(released) => released,
+            Err(err) => {
+                let problem = Problem::from(err);
+                log_problem(code, "release", &problem);
+                return Err(problem);
+            }
+        };
+        let (event, outcome) = if released.replayed {
+            (Event::Replay, "replayed")
+        } else {
+            (Event::Release, "released")
+        };
+        self.count(event, 1, at);
+        if let (false, promocodes::ReservationState::Captured, Some(earlier)) =
+            (released.replayed, released.was, &earlier)
+        {
+            self.count_money(Event::Returned, earlier.quote.discount(), at);
+        }
+        log(code, "release", outcome, Some(("was", released.was.as_str())));
+        if !released.replayed {
+            let told = async {
+                let request = Call::ShardFreed.request(code, &[], Some("{}".to_owned()), &[])?;
+                crate::clients::to_object(&self.env, code.as_str(), request).await
+            };
+            if let Err(problem) = told.await {
+                worker::console_error!("the object of {code} did not hear of a release: {}", problem.body());
+            }
+        }
+        json_response(&released, 200)
+    }
+
+    /// Asks the code's object for a grant, one request at a time: a request
+    /// that waited finds the allotment changed since it decided (`seen`) and
+    /// decides again without asking. A grant asked for before a crash is
+    /// asked for again under its id.
+    async fn ask_grant(&self, code: &Code, shard: u8, seen: Option<i64>) -> std::result::Result<Granted, Problem> {
+        let decided = worker::Date::now().as_millis();
+        self.shards.waiting.set(self.shards.waiting.get() + 1);
+        let _turn = self.shards.grant.lock().await;
+        self.shards.waiting.set(self.shards.waiting.get().saturating_sub(1));
+        let storage = self.state.storage();
+        let sql = storage.sql();
+        let row = tables::allotment(&sql)?;
+        if row.as_ref().map(|r| r.seq) != seen {
+            return Ok(Granted::More("seq"));
+        }
+        // Nothing was left, said after this request decided, on the allotment it decided on.
+        if let (Some(seen), Some((on, at))) = (seen, self.shards.nothing.get()) {
+            if on == seen && at >= decided {
+                return Ok(Granted::Nothing);
+            }
+        }
+        let id = match tables::pending_grant(&sql)? {
+            Some(id) => id,
+            None => {
+                let id = self.shards.id(&format!("g{shard}"));
+                tables::ask_grant(&sql, &id)?;
+                id
+            }
+        };
+        let last = row.as_ref().map_or(0, |r| u64::try_from(r.last_grant).unwrap_or(0));
+        // Twice the last grant, or what the requests waiting behind this one need, if more.
+        let demand = self.shards.waiting.get() + 1;
+        let uses = last.saturating_mul(2).max(demand).clamp(MIN_GRANT, MAX_GRANT);
+        let size = match &row {
+            Some(row) => use_size(&PromoCode::from_json(&row.definition)?),
+            None => None,
+        };
+        let call = GrantCall {
+            code: code.as_str().to_owned(),
+            shard,
+            id: id.clone(),
+            uses,
+            budget: size.map(|size| size.saturating_mul(i64::try_from(uses).unwrap_or(1))),
+            held: match self.store()? {
+                Some(store) => store.held(code, now()?)?,
+                None => 0,
+            },
+        };
+        let body = serde_json::to_string(&call).map_err(|e| Problem::Internal(e.to_string()))?;
+        let request = Call::ShardGrant.request(code, &[], Some(body), &[])?;
+        self.shards.grants_asked.set(self.shards.grants_asked.get() + 1);
+        // Until its answer is applied, a recall leaves this grant be (see `RecallAnswer::in_flight`).
+        let _in_flight = InFlight::new(&self.shards.in_flight, &id);
+        let mut response = crate::clients::to_object(&self.env, code.as_str(), request).await?;
+        match response.status_code() {
+            200 => {}
+            404 => return Err(Problem::UnknownCode(code.clone())),
+            status => {
+                return Err(Problem::Internal(format!(
+                    "the object of {code} answered {status} to a grant"
+                )))
+            }
+        }
+        let answer: GrantAnswer = response.json().await?;
+        if answer.cancelled {
+            // Cancelled by a recall, or wait for another shard's grant in flight: a moment, then decide again.
+            worker::Delay::from(std::time::Duration::from_millis(2)).await;
+            return Ok(Granted::More("cancelled"));
+        }
+        let definition = serde_json::to_string(&answer.definition).map_err(|e| Problem::Internal(e.to_string()))?;
+        let applied = tables::apply_grant(
+            &storage,
+            &tables::Applied {
+                id: &id,
+                code: code.as_str(),
+                definition: &definition,
+                archived: answer.archived,
+                uses: i64::try_from(answer.uses).unwrap_or(i64::MAX),
+                budget: answer.budget,
+            },
+        )?;
+        if applied && answer.uses == 0 && answer.budget == 0 {
+            if let Some(row) = &row {
+                // A grant of nothing moved the version on: the refusals decided on the one asked on stand.
+                self.shards
+                    .nothing
+                    .set(Some((row.seq + 1, worker::Date::now().as_millis())));
+                return Ok(Granted::Nothing);
+            }
+        }
+        Ok(Granted::More(if applied { "applied" } else { "not-applied" }))
+    }
+
+    /// `POST /shard-recall`: gives the unused allotment back to the code's
+    /// object under the recall's id (a known id is answered as it was), and
+    /// cancels the grants asked for and not yet received.
+    pub(super) fn handle_recall(&self, body: &str) -> std::result::Result<Response, Problem> {
+        let call: RecallCall = promocodes::from_json(body)?;
+        let code = Code::parse(&call.code)?;
+        let storage = self.state.storage();
+        let sql = storage.sql();
+        let nothing = |cancelled| RecallAnswer {
+            id: call.id.clone(),
+            uses: 0,
+            budget: 0,
+            cancelled,
+            held: 0,
+            in_flight: None,
+        };
+        let held = match self.store()? {
+            Some(store) => store.held(&code, now()?)?,
+            None => 0,
+        };
+        if !tables::has_table(&sql, "allotment_ops")? {
+            return json_response(&nothing(Vec::new()), 200);
+        }
+        if let Some(done) = tables::recalled(&sql, &call.id)? {
+            let cancelled = match done.cancelled {
+                Some(list) => serde_json::from_str(&list).map_err(|e| Problem::Internal(e.to_string()))?,
+                None => Vec::new(),
+            };
+            return json_response(
+                &RecallAnswer {
+                    id: call.id.clone(),
+                    uses: u64::try_from(done.uses).unwrap_or(0),
+                    budget: done.budget,
+                    cancelled,
+                    held,
+                    in_flight: self.shards.in_flight.borrow().clone(),
+                },
+                200,
+            );
+        }
+        let (mut uses, mut budget) = (0, 0);
+        if let (Some(row), Some(store)) = (tables::allotment(&sql)?, self.store()?) {
+            let whole = PromoCode::from_json(&row.definition)?;
+            let used = store.usage_for(&code, None, now()?)?;
+            uses = (row.uses - i64::try_from(used.total()).unwrap_or(i64::MAX)).max(0);
+            if let Some(whole_budget) = whole.limits().budget() {
+                let spent = Money::new(used.discounted(), whole_budget.currency())
+                    .map(|m| i64::try_from(m.minor()).unwrap_or(i64::MAX))
+                    .unwrap_or(row.budget);
+                budget = (row.budget - spent).max(0);
+            }
+        }
+        let in_flight = self.shards.in_flight.borrow().clone();
+        let cancelled = tables::give_back(&storage, &call.id, uses, budget, in_flight.as_deref())?;
+        json_response(
+            &RecallAnswer {
+                id: call.id.clone(),
+                uses: u64::try_from(uses).unwrap_or(0),
+                budget,
+                cancelled,
+                held,
+                in_flight,
+            },
+            200,
+        )
+    }
+}
+
+/// A grant whose answer a shard waits for: named in `Local::in_flight` while it lives.
+struct InFlight<'a>(&'a std::cell::RefCell<Option<String>>);
+
+impl<'a> InFlight<'a> {
+    fn new(cell: &'a std::cell::RefCell<Option<String>>, id: &str) -> Self {
+        *cell.borrow_mut() = Some(id.to_owned());
+        InFlight(cell)
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        *self.0.borrow_mut() = None;
+    }
+}
+
+/// Whether a budget too short for a discount gives what is left (the code's last use, decided where all of it is).
+fn partial(promo: &PromoCode) -> bool {
+    promo.limits().budget().is_some() && promo.limits().when_budget_short() == promocodes::BudgetShort::Partial
+}

@@ -1,0 +1,212 @@
+//! A hot code spread over shard objects (`"shards": N` in its definition):
+//! the Worker's routing of its holds, captures and releases, and the tables
+//! of the escrow between the code's object and its shards.
+//!
+//! The code's own object is the **coordinator** ([`crate::ledger`]'s
+//! `coordinator.rs`): it keeps, per shard, the allotment of uses and of
+//! budget (minor units) it granted, so that its own uses, plus every shard's
+//! allotment, never exceed the cap and the budget. A **shard** (an object of
+//! the same class named [`shard_name`], `<code>#<i>`, `shard.rs` there)
+//! decides a use alone, in one transaction, with the core's one decision
+//! loop on the code's definition with its allotment for the caps
+//! ([`PromoCode::allotted`](promocodes::PromoCode::allotted)). When its
+//! allotment is used, it asks the coordinator for more (a grant); when
+//! little is left, the coordinator first takes the other shards' unused
+//! allotments back (a recall), so that a buyer is refused `exhausted` only
+//! when the code's total is used. Grants and recalls are keyed: the side
+//! that starts one records its id before asking, the other answers the same
+//! id the same way, and either side settles an unfinished one later.
+
+use std::cell::{Cell, RefCell};
+
+use promocodes::wire::ShardsAnswer;
+use promocodes::{Code, CustomerId, IdempotencyKey};
+use serde::Deserialize;
+use worker::{Env, Request};
+
+use crate::bounded::BoundedMap;
+use crate::clients;
+use crate::handlers::Answer;
+use crate::limits::KNOWN_CODES_MAX;
+use crate::problem::Problem;
+use crate::protocol::{Call, SHARD_HEADER};
+
+pub mod tables;
+
+/// The smallest grant a shard asks for.
+pub const MIN_GRANT: u64 = 4;
+/// The largest grant a shard asks for.
+pub const MAX_GRANT: u64 = 4096;
+/// How many times a shard decides one request again before it answers a conflict. Each round
+/// follows a grant (another use taken somewhere, or the allotment moved): near the end of a hot
+/// code, a request may wait behind many small grants others used first; the bound only guards
+/// against a bug.
+pub const MAX_ROUNDS: usize = 1000;
+
+/// The header on a shard's answer in test builds: the shard's number and the grants it asked for, as
+/// `<shard>;<grants>` (the benchmark counts the requests each object sees with it).
+pub const TEST_SHARD_HEADER: &str = "x-test-shard";
+
+/// Test builds only (feature `conformance`): with the variable `OBJECT_RATE_LIMIT` (requests a
+/// second), each request of an object waits for its turn (`paced_until`): a stand-in, on one
+/// machine, for the platform's limit on one Durable Object (the benchmark sets 50).
+pub async fn pace(env: &Env, paced_until: &Cell<u64>) {
+    if !cfg!(feature = "conformance") {
+        return;
+    }
+    let Some(limit) = env
+        .var("OBJECT_RATE_LIMIT")
+        .ok()
+        .and_then(|v| v.to_string().parse::<u64>().ok())
+        .filter(|limit| *limit > 0)
+    else {
+        return;
+    };
+    let now = worker::Date::now().as_millis();
+    let start = paced_until.get().max(now);
+    paced_until.set(start + 1000 / limit);
+    if start > now {
+        worker::Delay::from(std::time::Duration::from_millis(start - now)).await;
+    }
+}
+
+/// The object of shard `shard` of `code`: `<code>#<shard>` (no code has a `#`).
+pub fn shard_name(code: &Code, shard: u8) -> String {
+    format!("{}#{shard}", code.as_str())
+}
+
+/// What an object keeps in memory for the escrow: one grant or recall at a time.
+#[derive(Default)]
+pub struct Local {
+    /// The coordinator's: one grant (with its recalls) at a time.
+    pub escrow: futures_util::lock::Mutex<()>,
+    /// A shard's: one request for a grant at a time (the others wait, then use it).
+    pub grant: futures_util::lock::Mutex<()>,
+    /// A shard's ids, unique in this instance.
+    pub next_id: Cell<u64>,
+    /// A shard's grant asked for in this instance whose answer it waits for now: a recall leaves it be.
+    pub in_flight: RefCell<Option<String>>,
+    /// A shard's requests waiting for a grant: the demand the next grant is sized to.
+    pub waiting: Cell<u64>,
+    /// A shard's grants asked for, in this instance (test builds show it on each answer: the benchmark's count
+    /// of the requests that reach the code's object).
+    pub grants_asked: Cell<u64>,
+    /// Test builds only: when this object's next request may start under `OBJECT_RATE_LIMIT` (Unix milliseconds).
+    pub paced_until: Cell<u64>,
+    /// A shard's last answer of nothing left: the allotment's version it was
+    /// asked on, and when it came (Unix milliseconds). A request that decided
+    /// on that version before then is refused without asking again.
+    pub nothing: Cell<Option<(i64, u64)>>,
+    /// The coordinator's: since when nothing is left anywhere (a recall
+    /// found every shard's allotment used, and no hold that could expire).
+    /// Cleared by a use given back (a shard's release, a definition change,
+    /// a new instance): until then a grant is answered nothing without a recall.
+    pub exhausted: Cell<bool>,
+    /// The coordinator's last sum of its shards' counts, and when it was read (Unix milliseconds).
+    pub totals: RefCell<Option<(u64, promocodes::UsageCounts, u64)>>,
+}
+
+/// How old the sum of a sharded code's shards' counts may be in an anonymous lookup (milliseconds).
+pub const TOTALS_MAX_AGE_MS: u64 = 1000;
+
+impl Local {
+    /// A new id for a grant or a recall: `prefix`, the time, this instance's count and a random number.
+    pub fn id(&self, prefix: &str) -> String {
+        let n = self.next_id.get() + 1;
+        self.next_id.set(n);
+        let random = (worker::js_sys::Math::random() * 4_294_967_296.0) as u64;
+        format!("{prefix}-{}-{n}-{random:08x}", worker::Date::now().as_millis())
+    }
+}
+
+thread_local! {
+    /// How many shards each code this isolate has routed is spread over, as its object said.
+    static SHARDS: RefCell<BoundedMap<Code, u8, KNOWN_CODES_MAX>> = RefCell::new(BoundedMap::default());
+}
+
+/// Notes that `code` is spread over `shards` shards (its definition was just written here).
+pub fn remember(code: &Code, shards: u8) {
+    SHARDS.with(|map| map.borrow_mut().insert(code.clone(), shards));
+}
+
+/// How many shards `code` is spread over: asked of its object once per isolate.
+///
+/// # Errors
+///
+/// A problem reaching the code's object.
+pub async fn shards_of(env: &Env, code: &Code) -> std::result::Result<u8, Problem> {
+    if let Some(n) = SHARDS.with(|map| map.borrow().get(code).copied()) {
+        return Ok(n);
+    }
+    let mut response = clients::to_ledger(env, code, Call::ShardCount.request(code, &[], None, &[])?).await?;
+    if response.status_code() != 200 {
+        return Ok(1);
+    }
+    let answer: ShardsAnswer = response.json().await?;
+    remember(code, answer.shards);
+    Ok(answer.shards)
+}
+
+/// The customer a basket request names, if it names a valid one.
+#[derive(Deserialize)]
+struct Who {
+    #[serde(default)]
+    customer: Option<serde_json::Value>,
+}
+
+fn customer_of(body: &str) -> Option<CustomerId> {
+    let who: Who = serde_json::from_str(body).ok()?;
+    CustomerId::parse(who.customer?.as_str()?).ok()
+}
+
+/// Sends a hold or capture of `code` (`request`, whose body is `body`): to
+/// the code's object, or for a sharded code to the shard of its customer, else of its key.
+///
+/// # Errors
+///
+/// A problem reaching the object.
+pub async fn send_keyed(env: &Env, code: &Code, key: &IdempotencyKey, body: &str, request: Request) -> Answer {
+    let shards = shards_of(env, code).await?;
+    if shards <= 1 {
+        return clients::to_ledger_logged(env, code, request).await;
+    }
+    let shard = promocodes::shard_of(shards, customer_of(body).as_ref(), key);
+    let mut request = request;
+    request.headers_mut()?.set(SHARD_HEADER, &shard.to_string())?;
+    let started = worker::Date::now().as_millis();
+    let response = clients::to_object(env, &shard_name(code, shard), request).await?;
+    clients::note_outcome(code, &response, started).await?;
+    Ok(response)
+}
+
+/// Sends a release of `code` under `key` (`body`): to the code's object, or
+/// for a sharded code to every shard (the one that holds the key answers;
+/// its answer is the release's, else the key's shard's).
+///
+/// # Errors
+///
+/// A problem reaching an object.
+pub async fn send_release(env: &Env, code: &Code, key: &IdempotencyKey, body: String) -> Answer {
+    let shards = shards_of(env, code).await?;
+    let request = Call::Release.request(code, &[], Some(body.clone()), &[])?;
+    if shards <= 1 {
+        return clients::to_ledger_logged(env, code, request).await;
+    }
+    let started = worker::Date::now().as_millis();
+    let sends = (0..shards).map(|shard| {
+        let body = body.clone();
+        async move {
+            let number = shard.to_string();
+            let request = Call::Release.request(code, &[], Some(body), &[(SHARD_HEADER, number.as_str())])?;
+            clients::to_object(env, &shard_name(code, shard), request).await
+        }
+    });
+    let mut answers = futures_util::future::join_all(sends).await;
+    let found = answers
+        .iter()
+        .position(|answer| answer.as_ref().is_ok_and(|r| r.status_code() < 300));
+    let chosen = found.unwrap_or_else(|| usize::from(promocodes::shard_of(shards, None, key)));
+    let response = answers.swap_remove(chosen)?;
+    clients::note_outcome(code, &response, started).await?;
+    Ok(response)
+}
