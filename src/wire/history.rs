@@ -16,7 +16,9 @@ pub struct RedemptionList {
     /// Its records on this page: holds and captures, refused payment
     /// captures, and refunds that came before their payment.
     pub redemptions: Vec<HistoryRecord>,
-    /// The `after` of the next page (a `seq`, as text), or null on the last.
+    /// The `after` of the next page (a `seq`, as text; for a sharded code,
+    /// one position for its object and each shard, joined by `~`), or null
+    /// on the last.
     pub next: Option<String>,
 }
 

@@ -27,6 +27,13 @@ pub struct GrantCall {
     /// Its holds that count now (each may expire and free a use).
     #[serde(default)]
     pub held: u64,
+    /// The budget, in minor units, the request that asks lacks beyond the
+    /// shard's unused allotment. When less is free, even after a recall, all
+    /// that is free is granted: the shard then holds all that is left and
+    /// decides the end in one place (`when_budget_short: partial` clips the
+    /// last use there; a refusal says what is left).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub short: Option<i64>,
 }
 
 /// What the coordinator granted under a [`GrantCall`]'s id, with the code's
@@ -95,6 +102,9 @@ pub struct ShardUsage {
     pub held: u64,
     /// The sum of their discounts, as decimal text.
     pub discounted: String,
+    /// The sum of the held ones' discounts, as decimal text.
+    #[serde(default)]
+    pub held_discounted: String,
 }
 
 /// The code's definition as it is after a change (`POST /shard-definition` to each shard, from the
@@ -105,4 +115,34 @@ pub struct ShardDefinition {
     pub definition: PromoCode,
     /// Whether the code is archived.
     pub archived: bool,
+}
+
+/// A shard's claim of an idempotency key at the key's own shard (`POST /shard-claim`): a request
+/// with a customer goes to the customer's shard, so a key used before for another customer (or for
+/// none) is known only where the key itself routes. The first claim of a key wins; another
+/// customer's is refused, so that a key names one call across the shards.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyClaim {
+    /// The code.
+    pub code: String,
+    /// The idempotency key.
+    pub key: String,
+    /// The customer the claiming request names.
+    pub customer: Option<String>,
+}
+
+/// The answer to a [`KeyClaim`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyClaimAnswer {
+    /// Whether the key is this customer's: claimed now, or by this customer before.
+    pub claimed: bool,
+}
+
+/// A shard's figures (`GET /shard-figures` to the shard): every count it
+/// keeps, written or not, as `(minute, name, n)` rows (minute 0 is all
+/// time), for the code's object to add to its own in the stats.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ShardFigures {
+    /// The counts.
+    pub counts: Vec<(i64, String, i64)>,
 }

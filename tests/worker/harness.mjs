@@ -4,7 +4,7 @@
 // has no [build], so wrangler serves the built artifacts as they are.
 import { spawn } from "node:child_process";
 import { before, after } from "node:test";
-import { cpSync, mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
+import { cpSync, createWriteStream, mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { failures, mismatch } from "./openapi-check.mjs";
@@ -132,10 +132,11 @@ export function workerForFile(options = {}, setup = async () => {}, teardown = a
  * `"shipped"` for wrangler.toml's own. `snapshot` serves copies of the built Worker and of public/
  * (see `config`); `logLevel` is wrangler's; `logTo()` makes a stream that gets wrangler's output
  * too (called once: one stream for every try); `startupTimeoutMs` bounds the wait for the first
- * answer.
+ * answer. PROMOCODES_TEST_LOG names a file that gets every Worker's output (for debugging a run).
  */
 export async function startWorker({ logTo = null, ...options } = {}) {
-  const logStream = logTo?.() ?? null;
+  const file = process.env.PROMOCODES_TEST_LOG;
+  const logStream = logTo?.() ?? (file ? createWriteStream(file, { flags: "a" }) : null);
   for (let attempt = 1; ; attempt++) {
     try {
       return await startWorkerOnce({ ...options, logStream });

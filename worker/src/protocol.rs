@@ -118,6 +118,10 @@ pub enum Call {
     ShardFreed,
     /// `POST /shard-definition`: the code's object tells a shard its definition changed (`wire::ShardDefinition`).
     ShardDefinition,
+    /// `POST /shard-claim`: a customer's shard claims an idempotency key at the key's shard (`wire::KeyClaim`).
+    ShardClaim,
+    /// `GET /shard-figures`: a shard's figures, for the code's stats (`wire::ShardFigures`).
+    ShardFigures,
     /// `POST /conformance`: test builds only, the store conformance suite.
     #[cfg(feature = "conformance")]
     Conformance,
@@ -160,6 +164,8 @@ impl Call {
         Call::ShardUsage,
         Call::ShardFreed,
         Call::ShardDefinition,
+        Call::ShardClaim,
+        Call::ShardFigures,
         #[cfg(feature = "conformance")]
         Call::Conformance,
         #[cfg(feature = "conformance")]
@@ -200,6 +206,8 @@ impl Call {
             Call::ShardUsage => (Method::Get, "/shard-usage"),
             Call::ShardFreed => (Method::Post, "/shard-freed"),
             Call::ShardDefinition => (Method::Post, "/shard-definition"),
+            Call::ShardClaim => (Method::Post, "/shard-claim"),
+            Call::ShardFigures => (Method::Get, "/shard-figures"),
             #[cfg(feature = "conformance")]
             Call::Conformance => (Method::Post, "/conformance"),
             #[cfg(feature = "conformance")]

@@ -137,6 +137,18 @@ impl Pending {
         }
     }
 
+    /// Every count, as `(minute, name, n)`.
+    pub fn counts(&self) -> impl Iterator<Item = Count> + '_ {
+        self.counts
+            .iter()
+            .map(|((minute, name), n)| (*minute, name.clone(), *n))
+    }
+
+    /// Adds `n` of the figure `name` in the minute `minute` (another object's count).
+    pub fn add_count(&mut self, minute: i64, name: &str, n: i64) {
+        *self.counts.entry((minute, name.to_owned())).or_default() += n;
+    }
+
     /// How many events are counted and not yet written.
     pub fn events(&self) -> i64 {
         self.counts.values().sum()
@@ -352,6 +364,25 @@ pub fn read(sql: &SqlStorage, minute: i64) -> worker::Result<Periods> {
         periods.add(row.minute, &row.name, row.n, minute);
     }
     Ok(periods)
+}
+
+/// Every written count, as `(minute, name, n)` rows (none before the first write).
+///
+/// # Errors
+///
+/// A runtime error from SQLite.
+pub fn rows(sql: &SqlStorage) -> worker::Result<Vec<Count>> {
+    let tables: Vec<serde_json::Value> = sql
+        .exec(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'stats'",
+            None,
+        )?
+        .to_array()?;
+    if tables.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows: Vec<PeriodRow> = sql.exec("SELECT minute, name, n FROM stats", None)?.to_array()?;
+    Ok(rows.into_iter().map(|row| (row.minute, row.name, row.n)).collect())
 }
 
 /// The last seven days up to the minute `minute`, hour by hour, oldest

@@ -5923,8 +5923,8 @@ export interface operations {
     getRedemptions: {
         parameters: {
             query?: {
-                /** @description Only those after this `seq`: the previous page's `next`. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
-                after?: number;
+                /** @description Only those after this one: the previous page's `next`, a `seq` (for a sharded code, one position for its object and each shard, joined by `~`). Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
+                after?: string;
                 /** @description Page size, 1 to 1000. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
                 limit?: number;
             };
@@ -5998,8 +5998,8 @@ export interface operations {
     headRedemptions: {
         parameters: {
             query?: {
-                /** @description Only those after this `seq`: the previous page's `next`. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
-                after?: number;
+                /** @description Only those after this one: the previous page's `next`, a `seq` (for a sharded code, one position for its object and each shard, joined by `~`). Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
+                after?: string;
                 /** @description Page size, 1 to 1000. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it. */
                 limit?: number;
             };

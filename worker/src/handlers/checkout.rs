@@ -15,7 +15,9 @@ use crate::clients::{self, require_known, to_ledger_logged};
 use crate::http::{idempotency_key, is_trusted, read_body};
 use crate::limits::{BASKET_BODY_LIMIT, DEFAULT_BODY_LIMIT};
 use crate::problem::Problem;
-use crate::protocol::{Call, IDEMPOTENCY_KEY_HEADER, TEST_CONFLICT_HEADER, TEST_STALL_HEADER, TEST_STALL_SECONDS};
+use crate::protocol::{
+    Call, FOR_CACHE_HEADER, IDEMPOTENCY_KEY_HEADER, TEST_CONFLICT_HEADER, TEST_STALL_HEADER, TEST_STALL_SECONDS,
+};
 
 /// `POST /v1/quotes`: public without a customer; a quote for a named
 /// customer tells whether that customer may use the code, so it needs a
@@ -33,7 +35,7 @@ pub async fn quote(req: &Request, env: &Env) -> Answer {
         BasketRequest::parse(&body, BasketRequestKind::Quote)?;
         return Err(Problem::Unauthorized);
     }
-    quote_through_ledger(env, &routing.code, body).await
+    quote_through_ledger(env, &routing.code, body, trusted).await
 }
 
 /// What [`stack_parts`] reads of a stack's codes: the core's [`Stack`] of
@@ -452,10 +454,13 @@ async fn stack_release(env: &Env, body: &str) -> Answer {
     }
 }
 
-/// The quote path shared by `POST /v1/quotes` and the demo route.
-pub(crate) async fn quote_through_ledger(env: &Env, code: &Code, body: String) -> Answer {
+/// The quote path shared by `POST /v1/quotes` and the demo route. A quote
+/// without a token (not `trusted`) may price a sharded code on its shards'
+/// counts read up to a second before, as an anonymous lookup does.
+pub(crate) async fn quote_through_ledger(env: &Env, code: &Code, body: String, trusted: bool) -> Answer {
     require_known(env, code).await?;
-    clients::call(env, code, Call::Quote, Some(body)).await
+    let for_cache: &[(&str, &str)] = if trusted { &[] } else { &[(FOR_CACHE_HEADER, "1")] };
+    clients::to_ledger(env, code, Call::Quote.request(code, &[], Some(body), for_cache)?).await
 }
 
 /// `POST /v1/codes/{code}/tries`: the checkout page's report of a code a

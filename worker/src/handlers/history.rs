@@ -68,17 +68,19 @@ async fn page(env: &Env, whose: &Whose, after: &str) -> std::result::Result<(Vec
     if !after.is_empty() {
         query.push(("after", after));
     }
-    let mut answer = match whose {
-        Whose::Code(code) => to_ledger(env, code, Call::Redemptions.request(code, &query, None, &[])?).await?,
-        Whose::Campaign(id) => call_campaign(env, id, Call::Redemptions, &query, None, &[]).await?,
+    let page: Page = match whose {
+        Whose::Code(code) => {
+            let shards = crate::shards::shards_of(env, code).await?;
+            if shards > 1 {
+                let merged = crate::shards::history::page(env, code, shards, after, 1000).await?;
+                serde_json::from_value(merged).map_err(|e| Problem::Internal(e.to_string()))?
+            } else {
+                let answer = to_ledger(env, code, Call::Redemptions.request(code, &query, None, &[])?).await?;
+                read_page(answer).await?
+            }
+        }
+        Whose::Campaign(id) => read_page(call_campaign(env, id, Call::Redemptions, &query, None, &[]).await?).await?,
     };
-    if answer.status_code() != 200 {
-        return Err(Problem::Internal(format!(
-            "the object answered {} for a page of the history",
-            answer.status_code()
-        )));
-    }
-    let page: Page = answer.json().await?;
     let campaign = matches!(whose, Whose::Campaign(_));
     let mut text = String::new();
     if after.is_empty() {
@@ -94,6 +96,17 @@ async fn page(env: &Env, whose: &Whose, after: &str) -> std::result::Result<(Vec
         text.push('\n');
     }
     Ok((text.into_bytes(), page.next))
+}
+
+/// An object's page of the history.
+async fn read_page(mut answer: worker::Response) -> std::result::Result<Page, Problem> {
+    if answer.status_code() != 200 {
+        return Err(Problem::Internal(format!(
+            "the object answered {} for a page of the history",
+            answer.status_code()
+        )));
+    }
+    Ok(answer.json().await?)
 }
 
 /// What the CSV reads of a page of the history.

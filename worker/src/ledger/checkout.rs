@@ -7,11 +7,16 @@ use super::*;
 
 impl Ledger {
     /// A quote: read only. Its figure is counted in memory ([`Ledger::count_public`]).
-    pub(super) async fn handle_quote(&self, body: &str) -> std::result::Result<Response, Problem> {
+    /// A sharded code is priced on its total across its shards (read up to a
+    /// second before when `cached`: a quote without a token).
+    pub(super) async fn handle_quote(&self, body: &str, cached: bool) -> std::result::Result<Response, Problem> {
         let req = BasketRequest::parse(body, BasketRequestKind::Quote)?;
+        self.live(&req.code)?;
+        self.read_shard_totals(&req.code, cached).await?;
         let (store, definition) = self.live(&req.code)?;
         let at = now()?;
         let usage = store.usage_of(&definition.promo, req.customer.as_ref(), at)?;
+        let (usage, _, _) = self.with_shard_totals(&definition.promo, usage);
         match definition.promo.quote(req.customer.as_ref(), usage, &req.basket, at) {
             Ok(quote) => {
                 self.count_public(&[Event::Quote], at).await;

@@ -7,7 +7,9 @@
 
 use std::borrow::Cow;
 
-use promocodes::wire::{GrantAnswer, GrantCall, RecallAnswer, RecallCall, ShardDefinition, ShardUsage, ShardsAnswer};
+use promocodes::wire::{
+    GrantAnswer, GrantCall, RecallAnswer, RecallCall, ShardDefinition, ShardFigures, ShardUsage, ShardsAnswer,
+};
 use promocodes::UsageCounts;
 use rust_decimal::Decimal;
 
@@ -107,17 +109,24 @@ impl Ledger {
             let short_uses = free.uses.is_some_and(|left| left < call.uses.clamp(1, MIN_GRANT));
             let short_budget = free.budget.is_some_and(|left| {
                 let per_use = want_budget(left) / i64::try_from(call.uses.max(1)).unwrap_or(1);
-                left == 0 || left < per_use.max(1)
+                left == 0 || left < per_use.max(1) || call.short.is_some_and(|short| left < short)
             });
             let mut recalled = None;
-            if (short_uses || short_budget) && !self.shards.exhausted.get() {
+            if (short_uses || short_budget) && (!self.shards.exhausted.get() || call.short.is_some()) {
                 recalled = Some(self.recall_all(&code, i64::from(call.shard)).await);
             }
             // Decided and written in one synchronous turn: no other write comes between.
             let (store, definition) = self.stored(&code)?;
             let free = self.free(&store, &definition.promo)?;
             let uses = free.uses.map_or(0, |left| left.min(call.uses));
-            let budget = free.budget.map_or(0, |left| left.min(want_budget(left)));
+            let budget = match (free.budget, call.short) {
+                // Less than the asking request lacks, after the recall: all of it, so that the
+                // shard holds all that is left and decides the end in one place (a partial
+                // budget's last use clipped there, a refusal that says what is left).
+                (Some(left), Some(short)) if left < short => left,
+                (Some(left), _) => left.min(want_budget(left)),
+                (None, _) => 0,
+            };
             // Nothing free, but another shard waits for a grant it asked for: that grant may
             // still carry uses to give. Not recorded: the asker decides again and asks again under
             // the same id, once that grant is settled, rather than refuse while a use is left.
@@ -137,8 +146,11 @@ impl Ledger {
             }
             // Nothing left after every shard gave its unused allotment back, and no hold to expire:
             // the next grants answer nothing at once, until a use is given back.
-            if uses == 0
-                && budget == 0
+            // (Not for a request that lacks budget: its own shard may keep unused budget a smaller
+            // discount fits.)
+            if free.uses.unwrap_or(0) == 0
+                && free.budget.unwrap_or(0) == 0
+                && call.short.is_none()
                 && recalled.is_some_and(|r| r.holds == 0)
                 && call.held == 0
                 && store.held(&code, now()?)? == 0
@@ -262,7 +274,7 @@ impl Ledger {
             .totals
             .borrow()
             .as_ref()
-            .is_some_and(|(read, _, _)| at.saturating_sub(*read) < shards::TOTALS_MAX_AGE_MS);
+            .is_some_and(|totals| at.saturating_sub(totals.read_at) < shards::TOTALS_MAX_AGE_MS);
         if cached && fresh {
             return Ok(());
         }
@@ -275,33 +287,39 @@ impl Ledger {
             let usage: ShardUsage = response.json().await?;
             Ok::<_, Problem>(usage)
         });
-        let (mut total, mut held, mut discounted) = (0u64, 0u64, Decimal::ZERO);
+        let (mut total, mut held, mut discounted, mut held_discounted) = (0u64, 0u64, Decimal::ZERO, Decimal::ZERO);
         for usage in futures_util::future::join_all(reads).await {
             let usage = usage?;
             total += usage.total;
             held += usage.held;
             discounted += usage.discounted.parse::<Decimal>().unwrap_or_default();
+            held_discounted += usage.held_discounted.parse::<Decimal>().unwrap_or_default();
         }
-        let counts = UsageCounts::new(total, 0)
+        let usage = UsageCounts::new(total, 0)
             .and_then(|c| c.with_discounted(discounted))
             .map_err(|e| Problem::Internal(e.to_string()))?;
-        *self.shards.totals.borrow_mut() = Some((at, counts, held));
+        *self.shards.totals.borrow_mut() = Some(shards::Totals {
+            read_at: at,
+            usage,
+            held,
+            held_discounted,
+        });
         Ok(())
     }
 
     /// `usage` (this object's own counts) with its shards' added, as last read,
-    /// and the shards' holds; `usage` as it is for a code that is not sharded.
-    pub(super) fn with_shard_totals(&self, promo: &PromoCode, usage: UsageCounts) -> (UsageCounts, u64) {
+    /// and the shards' holds and their discounts; `usage` as it is for a code that is not sharded.
+    pub(super) fn with_shard_totals(&self, promo: &PromoCode, usage: UsageCounts) -> (UsageCounts, u64, Decimal) {
         if promo.shards() <= 1 || promo.campaign().is_some() {
-            return (usage, 0);
+            return (usage, 0, Decimal::ZERO);
         }
-        let Some((_, shards, held)) = *self.shards.totals.borrow() else {
-            return (usage, 0);
+        let Some(shards) = *self.shards.totals.borrow() else {
+            return (usage, 0, Decimal::ZERO);
         };
-        let sum = UsageCounts::new(usage.total() + shards.total(), 0)
-            .and_then(|c| c.with_discounted(usage.discounted() + shards.discounted()))
+        let sum = UsageCounts::new(usage.total() + shards.usage.total(), usage.per_customer())
+            .and_then(|c| c.with_discounted(usage.discounted() + shards.usage.discounted()))
             .unwrap_or(usage);
-        (sum, held)
+        (sum, shards.held, shards.held_discounted)
     }
 
     /// `GET /shard-usage` to a shard: its counts now (nothing before its first grant).
@@ -311,12 +329,50 @@ impl Ledger {
         };
         let at = now()?;
         let usage = store.usage_for(code, None, at)?;
+        let (held, held_discounted) = store.holds_now(&crate::sqlite::counter_of(code, None), at)?;
         let answer = ShardUsage {
             total: usage.total(),
-            held: store.held(code, at)?,
+            held,
             discounted: usage.discounted().to_string(),
+            held_discounted: held_discounted.to_string(),
         };
         json_response(&answer, 200)
+    }
+
+    /// A sharded code's shards' figures, summed (none for a code that is not sharded).
+    pub(super) async fn shard_figures(&self, code: &Code) -> std::result::Result<crate::stats::Pending, Problem> {
+        let mut sum = crate::stats::Pending::default();
+        let shards = match self.stored(code) {
+            Ok((_, definition)) if definition.promo.shards() > 1 && definition.promo.campaign().is_none() => {
+                definition.promo.shards()
+            }
+            _ => return Ok(sum),
+        };
+        let reads = (0..shards).map(|shard| async move {
+            let request = Call::ShardFigures.request(code, &[], None, &[])?;
+            let mut response = crate::clients::to_object(&self.env, &shards::shard_name(code, shard), request).await?;
+            if response.status_code() != 200 {
+                return Err(Problem::Internal(format!(
+                    "shard {shard} of {code} answered {} for its figures",
+                    response.status_code()
+                )));
+            }
+            let figures: ShardFigures = response.json().await?;
+            Ok::<_, Problem>(figures)
+        });
+        for figures in futures_util::future::join_all(reads).await {
+            for (minute, name, n) in figures?.counts {
+                sum.add_count(minute, &name, n);
+            }
+        }
+        Ok(sum)
+    }
+
+    /// `GET /shard-figures` to a shard: its figures, written and counted in memory.
+    pub(super) fn handle_shard_figures(&self) -> std::result::Result<Response, Problem> {
+        let mut counts = crate::stats::rows(&self.state.storage().sql())?;
+        counts.extend(self.figures.borrow().counts());
+        json_response(&ShardFigures { counts }, 200)
     }
 
     /// After a definition write: a sharded code's definition to each of its shards at once (a kill

@@ -104,11 +104,12 @@ impl Ledger {
     ) -> std::result::Result<PublicCode<PublicDefinition<'d>>, Problem> {
         let promo = &definition.promo;
         let at = now()?;
-        let (usage, shards_held) = self.with_shard_totals(promo, store.usage_of(promo, None, at)?);
+        let (usage, shards_held, shards_held_discount) =
+            self.with_shard_totals(promo, store.usage_of(promo, None, at)?);
         // A campaign's code counts through its campaign: the campaign's holds, and the code's own uses.
         let (held, held_discount) = store.holds_now(&crate::sqlite::counter_of(promo.code(), promo.campaign()), at)?;
         // A sharded code's holds also sit in its shards (their count, from the shards' reports).
-        let held = held + shards_held;
+        let (held, held_discount) = (held + shards_held, held_discount + shards_held_discount);
         Ok(PublicCode {
             definition: promo.public_view(),
             usage: CodeUsage {

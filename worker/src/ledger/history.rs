@@ -146,7 +146,21 @@ impl Ledger {
                 )
             }
             None => {
-                let (store, _) = self.stored(&code)?;
+                // A shard of a sharded code has no definition of its own: its records, if any.
+                let store = match Self::shard_of(req)? {
+                    Some(_) => match self.store()? {
+                        Some(store) => store,
+                        None => {
+                            let list = RedemptionList {
+                                code,
+                                redemptions: Vec::new(),
+                                next: None,
+                            };
+                            return json_response(&list, 200);
+                        }
+                    },
+                    None => self.stored(&code)?.0,
+                };
                 let (redemptions, more) = store.redemptions(&code, after, limit, now()?)?;
                 let next = next(more, redemptions.last().map(HistoryRecord::seq));
                 json_response(
@@ -161,7 +175,8 @@ impl Ledger {
         }
     }
 
-    pub(super) fn handle_stats(&self, code: &Code) -> std::result::Result<Response, Problem> {
+    /// A code's figures; a sharded code's with its shards' (`shards`, see [`Ledger::shard_figures`]).
+    pub(super) fn handle_stats(&self, code: &Code, shards: &stats::Pending) -> std::result::Result<Response, Problem> {
         // A campaign's object asked for its campaign's figures: they are the object's, every code's.
         let definition = match store_of_campaign(self, code)? {
             Some(store) => match store.campaign()? {
@@ -179,10 +194,13 @@ impl Ledger {
         let mut periods = stats::read(&sql, minute(at))?;
         // What is counted in memory and not yet written is read with the rest.
         self.figures.borrow().add_to(&mut periods, minute(at));
+        shards.add_to(&mut periods, minute(at));
         let mut by_minute = stats::by_minute(&sql, minute(at))?;
         self.figures.borrow().add_to_minutes(&mut by_minute);
+        shards.add_to_minutes(&mut by_minute);
         let mut by_hour = stats::by_hour(&sql, minute(at))?;
         self.figures.borrow().add_to_hours(&mut by_hour);
+        shards.add_to_hours(&mut by_hour);
         let currency = definition.promo.currency();
         let mut minutes = Vec::with_capacity(by_minute.len());
         for (m, figures) in by_minute {

@@ -401,8 +401,9 @@ impl Ledger {
                 self.handle_summary(&code)
             }
             Call::Quote => {
+                let cached = req.headers().get(FOR_CACHE_HEADER)?.is_some();
                 let body = req.text().await?;
-                self.handle_quote(&body).await
+                self.handle_quote(&body, cached).await
             }
             Call::StackPart => {
                 let body = req.text().await?;
@@ -436,7 +437,11 @@ impl Ledger {
                 let retry: promocodes::wire::RetryDelivery = req.json().await?;
                 self.handle_retry_delivery(&retry).await
             }
-            Call::Stats => self.handle_stats(&Self::code_param(&req)?),
+            Call::Stats => {
+                let code = Self::code_param(&req)?;
+                let shards = self.shard_figures(&code).await?;
+                self.handle_stats(&code, &shards)
+            }
             Call::Changes => self.handle_changes(&req),
             Call::Tries => {
                 let code = Self::code_param(&req)?;
@@ -499,6 +504,11 @@ impl Ledger {
                 let body = req.text().await?;
                 self.handle_shard_definition(&body)
             }
+            Call::ShardClaim => {
+                let body = req.text().await?;
+                self.handle_claim(&body)
+            }
+            Call::ShardFigures => self.handle_shard_figures(),
             Call::ShardFreed => {
                 self.shards.exhausted.set(false);
                 json_response(&serde_json::json!({}), 200)

@@ -5,8 +5,8 @@
 //! object for more when its allotment is used (`ask_grant`), and gives its
 //! unused allotment back when the code's object recalls it.
 
-use promocodes::wire::{GrantAnswer, GrantCall, RecallAnswer, RecallCall};
-use promocodes::{Rejection, ReleaseError};
+use promocodes::wire::{GrantAnswer, GrantCall, KeyClaim, KeyClaimAnswer, RecallAnswer, RecallCall};
+use promocodes::{CustomerId, Rejection, ReleaseError};
 
 use super::*;
 use crate::shards::{tables, MAX_GRANT, MAX_ROUNDS, MIN_GRANT};
@@ -128,10 +128,13 @@ impl Ledger {
         let store = self.store_or_create()?;
         tables::shard_tables(&self.state.storage().sql())?;
         let mut last = false;
+        let mut claimed = false;
         let mut trace: Vec<&'static str> = Vec::new();
+        let customer = req.customer.as_ref();
+        let reused = || Problem::from(RedemptionError::IdempotencyKeyReused { key: key.clone() });
         for _ in 0..MAX_ROUNDS {
             let Some(view) = self.shard_view(last)? else {
-                self.ask_grant(code, shard, None).await?;
+                self.ask_grant(code, shard, None, None).await?;
                 trace.push("no-view");
                 continue;
             };
@@ -141,11 +144,28 @@ impl Ledger {
                     view.whole.code()
                 )));
             }
-            if view.archived && store.reservation(code, key)?.is_none() {
+            let known = store.reservation(code, key)?.is_some();
+            if view.archived && !known {
                 return Err(Problem::UnknownCode(code.clone()));
             }
+            // A key new here, sent here by its customer: the key's own shard says whether it is this customer's.
+            let home = promocodes::shard_of(view.whole.shards(), None, key);
+            if home != shard && !known && !claimed {
+                if !self.claim_key(code, home, key, customer).await? {
+                    return Err(reused());
+                }
+                claimed = true;
+                continue;
+            }
+            // The key's own shard: a key another customer's shard claimed names that customer's call.
+            if home == shard && !known {
+                if let Some(claimant) = tables::claimant(&self.state.storage().sql(), key.as_str())? {
+                    if claimant.as_deref() != customer.map(CustomerId::as_str) {
+                        return Err(reused());
+                    }
+                }
+            }
             let at = now()?;
-            let customer = req.customer.as_ref();
             if kind == BasketRequestKind::Hold {
                 let mut options = HoldOptions::new();
                 if let Some(ttl) = req.ttl_seconds {
@@ -153,7 +173,8 @@ impl Ledger {
                 }
                 let held = hold(&view.allotted, &*store, customer, &req.basket, at, key, options);
                 if wants_grant(&held, &view.whole) && !last {
-                    match self.ask_grant(code, shard, Some(view.seq)).await? {
+                    let need = need_of(&view.whole, &req.basket, at);
+                    match self.ask_grant(code, shard, Some(view.seq), need).await? {
                         Granted::More(why) => {
                             trace.push(why);
                             continue;
@@ -173,7 +194,8 @@ impl Ledger {
             }
             let captured = capture(&view.allotted, &*store, customer, &req.basket, at, options);
             if wants_grant(&captured, &view.whole) && !last {
-                match self.ask_grant(code, shard, Some(view.seq)).await? {
+                let need = need_of(&view.whole, &req.basket, at);
+                match self.ask_grant(code, shard, Some(view.seq), need).await? {
                     Granted::More(why) => {
                         trace.push(why);
                         continue;
@@ -290,7 +312,16 @@ impl Ledger {
     /// that waited finds the allotment changed since it decided (`seen`) and
     /// decides again without asking. A grant asked for before a crash is
     /// asked for again under its id.
-    async fn ask_grant(&self, code: &Code, shard: u8, seen: Option<i64>) -> std::result::Result<Granted, Problem> {
+    ///
+    /// A budget grant carries at least `need` (minor units): the discount of
+    /// the request that asks, priced whole, so that one grant lets it through.
+    async fn ask_grant(
+        &self,
+        code: &Code,
+        shard: u8,
+        seen: Option<i64>,
+        need: Option<i64>,
+    ) -> std::result::Result<Granted, Problem> {
         let decided = worker::Date::now().as_millis();
         self.shards.waiting.set(self.shards.waiting.get() + 1);
         let _turn = self.shards.grant.lock().await;
@@ -323,12 +354,20 @@ impl Ledger {
             Some(row) => use_size(&PromoCode::from_json(&row.definition)?),
             None => None,
         };
+        let short = match (need, &row) {
+            (Some(need), Some(row)) => Some((need - self.unused_budget(code, row)?).max(1)),
+            (need, _) => need,
+        };
         let call = GrantCall {
             code: code.as_str().to_owned(),
             shard,
             id: id.clone(),
+            short,
             uses,
-            budget: size.map(|size| size.saturating_mul(i64::try_from(uses).unwrap_or(1))),
+            budget: size.or(need).map(|size| {
+                size.saturating_mul(i64::try_from(uses).unwrap_or(1))
+                    .max(need.unwrap_or(0))
+            }),
             held: match self.store()? {
                 Some(store) => store.held(code, now()?)?,
                 None => 0,
@@ -377,6 +416,72 @@ impl Ledger {
             }
         }
         Ok(Granted::More(if applied { "applied" } else { "not-applied" }))
+    }
+
+    /// Claims `key` for `customer` at shard `home` (the key's own): whether it is this customer's.
+    async fn claim_key(
+        &self,
+        code: &Code,
+        home: u8,
+        key: &IdempotencyKey,
+        customer: Option<&CustomerId>,
+    ) -> std::result::Result<bool, Problem> {
+        let call = KeyClaim {
+            code: code.as_str().to_owned(),
+            key: key.as_str().to_owned(),
+            customer: customer.map(|c| c.as_str().to_owned()),
+        };
+        let body = serde_json::to_string(&call).map_err(|e| Problem::Internal(e.to_string()))?;
+        let request = Call::ShardClaim.request(code, &[], Some(body), &[])?;
+        let name = crate::shards::shard_name(code, home);
+        let mut response = crate::clients::to_object(&self.env, &name, request).await?;
+        if response.status_code() != 200 {
+            return Err(Problem::Internal(format!(
+                "shard {home} of {code} answered {} to a key's claim",
+                response.status_code()
+            )));
+        }
+        let answer: KeyClaimAnswer = response.json().await?;
+        Ok(answer.claimed)
+    }
+
+    /// `POST /shard-claim` to the key's own shard: the key is the claiming
+    /// customer's if it claimed it before, or if no one did and no use here
+    /// is recorded under it (then it is claimed now, in the same turn).
+    pub(super) fn handle_claim(&self, body: &str) -> std::result::Result<Response, Problem> {
+        let call: KeyClaim = promocodes::from_json(body)?;
+        let code = Code::parse(&call.code)?;
+        let key = IdempotencyKey::parse(&call.key)?;
+        let store = self.store_or_create()?;
+        let sql = self.state.storage().sql();
+        tables::shard_tables(&sql)?;
+        let claimed = match tables::claimant(&sql, key.as_str())? {
+            Some(claimant) => claimant == call.customer,
+            None => match store.reservation(&code, &key)? {
+                Some(earlier) => earlier.customer.as_ref().map(CustomerId::as_str) == call.customer.as_deref(),
+                None => {
+                    tables::claim(&sql, key.as_str(), call.customer.as_deref())?;
+                    true
+                }
+            },
+        };
+        json_response(&KeyClaimAnswer { claimed }, 200)
+    }
+
+    /// The budget of the shard's allotment not used yet (held or captured), in minor units.
+    fn unused_budget(&self, code: &Code, row: &tables::Allotment) -> std::result::Result<i64, Problem> {
+        let Some(store) = self.store()? else {
+            return Ok(row.budget);
+        };
+        let whole = PromoCode::from_json(&row.definition)?;
+        let Some(currency) = whole.limits().budget().map(|b| b.currency()) else {
+            return Ok(0);
+        };
+        let used = store.usage_for(code, None, now()?)?;
+        let spent = Money::new(used.discounted(), currency)
+            .map(|m| i64::try_from(m.minor()).unwrap_or(i64::MAX))
+            .unwrap_or(row.budget);
+        Ok((row.budget - spent).max(0))
     }
 
     /// `POST /shard-recall`: gives the unused allotment back to the code's
@@ -461,6 +566,14 @@ impl Drop for InFlight<'_> {
     fn drop(&mut self) {
         *self.0.borrow_mut() = None;
     }
+}
+
+/// The discount `basket` takes priced whole (no cap, no budget), in minor units: what a budget
+/// grant must carry at least for this request to go through in one.
+fn need_of(whole: &PromoCode, basket: &promocodes::Basket, at: Timestamp) -> Option<i64> {
+    whole.limits().budget()?;
+    let quote = whole.price(basket, at).ok()?;
+    i64::try_from(quote.discount().minor()).ok().filter(|minor| *minor > 0)
 }
 
 /// Whether a budget too short for a discount gives what is left (the code's last use, decided where all of it is).

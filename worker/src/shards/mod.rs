@@ -31,6 +31,7 @@ use crate::limits::KNOWN_CODES_MAX;
 use crate::problem::Problem;
 use crate::protocol::{Call, SHARD_HEADER};
 
+pub mod history;
 pub mod tables;
 
 /// The smallest grant a shard asks for.
@@ -103,7 +104,20 @@ pub struct Local {
     /// a new instance): until then a grant is answered nothing without a recall.
     pub exhausted: Cell<bool>,
     /// The coordinator's last sum of its shards' counts, and when it was read (Unix milliseconds).
-    pub totals: RefCell<Option<(u64, promocodes::UsageCounts, u64)>>,
+    pub totals: RefCell<Option<Totals>>,
+}
+
+/// The sum of a sharded code's shards' counts, as the code's object read it last.
+#[derive(Debug, Clone, Copy)]
+pub struct Totals {
+    /// When it was read (Unix milliseconds).
+    pub read_at: u64,
+    /// The uses that count and their discounts.
+    pub usage: promocodes::UsageCounts,
+    /// Of them, held.
+    pub held: u64,
+    /// The held ones' discounts.
+    pub held_discounted: rust_decimal::Decimal,
 }
 
 /// How old the sum of a sharded code's shards' counts may be in an anonymous lookup (milliseconds).

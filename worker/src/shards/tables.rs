@@ -2,7 +2,8 @@
 //! each shard holds of the code's uses and budget; `escrow_ops`, every grant
 //! and recall by id) and a shard's (`allotment`, its one row: the code's
 //! definition and what it was granted; `allotment_ops`, its grants and
-//! recalls by id). Every change of both is one `transactionSync`.
+//! recalls by id; `key_claims`, the idempotency keys whose requests went to
+//! their customer's shard). Every change of both is one `transactionSync`.
 
 use serde::Deserialize;
 use worker::{SqlStorage, SqlStorageValue, Storage};
@@ -24,7 +25,8 @@ CREATE TABLE IF NOT EXISTS allotment(
   seq INTEGER NOT NULL, last_grant INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS allotment_ops(
   id TEXT PRIMARY KEY, kind TEXT NOT NULL, uses INTEGER NOT NULL DEFAULT 0,
-  budget INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL, cancelled TEXT);";
+  budget INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL, cancelled TEXT);
+CREATE TABLE IF NOT EXISTS key_claims(key TEXT PRIMARY KEY, customer TEXT);";
 
 /// Creates the coordinator's tables if they are missing.
 ///
@@ -43,6 +45,37 @@ pub fn coordinator_tables(sql: &SqlStorage) -> Result<(), Problem> {
 /// A storage failure.
 pub fn shard_tables(sql: &SqlStorage) -> Result<(), Problem> {
     sql.exec(SHARD, None)?;
+    Ok(())
+}
+
+/// Who claimed idempotency key `key` at this shard, if anyone: `Some(None)` for a request without a
+/// customer (see [`promocodes::wire::KeyClaim`]).
+///
+/// # Errors
+///
+/// A storage failure.
+pub fn claimant(sql: &SqlStorage, key: &str) -> Result<Option<Option<String>>, Problem> {
+    #[derive(Deserialize)]
+    struct Row {
+        customer: Option<String>,
+    }
+    let rows: Vec<Row> = sql
+        .exec("SELECT customer FROM key_claims WHERE key = ?", vec![key.into()])?
+        .to_array()?;
+    Ok(rows.into_iter().next().map(|row| row.customer))
+}
+
+/// Records that `customer` claimed `key` (the caller found it unclaimed in the same synchronous turn).
+///
+/// # Errors
+///
+/// A storage failure: nothing recorded.
+pub fn claim(sql: &SqlStorage, key: &str, customer: Option<&str>) -> Result<(), Problem> {
+    let customer = customer.map_or(SqlStorageValue::Null, SqlStorageValue::from);
+    sql.exec(
+        "INSERT INTO key_claims(key, customer) VALUES (?, ?)",
+        vec![key.into(), customer],
+    )?;
     Ok(())
 }
 

@@ -146,8 +146,8 @@ pub(super) fn redemptions() -> Operation {
         .param_with(|_g| json!({
             "name": "after",
             "in": "query",
-            "description": "Only those after this `seq`: the previous page's `next`. Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it.",
-            "schema": {"type": "integer", "minimum": 0, "default": 0},
+            "description": "Only those after this one: the previous page's `next`, a `seq` (for a sharded code, one position for its object and each shard, joined by `~`). Given empty, or with an escape that does not decode to UTF-8, it is a 400 naming it.",
+            "schema": {"type": "string", "pattern": "^[0-9]+(~[0-9]+)*$"},
         }))
         .param_with(|_g| json!({
             "name": "limit",

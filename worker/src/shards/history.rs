@@ -1,0 +1,144 @@
+//! A sharded code's history, one page at a time: its object's records and
+//! each shard's, merged oldest first.
+//!
+//! Each object numbers its own records (`seq`), so the page's cursor is one
+//! position per object: `<object's>~<shard 0's>~...~<shard N-1's>`, the
+//! `next` a client passes back as `after` (a plain `seq`, as a code on one
+//! object gives, is taken as the object's with every shard from its start).
+//! Every record of every object is listed once: each object's records come
+//! in its own order, and a page takes at most `limit` of them, the oldest
+//! head first.
+
+use promocodes::Code;
+use serde_json::{Map, Value};
+use worker::Env;
+
+use super::{shard_name, SHARD_HEADER};
+use crate::clients;
+use crate::handlers::bad_param;
+use crate::problem::Problem;
+use crate::protocol::Call;
+
+/// Where a page of a sharded code's history starts: after `after` (the previous page's `next`, or
+/// empty for the first page), one position for its object and each of its `shards`.
+///
+/// # Errors
+///
+/// A cursor that is not a previous page's `next` for this code: 400 naming `after`.
+pub fn positions(after: &str, shards: u8) -> Result<Vec<u64>, Problem> {
+    let objects = usize::from(shards) + 1;
+    let mut positions = vec![0; objects];
+    if after.is_empty() {
+        return Ok(positions);
+    }
+    let bad = || bad_param("after", format!("{after:?} is not a cursor from `next`"));
+    let parts: Vec<&str> = after.split('~').collect();
+    if parts.len() != 1 && parts.len() != objects {
+        return Err(bad());
+    }
+    for (slot, part) in positions.iter_mut().zip(&parts) {
+        if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        *slot = part.parse().map_err(|_| bad())?;
+    }
+    Ok(positions)
+}
+
+/// When a record was made, as its RFC 3339 text (they compare as text): its quote's time, a
+/// refusal's, or a release's.
+fn made_at(record: &Value) -> &str {
+    ["/quote/quoted_at", "/refused_at", "/released_at"]
+        .iter()
+        .find_map(|pointer| record.pointer(pointer).and_then(Value::as_str))
+        .unwrap_or("")
+}
+
+/// One object's page: its records and whether more follow.
+struct Part {
+    records: std::collections::VecDeque<Value>,
+    more: bool,
+}
+
+/// Reads one object's page: the code's own object (`object` 0) or shard `object - 1`.
+async fn part(env: &Env, code: &Code, object: usize, after: u64, limit: u32) -> Result<Part, Problem> {
+    let after = after.to_string();
+    let limit = limit.to_string();
+    let query = [("after", after.as_str()), ("limit", limit.as_str())];
+    let mut response = if object == 0 {
+        clients::to_ledger(env, code, Call::Redemptions.request(code, &query, None, &[])?).await?
+    } else {
+        let shard = u8::try_from(object - 1).map_err(|e| Problem::Internal(e.to_string()))?;
+        let number = shard.to_string();
+        let request = Call::Redemptions.request(code, &query, None, &[(SHARD_HEADER, number.as_str())])?;
+        clients::to_object(env, &shard_name(code, shard), request).await?
+    };
+    if response.status_code() != 200 {
+        return Err(Problem::Internal(format!(
+            "object {object} of {code} answered {} for a page of its history",
+            response.status_code()
+        )));
+    }
+    let mut page: Map<String, Value> = response.json().await?;
+    let records = match page.remove("redemptions") {
+        Some(Value::Array(records)) => records.into(),
+        _ => return Err(Problem::Internal("a page of a history without its records".to_owned())),
+    };
+    Ok(Part {
+        records,
+        more: page.get("next").is_some_and(|next| !next.is_null()),
+    })
+}
+
+/// One page of the history of `code`, spread over `shards` shards: at most
+/// `limit` records after `after`, oldest first, as `GET
+/// /v1/codes/{code}/redemptions` answers it (`{code, redemptions, next}`).
+///
+/// # Errors
+///
+/// A bad cursor (400), or a problem reading an object.
+pub async fn page(env: &Env, code: &Code, shards: u8, after: &str, limit: u32) -> Result<Value, Problem> {
+    let mut at = positions(after, shards)?;
+    let reads = at
+        .iter()
+        .enumerate()
+        .map(|(object, after)| part(env, code, object, *after, limit));
+    let mut parts = Vec::with_capacity(at.len());
+    for part in futures_util::future::join_all(reads).await {
+        parts.push(part?);
+    }
+    let mut records = Vec::new();
+    while records.len() < limit as usize {
+        let oldest = parts
+            .iter()
+            .enumerate()
+            .filter_map(|(object, part)| part.records.front().map(|head| (made_at(head), object)))
+            .min();
+        let Some((_, object)) = oldest else { break };
+        let Some(record) = parts[object].records.pop_front() else {
+            break;
+        };
+        if let Some(seq) = record.get("seq").and_then(Value::as_u64) {
+            at[object] = seq;
+        }
+        records.push(record);
+    }
+    let more = parts.iter().any(|part| part.more || !part.records.is_empty());
+    let next = more.then(|| at.iter().map(u64::to_string).collect::<Vec<_>>().join("~"));
+    Ok(serde_json::json!({ "code": code, "redemptions": records, "next": next }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cursor_is_one_position_per_object_or_a_plain_seq() {
+        assert_eq!(positions("", 2).unwrap(), vec![0, 0, 0]);
+        assert_eq!(positions("7", 2).unwrap(), vec![7, 0, 0]);
+        assert_eq!(positions("1~2~3", 2).unwrap(), vec![1, 2, 3]);
+        for bad in ["1~2", "1~2~3~4", "a", "1~~3", "-1", "1~2~x"] {
+            assert!(positions(bad, 2).is_err(), "{bad}");
+        }
+    }
+}
