@@ -26,8 +26,8 @@ schema!([] crate::wire::RedemptionList => "RedemptionList", |g| json!({
             "maxItems": 1000,
         },
         "next": {
-            "description": "The `after` of the next page (a `seq`), or null on the last.",
-            "oneOf": [{"type": "string", "pattern": "^[0-9]+$"}, {"type": "null"}],
+            "description": "The `after` of the next page (a `seq`; for a sharded code, one position for its object and each shard, joined by `~`), or null on the last.",
+            "oneOf": [{"type": "string", "pattern": "^[0-9]+(~[0-9]+)*$"}, {"type": "null"}],
         },
     },
     "additionalProperties": false,

@@ -141,3 +141,84 @@ test("N = 4: the kill switch and an archive reach every shard at once", async ()
   const gone = await Promise.all(Array.from({ length: 20 }, (_, i) => captureReq(worker.base, `switch-gone-${i}`, { code, total: eur("50.00") })));
   assert.deepEqual(tally(gone), { 404: 20 });
 });
+
+test("N = 4: a key names one call across shards: another customer's, or none, is 422 and records nothing", async () => {
+  const code = "CLAIMS4";
+  assert.equal((await putCode(worker.base, { code, discount: { kind: "percent", percent: "10" }, limits: { total: 100 }, shards: 4 })).status, 201);
+  const usage = async () => (await call(worker.base, "GET", `/v1/codes/${code}`, { headers: admin })).json.usage.total;
+  // Keys first used with a customer, then reused with others and with none (20 keys: most
+  // customers' shards differ from the key's own, so the claim crosses objects).
+  for (let i = 0; i < 20; i++) {
+    const first = await captureReq(worker.base, `claim-${i}`, { code, total: eur("50.00"), customer: `first-${i}` });
+    assert.equal(first.status, 201, first.text);
+    for (const other of [{ customer: `other-${i}` }, {}]) {
+      const reused = await captureReq(worker.base, `claim-${i}`, { code, total: eur("50.00"), ...other });
+      assert.equal(reused.status, 422, reused.text);
+      assert.equal(reused.json.type, "/problems/idempotency_key_reused");
+    }
+    const again = await captureReq(worker.base, `claim-${i}`, { code, total: eur("50.00"), customer: `first-${i}` });
+    assert.equal(again.status, 200, again.text);
+  }
+  // Keys first used without a customer, then with one.
+  for (let i = 0; i < 20; i++) {
+    const first = await captureReq(worker.base, `anon-${i}`, { code, total: eur("50.00") });
+    assert.equal(first.status, 201, first.text);
+    const reused = await captureReq(worker.base, `anon-${i}`, { code, total: eur("50.00"), customer: `late-${i}` });
+    assert.equal(reused.status, 422, reused.text);
+    assert.equal(reused.json.type, "/problems/idempotency_key_reused");
+  }
+  assert.equal(await usage(), 40, "one use per key, none for the reuses");
+});
+
+test("N = 4: the history lists every shard's records once, page by page; the stats count them all", async () => {
+  const code = "HISTORY4";
+  assert.equal((await putCode(worker.base, { code, discount: { kind: "percent", percent: "10" }, limits: { total: 100 }, shards: 4 })).status, 201);
+  const keys = [];
+  for (let i = 0; i < 23; i++) {
+    const key = `hist-${i}`;
+    const body = { code, total: eur("10.00"), ...(i % 3 === 0 ? { customer: `h-${i}` } : {}) };
+    const r = await captureReq(worker.base, key, body);
+    assert.equal(r.status, 201, r.text);
+    keys.push(key);
+  }
+  const seen = [];
+  let route = `/v1/codes/${code}/redemptions?limit=5`;
+  for (let pages = 0; pages < 20; pages++) {
+    const page = await call(worker.base, "GET", route, { headers: admin });
+    assert.equal(page.status, 200, page.text);
+    assert.ok(page.json.redemptions.length <= 5);
+    seen.push(...page.json.redemptions.map((r) => r.idempotency_key));
+    if (page.json.next === null) break;
+    assert.match(page.json.next, /^\d+(~\d+){4}$/, "one position for the code's object and each shard");
+    route = `/v1/codes/${code}/redemptions?limit=5&after=${page.json.next}`;
+  }
+  assert.deepEqual([...seen].sort(), [...keys].sort(), "every record once");
+  const csv = await call(worker.base, "GET", `/v1/codes/${code}/redemptions`, { headers: { ...admin, accept: "text/csv" } });
+  assert.equal(csv.status, 200);
+  assert.equal(csv.text.trim().split("\n").length, 1 + keys.length, "the CSV: a header and every record");
+  const bad = await call(worker.base, "GET", `/v1/codes/${code}/redemptions?after=1~2`, { headers: admin });
+  assert.equal(bad.status, 400, bad.text);
+  const stats = await call(worker.base, "GET", `/v1/codes/${code}/stats`, { headers: admin });
+  assert.equal(stats.status, 200, stats.text);
+  assert.equal(stats.json.total.captures, keys.length, "every shard's captures");
+});
+
+test("N = 4: a shard's own alarm marks its expired holds, and the uses come back", async () => {
+  const code = "EXPIRY4";
+  assert.equal((await putCode(worker.base, { code, discount: { kind: "percent", percent: "10" }, limits: { total: 3 }, shards: 4 })).status, 201);
+  for (let i = 0; i < 3; i++) {
+    const r = await hold(`exp-${i}`, { code, total: eur("30.00"), ttl_seconds: 2 });
+    assert.equal(r.status, 201, r.text);
+  }
+  let expired = [];
+  for (let i = 0; i < 40 && expired.length < 3; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const page = await call(worker.base, "GET", `/v1/codes/${code}/redemptions`, { headers: admin });
+    expired = page.json.redemptions.filter((r) => r.state === "expired");
+  }
+  assert.equal(expired.length, 3, "every shard's alarm marked its holds");
+  for (let i = 3; i < 6; i++) {
+    const r = await captureReq(worker.base, `exp-${i}`, { code, total: eur("30.00") });
+    assert.equal(r.status, 201, r.text);
+  }
+});

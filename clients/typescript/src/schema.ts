@@ -2484,7 +2484,7 @@ export interface components {
         /** @description One page of a code's holds, captures, refused payment captures and refunds that came before their payment, oldest first. */
         RedemptionList: {
             code: components["schemas"]["Code"];
-            /** @description The `after` of the next page (a `seq`), or null on the last. */
+            /** @description The `after` of the next page (a `seq`; for a sharded code, one position for its object and each shard, joined by `~`), or null on the last. */
             next: string | null;
             redemptions: (components["schemas"]["RecordedRedemption"] | components["schemas"]["RefusedPaymentCapture"] | components["schemas"]["RefundBeforePayment"])[];
         };

@@ -41,14 +41,25 @@ impl Ledger {
         let Some(store) = self.store()? else {
             return Ok(());
         };
-        let codes: Vec<Value> = self
+        let mut codes: Vec<Value> = self
             .state
             .storage()
             .sql()
             .exec("SELECT code FROM definition", None)?
             .to_array()?;
+        // A shard of a sharded code has no definition of its own: its holds are its allotment's code's.
+        if codes.is_empty() {
+            if let Some(row) = crate::shards::tables::allotment(&self.state.storage().sql())? {
+                codes.push(Value::String(row.code));
+            }
+        }
         for row in codes {
-            let Some(code) = row["code"].as_str().and_then(|c| Code::parse(c).ok()) else {
+            let Some(code) = row
+                .get("code")
+                .unwrap_or(&row)
+                .as_str()
+                .and_then(|c| Code::parse(c).ok())
+            else {
                 continue;
             };
             let (expired, _) = store.expire_holds(&code, at)?;

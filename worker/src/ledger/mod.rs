@@ -530,7 +530,7 @@ impl Ledger {
 
     /// Test builds only: `x-test-conflict: 1` makes every compare-and-set of
     /// this capture lose, to see a 409 end to end.
-    fn forced_conflict(req: &Request) -> std::result::Result<bool, Problem> {
+    pub(super) fn forced_conflict(req: &Request) -> std::result::Result<bool, Problem> {
         let asked = req.headers().get(TEST_CONFLICT_HEADER)?.is_some();
         Ok(cfg!(feature = "conformance") && asked)
     }

@@ -72,8 +72,9 @@ impl Ledger {
         let answer = match call {
             Call::Hold | Call::Capture => {
                 let key = Self::key(&req)?;
+                let conflict = call == Call::Capture && Self::forced_conflict(&req)?;
                 let body = req.text().await?;
-                self.shard_keyed(call, shard, &key, &body).await
+                self.shard_keyed(call, shard, &key, &body, conflict).await
             }
             _ => {
                 let body = req.text().await?;
@@ -117,6 +118,7 @@ impl Ledger {
         shard: u8,
         key: &IdempotencyKey,
         body: &str,
+        conflict: bool,
     ) -> std::result::Result<Response, Problem> {
         let kind = if call == Call::Hold {
             BasketRequestKind::Hold
@@ -192,7 +194,18 @@ impl Ledger {
             if let Some(shown) = &req.quote {
                 options = options.quoted(shown);
             }
-            let captured = capture(&view.allotted, &*store, customer, &req.basket, at, options);
+            let captured = if conflict {
+                // Test builds only: every compare-and-set of this capture loses (a 409 end to end).
+                #[cfg(feature = "conformance")]
+                {
+                    let losing = promocodes::testing::FlakyStore::new(&*store, u32::MAX);
+                    capture(&view.allotted, &losing, customer, &req.basket, at, options)
+                }
+                #[cfg(not(feature = "conformance"))]
+                unreachable!("forced conflicts exist in test builds only")
+            } else {
+                capture(&view.allotted, &*store, customer, &req.basket, at, options)
+            };
             if wants_grant(&captured, &view.whole) && !last {
                 let need = need_of(&view.whole, &req.basket, at);
                 match self.ask_grant(code, shard, Some(view.seq), need).await? {
