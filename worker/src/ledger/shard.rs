@@ -308,7 +308,6 @@ impl Ledger {
         {
             self.count_money(Event::Returned, earlier.quote.discount(), at);
         }
-        log(code, "release", outcome, Some(("was", released.was.as_str())));
         if !released.replayed {
             let told = async {
                 let request = Call::ShardFreed.request(code, &[], Some("{}".to_owned()), &[])?;
@@ -318,6 +317,9 @@ impl Ledger {
                 worker::console_error!("the object of {code} did not hear of a release: {}", problem.body());
             }
         }
+        // The log line's outcome is noted after the last await: requests to other objects of this
+        // isolate (the one just sent) start by clearing it.
+        log(code, "release", outcome, Some(("was", released.was.as_str())));
         json_response(&released, 200)
     }
 
