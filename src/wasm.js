@@ -290,37 +290,38 @@ export function build(wasmMemory, pointer, size, length) {
     }
     return { ok: false, rejections };
   }
-  return { ok: true, quote: quoteAt(f, 1, true)[0] };
+  return { ok: true, quote: quoteAt(f, 1) };
 }
 
-/// A stack's quote: its parts (each its class, then a quote's fields), then the sums.
+/// A stack's quote: its parts (each its class, whether it is automatic, code, discount, and what it
+/// shows), then the sums and what they spread over, then the automatic promotions skipped. Each
+/// object is made whole in the order of the core's serde shapes: no field is copied or deleted.
 function stacked(f) {
   const codes = [];
   let i = 2;
   for (let n = +f[1]; n > 0; n--) {
-    const cls = f[i++];
-    const automatic = f[i++] === "a";
-    const [q, next] = quoteAt(f, i, true);
-    i = next;
-    const part = { code: q.code, class: cls };
-    if (automatic) part.automatic = true;
-    part.discount = q.discount;
-    for (const k of ["lines", "shipping", "note", "budget_clipped", "desired"]) if (k in q) part[k] = q[k];
+    const part = { code: f[i + 2], class: f[i] };
+    if (f[i + 1] === "a") part.automatic = true;
+    part.discount = { amount: f[i + 3], currency: f[i + 4] };
+    i = shown(f, spread(f, i + 5, part), part);
     codes.push(part);
   }
-  const [sums, after] = quoteAt(f, i, false);
-  delete sums.code;
-  const quote = { codes, ...sums };
-  i = after;
+  const quote = {
+    codes,
+    total: { amount: f[i], currency: f[i + 1] },
+    discount: { amount: f[i + 2], currency: f[i + 3] },
+    payable: { amount: f[i + 4], currency: f[i + 5] },
+    quoted_at: f[i + 6],
+  };
+  i = spread(f, i + 7, quote);
   const skipped = [];
   for (let n = +f[i++]; n > 0; n--, i += 3) skipped.push({ code: f[i], rejection: f[i + 1], detail: f[i + 2] });
   if (skipped.length > 0) quote.skipped = skipped;
   return { ok: true, quote };
 }
 
-/// The quote whose fields start at f[i] (with its note and desired when `full`), and where the
-/// next field is.
-function quoteAt(f, i, full) {
+/// The quote whose fields start at f[i].
+function quoteAt(f, i) {
   const quote = {
     code: f[i],
     total: { amount: f[i + 1], currency: f[i + 2] },
@@ -328,29 +329,7 @@ function quoteAt(f, i, full) {
     payable: { amount: f[i + 5], currency: f[i + 6] },
     quoted_at: f[i + 7],
   };
-  i += 8;
-  if (f[i++] === "=") {
-    const items = [];
-    for (let n = +f[i++]; n > 0; n--, i += 5) {
-      items.push({
-        sku: f[i],
-        amount: { amount: f[i + 1], currency: f[i + 2] },
-        discount: { amount: f[i + 3], currency: f[i + 4] },
-      });
-    }
-    quote.lines = items;
-  }
-  if (f[i++] === "=") {
-    quote.shipping = { amount: { amount: f[i], currency: f[i + 1] }, discount: { amount: f[i + 2], currency: f[i + 3] } };
-    i += 4;
-  }
-  if (!full) return [quote, i];
-  if (f[i++] === "=") quote.note = f[i++];
-  if (f[i++] === "=") {
-    quote.budget_clipped = true;
-    quote.desired = { amount: f[i], currency: f[i + 1] };
-    i += 2;
-  }
+  i = shown(f, spread(f, i + 8, quote), quote);
   if (f[i++] === "=") {
     const index = +f[i++];
     const [from, next] = tierFrom(f, i);
@@ -360,11 +339,42 @@ function quoteAt(f, i, full) {
   if (f[i++] === "=") {
     const index = +f[i++];
     const [from, after] = tierFrom(f, i);
-    const [missing, next] = tierFrom(f, after);
+    const [missing] = tierFrom(f, after);
     quote.next_tier = { index, from, missing };
-    i = next;
   }
-  return [quote, i];
+  return quote;
+}
+
+/// Sets `into`'s lines and shipping, each when present, from the fields at f[i]; where the next field is.
+function spread(f, i, into) {
+  if (f[i++] === "=") {
+    const items = [];
+    for (let n = +f[i++]; n > 0; n--, i += 5) {
+      items.push({
+        sku: f[i],
+        amount: { amount: f[i + 1], currency: f[i + 2] },
+        discount: { amount: f[i + 3], currency: f[i + 4] },
+      });
+    }
+    into.lines = items;
+  }
+  if (f[i++] === "=") {
+    into.shipping = { amount: { amount: f[i], currency: f[i + 1] }, discount: { amount: f[i + 2], currency: f[i + 3] } };
+    i += 4;
+  }
+  return i;
+}
+
+/// Sets `into`'s note and desired (and budget_clipped), each when present, from the fields at f[i];
+/// where the next field is.
+function shown(f, i, into) {
+  if (f[i++] === "=") into.note = f[i++];
+  if (f[i++] === "=") {
+    into.budget_clipped = true;
+    into.desired = { amount: f[i], currency: f[i + 1] };
+    i += 2;
+  }
+  return i;
 }
 
 /// A tier's `from` (money, or a count of units) whose fields start at f[i], and where the next field is.

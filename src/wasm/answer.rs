@@ -49,31 +49,12 @@ pub(super) fn accepted(quote: &Quote) -> JsValue {
     answer(&out)
 }
 
-/// A quote's fields, as `build` reads them (after the answer's kind).
+/// A quote's fields, as `build` reads them (after the answer's kind): code, total, discount,
+/// payable, when, lines, shipping, note, desired, tier, next tier.
 fn quote_fields(out: &mut String, quote: &Quote) {
-    let sums = [quote.total(), quote.discount(), quote.payable()];
-    priced_fields(
-        out,
-        quote.code().as_str(),
-        sums,
-        quote.quoted_at(),
-        quote.lines(),
-        quote.shipping(),
-    );
-    match quote.note() {
-        Some(note) => {
-            field(out, "=");
-            field(out, note);
-        }
-        None => field(out, "-"),
-    }
-    match quote.desired() {
-        Some(desired) => {
-            field(out, "=");
-            money_fields(out, desired);
-        }
-        None => field(out, "-"),
-    }
+    field(out, quote.code().as_str());
+    sums_fields(out, [quote.total(), quote.discount(), quote.payable()], quote.quoted_at());
+    shown_fields(out, quote);
     match quote.tier() {
         Some(tier) => {
             field(out, "=");
@@ -93,6 +74,25 @@ fn quote_fields(out: &mut String, quote: &Quote) {
     }
 }
 
+/// What a quote and a stack's part both show after their sums: lines, shipping, note, desired.
+fn shown_fields(out: &mut String, quote: &Quote) {
+    spread_fields(out, quote.lines(), quote.shipping());
+    match quote.note() {
+        Some(note) => {
+            field(out, "=");
+            field(out, note);
+        }
+        None => field(out, "-"),
+    }
+    match quote.desired() {
+        Some(desired) => {
+            field(out, "=");
+            money_fields(out, desired);
+        }
+        None => field(out, "-"),
+    }
+}
+
 /// A tier's `from` (or what is missing): `m`, amount, currency; or `n`, a count.
 fn tier_from(out: &mut String, from: &crate::TierFrom) {
     match from {
@@ -107,20 +107,16 @@ fn tier_from(out: &mut String, from: &crate::TierFrom) {
     }
 }
 
-/// The fields a quote and a stack's quote share: code, total, discount, payable, when, lines, shipping.
-fn priced_fields(
-    out: &mut String,
-    code: &str,
-    sums: [&Money; 3],
-    at: Timestamp,
-    lines: Option<&[crate::QuoteLine]>,
-    shipping: Option<&crate::QuoteShipping>,
-) {
-    field(out, code);
+/// Total, discount, payable and when.
+fn sums_fields(out: &mut String, sums: [&Money; 3], at: Timestamp) {
     for money in sums {
         money_fields(out, money);
     }
     time_field(out, at);
+}
+
+/// The lines and the shipping, each when present.
+fn spread_fields(out: &mut String, lines: Option<&[crate::QuoteLine]>, shipping: Option<&crate::QuoteShipping>) {
     match lines {
         Some(lines) => {
             field(out, "=");
@@ -144,8 +140,10 @@ fn priced_fields(
     }
 }
 
-/// `{ ok: true, quote }` for a stack: its parts (each its class, whether it is automatic, then a
-/// quote's fields), then the sums, then the automatic promotions skipped (code, rejection, detail).
+/// `{ ok: true, quote }` for a stack: its parts (each its class, whether it is automatic, code,
+/// discount, then what it shows: lines, shipping, note, desired; a part has no sums or times of
+/// its own), then the sums, when, lines and shipping, then the automatic promotions skipped
+/// (code, rejection, detail).
 pub(super) fn stacked(quote: &crate::StackQuote) -> JsValue {
     let mut out = String::with_capacity(480);
     out.push('s');
@@ -154,10 +152,12 @@ pub(super) fn stacked(quote: &crate::StackQuote) -> JsValue {
     for part in quote.codes() {
         field(&mut out, part.class().as_str());
         field(&mut out, if part.is_automatic() { "a" } else { "-" });
-        quote_fields(&mut out, part.quote());
+        field(&mut out, part.code().as_str());
+        money_fields(&mut out, part.discount());
+        shown_fields(&mut out, part.quote());
     }
-    let sums = [quote.total(), quote.discount(), quote.payable()];
-    priced_fields(&mut out, "", sums, quote.quoted_at(), quote.lines(), quote.shipping());
+    sums_fields(&mut out, [quote.total(), quote.discount(), quote.payable()], quote.quoted_at());
+    spread_fields(&mut out, quote.lines(), quote.shipping());
     let _ = write!(out, "{SEP_TEXT}{}", quote.skipped().len());
     for skipped in quote.skipped() {
         field(&mut out, skipped.code().as_str());

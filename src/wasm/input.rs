@@ -95,20 +95,39 @@ pub(super) fn read<T>(
     read(&text).map_err(|err| input_error(argument, err))
 }
 
-/// The basket and the options: the fast road for plain data, else their JSON text.
-pub(super) fn basket_and_options(
-    basket: &JsValue,
-    options: Option<&JsValue>,
-) -> Result<(Basket, QuoteOptions), js_sys::Error> {
+/// A basket and its options, as read.
+pub(super) type Read = std::rc::Rc<(Basket, QuoteOptions)>;
+
+thread_local! {
+    /// The fields `flatten` wrote last and what they read as (`None` when refused): a page quotes
+    /// one basket many times (each code the buyer types, and the stack of them), and the same
+    /// fields read the same.
+    static LAST_PLAIN: std::cell::RefCell<(Vec<u8>, Option<Read>)> = const { std::cell::RefCell::new((Vec::new(), None)) };
+}
+
+/// The basket and the options: the fast road for plain data (not read again when its fields are
+/// the ones read last), else their JSON text.
+pub(super) fn basket_and_options(basket: &JsValue, options: Option<&JsValue>) -> Result<Read, js_sys::Error> {
     // `Some(null)` (only Rust can pass it; JavaScript's null is `None`) is refused by the JSON road.
     let absent = options.is_some_and(|options| options.is_null() || options.is_undefined());
     if !absent {
         let undefined = JsValue::UNDEFINED;
         let options = options.unwrap_or(&undefined);
         let written = with_buffer(|memory, pointer, _| flatten(basket, options, memory, pointer, SHARED_LEN as u32));
-        let read = usize::try_from(written)
-            .ok()
-            .and_then(|written| with_shared(|shared| plain(std::str::from_utf8(shared.get(..written)?).ok()?)));
+        let read = usize::try_from(written).ok().and_then(|written| {
+            with_shared(|shared| {
+                let fields = shared.get(..written)?;
+                LAST_PLAIN.with(|last| {
+                    let mut last = last.borrow_mut();
+                    if last.0 != fields {
+                        last.0.clear();
+                        last.0.extend_from_slice(fields);
+                        last.1 = std::str::from_utf8(fields).ok().and_then(plain).map(Read::new);
+                    }
+                    last.1.clone()
+                })
+            })
+        });
         if let Some(read) = read {
             return Ok(read);
         }
@@ -118,7 +137,7 @@ pub(super) fn basket_and_options(
         None => QuoteOptions::default(),
         Some(options) => read("options", options, crate::json::reader::options)?,
     };
-    Ok((options.basket(basket), options))
+    Ok(Read::new((options.basket(basket), options)))
 }
 
 /// The fields `flatten` wrote, in order (each after a separator).

@@ -165,8 +165,8 @@ pub fn quote(
     options: Option<JsQuoteOptions>,
 ) -> Result<JsValue, js_sys::Error> {
     let promo = self::definition(definition)?;
-    let (basket, options) = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
-    quote_with(&promo, &basket, &options)
+    let read = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
+    quote_with(&promo, &read.0, &read.1)
 }
 
 /// Checks the code's rules against `basket` without pricing it.
@@ -182,8 +182,8 @@ pub fn check(
     options: Option<JsQuoteOptions>,
 ) -> Result<JsValue, js_sys::Error> {
     let promo = self::definition(definition)?;
-    let (basket, options) = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
-    check_with(&promo, &basket, &options)
+    let read = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
+    check_with(&promo, &read.0, &read.1)
 }
 
 /// The code as the engine stores it: trimmed and upper-cased (`" save10 "` is `"SAVE10"`).
@@ -291,15 +291,15 @@ impl PromoHandle {
     /// Prices `basket`, as the one-shot `quote(definition, basket, options)` does.
     #[wasm_bindgen(unchecked_return_type = "QuoteResult")]
     pub fn quote(&self, basket: JsBasket, options: Option<JsQuoteOptions>) -> Result<JsValue, js_sys::Error> {
-        let (basket, options) = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
-        quote_with(&self.promo, &basket, &options)
+        let read = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
+        quote_with(&self.promo, &read.0, &read.1)
     }
 
     /// Checks the rules against `basket`, as the one-shot `check(definition, basket, options)` does.
     #[wasm_bindgen(unchecked_return_type = "CheckResult")]
     pub fn check(&self, basket: JsBasket, options: Option<JsQuoteOptions>) -> Result<JsValue, js_sys::Error> {
-        let (basket, options) = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
-        check_with(&self.promo, &basket, &options)
+        let read = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
+        check_with(&self.promo, &read.0, &read.1)
     }
 }
 
@@ -383,7 +383,8 @@ impl StackHandle {
         let split = stack_options(&options);
         let (rest, list) = (split.get(0), split.get(1));
         let given = !(rest.is_undefined() || rest.is_null());
-        let (basket, options) = basket_and_options(&basket, given.then_some(&rest))?;
+        let basket_read = basket_and_options(&basket, given.then_some(&rest))?;
+        let (basket, options) = (&basket_read.0, &basket_read.1);
         if options.usage.is_some() {
             let message = "usage must be a list of usage counts, one for each code as listed";
             return Err(refused("options", message.to_owned()));
@@ -399,9 +400,9 @@ impl StackHandle {
                 )?);
             }
         }
-        let now = now(&options)?;
+        let now = now(options)?;
         Ok(
-            match self.stack.quote(options.customer.as_ref(), &usage, &basket, now) {
+            match self.stack.quote(options.customer.as_ref(), &usage, basket, now) {
                 Ok(quote) => stacked(&quote),
                 Err(refused) => stack_rejected(&refused),
             },
