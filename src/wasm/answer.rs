@@ -58,7 +58,7 @@ fn quote_fields(out: &mut String, quote: &Quote) {
     match quote.tier() {
         Some(tier) => {
             field(out, "=");
-            field(out, &tier.index.to_string());
+            let _ = write!(out, "{SEP_TEXT}{}", tier.index);
             tier_from(out, &tier.from);
         }
         None => field(out, "-"),
@@ -66,7 +66,7 @@ fn quote_fields(out: &mut String, quote: &Quote) {
     match quote.next_tier() {
         Some(next) => {
             field(out, "=");
-            field(out, &next.index.to_string());
+            let _ = write!(out, "{SEP_TEXT}{}", next.index);
             tier_from(out, &next.from);
             tier_from(out, &next.missing);
         }
@@ -102,7 +102,7 @@ fn tier_from(out: &mut String, from: &crate::TierFrom) {
         }
         crate::TierFrom::Quantity(n) => {
             field(out, "n");
-            field(out, &n.to_string());
+            let _ = write!(out, "{SEP_TEXT}{n}");
         }
     }
 }

@@ -88,11 +88,16 @@ pub(super) fn read<T>(
     value: &JsValue,
     read: fn(&str) -> Result<T, InputError>,
 ) -> Result<T, js_sys::Error> {
+    let text = object_text(argument, value)?;
+    read(&text).map_err(|err| input_error(argument, err))
+}
+
+/// The JSON text of an object argument (not of each type `read` reads: one copy of it).
+fn object_text(argument: &str, value: &JsValue) -> Result<String, js_sys::Error> {
     if !value.is_object() || js_sys::Array::is_array(value) {
         return Err(refused(argument, format!("expected an object, got {}", kind_of(value))));
     }
-    let text = json_text(argument, value)?;
-    read(&text).map_err(|err| input_error(argument, err))
+    json_text(argument, value)
 }
 
 /// A basket and its options, as read.

@@ -128,21 +128,23 @@ extern "C" {
     pub type JsQuoteOptions;
 }
 
-fn quote_with(promo: &PromoCode, basket: &Basket, options: &QuoteOptions) -> Result<JsValue, js_sys::Error> {
+/// `promo`'s quote of the basket and options read from `basket` and `options` (its check alone,
+/// unless `price`): one function for the four ways in, the one-shot and the parsed code's.
+fn judged(promo: &PromoCode, basket: &JsValue, options: Option<&JsValue>, price: bool) -> Result<JsValue, js_sys::Error> {
+    let read = basket_and_options(basket, options)?;
+    let (basket, options) = (&read.0, &read.1);
     let now = now(options)?;
     let usage = options.usage.unwrap_or(UsageCounts::ZERO);
-    Ok(match promo.quote(options.customer.as_ref(), usage, basket, now) {
-        Ok(quote) => accepted(&quote),
-        Err(refusal) => rejected(&refusal),
-    })
-}
-
-fn check_with(promo: &PromoCode, basket: &Basket, options: &QuoteOptions) -> Result<JsValue, js_sys::Error> {
-    let now = now(options)?;
-    let usage = options.usage.unwrap_or(UsageCounts::ZERO);
-    Ok(match promo.validate(options.customer.as_ref(), usage, basket, now) {
-        Ok(()) => answer("c"),
-        Err(refusal) => rejected(&refusal),
+    let customer = options.customer.as_ref();
+    Ok(match price {
+        true => match promo.quote(customer, usage, basket, now) {
+            Ok(quote) => accepted(&quote),
+            Err(refusal) => rejected(&refusal),
+        },
+        false => match promo.validate(customer, usage, basket, now) {
+            Ok(()) => answer("c"),
+            Err(refusal) => rejected(&refusal),
+        },
     })
 }
 
@@ -164,9 +166,7 @@ pub fn quote(
     basket: JsBasket,
     options: Option<JsQuoteOptions>,
 ) -> Result<JsValue, js_sys::Error> {
-    let promo = self::definition(definition)?;
-    let read = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
-    quote_with(&promo, &read.0, &read.1)
+    judged(&self::definition(definition)?, &basket, options.as_ref().map(AsRef::as_ref), true)
 }
 
 /// Checks the code's rules against `basket` without pricing it.
@@ -181,9 +181,7 @@ pub fn check(
     basket: JsBasket,
     options: Option<JsQuoteOptions>,
 ) -> Result<JsValue, js_sys::Error> {
-    let promo = self::definition(definition)?;
-    let read = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
-    check_with(&promo, &read.0, &read.1)
+    judged(&self::definition(definition)?, &basket, options.as_ref().map(AsRef::as_ref), false)
 }
 
 /// The code as the engine stores it: trimmed and upper-cased (`" save10 "` is `"SAVE10"`).
@@ -291,15 +289,13 @@ impl PromoHandle {
     /// Prices `basket`, as the one-shot `quote(definition, basket, options)` does.
     #[wasm_bindgen(unchecked_return_type = "QuoteResult")]
     pub fn quote(&self, basket: JsBasket, options: Option<JsQuoteOptions>) -> Result<JsValue, js_sys::Error> {
-        let read = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
-        quote_with(&self.promo, &read.0, &read.1)
+        judged(&self.promo, &basket, options.as_ref().map(AsRef::as_ref), true)
     }
 
     /// Checks the rules against `basket`, as the one-shot `check(definition, basket, options)` does.
     #[wasm_bindgen(unchecked_return_type = "CheckResult")]
     pub fn check(&self, basket: JsBasket, options: Option<JsQuoteOptions>) -> Result<JsValue, js_sys::Error> {
-        let read = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
-        check_with(&self.promo, &read.0, &read.1)
+        judged(&self.promo, &basket, options.as_ref().map(AsRef::as_ref), false)
     }
 }
 
