@@ -113,19 +113,20 @@ try {
         two: out.handleAlternateBatch.meanMs,
         lines: out.handleLinesBatch.meanMs,
         stack: out.stackLinesBatch.meanMs,
+        stack2: out.stackAlternateBatch?.meanMs ?? NaN,
       };
       rows[b.name].push(row);
       console.log(
         `round ${r + 1} ${b.name.padEnd(12)} promo.quote ${us(row.one)} µs, two baskets ${us(row.two)} µs, ` +
-          `3 lines ${us(row.lines)} µs, stack ${us(row.stack)} µs (load ${loadavg()[0].toFixed(2)})`,
+          `3 lines ${us(row.lines)} µs, stack ${us(row.stack)} µs, stack two baskets ${us(row.stack2)} µs (load ${loadavg()[0].toFixed(2)})`,
       );
     }
   }
   const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  console.log("\nbuild         gzip -9    promo.quote  two baskets  3 lines  stack (median µs)");
+  console.log("\nbuild         gzip -9    promo.quote  two baskets  3 lines  stack  stack, two baskets (median µs)");
   for (const b of builds) {
     const m = (k) => us(median(rows[b.name].map((row) => row[k]))).padStart(9);
-    console.log(`${b.name.padEnd(12)} ${String(b.gzip).padStart(8)} B ${m("one")}   ${m("two")}  ${m("lines")} ${m("stack")}`);
+    console.log(`${b.name.padEnd(12)} ${String(b.gzip).padStart(8)} B ${m("one")}   ${m("two")}  ${m("lines")} ${m("stack")} ${m("stack2")}`);
   }
   console.log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 } finally {
