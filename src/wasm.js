@@ -226,6 +226,8 @@ export function stackOptions(options) {
 // --- build ---
 
 const decoder = new TextDecoder();
+// The length above which an answer's fields are decoded at once rather than byte by byte.
+const LONG = 200;
 // The last answer's number, the memory it came from, and its fields: the module gives an answer
 // the number of the one before when its fields are the same byte for byte (a page often asks again
 // for the same answer, as the buyer types a code), and its text is then not decoded again (the
@@ -247,8 +249,10 @@ function keep(fields, number) {
 function fieldsOf(view, length) {
   const number = (view[0] | (view[1] << 8) | (view[2] << 16) | (view[3] << 24)) >>> 0;
   if (number === lastNumber && memory === lastMemory) return lastFields;
-  // ASCII (every answer the core writes today) is read a byte at a time, anything else decoded as
+  // A short ASCII answer (a quote of a total) is read a byte at a time, anything else decoded as
   // the UTF-8 it is: docs/performance.md#what-each-change-bought.
+  // A long answer (a stack's, a quote of many lines) is decoded at once: one call for all its texts.
+  if (length > LONG) return keep(decoder.decode(view.subarray(4, length)).split("\x01"), number);
   const fields = [];
   let field = "";
   for (let i = 4; i < length; i++) {
@@ -293,27 +297,29 @@ export function build(wasmMemory, pointer, size, length) {
   return { ok: true, quote: quoteAt(f, 1) };
 }
 
-/// A stack's quote: its parts (each its class, whether it is automatic, code, discount, and what it
-/// shows), then the sums and what they spread over, then the automatic promotions skipped. Each
-/// object is made whole in the order of the core's serde shapes: no field is copied or deleted.
+/// A stack's quote: its currency (each amount is written without it), its parts (each its class,
+/// whether it is automatic, code, discount, and what it shows), then the sums and what they spread
+/// over, then the automatic promotions skipped. Each object is made whole in the order of the
+/// core's serde shapes: no field is copied or deleted.
 function stacked(f) {
+  const c = f[1];
   const codes = [];
-  let i = 2;
-  for (let n = +f[1]; n > 0; n--) {
+  let i = 3;
+  for (let n = +f[2]; n > 0; n--) {
     const part = { code: f[i + 2], class: f[i] };
     if (f[i + 1] === "a") part.automatic = true;
-    part.discount = { amount: f[i + 3], currency: f[i + 4] };
-    i = shown(f, spread(f, i + 5, part), part);
+    part.discount = { amount: f[i + 3], currency: c };
+    i = shown(f, spread(f, i + 4, part, c), part, c);
     codes.push(part);
   }
   const quote = {
     codes,
-    total: { amount: f[i], currency: f[i + 1] },
-    discount: { amount: f[i + 2], currency: f[i + 3] },
-    payable: { amount: f[i + 4], currency: f[i + 5] },
-    quoted_at: f[i + 6],
+    total: { amount: f[i], currency: c },
+    discount: { amount: f[i + 1], currency: c },
+    payable: { amount: f[i + 2], currency: c },
+    quoted_at: f[i + 3],
   };
-  i = spread(f, i + 7, quote);
+  i = spread(f, i + 4, quote, c);
   const skipped = [];
   for (let n = +f[i++]; n > 0; n--, i += 3) skipped.push({ code: f[i], rejection: f[i + 1], detail: f[i + 2] });
   if (skipped.length > 0) quote.skipped = skipped;
@@ -345,36 +351,39 @@ function quoteAt(f, i) {
   return quote;
 }
 
-/// Sets `into`'s lines and shipping, each when present, from the fields at f[i]; where the next field is.
-function spread(f, i, into) {
+/// Sets `into`'s lines and shipping, each when present, from the fields at f[i] (each amount followed
+/// by its currency, or in currency `c` when given); where the next field is.
+function spread(f, i, into, c) {
+  const w = c === undefined ? 2 : 1;
   if (f[i++] === "=") {
     const items = [];
-    for (let n = +f[i++]; n > 0; n--, i += 5) {
-      items.push({
-        sku: f[i],
-        amount: { amount: f[i + 1], currency: f[i + 2] },
-        discount: { amount: f[i + 3], currency: f[i + 4] },
-      });
+    for (let n = +f[i++]; n > 0; n--, i += 1 + 2 * w) {
+      items.push({ sku: f[i], amount: amountAt(f, i + 1, c), discount: amountAt(f, i + 1 + w, c) });
     }
     into.lines = items;
   }
   if (f[i++] === "=") {
-    into.shipping = { amount: { amount: f[i], currency: f[i + 1] }, discount: { amount: f[i + 2], currency: f[i + 3] } };
-    i += 4;
+    into.shipping = { amount: amountAt(f, i, c), discount: amountAt(f, i + w, c) };
+    i += 2 * w;
   }
   return i;
 }
 
-/// Sets `into`'s note and desired (and budget_clipped), each when present, from the fields at f[i];
-/// where the next field is.
-function shown(f, i, into) {
+/// Sets `into`'s note and desired (and budget_clipped), each when present, from the fields at f[i]
+/// (an amount as `spread` reads it); where the next field is.
+function shown(f, i, into, c) {
   if (f[i++] === "=") into.note = f[i++];
   if (f[i++] === "=") {
     into.budget_clipped = true;
-    into.desired = { amount: f[i], currency: f[i + 1] };
-    i += 2;
+    into.desired = amountAt(f, i, c);
+    i += c === undefined ? 2 : 1;
   }
   return i;
+}
+
+/// The amount at f[i], in currency `c`, or in the currency that follows it when `c` is undefined.
+function amountAt(f, i, c) {
+  return { amount: f[i], currency: c === undefined ? f[i + 1] : c };
 }
 
 /// A tier's `from` (money, or a count of units) whose fields start at f[i], and where the next field is.

@@ -15,9 +15,16 @@ pub(super) fn field(out: &mut String, text: &str) {
 }
 
 pub(super) fn money_fields(out: &mut String, money: &Money) {
+    amount_fields(out, money, true);
+}
+
+/// An amount, and its currency when `currency` (a stack's answer names its one currency first).
+fn amount_fields(out: &mut String, money: &Money, currency: bool) {
     out.push_str(SEP_TEXT);
     money.write_amount(out);
-    field(out, money.currency().code());
+    if currency {
+        field(out, money.currency().code());
+    }
 }
 
 thread_local! {
@@ -53,8 +60,8 @@ pub(super) fn accepted(quote: &Quote) -> JsValue {
 /// payable, when, lines, shipping, note, desired, tier, next tier.
 fn quote_fields(out: &mut String, quote: &Quote) {
     field(out, quote.code().as_str());
-    sums_fields(out, [quote.total(), quote.discount(), quote.payable()], quote.quoted_at());
-    shown_fields(out, quote);
+    sums_fields(out, [quote.total(), quote.discount(), quote.payable()], quote.quoted_at(), true);
+    shown_fields(out, quote, true);
     match quote.tier() {
         Some(tier) => {
             field(out, "=");
@@ -74,9 +81,10 @@ fn quote_fields(out: &mut String, quote: &Quote) {
     }
 }
 
-/// What a quote and a stack's part both show after their sums: lines, shipping, note, desired.
-fn shown_fields(out: &mut String, quote: &Quote) {
-    spread_fields(out, quote.lines(), quote.shipping());
+/// What a quote and a stack's part both show after their sums: lines, shipping, note, desired
+/// (each amount with its currency when `currency`).
+fn shown_fields(out: &mut String, quote: &Quote, currency: bool) {
+    spread_fields(out, quote.lines(), quote.shipping(), currency);
     match quote.note() {
         Some(note) => {
             field(out, "=");
@@ -87,7 +95,7 @@ fn shown_fields(out: &mut String, quote: &Quote) {
     match quote.desired() {
         Some(desired) => {
             field(out, "=");
-            money_fields(out, desired);
+            amount_fields(out, desired, currency);
         }
         None => field(out, "-"),
     }
@@ -108,15 +116,20 @@ fn tier_from(out: &mut String, from: &crate::TierFrom) {
 }
 
 /// Total, discount, payable and when.
-fn sums_fields(out: &mut String, sums: [&Money; 3], at: Timestamp) {
+fn sums_fields(out: &mut String, sums: [&Money; 3], at: Timestamp, currency: bool) {
     for money in sums {
-        money_fields(out, money);
+        amount_fields(out, money, currency);
     }
     time_field(out, at);
 }
 
 /// The lines and the shipping, each when present.
-fn spread_fields(out: &mut String, lines: Option<&[crate::QuoteLine]>, shipping: Option<&crate::QuoteShipping>) {
+fn spread_fields(
+    out: &mut String,
+    lines: Option<&[crate::QuoteLine]>,
+    shipping: Option<&crate::QuoteShipping>,
+    currency: bool,
+) {
     match lines {
         Some(lines) => {
             field(out, "=");
@@ -124,8 +137,8 @@ fn spread_fields(out: &mut String, lines: Option<&[crate::QuoteLine]>, shipping:
             let _ = write!(out, "{}", lines.len());
             for line in lines {
                 field(out, line.sku.as_str());
-                money_fields(out, &line.amount);
-                money_fields(out, &line.discount);
+                amount_fields(out, &line.amount, currency);
+                amount_fields(out, &line.discount, currency);
             }
         }
         None => field(out, "-"),
@@ -133,31 +146,34 @@ fn spread_fields(out: &mut String, lines: Option<&[crate::QuoteLine]>, shipping:
     match shipping {
         Some(shipping) => {
             field(out, "=");
-            money_fields(out, &shipping.amount);
-            money_fields(out, &shipping.discount);
+            amount_fields(out, &shipping.amount, currency);
+            amount_fields(out, &shipping.discount, currency);
         }
         None => field(out, "-"),
     }
 }
 
-/// `{ ok: true, quote }` for a stack: its parts (each its class, whether it is automatic, code,
-/// discount, then what it shows: lines, shipping, note, desired; a part has no sums or times of
-/// its own), then the sums, when, lines and shipping, then the automatic promotions skipped
+/// `{ ok: true, quote }` for a stack: its currency (every amount of a stack's quote is in the
+/// basket's, so each is written without it), its parts (each its class, whether it is automatic,
+/// code, discount, then what it shows: lines, shipping, note, desired; a part has no sums or times
+/// of its own), then the sums, when, lines and shipping, then the automatic promotions skipped
 /// (code, rejection, detail).
 pub(super) fn stacked(quote: &crate::StackQuote) -> JsValue {
     let mut out = String::with_capacity(480);
     out.push('s');
+    field(&mut out, quote.total().currency().code());
     out.push_str(SEP_TEXT);
     let _ = write!(out, "{}", quote.codes().len());
     for part in quote.codes() {
         field(&mut out, part.class().as_str());
         field(&mut out, if part.is_automatic() { "a" } else { "-" });
         field(&mut out, part.code().as_str());
-        money_fields(&mut out, part.discount());
-        shown_fields(&mut out, part.quote());
+        amount_fields(&mut out, part.discount(), false);
+        shown_fields(&mut out, part.quote(), false);
     }
-    sums_fields(&mut out, [quote.total(), quote.discount(), quote.payable()], quote.quoted_at());
-    spread_fields(&mut out, quote.lines(), quote.shipping());
+    let sums = [quote.total(), quote.discount(), quote.payable()];
+    sums_fields(&mut out, sums, quote.quoted_at(), false);
+    spread_fields(&mut out, quote.lines(), quote.shipping(), false);
     let _ = write!(out, "{SEP_TEXT}{}", quote.skipped().len());
     for skipped in quote.skipped() {
         field(&mut out, skipped.code().as_str());
