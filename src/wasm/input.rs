@@ -31,7 +31,10 @@ pub(super) fn code_problem(err: &InputError) -> Option<JsValue> {
         InputError::CodeCharacter { character, position } => ("code_character", character as usize, position),
         _ => return None,
     };
-    Some(answer(&format!("p{SEP}{kind}{SEP}{a}{SEP}{b}")))
+    let mut out = String::from("p");
+    field(&mut out, kind);
+    let _ = write!(out, "{SEP}{a}{SEP}{b}");
+    Some(answer(&out))
 }
 
 pub(super) fn refused(argument: &str, message: String) -> js_sys::Error {

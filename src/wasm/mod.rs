@@ -214,12 +214,15 @@ pub fn normalize_code(#[wasm_bindgen(unchecked_param_type = "string")] text: JsV
 /// [`DEFAULT_HOLD_TTL_SECONDS`](crate::DEFAULT_HOLD_TTL_SECONDS).
 #[wasm_bindgen(js_name = holdTtlBounds, unchecked_return_type = "HoldTtlBounds")]
 pub fn hold_ttl_bounds() -> JsValue {
-    answer(&format!(
-        "h{SEP}{}{SEP}{}{SEP}{}",
+    let mut out = String::from("h");
+    for seconds in [
         crate::MIN_HOLD_TTL_SECONDS,
         crate::MAX_HOLD_TTL_SECONDS,
-        crate::DEFAULT_HOLD_TTL_SECONDS
-    ))
+        crate::DEFAULT_HOLD_TTL_SECONDS,
+    ] {
+        let _ = write!(out, "{SEP}{seconds}");
+    }
+    answer(&out)
 }
 
 /// How many decimal places an amount in `currency` has: 2 for `"EUR"`, 0 for `"JPY"`, 3 for `"KWD"`
