@@ -1,39 +1,41 @@
-// The browser rows of scripts/bench.sh for several builds of the module in turn: an A/B of the
-// module's speed without the Worker. Each round opens bench/browser's page once per build (the
-// builds interleaved, so that the machine's drift falls on all of them alike) in one headless
-// Chromium and runs its runBench without round trips; it prints each round's means and the median
-// of each build's.
+// The browser rows of scripts/bench.sh for several builds of the module at once: an A/B of the
+// module's speed without the Worker, for a machine shared with other work. Every build is loaded
+// into one page of one headless Chromium; each row is timed in many short batches (`--batch` calls,
+// a few milliseconds), the builds in turn batch after batch, so that another process's turn on the
+// CPU falls on one batch of one build, not on a build. It prints, for each build and row, the
+// fastest batch's mean (what a call costs when nothing else runs) and the median batch's.
 //
-// usage: node bench/browser/ab.mjs [--rounds N] [--ms M] NAME=PKG_DIR ...
+// usage: node bench/browser/ab.mjs [--rounds N] [--batch CALLS] NAME=PKG_DIR ...
 //   PKG_DIR: a wasm-pack output folder (promocodes.js, promocodes_bg.wasm, snippets/), e.g. pkg.
 // Only 127.0.0.1 is used; the server and the browser are stopped on exit.
 import { chromium } from "playwright-core";
+import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { execFileSync } from "node:child_process";
 
-const here = import.meta.dirname;
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
   const i = args.indexOf(name);
   if (i < 0) return fallback;
-  const [value] = args.splice(i, 2).slice(1);
+  const [, value] = args.splice(i, 2);
   return Number(value);
 };
-const rounds = option("--rounds", 5);
-const millis = option("--ms", 3000);
+const rounds = option("--rounds", 40);
+const batch = option("--batch", 1000);
+const usage = "usage: node bench/browser/ab.mjs [--rounds N] [--batch CALLS] NAME=PKG_DIR ...";
 const builds = args.map((a) => {
   const [name, dir] = a.split("=");
-  if (!name || !dir) throw new Error("usage: node bench/browser/ab.mjs [--rounds N] [--ms M] NAME=PKG_DIR ...");
+  if (!name || !dir || !/^[\w-]+$/.test(name)) throw new Error(usage);
   return { name, dir: path.resolve(dir) };
 });
-if (builds.length === 0) throw new Error("usage: node bench/browser/ab.mjs [--rounds N] [--ms M] NAME=PKG_DIR ...");
+if (builds.length === 0) throw new Error(usage);
 
-// The bench's own fixtures (bench/run.mjs): a code, a basket of one total, 3 lines and shipping,
-// and issue 21's three codes that combine.
-const cfg = {
+// The bench's own fixtures (bench/run.mjs, bench/browser/bench.mjs): a code, a basket of one total,
+// 3 lines and shipping, and issue 21's three codes that combine; the second basket of each pair
+// differs in one amount, so that neither the basket nor the answer repeats the one before.
+const fixtures = {
   definition: {
     code: "HOT",
     discount: { kind: "percent", percent: "10", max: { amount: "20.00", currency: "EUR" } },
@@ -41,6 +43,7 @@ const cfg = {
     minimum: { amount: "50.00", currency: "EUR" },
   },
   basket: { total: { amount: "80.00", currency: "EUR" } },
+  other: { total: { amount: "80.01", currency: "EUR" } },
   lines: {
     lines: [
       { sku: "MUG-ENAMEL", quantity: 2, unit_price: { amount: "12.50", currency: "EUR" }, categories: ["mugs"] },
@@ -55,20 +58,54 @@ const cfg = {
     { code: "SAVE10", discount: { kind: "percent", percent: "10" }, combines_with: ["product", "shipping"], limits: { total: 1_000_000_000 } },
     { code: "SHIPFREE", discount: { kind: "free_shipping" }, combines_with: ["product", "order"], limits: { total: 1_000_000_000 } },
   ],
-  quoteCalls: 1_000_000,
-  oneShotCalls: 2000,
-  roundTrips: 0,
-  maxMillis: millis,
 };
+const ROWS = ["promo.quote", "two baskets", "3 lines", "stack", "stack, two baskets"];
 
-// One folder a build: the bench page and the build's module.
+// The page: every build's module, and runRound(), which times each row of each build once.
+const page = `
+const names = ${JSON.stringify(builds.map((b) => b.name))};
+const f = ${JSON.stringify(fixtures)};
+const otherLines = { ...f.lines, shipping: { ...f.lines.shipping, amount: "4.95" } };
+const calls = [];
+for (const name of names) {
+  const m = await import("./" + name + "/promocodes.js");
+  await m.default();
+  const promo = m.PromoCode.parse(f.definition);
+  const stack = m.PromoStack.parse(f.stack);
+  // The same answers from every build, before anything is timed.
+  const answers = JSON.stringify([promo.quote(f.basket, f.options), promo.quote(f.lines, f.options), stack.quote(f.lines, f.options)]);
+  if (calls.length > 0 && answers !== calls[0].answers) throw new Error(name + " answers otherwise than " + names[0]);
+  let flip = false, turn = false;
+  calls.push({
+    answers,
+    rows: [
+      () => promo.quote(f.basket, f.options),
+      () => promo.quote((flip = !flip) ? f.other : f.basket, f.options),
+      () => promo.quote(f.lines, f.options),
+      () => stack.quote(f.lines, f.options),
+      () => stack.quote((turn = !turn) ? otherLines : f.lines, f.options),
+    ],
+  });
+}
+for (const c of calls) for (const row of c.rows) for (let i = 0; i < 20000; i++) row();
+window.runRound = (batch) =>
+  calls.map((c) =>
+    c.rows.map((row) => {
+      const start = performance.now();
+      for (let i = 0; i < batch; i++) row();
+      return (performance.now() - start) / batch;
+    }),
+  );
+document.title = "ready";
+`;
+
 const scratch = mkdtempSync(path.join(tmpdir(), "promocodes-ab-"));
+writeFileSync(path.join(scratch, "page.mjs"), page);
+writeFileSync(path.join(scratch, "index.html"), `<!doctype html><script type="module" src="./page.mjs"></script>`);
 for (const b of builds) {
-  const dir = path.join(scratch, b.name);
-  mkdirSync(path.join(dir, "pkg"), { recursive: true });
-  for (const f of ["index.html", "bench.mjs"]) cpSync(path.join(here, f), path.join(dir, f));
+  mkdirSync(path.join(scratch, b.name));
   for (const f of ["promocodes.js", "promocodes_bg.wasm", "snippets"]) {
-    cpSync(path.join(b.dir, f), path.join(dir, "pkg", f), { recursive: true });
+    cpSync(path.join(b.dir, f), path.join(scratch, b.name, f), { recursive: true });
   }
   // As scripts/test-browser.sh counts the budget: gzip -9 (Node's zlib writes a few hundred bytes more).
   b.gzip = execFileSync("gzip", ["-9c", path.join(b.dir, "promocodes_bg.wasm")], { maxBuffer: 1 << 24 }).length;
@@ -90,45 +127,36 @@ const server = createServer((req, res) => {
   res.end(readFileSync(file));
 });
 await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-const origin = `http://127.0.0.1:${server.address().port}`;
 
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
 });
-const us = (ms) => (ms * 1000).toFixed(2);
-const rows = Object.fromEntries(builds.map((b) => [b.name, []]));
 try {
-  console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  const loads = [loadavg()[0]];
+  const tab = await browser.newPage();
+  tab.on("pageerror", (e) => console.error(`page error: ${e.message}`));
+  await tab.goto(`http://127.0.0.1:${server.address().port}/index.html`);
+  await tab.waitForFunction(() => document.title === "ready", null, { timeout: 120000 });
+  // samples[build][row] = each round's mean, in ms.
+  const samples = builds.map(() => ROWS.map(() => []));
   for (let r = 0; r < rounds; r++) {
-    for (const b of builds) {
-      const page = await browser.newPage();
-      page.on("pageerror", (e) => console.error(`[${b.name}] page error: ${e.message}`));
-      await page.goto(`${origin}/${b.name}/index.html`);
-      await page.waitForFunction(() => typeof window.runBench === "function", null, { timeout: 30000 });
-      const out = await page.evaluate((c) => window.runBench(c), cfg);
-      await page.close();
-      const row = {
-        one: out.handleBatch.meanMs,
-        two: out.handleAlternateBatch.meanMs,
-        lines: out.handleLinesBatch.meanMs,
-        stack: out.stackLinesBatch.meanMs,
-        stack2: out.stackAlternateBatch?.meanMs ?? NaN,
-      };
-      rows[b.name].push(row);
-      console.log(
-        `round ${r + 1} ${b.name.padEnd(12)} promo.quote ${us(row.one)} µs, two baskets ${us(row.two)} µs, ` +
-          `3 lines ${us(row.lines)} µs, stack ${us(row.stack)} µs, stack two baskets ${us(row.stack2)} µs (load ${loadavg()[0].toFixed(2)})`,
-      );
-    }
+    const round = await tab.evaluate((n) => window.runRound(n), batch);
+    round.forEach((rows, b) => rows.forEach((ms, i) => samples[b][i].push(ms)));
+    loads.push(loadavg()[0]);
   }
-  const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  console.log("\nbuild         gzip -9    promo.quote  two baskets  3 lines  stack  stack, two baskets (median µs)");
-  for (const b of builds) {
-    const m = (k) => us(median(rows[b.name].map((row) => row[k]))).padStart(9);
-    console.log(`${b.name.padEnd(12)} ${String(b.gzip).padStart(8)} B ${m("one")}   ${m("two")}  ${m("lines")} ${m("stack")} ${m("stack2")}`);
-  }
-  console.log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  const us = (ms) => (ms * 1000).toFixed(2);
+  const sorted = (xs) => xs.slice().sort((a, b) => a - b);
+  console.log(`${rounds} rounds of ${batch} calls a row and build; µs a call: fastest batch (median batch)`);
+  console.log(["build".padEnd(10), "gzip -9".padStart(9), ...ROWS.map((r) => r.padStart(20))].join(" "));
+  builds.forEach((b, i) => {
+    const cells = samples[i].map((xs) => {
+      const s = sorted(xs);
+      return `${us(s[0])} (${us(s[Math.floor(s.length / 2)])})`.padStart(20);
+    });
+    console.log([b.name.padEnd(10), `${b.gzip} B`.padStart(9), ...cells].join(" "));
+  });
+  console.log(`load average (1 min) during the run: ${Math.min(...loads).toFixed(2)} to ${Math.max(...loads).toFixed(2)}`);
 } finally {
   await browser.close();
   server.close();
