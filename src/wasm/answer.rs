@@ -60,7 +60,12 @@ pub(super) fn accepted(quote: &Quote) -> JsValue {
 /// payable, when, lines, shipping, note, desired, tier, next tier.
 fn quote_fields(out: &mut String, quote: &Quote) {
     field(out, quote.code().as_str());
-    sums_fields(out, [quote.total(), quote.discount(), quote.payable()], quote.quoted_at(), true);
+    sums_fields(
+        out,
+        [quote.total(), quote.discount(), quote.payable()],
+        quote.quoted_at(),
+        true,
+    );
     shown_fields(out, quote, true);
     match quote.tier() {
         Some(tier) => {

@@ -130,7 +130,12 @@ extern "C" {
 
 /// `promo`'s quote of the basket and options read from `basket` and `options` (its check alone,
 /// unless `price`): one function for the four ways in, the one-shot and the parsed code's.
-fn judged(promo: &PromoCode, basket: &JsValue, options: Option<&JsValue>, price: bool) -> Result<JsValue, js_sys::Error> {
+fn judged(
+    promo: &PromoCode,
+    basket: &JsValue,
+    options: Option<&JsValue>,
+    price: bool,
+) -> Result<JsValue, js_sys::Error> {
     let read = basket_and_options(basket, options)?;
     let (basket, options) = (&read.0, &read.1);
     let now = now(options)?;
@@ -166,7 +171,12 @@ pub fn quote(
     basket: JsBasket,
     options: Option<JsQuoteOptions>,
 ) -> Result<JsValue, js_sys::Error> {
-    judged(&self::definition(definition)?, &basket, options.as_ref().map(AsRef::as_ref), true)
+    judged(
+        &self::definition(definition)?,
+        &basket,
+        options.as_ref().map(AsRef::as_ref),
+        true,
+    )
 }
 
 /// Checks the code's rules against `basket` without pricing it.
@@ -181,7 +191,12 @@ pub fn check(
     basket: JsBasket,
     options: Option<JsQuoteOptions>,
 ) -> Result<JsValue, js_sys::Error> {
-    judged(&self::definition(definition)?, &basket, options.as_ref().map(AsRef::as_ref), false)
+    judged(
+        &self::definition(definition)?,
+        &basket,
+        options.as_ref().map(AsRef::as_ref),
+        false,
+    )
 }
 
 /// The code as the engine stores it: trimmed and upper-cased (`" save10 "` is `"SAVE10"`).
@@ -400,11 +415,9 @@ impl StackHandle {
             }
         }
         let now = now(options)?;
-        Ok(
-            match self.stack.quote(options.customer.as_ref(), &usage, basket, now) {
-                Ok(quote) => stacked(&quote),
-                Err(refused) => stack_rejected(&refused),
-            },
-        )
+        Ok(match self.stack.quote(options.customer.as_ref(), &usage, basket, now) {
+            Ok(quote) => stacked(&quote),
+            Err(refused) => stack_rejected(&refused),
+        })
     }
 }
