@@ -206,21 +206,40 @@ export function flatten(basket, options, wasmMemory, pointer, size) {
 
 // --- a stack's options ---
 
-/// [options without `usage`, usage] when `usage` is an own array of a plain object, else
-/// [options, undefined]: the module reads the first as a single code's options (which refuses a
-/// `usage` left in them) and each element of the second as a single code's usage. A getter that
-/// throws leaves the options as they are, for the module's JSON road to refuse.
-export function stackOptions(options) {
+/// [options without `usage`, usage, fields] when `usage` is an own array of a plain object, else
+/// [options, undefined, -1]: the module reads the first as a single code's options (which refuses a
+/// `usage` left in them) and each element of the second as a single code's usage. When every
+/// element is a plain `{ total, per_customer }` of whole numbers, the list is also written into the
+/// buffer as fields (its length, then each one's two counts), as flatten writes a single code's
+/// usage, and `fields` is how many bytes; else -1, and the module reads each element's JSON text. A
+/// getter that throws leaves the options as they are, for the module's JSON road to refuse.
+export function stackOptions(options, wasmMemory, pointer, size) {
   try {
     if (options != null && Object.getPrototypeOf(options) === OBJECT && hasOwn.call(options, "usage") &&
       Array.isArray(options.usage)) {
-      const { usage, ...rest } = options;
-      return [rest, usage];
+      const { usage: counts, ...rest } = options;
+      return [rest, counts, usages(counts, wasmMemory, pointer, size)];
     }
   } catch {
     // fall through
   }
-  return [options, undefined];
+  return [options, undefined, -1];
+}
+
+/// Writes a list of usage counts as fields: how many bytes, or -1.
+function usages(counts, wasmMemory, pointer, size) {
+  try {
+    out = shared(wasmMemory, pointer, size);
+    at = 0;
+    const a = list(counts);
+    count(a.length);
+    for (let i = 0; i < a.length; i++) usage(a[i]);
+    return at;
+  } catch {
+    return -1;
+  } finally {
+    out = null;
+  }
 }
 
 // --- build ---

@@ -59,13 +59,16 @@ const fixtures = {
     { code: "SHIPFREE", discount: { kind: "free_shipping" }, combines_with: ["product", "order"], limits: { total: 1_000_000_000 } },
   ],
 };
-const ROWS = ["promo.quote", "two baskets", "3 lines", "stack", "stack, two baskets"];
+const ROWS = ["promo.quote", "two baskets", "3 lines", "stack", "stack, two baskets", "stack with usage"];
 
 // The page: every build's module, and runRound(), which times each row of each build once.
 const page = `
 const names = ${JSON.stringify(builds.map((b) => b.name))};
 const f = ${JSON.stringify(fixtures)};
 const otherLines = { ...f.lines, shipping: { ...f.lines.shipping, amount: "4.95" } };
+// As public/checkout/stack.js asks: each code's usage listed.
+const counts = { total: 3, per_customer: 0 };
+const withUsage = { ...f.options, usage: [counts, counts, counts] };
 const calls = [];
 for (const name of names) {
   const m = await import("./" + name + "/promocodes.js");
@@ -84,6 +87,7 @@ for (const name of names) {
       () => promo.quote(f.lines, f.options),
       () => stack.quote(f.lines, f.options),
       () => stack.quote((turn = !turn) ? otherLines : f.lines, f.options),
+      () => stack.quote(f.lines, withUsage),
     ],
   });
 }

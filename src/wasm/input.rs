@@ -220,29 +220,23 @@ pub(super) fn plain(fields: &str) -> Option<(Basket, QuoteOptions)> {
     let options = QuoteOptions {
         customer: fields.maybe(|fields| CustomerId::parse(fields.next()?).ok())?,
         usage: fields.maybe(|fields| UsageCounts::new(fields.number()?, fields.number()?).ok())?,
-        now: fields.maybe(|fields| parse_now(fields.next()?))?,
+        now: fields.maybe(|fields| Timestamp::parse(fields.next()?).ok())?,
         customer_orders: None,
     };
     fields.0.is_empty().then_some((basket, options))
 }
 
-thread_local! {
-    /// The last `now` read and its text: a page quotes at one `now` many times.
-    static LAST_NOW: std::cell::RefCell<Option<(String, Timestamp)>> = const { std::cell::RefCell::new(None) };
-}
-
-/// `now` as `Timestamp::parse` reads it, not read again when it is the text read last.
-pub(super) fn parse_now(text: &str) -> Option<Timestamp> {
-    LAST_NOW.with(|last| {
-        let mut last = last.borrow_mut();
-        if let Some((last_text, at)) = &*last {
-            if last_text == text {
-                return Some(*at);
-            }
+/// A stack's list of usage counts from `stackOptions`'s fields (its length, then each one's
+/// total and per-customer count), built by the constructor the JSON road's reader finishes with;
+/// `None` for anything it refuses.
+pub(super) fn usage_list(written: usize) -> Option<Vec<UsageCounts>> {
+    with_shared(|shared| {
+        let mut fields = Fields(std::str::from_utf8(shared.get(..written)?).ok()?);
+        let mut list = Vec::new();
+        for _ in 0..fields.number()? {
+            list.push(UsageCounts::new(fields.number()?, fields.number()?).ok()?);
         }
-        let at = Timestamp::parse(text).ok()?;
-        *last = Some((text.to_owned(), at));
-        Some(at)
+        fields.0.is_empty().then_some(list)
     })
 }
 

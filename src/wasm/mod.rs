@@ -77,10 +77,11 @@ extern "C" {
     fn flatten(basket: &JsValue, options: &JsValue, memory: &JsValue, pointer: u32, size: u32) -> i32;
     /// An answer's objects from the fields in the buffer's first `length` bytes.
     fn build(memory: &JsValue, pointer: u32, size: u32, length: u32) -> JsValue;
-    /// A stack's options as `[the one-code options, each code's usage]`: `usage` taken out when it
-    /// is an array, else `[options, undefined]`.
+    /// A stack's options as `[the one-code options, each code's usage, fields]`: `usage` taken out
+    /// when it is an array (and written into the buffer as fields when plain: how many bytes, else
+    /// -1), else `[options, undefined, -1]`.
     #[wasm_bindgen(js_name = stackOptions)]
-    fn stack_options(options: &JsValue) -> js_sys::Array;
+    fn stack_options(options: &JsValue, memory: &JsValue, pointer: u32, size: u32) -> js_sys::Array;
 }
 
 /// The most `flatten` writes (the shared buffer's size). Whatever it writes,
@@ -394,8 +395,15 @@ impl StackHandle {
         // `customer` and `now` as a single code's options are read (the fast road when plain), the
         // usage as a list of a single code's usage.
         let options: JsValue = options.map_or(JsValue::UNDEFINED, Into::into);
-        let split = stack_options(&options);
+        let split = with_buffer(|memory, pointer, _| stack_options(&options, memory, pointer, SHARED_LEN as u32));
         let (rest, list) = (split.get(0), split.get(1));
+        // The plain list's fields, read before the basket's take the buffer.
+        let written = split.get(2).as_f64().unwrap_or(-1.0);
+        let plain_usage = if written >= 0.0 {
+            usage_list(written as usize)
+        } else {
+            None
+        };
         let given = !(rest.is_undefined() || rest.is_null());
         let basket_read = basket_and_options(&basket, given.then_some(&rest))?;
         let (basket, options) = (&basket_read.0, &basket_read.1);
@@ -403,8 +411,8 @@ impl StackHandle {
             let message = "usage must be a list of usage counts, one for each code as listed";
             return Err(refused("options", message.to_owned()));
         }
-        let mut usage = Vec::new();
-        if !list.is_undefined() {
+        let mut usage = plain_usage.unwrap_or_default();
+        if usage.is_empty() && !list.is_undefined() {
             let list: js_sys::Array = list.unchecked_into();
             for (i, counts) in list.iter().enumerate() {
                 usage.push(read(
