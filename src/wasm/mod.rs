@@ -26,6 +26,9 @@
 //! check them. Anything else at all (a class instance, a getter that throws,
 //! an unknown field, a value a check refuses) goes the `JSON.stringify` road,
 //! which gives the refusal: the fast road never refuses anything itself.
+//! The fields read last are kept with what they read as, so the same basket
+//! and options are not read twice in a row; a stack's list of usage counts
+//! takes the same road (`stackOptions`) when each is plain.
 //!
 //! # Answers
 //!
