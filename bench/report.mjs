@@ -184,6 +184,14 @@ if (b.stackLinesBatch) {
     `${times(b.stackLinesBatch.meanMs / b.handleLinesBatch.meanMs)} one code's`,
   );
 }
+if (b.stackAlternateBatch) {
+  row(
+    "browser: `PromoStack.quote()`, two baskets in turn, mean",
+    auto(us(b.stackAlternateBatch.meanMs)),
+    `µs/call (n=${b.stackAlternateBatch.n}, no basket or answer repeats the one before)`,
+    `${times(b.stackAlternateBatch.meanMs / b.stackLinesBatch.meanMs)} same basket`,
+  );
+}
 const retries = ["capture1", "captureN", "captureSpread"].reduce((a, k) => a + run[k].retries, 0);
 row("capture: retries (409/5xx/reset connection, same key) / count check", `${retries} / ${run.hotConsistent ? "ok" : "MISMATCH"}`, "");
 const allRetries = Object.values(run).reduce((a, p) => a + (Number.isFinite(p?.retries) ? p.retries : 0), 0);

@@ -206,26 +206,47 @@ export function flatten(basket, options, wasmMemory, pointer, size) {
 
 // --- a stack's options ---
 
-/// [options without `usage`, usage] when `usage` is an own array of a plain object, else
-/// [options, undefined]: the module reads the first as a single code's options (which refuses a
-/// `usage` left in them) and each element of the second as a single code's usage. A getter that
-/// throws leaves the options as they are, for the module's JSON road to refuse.
-export function stackOptions(options) {
+/// [options without `usage`, usage, fields] when `usage` is an own array of a plain object, else
+/// [options, undefined, -1]: the module reads the first as a single code's options (which refuses a
+/// `usage` left in them) and each element of the second as a single code's usage. When every
+/// element is a plain `{ total, per_customer }` of whole numbers, the list is also written into the
+/// buffer as fields (its length, then each one's two counts), as flatten writes a single code's
+/// usage, and `fields` is how many bytes; else -1, and the module reads each element's JSON text. A
+/// getter that throws leaves the options as they are, for the module's JSON road to refuse.
+export function stackOptions(options, wasmMemory, pointer, size) {
   try {
     if (options != null && Object.getPrototypeOf(options) === OBJECT && hasOwn.call(options, "usage") &&
       Array.isArray(options.usage)) {
-      const { usage, ...rest } = options;
-      return [rest, usage];
+      const { usage: counts, ...rest } = options;
+      return [rest, counts, usages(counts, wasmMemory, pointer, size)];
     }
   } catch {
     // fall through
   }
-  return [options, undefined];
+  return [options, undefined, -1];
+}
+
+/// Writes a list of usage counts as fields: how many bytes, or -1.
+function usages(counts, wasmMemory, pointer, size) {
+  try {
+    out = shared(wasmMemory, pointer, size);
+    at = 0;
+    const a = list(counts);
+    count(a.length);
+    for (let i = 0; i < a.length; i++) usage(a[i]);
+    return at;
+  } catch {
+    return -1;
+  } finally {
+    out = null;
+  }
 }
 
 // --- build ---
 
 const decoder = new TextDecoder();
+// The length above which an answer's fields are decoded at once rather than byte by byte.
+const LONG = 200;
 // The last answer's number, the memory it came from, and its fields: the module gives an answer
 // the number of the one before when its fields are the same byte for byte (a page often asks again
 // for the same answer, as the buyer types a code), and its text is then not decoded again (the
@@ -247,8 +268,10 @@ function keep(fields, number) {
 function fieldsOf(view, length) {
   const number = (view[0] | (view[1] << 8) | (view[2] << 16) | (view[3] << 24)) >>> 0;
   if (number === lastNumber && memory === lastMemory) return lastFields;
-  // ASCII (every answer the core writes today) is read a byte at a time, anything else decoded as
+  // A short ASCII answer (a quote of a total) is read a byte at a time, anything else decoded as
   // the UTF-8 it is: docs/performance.md#what-each-change-bought.
+  // A long answer (a stack's, a quote of many lines) is decoded at once: one call for all its texts.
+  if (length > LONG) return keep(decoder.decode(view.subarray(4, length)).split("\x01"), number);
   const fields = [];
   let field = "";
   for (let i = 4; i < length; i++) {
@@ -290,37 +313,40 @@ export function build(wasmMemory, pointer, size, length) {
     }
     return { ok: false, rejections };
   }
-  return { ok: true, quote: quoteAt(f, 1, true)[0] };
+  return { ok: true, quote: quoteAt(f, 1) };
 }
 
-/// A stack's quote: its parts (each its class, then a quote's fields), then the sums.
+/// A stack's quote: its currency (each amount is written without it), its parts (each its class,
+/// whether it is automatic, code, discount, and what it shows), then the sums and what they spread
+/// over, then the automatic promotions skipped. Each object is made whole in the order of the
+/// core's serde shapes: no field is copied or deleted.
 function stacked(f) {
+  const c = f[1];
   const codes = [];
-  let i = 2;
-  for (let n = +f[1]; n > 0; n--) {
-    const cls = f[i++];
-    const automatic = f[i++] === "a";
-    const [q, next] = quoteAt(f, i, true);
-    i = next;
-    const part = { code: q.code, class: cls };
-    if (automatic) part.automatic = true;
-    part.discount = q.discount;
-    for (const k of ["lines", "shipping", "note", "budget_clipped", "desired"]) if (k in q) part[k] = q[k];
+  let i = 3;
+  for (let n = +f[2]; n > 0; n--) {
+    const part = { code: f[i + 2], class: f[i] };
+    if (f[i + 1] === "a") part.automatic = true;
+    part.discount = { amount: f[i + 3], currency: c };
+    i = shown(f, spread(f, i + 4, part, c), part, c);
     codes.push(part);
   }
-  const [sums, after] = quoteAt(f, i, false);
-  delete sums.code;
-  const quote = { codes, ...sums };
-  i = after;
+  const quote = {
+    codes,
+    total: { amount: f[i], currency: c },
+    discount: { amount: f[i + 1], currency: c },
+    payable: { amount: f[i + 2], currency: c },
+    quoted_at: f[i + 3],
+  };
+  i = spread(f, i + 4, quote, c);
   const skipped = [];
   for (let n = +f[i++]; n > 0; n--, i += 3) skipped.push({ code: f[i], rejection: f[i + 1], detail: f[i + 2] });
   if (skipped.length > 0) quote.skipped = skipped;
   return { ok: true, quote };
 }
 
-/// The quote whose fields start at f[i] (with its note and desired when `full`), and where the
-/// next field is.
-function quoteAt(f, i, full) {
+/// The quote whose fields start at f[i].
+function quoteAt(f, i) {
   const quote = {
     code: f[i],
     total: { amount: f[i + 1], currency: f[i + 2] },
@@ -328,29 +354,7 @@ function quoteAt(f, i, full) {
     payable: { amount: f[i + 5], currency: f[i + 6] },
     quoted_at: f[i + 7],
   };
-  i += 8;
-  if (f[i++] === "=") {
-    const items = [];
-    for (let n = +f[i++]; n > 0; n--, i += 5) {
-      items.push({
-        sku: f[i],
-        amount: { amount: f[i + 1], currency: f[i + 2] },
-        discount: { amount: f[i + 3], currency: f[i + 4] },
-      });
-    }
-    quote.lines = items;
-  }
-  if (f[i++] === "=") {
-    quote.shipping = { amount: { amount: f[i], currency: f[i + 1] }, discount: { amount: f[i + 2], currency: f[i + 3] } };
-    i += 4;
-  }
-  if (!full) return [quote, i];
-  if (f[i++] === "=") quote.note = f[i++];
-  if (f[i++] === "=") {
-    quote.budget_clipped = true;
-    quote.desired = { amount: f[i], currency: f[i + 1] };
-    i += 2;
-  }
+  i = shown(f, spread(f, i + 8, quote), quote);
   if (f[i++] === "=") {
     const index = +f[i++];
     const [from, next] = tierFrom(f, i);
@@ -360,11 +364,45 @@ function quoteAt(f, i, full) {
   if (f[i++] === "=") {
     const index = +f[i++];
     const [from, after] = tierFrom(f, i);
-    const [missing, next] = tierFrom(f, after);
+    const [missing] = tierFrom(f, after);
     quote.next_tier = { index, from, missing };
-    i = next;
   }
-  return [quote, i];
+  return quote;
+}
+
+/// Sets `into`'s lines and shipping, each when present, from the fields at f[i] (each amount followed
+/// by its currency, or in currency `c` when given); where the next field is.
+function spread(f, i, into, c) {
+  const w = c === undefined ? 2 : 1;
+  if (f[i++] === "=") {
+    const items = [];
+    for (let n = +f[i++]; n > 0; n--, i += 1 + 2 * w) {
+      items.push({ sku: f[i], amount: amountAt(f, i + 1, c), discount: amountAt(f, i + 1 + w, c) });
+    }
+    into.lines = items;
+  }
+  if (f[i++] === "=") {
+    into.shipping = { amount: amountAt(f, i, c), discount: amountAt(f, i + w, c) };
+    i += 2 * w;
+  }
+  return i;
+}
+
+/// Sets `into`'s note and desired (and budget_clipped), each when present, from the fields at f[i]
+/// (an amount as `spread` reads it); where the next field is.
+function shown(f, i, into, c) {
+  if (f[i++] === "=") into.note = f[i++];
+  if (f[i++] === "=") {
+    into.budget_clipped = true;
+    into.desired = amountAt(f, i, c);
+    i += c === undefined ? 2 : 1;
+  }
+  return i;
+}
+
+/// The amount at f[i], in currency `c`, or in the currency that follows it when `c` is undefined.
+function amountAt(f, i, c) {
+  return { amount: f[i], currency: c === undefined ? f[i + 1] : c };
 }
 
 /// A tier's `from` (money, or a count of units) whose fields start at f[i], and where the next field is.

@@ -105,6 +105,14 @@ window.runBench = async (cfg) => {
     if (!first.ok || first.quote.codes.length !== cfg.stack.length) throw new Error(`stack refused: ${JSON.stringify(first)}`);
     for (let i = 0; i < 20000; i++) stack.quote(cfg.lines, cfg.options);
     out.stackLinesBatch = timeBatch(() => stack.quote(cfg.lines, cfg.options), cfg.quoteCalls, cfg.maxMillis);
+    // Two baskets in turn: none is the basket read last (the module keeps what it read last).
+    const otherLines = { ...cfg.lines, shipping: { ...cfg.lines.shipping, amount: "4.95" } };
+    let turn = false;
+    out.stackAlternateBatch = timeBatch(
+      () => stack.quote((turn = !turn) ? otherLines : cfg.lines, cfg.options),
+      cfg.quoteCalls,
+      cfg.maxMillis,
+    );
     stack.free();
   }
   if (cfg.roundTrips > 0) out.http = await timeLoop(roundTrip, cfg.roundTrips, cfg.maxMillis);

@@ -286,9 +286,11 @@ impl Basket {
         };
         for (line, off) in self.lines.iter_mut().zip(quote.lines().unwrap_or_default()) {
             less(&mut line.amount, &off.discount);
-            let units = i128::from(line.quantity);
-            match Money::from_minor(line.amount.minor() / units, line.amount.currency()) {
-                Some(unit) if line.amount.minor() % units == 0 => line.unit_price = unit,
+            // One division (a call for i128 on wasm32), and none for a single unit.
+            let (amount, units) = (line.amount.minor(), i128::from(line.quantity));
+            let unit = if units == 1 { amount } else { amount / units };
+            match Money::from_minor(unit, line.amount.currency()) {
+                Some(price) if unit * units == amount => line.unit_price = price,
                 _ => {
                     line.unit_price = line.amount;
                     line.quantity = 1;

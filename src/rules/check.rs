@@ -383,18 +383,21 @@ impl PromoCode {
                 })
                 .collect()
         });
-        let mut order: Vec<usize> = (0..lines.len()).collect();
-        if matches!(self.discount().kind(), DiscountKind::BuyXGetY | DiscountKind::Tiered) {
-            deals::sort_by(&mut order, |&a, &b| lines[a].sku() < lines[b].sku());
-        }
-        let ordered: Vec<i128> = order.iter().map(|&i| weights[i]).collect();
-        let mut parts = vec![0; lines.len()];
-        for (&i, part) in order
-            .iter()
-            .zip(largest_remainder(discount.minor() - shipping_off.minor(), &ordered))
-        {
-            parts[i] = part;
-        }
+        let total = discount.minor() - shipping_off.minor();
+        let parts = match self.discount().kind() {
+            DiscountKind::BuyXGetY | DiscountKind::Tiered => {
+                let mut order: Vec<usize> = (0..lines.len()).collect();
+                deals::sort_by(&mut order, |&a, &b| lines[a].sku() < lines[b].sku());
+                let ordered: Vec<i128> = order.iter().map(|&i| weights[i]).collect();
+                let mut parts = vec![0; lines.len()];
+                for (&i, part) in order.iter().zip(largest_remainder(total, &ordered)) {
+                    parts[i] = part;
+                }
+                parts
+            }
+            // In line order: no order to build, nor weights to reorder.
+            _ => largest_remainder(total, &weights),
+        };
         lines
             .iter()
             .zip(parts)

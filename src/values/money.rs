@@ -400,9 +400,19 @@ pub(crate) fn largest_remainder(total: i128, weights: &[i128]) -> Vec<i128> {
         return vec![0; weights.len()];
     }
     let total = total.min(sum);
-    let mut parts: Vec<i128> = weights.iter().map(|w| total * w / sum).collect();
+    // Each part and its remainder from one division (a division of i128 is a call on wasm32).
+    let mut parts = Vec::with_capacity(weights.len());
+    let mut remainders = Vec::with_capacity(weights.len());
+    for w in weights {
+        let share = total * w;
+        let part = share / sum;
+        parts.push(part);
+        remainders.push(share - part * sum);
+    }
     let mut left = total - parts.iter().sum::<i128>();
-    let remainders: Vec<i128> = weights.iter().map(|w| total * w % sum).collect();
+    if left == 0 {
+        return parts;
+    }
     let mut order: Vec<usize> = (0..weights.len()).filter(|&i| weights[i] > 0).collect();
     // Largest remainder first, ties in line order: a stable insertion sort
     // (at most Basket::MAX_LINES lines; far less code than the library's sorts).

@@ -15,9 +15,16 @@ pub(super) fn field(out: &mut String, text: &str) {
 }
 
 pub(super) fn money_fields(out: &mut String, money: &Money) {
+    amount_fields(out, money, true);
+}
+
+/// An amount, and its currency when `currency` (a stack's answer names its one currency first).
+fn amount_fields(out: &mut String, money: &Money, currency: bool) {
     out.push_str(SEP_TEXT);
     money.write_amount(out);
-    field(out, money.currency().code());
+    if currency {
+        field(out, money.currency().code());
+    }
 }
 
 thread_local! {
@@ -49,17 +56,40 @@ pub(super) fn accepted(quote: &Quote) -> JsValue {
     answer(&out)
 }
 
-/// A quote's fields, as `build` reads them (after the answer's kind).
+/// A quote's fields, as `build` reads them (after the answer's kind): code, total, discount,
+/// payable, when, lines, shipping, note, desired, tier, next tier.
 fn quote_fields(out: &mut String, quote: &Quote) {
-    let sums = [quote.total(), quote.discount(), quote.payable()];
-    priced_fields(
+    field(out, quote.code().as_str());
+    sums_fields(
         out,
-        quote.code().as_str(),
-        sums,
+        [quote.total(), quote.discount(), quote.payable()],
         quote.quoted_at(),
-        quote.lines(),
-        quote.shipping(),
+        true,
     );
+    shown_fields(out, quote, true);
+    match quote.tier() {
+        Some(tier) => {
+            field(out, "=");
+            let _ = write!(out, "{SEP_TEXT}{}", tier.index);
+            tier_from(out, &tier.from);
+        }
+        None => field(out, "-"),
+    }
+    match quote.next_tier() {
+        Some(next) => {
+            field(out, "=");
+            let _ = write!(out, "{SEP_TEXT}{}", next.index);
+            tier_from(out, &next.from);
+            tier_from(out, &next.missing);
+        }
+        None => field(out, "-"),
+    }
+}
+
+/// What a quote and a stack's part both show after their sums: lines, shipping, note, desired
+/// (each amount with its currency when `currency`).
+fn shown_fields(out: &mut String, quote: &Quote, currency: bool) {
+    spread_fields(out, quote.lines(), quote.shipping(), currency);
     match quote.note() {
         Some(note) => {
             field(out, "=");
@@ -70,24 +100,7 @@ fn quote_fields(out: &mut String, quote: &Quote) {
     match quote.desired() {
         Some(desired) => {
             field(out, "=");
-            money_fields(out, desired);
-        }
-        None => field(out, "-"),
-    }
-    match quote.tier() {
-        Some(tier) => {
-            field(out, "=");
-            field(out, &tier.index.to_string());
-            tier_from(out, &tier.from);
-        }
-        None => field(out, "-"),
-    }
-    match quote.next_tier() {
-        Some(next) => {
-            field(out, "=");
-            field(out, &next.index.to_string());
-            tier_from(out, &next.from);
-            tier_from(out, &next.missing);
+            amount_fields(out, desired, currency);
         }
         None => field(out, "-"),
     }
@@ -102,25 +115,26 @@ fn tier_from(out: &mut String, from: &crate::TierFrom) {
         }
         crate::TierFrom::Quantity(n) => {
             field(out, "n");
-            field(out, &n.to_string());
+            let _ = write!(out, "{SEP_TEXT}{n}");
         }
     }
 }
 
-/// The fields a quote and a stack's quote share: code, total, discount, payable, when, lines, shipping.
-fn priced_fields(
-    out: &mut String,
-    code: &str,
-    sums: [&Money; 3],
-    at: Timestamp,
-    lines: Option<&[crate::QuoteLine]>,
-    shipping: Option<&crate::QuoteShipping>,
-) {
-    field(out, code);
+/// Total, discount, payable and when.
+fn sums_fields(out: &mut String, sums: [&Money; 3], at: Timestamp, currency: bool) {
     for money in sums {
-        money_fields(out, money);
+        amount_fields(out, money, currency);
     }
     time_field(out, at);
+}
+
+/// The lines and the shipping, each when present.
+fn spread_fields(
+    out: &mut String,
+    lines: Option<&[crate::QuoteLine]>,
+    shipping: Option<&crate::QuoteShipping>,
+    currency: bool,
+) {
     match lines {
         Some(lines) => {
             field(out, "=");
@@ -128,8 +142,8 @@ fn priced_fields(
             let _ = write!(out, "{}", lines.len());
             for line in lines {
                 field(out, line.sku.as_str());
-                money_fields(out, &line.amount);
-                money_fields(out, &line.discount);
+                amount_fields(out, &line.amount, currency);
+                amount_fields(out, &line.discount, currency);
             }
         }
         None => field(out, "-"),
@@ -137,27 +151,34 @@ fn priced_fields(
     match shipping {
         Some(shipping) => {
             field(out, "=");
-            money_fields(out, &shipping.amount);
-            money_fields(out, &shipping.discount);
+            amount_fields(out, &shipping.amount, currency);
+            amount_fields(out, &shipping.discount, currency);
         }
         None => field(out, "-"),
     }
 }
 
-/// `{ ok: true, quote }` for a stack: its parts (each its class, whether it is automatic, then a
-/// quote's fields), then the sums, then the automatic promotions skipped (code, rejection, detail).
+/// `{ ok: true, quote }` for a stack: its currency (every amount of a stack's quote is in the
+/// basket's, so each is written without it), its parts (each its class, whether it is automatic,
+/// code, discount, then what it shows: lines, shipping, note, desired; a part has no sums or times
+/// of its own), then the sums, when, lines and shipping, then the automatic promotions skipped
+/// (code, rejection, detail).
 pub(super) fn stacked(quote: &crate::StackQuote) -> JsValue {
     let mut out = String::with_capacity(480);
     out.push('s');
+    field(&mut out, quote.total().currency().code());
     out.push_str(SEP_TEXT);
     let _ = write!(out, "{}", quote.codes().len());
     for part in quote.codes() {
         field(&mut out, part.class().as_str());
         field(&mut out, if part.is_automatic() { "a" } else { "-" });
-        quote_fields(&mut out, part.quote());
+        field(&mut out, part.code().as_str());
+        amount_fields(&mut out, part.discount(), false);
+        shown_fields(&mut out, part.quote(), false);
     }
     let sums = [quote.total(), quote.discount(), quote.payable()];
-    priced_fields(&mut out, "", sums, quote.quoted_at(), quote.lines(), quote.shipping());
+    sums_fields(&mut out, sums, quote.quoted_at(), false);
+    spread_fields(&mut out, quote.lines(), quote.shipping(), false);
     let _ = write!(out, "{SEP_TEXT}{}", quote.skipped().len());
     for skipped in quote.skipped() {
         field(&mut out, skipped.code().as_str());

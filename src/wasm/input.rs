@@ -31,7 +31,10 @@ pub(super) fn code_problem(err: &InputError) -> Option<JsValue> {
         InputError::CodeCharacter { character, position } => ("code_character", character as usize, position),
         _ => return None,
     };
-    Some(answer(&format!("p{SEP}{kind}{SEP}{a}{SEP}{b}")))
+    let mut out = String::from("p");
+    field(&mut out, kind);
+    let _ = write!(out, "{SEP}{a}{SEP}{b}");
+    Some(answer(&out))
 }
 
 pub(super) fn refused(argument: &str, message: String) -> js_sys::Error {
@@ -88,27 +91,51 @@ pub(super) fn read<T>(
     value: &JsValue,
     read: fn(&str) -> Result<T, InputError>,
 ) -> Result<T, js_sys::Error> {
-    if !value.is_object() || js_sys::Array::is_array(value) {
-        return Err(refused(argument, format!("expected an object, got {}", kind_of(value))));
-    }
-    let text = json_text(argument, value)?;
+    let text = object_text(argument, value)?;
     read(&text).map_err(|err| input_error(argument, err))
 }
 
-/// The basket and the options: the fast road for plain data, else their JSON text.
-pub(super) fn basket_and_options(
-    basket: &JsValue,
-    options: Option<&JsValue>,
-) -> Result<(Basket, QuoteOptions), js_sys::Error> {
+/// The JSON text of an object argument (not of each type `read` reads: one copy of it).
+fn object_text(argument: &str, value: &JsValue) -> Result<String, js_sys::Error> {
+    if !value.is_object() || js_sys::Array::is_array(value) {
+        return Err(refused(argument, format!("expected an object, got {}", kind_of(value))));
+    }
+    json_text(argument, value)
+}
+
+/// A basket and its options, as read.
+pub(super) type Read = std::rc::Rc<(Basket, QuoteOptions)>;
+
+thread_local! {
+    /// The fields `flatten` wrote last and what they read as (`None` when refused): a page quotes
+    /// one basket many times (each code the buyer types, and the stack of them), and the same
+    /// fields read the same.
+    static LAST_PLAIN: std::cell::RefCell<(Vec<u8>, Option<Read>)> = const { std::cell::RefCell::new((Vec::new(), None)) };
+}
+
+/// The basket and the options: the fast road for plain data (not read again when its fields are
+/// the ones read last), else their JSON text.
+pub(super) fn basket_and_options(basket: &JsValue, options: Option<&JsValue>) -> Result<Read, js_sys::Error> {
     // `Some(null)` (only Rust can pass it; JavaScript's null is `None`) is refused by the JSON road.
     let absent = options.is_some_and(|options| options.is_null() || options.is_undefined());
     if !absent {
         let undefined = JsValue::UNDEFINED;
         let options = options.unwrap_or(&undefined);
         let written = with_buffer(|memory, pointer, _| flatten(basket, options, memory, pointer, SHARED_LEN as u32));
-        let read = usize::try_from(written)
-            .ok()
-            .and_then(|written| with_shared(|shared| plain(std::str::from_utf8(shared.get(..written)?).ok()?)));
+        let read = usize::try_from(written).ok().and_then(|written| {
+            with_shared(|shared| {
+                let fields = shared.get(..written)?;
+                LAST_PLAIN.with(|last| {
+                    let mut last = last.borrow_mut();
+                    if last.0 != fields {
+                        last.0.clear();
+                        last.0.extend_from_slice(fields);
+                        last.1 = std::str::from_utf8(fields).ok().and_then(plain).map(Read::new);
+                    }
+                    last.1.clone()
+                })
+            })
+        });
         if let Some(read) = read {
             return Ok(read);
         }
@@ -118,7 +145,7 @@ pub(super) fn basket_and_options(
         None => QuoteOptions::default(),
         Some(options) => read("options", options, crate::json::reader::options)?,
     };
-    Ok((options.basket(basket), options))
+    Ok(Read::new((options.basket(basket), options)))
 }
 
 /// The fields `flatten` wrote, in order (each after a separator).
@@ -193,29 +220,23 @@ pub(super) fn plain(fields: &str) -> Option<(Basket, QuoteOptions)> {
     let options = QuoteOptions {
         customer: fields.maybe(|fields| CustomerId::parse(fields.next()?).ok())?,
         usage: fields.maybe(|fields| UsageCounts::new(fields.number()?, fields.number()?).ok())?,
-        now: fields.maybe(|fields| parse_now(fields.next()?))?,
+        now: fields.maybe(|fields| Timestamp::parse(fields.next()?).ok())?,
         customer_orders: None,
     };
     fields.0.is_empty().then_some((basket, options))
 }
 
-thread_local! {
-    /// The last `now` read and its text: a page quotes at one `now` many times.
-    static LAST_NOW: std::cell::RefCell<Option<(String, Timestamp)>> = const { std::cell::RefCell::new(None) };
-}
-
-/// `now` as `Timestamp::parse` reads it, not read again when it is the text read last.
-pub(super) fn parse_now(text: &str) -> Option<Timestamp> {
-    LAST_NOW.with(|last| {
-        let mut last = last.borrow_mut();
-        if let Some((last_text, at)) = &*last {
-            if last_text == text {
-                return Some(*at);
-            }
+/// A stack's list of usage counts from `stackOptions`'s fields (its length, then each one's
+/// total and per-customer count), built by the constructor the JSON road's reader finishes with;
+/// `None` for anything it refuses.
+pub(super) fn usage_list(written: usize) -> Option<Vec<UsageCounts>> {
+    with_shared(|shared| {
+        let mut fields = Fields(std::str::from_utf8(shared.get(..written)?).ok()?);
+        let mut list = Vec::new();
+        for _ in 0..fields.number()? {
+            list.push(UsageCounts::new(fields.number()?, fields.number()?).ok()?);
         }
-        let at = Timestamp::parse(text).ok()?;
-        *last = Some((text.to_owned(), at));
-        Some(at)
+        fields.0.is_empty().then_some(list)
     })
 }
 

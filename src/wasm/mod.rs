@@ -26,6 +26,9 @@
 //! check them. Anything else at all (a class instance, a getter that throws,
 //! an unknown field, a value a check refuses) goes the `JSON.stringify` road,
 //! which gives the refusal: the fast road never refuses anything itself.
+//! The fields read last are kept with what they read as, so the same basket
+//! and options are not read twice in a row; a stack's list of usage counts
+//! takes the same road (`stackOptions`) when each is plain.
 //!
 //! # Answers
 //!
@@ -77,10 +80,11 @@ extern "C" {
     fn flatten(basket: &JsValue, options: &JsValue, memory: &JsValue, pointer: u32, size: u32) -> i32;
     /// An answer's objects from the fields in the buffer's first `length` bytes.
     fn build(memory: &JsValue, pointer: u32, size: u32, length: u32) -> JsValue;
-    /// A stack's options as `[the one-code options, each code's usage]`: `usage` taken out when it
-    /// is an array, else `[options, undefined]`.
+    /// A stack's options as `[the one-code options, each code's usage, fields]`: `usage` taken out
+    /// when it is an array (and written into the buffer as fields when plain: how many bytes, else
+    /// -1), else `[options, undefined, -1]`.
     #[wasm_bindgen(js_name = stackOptions)]
-    fn stack_options(options: &JsValue) -> js_sys::Array;
+    fn stack_options(options: &JsValue, memory: &JsValue, pointer: u32, size: u32) -> js_sys::Array;
 }
 
 /// The most `flatten` writes (the shared buffer's size). Whatever it writes,
@@ -128,21 +132,28 @@ extern "C" {
     pub type JsQuoteOptions;
 }
 
-fn quote_with(promo: &PromoCode, basket: &Basket, options: &QuoteOptions) -> Result<JsValue, js_sys::Error> {
+/// `promo`'s quote of the basket and options read from `basket` and `options` (its check alone,
+/// unless `price`): one function for the four ways in, the one-shot and the parsed code's.
+fn judged(
+    promo: &PromoCode,
+    basket: &JsValue,
+    options: Option<&JsValue>,
+    price: bool,
+) -> Result<JsValue, js_sys::Error> {
+    let read = basket_and_options(basket, options)?;
+    let (basket, options) = (&read.0, &read.1);
     let now = now(options)?;
     let usage = options.usage.unwrap_or(UsageCounts::ZERO);
-    Ok(match promo.quote(options.customer.as_ref(), usage, basket, now) {
-        Ok(quote) => accepted(&quote),
-        Err(refusal) => rejected(&refusal),
-    })
-}
-
-fn check_with(promo: &PromoCode, basket: &Basket, options: &QuoteOptions) -> Result<JsValue, js_sys::Error> {
-    let now = now(options)?;
-    let usage = options.usage.unwrap_or(UsageCounts::ZERO);
-    Ok(match promo.validate(options.customer.as_ref(), usage, basket, now) {
-        Ok(()) => answer("c"),
-        Err(refusal) => rejected(&refusal),
+    let customer = options.customer.as_ref();
+    Ok(match price {
+        true => match promo.quote(customer, usage, basket, now) {
+            Ok(quote) => accepted(&quote),
+            Err(refusal) => rejected(&refusal),
+        },
+        false => match promo.validate(customer, usage, basket, now) {
+            Ok(()) => answer("c"),
+            Err(refusal) => rejected(&refusal),
+        },
     })
 }
 
@@ -164,9 +175,12 @@ pub fn quote(
     basket: JsBasket,
     options: Option<JsQuoteOptions>,
 ) -> Result<JsValue, js_sys::Error> {
-    let promo = self::definition(definition)?;
-    let (basket, options) = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
-    quote_with(&promo, &basket, &options)
+    judged(
+        &self::definition(definition)?,
+        &basket,
+        options.as_ref().map(AsRef::as_ref),
+        true,
+    )
 }
 
 /// Checks the code's rules against `basket` without pricing it.
@@ -181,9 +195,12 @@ pub fn check(
     basket: JsBasket,
     options: Option<JsQuoteOptions>,
 ) -> Result<JsValue, js_sys::Error> {
-    let promo = self::definition(definition)?;
-    let (basket, options) = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
-    check_with(&promo, &basket, &options)
+    judged(
+        &self::definition(definition)?,
+        &basket,
+        options.as_ref().map(AsRef::as_ref),
+        false,
+    )
 }
 
 /// The code as the engine stores it: trimmed and upper-cased (`" save10 "` is `"SAVE10"`).
@@ -216,12 +233,15 @@ pub fn normalize_code(#[wasm_bindgen(unchecked_param_type = "string")] text: JsV
 /// [`DEFAULT_HOLD_TTL_SECONDS`](crate::DEFAULT_HOLD_TTL_SECONDS).
 #[wasm_bindgen(js_name = holdTtlBounds, unchecked_return_type = "HoldTtlBounds")]
 pub fn hold_ttl_bounds() -> JsValue {
-    answer(&format!(
-        "h{SEP}{}{SEP}{}{SEP}{}",
+    let mut out = String::from("h");
+    for seconds in [
         crate::MIN_HOLD_TTL_SECONDS,
         crate::MAX_HOLD_TTL_SECONDS,
-        crate::DEFAULT_HOLD_TTL_SECONDS
-    ))
+        crate::DEFAULT_HOLD_TTL_SECONDS,
+    ] {
+        let _ = write!(out, "{SEP}{seconds}");
+    }
+    answer(&out)
 }
 
 /// How many decimal places an amount in `currency` has: 2 for `"EUR"`, 0 for `"JPY"`, 3 for `"KWD"`
@@ -291,15 +311,13 @@ impl PromoHandle {
     /// Prices `basket`, as the one-shot `quote(definition, basket, options)` does.
     #[wasm_bindgen(unchecked_return_type = "QuoteResult")]
     pub fn quote(&self, basket: JsBasket, options: Option<JsQuoteOptions>) -> Result<JsValue, js_sys::Error> {
-        let (basket, options) = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
-        quote_with(&self.promo, &basket, &options)
+        judged(&self.promo, &basket, options.as_ref().map(AsRef::as_ref), true)
     }
 
     /// Checks the rules against `basket`, as the one-shot `check(definition, basket, options)` does.
     #[wasm_bindgen(unchecked_return_type = "CheckResult")]
     pub fn check(&self, basket: JsBasket, options: Option<JsQuoteOptions>) -> Result<JsValue, js_sys::Error> {
-        let (basket, options) = basket_and_options(&basket, options.as_ref().map(AsRef::as_ref))?;
-        check_with(&self.promo, &basket, &options)
+        judged(&self.promo, &basket, options.as_ref().map(AsRef::as_ref), false)
     }
 }
 
@@ -380,16 +398,24 @@ impl StackHandle {
         // `customer` and `now` as a single code's options are read (the fast road when plain), the
         // usage as a list of a single code's usage.
         let options: JsValue = options.map_or(JsValue::UNDEFINED, Into::into);
-        let split = stack_options(&options);
+        let split = with_buffer(|memory, pointer, _| stack_options(&options, memory, pointer, SHARED_LEN as u32));
         let (rest, list) = (split.get(0), split.get(1));
+        // The plain list's fields, read before the basket's take the buffer.
+        let written = split.get(2).as_f64().unwrap_or(-1.0);
+        let plain_usage = if written >= 0.0 {
+            usage_list(written as usize)
+        } else {
+            None
+        };
         let given = !(rest.is_undefined() || rest.is_null());
-        let (basket, options) = basket_and_options(&basket, given.then_some(&rest))?;
+        let basket_read = basket_and_options(&basket, given.then_some(&rest))?;
+        let (basket, options) = (&basket_read.0, &basket_read.1);
         if options.usage.is_some() {
             let message = "usage must be a list of usage counts, one for each code as listed";
             return Err(refused("options", message.to_owned()));
         }
-        let mut usage = Vec::new();
-        if !list.is_undefined() {
+        let mut usage = plain_usage.unwrap_or_default();
+        if usage.is_empty() && !list.is_undefined() {
             let list: js_sys::Array = list.unchecked_into();
             for (i, counts) in list.iter().enumerate() {
                 usage.push(read(
@@ -399,12 +425,10 @@ impl StackHandle {
                 )?);
             }
         }
-        let now = now(&options)?;
-        Ok(
-            match self.stack.quote(options.customer.as_ref(), &usage, &basket, now) {
-                Ok(quote) => stacked(&quote),
-                Err(refused) => stack_rejected(&refused),
-            },
-        )
+        let now = now(options)?;
+        Ok(match self.stack.quote(options.customer.as_ref(), &usage, basket, now) {
+            Ok(quote) => stacked(&quote),
+            Err(refused) => stack_rejected(&refused),
+        })
     }
 }
