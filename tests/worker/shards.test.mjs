@@ -222,3 +222,24 @@ test("N = 4: a shard's own alarm marks its expired holds, and the uses come back
     assert.equal(r.status, 201, r.text);
   }
 });
+
+test("N = 4: a stack takes what the shards left: their unused budget is recalled, the last use clipped once", async () => {
+  const mugs = [{ sku: "MUG", quantity: 2, unit_price: eur("12.50"), categories: ["mugs"] }, { sku: "GRINDER", quantity: 1, unit_price: eur("46.50") }];
+  const put = (definition) => putCode(worker.base, definition);
+  assert.equal((await put({ code: "SHP", discount: { kind: "percent", percent: "20" }, applies_to: { categories: ["mugs"] },
+    limits: { budget: eur("8.00"), when_budget_short: "partial" }, combines_with: ["order"], shards: 4 })).status, 201);
+  assert.equal((await put({ code: "SHO", discount: { kind: "percent", percent: "10" }, combines_with: ["product"] })).status, 201);
+  // A single capture on a shard: 5.00 of the 8.00 (the shard asks for more than it spends).
+  const single = await captureReq(worker.base, "shp-single", { code: "SHP", lines: mugs });
+  assert.equal(single.status, 201, single.text);
+  assert.equal(single.json.quote.discount.amount, "5.00");
+  // The stack is decided by the code's object: what is left (3.00) though a shard held it unused.
+  const stack = await captureReq(worker.base, "shp-stack", { codes: ["SHP", "SHO"], lines: mugs });
+  assert.equal(stack.status, 201, stack.text);
+  assert.deepEqual(stack.json.receipts.map((r) => [r.quote.code, r.quote.discount.amount]), [["SHP", "3.00"], ["SHO", "6.85"]]);
+  const view = await call(worker.base, "GET", "/v1/codes/SHP", { headers: admin });
+  assert.deepEqual(view.json.usage.discounted, eur("8.00"), "never a cent over the budget");
+  const more = await captureReq(worker.base, "shp-more", { code: "SHP", lines: mugs });
+  assert.equal(more.status, 422, more.text);
+  assert.equal(more.json.rejection, "budget_exhausted");
+});

@@ -46,6 +46,7 @@ impl Ledger {
         let (store, definition) = self.stored(code)?;
         let at = now()?;
         let usage = store.usage_of(&definition.promo, req.customer.as_ref(), at)?;
+        let (usage, _, _) = self.with_shard_totals(&definition.promo, usage);
         let mut recorded = None;
         let mut captured = false;
         if let Some(key) = &req.key {

@@ -87,6 +87,30 @@ impl Ledger {
         })
     }
 
+    /// Before a use this object decides itself (a stack's, a payment's) on a
+    /// sharded code: every shard's unused allotment is taken back, so that
+    /// [`Ledger::deciding`] leaves the use all that is left of the caps. The
+    /// decision follows in the same synchronous turn as the recall's end: no
+    /// grant comes between. Best effort: a shard that does not answer keeps
+    /// its allotment (the use is decided on less).
+    pub(super) async fn reclaim(&self, req: &Request) {
+        let Ok(code) = Self::code_param(req) else {
+            return;
+        };
+        let sharded = self
+            .stored(&code)
+            .is_ok_and(|(_, d)| d.promo.shards() > 1 && d.promo.campaign().is_none());
+        if !sharded {
+            return;
+        }
+        let _turn = self.shards.escrow.lock().await;
+        if tables::coordinator_tables(&self.state.storage().sql()).is_err() {
+            return;
+        }
+        self.settle_recalls(&code).await;
+        self.recall_all(&code, -1).await;
+    }
+
     /// `POST /shard-grant`: a shard asks for an allotment under its id. A
     /// known id is answered as it was; else, when too little is free, the
     /// other shards' unused allotments are recalled first; then what is

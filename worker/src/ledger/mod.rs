@@ -407,17 +407,22 @@ impl Ledger {
             }
             Call::StackPart => {
                 let body = req.text().await?;
-                self.handle_stack_part(&Self::code_param(&req)?, &body)
+                let code = Self::code_param(&req)?;
+                // A sharded code's part counts every shard's uses (read now).
+                self.read_shard_totals(&code, false).await?;
+                self.handle_stack_part(&code, &body)
             }
             Call::Hold => {
                 let key = Self::key(&req)?;
                 let body = req.text().await?;
+                self.reclaim(&req).await;
                 self.handle_hold(&key, &body).await
             }
             Call::Capture => {
                 let key = Self::key(&req)?;
                 let conflict = Self::forced_conflict(&req)?;
                 let body = req.text().await?;
+                self.reclaim(&req).await;
                 self.handle_capture(&key, &body, conflict)
             }
             Call::Release => {
@@ -426,6 +431,7 @@ impl Ledger {
             }
             Call::PaymentCapture => {
                 let capture: PaymentCapture = req.json().await?;
+                self.reclaim(&req).await;
                 self.handle_payment_capture(&capture)
             }
             Call::PaymentRelease => {
