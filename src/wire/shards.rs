@@ -52,6 +52,12 @@ pub struct GrantAnswer {
     pub definition: PromoCode,
     /// Whether the code is archived.
     pub archived: bool,
+    /// The grant is all that was left after every other shard's unused
+    /// allotment was recalled, and less than the asking request lacked
+    /// ([`GrantCall::short`]): the shard decides once more on it and asks no
+    /// more (a refusal then stands, a partial budget's last use is clipped).
+    #[serde(default)]
+    pub all: bool,
 }
 
 /// The coordinator takes back a shard's unused allotment (`POST /shard-recall` to the shard), under `id`.

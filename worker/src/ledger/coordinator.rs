@@ -124,6 +124,7 @@ impl Ledger {
         let sql = self.state.storage().sql();
         tables::coordinator_tables(&sql)?;
         self.settle_recalls(&code).await;
+        let mut all = false;
         if tables::op(&sql, &call.id)?.is_none() {
             let (store, definition) = self.stored(&code)?;
             let promo = &definition.promo;
@@ -147,7 +148,11 @@ impl Ledger {
                 // Less than the asking request lacks, after the recall: all of it, so that the
                 // shard holds all that is left and decides the end in one place (a partial
                 // budget's last use clipped there, a refusal that says what is left).
-                (Some(left), Some(short)) if left < short => left,
+                (Some(left), Some(short)) if left < short => {
+                    // All, unless another shard's grant in flight may still carry some.
+                    all = !recalled.as_ref().is_some_and(|r| r.in_flight);
+                    left
+                }
                 (Some(left), _) => left.min(want_budget(left)),
                 (None, _) => 0,
             };
@@ -164,6 +169,7 @@ impl Ledger {
                         cancelled: true,
                         definition: definition.promo.clone(),
                         archived: definition.archived,
+                        all: false,
                     },
                     200,
                 );
@@ -198,6 +204,7 @@ impl Ledger {
             cancelled,
             definition: definition.promo.clone(),
             archived: definition.archived,
+            all: all && !cancelled,
         };
         json_response(&answer, 200)
     }

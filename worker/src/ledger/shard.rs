@@ -17,6 +17,8 @@ enum Granted {
     More(&'static str),
     /// Nothing is left anywhere: the refusal stands.
     Nothing,
+    /// All that is left anywhere was granted, less than the request lacked: decide once more, ask no more.
+    All,
 }
 
 /// A shard's view of the code: the whole definition, the allotted one, and the allotment's version.
@@ -181,6 +183,10 @@ impl Ledger {
                             trace.push(why);
                             continue;
                         }
+                        Granted::All => {
+                            last = true;
+                            continue;
+                        }
                         Granted::Nothing if partial(&view.whole) => {
                             last = true;
                             continue;
@@ -211,6 +217,10 @@ impl Ledger {
                 match self.ask_grant(code, shard, Some(view.seq), need).await? {
                     Granted::More(why) => {
                         trace.push(why);
+                        continue;
+                    }
+                    Granted::All => {
+                        last = true;
                         continue;
                     }
                     Granted::Nothing if partial(&view.whole) => {
@@ -429,6 +439,9 @@ impl Ledger {
                     .set(Some((row.seq + 1, worker::Date::now().as_millis())));
                 return Ok(Granted::Nothing);
             }
+        }
+        if applied && answer.all {
+            return Ok(Granted::All);
         }
         Ok(Granted::More(if applied { "applied" } else { "not-applied" }))
     }
