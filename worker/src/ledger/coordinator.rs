@@ -144,22 +144,24 @@ impl Ledger {
             let (store, definition) = self.stored(&code)?;
             let free = self.free(&store, &definition.promo)?;
             let uses = free.uses.map_or(0, |left| left.min(call.uses));
-            let budget = match (free.budget, call.short) {
-                // Less than the asking request lacks, after the recall: all of it, so that the
-                // shard holds all that is left and decides the end in one place (a partial
-                // budget's last use clipped there, a refusal that says what is left).
-                (Some(left), Some(short)) if left < short => {
-                    // All, unless another shard's grant in flight may still carry some.
-                    all = !recalled.as_ref().is_some_and(|r| r.in_flight);
+            // Less budget left than the asking request lacks, after the recall.
+            let lacking = matches!((free.budget, call.short), (Some(left), Some(short)) if left < short);
+            let budget = match free.budget {
+                // All of it, so that the shard holds all that is left and decides the end in one
+                // place (a partial budget's last use clipped there, a refusal that says what is left).
+                Some(left) if lacking => {
+                    all = true;
                     left
                 }
-                (Some(left), _) => left.min(want_budget(left)),
-                (None, _) => 0,
+                Some(left) => left.min(want_budget(left)),
+                None => 0,
             };
-            // Nothing free, but another shard waits for a grant it asked for: that grant may
-            // still carry uses to give. Not recorded: the asker decides again and asks again under
-            // the same id, once that grant is settled, rather than refuse while a use is left.
-            if uses == 0 && budget == 0 && recalled.as_ref().is_some_and(|r| r.in_flight) {
+            // Nothing free (or less than the asker lacks), but another shard waits for a grant it
+            // asked for: that grant may still carry uses to give. Not recorded: the asker decides
+            // again and asks again under the same id, once that grant is settled, rather than
+            // refuse while a use is left (or take a remainder it cannot use from a shard that can).
+            let in_flight = recalled.as_ref().is_some_and(|r| r.in_flight);
+            if in_flight && ((uses == 0 && budget == 0) || lacking) {
                 let (_, definition) = self.stored(&code)?;
                 return json_response(
                     &GrantAnswer {
