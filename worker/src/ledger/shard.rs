@@ -177,21 +177,9 @@ impl Ledger {
                 }
                 let held = hold(&view.allotted, &*store, customer, &req.basket, at, key, options);
                 if wants_grant(&held, &view.whole) && !last {
-                    let need = need_of(&view.whole, &req.basket, at);
-                    match self.ask_grant(code, shard, Some(view.seq), need).await? {
-                        Granted::More(why) => {
-                            trace.push(why);
-                            continue;
-                        }
-                        Granted::All => {
-                            last = true;
-                            continue;
-                        }
-                        Granted::Nothing if partial(&view.whole) => {
-                            last = true;
-                            continue;
-                        }
-                        Granted::Nothing => {}
+                    if let Some(next) = self.regrant(code, shard, &view, &req.basket, at, &mut trace).await? {
+                        last = next;
+                        continue;
                     }
                 }
                 return self.answer_shard_hold(&store, code, &view.whole, held, at).await;
@@ -213,21 +201,9 @@ impl Ledger {
                 capture(&view.allotted, &*store, customer, &req.basket, at, options)
             };
             if wants_grant(&captured, &view.whole) && !last {
-                let need = need_of(&view.whole, &req.basket, at);
-                match self.ask_grant(code, shard, Some(view.seq), need).await? {
-                    Granted::More(why) => {
-                        trace.push(why);
-                        continue;
-                    }
-                    Granted::All => {
-                        last = true;
-                        continue;
-                    }
-                    Granted::Nothing if partial(&view.whole) => {
-                        last = true;
-                        continue;
-                    }
-                    Granted::Nothing => {}
+                if let Some(next) = self.regrant(code, shard, &view, &req.basket, at, &mut trace).await? {
+                    last = next;
+                    continue;
                 }
             }
             return self.answer_capture(code, &view.whole, captured, at);
@@ -249,6 +225,30 @@ impl Ledger {
                 attempts: MAX_ROUNDS as u32,
             },
         )))
+    }
+
+    /// After the allotment refused a request (`view`'s): asks for a grant
+    /// sized to what the request lacks. `Some(last)`: decide again, on the
+    /// last of the budget when `last`; `None`: the refusal stands.
+    async fn regrant(
+        &self,
+        code: &Code,
+        shard: u8,
+        view: &View,
+        basket: &promocodes::Basket,
+        at: Timestamp,
+        trace: &mut Vec<&'static str>,
+    ) -> std::result::Result<Option<bool>, Problem> {
+        let need = need_of(&view.whole, basket, at);
+        Ok(match self.ask_grant(code, shard, Some(view.seq), need).await? {
+            Granted::More(why) => {
+                trace.push(why);
+                Some(false)
+            }
+            Granted::All => Some(true),
+            Granted::Nothing if partial(&view.whole) => Some(true),
+            Granted::Nothing => None,
+        })
     }
 
     /// Figures, the log line and the HTTP answer of a hold in a shard.
