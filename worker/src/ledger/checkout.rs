@@ -91,6 +91,18 @@ impl Ledger {
             key,
             options,
         );
+        self.answer_hold(&store, code, &definition.promo, held, at).await
+    }
+
+    /// Figures, the log line and the HTTP answer of a hold (the code's object's or a shard's).
+    pub(super) async fn answer_hold(
+        &self,
+        store: &SqliteRedemptionStore,
+        code: &Code,
+        promo: &PromoCode,
+        held: std::result::Result<promocodes::Hold, RedemptionError>,
+        at: Timestamp,
+    ) -> std::result::Result<Response, Problem> {
         match held {
             Ok(held) if held.replayed => {
                 self.count(Event::Replay, 1, at);
@@ -101,11 +113,11 @@ impl Ledger {
                 self.count(Event::Hold, 1, at);
                 // The hold is committed and counts never depend on the alarm (it only marks
                 // expired holds): a failure to set it is logged, and the next hold sets it again.
-                if let Err(problem) = self.schedule_expiry(&store, code).await {
+                if let Err(problem) = self.schedule_expiry(store, code).await {
                     worker::console_error!("setting the expiry alarm of {code} failed: {}", problem.body());
                 }
                 log(code, "hold", "held", None);
-                self.note_counts_changed(&definition.promo, held.usage.total(), false);
+                self.note_counts_changed(promo, held.usage.total(), false);
                 json_response(&held, 201)
             }
             Err(err) => {
@@ -137,17 +149,7 @@ impl Ledger {
         }
         let deciding = self.deciding(&definition.promo)?;
         let (promo, customer, basket) = (&*deciding, req.customer.as_ref(), &req.basket);
-        let result = if conflict {
-            #[cfg(feature = "conformance")]
-            {
-                let losing = promocodes::testing::FlakyStore::new(&*store, u32::MAX);
-                capture(promo, &losing, customer, basket, at, options)
-            }
-            #[cfg(not(feature = "conformance"))]
-            unreachable!("forced conflicts exist in test builds only")
-        } else {
-            capture(promo, &*store, customer, basket, at, options)
-        };
+        let result = capture_on(&store, conflict, promo, customer, basket, at, options);
         self.answer_capture(&req.code, promo, result, at)
     }
 
@@ -244,4 +246,27 @@ impl Ledger {
             }
         }
     }
+}
+
+/// The core's capture on `store`; with `conflict` (test builds only), every
+/// compare-and-set loses, to see a 409 end to end.
+pub(super) fn capture_on(
+    store: &SqliteRedemptionStore,
+    conflict: bool,
+    promo: &PromoCode,
+    customer: Option<&promocodes::CustomerId>,
+    basket: &promocodes::Basket,
+    at: Timestamp,
+    options: CaptureOptions<'_>,
+) -> std::result::Result<promocodes::Receipt, RedemptionError> {
+    if conflict {
+        #[cfg(feature = "conformance")]
+        {
+            let losing = promocodes::testing::FlakyStore::new(store, u32::MAX);
+            return capture(promo, &losing, customer, basket, at, options);
+        }
+        #[cfg(not(feature = "conformance"))]
+        unreachable!("forced conflicts exist in test builds only")
+    }
+    capture(promo, store, customer, basket, at, options)
 }

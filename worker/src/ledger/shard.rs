@@ -182,24 +182,14 @@ impl Ledger {
                         continue;
                     }
                 }
-                return self.answer_shard_hold(&store, code, &view.whole, held, at).await;
+                return self.answer_hold(&store, code, &view.whole, held, at).await;
             }
             let mut options = CaptureOptions::new().idempotency_key(key);
             if let Some(shown) = &req.quote {
                 options = options.quoted(shown);
             }
-            let captured = if conflict {
-                // Test builds only: every compare-and-set of this capture loses (a 409 end to end).
-                #[cfg(feature = "conformance")]
-                {
-                    let losing = promocodes::testing::FlakyStore::new(&*store, u32::MAX);
-                    capture(&view.allotted, &losing, customer, &req.basket, at, options)
-                }
-                #[cfg(not(feature = "conformance"))]
-                unreachable!("forced conflicts exist in test builds only")
-            } else {
-                capture(&view.allotted, &*store, customer, &req.basket, at, options)
-            };
+            let captured =
+                super::checkout::capture_on(&store, conflict, &view.allotted, customer, &req.basket, at, options);
             if wants_grant(&captured, &view.whole) && !last {
                 if let Some(next) = self.regrant(code, shard, &view, &req.basket, at, &mut trace).await? {
                     last = next;
@@ -249,39 +239,6 @@ impl Ledger {
             Granted::Nothing if partial(&view.whole) => Some(true),
             Granted::Nothing => None,
         })
-    }
-
-    /// Figures, the log line and the HTTP answer of a hold in a shard.
-    async fn answer_shard_hold(
-        &self,
-        store: &SqliteRedemptionStore,
-        code: &Code,
-        promo: &PromoCode,
-        held: std::result::Result<promocodes::Hold, RedemptionError>,
-        at: Timestamp,
-    ) -> std::result::Result<Response, Problem> {
-        match held {
-            Ok(held) if held.replayed => {
-                self.count(Event::Replay, 1, at);
-                log(code, "hold", "replayed", None);
-                json_response(&held, 200)
-            }
-            Ok(held) => {
-                self.count(Event::Hold, 1, at);
-                if let Err(problem) = self.schedule_expiry(store, code).await {
-                    worker::console_error!("setting the expiry alarm of {code} failed: {}", problem.body());
-                }
-                log(code, "hold", "held", None);
-                self.note_counts_changed(promo, held.usage.total(), false);
-                json_response(&held, 201)
-            }
-            Err(err) => {
-                let problem = Problem::from(err).without_quotes();
-                self.count_failure("holds", &problem, at);
-                log_problem(code, "hold", &problem);
-                Err(problem)
-            }
-        }
     }
 
     /// A release in a shard: the use goes back to the shard's allotment (and
