@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the edge Worker once (scripts/build-worker.sh) and runs its tests (node --test tests/worker/)
-# against it in workerd: each test file starts `wrangler dev` on 127.0.0.1 (a free port, a temp state
+# against it in workerd, twice (as they are, then with every code on 4 shards): each test file
+# starts `wrangler dev` on 127.0.0.1 (a free port, a temp state
 # folder, test tokens passed with --var) on the built artifacts, without rebuilding, and stops it afterwards.
 # The test build adds the `conformance` feature: test-only routes that run the core's store
 # conformance suite against the SQLite store inside a Durable Object (POST /v1/__conformance) and
@@ -23,4 +24,10 @@ trap 'rm -rf "$snapshot"' EXIT
 cp -R "$out/." "$snapshot/"
 
 PROMOCODES_WORKER_BUILD="$snapshot" PROMOCODES_CONFORMANCE=1 \
+  node --test --test-concurrency=1 tests/worker/
+
+# The same tests again with every code they define spread over 4 shards (issue 37: "every existing
+# test passes with shards 1 and 4"): harness.mjs's putCode adds `"shards": 4` where a test names none.
+printf '[test-worker] again, every code on 4 shards (PROMOCODES_TEST_SHARDS=4)\n'
+PROMOCODES_TEST_SHARDS=4 PROMOCODES_WORKER_BUILD="$snapshot" PROMOCODES_CONFORMANCE=1 \
   node --test --test-concurrency=1 tests/worker/

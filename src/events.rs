@@ -130,9 +130,83 @@ pub fn events_of(facts: &WriteFacts<'_>) -> Vec<EventPayload> {
             ..base.clone()
         },
     )];
+    events.extend(limit_events(facts.definition, facts.before, after, facts.now, &base));
+    if facts.definition.campaign().is_some() {
+        // The campaign's shared limits alone: its definition without the uses per code.
+        let shared = facts.definition.clone().without_campaign();
+        if ran_out(&shared, facts.before, after) {
+            events.push(event(EventType::CampaignExhausted, base));
+        }
+    }
+    events
+}
+
+/// The events of a code's own limits when its counts went from `before` to
+/// `after`: `budget.threshold` for each of 50, 80 and 100 % of the budget
+/// crossed upwards, then `code.exhausted` when no use is left. [`events_of`]
+/// adds them to a write's; a code spread over shards, whose counts no one
+/// write sees whole, has them from the code's object, which reads its
+/// shards' totals: then `before` is the totals it read last, and the events
+/// name no key or customer (`currency` is the usage's, when the definition
+/// has one).
+///
+/// # Example
+///
+/// ```
+/// use promocodes::events::code_events;
+/// use promocodes::{BudgetShort, Code, Currency, Discount, Money, PromoCode, Timestamp, UsageCounts, UsageLimits};
+///
+/// let eur = |amount: &str| Money::parse(amount, Currency::EUR);
+/// let limits = UsageLimits::new(Some(4), None)?.with_budget(eur("20.00")?, BudgetShort::Refuse)?;
+/// let code = PromoCode::builder(Code::parse("HOT")?, Discount::fixed(eur("5.00")?)?).limits(limits).build()?;
+/// let now: Timestamp = "2026-12-06T10:00:00Z".parse()?;
+/// let before = UsageCounts::new(1, 0)?.with_discounted("5.00".parse()?)?;
+/// let after = UsageCounts::new(4, 0)?.with_discounted("20.00".parse()?)?;
+/// let events = code_events(&code, before, after, now);
+/// let types: Vec<_> = events.iter().map(|e| (e.kind.as_str(), e.data.threshold)).collect();
+/// assert_eq!(types, [("budget.threshold", Some(50)), ("budget.threshold", Some(80)),
+///     ("budget.threshold", Some(100)), ("code.exhausted", None)]);
+/// assert!(events.iter().all(|e| e.data.key.is_none()));
+/// assert!(code_events(&code, after, after, now).is_empty(), "nothing crossed");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn code_events(
+    definition: &PromoCode,
+    before: UsageCounts,
+    after: UsageCounts,
+    now: Timestamp,
+) -> Vec<EventPayload> {
+    let currency = definition
+        .limits()
+        .budget()
+        .map(Money::currency)
+        .or(definition.currency());
+    let base = EventData {
+        code: definition.code().as_str().to_owned(),
+        campaign: definition.campaign().cloned(),
+        usage: currency.map(|currency| after.in_currency(currency)),
+        ..EventData::default()
+    };
+    limit_events(definition, before, after, now, &base)
+}
+
+/// [`code_events`] with the events' common data `base`.
+fn limit_events(
+    definition: &PromoCode,
+    before: UsageCounts,
+    after: UsageCounts,
+    now: Timestamp,
+    base: &EventData,
+) -> Vec<EventPayload> {
+    let event = |kind: EventType, data: EventData| EventPayload {
+        kind,
+        timestamp: now,
+        data,
+    };
+    let mut events = Vec::new();
     // The budget is the campaign's for a campaign's code (its definition carries it).
-    if let Some(budget) = facts.definition.limits().budget() {
-        for threshold in crossed(budget, facts.before.discounted(), after.discounted()) {
+    if let Some(budget) = definition.limits().budget() {
+        for threshold in crossed(budget, before.discounted(), after.discounted()) {
             let spent = Money::new(after.discounted(), budget.currency()).ok();
             events.push(event(
                 EventType::BudgetThreshold,
@@ -145,15 +219,8 @@ pub fn events_of(facts: &WriteFacts<'_>) -> Vec<EventPayload> {
             ));
         }
     }
-    if ran_out(facts.definition, facts.before, after) {
+    if ran_out(definition, before, after) {
         events.push(event(EventType::CodeExhausted, base.clone()));
-    }
-    if facts.definition.campaign().is_some() {
-        // The campaign's shared limits alone: its definition without the uses per code.
-        let shared = facts.definition.clone().without_campaign();
-        if ran_out(&shared, facts.before, after) {
-            events.push(event(EventType::CampaignExhausted, base));
-        }
     }
     events
 }

@@ -58,6 +58,12 @@ pub struct GrantAnswer {
     /// more (a refusal then stands, a partial budget's last use is clipped).
     #[serde(default)]
     pub all: bool,
+    /// Nothing is left to grant at the code's object after this grant: when
+    /// the shard uses the last of it, the code may be used up, and the shard
+    /// says so (the code's object then reads every shard's counts for its
+    /// `code.exhausted`).
+    #[serde(default)]
+    pub drained: bool,
 }
 
 /// The coordinator takes back a shard's unused allotment (`POST /shard-recall` to the shard), under `id`.
@@ -135,13 +141,20 @@ pub struct KeyClaim {
     pub key: String,
     /// The customer the claiming request names.
     pub customer: Option<String>,
+    /// Only look: claim nothing, answer the payment capture refused under the key here, if any
+    /// (a payment's refusal is final for its key, wherever the payment's next event lands).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub peek: bool,
 }
 
 /// The answer to a [`KeyClaim`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyClaimAnswer {
     /// Whether the key is this customer's: claimed now, or by this customer before.
     pub claimed: bool,
+    /// For a [`KeyClaim::peek`]: the payment capture refused under the key at this shard, as recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<serde_json::Value>,
 }
 
 /// A shard's figures (`GET /shard-figures` to the shard): every count it

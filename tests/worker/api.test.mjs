@@ -1,7 +1,7 @@
 // The HTTP API v1 against the real Worker in workerd: routes, auth, bad input, receipts.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, captureReq, admin, capturer, eur, ADMIN_TOKEN, CAPTURE_TOKEN, workerForFile } from "./harness.mjs";
+import { testShards, putCode, call, captureReq, admin, capturer, eur, ADMIN_TOKEN, CAPTURE_TOKEN, workerForFile } from "./harness.mjs";
 
 const worker = workerForFile({ demo: true }, async () => {
   const put = await putCode(worker.base, {
@@ -117,7 +117,8 @@ test("the admin list pages through receipts oldest first", async () => {
     route = `/v1/codes/PAGES/redemptions?limit=2&after=${page.json.next}`;
   }
   assert.deepEqual(seen.map((r) => r.idempotency_key), ["page-1", "page-2", "page-3", "page-4", "page-5"]);
-  assert.deepEqual(seen.map((r) => r.usage.total), [1, 2, 3, 4, 5]);
+  // A sharded code's receipt counts the shard that decided it (its own uses), not the code's.
+  if (testShards === 1) assert.deepEqual(seen.map((r) => r.usage.total), [1, 2, 3, 4, 5]);
   assert.equal(seen[2].quote.payable.amount, "15.00");
 });
 

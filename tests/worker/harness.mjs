@@ -215,6 +215,7 @@ async function startWorkerOnce({
  * and checks the answer against docs/openapi.json (throwing at a mismatch).
  */
 export async function call(base, method, route, { body, headers = {}, raw } = {}) {
+  body = withTestShards(method, route, body);
   for (let attempt = 0; ; attempt++) {
     const init = { method, headers: { ...headers } };
     // A body is JSON unless the test names another Content-Type (`"content-type": null`: none at all).
@@ -247,6 +248,17 @@ export const capturer = { authorization: `Bearer ${CAPTURE_TOKEN}` };
 // PROMOCODES_TEST_SHARDS=4 defines every code a test puts through `putCode` with `"shards": 4` (unless
 // it names its own): the existing tests run against sharded codes.
 const TEST_SHARDS = Number(process.env.PROMOCODES_TEST_SHARDS ?? "1");
+/** How many shards `putCode` spreads a code over by default (1 unless PROMOCODES_TEST_SHARDS says). */
+export const testShards = TEST_SHARDS;
+
+/** A code's definition PUT through `call` gets the test's shards too (a PUT without them would change them). */
+export function withTestShards(method, route, body) {
+  const plain = body !== null && typeof body === "object" && !Array.isArray(body);
+  if (TEST_SHARDS > 1 && method === "PUT" && /^\/v1\/codes\/[^/?]+$/.test(route) && plain && body.shards === undefined) {
+    return { ...body, shards: TEST_SHARDS };
+  }
+  return body;
+}
 
 export function putCode(base, definition) {
   const body = TEST_SHARDS > 1 && definition.shards === undefined ? { ...definition, shards: TEST_SHARDS } : definition;

@@ -20,7 +20,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { putCode, call, admin, capturer, eur, SHIPPED_LIMIT, ROOT, workerForFile } from "./harness.mjs";
+import { putCode, call, admin, capturer, eur, SHIPPED_LIMIT, ROOT, workerForFile, withTestShards } from "./harness.mjs";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -34,7 +34,7 @@ const worker = workerForFile({ publicLimit: "shipped" }, async () => {
 function requestFrom(from, method, route, { body, headers = {} } = {}) {
   return new Promise((resolve, reject) => {
     const url = new URL(route, worker.base);
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const payload = body === undefined ? undefined : JSON.stringify(withTestShards(method, route, body));
     const req = http.request(url, {
       method, localAddress: from, agent: false,
       headers: payload === undefined ? headers : { "content-type": "application/json", ...headers },

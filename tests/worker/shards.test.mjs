@@ -4,8 +4,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { putCode, call, captureReq, capturer, admin, eur, workerForFile } from "./harness.mjs";
+import { STRIPE_TEST_SECRET, chargeRefunded, paymentIntentCanceled, paymentIntentSucceeded, postStripe, stripeId } from "./stripe.mjs";
 
-const worker = workerForFile();
+const worker = workerForFile({ vars: { STRIPE_WEBHOOK_SECRET: STRIPE_TEST_SECRET } });
 
 const tally = (results) => results.reduce((m, r) => ((m[r.status] = (m[r.status] ?? 0) + 1), m), {});
 const hold = (key, body) => call(worker.base, "POST", "/v1/holds", { body, headers: { ...capturer, "idempotency-key": key } });
@@ -24,6 +25,17 @@ test("a definition's shards: 1 to 64, written when above 1, anything else a clea
   assert.equal(four.json.shards, 4);
   const lookup = await call(worker.base, "GET", "/v1/codes/FOURSHARDS", { headers: admin });
   assert.equal(lookup.json.shards, 4);
+  // A defined code keeps its number: its uses and keys are where its shards put them.
+  for (const [code, shards] of [["FOURSHARDS", 8], ["FOURSHARDS", undefined], ["ONESHARD", 2]]) {
+    // Sent as written (raw): the harness adds no shards to it.
+    const changed = await call(worker.base, "PUT", `/v1/codes/${code}`,
+      { raw: JSON.stringify({ code, discount: { kind: "percent", percent: "10" }, ...(shards ? { shards } : {}) }), headers: admin });
+    assert.equal(changed.status, 400, changed.text);
+    assert.match(changed.json.detail, /shards cannot change/);
+  }
+  assert.equal((await call(worker.base, "GET", "/v1/codes/FOURSHARDS", { headers: admin })).json.shards, 4);
+  const same = await putCode(worker.base, { code: "FOURSHARDS", discount: { kind: "percent", percent: "15" }, shards: 4 });
+  assert.equal(same.status, 200, same.text);
 });
 
 for (const shards of [4, 16]) {
@@ -242,4 +254,114 @@ test("N = 4: a stack takes what the shards left: their unused budget is recalled
   const more = await captureReq(worker.base, "shp-more", { code: "SHP", lines: mugs });
   assert.equal(more.status, 422, more.text);
   assert.equal(more.json.rejection, "budget_exhausted");
+});
+
+test("N = 4: a payment reaches the shard its hold is in: captured once, refunded back, a refund first final", async () => {
+  const code = "SHPAY";
+  assert.equal((await putCode(worker.base, { code, discount: { kind: "percent", percent: "10" }, limits: { total: 100 }, shards: 4 })).status, 201);
+  const basket = { total: eur("80.00") };
+  const usage = async () => (await call(worker.base, "GET", `/v1/codes/${code}`, { headers: admin })).json.usage;
+  // Eight payments: even ones with a customer (its shard), odd ones without (their id's shard).
+  const payments = Array.from({ length: 8 }, (_, i) => ({ pi: stripeId("pi"), customer: i % 2 === 0 ? `buyer-${i}` : undefined }));
+  const shardOf = (answer) => answer.headers.get("x-test-shard")?.split(";")[0];
+  for (const payment of payments) {
+    const held = await hold(payment.pi, { code, ...basket, ...(payment.customer ? { customer: payment.customer } : {}) });
+    assert.equal(held.status, 201, held.text);
+    payment.shard = shardOf(held);
+    assert.ok(payment.shard !== undefined, "a shard took the hold");
+  }
+  assert.equal((await usage()).held, 8);
+  for (const { pi, customer, shard } of payments) {
+    const paid = await postStripe(worker.base, paymentIntentSucceeded({ id: pi, code, customer, basket, amount: 7200 }));
+    assert.equal(paid.status, 200, paid.text);
+    assert.equal(paid.json.action, "captured", paid.text);
+    assert.equal(paid.json.receipt.quote.discount.amount, "8.00");
+    assert.equal(shardOf(paid), shard, "the payment went to its hold's shard");
+    const again = await postStripe(worker.base, paymentIntentSucceeded({ id: pi, code, customer, basket, amount: 7200 }));
+    assert.equal(again.json.action, "replayed", again.text);
+  }
+  // The holds were captured where they were taken: no second use anywhere.
+  assert.deepEqual((({ total, held }) => ({ total, held }))(await usage()), { total: 8, held: 0 });
+  const history = (await call(worker.base, "GET", `/v1/codes/${code}/redemptions?limit=100`, { headers: admin })).json.redemptions;
+  for (const { pi } of payments) {
+    assert.deepEqual(history.filter((r) => r.idempotency_key === pi).map((r) => r.state), ["captured"], pi);
+  }
+  // Refunds with no metadata find their shard; a cancel of a captured payment is ignored.
+  for (const { pi } of payments.slice(0, 4)) {
+    const refund = await postStripe(worker.base, chargeRefunded({ paymentIntent: pi, metadata: {} }));
+    assert.equal(refund.status, 200, refund.text);
+    assert.equal(refund.json.action, "released", refund.text);
+  }
+  const cancel = await postStripe(worker.base, paymentIntentCanceled({ id: payments[5].pi, code, basket }));
+  assert.equal(cancel.json.action, "ignored", cancel.text);
+  assert.equal((await usage()).total, 4);
+  // A refund before anything: final, and the success after it captures nothing.
+  const early = stripeId("pi");
+  const refund = await postStripe(worker.base, chargeRefunded({ paymentIntent: early, code, metadata: { promo_code: code } }));
+  assert.equal(refund.status, 200, refund.text);
+  const late = await postStripe(worker.base, paymentIntentSucceeded({ id: early, code, customer: "buyer-late", basket, amount: 7200 }));
+  assert.equal(late.status, 200, late.text);
+  assert.notEqual(late.json.action, "captured", late.text);
+  assert.equal((await usage()).total, 4);
+});
+
+test("N = 4: an anonymous lookup is at most a second behind the shards' writes; with a token, exact", async () => {
+  const code = "SHLOOK";
+  assert.equal((await putCode(worker.base, { code, discount: { kind: "percent", percent: "10" }, limits: { total: 10 }, shards: 4 })).status, 201);
+  const anonymous = () => call(worker.base, "GET", `/v1/codes/${code}`);
+  const first = await anonymous();
+  assert.equal(first.status, 200, first.text);
+  assert.deepEqual(first.json.usage, { total: 0, held: 0 });
+  assert.equal(first.headers.get("x-promocodes-cache"), "miss");
+  assert.match(first.headers.get("cache-control") ?? "", /no-cache/);
+  for (let i = 0; i < 4; i++) {
+    const r = await captureReq(worker.base, `look-${i}`, { code, total: eur("20.00"), customer: `look-${i}` });
+    assert.equal(r.status, 201, r.text);
+  }
+  const exact = await call(worker.base, "GET", `/v1/codes/${code}`, { headers: admin });
+  assert.equal(exact.json.usage.total, 4, "a token reads every shard now");
+  // The shards' writes purge nothing: the copy cached before them is served for at most a second.
+  const written = Date.now();
+  let live;
+  for (;;) {
+    live = await anonymous();
+    if (live.json.usage.total === 4) break;
+    assert.ok(Date.now() - written < 1500, `still ${live.json.usage.total} after ${Date.now() - written} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.equal(live.json.remaining, 6);
+});
+
+test("N = 4: a stack's part is written in the customer's shard: one per-customer cap, one key", async () => {
+  const lines = [{ sku: "MUG", quantity: 2, unit_price: eur("12.50"), categories: ["mugs"] }, { sku: "BEANS", quantity: 1, unit_price: eur("20.00") }];
+  assert.equal((await putCode(worker.base, { code: "SHONCE", discount: { kind: "percent", percent: "20" }, applies_to: { categories: ["mugs"] },
+    limits: { per_customer: 1 }, combines_with: ["order"], shards: 4 })).status, 201);
+  assert.equal((await putCode(worker.base, { code: "SHORDER", discount: { kind: "percent", percent: "5" }, combines_with: ["product"] })).status, 201);
+  const single = (key, customer) => captureReq(worker.base, key, { code: "SHONCE", lines, customer });
+  const stack = (key, customer) => captureReq(worker.base, key, { codes: ["SHONCE", "SHORDER"], lines, customer });
+  // A single capture, then a stack for the same customer: the stack's part meets the same count.
+  assert.equal((await single("once-ann-1", "ann")).status, 201);
+  const refused = await stack("once-ann-2", "ann");
+  assert.equal(refused.status, 422, refused.text);
+  assert.equal(refused.json.rejection, "customer_limit_reached", refused.text);
+  // A stack, then a single capture: the same.
+  const bob = await stack("once-bob-1", "bob");
+  assert.equal(bob.status, 201, bob.text);
+  const again = await single("once-bob-2", "bob");
+  assert.equal(again.status, 422, again.text);
+  assert.equal(again.json.rejection, "customer_limit_reached");
+  const replay = await stack("once-bob-1", "bob");
+  assert.equal(replay.status, 200, replay.text);
+  assert.deepEqual(replay.json.receipts.map((r) => r.quote.discount.amount), bob.json.receipts.map((r) => r.quote.discount.amount));
+  // A key used for a single capture, then for a stack: the stack takes that use as it is, no second one.
+  assert.equal((await single("once-cat", "cat")).status, 201);
+  const joined = await stack("once-cat", "cat");
+  assert.equal(joined.status, 201, joined.text);
+  assert.deepEqual(joined.json.receipts.map((r) => r.quote.code), ["SHONCE", "SHORDER"]);
+  const view = await call(worker.base, "GET", "/v1/codes/SHONCE", { headers: admin });
+  assert.equal(view.json.usage.total, 3, "ann, bob and cat: one use each");
+  // Racing: 12 stacks and 12 single captures for one customer, all at once: exactly one use.
+  const racing = await Promise.all(Array.from({ length: 24 }, (_, i) => (i % 2 ? stack : single)(`once-dan-${i}`, "dan")));
+  assert.equal(racing.filter((r) => r.status === 201).length, 1, JSON.stringify(tally(racing)));
+  assert.equal((await call(worker.base, "GET", "/v1/codes/SHONCE", { headers: admin })).json.usage.total, 4);
 });

@@ -176,8 +176,10 @@ test("100 racing stack holds over codes capped 30 and 50: never past a cap, and 
   if (!statuses.includes(409)) assert.equal(won.length, 30, "every stack the caps allow");
   for (const r of won) assert.deepEqual(r.json.holds.map((h) => h.quote.code), ["CAP50", "CAP30"]);
   for (const r of race.filter((x) => x.status === 422)) {
-    assert.equal(r.json.rejections.length, 1, r.text);
-    assert.equal(r.json.rejections[0].rejection, "exhausted", r.text);
+    // CAP30's cap, or both at once: a stack priced while the first wave's CAP50 holds (of stacks
+    // CAP30 then refused) are not given back yet sees CAP50 used up too (wider with shards' grants).
+    assert.ok(r.json.rejections.length >= 1, r.text);
+    assert.ok(r.json.rejections.every((x) => x.rejection === "exhausted"), r.text);
   }
   const [a, b] = [await usage("CAP30"), await usage("CAP50")];
   assert.equal(a.held, won.length, "CAP30 holds exactly the stacks held");

@@ -47,6 +47,11 @@ pub const TEST_STALL_SECONDS: u64 = 300;
 /// shard objects: the shard's number (see [`crate::shards`]).
 pub const SHARD_HEADER: &str = "x-promocodes-shard";
 
+/// The header on a payment's release sent to every shard of a sharded code
+/// first: a shard with nothing under the payment's id answers 404 and
+/// records nothing (see [`crate::shards::send_payment_release`]).
+pub const KNOWN_ONLY_HEADER: &str = "x-promocodes-known-only";
+
 /// One request of the Worker to a code's object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Call {
@@ -116,6 +121,9 @@ pub enum Call {
     ShardUsage,
     /// `POST /shard-freed`: a shard gave a use back (a release): the code's object recalls again.
     ShardFreed,
+    /// `POST /shard-spent`: a shard used the last of an allotment that drained the code's object:
+    /// the code's object reads its shards' totals now (its own events: `code.exhausted`).
+    ShardSpent,
     /// `POST /shard-definition`: the code's object tells a shard its definition changed (`wire::ShardDefinition`).
     ShardDefinition,
     /// `POST /shard-claim`: a customer's shard claims an idempotency key at the key's shard (`wire::KeyClaim`).
@@ -163,6 +171,7 @@ impl Call {
         Call::ShardRecall,
         Call::ShardUsage,
         Call::ShardFreed,
+        Call::ShardSpent,
         Call::ShardDefinition,
         Call::ShardClaim,
         Call::ShardFigures,
@@ -205,6 +214,7 @@ impl Call {
             Call::ShardRecall => (Method::Post, "/shard-recall"),
             Call::ShardUsage => (Method::Get, "/shard-usage"),
             Call::ShardFreed => (Method::Post, "/shard-freed"),
+            Call::ShardSpent => (Method::Post, "/shard-spent"),
             Call::ShardDefinition => (Method::Post, "/shard-definition"),
             Call::ShardClaim => (Method::Post, "/shard-claim"),
             Call::ShardFigures => (Method::Get, "/shard-figures"),

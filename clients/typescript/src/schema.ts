@@ -2987,7 +2987,7 @@ export interface components {
         AccessControlMaxAge: "600";
         /** @description The methods the route takes. */
         Allow: string;
-        /** @description `no-cache` on an anonymous lookup: the browser asks again each time and the Worker answers from the edge cache, which keeps the lookup for up to 5 s (`public, max-age=5`), no longer than the code's next hold runs, and purges it when the code is redefined, switched off or archived and on the first hold, capture or release after it was cached; `no-store` on a lookup with a token (live counts). */
+        /** @description `no-cache` on an anonymous lookup: the browser asks again each time and the Worker answers from the edge cache, which keeps the lookup for up to 5 s (`public, max-age=5`), no longer than the code's next hold runs, and purges it when the code is redefined, switched off or archived and on the first hold, capture or release after it was cached (a code on several shards: kept for up to 1 s, as its shards' writes purge nothing); `no-store` on a lookup with a token (live counts). */
         CacheControlLookup: "no-cache" | "no-store";
         /** @description The definition's strong entity tag (a hash of the stored definition, quoted): send it back as `If-Match` on `PUT` or `PATCH` so the write lands only over the definition it was read from. */
         ETag: string;

@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 use worker::{Env, Request, Response};
 
 use super::{automatic, limit_public, routing, Answer};
-use crate::clients::{self, require_known, to_ledger_logged};
+use crate::clients::{self, require_known};
 use crate::http::{idempotency_key, is_trusted, read_body};
 use crate::limits::{BASKET_BODY_LIMIT, DEFAULT_BODY_LIMIT};
 use crate::problem::Problem;
@@ -314,8 +314,10 @@ async fn send_each(
     let send = |one: &StackCodeCall| {
         let (code, body) = (one.code.clone(), body_of(one));
         async move {
-            let request = call.request(&code, &[], Some(body?), &headers)?;
-            to_ledger_logged(env, &code, request).await
+            let body = body?;
+            let request = call.request(&code, &[], Some(body.clone()), &headers)?;
+            // A sharded code's part goes where the customer's (else the key's) other uses are.
+            crate::shards::send_keyed(env, &code, key, &body, request).await
         }
     };
     // Each code and its object's answer, as listed (with `stall`, up to the first refusal).
@@ -359,8 +361,7 @@ async fn send_each(
             key: key.clone(),
             reason: Some(STACK_UNDONE.to_owned()),
         };
-        let request = Call::Release.request(earlier, &[], Some(body_of(&release)?), &[])?;
-        to_ledger_logged(env, earlier, request).await
+        crate::shards::send_release(env, earlier, key, body_of(&release)?).await
     });
     for released in futures_util::future::join_all(releases).await {
         released?;
@@ -440,8 +441,7 @@ async fn stack_release(env: &Env, body: &str) -> Answer {
             key: one.key.clone(),
             reason: one.reason.clone(),
         };
-        let request = Call::Release.request(&call.code, &[], Some(body_of(&call)?), &[])?;
-        let mut response = to_ledger_logged(env, &call.code, request).await?;
+        let mut response = crate::shards::send_release(env, &call.code, &call.key, body_of(&call)?).await?;
         if response.status_code() == 200 {
             released.push(response.json().await?);
         } else if refused.is_none() {

@@ -113,9 +113,13 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
                 event_id,
             };
             let body = serde_json::to_string(&payment).map_err(|e| Problem::Internal(e.to_string()))?;
-            let request = Call::PaymentCapture.request(&code, &[], Some(body), &[])?;
+            let request = Call::PaymentCapture.request(&code, &[], Some(body.clone()), &[])?;
             // The payment is indexed under its code already (`refunded_before` claimed it).
-            to_ledger_logged(env, &code, request).await
+            // A sharded code's payment goes where its hold was taken: the shard of its customer, else of its id.
+            match IdempotencyKey::parse(&payment.key) {
+                Ok(key) => crate::shards::send_keyed(env, &code, &key, &body, request).await,
+                Err(_) => to_ledger_logged(env, &code, request).await,
+            }
         }
         payments::Action::Release {
             event_id,
@@ -167,8 +171,7 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
                 holds_only,
             };
             let body = serde_json::to_string(&release).map_err(|e| Problem::Internal(e.to_string()))?;
-            let request = Call::PaymentRelease.request(&code, &[], Some(body), &[])?;
-            let mut response = to_ledger_logged(env, &code, request).await?;
+            let mut response = crate::shards::send_payment_release(env, &code, body).await?;
             match response.status_code() {
                 200 => {
                     let answer = match response.json::<PaymentReleaseAnswer>().await? {
@@ -323,8 +326,12 @@ async fn capture_stack(env: &Env, payment: StackPayment) -> Answer {
             event_id: payment.event_id.clone(),
         };
         let body = serde_json::to_string(&one).map_err(|e| Problem::Internal(e.to_string()))?;
-        let request = Call::PaymentCapture.request(code, &[], Some(body), &[])?;
-        let mut response = to_ledger_logged(env, code, request).await?;
+        let request = Call::PaymentCapture.request(code, &[], Some(body.clone()), &[])?;
+        // A sharded code's part goes where the customer's (else the payment's) other uses are.
+        let mut response = match IdempotencyKey::parse(&one.key) {
+            Ok(key) => crate::shards::send_keyed(env, code, &key, &body, request).await?,
+            Err(_) => to_ledger_logged(env, code, request).await?,
+        };
         if response.status_code() != 200 {
             // A conflict or a store failure: Stripe delivers again, and that delivery finishes.
             return Ok(response);
@@ -480,8 +487,7 @@ async fn release_one(
     release: &payments::flow::PaymentRelease,
 ) -> std::result::Result<std::result::Result<CodeRelease, Response>, Problem> {
     let body = serde_json::to_string(release).map_err(|e| Problem::Internal(e.to_string()))?;
-    let request = Call::PaymentRelease.request(code, &[], Some(body), &[])?;
-    let mut response = to_ledger_logged(env, code, request).await?;
+    let mut response = crate::shards::send_payment_release(env, code, body).await?;
     let answer = match response.status_code() {
         200 => CodeRelease::of(code.clone(), response.json().await?),
         404 => CodeRelease::ignored(

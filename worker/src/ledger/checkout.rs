@@ -41,24 +41,34 @@ impl Ledger {
     /// the payment flow captures it: under `<id>:paid` when a failed attempt
     /// released the hold under the id. An archived code is unknown, unless
     /// it has such a use: a retry of a capture recorded before still replays.
-    pub(super) fn handle_stack_part(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
+    ///
+    /// A sharded code's part counts every shard's uses (read now), and takes
+    /// the customer's uses and the use under the key from the shard a stack's
+    /// write of this code goes to (the customer's, else the key's).
+    pub(super) async fn handle_stack_part(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
         let req: StackPartCall = promocodes::from_json(body)?;
         let (store, definition) = self.stored(code)?;
         let at = now()?;
         let usage = store.usage_of(&definition.promo, req.customer.as_ref(), at)?;
         let (usage, _, _) = self.with_shard_totals(&definition.promo, usage);
-        let mut recorded = None;
-        let mut captured = false;
+        let (mut usage, mut recorded, mut captured) = (usage, None, false);
         if let Some(key) = &req.key {
-            let mut own = store.reservation(code, key)?;
-            if req.payment && own.as_ref().is_some_and(crate::payments::flow::released_hold) {
-                own = store.reservation(code, &crate::payments::flow::paid_after_release(key)?)?;
+            (recorded, captured) = recorded_under(&store, code, key, req.payment, at)?;
+        }
+        let shards = definition.promo.shards();
+        if shards > 1 && definition.promo.campaign().is_none() {
+            if let Some(key) = &req.key {
+                let shard = promocodes::shard_of(shards, req.customer.as_ref(), key);
+                if let Some(part) = self.shard_part(code, shard, body).await? {
+                    let per_customer = usage.per_customer() + part.usage.per_customer();
+                    usage = promocodes::UsageCounts::new(usage.total(), per_customer)
+                        .and_then(|c| c.with_discounted(usage.discounted()))
+                        .map_err(|e| Problem::Internal(e.to_string()))?;
+                    if part.recorded.is_some() {
+                        (recorded, captured) = (part.recorded, part.captured);
+                    }
+                }
             }
-            let own = own.filter(|own| own.counts_at(at));
-            captured = own
-                .as_ref()
-                .is_some_and(|own| own.state == promocodes::ReservationState::Captured);
-            recorded = own.map(|own| own.quote);
         }
         // An archived code takes no new use; one it has under the key still replays.
         if definition.archived && recorded.is_none() {
@@ -66,6 +76,53 @@ impl Ledger {
         }
         let answer = StackPartAnswer {
             definition: definition.promo.clone(),
+            usage,
+            recorded,
+            captured,
+        };
+        json_response(&answer, 200)
+    }
+
+    /// Shard `shard`'s part of a stack on `code` (`body`, a [`StackPartCall`]):
+    /// its uses for the customer and its use under the key; `None` when the
+    /// shard has taken nothing yet.
+    async fn shard_part(
+        &self,
+        code: &Code,
+        shard: u8,
+        body: &str,
+    ) -> std::result::Result<Option<StackPartAnswer>, Problem> {
+        let number = shard.to_string();
+        let headers = [(crate::protocol::SHARD_HEADER, number.as_str())];
+        let request = Call::StackPart.request(code, &[], Some(body.to_owned()), &headers)?;
+        let mut response =
+            crate::clients::to_object(&self.env, &crate::shards::shard_name(code, shard), request).await?;
+        match response.status_code() {
+            200 => Ok(Some(response.json().await?)),
+            404 => Ok(None),
+            status => Err(Problem::Internal(format!(
+                "shard {shard} of {code} answered {status} to a stack's part"
+            ))),
+        }
+    }
+
+    /// `POST /stack-part` to a shard: its own uses for the customer and its
+    /// use under the key, on its view of the code's definition (404 when it
+    /// has taken nothing yet).
+    pub(super) fn handle_shard_part(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
+        let req: StackPartCall = promocodes::from_json(body)?;
+        let unknown = || Problem::UnknownCode(code.clone());
+        let store = self.store()?.ok_or_else(unknown)?;
+        let row = crate::shards::tables::allotment(&self.state.storage().sql())?.ok_or_else(unknown)?;
+        let definition = PromoCode::from_json(&row.definition)?;
+        let at = now()?;
+        let usage = store.usage_for(code, req.customer.as_ref(), at)?;
+        let (recorded, captured) = match &req.key {
+            Some(key) => recorded_under(&store, code, key, req.payment, at)?,
+            None => (None, false),
+        };
+        let answer = StackPartAnswer {
+            definition,
             usage,
             recorded,
             captured,
@@ -269,4 +326,26 @@ pub(super) fn capture_on(
         unreachable!("forced conflicts exist in test builds only")
     }
     capture(promo, store, customer, basket, at, options)
+}
+
+/// The quote of the use `store` has under `key` that counts now (an active
+/// hold, or a capture), and whether it is a capture. With `payment` (the key
+/// is a payment's id), looked up as the payment flow captures it: under
+/// `<id>:paid` when a failed attempt released the hold under the id.
+fn recorded_under(
+    store: &SqliteRedemptionStore,
+    code: &Code,
+    key: &IdempotencyKey,
+    payment: bool,
+    at: Timestamp,
+) -> std::result::Result<(Option<promocodes::Quote>, bool), Problem> {
+    let mut own = store.reservation(code, key)?;
+    if payment && own.as_ref().is_some_and(crate::payments::flow::released_hold) {
+        own = store.reservation(code, &crate::payments::flow::paid_after_release(key)?)?;
+    }
+    let own = own.filter(|own| own.counts_at(at));
+    let captured = own
+        .as_ref()
+        .is_some_and(|own| own.state == promocodes::ReservationState::Captured);
+    Ok((own.map(|own| own.quote), captured))
 }

@@ -172,6 +172,7 @@ impl Ledger {
                         definition: definition.promo.clone(),
                         archived: definition.archived,
                         all: false,
+                        drained: false,
                     },
                     200,
                 );
@@ -207,8 +208,117 @@ impl Ledger {
             definition: definition.promo.clone(),
             archived: definition.archived,
             all: all && !cancelled,
+            drained: !cancelled && self.drained(&code)?,
         };
+        // Uses move in the shards: the code's own events follow their totals from now.
+        self.poll_soon(&code).await;
         json_response(&answer, 200)
+    }
+
+    /// Whether nothing is left to grant at the code's object (no use, or no budget).
+    fn drained(&self, code: &Code) -> std::result::Result<bool, Problem> {
+        let (store, definition) = self.stored(code)?;
+        let free = self.free(&store, &definition.promo)?;
+        Ok(free.uses == Some(0) || free.budget == Some(0))
+    }
+
+    /// Reads a sharded code's totals within [`POLL_MIN_MS`] (its alarm, set
+    /// for then unless it is due sooner), and every [`POLL_MIN_MS`] to
+    /// [`POLL_MAX_MS`] after, for its own events ([`Ledger::note_code_totals`]).
+    /// A failure to set the alarm is logged: the next grant sets it again.
+    pub(super) async fn poll_soon(&self, code: &Code) {
+        let wanted = self.stored(code).is_ok_and(|(_, d)| wants_code_events(&d.promo));
+        if !wanted {
+            return;
+        }
+        self.shards.poll_every.set(POLL_MIN_MS);
+        let Ok(at) = now() else { return };
+        let Ok(due) = at
+            .checked_add_seconds(i64::try_from(POLL_MIN_MS / 1000).unwrap_or(1))
+            .ok_or(())
+        else {
+            return;
+        };
+        let poll_at = self.shards.poll_at.get();
+        self.shards.poll_at.set(Some(
+            poll_at.map_or(due.as_unix_millis(), |p| p.min(due.as_unix_millis())),
+        ));
+        if self.alarm.set_by(due) {
+            return;
+        }
+        if let Err(problem) = self.set_alarm(due).await {
+            worker::console_error!("setting the totals' alarm of {code} failed: {}", problem.body());
+        }
+    }
+
+    /// On the alarm: a sharded code's totals read now and its own events
+    /// written when they moved, if its poll is due; when its next poll is
+    /// (sooner while the totals move, up to [`POLL_MAX_MS`] while they do not).
+    pub(super) async fn poll_totals(
+        &self,
+        code: &Code,
+        at: Timestamp,
+    ) -> std::result::Result<Option<Timestamp>, Problem> {
+        let wanted = self
+            .stored(code)
+            .is_ok_and(|(_, d)| wants_code_events(&d.promo) && !d.archived);
+        if !wanted {
+            return Ok(None);
+        }
+        let millis = at.as_unix_millis();
+        if self.shards.poll_at.get().is_some_and(|due| due > millis) {
+            return Ok(self
+                .shards
+                .poll_at
+                .get()
+                .and_then(|due| Timestamp::from_unix_millis(due).ok()));
+        }
+        let moved = self.read_shard_totals(code, false).await?;
+        let every = match (moved, self.shards.poll_every.get()) {
+            (true, _) | (false, 0) => POLL_MIN_MS,
+            (false, every) => (every * 2).min(POLL_MAX_MS),
+        };
+        self.shards.poll_every.set(every);
+        let due = millis.saturating_add(i64::try_from(every).unwrap_or(i64::MAX));
+        self.shards.poll_at.set(Some(due));
+        Ok(Timestamp::from_unix_millis(due).ok())
+    }
+
+    /// A sharded code's own events (`budget.threshold`, `code.exhausted`,
+    /// which no shard can decide: each counts its own uses): its totals
+    /// across its objects (as [`Ledger::read_shard_totals`] read them last)
+    /// against the totals its events were last written for, written with
+    /// them in one transaction. Whether the totals moved.
+    ///
+    /// # Errors
+    ///
+    /// A storage failure.
+    pub(super) fn note_code_totals(&self, code: &Code) -> std::result::Result<bool, Problem> {
+        let (store, definition) = self.stored(code)?;
+        let promo = &definition.promo;
+        if !wants_code_events(promo) {
+            return Ok(false);
+        }
+        let at = now()?;
+        let own = store.usage_of(promo, None, at)?;
+        let (usage, _, _) = self.with_shard_totals(promo, own);
+        let sql = self.state.storage().sql();
+        tables::coordinator_tables(&sql)?;
+        let seen = match tables::seen_totals(&sql)? {
+            Some((total, discounted)) => UsageCounts::new(total, 0)
+                .and_then(|c| c.with_discounted(discounted.parse().unwrap_or_default()))
+                .map_err(|e| Problem::Internal(e.to_string()))?,
+            None => UsageCounts::ZERO,
+        };
+        if seen.total() == usage.total() && seen.discounted() == usage.discounted() {
+            return Ok(false);
+        }
+        let events = promocodes::events::code_events(promo, seen, usage, at);
+        let discounted = usage.discounted().to_string();
+        store.write_code_events(code, &events, || {
+            tables::set_seen_totals(&sql, usage.total(), &discounted)
+        })?;
+        Ok(true)
     }
 
     /// Recalls the unused allotment of every shard that holds any, but `asker`, at once: the holds
@@ -294,12 +404,15 @@ impl Ledger {
     /// Reads a sharded code's shards' counts, unless the sum read last is
     /// recent enough: [`shards::TOTALS_MAX_AGE_MS`] for an anonymous
     /// lookup (`cached`), never for anyone else (exact).
-    pub(super) async fn read_shard_totals(&self, code: &Code, cached: bool) -> std::result::Result<(), Problem> {
+    ///
+    /// A fresh read also writes the code's own events when its totals moved
+    /// ([`Ledger::note_code_totals`]); whether they did.
+    pub(super) async fn read_shard_totals(&self, code: &Code, cached: bool) -> std::result::Result<bool, Problem> {
         let promo = match self.stored(code) {
             Ok((_, definition)) if definition.promo.shards() > 1 && definition.promo.campaign().is_none() => {
                 definition.promo.clone()
             }
-            _ => return Ok(()),
+            _ => return Ok(false),
         };
         let at = worker::Date::now().as_millis();
         let fresh = self
@@ -309,7 +422,7 @@ impl Ledger {
             .as_ref()
             .is_some_and(|totals| at.saturating_sub(totals.read_at) < shards::TOTALS_MAX_AGE_MS);
         if cached && fresh {
-            return Ok(());
+            return Ok(false);
         }
         let reads = (0..promo.shards()).map(|shard| async move {
             let request = Call::ShardUsage.request(code, &[], None, &[])?;
@@ -337,7 +450,7 @@ impl Ledger {
             held,
             held_discounted,
         });
-        Ok(())
+        self.note_code_totals(code)
     }
 
     /// `usage` (this object's own counts) with its shards' added, as last read,
@@ -447,4 +560,18 @@ impl Ledger {
         tables::set_definition(&self.state.storage().sql(), &json, call.archived)?;
         json_response(&serde_json::json!({}), 200)
     }
+}
+
+/// The soonest a sharded code's object reads its shards' totals again for
+/// its own events after a grant, or after totals that moved (milliseconds).
+pub const POLL_MIN_MS: u64 = 1000;
+
+/// The longest it waits between two reads while the totals do not move (milliseconds).
+pub const POLL_MAX_MS: u64 = 60_000;
+
+/// Whether a code has events of its own its object writes from its shards'
+/// totals: sharded (not a campaign's), with a cap or a budget.
+fn wants_code_events(promo: &PromoCode) -> bool {
+    let limits = promo.limits();
+    promo.shards() > 1 && promo.campaign().is_none() && (limits.total().is_some() || limits.budget().is_some())
 }

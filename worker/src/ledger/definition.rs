@@ -5,6 +5,10 @@ use promocodes::PublicDefinition;
 
 use super::*;
 
+/// How long the edge keeps a sharded code's anonymous lookup at most, in
+/// seconds: its shards' writes do not purge it, so it is at most this far behind.
+pub const SHARDED_FRESH_FOR_S: i64 = 1;
+
 impl Ledger {
     /// Replaces the cached definition after a write.
     pub(super) fn remember(
@@ -52,6 +56,19 @@ impl Ledger {
     ) -> std::result::Result<Response, Problem> {
         let promo = PromoCode::from_json(body)?;
         self.check_condition(promo.code(), condition)?;
+        if let Ok((_, stored)) = self.stored(promo.code()) {
+            let (from, to) = (stored.promo.shards(), promo.shards());
+            if from != to {
+                // Its uses and keys are where the shards it has put them: moving them is not built yet.
+                return Err(Problem::Input(promocodes::InputError::Malformed {
+                    path: "shards".to_owned(),
+                    message: format!(
+                        "shards cannot change on a defined code: {} has {from}, not {to} (define a new code to spread it over {to})",
+                        promo.code()
+                    ),
+                }));
+            }
+        }
         let store = self.store_or_create()?;
         let replaced = store.put_definition(&promo, note, now()?)?;
         let definition = self.remember(&store, promo.code())?;
@@ -133,8 +150,9 @@ impl Ledger {
 
     /// A code's public view. For the edge cache (`for_cache`), it also says
     /// how long its counts hold without a write ([`FRESH_FOR_HEADER`]: until
-    /// the next hold expires), and notes that a write must purge the copy; a
-    /// campaign's code is fresh for 0 seconds (never cached).
+    /// the next hold expires; a sharded code's at most [`SHARDED_FRESH_FOR_S`]),
+    /// and notes that a write must purge the copy; a campaign's code is fresh
+    /// for 0 seconds (never cached).
     pub(super) fn handle_get_definition(&self, code: &Code, for_cache: bool) -> std::result::Result<Response, Problem> {
         let (store, definition) = self.live(code)?;
         let mut response = json_response(&self.lookup(&store, &definition)?, 200)?;
@@ -148,11 +166,16 @@ impl Ledger {
         } else if for_cache {
             self.lookup_cached.set(true);
             let at = now()?;
-            if let Some(expires) = store.next_expiry_after(code, at)? {
-                let millis = expires.as_unix_millis().saturating_sub(at.as_unix_millis());
-                response
-                    .headers_mut()
-                    .set(FRESH_FOR_HEADER, &(millis / 1000).to_string())?;
+            let mut fresh_for = store
+                .next_expiry_after(code, at)?
+                .map(|expires| expires.as_unix_millis().saturating_sub(at.as_unix_millis()) / 1000);
+            if definition.promo.shards() > 1 {
+                // A sharded code's shards write without the code's object: no purge follows their
+                // writes, so the copy lives a second at most (read with the shards' totals of now).
+                fresh_for = Some(fresh_for.map_or(SHARDED_FRESH_FOR_S, |s| s.min(SHARDED_FRESH_FOR_S)));
+            }
+            if let Some(seconds) = fresh_for {
+                response.headers_mut().set(FRESH_FOR_HEADER, &seconds.to_string())?;
             }
         }
         Ok(response)

@@ -53,6 +53,7 @@ impl Ledger {
                 codes.push(Value::String(row.code));
             }
         }
+        let mut poll: Option<Timestamp> = None;
         for row in codes {
             let Some(code) = row
                 .get("code")
@@ -68,6 +69,11 @@ impl Ledger {
                 worker::console_log!("{}", ExpiryLog::of("code", &code, expired));
             }
             self.schedule_expiry(&store, &code).await?;
+            // A sharded code's own events, from its shards' totals (a failure is logged: the next poll tries again).
+            match self.poll_totals(&code, at).await {
+                Ok(due) => poll = poll.into_iter().chain(due).min(),
+                Err(problem) => worker::console_error!("reading the totals of {code} failed: {}", problem.body()),
+            }
         }
         // A campaign's object: its codes' holds count under the campaign.
         if let Some(stored) = store.campaign()? {
@@ -94,6 +100,7 @@ impl Ledger {
                 at.checked_add_seconds(5)
             }
         };
+        let next = next.into_iter().chain(poll).min();
         if let Some(when) = next {
             if self.alarm.at().is_none_or(|set| set > when || set <= at) {
                 self.set_alarm(when).await?;

@@ -42,6 +42,8 @@ mod delivery;
 mod history;
 mod shard;
 
+pub(crate) use shard::View as ShardView;
+
 /// The Durable Object holding one code's definition, counts, holds, idempotency keys, receipts and figures.
 #[durable_object]
 pub struct Ledger {
@@ -224,7 +226,7 @@ impl Ledger {
     }
 
     /// The store, creating its tables (a definition is being written).
-    fn store_or_create(&self) -> std::result::Result<Rc<SqliteRedemptionStore>, Problem> {
+    pub(crate) fn store_or_create(&self) -> std::result::Result<Rc<SqliteRedemptionStore>, Problem> {
         if let Some(store) = self.store()? {
             return Ok(store);
         }
@@ -366,7 +368,10 @@ impl Ledger {
             // A use given back, or new caps: a sharded code's escrow recalls again before it says nothing is left.
             self.shards.exhausted.set(false);
         }
-        if matches!(call, Call::Hold | Call::Capture | Call::Release) {
+        if matches!(
+            call,
+            Call::Hold | Call::Capture | Call::Release | Call::PaymentCapture | Call::PaymentRelease | Call::StackPart
+        ) {
             if let Some(shard) = Self::shard_of(&req)? {
                 return self.shard_dispatch(call, shard, req).await;
             }
@@ -392,7 +397,8 @@ impl Ledger {
             Call::GetDefinition => {
                 let for_cache = req.headers().get(FOR_CACHE_HEADER)?.is_some();
                 let code = Self::code_param(&req)?;
-                self.read_shard_totals(&code, for_cache).await?;
+                // Read now: a sharded code's copy at the edge lives a second (its shards' writes do not purge it).
+                self.read_shard_totals(&code, false).await?;
                 self.handle_get_definition(&code, for_cache)
             }
             Call::Summary => {
@@ -410,7 +416,7 @@ impl Ledger {
                 let code = Self::code_param(&req)?;
                 // A sharded code's part counts every shard's uses (read now).
                 self.read_shard_totals(&code, false).await?;
-                self.handle_stack_part(&code, &body)
+                self.handle_stack_part(&code, &body).await
             }
             Call::Hold => {
                 let key = Self::key(&req)?;
@@ -432,11 +438,12 @@ impl Ledger {
             Call::PaymentCapture => {
                 let capture: PaymentCapture = req.json().await?;
                 self.reclaim(&req).await;
-                self.handle_payment_capture(&capture)
+                self.handle_payment_capture(&capture).await
             }
             Call::PaymentRelease => {
+                let known_only = req.headers().get(crate::protocol::KNOWN_ONLY_HEADER)?.is_some();
                 let release: PaymentRelease = req.json().await?;
-                self.handle_payment_release(&release)
+                self.handle_payment_release(&release, None, known_only).await
             }
             Call::Redemptions => self.handle_redemptions(&req),
             Call::RetryDelivery => {
@@ -517,6 +524,11 @@ impl Ledger {
             Call::ShardFigures => self.handle_shard_figures(),
             Call::ShardFreed => {
                 self.shards.exhausted.set(false);
+                self.poll_soon(&Self::code_param(&req)?).await;
+                json_response(&serde_json::json!({}), 200)
+            }
+            Call::ShardSpent => {
+                self.read_shard_totals(&Self::code_param(&req)?, false).await?;
                 json_response(&serde_json::json!({}), 200)
             }
             #[cfg(feature = "conformance")]

@@ -22,11 +22,15 @@ enum Granted {
 }
 
 /// A shard's view of the code: the whole definition, the allotted one, and the allotment's version.
-struct View {
-    whole: PromoCode,
-    allotted: PromoCode,
-    archived: bool,
-    seq: i64,
+pub(crate) struct View {
+    /// The code's definition.
+    pub(crate) whole: PromoCode,
+    /// The definition with the shard's allotment for its caps: what the shard decides on.
+    pub(crate) allotted: PromoCode,
+    /// Whether the code is archived.
+    pub(crate) archived: bool,
+    /// The allotment's version.
+    pub(crate) seq: i64,
 }
 
 /// Whether a refusal is the allotment's, not the code's: its cap or budget, which a grant may lift.
@@ -71,12 +75,32 @@ impl Ledger {
         shard: u8,
         mut req: Request,
     ) -> std::result::Result<Response, Problem> {
+        if !self.shards.noted.get() {
+            let sql = self.state.storage().sql();
+            tables::shard_tables(&sql)?;
+            tables::note_shard(&sql, shard)?;
+            self.shards.noted.set(true);
+        }
         let answer = match call {
             Call::Hold | Call::Capture => {
                 let key = Self::key(&req)?;
                 let conflict = call == Call::Capture && Self::forced_conflict(&req)?;
                 let body = req.text().await?;
                 self.shard_keyed(call, shard, &key, &body, conflict).await
+            }
+            Call::StackPart => {
+                let code = Self::code_param(&req)?;
+                let body = req.text().await?;
+                self.handle_shard_part(&code, &body)
+            }
+            Call::PaymentCapture => {
+                let payment: crate::payments::flow::PaymentCapture = req.json().await?;
+                self.shard_payment_capture(shard, &payment).await
+            }
+            Call::PaymentRelease => {
+                let known_only = req.headers().get(crate::protocol::KNOWN_ONLY_HEADER)?.is_some();
+                let release: crate::payments::flow::PaymentRelease = req.json().await?;
+                self.handle_payment_release(&release, Some(shard), known_only).await
             }
             _ => {
                 let body = req.text().await?;
@@ -111,9 +135,7 @@ impl Ledger {
         }))
     }
 
-    /// A hold or a capture in the shard: decided on its allotment; when the
-    /// allotment refuses, decided again after a grant, until the code's
-    /// object has nothing left to grant (then the refusal stands).
+    /// A hold or a capture in the shard: decided on its allotment (see [`Ledger::shard_decide`]).
     async fn shard_keyed(
         &self,
         call: Call,
@@ -130,12 +152,78 @@ impl Ledger {
         let req = BasketRequest::parse(body, kind)?;
         let code = &req.code;
         let store = self.store_or_create()?;
+        let customer = req.customer.as_ref();
+        if kind == BasketRequestKind::Hold {
+            let mut options = HoldOptions::new();
+            if let Some(ttl) = req.ttl_seconds {
+                options = options.ttl_seconds(ttl);
+            }
+            let decide = |view: &View, at| hold(&view.allotted, &*store, customer, &req.basket, at, key, options);
+            let (view, at, held) = self
+                .shard_decide(code, shard, key, customer, &req.basket, decide)
+                .await?;
+            return self.answer_hold(&store, code, &view.whole, held, at).await;
+        }
+        let decide = |view: &View, at| {
+            let mut options = CaptureOptions::new().idempotency_key(key);
+            if let Some(shown) = &req.quote {
+                options = options.quoted(shown);
+            }
+            super::checkout::capture_on(&store, conflict, &view.allotted, customer, &req.basket, at, options)
+        };
+        let (view, at, captured) = self
+            .shard_decide(code, shard, key, customer, &req.basket, decide)
+            .await?;
+        self.answer_capture(code, &view.whole, captured, at)
+    }
+
+    /// A payment provider's confirmation of a payment whose hold (if any)
+    /// this shard took: the object's payment flow, decided on the allotment.
+    pub(super) async fn shard_payment_capture(
+        &self,
+        shard: u8,
+        payment: &crate::payments::flow::PaymentCapture,
+    ) -> std::result::Result<Response, Problem> {
+        let code = Code::parse(&payment.code)?;
+        let store = self.store_or_create()?;
+        tables::shard_tables(&self.state.storage().sql())?;
+        if self.shard_view(false)?.is_none() {
+            self.ask_grant(&code, shard, None, None).await?;
+        }
+        let view = self
+            .shard_view(false)?
+            .ok_or_else(|| Problem::UnknownCode(code.clone()))?;
+        self.payment_capture_on(payment, &store, &view.whole, view.archived, Some(shard))
+            .await
+    }
+
+    /// Decides a hold or a capture of `code` under `key` in shard `shard`
+    /// with `decide`, on the shard's allotment (`View::allotted`); when the
+    /// allotment refuses, decides again after a grant, until the code's
+    /// object has nothing left to grant (then the refusal stands). A key new
+    /// here that its customer sent here is first claimed at the key's own
+    /// shard: a key another customer's (or no customer's) is refused as
+    /// reused, and nothing is decided.
+    ///
+    /// # Errors
+    ///
+    /// An archived code (for a key new here), a problem reaching the code's
+    /// object, or a conflict after [`MAX_ROUNDS`] grants.
+    pub(crate) async fn shard_decide<T>(
+        &self,
+        code: &Code,
+        shard: u8,
+        key: &IdempotencyKey,
+        customer: Option<&CustomerId>,
+        basket: &promocodes::Basket,
+        mut decide: impl FnMut(&View, Timestamp) -> std::result::Result<T, RedemptionError>,
+    ) -> std::result::Result<(View, Timestamp, std::result::Result<T, RedemptionError>), Problem> {
+        let store = self.store_or_create()?;
         tables::shard_tables(&self.state.storage().sql())?;
         let mut last = false;
         let mut claimed = false;
         let mut trace: Vec<&'static str> = Vec::new();
-        let customer = req.customer.as_ref();
-        let reused = || Problem::from(RedemptionError::IdempotencyKeyReused { key: key.clone() });
+        let reused = || RedemptionError::IdempotencyKeyReused { key: key.clone() };
         for _ in 0..MAX_ROUNDS {
             let Some(view) = self.shard_view(last)? else {
                 self.ask_grant(code, shard, None, None).await?;
@@ -152,11 +240,12 @@ impl Ledger {
             if view.archived && !known {
                 return Err(Problem::UnknownCode(code.clone()));
             }
+            let at = now()?;
             // A key new here, sent here by its customer: the key's own shard says whether it is this customer's.
             let home = promocodes::shard_of(view.whole.shards(), None, key);
             if home != shard && !known && !claimed {
                 if !self.claim_key(code, home, key, customer).await? {
-                    return Err(reused());
+                    return Ok((view, at, Err(reused())));
                 }
                 claimed = true;
                 continue;
@@ -165,38 +254,21 @@ impl Ledger {
             if home == shard && !known {
                 if let Some(claimant) = tables::claimant(&self.state.storage().sql(), key.as_str())? {
                     if claimant.as_deref() != customer.map(CustomerId::as_str) {
-                        return Err(reused());
+                        return Ok((view, at, Err(reused())));
                     }
                 }
             }
-            let at = now()?;
-            if kind == BasketRequestKind::Hold {
-                let mut options = HoldOptions::new();
-                if let Some(ttl) = req.ttl_seconds {
-                    options = options.ttl_seconds(ttl);
-                }
-                let held = hold(&view.allotted, &*store, customer, &req.basket, at, key, options);
-                if wants_grant(&held, &view.whole) && !last {
-                    if let Some(next) = self.regrant(code, shard, &view, &req.basket, at, &mut trace).await? {
-                        last = next;
-                        continue;
-                    }
-                }
-                return self.answer_hold(&store, code, &view.whole, held, at).await;
-            }
-            let mut options = CaptureOptions::new().idempotency_key(key);
-            if let Some(shown) = &req.quote {
-                options = options.quoted(shown);
-            }
-            let captured =
-                super::checkout::capture_on(&store, conflict, &view.allotted, customer, &req.basket, at, options);
-            if wants_grant(&captured, &view.whole) && !last {
-                if let Some(next) = self.regrant(code, shard, &view, &req.basket, at, &mut trace).await? {
+            let decided = decide(&view, at);
+            if wants_grant(&decided, &view.whole) && !last {
+                if let Some(next) = self.regrant(code, shard, &view, basket, at, &mut trace).await? {
                     last = next;
                     continue;
                 }
             }
-            return self.answer_capture(code, &view.whole, captured, at);
+            if decided.is_ok() {
+                self.tell_if_spent(code, &store, &view, at).await;
+            }
+            return Ok((view, at, decided));
         }
         if cfg!(feature = "conformance") {
             let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
@@ -215,6 +287,34 @@ impl Ledger {
                 attempts: MAX_ROUNDS as u32,
             },
         )))
+    }
+
+    /// After a use: when this shard's allotment is used up and its last grant
+    /// drained the code's object, the code may be used up: the code's object
+    /// reads every shard's counts now (for `code.exhausted`), once per such
+    /// grant. A failure is logged (the code's object reads them within
+    /// a minute anyway).
+    async fn tell_if_spent(&self, code: &Code, store: &SqliteRedemptionStore, view: &View, at: Timestamp) {
+        if !self.shards.drained.get() {
+            return;
+        }
+        let spent = store
+            .usage_for(code, None, at)
+            .is_ok_and(|usage| view.allotted.remaining_uses(usage) == Some(0));
+        if !spent {
+            return;
+        }
+        self.shards.drained.set(false);
+        let told = async {
+            let request = Call::ShardSpent.request(code, &[], Some("{}".to_owned()), &[])?;
+            crate::clients::to_object(&self.env, code.as_str(), request).await
+        };
+        if let Err(problem) = told.await {
+            worker::console_error!(
+                "the object of {code} did not hear its shard's allotment is spent: {}",
+                problem.body()
+            );
+        }
     }
 
     /// After the allotment refused a request (`view`'s): asks for a grant
@@ -246,7 +346,16 @@ impl Ledger {
     /// before it answers that nothing is left).
     async fn shard_release(&self, body: &str) -> std::result::Result<Response, Problem> {
         let req = ReleaseRequest::from_json(body)?;
-        let (code, key) = (&req.code, &req.key);
+        self.shard_release_of(&req.code, &req.key, req.reason.as_deref()).await
+    }
+
+    /// The release of `key` in this shard (see [`Ledger::shard_release`]).
+    pub(crate) async fn shard_release_of(
+        &self,
+        code: &Code,
+        key: &IdempotencyKey,
+        reason: Option<&str>,
+    ) -> std::result::Result<Response, Problem> {
         let unknown = || {
             Problem::from(ReleaseError::UnknownKey {
                 code: code.clone(),
@@ -256,7 +365,7 @@ impl Ledger {
         let store = self.store()?.ok_or_else(unknown)?;
         let at = now()?;
         let earlier = store.reservation(code, key)?;
-        let released = match release(&*store, code, key, at, req.reason.as_deref()) {
+        let released = match release(&*store, code, key, at, reason) {
             Ok(released) => released,
             Err(err) => {
                 let problem = Problem::from(err);
@@ -397,6 +506,9 @@ impl Ledger {
                 return Ok(Granted::Nothing);
             }
         }
+        if applied {
+            self.shards.drained.set(answer.drained);
+        }
         if applied && answer.all {
             return Ok(Granted::All);
         }
@@ -411,10 +523,33 @@ impl Ledger {
         key: &IdempotencyKey,
         customer: Option<&CustomerId>,
     ) -> std::result::Result<bool, Problem> {
+        Ok(self.send_claim(code, home, key, customer, false).await?.claimed)
+    }
+
+    /// The payment capture refused under `key` at shard `home` (the key's own), if any.
+    pub(crate) async fn home_refusal(
+        &self,
+        code: &Code,
+        home: u8,
+        key: &IdempotencyKey,
+    ) -> std::result::Result<Option<serde_json::Value>, Problem> {
+        Ok(self.send_claim(code, home, key, None, true).await?.refusal)
+    }
+
+    /// A [`KeyClaim`] of `key` (a `peek` only looks) sent to shard `home`, and its answer.
+    async fn send_claim(
+        &self,
+        code: &Code,
+        home: u8,
+        key: &IdempotencyKey,
+        customer: Option<&CustomerId>,
+        peek: bool,
+    ) -> std::result::Result<KeyClaimAnswer, Problem> {
         let call = KeyClaim {
             code: code.as_str().to_owned(),
             key: key.as_str().to_owned(),
             customer: customer.map(|c| c.as_str().to_owned()),
+            peek,
         };
         let body = serde_json::to_string(&call).map_err(|e| Problem::Internal(e.to_string()))?;
         let request = Call::ShardClaim.request(code, &[], Some(body), &[])?;
@@ -426,8 +561,7 @@ impl Ledger {
                 response.status_code()
             )));
         }
-        let answer: KeyClaimAnswer = response.json().await?;
-        Ok(answer.claimed)
+        Ok(response.json().await?)
     }
 
     /// `POST /shard-claim` to the key's own shard: the key is the claiming
@@ -438,6 +572,16 @@ impl Ledger {
         let code = Code::parse(&call.code)?;
         let key = IdempotencyKey::parse(&call.key)?;
         let store = self.store_or_create()?;
+        if call.peek {
+            let refusal = store.refusal(&code, &key)?;
+            return json_response(
+                &KeyClaimAnswer {
+                    claimed: false,
+                    refusal,
+                },
+                200,
+            );
+        }
         let sql = self.state.storage().sql();
         tables::shard_tables(&sql)?;
         let claimed = match tables::claimant(&sql, key.as_str())? {
@@ -450,7 +594,7 @@ impl Ledger {
                 }
             },
         };
-        json_response(&KeyClaimAnswer { claimed }, 200)
+        json_response(&KeyClaimAnswer { claimed, refusal: None }, 200)
     }
 
     /// The budget of the shard's allotment not used yet (held or captured), in minor units.

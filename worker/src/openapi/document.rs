@@ -200,7 +200,7 @@ pub(super) fn headers(_g: &mut SchemaGenerator) -> Value {
             "schema": {"type": "string", "const": "600"},
         },
         "CacheControlLookup": {
-            "description": "`no-cache` on an anonymous lookup: the browser asks again each time and the Worker answers from the edge cache, which keeps the lookup for up to 5 s (`public, max-age=5`), no longer than the code's next hold runs, and purges it when the code is redefined, switched off or archived and on the first hold, capture or release after it was cached; `no-store` on a lookup with a token (live counts).",
+            "description": "`no-cache` on an anonymous lookup: the browser asks again each time and the Worker answers from the edge cache, which keeps the lookup for up to 5 s (`public, max-age=5`), no longer than the code's next hold runs, and purges it when the code is redefined, switched off or archived and on the first hold, capture or release after it was cached (a code on several shards: kept for up to 1 s, as its shards' writes purge nothing); `no-store` on a lookup with a token (live counts).",
             "schema": {"type": "string", "enum": ["no-cache", "no-store"]},
         },
         "PromocodesCache": {

@@ -23,18 +23,45 @@ impl Ledger {
     /// it is recorded as a refused payment capture, for the operator to refund
     /// or honour, and answered 200; a conflict or a store failure is a 5xx, so
     /// the provider delivers again.
-    pub(crate) fn handle_payment_capture(&self, payment: &PaymentCapture) -> std::result::Result<Response, Problem> {
+    pub(crate) async fn handle_payment_capture(
+        &self,
+        payment: &PaymentCapture,
+    ) -> std::result::Result<Response, Problem> {
+        let code = Code::parse(&payment.code)?;
+        let (store, definition) = self.stored(&code)?;
+        self.payment_capture_on(payment, &store, &definition.promo, definition.archived, None)
+            .await
+    }
+
+    /// The payment flow on `store`, for a code defined as `promo`
+    /// (`archived` or not): in the code's object (`shard` `None`), or in
+    /// shard `shard` of a sharded code, decided on its allotment.
+    pub(crate) async fn payment_capture_on(
+        &self,
+        payment: &PaymentCapture,
+        store: &std::rc::Rc<SqliteRedemptionStore>,
+        promo: &promocodes::PromoCode,
+        archived: bool,
+        shard: Option<u8>,
+    ) -> std::result::Result<Response, Problem> {
         let code = Code::parse(&payment.code)?;
         let payment_key = IdempotencyKey::parse(&payment.key)?;
-        let (store, definition) = self.stored(&code)?;
         let at = now()?;
         // A full refund is final for its payment, whatever came before it: nothing is captured.
         if let Some(released) = store.final_payment(&code, &payment_key)? {
-            let answer = WebhookAnswer {
-                release: Some(payment_released(released)?),
-                ..WebhookAnswer::new(WebhookAction::Released)
-            };
-            return self.payment_replayed(&code, payment, at, answer);
+            return self.refunded_first(&code, payment, at, released);
+        }
+        if let Some(shard) = shard {
+            // A payment refused at the key's own shard (its event had no customer) is final for
+            // the key here too: taken over before this shard decides anything under it.
+            let home = promocodes::shard_of(promo.shards(), None, &payment_key);
+            let known =
+                store.reservation(&code, &payment_key)?.is_some() || store.refusal(&code, &payment_key)?.is_some();
+            if home != shard && !known {
+                if let Some(refusal) = self.home_refusal(&code, home, &payment_key).await? {
+                    store.record_refusal(&code, &payment_key, &refusal)?;
+                }
+            }
         }
         let mut key = payment_key.clone();
         let mut earlier = store.reservation(&code, &key)?;
@@ -57,7 +84,7 @@ impl Ledger {
             return self.payment_replayed(&code, payment, at, answer);
         }
         let refuse = |rejection: Option<Rejection>, detail: String, quote: Option<&promocodes::Quote>| {
-            self.refuse_payment(&store, &code, &key, payment, at, rejection, detail, quote)
+            self.refuse_payment(store, &code, &key, payment, at, rejection, detail, quote)
         };
         let customer = match payment.customer.as_deref().map(CustomerId::parse).transpose() {
             Ok(customer) => customer,
@@ -81,18 +108,44 @@ impl Ledger {
             Ok(charged) => charged,
             Err(err) => return refuse(None, format!("the amount charged: {err}"), None),
         };
-        if definition.archived && earlier.is_none() {
+        if archived && earlier.is_none() {
             return refuse(None, format!("the code {code} is archived"), None);
         }
-        let options = CaptureOptions::new().idempotency_key(&key).charged(charged);
-        let result = capture(
-            &*self.deciding(&definition.promo)?,
-            &*store,
-            customer.as_ref(),
-            &basket,
-            at,
-            options,
-        );
+        let (at, result) = match shard {
+            None => {
+                let options = CaptureOptions::new().idempotency_key(&key).charged(charged);
+                let deciding = self.deciding(promo)?;
+                (
+                    at,
+                    capture(&deciding, &**store, customer.as_ref(), &basket, at, options),
+                )
+            }
+            Some(shard) => {
+                let decide = |view: &crate::ledger::ShardView, at| {
+                    // A refund recorded here while this request waited (for a grant, or a key's
+                    // claim) is final too: checked in the capture's own turn. `None`: found.
+                    if store.final_payment(&code, &payment_key).ok().flatten().is_some() {
+                        return Ok(None);
+                    }
+                    let options = CaptureOptions::new().idempotency_key(&key).charged(charged);
+                    capture(&view.allotted, &**store, customer.as_ref(), &basket, at, options).map(Some)
+                };
+                let (_, at, result) = self
+                    .shard_decide(&code, shard, &key, customer.as_ref(), &basket, decide)
+                    .await?;
+                let result = match result {
+                    Ok(Some(receipt)) => Ok(receipt),
+                    Ok(None) => {
+                        let released = store
+                            .final_payment(&code, &payment_key)?
+                            .ok_or_else(|| Problem::Internal("a payment's refund, found, then gone".to_owned()))?;
+                        return self.refunded_first(&code, payment, at, released);
+                    }
+                    Err(err) => Err(err),
+                };
+                (at, result)
+            }
+        };
         match result {
             Ok(receipt) => {
                 let (event, outcome, action) = if receipt.replayed {
@@ -106,7 +159,7 @@ impl Ledger {
                 }
                 log(&code, "capture", outcome, Some(("event", payment.event_id.as_str())));
                 if !receipt.replayed {
-                    self.note_counts_changed(&definition.promo, receipt.usage.total(), false);
+                    self.note_counts_changed(promo, receipt.usage.total(), false);
                 }
                 let answer = WebhookAnswer {
                     receipt: Some(receipt),
@@ -126,6 +179,23 @@ impl Ledger {
             }
             Err(other) => refuse(None, other.to_string(), None),
         }
+    }
+
+    /// Answers a payment's success that finds the payment refunded in full
+    /// (`released`, the refund's release as the store wrote it): replayed,
+    /// nothing captured.
+    fn refunded_first(
+        &self,
+        code: &Code,
+        payment: &PaymentCapture,
+        at: Timestamp,
+        released: serde_json::Value,
+    ) -> std::result::Result<Response, Problem> {
+        let answer = WebhookAnswer {
+            release: Some(payment_released(released)?),
+            ..WebhookAnswer::new(WebhookAction::Released)
+        };
+        self.payment_replayed(code, payment, at, answer)
     }
 
     /// Answers a payment event that finds its payment settled for good (a
@@ -201,12 +271,42 @@ impl Ledger {
     /// second key if a retry paid after a failed attempt released the hold.
     /// A failed or cancelled payment releases only a hold: a capture is left
     /// as it is and the event is answered as ignored (200, with why).
-    pub(crate) fn handle_payment_release(&self, payment: &PaymentRelease) -> std::result::Result<Response, Problem> {
+    ///
+    /// In shard `shard` of a sharded code, the release gives the use back to
+    /// the shard's allotment. With `known_only`, an object that has nothing
+    /// under the payment's id answers 404 and records nothing: for a sharded
+    /// code the Worker asks the code's object and every shard so first, then
+    /// the code's object alone to record a refund that came before anything
+    /// was held.
+    pub(crate) async fn handle_payment_release(
+        &self,
+        payment: &PaymentRelease,
+        shard: Option<u8>,
+        known_only: bool,
+    ) -> std::result::Result<Response, Problem> {
         let code = Code::parse(&payment.code)?;
         let key = IdempotencyKey::parse(&payment.key)?;
-        let store = self.store()?.ok_or_else(|| Problem::UnknownCode(code.clone()))?;
+        // A shard told of a refund before anything: recorded even if it never took a use yet.
+        let store = match (shard, known_only) {
+            (Some(_), false) => self.store_or_create()?,
+            _ => self.store()?.ok_or_else(|| Problem::UnknownCode(code.clone()))?,
+        };
         let payment_key = key;
-        if let Some(released) = store.final_payment(&code, &payment_key)? {
+        let unknown = || {
+            Problem::from(promocodes::ReleaseError::UnknownKey {
+                code: code.clone(),
+                key: payment_key.clone(),
+            })
+        };
+        let known = store.final_payment(&code, &payment_key)?;
+        if known_only
+            && known.is_none()
+            && store.reservation(&code, &payment_key)?.is_none()
+            && store.reservation(&code, &paid_after_release(&payment_key)?)?.is_none()
+        {
+            return Err(unknown());
+        }
+        if let Some(released) = known {
             // Refunded before: every later event for the payment replays that.
             let at = now()?;
             self.count(Event::Replay, 1, at);
@@ -238,7 +338,10 @@ impl Ledger {
                 if let Some(released) = store.record_unpaid_refund(&code, &payment_key, &reason, at)? {
                     let released = payment_released(released)?;
                     let replayed = released.replayed();
-                    self.count(if replayed { Event::Replay } else { Event::Release }, 1, at);
+                    // Told to the code's object and to each shard: the object's counts it.
+                    if shard.is_none() {
+                        self.count(if replayed { Event::Replay } else { Event::Release }, 1, at);
+                    }
                     log(&code, "release", if replayed { "replayed" } else { "released" }, None);
                     let answer = WebhookAnswer {
                         release: Some(released),
@@ -248,7 +351,7 @@ impl Ledger {
                     return json_response(&answer, 200);
                 }
             }
-            let response = self.release_answer(&code, &key, Some(&reason))?;
+            let response = self.release_in(shard, &code, &key, &reason).await?;
             store.mark_final(&code, &payment_key, &key)?;
             return Ok(response);
         }
@@ -263,7 +366,21 @@ impl Ledger {
                 return json_response(&WebhookAnswer::ignored(why), 200);
             }
         }
-        self.release_answer(&code, &key, Some(&reason))
+        self.release_in(shard, &code, &key, &reason).await
+    }
+
+    /// A release of `key`: in the code's object, or in shard `shard`.
+    async fn release_in(
+        &self,
+        shard: Option<u8>,
+        code: &Code,
+        key: &IdempotencyKey,
+        reason: &str,
+    ) -> std::result::Result<Response, Problem> {
+        match shard {
+            None => self.release_answer(code, key, Some(reason)),
+            Some(_) => self.shard_release_of(code, key, Some(reason)).await,
+        }
     }
 }
 

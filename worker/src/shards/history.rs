@@ -54,6 +54,12 @@ fn made_at(record: &Value) -> &str {
         .unwrap_or("")
 }
 
+/// Whether a record is a refund recorded before anything was held or captured under its key:
+/// released, with no quote.
+fn refund_marker(record: &Value) -> bool {
+    record.get("state").and_then(Value::as_str) == Some("released") && record.get("quote").is_none_or(Value::is_null)
+}
+
 /// One object's page: its records and whether more follow.
 struct Part {
     records: std::collections::VecDeque<Value>,
@@ -108,6 +114,7 @@ pub async fn page(env: &Env, code: &Code, shards: u8, after: &str, limit: u32) -
         parts.push(part?);
     }
     let mut records = Vec::new();
+    let mut refusals = std::collections::HashSet::new();
     while records.len() < limit as usize {
         let oldest = parts
             .iter()
@@ -121,6 +128,21 @@ pub async fn page(env: &Env, code: &Code, shards: u8, after: &str, limit: u32) -
         if let Some(seq) = record.get("seq").and_then(Value::as_u64) {
             at[object] = seq;
         }
+        // A refund that came before its payment is recorded as final in every object
+        // (`send_payment_release`): listed once, as the code's own object has it.
+        if object > 0 && refund_marker(&record) {
+            continue;
+        }
+        // A payment refused at the key's own shard is copied to the shard its next event reached
+        // (`payment_capture_on`): the copy, made at the same moment, is listed once.
+        if let (Some(key), Some(refused_at)) = (
+            record.get("idempotency_key").and_then(Value::as_str),
+            record.get("refused_at").and_then(Value::as_str),
+        ) {
+            if !refusals.insert((key.to_owned(), refused_at.to_owned())) {
+                continue;
+            }
+        }
         records.push(record);
     }
     let more = parts.iter().any(|part| part.more || !part.records.is_empty());
@@ -131,6 +153,16 @@ pub async fn page(env: &Env, code: &Code, shards: u8, after: &str, limit: u32) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refund_before_anything_is_a_marker_and_a_use_is_not() {
+        let marker =
+            serde_json::json!({"idempotency_key": "pi_1", "state": "released", "released_at": "2026-01-01T00:00:00Z"});
+        assert!(refund_marker(&marker));
+        let used = serde_json::json!({"idempotency_key": "pi_1", "state": "released", "quote": {"code": "A"}});
+        assert!(!refund_marker(&used));
+        assert!(!refund_marker(&serde_json::json!({"state": "captured"})));
+    }
 
     #[test]
     fn a_cursor_is_one_position_per_object_or_a_plain_seq() {

@@ -29,7 +29,7 @@ use crate::clients;
 use crate::handlers::Answer;
 use crate::limits::KNOWN_CODES_MAX;
 use crate::problem::Problem;
-use crate::protocol::{Call, SHARD_HEADER};
+use crate::protocol::{Call, KNOWN_ONLY_HEADER, SHARD_HEADER};
 
 pub mod history;
 pub mod tables;
@@ -105,6 +105,15 @@ pub struct Local {
     pub exhausted: Cell<bool>,
     /// The coordinator's last sum of its shards' counts, and when it was read (Unix milliseconds).
     pub totals: RefCell<Option<Totals>>,
+    /// A shard's: whether this instance wrote its number down (its events are written under its name).
+    pub noted: Cell<bool>,
+    /// A shard's: its last grant left nothing to grant at the code's object (`GrantAnswer::drained`):
+    /// the write that uses the last of it tells the code's object (`/shard-spent`).
+    pub drained: Cell<bool>,
+    /// The coordinator's: when it reads its shards' totals next for the code's own events (Unix milliseconds).
+    pub poll_at: Cell<Option<i64>>,
+    /// The coordinator's: the wait between two such reads now (milliseconds; 0 before the first).
+    pub poll_every: Cell<u64>,
 }
 
 /// The sum of a sharded code's shards' counts, as the code's object read it last.
@@ -223,4 +232,75 @@ pub async fn send_release(env: &Env, code: &Code, key: &IdempotencyKey, body: St
     let response = answers.swap_remove(chosen)?;
     clients::note_outcome(code, &response, started).await?;
     Ok(response)
+}
+
+/// Sends a payment's release of `code` (`body`, a [`PaymentRelease`](crate::payments::flow::PaymentRelease)):
+/// to the code's object; for a sharded code first to the code's object and
+/// every shard at once, asking only the ones with something under the payment
+/// (its hold or capture, a stack's part, or its refund) to answer. When none
+/// has, the release goes to all of them: each records the refund as final (a
+/// success racing it finds it wherever it lands: its customer's shard is not
+/// known here), or releases the use a success recorded meanwhile; the answer
+/// is the one that released a use, else the code's object's.
+///
+/// # Errors
+///
+/// A problem reaching an object.
+pub async fn send_payment_release(env: &Env, code: &Code, body: String) -> Answer {
+    let shards = shards_of(env, code).await?;
+    if shards <= 1 {
+        let request = Call::PaymentRelease.request(code, &[], Some(body), &[])?;
+        return clients::to_ledger_logged(env, code, request).await;
+    }
+    let started = worker::Date::now().as_millis();
+    let mut answers = release_everywhere(env, code, shards, &body, true).await;
+    let found = answers
+        .iter()
+        .position(|answer| answer.as_ref().map_or(true, |r| r.status_code() != 404));
+    let response = match found {
+        Some(found) => answers.swap_remove(found)?,
+        None => {
+            let mut answers = release_everywhere(env, code, shards, &body, false).await;
+            let mut chosen = 0;
+            for (i, answer) in answers.iter_mut().enumerate() {
+                if let Ok(response) = answer {
+                    if response.status_code() != 200 {
+                        continue;
+                    }
+                    let text = response.cloned()?.text().await?;
+                    let answer: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+                    if answer.pointer("/release/was").is_some_and(|was| !was.is_null()) {
+                        chosen = i;
+                        break;
+                    }
+                }
+            }
+            answers.swap_remove(chosen)?
+        }
+    };
+    clients::note_outcome(code, &response, started).await?;
+    Ok(response)
+}
+
+/// A payment's release (`body`) sent to the code's object (answer 0) and to
+/// each of its `shards` (answer `i + 1` for shard `i`) at once; `known_only`
+/// as [`KNOWN_ONLY_HEADER`] says.
+async fn release_everywhere(env: &Env, code: &Code, shards: u8, body: &str, known_only: bool) -> Vec<Answer> {
+    let sends = (0..=shards).map(|i| async move {
+        let number = i.saturating_sub(1).to_string();
+        let mut headers = Vec::new();
+        if i > 0 {
+            headers.push((SHARD_HEADER, number.as_str()));
+        }
+        if known_only {
+            headers.push((KNOWN_ONLY_HEADER, "1"));
+        }
+        let request = Call::PaymentRelease.request(code, &[], Some(body.to_owned()), &headers)?;
+        let name = match i {
+            0 => code.as_str().to_owned(),
+            i => shard_name(code, i - 1),
+        };
+        clients::to_object(env, &name, request).await
+    });
+    futures_util::future::join_all(sends).await
 }

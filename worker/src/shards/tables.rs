@@ -16,7 +16,9 @@ CREATE TABLE IF NOT EXISTS escrow_shards(
   shard INTEGER PRIMARY KEY, uses INTEGER NOT NULL DEFAULT 0, budget INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS escrow_ops(
   id TEXT PRIMARY KEY, shard INTEGER NOT NULL, kind TEXT NOT NULL,
-  uses INTEGER NOT NULL DEFAULT 0, budget INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL);";
+  uses INTEGER NOT NULL DEFAULT 0, budget INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS escrow_seen(
+  id INTEGER PRIMARY KEY CHECK (id = 0), total INTEGER NOT NULL, discounted TEXT NOT NULL);";
 
 const SHARD: &str = "
 CREATE TABLE IF NOT EXISTS allotment(
@@ -26,7 +28,8 @@ CREATE TABLE IF NOT EXISTS allotment(
 CREATE TABLE IF NOT EXISTS allotment_ops(
   id TEXT PRIMARY KEY, kind TEXT NOT NULL, uses INTEGER NOT NULL DEFAULT 0,
   budget INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL, cancelled TEXT);
-CREATE TABLE IF NOT EXISTS key_claims(key TEXT PRIMARY KEY, customer TEXT);";
+CREATE TABLE IF NOT EXISTS key_claims(key TEXT PRIMARY KEY, customer TEXT);
+CREATE TABLE IF NOT EXISTS shard_self(id INTEGER PRIMARY KEY CHECK (id = 0), shard INTEGER NOT NULL);";
 
 /// Creates the coordinator's tables if they are missing.
 ///
@@ -38,6 +41,41 @@ pub fn coordinator_tables(sql: &SqlStorage) -> Result<(), Problem> {
     Ok(())
 }
 
+/// The code's totals across its objects that its own events were last written for
+/// (`escrow_seen`; none before the first), as uses and their discounts.
+///
+/// # Errors
+///
+/// A storage failure.
+pub fn seen_totals(sql: &SqlStorage) -> Result<Option<(u64, String)>, Problem> {
+    #[derive(Deserialize)]
+    struct Row {
+        total: i64,
+        discounted: String,
+    }
+    let rows: Vec<Row> = sql
+        .exec("SELECT total, discounted FROM escrow_seen WHERE id = 0", None)?
+        .to_array()?;
+    Ok(rows
+        .into_iter()
+        .next()
+        .map(|row| (u64::try_from(row.total).unwrap_or(0), row.discounted)))
+}
+
+/// Writes the totals the code's own events were written for (inside the events' transaction).
+///
+/// # Errors
+///
+/// A storage failure.
+pub fn set_seen_totals(sql: &SqlStorage, total: u64, discounted: &str) -> worker::Result<()> {
+    sql.exec(
+        "INSERT INTO escrow_seen(id, total, discounted) VALUES (0, ?, ?)
+         ON CONFLICT(id) DO UPDATE SET total = excluded.total, discounted = excluded.discounted",
+        vec![i64::try_from(total).unwrap_or(i64::MAX).into(), discounted.into()],
+    )?;
+    Ok(())
+}
+
 /// Creates a shard's tables if they are missing.
 ///
 /// # Errors
@@ -46,6 +84,41 @@ pub fn coordinator_tables(sql: &SqlStorage) -> Result<(), Problem> {
 pub fn shard_tables(sql: &SqlStorage) -> Result<(), Problem> {
     sql.exec(SHARD, None)?;
     Ok(())
+}
+
+/// Notes this shard's number (its requests carry it; its alarm does not): written once.
+///
+/// # Errors
+///
+/// A storage failure.
+pub fn note_shard(sql: &SqlStorage, shard: u8) -> Result<(), Problem> {
+    sql.exec(
+        "INSERT OR IGNORE INTO shard_self(id, shard) VALUES (0, ?)",
+        vec![i64::from(shard).into()],
+    )?;
+    Ok(())
+}
+
+/// This shard's number and its allotment's code and definition, if this object is a shard.
+///
+/// # Errors
+///
+/// A storage failure.
+pub fn shard_self(sql: &SqlStorage) -> Result<Option<(u8, Allotment)>, Problem> {
+    #[derive(Deserialize)]
+    struct Row {
+        shard: i64,
+    }
+    if !has_table(sql, "shard_self")? {
+        return Ok(None);
+    }
+    let rows: Vec<Row> = sql
+        .exec("SELECT shard FROM shard_self WHERE id = 0", None)?
+        .to_array()?;
+    let Some(shard) = rows.into_iter().next().and_then(|row| u8::try_from(row.shard).ok()) else {
+        return Ok(None);
+    };
+    Ok(allotment(sql)?.map(|row| (shard, row)))
 }
 
 /// Who claimed idempotency key `key` at this shard, if anyone: `Some(None)` for a request without a

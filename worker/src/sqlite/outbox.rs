@@ -36,10 +36,12 @@ CREATE TABLE IF NOT EXISTS delivery_cursor(endpoint TEXT PRIMARY KEY, seq INTEGE
 pub const DELIVER_AFTER_MS: i64 = 100;
 
 /// An event's `webhook-id`: `evt_<counter>_<seq>` (a campaign's counter
-/// `campaign:<id>` written `campaign.<id>`), unique across every object
+/// `campaign:<id>` written `campaign.<id>`; a shard's events' counter, its
+/// object name `<code>#<i>`, written `<code>_s<i>`: every event of a code
+/// starts `evt_<code>_`, and a code is upper case), unique across every object
 /// (codes are unique) and the same on every try.
 pub fn event_id(counter: &str, seq: i64) -> String {
-    format!("evt_{}_{seq}", counter.replace(':', "."))
+    format!("evt_{}_{seq}", counter.replace(':', ".").replace('#', "_s"))
 }
 
 /// What the object decides events on: a code's definition, or the campaign it keeps.
@@ -47,6 +49,13 @@ pub fn event_id(counter: &str, seq: i64) -> String {
 pub(super) enum Subject {
     Code(Rc<PromoCode>),
     Campaign(Rc<Campaign>),
+}
+
+/// A shard's subject: the code's definition as its allotment has it, and the
+/// shard's object name (`<code>#<i>`), which its events are written under.
+struct ShardSubject {
+    promo: PromoCode,
+    object: String,
 }
 
 /// One event of the outbox.
@@ -97,9 +106,34 @@ struct CursorRow {
 }
 
 impl SqliteRedemptionStore {
-    /// The definition `code`'s events are decided on (read once, then kept
-    /// until a definition write clears it).
-    fn subject_for(&self, code: &Code) -> worker::Result<Option<Rc<PromoCode>>> {
+    /// A shard's subject (see [`ShardSubject`]), if this object is a shard of `code`.
+    fn shard_subject(&self, code: &Code) -> worker::Result<Option<ShardSubject>> {
+        let found = crate::shards::tables::shard_self(&self.sql)
+            .map_err(|p| worker::Error::RustError(format!("{:?}", p.body())))?;
+        let Some((shard, row)) = found.filter(|(_, row)| row.code == code.as_str()) else {
+            return Ok(None);
+        };
+        let promo = PromoCode::from_json(&row.definition).map_err(rust_error)?;
+        Ok(Some(ShardSubject {
+            promo,
+            object: crate::shards::shard_name(code, shard),
+        }))
+    }
+
+    /// The definition `code`'s events are decided on, and the object name
+    /// they are written under when it is not the write's counter (a shard's).
+    fn subject_and_object(&self, code: &Code) -> worker::Result<Option<(Rc<PromoCode>, Option<String>)>> {
+        if let Some(found) = self.subject_cached(code)? {
+            return Ok(Some((found, None)));
+        }
+        // A shard of a sharded code has no definition of its own: its allotment's, read on each write.
+        Ok(self
+            .shard_subject(code)?
+            .map(|shard| (Rc::new(shard.promo), Some(shard.object))))
+    }
+
+    /// The definition (or campaign) `code`'s events are decided on, read once.
+    fn subject_cached(&self, code: &Code) -> worker::Result<Option<Rc<PromoCode>>> {
         if self.subject.borrow().is_none() {
             let subject = match self.campaign().map_err(rust_error)? {
                 Some(stored) => Some(Subject::Campaign(Rc::new(stored.campaign))),
@@ -135,9 +169,10 @@ impl SqliteRedemptionStore {
     ) -> worker::Result<()> {
         // The object always defines the code it writes for (the ledger reads the definition first);
         // only the store's conformance suite writes codes no definition names: they have no events.
-        let Some(definition) = self.subject_for(code)? else {
+        let Some((definition, object)) = self.subject_and_object(code)? else {
             return Ok(());
         };
+        let counter = object.as_deref().unwrap_or(counter);
         let facts = WriteFacts {
             write,
             definition: &definition,
@@ -146,6 +181,11 @@ impl SqliteRedemptionStore {
             now,
         };
         for event in events_of(&facts) {
+            // A shard counts only its own uses: the code's own events (`code.exhausted`,
+            // `budget.threshold`) are the code's totals', which no shard knows; its uses' events it writes.
+            if object.is_some() && !event.kind.as_str().starts_with("redemption.") {
+                continue;
+            }
             let body = event.to_body().map_err(rust_error)?;
             self.sql.exec(
                 "INSERT INTO outbox(counter, type, at, body) VALUES (?, ?, ?, ?)",
@@ -159,6 +199,38 @@ impl SqliteRedemptionStore {
             self.wrote_events.set(true);
         }
         Ok(())
+    }
+
+    /// Writes a sharded code's own events (`budget.threshold`,
+    /// `code.exhausted`: [`promocodes::events::code_events`]) into the
+    /// outbox, and runs `also` (the totals they were decided on, noted), in
+    /// one transaction.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when a write fails: nothing is written.
+    pub fn write_code_events(
+        &self,
+        code: &Code,
+        events: &[promocodes::wire::EventPayload],
+        also: impl FnOnce() -> worker::Result<()>,
+    ) -> Result<(), StoreError> {
+        self.commit(|| {
+            for event in events {
+                self.sql.exec(
+                    "INSERT INTO outbox(counter, type, at, body) VALUES (?, ?, ?, ?)",
+                    vec![
+                        code.as_str().into(),
+                        event.kind.as_str().into(),
+                        event.timestamp.to_string().into(),
+                        event.to_body().map_err(rust_error)?.into(),
+                    ],
+                )?;
+                self.wrote_events.set(true);
+            }
+            also()
+        })
+        .map_err(backend)
     }
 
     /// Writes the `code.updated` (or `campaign.updated`) event of a
@@ -369,5 +441,19 @@ impl SqliteRedemptionStore {
             Ok(())
         })?;
         Ok(old as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::event_id;
+
+    #[test]
+    fn event_ids_name_their_object_and_never_collide() {
+        assert_eq!(event_id("SAVE10", 7), "evt_SAVE10_7");
+        assert_eq!(event_id("campaign:SPRING", 3), "evt_campaign.SPRING_3");
+        // A shard's events: still `evt_<code>_`, and no upper-case code spells `_s`.
+        assert_eq!(event_id("SAVE10#2", 5), "evt_SAVE10_s2_5");
+        assert_ne!(event_id("SAVE10#2", 5), event_id("SAVE10_S2", 5));
     }
 }
