@@ -148,6 +148,18 @@ async function startProduct({ withAssets = false, state = "state-worker" } = {})
 // The floor in Rust: scripts/build-worker.sh's output of bench/floor-rs, or the snapshot scripts/bench.sh took.
 const floorRsBuild = process.env.BENCH_FLOOR_RS_BUILD ?? path.join(root, "bench/floor-rs/build");
 
+// The floor through raw bindings (bench/floor-raw: wasm-bindgen on the Durable Object API, no
+// workers-rs): scripts/build-floor-raw.sh's output, or the snapshot scripts/bench.sh took.
+const floorRawBuild = process.env.BENCH_FLOOR_RAW_BUILD ?? path.join(root, "bench/floor-raw/build");
+const floorRawScript = () => ({
+  scriptPath: path.join(floorRawBuild, "shim.mjs"),
+  modulesRoot: floorRawBuild,
+  modulesRules: [
+    { type: "ESModule", include: ["**/*.js", "**/*.mjs"] },
+    { type: "CompiledWasm", include: ["**/*.wasm"] },
+  ],
+});
+
 // A floor (its `FLOOR` object class), from `script` (Miniflare's script options), its objects in `state`.
 async function startFloor(script, state) {
   const mf = new Miniflare({
@@ -443,6 +455,9 @@ try {
   pidsOf.floor = new Set(children().map((c) => c.pid).filter((p) => !pidsOf.worker.has(p)));
   const floorRs = await startFloor(builtByWorkerBuild(floorRsBuild), "state-floor-rs");
   pidsOf.floorRs = new Set(children().map((c) => c.pid).filter((p) => !pidsOf.worker.has(p) && !pidsOf.floor.has(p)));
+  const floorRaw = existsSync(path.join(floorRawBuild, "shim.mjs")) ? await startFloor(floorRawScript(), "state-floor-raw") : null;
+  const known = [...pidsOf.worker, ...pidsOf.floor, ...pidsOf.floorRs];
+  pidsOf.floorRaw = new Set(children().map((c) => c.pid).filter((p) => !known.includes(p)));
   log(`Worker (Miniflare from Node) at ${worker}, floor at ${floor}, Rust floor at ${floorRs}; ${smoke ? "smoke" : "full"} counts`);
   await putCode(worker, "HOT");
   for (let c = 0; c < CODES; c++) await putCode(worker, `SPREAD${c}`);
@@ -451,6 +466,7 @@ try {
   await load({ clients: 4, total: 40, maxMs: 10000, request: captureRequest(worker, () => "HOT", "warm") });
   await load({ clients: 4, total: 40, maxMs: 10000, request: floorRequest(floor, () => "hot", "warm") });
   await load({ clients: 4, total: 40, maxMs: 10000, request: floorRequest(floorRs, () => "hot", "warm") });
+  if (floorRaw) await load({ clients: 4, total: 40, maxMs: 10000, request: floorRequest(floorRaw, () => "hot", "warm") });
   // The capture's 100 spread objects exist already (PUT above); create the floor's 100 too.
   await load({ clients: 10, total: CODES, maxMs: 30000, request: floorRequest(floor, (i) => `spread${i}`, "warm") });
   const before = await usageOf(worker, "HOT");
@@ -464,6 +480,10 @@ try {
   res.floor1 = await load({ clients: 1, total: N.one, maxMs: N.phaseMs, request: floorRequest(floor, () => "hot", "f1"), server: "floor" });
   log("Rust floor, 1 client");
   res.floorRs1 = await load({ clients: 1, total: N.one, maxMs: N.phaseMs, request: floorRequest(floorRs, () => "hot", "r1"), server: "floorRs" });
+  if (floorRaw) {
+    log("raw-bindings floor, 1 client");
+    res.floorRaw1 = await load({ clients: 1, total: N.one, maxMs: N.phaseMs, request: floorRequest(floorRaw, () => "hot", "w1"), server: "floorRaw" });
+  }
   log(`capture, ${N.clients} clients`);
   res.captureN = await load({
     clients: N.clients,
@@ -488,6 +508,16 @@ try {
     request: floorRequest(floorRs, () => "hot", "rN"),
     server: "floorRs",
   });
+  if (floorRaw) {
+    log(`raw-bindings floor, ${N.clients} clients`);
+    res.floorRawN = await load({
+      clients: N.clients,
+      total: N.many,
+      maxMs: N.phaseMs,
+      request: floorRequest(floorRaw, () => "hot", "wN"),
+      server: "floorRaw",
+    });
+  }
   log(`capture, ${N.clients} clients over ${CODES} codes`);
   res.captureSpread = await load({
     clients: N.clients,

@@ -52,6 +52,7 @@ if [ -x scripts/build-web.sh ]; then
 fi
 quiet build-worker scripts/build-worker.sh
 quiet build-floor-rs scripts/build-worker.sh -p promocodes-floor-rs bench/floor-rs/build
+quiet build-floor-raw scripts/build-floor-raw.sh bench/floor-raw/build
 
 # Others may rebuild pkg/ or worker/build/ while this runs (wrangler dev rebuilds on start): benchmark
 # a snapshot of each, taken right after the build and checked to be a whole wasm module.
@@ -65,7 +66,9 @@ web_pkg=public/pkg; [ -f "$web_pkg/promocodes_bg.wasm" ] || web_pkg=pkg
 snapshot "$web_pkg" "$out/pkg"
 snapshot worker/build "$out/worker-build"
 snapshot bench/floor-rs/build "$out/floor-rs-build"
+snapshot bench/floor-raw/build "$out/floor-raw-build"
 export BENCH_PKG="$PWD/$out/pkg" BENCH_WORKER_BUILD="$PWD/$out/worker-build" BENCH_FLOOR_RS_BUILD="$PWD/$out/floor-rs-build"
+export BENCH_FLOOR_RAW_BUILD="$PWD/$out/floor-raw-build"
 
 # The Worker's upload as Cloudflare counts it: `wrangler deploy --dry-run` (no network, no login) of the
 # snapshot, with a config of its own (no [build], no assets: those are not the Worker's upload).
