@@ -476,14 +476,26 @@ try {
   const spread = (i) => `SPREAD${i % CODES}`;
   log("capture, 1 client");
   res.capture1 = await load({ clients: 1, total: N.one, maxMs: N.phaseMs, request: captureRequest(worker, hot, "c1"), server: "worker" });
-  log("floor, 1 client");
-  res.floor1 = await load({ clients: 1, total: N.one, maxMs: N.phaseMs, request: floorRequest(floor, () => "hot", "f1"), server: "floor" });
-  log("Rust floor, 1 client");
-  res.floorRs1 = await load({ clients: 1, total: N.one, maxMs: N.phaseMs, request: floorRequest(floorRs, () => "hot", "r1"), server: "floorRs" });
-  if (floorRaw) {
-    log("raw-bindings floor, 1 client");
-    res.floorRaw1 = await load({ clients: 1, total: N.one, maxMs: N.phaseMs, request: floorRequest(floorRaw, () => "hot", "w1"), server: "floorRaw" });
-  }
+  // Each floor on its one hot object: `clients` at a time, `total` writes, its results under `${key}${suffix}`.
+  const floors = [
+    ["floor", floor, "floor", "f"],
+    ["Rust floor", floorRs, "floorRs", "r"],
+    ["raw-bindings floor", floorRaw, "floorRaw", "w"],
+  ];
+  const floorPhases = async (clients, total, suffix) => {
+    for (const [what, origin, key, tag] of floors) {
+      if (!origin) continue;
+      log(`${what}, ${clients} client${clients === 1 ? "" : "s"}`);
+      res[`${key}${suffix}`] = await load({
+        clients,
+        total,
+        maxMs: N.phaseMs,
+        request: floorRequest(origin, () => "hot", `${tag}${suffix}`),
+        server: key,
+      });
+    }
+  };
+  await floorPhases(1, N.one, "1");
   log(`capture, ${N.clients} clients`);
   res.captureN = await load({
     clients: N.clients,
@@ -492,32 +504,7 @@ try {
     request: captureRequest(worker, hot, "cN"),
     server: "worker",
   });
-  log(`floor, ${N.clients} clients`);
-  res.floorN = await load({
-    clients: N.clients,
-    total: N.many,
-    maxMs: N.phaseMs,
-    request: floorRequest(floor, () => "hot", "fN"),
-    server: "floor",
-  });
-  log(`Rust floor, ${N.clients} clients`);
-  res.floorRsN = await load({
-    clients: N.clients,
-    total: N.many,
-    maxMs: N.phaseMs,
-    request: floorRequest(floorRs, () => "hot", "rN"),
-    server: "floorRs",
-  });
-  if (floorRaw) {
-    log(`raw-bindings floor, ${N.clients} clients`);
-    res.floorRawN = await load({
-      clients: N.clients,
-      total: N.many,
-      maxMs: N.phaseMs,
-      request: floorRequest(floorRaw, () => "hot", "wN"),
-      server: "floorRaw",
-    });
-  }
+  await floorPhases(N.clients, N.many, "N");
   log(`capture, ${N.clients} clients over ${CODES} codes`);
   res.captureSpread = await load({
     clients: N.clients,

@@ -112,14 +112,8 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
                 currency,
                 event_id,
             };
-            let body = serde_json::to_string(&payment).map_err(|e| Problem::Internal(e.to_string()))?;
-            let request = Call::PaymentCapture.request(&code, &[], Some(body.clone()), &[])?;
             // The payment is indexed under its code already (`refunded_before` claimed it).
-            // A sharded code's payment goes where its hold was taken: the shard of its customer, else of its id.
-            match IdempotencyKey::parse(&payment.key) {
-                Ok(key) => crate::shards::send_keyed(env, &code, &key, &body, request).await,
-                Err(_) => to_ledger_logged(env, &code, request).await,
-            }
+            send_payment_capture(env, &code, &payment).await
         }
         payments::Action::Release {
             event_id,
@@ -192,6 +186,19 @@ pub async fn handle(req: &Request, env: &Env) -> Answer {
                 _ => Ok(response),
             }
         }
+    }
+}
+
+/// A payment's capture of `code`, sent to the code's object, or for a
+/// sharded code where the payment's hold is taken: the shard of its
+/// customer, else of its id (`shards::send_keyed`). An id that is no key
+/// goes to the code's object, whose payment flow says why.
+async fn send_payment_capture(env: &Env, code: &Code, payment: &payments::flow::PaymentCapture) -> Answer {
+    let body = serde_json::to_string(payment).map_err(|e| Problem::Internal(e.to_string()))?;
+    let request = Call::PaymentCapture.request(code, &[], Some(body.clone()), &[])?;
+    match IdempotencyKey::parse(&payment.key) {
+        Ok(key) => crate::shards::send_keyed(env, code, &key, &body, request).await,
+        Err(_) => to_ledger_logged(env, code, request).await,
     }
 }
 
@@ -325,13 +332,7 @@ async fn capture_stack(env: &Env, payment: StackPayment) -> Answer {
             currency: payment.currency.clone(),
             event_id: payment.event_id.clone(),
         };
-        let body = serde_json::to_string(&one).map_err(|e| Problem::Internal(e.to_string()))?;
-        let request = Call::PaymentCapture.request(code, &[], Some(body.clone()), &[])?;
-        // A sharded code's part goes where the customer's (else the payment's) other uses are.
-        let mut response = match IdempotencyKey::parse(&one.key) {
-            Ok(key) => crate::shards::send_keyed(env, code, &key, &body, request).await?,
-            Err(_) => to_ledger_logged(env, code, request).await?,
-        };
+        let mut response = send_payment_capture(env, code, &one).await?;
         if response.status_code() != 200 {
             // A conflict or a store failure: Stripe delivers again, and that delivery finishes.
             return Ok(response);

@@ -2,8 +2,9 @@
 //! [`crate::shards`]): how many shards the code has, the grants it makes
 //! (each a compare-and-set in one transaction: its own uses plus what every
 //! shard holds never exceed the cap or the budget), the recalls it sends
-//! when little is left, and the view of the code its own uses are decided
-//! with (a stack's, a payment's: the caps less what the shards hold).
+//! when little is left, the shards' totals it reads (lookups, a stack's
+//! pricing, the code's own events), and the view of the code a keyed write
+//! that reaches it is decided with (the caps less what the shards hold).
 
 use std::borrow::Cow;
 
@@ -40,7 +41,10 @@ impl Ledger {
     }
 
     /// The code as this object decides its own uses: for a sharded code, its
-    /// caps less what its shards hold (a partial use is clipped here).
+    /// caps less what its shards hold, unused allotments included (a partial
+    /// use is clipped here). A sharded code's keyed writes go to its shards
+    /// (`shards::send_keyed`); one that reaches the code's object all the
+    /// same is decided on what no shard holds, so the cap stays exact.
     pub(crate) fn deciding<'p>(&self, promo: &'p PromoCode) -> std::result::Result<Cow<'p, PromoCode>, Problem> {
         if promo.shards() <= 1 || promo.campaign().is_some() {
             return Ok(Cow::Borrowed(promo));
@@ -85,30 +89,6 @@ impl Ledger {
             uses: free_uses,
             budget: free_budget,
         })
-    }
-
-    /// Before a use this object decides itself (a stack's, a payment's) on a
-    /// sharded code: every shard's unused allotment is taken back, so that
-    /// [`Ledger::deciding`] leaves the use all that is left of the caps. The
-    /// decision follows in the same synchronous turn as the recall's end: no
-    /// grant comes between. Best effort: a shard that does not answer keeps
-    /// its allotment (the use is decided on less).
-    pub(super) async fn reclaim(&self, req: &Request) {
-        let Ok(code) = Self::code_param(req) else {
-            return;
-        };
-        let sharded = self
-            .stored(&code)
-            .is_ok_and(|(_, d)| d.promo.shards() > 1 && d.promo.campaign().is_none());
-        if !sharded {
-            return;
-        }
-        let _turn = self.shards.escrow.lock().await;
-        if tables::coordinator_tables(&self.state.storage().sql()).is_err() {
-            return;
-        }
-        self.settle_recalls(&code).await;
-        self.recall_all(&code, -1).await;
     }
 
     /// `POST /shard-grant`: a shard asks for an allotment under its id. A
@@ -232,11 +212,8 @@ impl Ledger {
             return;
         }
         self.shards.poll_every.set(POLL_MIN_MS);
-        let Ok(at) = now() else { return };
-        let Ok(due) = at
-            .checked_add_seconds(i64::try_from(POLL_MIN_MS / 1000).unwrap_or(1))
-            .ok_or(())
-        else {
+        let wait = i64::try_from(POLL_MIN_MS / 1000).unwrap_or(1);
+        let Some(due) = now().ok().and_then(|at| at.checked_add_seconds(wait)) else {
             return;
         };
         let poll_at = self.shards.poll_at.get();

@@ -421,14 +421,12 @@ impl Ledger {
             Call::Hold => {
                 let key = Self::key(&req)?;
                 let body = req.text().await?;
-                self.reclaim(&req).await;
                 self.handle_hold(&key, &body).await
             }
             Call::Capture => {
                 let key = Self::key(&req)?;
                 let conflict = Self::forced_conflict(&req)?;
                 let body = req.text().await?;
-                self.reclaim(&req).await;
                 self.handle_capture(&key, &body, conflict)
             }
             Call::Release => {
@@ -437,7 +435,6 @@ impl Ledger {
             }
             Call::PaymentCapture => {
                 let capture: PaymentCapture = req.json().await?;
-                self.reclaim(&req).await;
                 self.handle_payment_capture(&capture).await
             }
             Call::PaymentRelease => {
