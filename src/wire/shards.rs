@@ -64,6 +64,10 @@ pub struct GrantAnswer {
     /// `code.exhausted`).
     #[serde(default)]
     pub drained: bool,
+    /// The code's earlier layouts, oldest first: the `shards` it had before
+    /// each change (see [`ShardDefinition::prior`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prior: Vec<u8>,
 }
 
 /// The coordinator takes back a shard's unused allotment (`POST /shard-recall` to the shard), under `id`.
@@ -98,10 +102,14 @@ pub struct RecallAnswer {
 }
 
 /// How many shards a code's holds and captures are spread over (`GET /shards` to its object).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardsAnswer {
     /// 1 for a code that is not sharded.
     pub shards: u8,
+    /// The code's earlier layouts, oldest first (see [`ShardDefinition::prior`]):
+    /// a release looks for its key in every object they used.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prior: Vec<u8>,
 }
 
 /// A shard's counts (`GET /shard-usage` to the shard): what the code's
@@ -127,6 +135,56 @@ pub struct ShardDefinition {
     pub definition: PromoCode,
     /// Whether the code is archived.
     pub archived: bool,
+    /// The code's earlier layouts, oldest first: the `shards` it had before
+    /// each change of `shards` (1: its own object took the uses). Its length
+    /// is the layout's generation: an object keeps the newest it heard of,
+    /// and decides a key new to it only when the newest layout sends that
+    /// key to it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prior: Vec<u8>,
+}
+
+impl ShardDefinition {
+    /// The layout's generation: how many times the code's `shards` changed.
+    pub fn generation(&self) -> usize {
+        self.prior.len()
+    }
+}
+
+/// What a shard of a code whose `shards` changed asks an object an earlier
+/// layout used (`POST /shard-lookup`), before it decides a key new to it:
+/// whether that object has the key, and the customer's uses there. The
+/// asking shard's layout rides along: the object takes it on first (an
+/// object of an earlier layout then decides no key the new layout sends
+/// elsewhere), so what it answers stays true.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PriorLookup {
+    /// The code.
+    pub code: String,
+    /// The idempotency key, when this object was the key's under an earlier layout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// The customer, when this object was the customer's under an earlier layout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub customer: Option<String>,
+    /// The asking shard's layout.
+    pub layout: ShardDefinition,
+}
+
+/// The answer to a [`PriorLookup`].
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct PriorAnswer {
+    /// Something is recorded here under the key (a use, a refused payment, a payment's refund).
+    pub recorded: bool,
+    /// The key was claimed here (by the customer named, `None` for a request with none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claimed_by: Option<Option<String>>,
+    /// The customer's uses that count here.
+    pub customer_uses: u64,
+    /// This object knows a newer layout than the asking shard's: this one
+    /// (the asker takes it and routes again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub newer: Option<ShardDefinition>,
 }
 
 /// A shard's claim of an idempotency key at the key's own shard (`POST /shard-claim`): a request
@@ -145,6 +203,11 @@ pub struct KeyClaim {
     /// (a payment's refusal is final for its key, wherever the payment's next event lands).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub peek: bool,
+    /// The claiming shard's layout, for a code whose `shards` changed (see
+    /// [`ShardDefinition::prior`]): a claim from an older layout is refused
+    /// with the newer one, a newer one is taken on first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<ShardDefinition>,
 }
 
 /// The answer to a [`KeyClaim`].
@@ -155,6 +218,10 @@ pub struct KeyClaimAnswer {
     /// For a [`KeyClaim::peek`]: the payment capture refused under the key at this shard, as recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refusal: Option<serde_json::Value>,
+    /// The claim came from an older layout than this shard's: nothing was
+    /// claimed, and this is the newer one (the claimer takes it and routes again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub newer: Option<ShardDefinition>,
 }
 
 /// A shard's figures (`GET /shard-figures` to the shard): every count it

@@ -95,6 +95,11 @@ fn every_problem() -> Vec<Problem> {
         Problem::CodeExists(Code::parse("B").unwrap()),
         Problem::Misconfigured("X"),
         Problem::Internal("x".to_owned()),
+        // Never answered (an object sends the request on): should it leak, a 500 like `Internal`.
+        Problem::Forward {
+            object: "A#1".to_owned(),
+            shard: Some(1),
+        },
         Problem::UnsupportedMediaType { given: None },
         Problem::UnknownWebhook("shop".to_owned()),
         Problem::UnknownDelivery("evt_A_1".to_owned()),
@@ -127,6 +132,7 @@ fn every_problem() -> Vec<Problem> {
             | Problem::Store(_)
             | Problem::Misconfigured(_)
             | Problem::Internal(_)
+            | Problem::Forward { .. }
             | Problem::UnknownWebhook(_)
             | Problem::UnknownDelivery(_)
             | Problem::WebhookLimit { .. } => {}

@@ -98,6 +98,15 @@ pub enum Problem {
     Misconfigured(&'static str),
     /// Anything else (a runtime error): a bug or an outage, never bad input.
     Internal(String),
+    /// Not an answer: a hold, capture or payment that another object of the
+    /// code decides (its `shards` changed since the Worker routed it, or the
+    /// key was taken under an earlier layout there). The object sends it on.
+    Forward {
+        /// The object's name.
+        object: String,
+        /// Its shard number; `None` for the code's own object.
+        shard: Option<u8>,
+    },
     /// No webhook endpoint of this id.
     UnknownWebhook(String),
     /// No delivery of this event to the endpoint.
@@ -221,7 +230,7 @@ impl Problem {
             }
             Problem::Store(_) => (503, "store_unavailable", "Storage unavailable"),
             Problem::Misconfigured(_) => (500, "misconfigured", "Server misconfigured"),
-            Problem::Internal(_) => (500, "internal", "Internal error"),
+            Problem::Internal(_) | Problem::Forward { .. } => (500, "internal", "Internal error"),
             Problem::UnknownWebhook(_) => (404, "unknown_webhook", "Unknown webhook endpoint"),
             Problem::UnknownDelivery(_) => (404, "unknown_delivery", "No delivery of this event"),
             Problem::WebhookLimit { .. } => (409, "webhook_limit", "Too many webhook endpoints"),
@@ -272,6 +281,7 @@ impl Problem {
             Problem::Store(err) => err.to_string(),
             Problem::Misconfigured(what) => format!("{what} is not configured"),
             Problem::Internal(message) => message.clone(),
+            Problem::Forward { object, .. } => format!("to be sent on to {object}, not answered"),
             Problem::UnknownWebhook(id) => format!("no webhook endpoint {id} is defined"),
             Problem::UnknownDelivery(event) => {
                 format!("no event {event} was ever sent to this endpoint: only an event tried at least once is sent again")

@@ -52,6 +52,20 @@ pub const SHARD_HEADER: &str = "x-promocodes-shard";
 /// records nothing (see [`crate::shards::send_payment_release`]).
 pub const KNOWN_ONLY_HEADER: &str = "x-promocodes-known-only";
 
+/// The header on a hold, capture or payment an object sent on to the one
+/// that decides it (a code whose `shards` changed: see
+/// [`crate::ledger`]'s `shard.rs`): how many times it was sent on. An object
+/// sends on at most [`MAX_FORWARDS`] times.
+pub const FORWARDED_HEADER: &str = "x-promocodes-forwarded";
+
+/// The most times a request is sent on from object to object.
+pub const MAX_FORWARDS: u8 = 3;
+
+/// The header on an answer that came from another object than the one the
+/// Worker sent the request to: the code's layout changed, and the Worker
+/// asks the code's object for it again.
+pub const MOVED_HEADER: &str = "x-promocodes-moved";
+
 /// One request of the Worker to a code's object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Call {
@@ -130,6 +144,9 @@ pub enum Call {
     ShardClaim,
     /// `GET /shard-figures`: a shard's figures, for the code's stats (`wire::ShardFigures`).
     ShardFigures,
+    /// `POST /shard-lookup`: a shard of a code whose `shards` changed asks an object of an earlier
+    /// layout what it has of a key and a customer (`wire::PriorLookup`).
+    ShardLookup,
     /// `POST /conformance`: test builds only, the store conformance suite.
     #[cfg(feature = "conformance")]
     Conformance,
@@ -175,6 +192,7 @@ impl Call {
         Call::ShardDefinition,
         Call::ShardClaim,
         Call::ShardFigures,
+        Call::ShardLookup,
         #[cfg(feature = "conformance")]
         Call::Conformance,
         #[cfg(feature = "conformance")]
@@ -218,6 +236,7 @@ impl Call {
             Call::ShardDefinition => (Method::Post, "/shard-definition"),
             Call::ShardClaim => (Method::Post, "/shard-claim"),
             Call::ShardFigures => (Method::Get, "/shard-figures"),
+            Call::ShardLookup => (Method::Post, "/shard-lookup"),
             #[cfg(feature = "conformance")]
             Call::Conformance => (Method::Post, "/conformance"),
             #[cfg(feature = "conformance")]

@@ -143,6 +143,14 @@ impl UsageLimits {
         }
     }
 
+    /// The same caps, with `uses` taken off the per-customer cap (none left: 0, which refuses).
+    pub(crate) fn less_customer_uses(self, uses: u64) -> UsageLimits {
+        UsageLimits {
+            per_customer: self.per_customer.map(|cap| cap.saturating_sub(uses)),
+            ..self
+        }
+    }
+
     /// The caps a shard decides with (see [`PromoCode::allotted`](crate::PromoCode::allotted)):
     /// the overall cap `uses` (if there is one), the budget `budget` (zero
     /// when not given, if there is one), refused when short unless `last`; per customer unchanged.

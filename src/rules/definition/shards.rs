@@ -67,6 +67,42 @@ impl PromoCode {
     }
 }
 
+impl PromoCode {
+    /// The code as decided for a customer who already took `uses` uses of it
+    /// in places the counts passed in do not cover: the per-customer cap
+    /// less `uses` (every other rule unchanged). A shard of a code whose
+    /// `shards` changed decides with it: the customer's uses taken under an
+    /// earlier layout sit in the objects that layout sent the customer to.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::{Basket, Code, Currency, CustomerId, Discount, Money, PromoCode, Rejection, Timestamp, UsageCounts, UsageLimits};
+    ///
+    /// let promo = PromoCode::builder(Code::parse("HOT")?, Discount::percent("10".parse()?)?)
+    ///     .limits(UsageLimits::new(None, Some(2))?)
+    ///     .build()?;
+    /// let dora = CustomerId::parse("dora")?;
+    /// let basket = Basket::total_only(Money::parse("10.00", Currency::EUR)?);
+    /// let now = Timestamp::parse("2026-01-01T00:00:00Z")?;
+    /// // One use here and one elsewhere: her cap of 2 is reached.
+    /// let here = UsageCounts::new(1, 1)?;
+    /// assert!(promo.quote(Some(&dora), here, &basket, now).is_ok());
+    /// let refused = promo.less_customer_uses(1).quote(Some(&dora), here, &basket, now).unwrap_err();
+    /// assert_eq!(refused.rejection(), Rejection::CustomerLimitReached);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn less_customer_uses(&self, uses: u64) -> PromoCode {
+        if uses == 0 {
+            return self.clone();
+        }
+        PromoCode {
+            limits: self.limits.less_customer_uses(uses),
+            ..self.clone()
+        }
+    }
+}
+
 /// The shard (0 to `shards - 1`) a hold, capture or release goes to: by
 /// the customer when there is one (so that a customer's per-customer cap is
 /// decided in one place), else by the idempotency key (so that a retry finds

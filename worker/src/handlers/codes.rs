@@ -182,8 +182,8 @@ pub async fn admin_read(req: &Request, env: &Env, code: &str, call: Call) -> Ans
     }
     let query = Query::of(req)?;
     if call == Call::Redemptions {
-        let shards = crate::shards::shards_of(env, &code).await?;
-        if shards > 1 {
+        let layout = crate::shards::layout_of(env, &code).await?;
+        if layout.shards > 1 {
             // A sharded code's history: its object's and its shards', merged (see `shards::history`).
             let limit = match query.get("limit")? {
                 None => 100,
@@ -194,7 +194,7 @@ pub async fn admin_read(req: &Request, env: &Env, code: &str, call: Call) -> Ans
                     .ok_or_else(|| bad_param("limit", format!("{text:?} is not a page size from 1 to 1000")))?,
             };
             let after = query.get("after")?.unwrap_or_default();
-            let page = crate::shards::history::page(env, &code, shards, after, limit).await?;
+            let page = crate::shards::history::page(env, &code, layout.objects(), after, limit).await?;
             return crate::ledger::json_response(&page, 200);
         }
     }

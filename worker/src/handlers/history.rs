@@ -70,9 +70,9 @@ async fn page(env: &Env, whose: &Whose, after: &str) -> std::result::Result<(Vec
     }
     let page: Page = match whose {
         Whose::Code(code) => {
-            let shards = crate::shards::shards_of(env, code).await?;
-            if shards > 1 {
-                let merged = crate::shards::history::page(env, code, shards, after, 1000).await?;
+            let layout = crate::shards::layout_of(env, code).await?;
+            if layout.shards > 1 {
+                let merged = crate::shards::history::page(env, code, layout.objects(), after, 1000).await?;
                 serde_json::from_value(merged).map_err(|e| Problem::Internal(e.to_string()))?
             } else {
                 let answer = to_ledger(env, code, Call::Redemptions.request(code, &query, None, &[])?).await?;

@@ -133,6 +133,8 @@ impl Ledger {
     pub(super) async fn handle_hold(&self, key: &IdempotencyKey, body: &str) -> std::result::Result<Response, Problem> {
         let req = BasketRequest::parse(body, BasketRequestKind::Hold)?;
         let (store, definition) = self.live(&req.code)?;
+        let known = store.reservation(&req.code, key)?.is_some();
+        self.route_here(&definition.promo, req.customer.as_ref(), key, known)?;
         let at = now()?;
         let mut options = HoldOptions::new();
         if let Some(ttl) = req.ttl_seconds {
@@ -195,10 +197,12 @@ impl Ledger {
     ) -> std::result::Result<Response, Problem> {
         let req = BasketRequest::parse(body, BasketRequestKind::Capture)?;
         let (store, definition) = self.stored(&req.code)?;
+        let known = store.reservation(&req.code, key)?.is_some();
         // An archived code takes no new captures; a retry of one recorded before still replays.
-        if definition.archived && store.reservation(&req.code, key)?.is_none() {
+        if definition.archived && !known {
             return Err(Problem::UnknownCode(req.code.clone()));
         }
+        self.route_here(&definition.promo, req.customer.as_ref(), key, known)?;
         let at = now()?;
         let mut options = CaptureOptions::new().idempotency_key(key);
         if let Some(shown) = &req.quote {

@@ -9,8 +9,10 @@
 use std::borrow::Cow;
 
 use promocodes::wire::{
-    GrantAnswer, GrantCall, RecallAnswer, RecallCall, ShardDefinition, ShardFigures, ShardUsage, ShardsAnswer,
+    GrantAnswer, GrantCall, PriorAnswer, PriorLookup, RecallAnswer, RecallCall, ShardDefinition, ShardFigures,
+    ShardUsage, ShardsAnswer,
 };
+use promocodes::CustomerId;
 use promocodes::UsageCounts;
 use rust_decimal::Decimal;
 
@@ -36,8 +38,80 @@ impl Ledger {
     pub(super) fn handle_shard_count(&self, code: &Code) -> std::result::Result<Response, Problem> {
         let (_, definition) = self.stored(code)?;
         let promo = &definition.promo;
-        let shards = if promo.campaign().is_some() { 1 } else { promo.shards() };
-        json_response(&ShardsAnswer { shards }, 200)
+        let (shards, prior) = match promo.campaign() {
+            Some(_) => (1, Vec::new()),
+            None => (promo.shards(), self.prior()?),
+        };
+        json_response(&ShardsAnswer { shards, prior }, 200)
+    }
+
+    /// The code's earlier layouts, oldest first (kept in memory; read again after a definition write).
+    pub(super) fn prior(&self) -> std::result::Result<Vec<u8>, Problem> {
+        if let Some(prior) = &*self.shards.prior.borrow() {
+            return Ok(prior.clone());
+        }
+        let prior = tables::prior_layouts(&self.state.storage().sql())?;
+        *self.shards.prior.borrow_mut() = Some(prior.clone());
+        Ok(prior)
+    }
+
+    /// How many shard objects the code's layouts used, now or before (`<code>#0` on).
+    fn objects(&self, promo: &PromoCode) -> std::result::Result<u8, Problem> {
+        Ok(shards::objects(promo.shards(), &self.prior()?))
+    }
+
+    /// A keyed write of a sharded code that reached its own object (an
+    /// isolate that routed it on the layout before a change of `shards`):
+    /// a key new here is decided by the shard the layout names now, and is
+    /// sent on there; one recorded here (under an earlier layout) is answered here.
+    pub(crate) fn route_here(
+        &self,
+        promo: &PromoCode,
+        customer: Option<&CustomerId>,
+        key: &IdempotencyKey,
+        known: bool,
+    ) -> std::result::Result<(), Problem> {
+        if known || promo.shards() <= 1 || promo.campaign().is_some() {
+            return Ok(());
+        }
+        let shard = promocodes::shard_of(promo.shards(), customer, key);
+        Err(Problem::Forward {
+            object: shards::shard_name(promo.code(), shard),
+            shard: Some(shard),
+        })
+    }
+
+    /// `POST /shard-lookup` (a [`PriorLookup`]): what this object, used by an
+    /// earlier layout of the code, has of a key and of a customer. A shard
+    /// first takes on the asking shard's layout (see [`tables::take_layout`]):
+    /// from then on it decides no new key that layout sends elsewhere, so the
+    /// answer stays true; it answers its own layout instead when that is newer.
+    pub(super) fn handle_lookup(&self, body: &str, shard: Option<u8>) -> std::result::Result<Response, Problem> {
+        let call: PriorLookup = promocodes::from_json(body)?;
+        let code = Code::parse(&call.code)?;
+        let storage = self.state.storage();
+        let mut answer = PriorAnswer::default();
+        if shard.is_some() {
+            answer.newer = tables::take_layout(&storage, &call.layout, false)?;
+            *self.shards.prior.borrow_mut() = None;
+        }
+        let Some(store) = self.store()? else {
+            return json_response(&answer, 200);
+        };
+        if let Some(key) = &call.key {
+            let key = IdempotencyKey::parse(key)?;
+            answer.recorded = store.reservation(&code, &key)?.is_some()
+                || store.refusal(&code, &key)?.is_some()
+                || store.final_payment(&code, &key)?.is_some();
+            if shard.is_some() && tables::has_table(&storage.sql(), "key_claims")? {
+                answer.claimed_by = tables::claimant(&storage.sql(), key.as_str())?;
+            }
+        }
+        if let Some(customer) = &call.customer {
+            let customer = CustomerId::parse(customer)?;
+            answer.customer_uses = store.usage_for(&code, Some(&customer), now()?)?.per_customer();
+        }
+        json_response(&answer, 200)
     }
 
     /// The code as this object decides its own uses: for a sharded code, its
@@ -153,6 +227,7 @@ impl Ledger {
                         archived: definition.archived,
                         all: false,
                         drained: false,
+                        prior: self.prior()?,
                     },
                     200,
                 );
@@ -189,6 +264,7 @@ impl Ledger {
             archived: definition.archived,
             all: all && !cancelled,
             drained: !cancelled && self.drained(&code)?,
+            prior: self.prior()?,
         };
         // Uses move in the shards: the code's own events follow their totals from now.
         self.poll_soon(&code).await;
@@ -401,7 +477,7 @@ impl Ledger {
         if cached && fresh {
             return Ok(false);
         }
-        let reads = (0..promo.shards()).map(|shard| async move {
+        let reads = (0..self.objects(&promo)?).map(|shard| async move {
             let request = Call::ShardUsage.request(code, &[], None, &[])?;
             let mut response = crate::clients::to_object(&self.env, &shards::shard_name(code, shard), request).await?;
             if response.status_code() != 200 {
@@ -467,7 +543,7 @@ impl Ledger {
         let mut sum = crate::stats::Pending::default();
         let shards = match self.stored(code) {
             Ok((_, definition)) if definition.promo.shards() > 1 && definition.promo.campaign().is_none() => {
-                definition.promo.shards()
+                self.objects(&definition.promo)?
             }
             _ => return Ok(sum),
         };
@@ -509,17 +585,27 @@ impl Ledger {
             return;
         }
         let code = promo.code();
+        let (prior, objects) = match (self.prior(), self.objects(promo)) {
+            (Ok(prior), Ok(objects)) => (prior, objects),
+            (Err(problem), _) | (_, Err(problem)) => {
+                worker::console_error!("the layouts of {code} were not read: {}", problem.body());
+                return;
+            }
+        };
         let call = ShardDefinition {
             definition: promo.clone(),
             archived: definition.archived,
+            prior,
         };
         let Ok(body) = serde_json::to_string(&call) else {
             return;
         };
-        let sends = (0..promo.shards()).map(|shard| {
+        let sends = (0..objects).map(|shard| {
             let body = body.clone();
             async move {
-                let request = Call::ShardDefinition.request(code, &[], Some(body), &[])?;
+                let number = shard.to_string();
+                let headers = [(crate::protocol::SHARD_HEADER, number.as_str())];
+                let request = Call::ShardDefinition.request(code, &[], Some(body), &headers)?;
                 crate::clients::to_object(&self.env, &shards::shard_name(code, shard), request).await
             }
         });
@@ -528,13 +614,39 @@ impl Ledger {
                 worker::console_error!("a shard of {code} did not hear of its definition: {}", problem.body());
             }
         }
+        self.drain_retired(code, promo.shards()).await;
+    }
+
+    /// After the code's `shards` went down: the shards it no longer uses give
+    /// their unused allotments back (a recall each; one not answered stays
+    /// pending and is sent again with the next grant). They keep their uses:
+    /// a replay or a release still finds them there.
+    async fn drain_retired(&self, code: &Code, shards: u8) {
+        let _turn = self.shards.escrow.lock().await;
+        let sql = self.state.storage().sql();
+        let Ok(held) = tables::holdings(&sql) else {
+            return;
+        };
+        for h in held
+            .iter()
+            .filter(|h| h.shard >= i64::from(shards) && (h.uses > 0 || h.budget > 0))
+        {
+            let id = self.shards.id(&format!("r{}", h.shard));
+            if let Err(problem) = tables::start_recall(&sql, &id, h.shard) {
+                worker::console_error!("a recall of {code} was not recorded: {}", problem.body());
+                continue;
+            }
+            if let Err(problem) = self.send_recall(code, h.shard, &id).await {
+                worker::console_error!("a recall of {code} is left pending: {}", problem.body());
+            }
+        }
     }
 
     /// `POST /shard-definition` to a shard: the code's definition now, if the shard has its allotment row.
     pub(super) fn handle_shard_definition(&self, body: &str) -> std::result::Result<Response, Problem> {
         let call: ShardDefinition = promocodes::from_json(body)?;
-        let json = serde_json::to_string(&call.definition).map_err(|e| Problem::Internal(e.to_string()))?;
-        tables::set_definition(&self.state.storage().sql(), &json, call.archived)?;
+        tables::take_layout(&self.state.storage(), &call, true)?;
+        *self.shards.prior.borrow_mut() = None;
         json_response(&serde_json::json!({}), 200)
     }
 }

@@ -56,23 +56,55 @@ impl Ledger {
     ) -> std::result::Result<Response, Problem> {
         let promo = PromoCode::from_json(body)?;
         self.check_condition(promo.code(), condition)?;
+        let mut moved_from = None;
         if let Ok((_, stored)) = self.stored(promo.code()) {
             let (from, to) = (stored.promo.shards(), promo.shards());
             if from != to {
-                // Its uses and keys are where the shards it has put them: moving them is not built yet.
-                return Err(Problem::Input(promocodes::InputError::Malformed {
-                    path: "shards".to_owned(),
-                    message: format!(
-                        "shards cannot change on a defined code: {} has {from}, not {to} (define a new code to spread it over {to})",
-                        promo.code()
-                    ),
-                }));
+                self.check_layout_change(&promo, from, to)?;
+                moved_from = Some(from);
             }
         }
         let store = self.store_or_create()?;
-        let replaced = store.put_definition(&promo, note, now()?)?;
+        let sql = self.state.storage().sql();
+        // The layout it had is recorded with the new definition, in one transaction.
+        let replaced = store.put_definition(&promo, note, now()?, || match moved_from {
+            Some(from) => crate::shards::tables::add_layout(&sql, from),
+            None => Ok(()),
+        })?;
+        *self.shards.prior.borrow_mut() = None;
         let definition = self.remember(&store, promo.code())?;
         with_etag(json_response(&promo, if replaced { 200 } else { 201 })?, &definition)
+    }
+
+    /// Whether a defined code's `shards` may change from `from` to `to`:
+    /// to 2 or more, at most [`MAX_LAYOUT_CHANGES`](crate::shards::MAX_LAYOUT_CHANGES)
+    /// times, and not on a campaign's code. Its uses stay where they were
+    /// taken; each shard asks the earlier layouts' objects about a key or a
+    /// customer new to it (see `shard.rs`).
+    fn check_layout_change(&self, promo: &PromoCode, from: u8, to: u8) -> std::result::Result<(), Problem> {
+        let refused = |message: String| {
+            Err(Problem::Input(promocodes::InputError::Malformed {
+                path: "shards".to_owned(),
+                message,
+            }))
+        };
+        if to <= 1 {
+            return refused(format!(
+                "{} is spread over {from} shards, and its uses and keys stay in them: it may move to 2 shards or more, not back to 1",
+                promo.code()
+            ));
+        }
+        if promo.campaign().is_some() {
+            return refused(format!("{} is a campaign's code: its uses count in the campaign's object", promo.code()));
+        }
+        let changes = crate::shards::tables::prior_layouts(&self.state.storage().sql())?.len();
+        if changes >= crate::shards::MAX_LAYOUT_CHANGES {
+            return refused(format!(
+                "the shards of {} changed {changes} times already, the most they may (define a new code to spread it over {to})",
+                promo.code()
+            ));
+        }
+        Ok(())
     }
 
     pub(super) fn handle_patch_definition(
@@ -86,7 +118,7 @@ impl Ledger {
         let (store, definition) = self.live(code)?;
         self.check_condition(code, condition)?;
         let promo = definition.promo.with_active(patch.active);
-        store.put_definition(&promo, note, now()?)?;
+        store.put_definition(&promo, note, now()?, || Ok(()))?;
         let definition = self.remember(&store, code)?;
         with_etag(json_response(&promo, 200)?, &definition)
     }

@@ -421,21 +421,25 @@ impl Ledger {
             Call::Hold => {
                 let key = Self::key(&req)?;
                 let body = req.text().await?;
-                self.handle_hold(&key, &body).await
+                let held = self.handle_hold(&key, &body).await;
+                self.sent_on(held, call, &req, Some(&key), body, false).await
             }
             Call::Capture => {
                 let key = Self::key(&req)?;
                 let conflict = Self::forced_conflict(&req)?;
                 let body = req.text().await?;
-                self.handle_capture(&key, &body, conflict)
+                let captured = self.handle_capture(&key, &body, conflict);
+                self.sent_on(captured, call, &req, Some(&key), body, conflict).await
             }
             Call::Release => {
                 let body = req.text().await?;
                 self.handle_release(&body)
             }
             Call::PaymentCapture => {
-                let capture: PaymentCapture = req.json().await?;
-                self.handle_payment_capture(&capture).await
+                let body = req.text().await?;
+                let capture: PaymentCapture = promocodes::from_json(&body)?;
+                let captured = self.handle_payment_capture(&capture).await;
+                self.sent_on(captured, call, &req, None, body, false).await
             }
             Call::PaymentRelease => {
                 let known_only = req.headers().get(crate::protocol::KNOWN_ONLY_HEADER)?.is_some();
@@ -519,6 +523,11 @@ impl Ledger {
                 self.handle_claim(&body)
             }
             Call::ShardFigures => self.handle_shard_figures(),
+            Call::ShardLookup => {
+                let shard = Self::shard_of(&req)?;
+                let body = req.text().await?;
+                self.handle_lookup(&body, shard)
+            }
             Call::ShardFreed => {
                 self.shards.exhausted.set(false);
                 self.poll_soon(&Self::code_param(&req)?).await;
@@ -533,6 +542,57 @@ impl Ledger {
             #[cfg(feature = "conformance")]
             Call::FigureWrites => self.handle_figure_writes(&Self::code_param(&req)?),
         }
+    }
+
+    /// `result` as it is, unless it is a [`Problem::Forward`]: then the
+    /// request (`call` with `body`, `key` and the test's `conflict`, as `req`
+    /// carried them) is sent on to the object named, at most
+    /// [`MAX_FORWARDS`](crate::protocol::MAX_FORWARDS) times in all, and its answer is this one's.
+    pub(super) async fn sent_on(
+        &self,
+        result: std::result::Result<Response, Problem>,
+        call: Call,
+        req: &Request,
+        key: Option<&IdempotencyKey>,
+        body: String,
+        conflict: bool,
+    ) -> std::result::Result<Response, Problem> {
+        let Err(Problem::Forward { object, shard }) = result else {
+            return result;
+        };
+        let hops = req
+            .headers()
+            .get(crate::protocol::FORWARDED_HEADER)?
+            .and_then(|h| h.parse::<u8>().ok())
+            .unwrap_or(0);
+        if hops >= crate::protocol::MAX_FORWARDS {
+            return Err(Problem::Internal(format!(
+                "a request sent on {hops} times, and then to {object}"
+            )));
+        }
+        let code = Self::code_param(req)?;
+        let hops = (hops + 1).to_string();
+        let number = shard.map(|shard| shard.to_string());
+        let mut headers = vec![(crate::protocol::FORWARDED_HEADER, hops.as_str())];
+        if let Some(key) = key {
+            headers.push((IDEMPOTENCY_KEY_HEADER, key.as_str()));
+        }
+        if let Some(number) = &number {
+            headers.push((crate::protocol::SHARD_HEADER, number.as_str()));
+        }
+        if conflict {
+            headers.push((TEST_CONFLICT_HEADER, "1"));
+        }
+        let request = call.request(&code, &[], Some(body), &headers)?;
+        let mut response = crate::clients::to_object(&self.env, &object, request).await?;
+        // Its headers are the other object's (immutable here): copied onto an answer of this one.
+        let copied = worker::Headers::new();
+        for (name, value) in response.headers().entries() {
+            copied.set(&name, &value)?;
+        }
+        let status = response.status_code();
+        let bytes = response.bytes().await?;
+        Ok(Response::from_bytes(bytes)?.with_status(status).with_headers(copied))
     }
 
     fn key(req: &Request) -> std::result::Result<IdempotencyKey, Problem> {

@@ -5,7 +5,10 @@
 //! object for more when its allotment is used (`ask_grant`), and gives its
 //! unused allotment back when the code's object recalls it.
 
-use promocodes::wire::{GrantAnswer, GrantCall, KeyClaim, KeyClaimAnswer, RecallAnswer, RecallCall};
+use promocodes::wire::{
+    GrantAnswer, GrantCall, KeyClaim, KeyClaimAnswer, PriorAnswer, PriorLookup, RecallAnswer, RecallCall,
+    ShardDefinition,
+};
 use promocodes::{CustomerId, Rejection, ReleaseError};
 
 use super::*;
@@ -21,6 +24,28 @@ enum Granted {
     All,
 }
 
+/// What the objects of a code's earlier layouts have of a key new to a shard (see [`Ledger::look_back`]).
+enum Earlier {
+    /// Recorded in this object (its name, and its shard number; `None`: the code's own object): it answers.
+    Recorded(String, Option<u8>),
+    /// Claimed there for another customer (or for none): the key names that call.
+    Reused,
+    /// One of them knows a newer layout than this shard did: this shard has it now, and decides again.
+    Newer,
+    /// Nothing there: the key is new; the customer's uses there.
+    New(u64),
+}
+
+/// What a key's own shard answered a claim.
+enum Claim {
+    /// The key is this customer's.
+    Mine,
+    /// The key names another customer's call (or one with none).
+    Theirs,
+    /// The key's shard knows a newer layout: this shard has it now, and decides again.
+    Newer,
+}
+
 /// A shard's view of the code: the whole definition, the allotted one, and the allotment's version.
 pub(crate) struct View {
     /// The code's definition.
@@ -31,6 +56,19 @@ pub(crate) struct View {
     pub(crate) archived: bool,
     /// The allotment's version.
     pub(crate) seq: i64,
+    /// The code's earlier layouts (see [`ShardDefinition::prior`]).
+    pub(crate) prior: Vec<u8>,
+}
+
+impl View {
+    /// The layout this shard decides on, sent with its calls to objects that may know an older one.
+    fn layout(&self) -> ShardDefinition {
+        ShardDefinition {
+            definition: self.whole.clone(),
+            archived: self.archived,
+            prior: self.prior.clone(),
+        }
+    }
 }
 
 /// Whether a refusal is the allotment's, not the code's: its cap or budget, which a grant may lift.
@@ -86,7 +124,8 @@ impl Ledger {
                 let key = Self::key(&req)?;
                 let conflict = call == Call::Capture && Self::forced_conflict(&req)?;
                 let body = req.text().await?;
-                self.shard_keyed(call, shard, &key, &body, conflict).await
+                let decided = self.shard_keyed(call, shard, &key, &body, conflict).await;
+                self.sent_on(decided, call, &req, Some(&key), body, conflict).await
             }
             Call::StackPart => {
                 let code = Self::code_param(&req)?;
@@ -94,8 +133,10 @@ impl Ledger {
                 self.handle_shard_part(&code, &body)
             }
             Call::PaymentCapture => {
-                let payment: crate::payments::flow::PaymentCapture = req.json().await?;
-                self.shard_payment_capture(shard, &payment).await
+                let body = req.text().await?;
+                let payment: crate::payments::flow::PaymentCapture = promocodes::from_json(&body)?;
+                let decided = self.shard_payment_capture(shard, &payment).await;
+                self.sent_on(decided, call, &req, None, body, false).await
             }
             Call::PaymentRelease => {
                 let known_only = req.headers().get(crate::protocol::KNOWN_ONLY_HEADER)?.is_some();
@@ -132,7 +173,25 @@ impl Ledger {
             allotted,
             archived: row.archived != 0,
             seq: row.seq,
+            prior: self.local_prior()?,
         }))
+    }
+
+    /// This shard's copy of the code's earlier layouts (kept in memory: only this object writes it).
+    fn local_prior(&self) -> std::result::Result<Vec<u8>, Problem> {
+        if let Some(prior) = &*self.shards.prior.borrow() {
+            return Ok(prior.clone());
+        }
+        let prior = tables::shard_prior(&self.state.storage().sql())?;
+        *self.shards.prior.borrow_mut() = Some(prior.clone());
+        Ok(prior)
+    }
+
+    /// Takes on `layout`, newer than this shard's (see [`tables::take_layout`]).
+    fn take_layout(&self, layout: &ShardDefinition) -> std::result::Result<(), Problem> {
+        tables::take_layout(&self.state.storage(), layout, false)?;
+        *self.shards.prior.borrow_mut() = None;
+        Ok(())
     }
 
     /// A hold or a capture in the shard: decided on its allotment (see [`Ledger::shard_decide`]).
@@ -222,10 +281,12 @@ impl Ledger {
         tables::shard_tables(&self.state.storage().sql())?;
         let mut last = false;
         let mut claimed = false;
+        // The customer's uses under the code's earlier layouts, once asked (see `look_back`).
+        let mut earlier_uses: Option<u64> = None;
         let mut trace: Vec<&'static str> = Vec::new();
         let reused = || RedemptionError::IdempotencyKeyReused { key: key.clone() };
         for _ in 0..MAX_ROUNDS {
-            let Some(view) = self.shard_view(last)? else {
+            let Some(mut view) = self.shard_view(last)? else {
                 self.ask_grant(code, shard, None, None).await?;
                 trace.push("no-view");
                 continue;
@@ -241,13 +302,37 @@ impl Ledger {
                 return Err(Problem::UnknownCode(code.clone()));
             }
             let at = now()?;
+            if !known {
+                // A key new here that the layout now sends elsewhere (routed on an older one): sent on.
+                let target = promocodes::shard_of(view.whole.shards(), customer, key);
+                if target != shard {
+                    return Err(Problem::Forward {
+                        object: crate::shards::shard_name(code, target),
+                        shard: Some(target),
+                    });
+                }
+                // The code's shards changed: the earlier layouts' objects may have the key, and the customer's uses.
+                if !view.prior.is_empty() && earlier_uses.is_none() {
+                    match self.look_back(code, shard, key, customer, &view).await? {
+                        Earlier::Recorded(object, shard) => return Err(Problem::Forward { object, shard }),
+                        Earlier::Reused => return Ok((view, at, Err(reused()))),
+                        Earlier::Newer => {}
+                        Earlier::New(uses) => earlier_uses = Some(uses),
+                    }
+                    continue;
+                }
+            }
+            if let Some(uses) = earlier_uses {
+                view.allotted = view.allotted.less_customer_uses(uses);
+            }
             // A key new here, sent here by its customer: the key's own shard says whether it is this customer's.
             let home = promocodes::shard_of(view.whole.shards(), None, key);
             if home != shard && !known && !claimed {
-                if !self.claim_key(code, home, key, customer).await? {
-                    return Ok((view, at, Err(reused())));
+                match self.claim_key(code, home, key, customer, &view).await? {
+                    Claim::Mine => claimed = true,
+                    Claim::Theirs => return Ok((view, at, Err(reused()))),
+                    Claim::Newer => {}
                 }
-                claimed = true;
                 continue;
             }
             // The key's own shard: a key another customer's shard claimed names that customer's call.
@@ -495,8 +580,10 @@ impl Ledger {
                 archived: answer.archived,
                 uses: i64::try_from(answer.uses).unwrap_or(i64::MAX),
                 budget: answer.budget,
+                prior: &answer.prior,
             },
         )?;
+        *self.shards.prior.borrow_mut() = None;
         if applied && answer.uses == 0 && answer.budget == 0 {
             if let Some(row) = &row {
                 // A grant of nothing moved the version on: the refusals decided on the one asked on stand.
@@ -515,15 +602,98 @@ impl Ledger {
         Ok(Granted::More(if applied { "applied" } else { "not-applied" }))
     }
 
-    /// Claims `key` for `customer` at shard `home` (the key's own): whether it is this customer's.
+    /// Claims `key` for `customer` at shard `home` (the key's own), on `view`'s layout.
     async fn claim_key(
         &self,
         code: &Code,
         home: u8,
         key: &IdempotencyKey,
         customer: Option<&CustomerId>,
-    ) -> std::result::Result<bool, Problem> {
-        Ok(self.send_claim(code, home, key, customer, false).await?.claimed)
+        view: &View,
+    ) -> std::result::Result<Claim, Problem> {
+        let layout = (!view.prior.is_empty()).then(|| view.layout());
+        let answer = self.send_claim(code, home, key, customer, false, layout).await?;
+        if let Some(newer) = answer.newer {
+            self.take_layout(&newer)?;
+            return Ok(Claim::Newer);
+        }
+        Ok(if answer.claimed { Claim::Mine } else { Claim::Theirs })
+    }
+
+    /// Asks every object an earlier layout of the code sent `key` or
+    /// `customer` to (but this shard) what it has of them, at once, with
+    /// this shard's layout (so that, from its answer on, it decides no new
+    /// key this layout sends elsewhere): where the key is recorded, whether
+    /// another customer claimed it, and the customer's uses there.
+    ///
+    /// # Errors
+    ///
+    /// A problem reaching one of them: nothing is decided.
+    async fn look_back(
+        &self,
+        code: &Code,
+        shard: u8,
+        key: &IdempotencyKey,
+        customer: Option<&CustomerId>,
+        view: &View,
+    ) -> std::result::Result<Earlier, Problem> {
+        // `None`: the code's own object (a layout of one shard).
+        let mut objects: Vec<Option<u8>> = Vec::new();
+        for &n in &view.prior {
+            let of = |customer: Option<&CustomerId>| (n > 1).then(|| promocodes::shard_of(n, customer, key));
+            for object in [Some(of(None)), customer.map(|c| of(Some(c)))].into_iter().flatten() {
+                if object != Some(shard) && !objects.contains(&object) {
+                    objects.push(object);
+                }
+            }
+        }
+        let call = PriorLookup {
+            code: code.as_str().to_owned(),
+            key: Some(key.as_str().to_owned()),
+            customer: customer.map(|c| c.as_str().to_owned()),
+            layout: view.layout(),
+        };
+        let body = serde_json::to_string(&call).map_err(|e| Problem::Internal(e.to_string()))?;
+        let asks = objects.iter().map(|object| {
+            let body = body.clone();
+            async move {
+                let number = object.map(|shard| shard.to_string());
+                let headers: Vec<(&str, &str)> = number
+                    .as_deref()
+                    .map(|n| (crate::protocol::SHARD_HEADER, n))
+                    .into_iter()
+                    .collect();
+                let request = Call::ShardLookup.request(code, &[], Some(body), &headers)?;
+                let name = object.map_or_else(|| code.as_str().to_owned(), |s| crate::shards::shard_name(code, s));
+                let mut response = crate::clients::to_object(&self.env, &name, request).await?;
+                if response.status_code() != 200 {
+                    return Err(Problem::Internal(format!(
+                        "{name} answered {} to a lookup of an earlier layout",
+                        response.status_code()
+                    )));
+                }
+                Ok::<_, Problem>((name, *object, response.json::<PriorAnswer>().await?))
+            }
+        });
+        let answers = futures_util::future::join_all(asks)
+            .await
+            .into_iter()
+            .collect::<std::result::Result<Vec<_>, Problem>>()?;
+        if let Some(newer) = answers.iter().find_map(|(_, _, answer)| answer.newer.as_ref()) {
+            self.take_layout(newer)?;
+            return Ok(Earlier::Newer);
+        }
+        if let Some((name, object, _)) = answers.iter().find(|(_, _, answer)| answer.recorded) {
+            return Ok(Earlier::Recorded(name.clone(), *object));
+        }
+        let wanted = customer.map(|c| c.as_str().to_owned());
+        // A claim here from an earlier layout (this shard was the key's then) counts as theirs.
+        let local = tables::claimant(&self.state.storage().sql(), key.as_str())?;
+        let claims = answers.iter().filter_map(|(_, _, answer)| answer.claimed_by.as_ref());
+        if local.iter().chain(claims).any(|claimant| *claimant != wanted) {
+            return Ok(Earlier::Reused);
+        }
+        Ok(Earlier::New(answers.iter().map(|(_, _, answer)| answer.customer_uses).sum()))
     }
 
     /// The payment capture refused under `key` at shard `home` (the key's own), if any.
@@ -533,10 +703,11 @@ impl Ledger {
         home: u8,
         key: &IdempotencyKey,
     ) -> std::result::Result<Option<serde_json::Value>, Problem> {
-        Ok(self.send_claim(code, home, key, None, true).await?.refusal)
+        Ok(self.send_claim(code, home, key, None, true, None).await?.refusal)
     }
 
-    /// A [`KeyClaim`] of `key` (a `peek` only looks) sent to shard `home`, and its answer.
+    /// A [`KeyClaim`] of `key` (a `peek` only looks) sent to shard `home` with
+    /// the claimer's `layout` (for a code whose `shards` changed), and its answer.
     async fn send_claim(
         &self,
         code: &Code,
@@ -544,12 +715,14 @@ impl Ledger {
         key: &IdempotencyKey,
         customer: Option<&CustomerId>,
         peek: bool,
+        layout: Option<ShardDefinition>,
     ) -> std::result::Result<KeyClaimAnswer, Problem> {
         let call = KeyClaim {
             code: code.as_str().to_owned(),
             key: key.as_str().to_owned(),
             customer: customer.map(|c| c.as_str().to_owned()),
             peek,
+            layout,
         };
         let body = serde_json::to_string(&call).map_err(|e| Problem::Internal(e.to_string()))?;
         let request = Call::ShardClaim.request(code, &[], Some(body), &[])?;
@@ -578,12 +751,30 @@ impl Ledger {
                 &KeyClaimAnswer {
                     claimed: false,
                     refusal,
+                    newer: None,
                 },
                 200,
             );
         }
         let sql = self.state.storage().sql();
         tables::shard_tables(&sql)?;
+        // Claims are made on one layout: an older claimer takes this shard's layout and routes again.
+        let newer = match &call.layout {
+            Some(layout) => tables::take_layout(&self.state.storage(), layout, false)?,
+            None if self.local_prior()?.is_empty() => None,
+            None => tables::current_layout(&sql)?,
+        };
+        *self.shards.prior.borrow_mut() = None;
+        if newer.is_some() {
+            return json_response(
+                &KeyClaimAnswer {
+                    claimed: false,
+                    refusal: None,
+                    newer,
+                },
+                200,
+            );
+        }
         let claimed = match tables::claimant(&sql, key.as_str())? {
             Some(claimant) => claimant == call.customer,
             None => match store.reservation(&code, &key)? {
@@ -594,7 +785,14 @@ impl Ledger {
                 }
             },
         };
-        json_response(&KeyClaimAnswer { claimed, refusal: None }, 200)
+        json_response(
+            &KeyClaimAnswer {
+                claimed,
+                refusal: None,
+                newer: None,
+            },
+            200,
+        )
     }
 
     /// The budget of the shard's allotment not used yet (held or captured), in minor units.

@@ -29,6 +29,14 @@ impl Ledger {
     ) -> std::result::Result<Response, Problem> {
         let code = Code::parse(&payment.code)?;
         let (store, definition) = self.stored(&code)?;
+        // A sharded code's payment goes to its shard; one routed here on an older layout is sent on.
+        if let Ok(key) = IdempotencyKey::parse(&payment.key) {
+            let known = store.reservation(&code, &key)?.is_some()
+                || store.refusal(&code, &key)?.is_some()
+                || store.final_payment(&code, &key)?.is_some();
+            let customer = payment.customer.as_deref().and_then(|c| CustomerId::parse(c).ok());
+            self.route_here(&definition.promo, customer.as_ref(), &key, known)?;
+        }
         self.payment_capture_on(payment, &store, &definition.promo, definition.archived, None)
             .await
     }

@@ -34,6 +34,10 @@ use crate::protocol::{Call, KNOWN_ONLY_HEADER, SHARD_HEADER};
 pub mod history;
 pub mod tables;
 
+/// The most times a code's `shards` may change: a shard asks each earlier
+/// layout's objects about a key new to it, so each change adds to that.
+pub const MAX_LAYOUT_CHANGES: usize = 8;
+
 /// The smallest grant a shard asks for.
 pub const MIN_GRANT: u64 = 4;
 /// The largest grant a shard asks for.
@@ -114,6 +118,8 @@ pub struct Local {
     pub poll_at: Cell<Option<i64>>,
     /// The coordinator's: the wait between two such reads now (milliseconds; 0 before the first).
     pub poll_every: Cell<u64>,
+    /// The code's earlier layouts as this object has them (`None`: read them again from its table).
+    pub prior: RefCell<Option<Vec<u8>>>,
 }
 
 /// The sum of a sharded code's shards' counts, as the code's object read it last.
@@ -142,32 +148,108 @@ impl Local {
     }
 }
 
+/// How a code's holds and captures are spread, as its object said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// Its shards now (1: its own object decides every use).
+    pub shards: u8,
+    /// The `shards` it had before each change, oldest first.
+    pub prior: Vec<u8>,
+}
+
+impl Layout {
+    /// How many shard objects its layouts used, now or before: `<code>#0` to
+    /// `<code>#<objects - 1>` (0 for a code never spread over shards).
+    pub fn objects(&self) -> u8 {
+        objects(self.shards, &self.prior)
+    }
+
+    /// Whether its own object took uses under an earlier layout (it had `shards: 1` then).
+    pub fn at_code(&self) -> bool {
+        self.prior.contains(&1)
+    }
+}
+
+/// How many shard objects a code with `shards` shards now and `prior` before used (0: none).
+pub fn objects(shards: u8, prior: &[u8]) -> u8 {
+    prior
+        .iter()
+        .copied()
+        .chain([shards])
+        .filter(|n| *n > 1)
+        .max()
+        .unwrap_or(0)
+}
+
+/// How long an isolate keeps a code's layout before it asks its object again
+/// (milliseconds): another isolate may have changed its `shards` meanwhile.
+/// Until then, a request routed on the old layout is sent on by the object it
+/// reached, to the one the new layout names.
+pub const LAYOUT_MAX_AGE_MS: u64 = 10_000;
+
 thread_local! {
-    /// How many shards each code this isolate has routed is spread over, as its object said.
-    static SHARDS: RefCell<BoundedMap<Code, u8, KNOWN_CODES_MAX>> = RefCell::new(BoundedMap::default());
+    /// The layout of each code this isolate has routed, as its object said, and when (Unix milliseconds).
+    static SHARDS: RefCell<BoundedMap<Code, (Layout, u64), KNOWN_CODES_MAX>> = RefCell::new(BoundedMap::default());
 }
 
-/// Notes that `code` is spread over `shards` shards (its definition was just written here).
+/// Notes that `code` was just written here with `shards` shards. A code
+/// with one shard never had more (`shards` never goes back to 1), so that
+/// is its whole layout; a sharded code's changed layout is asked for again.
 pub fn remember(code: &Code, shards: u8) {
-    SHARDS.with(|map| map.borrow_mut().insert(code.clone(), shards));
+    SHARDS.with(|map| {
+        let mut map = map.borrow_mut();
+        if map.get(code).is_some_and(|(layout, _)| layout.shards == shards) {
+            return;
+        }
+        let at = if shards <= 1 { worker::Date::now().as_millis() } else { 0 };
+        let layout = Layout {
+            shards,
+            prior: Vec::new(),
+        };
+        map.insert(code.clone(), (layout, at));
+    });
 }
 
-/// How many shards `code` is spread over: asked of its object once per isolate.
+/// How `code`'s holds and captures are spread: asked of its object once per
+/// isolate and [`LAYOUT_MAX_AGE_MS`].
+///
+/// # Errors
+///
+/// A problem reaching the code's object.
+pub async fn layout_of(env: &Env, code: &Code) -> std::result::Result<Layout, Problem> {
+    let now = worker::Date::now().as_millis();
+    let known = SHARDS.with(|map| {
+        map.borrow()
+            .get(code)
+            .filter(|(_, at)| now.saturating_sub(*at) < LAYOUT_MAX_AGE_MS)
+            .map(|(layout, _)| layout.clone())
+    });
+    if let Some(layout) = known {
+        return Ok(layout);
+    }
+    let mut response = clients::to_ledger(env, code, Call::ShardCount.request(code, &[], None, &[])?).await?;
+    if response.status_code() != 200 {
+        return Ok(Layout {
+            shards: 1,
+            prior: Vec::new(),
+        });
+    }
+    let answer: ShardsAnswer = response.json().await?;
+    let layout = Layout {
+        shards: answer.shards,
+        prior: answer.prior,
+    };
+    SHARDS.with(|map| map.borrow_mut().insert(code.clone(), (layout.clone(), now)));
+    Ok(layout)
+}
+
+/// How many shards `code` is spread over now (see [`layout_of`]).
 ///
 /// # Errors
 ///
 /// A problem reaching the code's object.
 pub async fn shards_of(env: &Env, code: &Code) -> std::result::Result<u8, Problem> {
-    if let Some(n) = SHARDS.with(|map| map.borrow().get(code).copied()) {
-        return Ok(n);
-    }
-    let mut response = clients::to_ledger(env, code, Call::ShardCount.request(code, &[], None, &[])?).await?;
-    if response.status_code() != 200 {
-        return Ok(1);
-    }
-    let answer: ShardsAnswer = response.json().await?;
-    remember(code, answer.shards);
-    Ok(answer.shards)
+    Ok(layout_of(env, code).await?.shards)
 }
 
 /// The customer a basket request names, if it names a valid one.
@@ -210,25 +292,33 @@ pub async fn send_keyed(env: &Env, code: &Code, key: &IdempotencyKey, body: &str
 ///
 /// A problem reaching an object.
 pub async fn send_release(env: &Env, code: &Code, key: &IdempotencyKey, body: String) -> Answer {
-    let shards = shards_of(env, code).await?;
+    let layout = layout_of(env, code).await?;
     let request = Call::Release.request(code, &[], Some(body.clone()), &[])?;
-    if shards <= 1 {
+    if layout.shards <= 1 {
         return clients::to_ledger_logged(env, code, request).await;
     }
     let started = worker::Date::now().as_millis();
-    let sends = (0..shards).map(|shard| {
+    // Every shard object its layouts used, and its own object when it took uses itself once.
+    let code_object = layout.at_code().then_some(None);
+    let targets: Vec<Option<u8>> = (0..layout.objects()).map(Some).chain(code_object).collect();
+    let sends = targets.iter().map(|target| {
         let body = body.clone();
         async move {
-            let number = shard.to_string();
-            let request = Call::Release.request(code, &[], Some(body), &[(SHARD_HEADER, number.as_str())])?;
-            clients::to_object(env, &shard_name(code, shard), request).await
+            match target {
+                Some(shard) => {
+                    let number = shard.to_string();
+                    let request = Call::Release.request(code, &[], Some(body), &[(SHARD_HEADER, number.as_str())])?;
+                    clients::to_object(env, &shard_name(code, *shard), request).await
+                }
+                None => clients::to_object(env, code.as_str(), Call::Release.request(code, &[], Some(body), &[])?).await,
+            }
         }
     });
     let mut answers = futures_util::future::join_all(sends).await;
     let found = answers
         .iter()
         .position(|answer| answer.as_ref().is_ok_and(|r| r.status_code() < 300));
-    let chosen = found.unwrap_or_else(|| usize::from(promocodes::shard_of(shards, None, key)));
+    let chosen = found.unwrap_or_else(|| usize::from(promocodes::shard_of(layout.shards, None, key)));
     let response = answers.swap_remove(chosen)?;
     clients::note_outcome(code, &response, started).await?;
     Ok(response)
@@ -247,8 +337,9 @@ pub async fn send_release(env: &Env, code: &Code, key: &IdempotencyKey, body: St
 ///
 /// A problem reaching an object.
 pub async fn send_payment_release(env: &Env, code: &Code, body: String) -> Answer {
-    let shards = shards_of(env, code).await?;
-    if shards <= 1 {
+    let layout = layout_of(env, code).await?;
+    let shards = layout.objects();
+    if layout.shards <= 1 {
         let request = Call::PaymentRelease.request(code, &[], Some(body), &[])?;
         return clients::to_ledger_logged(env, code, request).await;
     }
@@ -283,7 +374,7 @@ pub async fn send_payment_release(env: &Env, code: &Code, body: String) -> Answe
 }
 
 /// A payment's release (`body`) sent to the code's object (answer 0) and to
-/// each of its `shards` (answer `i + 1` for shard `i`) at once; `known_only`
+/// each of its `shards` shard objects (answer `i + 1` for shard `i`) at once; `known_only`
 /// as [`KNOWN_ONLY_HEADER`] says.
 async fn release_everywhere(env: &Env, code: &Code, shards: u8, body: &str, known_only: bool) -> Vec<Answer> {
     let sends = (0..=shards).map(|i| async move {

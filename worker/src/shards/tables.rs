@@ -18,7 +18,8 @@ CREATE TABLE IF NOT EXISTS escrow_ops(
   id TEXT PRIMARY KEY, shard INTEGER NOT NULL, kind TEXT NOT NULL,
   uses INTEGER NOT NULL DEFAULT 0, budget INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS escrow_seen(
-  id INTEGER PRIMARY KEY CHECK (id = 0), total INTEGER NOT NULL, discounted TEXT NOT NULL);";
+  id INTEGER PRIMARY KEY CHECK (id = 0), total INTEGER NOT NULL, discounted TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS escrow_layouts(generation INTEGER PRIMARY KEY, shards INTEGER NOT NULL);";
 
 const SHARD: &str = "
 CREATE TABLE IF NOT EXISTS allotment(
@@ -29,7 +30,8 @@ CREATE TABLE IF NOT EXISTS allotment_ops(
   id TEXT PRIMARY KEY, kind TEXT NOT NULL, uses INTEGER NOT NULL DEFAULT 0,
   budget INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL, cancelled TEXT);
 CREATE TABLE IF NOT EXISTS key_claims(key TEXT PRIMARY KEY, customer TEXT);
-CREATE TABLE IF NOT EXISTS shard_self(id INTEGER PRIMARY KEY CHECK (id = 0), shard INTEGER NOT NULL);";
+CREATE TABLE IF NOT EXISTS shard_self(id INTEGER PRIMARY KEY CHECK (id = 0), shard INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS shard_layout(id INTEGER PRIMARY KEY CHECK (id = 0), prior TEXT NOT NULL);";
 
 /// Creates the coordinator's tables if they are missing.
 ///
@@ -74,6 +76,142 @@ pub fn set_seen_totals(sql: &SqlStorage, total: u64, discounted: &str) -> worker
         vec![i64::try_from(total).unwrap_or(i64::MAX).into(), discounted.into()],
     )?;
     Ok(())
+}
+
+/// The coordinator's earlier layouts, oldest first: the `shards` the code
+/// had before each change (`escrow_layouts`; none for a code whose `shards`
+/// never changed).
+///
+/// # Errors
+///
+/// A storage failure.
+pub fn prior_layouts(sql: &SqlStorage) -> Result<Vec<u8>, Problem> {
+    #[derive(Deserialize)]
+    struct Row {
+        shards: i64,
+    }
+    if !has_table(sql, "escrow_layouts")? {
+        return Ok(Vec::new());
+    }
+    let rows: Vec<Row> = sql
+        .exec("SELECT shards FROM escrow_layouts ORDER BY generation", None)?
+        .to_array()?;
+    Ok(rows
+        .into_iter()
+        .map(|row| u8::try_from(row.shards).unwrap_or(1))
+        .collect())
+}
+
+/// Records that the code had `shards` until now (inside the definition's transaction).
+///
+/// # Errors
+///
+/// A storage failure.
+pub fn add_layout(sql: &SqlStorage, shards: u8) -> worker::Result<()> {
+    sql.exec(COORDINATOR, None)?;
+    sql.exec(
+        "INSERT INTO escrow_layouts(shards) VALUES (?)",
+        vec![i64::from(shards).into()],
+    )?;
+    Ok(())
+}
+
+/// A shard's earlier layouts of its code, as it last heard of them (see
+/// [`promocodes::wire::ShardDefinition::prior`]): none until the code's `shards` changed.
+///
+/// # Errors
+///
+/// A storage failure.
+pub fn shard_prior(sql: &SqlStorage) -> Result<Vec<u8>, Problem> {
+    #[derive(Deserialize)]
+    struct Row {
+        prior: String,
+    }
+    if !has_table(sql, "shard_layout")? {
+        return Ok(Vec::new());
+    }
+    let rows: Vec<Row> = sql
+        .exec("SELECT prior FROM shard_layout WHERE id = 0", None)?
+        .to_array()?;
+    match rows.into_iter().next() {
+        Some(row) => serde_json::from_str(&row.prior).map_err(|e| Problem::Internal(e.to_string())),
+        None => Ok(Vec::new()),
+    }
+}
+
+fn set_prior(sql: &SqlStorage, prior: &[u8]) -> worker::Result<()> {
+    let json = serde_json::to_string(prior).map_err(|e| worker::Error::RustError(e.to_string()))?;
+    sql.exec(
+        "INSERT INTO shard_layout(id, prior) VALUES (0, ?) ON CONFLICT(id) DO UPDATE SET prior = excluded.prior",
+        vec![json.into()],
+    )?;
+    Ok(())
+}
+
+/// Takes on `layout` (the code's definition, archived or not, and its
+/// earlier layouts) unless this shard knows a newer one, in one
+/// transaction: the definition replaces its copy (for a code whose layout
+/// changed, a row with no allotment is made for it if there is none: the
+/// shard then decides nothing before a grant). A layout of the same
+/// generation replaces the definition only when `same` (a change pushed by
+/// the code's object; a claim or a lookup only carries the layout on).
+/// Returns the layout this shard has now, if it knows a newer one.
+///
+/// # Errors
+///
+/// A storage failure: nothing changed.
+pub fn take_layout(
+    storage: &Storage,
+    layout: &promocodes::wire::ShardDefinition,
+    same: bool,
+) -> Result<Option<promocodes::wire::ShardDefinition>, Problem> {
+    let sql = storage.sql();
+    sql.exec(SHARD, None)?;
+    let local = shard_prior(&sql)?;
+    if local.len() > layout.prior.len() {
+        return current_layout(&sql);
+    }
+    if local.len() == layout.prior.len() && !same {
+        return Ok(None);
+    }
+    // A shard never granted anything, of a code whose layout never changed, gets the definition with its first grant.
+    if layout.prior.is_empty() && allotment(&sql)?.is_none() {
+        return Ok(None);
+    }
+    let json = serde_json::to_string(&layout.definition).map_err(|e| Problem::Internal(e.to_string()))?;
+    transaction_sync(storage, || {
+        if local.len() < layout.prior.len() {
+            set_prior(&sql, &layout.prior)?;
+        }
+        sql.exec(
+            "INSERT INTO allotment(id, code, definition, archived, uses, budget, seq, last_grant)
+             VALUES (0, ?, ?, ?, 0, 0, 0, 0)
+             ON CONFLICT(id) DO UPDATE SET definition = excluded.definition, archived = excluded.archived",
+            vec![
+                layout.definition.code().as_str().into(),
+                json.as_str().into(),
+                i64::from(layout.archived).into(),
+            ],
+        )?;
+        Ok(())
+    })?;
+    Ok(None)
+}
+
+/// A shard's layout now: its copy of the definition, archived or not, and the earlier layouts.
+///
+/// # Errors
+///
+/// A storage failure, or a stored definition that does not read back.
+pub fn current_layout(sql: &SqlStorage) -> Result<Option<promocodes::wire::ShardDefinition>, Problem> {
+    let Some(row) = allotment(sql)? else {
+        return Ok(None);
+    };
+    Ok(Some(promocodes::wire::ShardDefinition {
+        definition: promocodes::PromoCode::from_json(&row.definition)?,
+        archived: row.archived != 0,
+        prior: shard_prior(sql)?,
+    }))
 }
 
 /// Creates a shard's tables if they are missing.
@@ -444,6 +582,9 @@ pub struct Applied<'a> {
     pub uses: i64,
     /// Budget granted, in minor units.
     pub budget: i64,
+    /// The earlier layouts the grant's definition comes with: an older
+    /// layout than the shard's own leaves its definition be.
+    pub prior: &'a [u8],
 }
 
 /// Applies grant `applied` once, if it is still pending (a recall may have
@@ -469,6 +610,25 @@ pub fn apply_grant(storage: &Storage, applied: &Applied<'_>) -> Result<bool, Pro
             "UPDATE allotment_ops SET state = 'applied', uses = ?, budget = ? WHERE id = ?",
             vec![applied.uses.into(), applied.budget.into(), applied.id.into()],
         )?;
+        let local = shard_prior(&sql).map_err(|p| worker::Error::RustError(p.body().detail))?;
+        if local.len() > applied.prior.len() {
+            // Granted before the layout this shard knows: the uses count, the definition is older.
+            sql.exec(
+                "UPDATE allotment SET uses = uses + ?, budget = budget + ?,
+                   seq = seq + (? > 0 OR ? > 0), last_grant = ? WHERE id = 0",
+                vec![
+                    applied.uses.into(),
+                    applied.budget.into(),
+                    applied.uses.into(),
+                    applied.budget.into(),
+                    applied.uses.into(),
+                ],
+            )?;
+            return Ok(true);
+        }
+        if local.len() < applied.prior.len() {
+            set_prior(&sql, applied.prior)?;
+        }
         let values: Vec<SqlStorageValue> = vec![
             applied.code.into(),
             applied.definition.into(),

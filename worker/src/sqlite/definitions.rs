@@ -360,13 +360,20 @@ impl SqliteRedemptionStore {
     }
 
     /// Stores `promo` as its code's definition, not archived, and its change
-    /// with the operator's `note`; returns true when it replaced one (an archived one included: defining it again
+    /// with the operator's `note`, and runs `also` in the same transaction;
+    /// returns true when it replaced one (an archived one included: defining it again
     /// restores it with its counts).
     ///
     /// # Errors
     ///
     /// [`StoreError::Backend`] when the write fails.
-    pub fn put_definition(&self, promo: &PromoCode, note: Option<&str>, now: Timestamp) -> Result<bool, StoreError> {
+    pub fn put_definition(
+        &self,
+        promo: &PromoCode,
+        note: Option<&str>,
+        now: Timestamp,
+        also: impl FnOnce() -> worker::Result<()>,
+    ) -> Result<bool, StoreError> {
         self.forget_subject();
         let json = serde_json::to_string(promo).map_err(backend)?;
         let code = promo.code().as_str().to_owned();
@@ -387,6 +394,7 @@ impl SqliteRedemptionStore {
                 vec![code.clone().into(), json.clone().into(), now.to_string().into()],
             )?;
             self.write_update(promo.code(), false, before, (promo.active(), false), now)?;
+            also()?;
             Ok(existed)
         })
         .map_err(backend)

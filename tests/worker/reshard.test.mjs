@@ -1,0 +1,194 @@
+// A live code's `shards` changes (issue 37): its uses and keys stay where they were taken, each
+// shard asks the earlier layouts' objects about a key or a customer new to it, and an object an
+// earlier layout used sends a new key on to the shard the layout names now. Through every change:
+// never a use over the cap or a cent over the budget, every key replays its first answer, and a
+// customer's cap counts the uses of every layout.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { call, captureReq, capturer, admin, eur, workerForFile } from "./harness.mjs";
+
+const worker = workerForFile();
+
+const tally = (results) => results.reduce((m, r) => ((m[r.status] = (m[r.status] ?? 0) + 1), m), {});
+// Sent as written: the harness adds no test shards to a raw body.
+const define = (definition) =>
+  call(worker.base, "PUT", `/v1/codes/${definition.code}`, { raw: JSON.stringify(definition), headers: admin });
+const hold = (key, body) => call(worker.base, "POST", "/v1/holds", { body, headers: { ...capturer, "idempotency-key": key } });
+const release = (key, code) => call(worker.base, "POST", "/v1/releases", { body: { code, key }, headers: capturer });
+const lookup = (code) => call(worker.base, "GET", `/v1/codes/${code}`, { headers: admin });
+
+/** Every key in `taken` replays its first answer (its quote, its key), and the code's total does not move. */
+async function replaysAll(taken, code) {
+  const before = (await lookup(code)).json.usage.total;
+  for (const [key, body, first] of taken) {
+    const again = await captureReq(worker.base, key, body);
+    assert.equal(again.status, 200, `${key}: ${again.text}`);
+    assert.equal(again.json.replayed, true, key);
+    assert.equal(again.json.key, key);
+    assert.deepEqual(again.json.quote, first.json.quote, key);
+  }
+  assert.equal((await lookup(code)).json.usage.total, before, "a replay takes no use");
+}
+
+test("1 → 4 → 16 → 2 shards: the cap stays exact, keys replay, customers keep their caps", async () => {
+  const code = "MOVER";
+  const definition = { code, discount: { kind: "percent", percent: "10" }, limits: { total: 200 } };
+  assert.equal((await define({ ...definition, shards: 1 })).status, 201);
+  const body = (i, customer) => ({ code, total: eur("50.00"), ...(customer ? { customer } : {}) });
+  const taken = [];
+  const take = async (key, b) => {
+    const r = await captureReq(worker.base, key, b);
+    if (r.status === 201) taken.push([key, b, r]);
+    return r;
+  };
+  // On its own object: 20 customers once each, and 20 captures without one.
+  for (let i = 0; i < 20; i++) {
+    assert.equal((await take(`m1-c${i}`, body(i, `cust-${i}`))).status, 201);
+    assert.equal((await take(`m1-k${i}`, body(i))).status, 201);
+  }
+
+  // 1 → 4: every earlier key replays from the code's object.
+  const four = await define({ ...definition, shards: 4 });
+  assert.equal(four.status, 200, four.text);
+  assert.equal(four.json.shards, 4);
+  await replaysAll(taken, code);
+  const second = await Promise.all(Array.from({ length: 20 }, (_, i) => take(`m4-${i}`, body(i, i % 2 ? `cust-${i}` : undefined))));
+  assert.deepEqual(tally(second), { 201: 20 });
+  assert.equal((await lookup(code)).json.usage.total, 60);
+
+  // 4 → 16, with 400 captures racing for the 140 left: exactly 140 more.
+  assert.equal((await define({ ...definition, shards: 16 })).status, 200);
+  const race = [];
+  for (let wave = 0; wave < 4; wave++) {
+    race.push(...await Promise.all(Array.from({ length: 100 }, (_, j) => {
+      const i = wave * 100 + j;
+      return take(`m16-${i}`, body(i, i % 2 === 0 ? `new-${i}` : undefined));
+    })));
+  }
+  assert.deepEqual(tally(race), { 201: 140, 422: 260 });
+  for (const r of race.filter((r) => r.status === 422)) assert.equal(r.json.rejection, "exhausted");
+  const full = await lookup(code);
+  assert.equal(full.json.usage.total, 200);
+  assert.equal(full.json.remaining, 0);
+  await replaysAll(taken, code);
+
+  // 16 → 2: shards 2 to 15 keep their uses (a replay, a release find them) and give back what they did not use.
+  assert.equal((await define({ ...definition, shards: 2 })).status, 200);
+  await replaysAll(taken, code);
+  // A release of a use taken on the code's object, and of one taken on each layout's shards:
+  // each gives its use back, and the next capture takes it.
+  const released = [taken[0], taken.find(([key]) => key.startsWith("m4-")), taken.find(([key]) => key.startsWith("m16-"))];
+  for (const [key] of released) {
+    const r = await release(key, code);
+    assert.equal(r.status, 200, `${key}: ${r.text}`);
+    assert.equal(r.json.was, "captured", key);
+  }
+  assert.equal((await lookup(code)).json.usage.total, 197);
+  const refill = await Promise.all(Array.from({ length: 10 }, (_, i) => take(`m2-${i}`, body(i))));
+  assert.deepEqual(tally(refill), { 201: 3, 422: 7 });
+  assert.equal((await lookup(code)).json.usage.total, 200);
+
+  // Never back to 1: its uses and keys stay in its shards.
+  const back = await define({ ...definition, shards: 1 });
+  assert.equal(back.status, 400, back.text);
+  assert.match(back.json.detail, /shards/);
+  assert.equal((await lookup(code)).json.shards, 2);
+});
+
+test("a customer's cap counts the uses of every layout", async () => {
+  const code = "MOVERPC";
+  const definition = { code, discount: { kind: "percent", percent: "10" }, limits: { per_customer: 2 } };
+  assert.equal((await define({ ...definition, shards: 1 })).status, 201);
+  const take = (key, i) => captureReq(worker.base, key, { code, total: eur("50.00"), customer: `pc-${i}` });
+  const first = await Promise.all(Array.from({ length: 20 }, (_, i) => take(`pc1-${i}`, i)));
+  assert.deepEqual(tally(first), { 201: 20 });
+  // 1 → 4: one use on the code's object, one left, taken on a shard; then none, whichever shard it asks.
+  assert.equal((await define({ ...definition, shards: 4 })).status, 200);
+  const second = await Promise.all(Array.from({ length: 20 }, (_, i) => take(`pc4-${i}`, i)));
+  assert.deepEqual(tally(second), { 201: 20 });
+  const third = await Promise.all(Array.from({ length: 20 }, (_, i) => take(`pc4b-${i}`, i)));
+  assert.deepEqual(tally(third), { 422: 20 }, "each customer's 2 uses: one on the code's object, one on a shard");
+  for (const r of third) assert.equal(r.json.rejection, "customer_limit_reached");
+  // 4 → 7: the customers land on other shards, and still have nothing left; racing changes nothing.
+  assert.equal((await define({ ...definition, shards: 7 })).status, 200);
+  const fourth = await Promise.all(Array.from({ length: 40 }, (_, i) => take(`pc7-${i}`, i % 20)));
+  assert.deepEqual(tally(fourth), { 422: 40 });
+  for (const r of fourth) assert.equal(r.json.rejection, "customer_limit_reached");
+  // A use given back (on the code's object) is one the customer may take again, on the shard they go to now.
+  const back = await release("pc1-3", code);
+  assert.equal(back.status, 200, back.text);
+  const again = await Promise.all([take("pc7-again-a", 3), take("pc7-again-b", 3)]);
+  assert.deepEqual(tally(again), { 201: 1, 422: 1 });
+  assert.equal((await lookup(code)).json.usage.total, 40);
+});
+
+test("a key taken under one layout names the same call under the next", async () => {
+  const code = "MOVEKEY";
+  const definition = { code, discount: { kind: "percent", percent: "10" }, limits: { total: 100 } };
+  assert.equal((await define({ ...definition, shards: 4 })).status, 201);
+  const dora = await captureReq(worker.base, "mk-dora", { code, total: eur("50.00"), customer: "dora" });
+  assert.equal(dora.status, 201, dora.text);
+  const plain = await captureReq(worker.base, "mk-plain", { code, total: eur("50.00") });
+  assert.equal(plain.status, 201, plain.text);
+  const held = await hold("mk-held", { code, total: eur("50.00"), customer: "hank" });
+  assert.equal(held.status, 201, held.text);
+  assert.equal((await define({ ...definition, shards: 8 })).status, 200);
+  // Another customer's key, or a key with no customer used for one: reused, nothing taken.
+  for (const [key, customer] of [["mk-dora", "eve"], ["mk-dora", undefined], ["mk-plain", "eve"]]) {
+    const r = await captureReq(worker.base, key, { code, total: eur("50.00"), ...(customer ? { customer } : {}) });
+    assert.equal(r.status, 422, `${key} for ${customer}: ${r.text}`);
+    assert.equal(r.json.type, "/problems/idempotency_key_reused", r.text);
+  }
+  // The hold taken before the change is captured under its key after it: one use, not two.
+  const captured = await captureReq(worker.base, "mk-held", { code, total: eur("50.00"), customer: "hank" });
+  assert.equal(captured.status, 201, captured.text);
+  assert.equal(captured.json.key, "mk-held");
+  assert.equal(captured.json.state, "captured");
+  assert.equal((await lookup(code)).json.usage.total, 3);
+  // And a release after the change finds the use where it was taken.
+  const r = await release("mk-dora", code);
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.json.was, "captured");
+  assert.equal((await lookup(code)).json.usage.total, 2);
+});
+
+test("shards change while 1,200 captures and holds race on a cap of 300 and a budget: exactly 300, never over", async () => {
+  const code = "MOVERACE";
+  // 10 % of EUR 50.00 is EUR 5.00 a use: a budget of EUR 1,500.00 is the 300 uses of the cap.
+  const definition = {
+    code, discount: { kind: "percent", percent: "10" },
+    limits: { total: 300, per_customer: 3, budget: eur("1500.00") },
+    // 150 customers, 3 each at most: 450 uses could go, so the cap and the budget decide.
+  };
+  assert.equal((await define({ ...definition, shards: 4 })).status, 201);
+  const results = [];
+  const changes = [];
+  for (let wave = 0; wave < 12; wave++) {
+    const requests = Array.from({ length: 100 }, (_, j) => {
+      const i = wave * 100 + j;
+      const b = { code, total: eur("50.00"), customer: `r-${i % 150}` };
+      return i % 4 === 0 ? hold(`race-${i}`, b) : captureReq(worker.base, `race-${i}`, b);
+    });
+    // Mid-wave, the layout changes: 4 → 16 → 8 → 3.
+    const shards = { 2: 16, 5: 8, 8: 3 }[wave];
+    if (shards) changes.push(define({ ...definition, shards }));
+    results.push(...await Promise.all(requests));
+  }
+  for (const change of await Promise.all(changes)) assert.equal(change.status, 200, change.text);
+  const counts = tally(results);
+  assert.equal(counts[201], 300, JSON.stringify(counts));
+  assert.equal(counts[201] + counts[422], results.length, JSON.stringify(counts));
+  for (const r of results.filter((r) => r.status === 422)) {
+    assert.ok(["exhausted", "budget_exhausted", "customer_limit_reached"].includes(r.json.rejection), r.text);
+  }
+  // Each customer took at most 3, across every layout.
+  const perCustomer = {};
+  results.forEach((r, i) => {
+    if (r.status === 201) perCustomer[i % 150] = (perCustomer[i % 150] ?? 0) + 1;
+  });
+  for (const [customer, n] of Object.entries(perCustomer)) assert.ok(n <= 3, `r-${customer} took ${n}`);
+  const view = await lookup(code);
+  assert.equal(view.json.usage.total, 300);
+  assert.deepEqual(view.json.usage.discounted, eur("1500.00"), "never a cent over the budget");
+  assert.equal(view.json.remaining, 0);
+});
