@@ -85,7 +85,7 @@ pub(super) const PRIORITY: &str =
     "Among automatic promotions, lower joins first (then by code). Written with `automatic`, or when not 100.";
 
 /// `shards` as a definition writes it.
-pub(super) const SHARDS: &str = "How many shard objects the code's holds and captures are spread over (by the customer, else the idempotency key), each deciding inside an allotment of the cap its object grants. Written only when above 1.";
+pub(super) const SHARDS: &str = "How many shard objects the code's holds and captures are spread over (by the customer, else the idempotency key), each deciding inside an allotment of the cap its object grants. Written only when above 1. It may change on a defined code, to 2 or more (never back to 1), at most 8 times: its uses and keys stay where they were taken.";
 
 /// An object schema: `description`, the public fields and `more`, `required`.
 fn public_object(

@@ -1166,7 +1166,7 @@ export interface components {
             remaining?: number;
             /** @description What is left of the budget (never below zero); only when the code has one. */
             remaining_budget?: components["schemas"]["Money"];
-            /** @description How many shard objects the code's holds and captures are spread over (by the customer, else the idempotency key), each deciding inside an allotment of the cap its object grants. Written only when above 1. */
+            /** @description How many shard objects the code's holds and captures are spread over (by the customer, else the idempotency key), each deciding inside an allotment of the cap its object grants. Written only when above 1. It may change on a defined code, to 2 or more (never back to 1), at most 8 times: its uses and keys stay where they were taken. */
             shards?: number;
             /** @description The first moment the code is valid (inclusive). */
             starts_at?: components["schemas"]["Timestamp"];
@@ -1271,7 +1271,7 @@ export interface components {
             minimum?: components["schemas"]["Money"];
             /** @description Among automatic promotions, lower joins first (then by code). Written with `automatic`, or when not 100. */
             priority?: number;
-            /** @description How many shard objects the code's holds and captures are spread over (by the customer, else the idempotency key), each deciding inside an allotment of the cap its object grants. Written only when above 1. */
+            /** @description How many shard objects the code's holds and captures are spread over (by the customer, else the idempotency key), each deciding inside an allotment of the cap its object grants. Written only when above 1. It may change on a defined code, to 2 or more (never back to 1), at most 8 times: its uses and keys stay where they were taken. */
             shards?: number;
             /** @description The first moment the code is valid (inclusive). */
             starts_at?: components["schemas"]["Timestamp"];
@@ -2229,7 +2229,7 @@ export interface components {
             remaining?: number;
             /** @description What is left of the budget (never below zero); only when the code has one. */
             remaining_budget?: components["schemas"]["Money"];
-            /** @description How many shard objects the code's holds and captures are spread over (by the customer, else the idempotency key), each deciding inside an allotment of the cap its object grants. Written only when above 1. */
+            /** @description How many shard objects the code's holds and captures are spread over (by the customer, else the idempotency key), each deciding inside an allotment of the cap its object grants. Written only when above 1. It may change on a defined code, to 2 or more (never back to 1), at most 8 times: its uses and keys stay where they were taken. */
             shards?: number;
             /** @description The first moment the code is valid (inclusive). */
             starts_at?: components["schemas"]["Timestamp"];
@@ -2264,7 +2264,7 @@ export interface components {
             minimum?: components["schemas"]["Money"];
             /** @description Among automatic promotions, lower joins first (then by code). Written with `automatic`, or when not 100. */
             priority?: number;
-            /** @description How many shard objects the code's holds and captures are spread over (by the customer, else the idempotency key), each deciding inside an allotment of the cap its object grants. Written only when above 1. */
+            /** @description How many shard objects the code's holds and captures are spread over (by the customer, else the idempotency key), each deciding inside an allotment of the cap its object grants. Written only when above 1. It may change on a defined code, to 2 or more (never back to 1), at most 8 times: its uses and keys stay where they were taken. */
             shards?: number;
             /** @description The first moment the code is valid (inclusive). */
             starts_at?: components["schemas"]["Timestamp"];
