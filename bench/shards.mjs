@@ -2,7 +2,9 @@
 // Worker in workerd (wrangler dev), every Durable Object held to OBJECT_RATE_LIMIT requests a second
 // (50: a stand-in, on a 2-core machine, for the platform's limit on one object). Prints one markdown
 // table: captures a second, p50 and p99 latency, and the share of requests that reached the busiest
-// object (a shard, or the code's own object: the grants the shards asked for).
+// object (a shard, or the code's own object: the grants the shards asked for). The last row is a code
+// moved from 4 to 16 shards before the run: each capture's shard first asks the objects its key and
+// its customer had under 4 shards (a key new to it), which counts against their limit too.
 //
 //   PROMOCODES_WORKER_BUILD=worker/build/test node bench/shards.mjs [--smoke]
 import { startWorker, tempDir, removeDir, putCode, capturer, eur } from "../tests/worker/harness.mjs";
@@ -15,13 +17,18 @@ const LIMIT = Number(process.env.BENCH_OBJECT_RATE_LIMIT ?? "50");
 
 const percentile = (sorted, p) => sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-async function run(shards) {
+async function run(shards, from) {
   const state = tempDir();
   const worker = await startWorker({ state, vars: { OBJECT_RATE_LIMIT: String(LIMIT) } });
   try {
     const code = `BENCH${shards}`;
-    const put = await putCode(worker.base, { code, discount: { kind: "percent", percent: "10" }, limits: { total: 100_000_000 }, shards });
+    const definition = { code, discount: { kind: "percent", percent: "10" }, limits: { total: 100_000_000 } };
+    const put = await putCode(worker.base, { ...definition, shards: from ?? shards });
     if (put.status !== 201) throw new Error(put.text);
+    if (from !== undefined) {
+      const moved = await putCode(worker.base, { ...definition, shards });
+      if (moved.status !== 200) throw new Error(moved.text);
+    }
     let n = 0;
     let measuring = false;
     let stop = false;
@@ -75,7 +82,7 @@ async function run(shards) {
     const busiestShard = shards === 1 ? captures : Math.max(0, ...perShard.values());
     const total = shards === 1 ? captures : captures + coordinator;
     return {
-      shards, captures, perSecond: captures / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99),
+      shards, from, captures, perSecond: captures / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99),
       busiest: Math.max(busiestShard, coordinator) / Math.max(1, total), coordinatorPer: coordinator === 0 ? Infinity : captures / coordinator,
       errors,
     };
@@ -90,10 +97,12 @@ for (const shards of [1, 4, 16]) {
   process.stderr.write(`[bench shards] N = ${shards}\n`);
   rows.push(await run(shards));
 }
+process.stderr.write("[bench shards] N = 4 → 16\n");
+rows.push(await run(16, 4));
 const base = rows[0].perSecond;
 console.log(`| shards | captures/s (${LIMIT} req/s per object) | × N = 1 | p50 ms | p99 ms | busiest object's share | captures per request to the code's object | refused or failed |`);
 console.log("|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const r of rows) {
   const per = r.shards === 1 ? "1" : Number.isFinite(r.coordinatorPer) ? r.coordinatorPer.toFixed(0) : "none";
-  console.log(`| ${r.shards} | ${r.perSecond.toFixed(0)} | ${(r.perSecond / base).toFixed(1)} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${(100 * r.busiest).toFixed(0)}% | ${per} | ${r.errors} |`);
+  console.log(`| ${r.from === undefined ? "" : `${r.from} → `}${r.shards} | ${r.perSecond.toFixed(0)} | ${(r.perSecond / base).toFixed(1)} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${(100 * r.busiest).toFixed(0)}% | ${per} | ${r.errors} |`);
 }

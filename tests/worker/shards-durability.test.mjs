@@ -87,3 +87,95 @@ test("kill -9 five times during grants and recalls: no use lost, none doubled, a
   assert.equal(afterFill.usage.total, CAP, `filled to the cap: ${before.usage.total} + ${taken}`);
   assert.equal(afterFill.remaining, 0);
 });
+
+test("kill -9 five times while the code's shards change under load: no use lost, none doubled", async () => {
+  worker ??= await startWorker({ state });
+  const code = "KILLMOVE";
+  const cap = 150;
+  const definition = (shards) => JSON.stringify({
+    code, discount: { kind: "percent", percent: "10" }, limits: { total: cap, per_customer: 4 }, shards,
+  });
+  // Sent as written (raw): the harness adds no test shards.
+  const define = (base, shards) =>
+    fetch(`${base}/v1/codes/${code}`, { method: "PUT", headers: { ...admin, "content-type": "application/json" }, body: definition(shards) });
+  const put = await define(worker.base, 4);
+  assert.equal(put.status, 201, await put.text());
+  const moveBody = (i) => ({ code, total: eur("20.00"), customer: `m-${i % 60}` });
+  const captured = new Map();
+  let next = 0;
+  // 4 → 8 → 3 → 12 → 5 → 2: each change lands in the middle of a round, just before the kill or well before it.
+  const layouts = [8, 3, 12, 5, 2];
+  for (let round = 0; round < 5; round++) {
+    const base = worker.base;
+    let stop = false;
+    const client = async () => {
+      while (!stop) {
+        const i = next++;
+        const key = `move-${i}`;
+        try {
+          const res = await fetch(`${base}/v1/captures`, {
+            method: "POST",
+            headers: { ...capturer, "content-type": "application/json", "idempotency-key": key },
+            body: JSON.stringify(moveBody(i)),
+          });
+          if (res.status === 201 || res.status === 200) captured.set(key, i);
+          const json = await res.json().catch(() => null);
+          if (res.status === 422 && json?.rejection === "exhausted" && captured.size > 0) {
+            const [old] = captured.keys();
+            const rel = await fetch(`${base}/v1/releases`, {
+              method: "POST",
+              headers: { ...capturer, "content-type": "application/json" },
+              body: JSON.stringify({ code, key: old }),
+            });
+            if (rel.status === 200) captured.delete(old);
+          }
+        } catch { /* the process is being killed */ }
+      }
+    };
+    const clients = Array.from({ length: 30 }, client);
+    await new Promise((r) => setTimeout(r, 600 + round * 200));
+    const change = define(base, layouts[round]).catch(() => null);
+    await new Promise((r) => setTimeout(r, round % 2 ? 50 : 800));
+    await worker.kill();
+    stop = true;
+    await Promise.all([...clients, change]);
+    worker = await startWorker({ state });
+    // A change the kill interrupted is made again: it is one transaction, so either it is there or not.
+    const again = await define(worker.base, layouts[round]);
+    assert.equal(again.status, 200, await again.text());
+  }
+  for (const [key, i] of captured) {
+    const again = await captureReq(worker.base, key, moveBody(i));
+    assert.equal(again.status, 200, `${key}: ${again.text}`);
+    assert.equal(again.json.replayed, true);
+  }
+  // No customer took more than 4 uses across every layout (the history merges every object's records).
+  const uses = {};
+  for (let after = ""; ;) {
+    const page = await call(worker.base, "GET", `/v1/codes/${code}/redemptions?limit=1000${after ? `&after=${after}` : ""}`, { headers: admin });
+    assert.equal(page.status, 200, page.text);
+    for (const r of page.json.redemptions) {
+      if (r.state === "captured" || r.state === "held") uses[r.customer] = (uses[r.customer] ?? 0) + 1;
+    }
+    if (page.json.next === null) break;
+    after = page.json.next;
+  }
+  for (const [customer, n] of Object.entries(uses)) assert.ok(n <= 4, `${customer} holds ${n} uses`);
+  const view = async () => (await call(worker.base, "GET", `/v1/codes/${code}`, { headers: admin })).json;
+  const before = await view();
+  assert.equal(before.shards, 2);
+  assert.ok(before.usage.total <= cap, `never over the cap: ${before.usage.total}`);
+  assert.ok(before.usage.total >= captured.size, `${before.usage.total} < ${captured.size} acknowledged`);
+  // Every use can still be taken, up to the cap (new customers, 4 uses each at most).
+  let taken = 0;
+  for (let i = 0; taken < cap * 2; i++) {
+    const r = await captureReq(worker.base, `movefill-${i}`, { code, total: eur("20.00"), customer: `fill-${i}` });
+    if (r.status === 422) {
+      assert.equal(r.json.rejection, "exhausted", r.text);
+      break;
+    }
+    assert.equal(r.status, 201, r.text);
+    taken++;
+  }
+  assert.equal((await view()).usage.total, cap, `filled to the cap: ${before.usage.total} + ${taken}`);
+});
