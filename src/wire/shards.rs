@@ -171,6 +171,32 @@ pub struct PriorLookup {
     pub layout: ShardDefinition,
 }
 
+/// What a shard of a code whose `shards` changed asks an object an earlier
+/// layout used, once (`POST /shard-keys`): every idempotency key it knows
+/// (a use, a refused payment, a payment's refund, a claim), as
+/// [`KeysAnswer::hashes`]. The asking shard's layout rides along and is
+/// taken on first (as with a [`PriorLookup`]): from then on the object
+/// takes no key an earlier layout sent to it, so a key missing from the
+/// answer was never there, and needs no [`PriorLookup`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeysCall {
+    /// The code.
+    pub code: String,
+    /// The asking shard's layout.
+    pub layout: ShardDefinition,
+}
+
+/// The answer to a [`KeysCall`].
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct KeysAnswer {
+    /// The 32-bit hashes of the keys, sorted, without repeats; `None` when
+    /// there are too many to send (the asker then looks each key up).
+    pub hashes: Option<Vec<u32>>,
+    /// This object knows a newer layout than the asking shard's: this one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub newer: Option<ShardDefinition>,
+}
+
 /// The answer to a [`PriorLookup`].
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct PriorAnswer {

@@ -147,6 +147,9 @@ pub enum Call {
     /// `POST /shard-lookup`: a shard of a code whose `shards` changed asks an object of an earlier
     /// layout what it has of a key and a customer (`wire::PriorLookup`).
     ShardLookup,
+    /// `POST /shard-keys`: a shard of a code whose `shards` changed asks an object of an earlier
+    /// layout for every key it knows, once (`wire::KeysCall`).
+    ShardKeys,
     /// `POST /conformance`: test builds only, the store conformance suite.
     #[cfg(feature = "conformance")]
     Conformance,
@@ -193,6 +196,7 @@ impl Call {
         Call::ShardClaim,
         Call::ShardFigures,
         Call::ShardLookup,
+        Call::ShardKeys,
         #[cfg(feature = "conformance")]
         Call::Conformance,
         #[cfg(feature = "conformance")]
@@ -237,6 +241,7 @@ impl Call {
             Call::ShardClaim => (Method::Post, "/shard-claim"),
             Call::ShardFigures => (Method::Get, "/shard-figures"),
             Call::ShardLookup => (Method::Post, "/shard-lookup"),
+            Call::ShardKeys => (Method::Post, "/shard-keys"),
             #[cfg(feature = "conformance")]
             Call::Conformance => (Method::Post, "/conformance"),
             #[cfg(feature = "conformance")]

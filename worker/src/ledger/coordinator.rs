@@ -9,8 +9,8 @@
 use std::borrow::Cow;
 
 use promocodes::wire::{
-    GrantAnswer, GrantCall, PriorAnswer, PriorLookup, RecallAnswer, RecallCall, ShardDefinition, ShardFigures,
-    ShardUsage, ShardsAnswer,
+    GrantAnswer, GrantCall, KeysAnswer, KeysCall, PriorAnswer, PriorLookup, RecallAnswer, RecallCall, ShardDefinition,
+    ShardFigures, ShardUsage, ShardsAnswer,
 };
 use promocodes::CustomerId;
 use promocodes::UsageCounts;
@@ -79,6 +79,23 @@ impl Ledger {
             object: shards::shard_name(promo.code(), shard),
             shard: Some(shard),
         })
+    }
+
+    /// `POST /shard-keys` (a [`KeysCall`]): every key this object, used by an
+    /// earlier layout of the code, knows. A shard first takes on the asking
+    /// shard's layout, as for a lookup ([`Ledger::handle_lookup`]): from then
+    /// on no key an earlier layout sent here is added, so the list stays
+    /// whole for them.
+    pub(super) fn handle_keys(&self, body: &str, shard: Option<u8>) -> std::result::Result<Response, Problem> {
+        let call: KeysCall = promocodes::from_json(body)?;
+        let storage = self.state.storage();
+        let mut answer = KeysAnswer::default();
+        if shard.is_some() {
+            answer.newer = tables::take_layout(&storage, &call.layout, false)?;
+            *self.shards.prior.borrow_mut() = None;
+        }
+        answer.hashes = tables::key_hashes(&storage.sql(), &call.code)?;
+        json_response(&answer, 200)
     }
 
     /// `POST /shard-lookup` (a [`PriorLookup`]): what this object, used by an

@@ -95,7 +95,10 @@ impl Ledger {
             ));
         }
         if promo.campaign().is_some() {
-            return refused(format!("{} is a campaign's code: its uses count in the campaign's object", promo.code()));
+            return refused(format!(
+                "{} is a campaign's code: its uses count in the campaign's object",
+                promo.code()
+            ));
         }
         let changes = crate::shards::tables::prior_layouts(&self.state.storage().sql())?.len();
         if changes >= crate::shards::MAX_LAYOUT_CHANGES {

@@ -528,6 +528,11 @@ impl Ledger {
                 let body = req.text().await?;
                 self.handle_lookup(&body, shard)
             }
+            Call::ShardKeys => {
+                let shard = Self::shard_of(&req)?;
+                let body = req.text().await?;
+                self.handle_keys(&body, shard)
+            }
             Call::ShardFreed => {
                 self.shards.exhausted.set(false);
                 self.poll_soon(&Self::code_param(&req)?).await;

@@ -6,8 +6,8 @@
 //! unused allotment back when the code's object recalls it.
 
 use promocodes::wire::{
-    GrantAnswer, GrantCall, KeyClaim, KeyClaimAnswer, PriorAnswer, PriorLookup, RecallAnswer, RecallCall,
-    ShardDefinition,
+    GrantAnswer, GrantCall, KeyClaim, KeyClaimAnswer, KeysAnswer, KeysCall, PriorAnswer, PriorLookup, RecallAnswer,
+    RecallCall, ShardDefinition,
 };
 use promocodes::{CustomerId, Rejection, ReleaseError};
 
@@ -620,11 +620,15 @@ impl Ledger {
         Ok(if answer.claimed { Claim::Mine } else { Claim::Theirs })
     }
 
-    /// Asks every object an earlier layout of the code sent `key` or
-    /// `customer` to (but this shard) what it has of them, at once, with
-    /// this shard's layout (so that, from its answer on, it decides no new
-    /// key this layout sends elsewhere): where the key is recorded, whether
-    /// another customer claimed it, and the customer's uses there.
+    /// Asks the objects the code's earlier layouts sent `key` to (and, for a
+    /// code with a per-customer cap, `customer` to), but this shard, what they
+    /// have of them, at once, with this shard's layout (so that, from its
+    /// answer on, each decides no new key this layout sends elsewhere):
+    /// where the key is recorded, whether another customer claimed it, and
+    /// the customer's uses there. A key's own object knows it either way: a
+    /// request sent to its customer's object claimed it there first. Only
+    /// when this customer claimed it are the customer's objects asked for
+    /// its record too.
     ///
     /// # Errors
     ///
@@ -638,22 +642,143 @@ impl Ledger {
         view: &View,
     ) -> std::result::Result<Earlier, Problem> {
         // `None`: the code's own object (a layout of one shard).
-        let mut objects: Vec<Option<u8>> = Vec::new();
+        let object = |n: u8, customer: Option<&CustomerId>| (n > 1).then(|| promocodes::shard_of(n, customer, key));
+        let counted = customer.filter(|_| view.whole.limits().per_customer().is_some());
+        let mut asked: Vec<Option<u8>> = Vec::new();
+        let mut first: Vec<Option<u8>> = Vec::new();
+        let hash = crate::shards::key_hash(key.as_str());
         for &n in &view.prior {
-            let of = |customer: Option<&CustomerId>| (n > 1).then(|| promocodes::shard_of(n, customer, key));
-            for object in [Some(of(None)), customer.map(|c| of(Some(c)))].into_iter().flatten() {
-                if object != Some(shard) && !objects.contains(&object) {
-                    objects.push(object);
+            let home = object(n, None);
+            // The key's object under that layout: asked only if the keys it knew may hold this one
+            // (this shard's own are here: a claim is read below, a record would be known).
+            let maybe = home != Some(shard)
+                && match self.known_keys(code, home, view).await? {
+                    Ok(Some(hashes)) => hashes.binary_search(&hash).is_ok(),
+                    Ok(None) => true,
+                    Err(newer) => {
+                        self.take_layout(&newer)?;
+                        return Ok(Earlier::Newer);
+                    }
+                };
+            let wanted = [maybe.then_some(home), counted.map(|c| object(n, Some(c)))];
+            for one in wanted.into_iter().flatten() {
+                if one != Some(shard) && !first.contains(&one) {
+                    first.push(one);
                 }
             }
         }
         let call = PriorLookup {
             code: code.as_str().to_owned(),
             key: Some(key.as_str().to_owned()),
-            customer: customer.map(|c| c.as_str().to_owned()),
+            customer: counted.map(|c| c.as_str().to_owned()),
+            layout: view.layout(),
+        };
+        let mut answers = self.ask_earlier(code, &first, &call).await?;
+        asked.extend(first);
+        if let Some(newer) = answers.iter().find_map(|(_, _, answer)| answer.newer.as_ref()) {
+            self.take_layout(newer)?;
+            return Ok(Earlier::Newer);
+        }
+        let wanted = customer.map(|c| c.as_str().to_owned());
+        // A claim here from an earlier layout (this shard was the key's then) counts as one there.
+        let local = tables::claimant(&self.state.storage().sql(), key.as_str())?;
+        let claims: Vec<&Option<String>> = local
+            .iter()
+            .chain(answers.iter().filter_map(|(_, _, answer)| answer.claimed_by.as_ref()))
+            .collect();
+        if claims.iter().any(|claimant| **claimant != wanted) {
+            return Ok(Earlier::Reused);
+        }
+        // This customer claimed it under an earlier layout: its record, if it was taken, is in that customer's object then.
+        if let (false, Some(customer)) = (claims.is_empty(), customer) {
+            let second: Vec<Option<u8>> = view
+                .prior
+                .iter()
+                .map(|&n| object(n, Some(customer)))
+                .filter(|one| *one != Some(shard) && !asked.contains(one))
+                .fold(Vec::new(), |mut all, one| {
+                    if !all.contains(&one) {
+                        all.push(one);
+                    }
+                    all
+                });
+            let call = PriorLookup { customer: None, ..call };
+            answers.extend(self.ask_earlier(code, &second, &call).await?);
+        }
+        if let Some((name, object, _)) = answers.iter().find(|(_, _, answer)| answer.recorded) {
+            return Ok(Earlier::Recorded(name.clone(), *object));
+        }
+        Ok(Earlier::New(
+            answers.iter().map(|(_, _, answer)| answer.customer_uses).sum(),
+        ))
+    }
+
+    /// The keys `object` (a shard, or `None`: the code's own object), used
+    /// by an earlier layout, knows, as their hashes: asked once per layout
+    /// this shard knows (the first ask makes it take this shard's layout, so
+    /// the list is whole for every key an earlier layout sent there).
+    /// `Ok(None)`: too many to list (each key is looked up); this shard itself: none.
+    /// `Err`: the object knows a newer layout, this one.
+    async fn known_keys(
+        &self,
+        code: &Code,
+        object: Option<u8>,
+        view: &View,
+    ) -> std::result::Result<std::result::Result<Option<std::rc::Rc<Vec<u32>>>, ShardDefinition>, Problem> {
+        let cached = || {
+            let known = self.shards.known_keys.borrow();
+            (known.0 == view.prior.len())
+                .then(|| known.1.get(&object).cloned())
+                .flatten()
+        };
+        if let Some(hashes) = cached() {
+            return Ok(Ok(hashes));
+        }
+        let _turn = self.shards.keys_turn.lock().await;
+        if let Some(hashes) = cached() {
+            return Ok(Ok(hashes));
+        }
+        let call = KeysCall {
+            code: code.as_str().to_owned(),
             layout: view.layout(),
         };
         let body = serde_json::to_string(&call).map_err(|e| Problem::Internal(e.to_string()))?;
+        let number = object.map(|shard| shard.to_string());
+        let headers: Vec<(&str, &str)> = number
+            .as_deref()
+            .map(|n| (crate::protocol::SHARD_HEADER, n))
+            .into_iter()
+            .collect();
+        let request = Call::ShardKeys.request(code, &[], Some(body), &headers)?;
+        let name = object.map_or_else(|| code.as_str().to_owned(), |s| crate::shards::shard_name(code, s));
+        let mut response = crate::clients::to_object(&self.env, &name, request).await?;
+        if response.status_code() != 200 {
+            return Err(Problem::Internal(format!(
+                "{name} answered {} when asked for its keys",
+                response.status_code()
+            )));
+        }
+        let answer: KeysAnswer = response.json().await?;
+        if let Some(newer) = answer.newer {
+            return Ok(Err(newer));
+        }
+        let hashes = answer.hashes.map(std::rc::Rc::new);
+        let mut known = self.shards.known_keys.borrow_mut();
+        if known.0 != view.prior.len() {
+            *known = (view.prior.len(), std::collections::HashMap::new());
+        }
+        known.1.insert(object, hashes.clone());
+        Ok(Ok(hashes))
+    }
+
+    /// Sends `call` to each of `objects` (a shard, or `None`: the code's own object) at once: each one's name and answer.
+    async fn ask_earlier(
+        &self,
+        code: &Code,
+        objects: &[Option<u8>],
+        call: &PriorLookup,
+    ) -> std::result::Result<Vec<(String, Option<u8>, PriorAnswer)>, Problem> {
+        let body = serde_json::to_string(call).map_err(|e| Problem::Internal(e.to_string()))?;
         let asks = objects.iter().map(|object| {
             let body = body.clone();
             async move {
@@ -675,25 +800,7 @@ impl Ledger {
                 Ok::<_, Problem>((name, *object, response.json::<PriorAnswer>().await?))
             }
         });
-        let answers = futures_util::future::join_all(asks)
-            .await
-            .into_iter()
-            .collect::<std::result::Result<Vec<_>, Problem>>()?;
-        if let Some(newer) = answers.iter().find_map(|(_, _, answer)| answer.newer.as_ref()) {
-            self.take_layout(newer)?;
-            return Ok(Earlier::Newer);
-        }
-        if let Some((name, object, _)) = answers.iter().find(|(_, _, answer)| answer.recorded) {
-            return Ok(Earlier::Recorded(name.clone(), *object));
-        }
-        let wanted = customer.map(|c| c.as_str().to_owned());
-        // A claim here from an earlier layout (this shard was the key's then) counts as theirs.
-        let local = tables::claimant(&self.state.storage().sql(), key.as_str())?;
-        let claims = answers.iter().filter_map(|(_, _, answer)| answer.claimed_by.as_ref());
-        if local.iter().chain(claims).any(|claimant| *claimant != wanted) {
-            return Ok(Earlier::Reused);
-        }
-        Ok(Earlier::New(answers.iter().map(|(_, _, answer)| answer.customer_uses).sum()))
+        futures_util::future::join_all(asks).await.into_iter().collect()
     }
 
     /// The payment capture refused under `key` at shard `home` (the key's own), if any.

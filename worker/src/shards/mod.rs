@@ -120,6 +120,33 @@ pub struct Local {
     pub poll_every: Cell<u64>,
     /// The code's earlier layouts as this object has them (`None`: read them again from its table).
     pub prior: RefCell<Option<Vec<u8>>>,
+    /// A shard's: the keys each object of the code's earlier layouts knew
+    /// (`None` in the map: the code's own object), as it answered, for the
+    /// generation they were asked on (see [`key_hash`]); a newer layout asks again.
+    pub known_keys: RefCell<KnownKeys>,
+    /// A shard's: one such question at a time (the requests that wait use its answer).
+    pub keys_turn: futures_util::lock::Mutex<()>,
+}
+
+/// A shard's copy of the keys the objects of its code's earlier layouts knew: the generation
+/// (how many earlier layouts) they were asked on, and each object's sorted key hashes (`None`:
+/// too many to send).
+pub type KnownKeys = (
+    usize,
+    std::collections::HashMap<Option<u8>, Option<std::rc::Rc<Vec<u32>>>>,
+);
+
+/// The most keys an object sends in one [`KeysAnswer`](promocodes::wire::KeysAnswer) (past it, none: each is looked up).
+pub const KNOWN_KEYS_MAX: usize = 200_000;
+
+/// A key's 32-bit hash, as a [`KeysAnswer`](promocodes::wire::KeysAnswer) lists it (FNV-1a).
+pub fn key_hash(key: &str) -> u32 {
+    let mut hash: u32 = 0x811c_9dc5;
+    for byte in key.bytes() {
+        hash ^= u32::from(byte);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    hash
 }
 
 /// The sum of a sharded code's shards' counts, as the code's object read it last.
@@ -201,7 +228,11 @@ pub fn remember(code: &Code, shards: u8) {
         if map.get(code).is_some_and(|(layout, _)| layout.shards == shards) {
             return;
         }
-        let at = if shards <= 1 { worker::Date::now().as_millis() } else { 0 };
+        let at = if shards <= 1 {
+            worker::Date::now().as_millis()
+        } else {
+            0
+        };
         let layout = Layout {
             shards,
             prior: Vec::new(),
@@ -310,7 +341,9 @@ pub async fn send_release(env: &Env, code: &Code, key: &IdempotencyKey, body: St
                     let request = Call::Release.request(code, &[], Some(body), &[(SHARD_HEADER, number.as_str())])?;
                     clients::to_object(env, &shard_name(code, *shard), request).await
                 }
-                None => clients::to_object(env, code.as_str(), Call::Release.request(code, &[], Some(body), &[])?).await,
+                None => {
+                    clients::to_object(env, code.as_str(), Call::Release.request(code, &[], Some(body), &[])?).await
+                }
             }
         }
     });

@@ -214,6 +214,39 @@ pub fn current_layout(sql: &SqlStorage) -> Result<Option<promocodes::wire::Shard
     }))
 }
 
+/// The hashes ([`super::key_hash`]) of every idempotency key this object
+/// knows for `code` (a use, a refused payment, a payment's refund, a
+/// claim), sorted, without repeats; `None` past [`super::KNOWN_KEYS_MAX`].
+///
+/// # Errors
+///
+/// A storage failure.
+pub fn key_hashes(sql: &SqlStorage, code: &str) -> Result<Option<Vec<u32>>, Problem> {
+    #[derive(Deserialize)]
+    struct Row {
+        key: String,
+    }
+    let mut hashes = Vec::new();
+    for table in ["idempotency_keys", "refusals", "payment_finals", "key_claims"] {
+        if !has_table(sql, table)? {
+            continue;
+        }
+        let (query, params): (String, Vec<SqlStorageValue>) = if table == "key_claims" {
+            ("SELECT key FROM key_claims".to_owned(), Vec::new())
+        } else {
+            (format!("SELECT key FROM {table} WHERE code = ?"), vec![code.into()])
+        };
+        let rows: Vec<Row> = sql.exec(&query, params)?.to_array()?;
+        hashes.extend(rows.iter().map(|row| super::key_hash(&row.key)));
+        if hashes.len() > super::KNOWN_KEYS_MAX {
+            return Ok(None);
+        }
+    }
+    hashes.sort_unstable();
+    hashes.dedup();
+    Ok(Some(hashes))
+}
+
 /// Creates a shard's tables if they are missing.
 ///
 /// # Errors
