@@ -137,7 +137,8 @@ pub type KnownKeys = (
 );
 
 /// The most keys an object sends in one [`KeysAnswer`](promocodes::wire::KeysAnswer) (past it, none: each is looked up).
-pub const KNOWN_KEYS_MAX: usize = 200_000;
+/// 400 KB of hashes, kept by each shard that asked, for each object of the earlier layouts.
+pub const KNOWN_KEYS_MAX: usize = 100_000;
 
 /// A key's 32-bit hash, as a [`KeysAnswer`](promocodes::wire::KeysAnswer) lists it (FNV-1a).
 pub fn key_hash(key: &str) -> u32 {
