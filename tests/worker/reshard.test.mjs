@@ -7,7 +7,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { call, captureReq, capturer, admin, eur, workerForFile } from "./harness.mjs";
 
-const worker = workerForFile();
+// An object of an earlier layout lists the keys it knows only up to 30 here (100,000 in a real
+// build): past that, a shard looks each key up. These tests' objects hold from none to hundreds of
+// keys, so both ways are taken; shards-durability.test.mjs runs with the real limit.
+const worker = workerForFile({ vars: { KNOWN_KEYS_MAX: "30" } });
 
 const tally = (results) => results.reduce((m, r) => ((m[r.status] = (m[r.status] ?? 0) + 1), m), {});
 // Sent as written: the harness adds no test shards to a raw body.
@@ -191,4 +194,26 @@ test("shards change while 1,200 captures and holds race on a cap of 300 and a bu
   assert.equal(view.json.usage.total, 300);
   assert.deepEqual(view.json.usage.discounted, eur("1500.00"), "never a cent over the budget");
   assert.equal(view.json.remaining, 0);
+});
+
+test("a hold that expired under an earlier layout is not captured afresh past a customer's cap", async () => {
+  const code = "MOVEEXP";
+  const definition = { code, discount: { kind: "percent", percent: "10" }, limits: { per_customer: 1 } };
+  assert.equal((await define({ ...definition, shards: 4 })).status, 201);
+  const held = await hold("me-hold", { code, total: eur("50.00"), customer: "ivy", ttl_seconds: 1 });
+  assert.equal(held.status, 201, held.text);
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal((await define({ ...definition, shards: 9 })).status, 200);
+  // Her hold expired: her one use is free, and she takes it under a new key on the new layout.
+  const fresh = await captureReq(worker.base, "me-new", { code, total: eur("50.00"), customer: "ivy" });
+  assert.equal(fresh.status, 201, fresh.text);
+  // The expired hold's key, captured now: the object that holds it sees only its own uses of hers,
+  // so it takes no new use there; the checkout asks again under a new key, and is refused her cap.
+  const late = await captureReq(worker.base, "me-hold", { code, total: eur("50.00"), customer: "ivy" });
+  assert.equal(late.status, 422, late.text);
+  assert.equal(late.json.type, "/problems/idempotency_key_reused", late.text);
+  const again = await captureReq(worker.base, "me-again", { code, total: eur("50.00"), customer: "ivy" });
+  assert.equal(again.status, 422, again.text);
+  assert.equal(again.json.rejection, "customer_limit_reached");
+  assert.equal((await lookup(code)).json.usage.total, 1);
 });

@@ -17,6 +17,7 @@ const worker = workerForFile({ vars: { STRIPE_WEBHOOK_SECRET: STRIPE_TEST_SECRET
     { code: "DINAR", discount: { kind: "fixed", amount: { amount: "1.250", currency: "KWD" } } },
     { code: "LAST", discount: { kind: "percent", percent: "10" }, limits: { total: 1 } },
     { code: "RETRY", discount: { kind: "percent", percent: "10" }, limits: { total: 10, per_customer: 1 } },
+    { code: "RETRYANON", discount: { kind: "percent", percent: "10" }, limits: { total: 10 } },
   ];
   for (const def of defs) assert.equal((await putCode(worker.base, def)).status, 201);
 });
@@ -166,6 +167,27 @@ test("payment_failed releases the hold; the retry that pays spends the use again
   assert.deepEqual(await usage("RETRY"), { total: 0, held: 0 });
   const mine = (await records("RETRY")).filter((r) => r.idempotency_key.startsWith(pi));
   assert.deepEqual(mine.map((r) => [r.idempotency_key, r.state]).sort(), [[pi, "released"], [`${pi}:paid`, "released"]]);
+});
+
+test("without a customer too: the retry that pays is captured under its second key, once", async () => {
+  // On shards, the payment goes to its id's shard; its second key (`<id>:paid`) is decided there too,
+  // where the released hold is, whichever shard that key alone would go to.
+  for (let round = 0; round < 6; round++) {
+    const pi = stripeId("pi");
+    const held = await call(base(), "POST", "/v1/holds", {
+      body: { code: "RETRYANON", total: eur("80.00") }, headers: { ...capturer, "idempotency-key": pi } });
+    assert.equal(held.status, 201, held.text);
+    const failed = await postStripe(base(), paymentIntentPaymentFailed({ id: pi, code: "RETRYANON", basket: basket80 }));
+    assert.equal(failed.json.action, "released", failed.text);
+    const paid = paymentIntentSucceeded({ id: pi, code: "RETRYANON", amount: 7200 });
+    const captured = await postStripe(base(), paid);
+    assert.equal(captured.status, 200, captured.text);
+    assert.equal(captured.json.action, "captured", captured.text);
+    assert.equal(captured.json.receipt.key, `${pi}:paid`);
+    const again = await postStripe(base(), paid);
+    assert.equal(again.json.action, "replayed", again.text);
+    assert.deepEqual(await usage("RETRYANON"), { total: round + 1, held: 0 });
+  }
 });
 
 test("events out of order: a payment_failed delivered after the succeeded of the retry releases nothing", async () => {

@@ -59,12 +59,13 @@ pub const KNOWN_ONLY_HEADER: &str = "x-promocodes-known-only";
 pub const FORWARDED_HEADER: &str = "x-promocodes-forwarded";
 
 /// The most times a request is sent on from object to object.
-pub const MAX_FORWARDS: u8 = 3;
+pub const MAX_FORWARDS: u8 = 4;
 
-/// The header on an answer that came from another object than the one the
-/// Worker sent the request to: the code's layout changed, and the Worker
-/// asks the code's object for it again.
-pub const MOVED_HEADER: &str = "x-promocodes-moved";
+/// The header on a request an object sends on, for a code whose `shards`
+/// changed: the sender's layout (`wire::ShardDefinition` as JSON). A shard
+/// that knew an older one takes it first, so two objects that knew
+/// different layouts do not send a request back and forth.
+pub const LAYOUT_HEADER: &str = "x-promocodes-layout";
 
 /// One request of the Worker to a code's object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -63,15 +63,25 @@ impl Ledger {
     /// A keyed write of a sharded code that reached its own object (an
     /// isolate that routed it on the layout before a change of `shards`):
     /// a key new here is decided by the shard the layout names now, and is
-    /// sent on there; one recorded here (under an earlier layout) is answered here.
+    /// sent on there; one recorded here (under an earlier layout of one
+    /// shard) is answered here, unless that would take a new use for a
+    /// customer of a per-customer cap (`renewed`: a hold that expired, a
+    /// payment's second key), whose uses this object does not all see: that
+    /// key is refused as reused, and the checkout asks again under a new one.
     pub(crate) fn route_here(
         &self,
         promo: &PromoCode,
         customer: Option<&CustomerId>,
         key: &IdempotencyKey,
-        known: bool,
+        (known, renewed): (bool, bool),
     ) -> std::result::Result<(), Problem> {
-        if known || promo.shards() <= 1 || promo.campaign().is_some() {
+        if promo.shards() <= 1 || promo.campaign().is_some() {
+            return Ok(());
+        }
+        if known {
+            if renewed && super::counts_customer(promo, customer) {
+                return Err(Problem::IdempotencyKeyReused(key.clone()));
+            }
             return Ok(());
         }
         let shard = promocodes::shard_of(promo.shards(), customer, key);
@@ -79,6 +89,29 @@ impl Ledger {
             object: shards::shard_name(promo.code(), shard),
             shard: Some(shard),
         })
+    }
+
+    /// The layout a request this object sends on carries, for a code whose
+    /// `shards` changed: the code's object's own, or a shard's copy.
+    pub(super) fn layout_to_send(&self, code: &Code) -> std::result::Result<Option<ShardDefinition>, Problem> {
+        match self.stored(code) {
+            Ok((_, definition)) => {
+                let prior = self.prior()?;
+                Ok((!prior.is_empty()).then(|| ShardDefinition {
+                    definition: definition.promo.clone(),
+                    archived: definition.archived,
+                    prior,
+                }))
+            }
+            Err(Problem::UnknownCode(_)) => {
+                let sql = self.state.storage().sql();
+                if tables::shard_prior(&sql)?.is_empty() {
+                    return Ok(None);
+                }
+                tables::current_layout(&sql)
+            }
+            Err(other) => Err(other),
+        }
     }
 
     /// `POST /shard-keys` (a [`KeysCall`]): every key this object, used by an
@@ -94,7 +127,7 @@ impl Ledger {
             answer.newer = tables::take_layout(&storage, &call.layout, false)?;
             *self.shards.prior.borrow_mut() = None;
         }
-        answer.hashes = tables::key_hashes(&storage.sql(), &call.code)?;
+        answer.hashes = tables::key_hashes(&storage.sql(), &call.code, shards::known_keys_max(&self.env))?;
         json_response(&answer, 200)
     }
 

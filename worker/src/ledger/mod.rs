@@ -42,7 +42,7 @@ mod delivery;
 mod history;
 mod shard;
 
-pub(crate) use shard::View as ShardView;
+pub(crate) use shard::{afresh, counts_customer, View as ShardView};
 
 /// The Durable Object holding one code's definition, counts, holds, idempotency keys, receipts and figures.
 #[durable_object]
@@ -578,7 +578,14 @@ impl Ledger {
         let code = Self::code_param(req)?;
         let hops = (hops + 1).to_string();
         let number = shard.map(|shard| shard.to_string());
+        let layout = match self.layout_to_send(&code)? {
+            Some(layout) => Some(serde_json::to_string(&layout).map_err(|e| Problem::Internal(e.to_string()))?),
+            None => None,
+        };
         let mut headers = vec![(crate::protocol::FORWARDED_HEADER, hops.as_str())];
+        if let Some(layout) = &layout {
+            headers.push((crate::protocol::LAYOUT_HEADER, layout.as_str()));
+        }
         if let Some(key) = key {
             headers.push((IDEMPOTENCY_KEY_HEADER, key.as_str()));
         }

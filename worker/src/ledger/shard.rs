@@ -24,6 +24,23 @@ enum Granted {
     All,
 }
 
+/// Whether deciding under a key whose record here is `reservation` takes a new use: none yet (a
+/// payment's second key), or a hold that expired before it was captured.
+pub(crate) fn afresh(reservation: Option<&promocodes::Reservation>, at: Timestamp) -> bool {
+    match reservation {
+        None => true,
+        Some(r) => {
+            r.state == promocodes::ReservationState::Expired
+                || (r.state == promocodes::ReservationState::Held && r.expires_at.is_some_and(|e| e <= at))
+        }
+    }
+}
+
+/// Whether a decision for `customer` counts their uses: the code has a per-customer cap.
+pub(crate) fn counts_customer(promo: &PromoCode, customer: Option<&CustomerId>) -> bool {
+    customer.is_some() && promo.limits().per_customer().is_some()
+}
+
 /// What the objects of a code's earlier layouts have of a key new to a shard (see [`Ledger::look_back`]).
 enum Earlier {
     /// Recorded in this object (its name, and its shard number; `None`: the code's own object): it answers.
@@ -118,6 +135,11 @@ impl Ledger {
             tables::shard_tables(&sql)?;
             tables::note_shard(&sql, shard)?;
             self.shards.noted.set(true);
+        }
+        // A request sent on by an object that knew a newer layout: taken on first.
+        if let Some(layout) = req.headers().get(crate::protocol::LAYOUT_HEADER)? {
+            let layout: ShardDefinition = promocodes::from_json(&layout)?;
+            self.take_layout(&layout)?;
         }
         let answer = match call {
             Call::Hold | Call::Capture => {
@@ -219,7 +241,7 @@ impl Ledger {
             }
             let decide = |view: &View, at| hold(&view.allotted, &*store, customer, &req.basket, at, key, options);
             let (view, at, held) = self
-                .shard_decide(code, shard, key, customer, &req.basket, decide)
+                .shard_decide(code, shard, (key, key), customer, &req.basket, decide)
                 .await?;
             return self.answer_hold(&store, code, &view.whole, held, at).await;
         }
@@ -231,7 +253,7 @@ impl Ledger {
             super::checkout::capture_on(&store, conflict, &view.allotted, customer, &req.basket, at, options)
         };
         let (view, at, captured) = self
-            .shard_decide(code, shard, key, customer, &req.basket, decide)
+            .shard_decide(code, shard, (key, key), customer, &req.basket, decide)
             .await?;
         self.answer_capture(code, &view.whole, captured, at)
     }
@@ -272,7 +294,7 @@ impl Ledger {
         &self,
         code: &Code,
         shard: u8,
-        key: &IdempotencyKey,
+        (key, route): (&IdempotencyKey, &IdempotencyKey),
         customer: Option<&CustomerId>,
         basket: &promocodes::Basket,
         mut decide: impl FnMut(&View, Timestamp) -> std::result::Result<T, RedemptionError>,
@@ -281,8 +303,8 @@ impl Ledger {
         tables::shard_tables(&self.state.storage().sql())?;
         let mut last = false;
         let mut claimed = false;
-        // The customer's uses under the code's earlier layouts, once asked (see `look_back`).
-        let mut earlier_uses: Option<u64> = None;
+        // The customer's uses under the code's earlier layouts, and the generation they were asked on (see `look_back`).
+        let mut earlier: Option<(usize, u64)> = None;
         let mut trace: Vec<&'static str> = Vec::new();
         let reused = || RedemptionError::IdempotencyKeyReused { key: key.clone() };
         for _ in 0..MAX_ROUNDS {
@@ -297,14 +319,20 @@ impl Ledger {
                     view.whole.code()
                 )));
             }
-            let known = store.reservation(code, key)?.is_some();
+            let reservation = store.reservation(code, key)?;
+            let known = reservation.is_some();
             if view.archived && !known {
                 return Err(Problem::UnknownCode(code.clone()));
             }
             let at = now()?;
-            if !known {
+            // The object the layout names now for this request (by the key the Worker routed it by).
+            let target = promocodes::shard_of(view.whole.shards(), customer, route);
+            // Something is recorded here under the key (or under the payment's first key): decided
+            // here, whatever the layout says now.
+            let holder =
+                known || ((target != shard || !view.prior.is_empty()) && self.holds_key(&store, code, key, route)?);
+            if !holder {
                 // A key new here that the layout now sends elsewhere (routed on an older one): sent on.
-                let target = promocodes::shard_of(view.whole.shards(), customer, key);
                 if target != shard {
                     return Err(Problem::Forward {
                         object: crate::shards::shard_name(code, target),
@@ -312,17 +340,22 @@ impl Ledger {
                     });
                 }
                 // The code's shards changed: the earlier layouts' objects may have the key, and the customer's uses.
-                if !view.prior.is_empty() && earlier_uses.is_none() {
-                    match self.look_back(code, shard, key, customer, &view).await? {
+                if !view.prior.is_empty() && earlier.map(|(generation, _)| generation) != Some(view.prior.len()) {
+                    match self.look_back(code, shard, (key, route), customer, &view).await? {
                         Earlier::Recorded(object, shard) => return Err(Problem::Forward { object, shard }),
                         Earlier::Reused => return Ok((view, at, Err(reused()))),
                         Earlier::Newer => {}
-                        Earlier::New(uses) => earlier_uses = Some(uses),
+                        Earlier::New(uses) => earlier = Some((view.prior.len(), uses)),
                     }
                     continue;
                 }
+            } else if target != shard && afresh(reservation.as_ref(), at) && counts_customer(&view.whole, customer) {
+                // An earlier layout's object would take a new use for a customer whose uses it does not
+                // all see (a hold that expired before it was captured, a payment's second key): refused,
+                // so that the checkout asks again under a new key, decided where the customer's uses are.
+                return Ok((view, at, Err(reused())));
             }
-            if let Some(uses) = earlier_uses {
+            if let Some((_, uses)) = earlier {
                 view.allotted = view.allotted.less_customer_uses(uses);
             }
             // A key new here, sent here by its customer: the key's own shard says whether it is this customer's.
@@ -637,18 +670,20 @@ impl Ledger {
         &self,
         code: &Code,
         shard: u8,
-        key: &IdempotencyKey,
+        (key, route): (&IdempotencyKey, &IdempotencyKey),
         customer: Option<&CustomerId>,
         view: &View,
     ) -> std::result::Result<Earlier, Problem> {
-        // `None`: the code's own object (a layout of one shard).
-        let object = |n: u8, customer: Option<&CustomerId>| (n > 1).then(|| promocodes::shard_of(n, customer, key));
+        // `None`: the code's own object (a layout of one shard). A request went to its customer's,
+        // else to its routing key's (a payment's second key is decided where its first one went).
+        let object = |n: u8, customer: Option<&CustomerId>| (n > 1).then(|| promocodes::shard_of(n, customer, route));
         let counted = customer.filter(|_| view.whole.limits().per_customer().is_some());
         let mut asked: Vec<Option<u8>> = Vec::new();
         let mut first: Vec<Option<u8>> = Vec::new();
         let hash = crate::shards::key_hash(key.as_str());
         for &n in &view.prior {
-            let home = object(n, None);
+            // The key's own object then: its record (a request without a customer), or its claim.
+            let home = (n > 1).then(|| promocodes::shard_of(n, None, key));
             // The key's object under that layout: asked only if the keys it knew may hold this one
             // (this shard's own are here: a claim is read below, a record would be known).
             let maybe = home != Some(shard)
@@ -689,12 +724,13 @@ impl Ledger {
         if claims.iter().any(|claimant| **claimant != wanted) {
             return Ok(Earlier::Reused);
         }
-        // This customer claimed it under an earlier layout: its record, if it was taken, is in that customer's object then.
-        if let (false, Some(customer)) = (claims.is_empty(), customer) {
+        // This customer (or a request without one) claimed it under an earlier layout: its record, if it
+        // was taken, is in the object that layout sent the request to.
+        if !claims.is_empty() {
             let second: Vec<Option<u8>> = view
                 .prior
                 .iter()
-                .map(|&n| object(n, Some(customer)))
+                .map(|&n| object(n, customer))
                 .filter(|one| *one != Some(shard) && !asked.contains(one))
                 .fold(Vec::new(), |mut all, one| {
                     if !all.contains(&one) {
@@ -900,6 +936,21 @@ impl Ledger {
             },
             200,
         )
+    }
+
+    /// Whether this object has something under `key` other than a use (a refused payment, a
+    /// payment's refund), or a use under `route`, the key the request was routed by (a payment's
+    /// first key, whose second one is `key`).
+    fn holds_key(
+        &self,
+        store: &SqliteRedemptionStore,
+        code: &Code,
+        key: &IdempotencyKey,
+        route: &IdempotencyKey,
+    ) -> std::result::Result<bool, Problem> {
+        Ok(store.refusal(code, key)?.is_some()
+            || store.final_payment(code, key)?.is_some()
+            || (route != key && store.reservation(code, route)?.is_some()))
     }
 
     /// The budget of the shard's allotment not used yet (held or captured), in minor units.

@@ -35,7 +35,8 @@ impl Ledger {
                 || store.refusal(&code, &key)?.is_some()
                 || store.final_payment(&code, &key)?.is_some();
             let customer = payment.customer.as_deref().and_then(|c| CustomerId::parse(c).ok());
-            self.route_here(&definition.promo, customer.as_ref(), &key, known)?;
+            // A new use it would take here is refused in the payment's flow below, where a refusal is recorded.
+            self.route_here(&definition.promo, customer.as_ref(), &key, (known, false))?;
         }
         self.payment_capture_on(payment, &store, &definition.promo, definition.archived, None)
             .await
@@ -60,6 +61,18 @@ impl Ledger {
             return self.refunded_first(&code, payment, at, released);
         }
         if let Some(shard) = shard {
+            // A payment new here that the code's layout now sends elsewhere (routed on an older one) is
+            // sent on before anything is recorded here.
+            let holder =
+                store.reservation(&code, &payment_key)?.is_some() || store.refusal(&code, &payment_key)?.is_some();
+            let routed = payment.customer.as_deref().and_then(|c| CustomerId::parse(c).ok());
+            let target = promocodes::shard_of(promo.shards(), routed.as_ref(), &payment_key);
+            if !holder && target != shard {
+                return Err(Problem::Forward {
+                    object: crate::shards::shard_name(&code, target),
+                    shard: Some(target),
+                });
+            }
             // A payment refused at the key's own shard (its event had no customer) is final for
             // the key here too: taken over before this shard decides anything under it.
             let home = promocodes::shard_of(promo.shards(), None, &payment_key);
@@ -123,10 +136,17 @@ impl Ledger {
             None => {
                 let options = CaptureOptions::new().idempotency_key(&key).charged(charged);
                 let deciding = self.deciding(promo)?;
-                (
-                    at,
-                    capture(&deciding, &**store, customer.as_ref(), &basket, at, options),
-                )
+                // A sharded code's own object took this payment's first use under a layout of one
+                // shard: a new use for a customer of a per-customer cap is not decided here (see
+                // `Ledger::route_here`).
+                let renewed = promo.shards() > 1
+                    && crate::ledger::afresh(store.reservation(&code, &key)?.as_ref(), at)
+                    && crate::ledger::counts_customer(promo, customer.as_ref());
+                let result = match renewed {
+                    true => Err(RedemptionError::IdempotencyKeyReused { key: key.clone() }),
+                    false => capture(&deciding, &**store, customer.as_ref(), &basket, at, options),
+                };
+                (at, result)
             }
             Some(shard) => {
                 let decide = |view: &crate::ledger::ShardView, at| {
@@ -139,7 +159,7 @@ impl Ledger {
                     capture(&view.allotted, &**store, customer.as_ref(), &basket, at, options).map(Some)
                 };
                 let (_, at, result) = self
-                    .shard_decide(&code, shard, &key, customer.as_ref(), &basket, decide)
+                    .shard_decide(&code, shard, (&key, &payment_key), customer.as_ref(), &basket, decide)
                     .await?;
                 let result = match result {
                     Ok(Some(receipt)) => Ok(receipt),

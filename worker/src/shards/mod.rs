@@ -140,6 +140,18 @@ pub type KnownKeys = (
 /// 400 KB of hashes, kept by each shard that asked, for each object of the earlier layouts.
 pub const KNOWN_KEYS_MAX: usize = 100_000;
 
+/// The most keys an object lists: [`KNOWN_KEYS_MAX`], or in test builds (feature `conformance`)
+/// the variable `KNOWN_KEYS_MAX`, so that a test reaches the lookups past it.
+pub fn known_keys_max(env: &Env) -> usize {
+    if !cfg!(feature = "conformance") {
+        return KNOWN_KEYS_MAX;
+    }
+    env.var("KNOWN_KEYS_MAX")
+        .ok()
+        .and_then(|v| v.to_string().parse().ok())
+        .unwrap_or(KNOWN_KEYS_MAX)
+}
+
 /// A key's 32-bit hash, as a [`KeysAnswer`](promocodes::wire::KeysAnswer) lists it (FNV-1a).
 pub fn key_hash(key: &str) -> u32 {
     let mut hash: u32 = 0x811c_9dc5;
@@ -209,10 +221,12 @@ pub fn objects(shards: u8, prior: &[u8]) -> u8 {
         .unwrap_or(0)
 }
 
-/// How long an isolate keeps a code's layout before it asks its object again
-/// (milliseconds): another isolate may have changed its `shards` meanwhile.
-/// Until then, a request routed on the old layout is sent on by the object it
-/// reached, to the one the new layout names.
+/// How long an isolate keeps a sharded code's layout before it asks its
+/// object again (milliseconds): another isolate may have changed its `shards`
+/// meanwhile. Until then, a hold or capture routed on the old layout is sent
+/// on by the object it reached to the one the new layout names, and a release
+/// that finds nothing asks again at once. A code on one shard is asked once
+/// per isolate: its own object sends on what it no longer decides.
 pub const LAYOUT_MAX_AGE_MS: u64 = 10_000;
 
 thread_local! {
@@ -243,7 +257,7 @@ pub fn remember(code: &Code, shards: u8) {
 }
 
 /// How `code`'s holds and captures are spread: asked of its object once per
-/// isolate and [`LAYOUT_MAX_AGE_MS`].
+/// isolate, and again after [`LAYOUT_MAX_AGE_MS`] for a sharded code.
 ///
 /// # Errors
 ///
@@ -253,24 +267,42 @@ pub async fn layout_of(env: &Env, code: &Code) -> std::result::Result<Layout, Pr
     let known = SHARDS.with(|map| {
         map.borrow()
             .get(code)
-            .filter(|(_, at)| now.saturating_sub(*at) < LAYOUT_MAX_AGE_MS)
+            .filter(|(layout, at)| layout.shards <= 1 || now.saturating_sub(*at) < LAYOUT_MAX_AGE_MS)
             .map(|(layout, _)| layout.clone())
     });
-    if let Some(layout) = known {
-        return Ok(layout);
+    match known {
+        Some(layout) => Ok(layout),
+        None => fresh_layout(env, code).await,
     }
+}
+
+/// `code`'s layout as its object says it now (kept for [`layout_of`]): 1 shard for a code it does not know.
+///
+/// # Errors
+///
+/// A problem reaching the code's object, or an answer other than its layout or 404.
+pub async fn fresh_layout(env: &Env, code: &Code) -> std::result::Result<Layout, Problem> {
     let mut response = clients::to_ledger(env, code, Call::ShardCount.request(code, &[], None, &[])?).await?;
-    if response.status_code() != 200 {
-        return Ok(Layout {
-            shards: 1,
-            prior: Vec::new(),
-        });
+    match response.status_code() {
+        200 => {}
+        404 => {
+            return Ok(Layout {
+                shards: 1,
+                prior: Vec::new(),
+            })
+        }
+        status => {
+            return Err(Problem::Internal(format!(
+                "the object of {code} answered {status} when asked for its shards"
+            )))
+        }
     }
     let answer: ShardsAnswer = response.json().await?;
     let layout = Layout {
         shards: answer.shards,
         prior: answer.prior,
     };
+    let now = worker::Date::now().as_millis();
     SHARDS.with(|map| map.borrow_mut().insert(code.clone(), (layout.clone(), now)));
     Ok(layout)
 }
@@ -324,17 +356,33 @@ pub async fn send_keyed(env: &Env, code: &Code, key: &IdempotencyKey, body: &str
 ///
 /// A problem reaching an object.
 pub async fn send_release(env: &Env, code: &Code, key: &IdempotencyKey, body: String) -> Answer {
-    let layout = layout_of(env, code).await?;
-    let request = Call::Release.request(code, &[], Some(body.clone()), &[])?;
-    if layout.shards <= 1 {
-        return clients::to_ledger_logged(env, code, request).await;
-    }
     let started = worker::Date::now().as_millis();
+    let layout = layout_of(env, code).await?;
+    let mut response = release_on(env, code, key, &body, &layout).await?;
+    if response.status_code() == 404 {
+        // Nothing under the key where this isolate's layout looked: another isolate may have moved
+        // the code's shards since, so the release looks again on the layout its object has now.
+        let now = fresh_layout(env, code).await?;
+        if now != layout {
+            response = release_on(env, code, key, &body, &now).await?;
+        }
+    }
+    clients::note_outcome(code, &response, started).await?;
+    Ok(response)
+}
+
+/// A release of `code` under `key` (`body`) on `layout`: its object's answer, or for a sharded
+/// code every object the layouts used at once, and the answer of the one that has the key (else
+/// the key's shard's).
+async fn release_on(env: &Env, code: &Code, key: &IdempotencyKey, body: &str, layout: &Layout) -> Answer {
+    if layout.shards <= 1 {
+        return clients::to_ledger(env, code, Call::Release.request(code, &[], Some(body.to_owned()), &[])?).await;
+    }
     // Every shard object its layouts used, and its own object when it took uses itself once.
     let code_object = layout.at_code().then_some(None);
     let targets: Vec<Option<u8>> = (0..layout.objects()).map(Some).chain(code_object).collect();
     let sends = targets.iter().map(|target| {
-        let body = body.clone();
+        let body = body.to_owned();
         async move {
             match target {
                 Some(shard) => {
@@ -353,9 +401,7 @@ pub async fn send_release(env: &Env, code: &Code, key: &IdempotencyKey, body: St
         .iter()
         .position(|answer| answer.as_ref().is_ok_and(|r| r.status_code() < 300));
     let chosen = found.unwrap_or_else(|| usize::from(promocodes::shard_of(layout.shards, None, key)));
-    let response = answers.swap_remove(chosen)?;
-    clients::note_outcome(code, &response, started).await?;
-    Ok(response)
+    answers.swap_remove(chosen)
 }
 
 /// Sends a payment's release of `code` (`body`, a [`PaymentRelease`](crate::payments::flow::PaymentRelease)):
@@ -371,7 +417,8 @@ pub async fn send_release(env: &Env, code: &Code, key: &IdempotencyKey, body: St
 ///
 /// A problem reaching an object.
 pub async fn send_payment_release(env: &Env, code: &Code, body: String) -> Answer {
-    let layout = layout_of(env, code).await?;
+    // Asked now: a refund recorded as final on an old layout would miss the object that took the use.
+    let layout = fresh_layout(env, code).await?;
     let shards = layout.objects();
     if layout.shards <= 1 {
         let request = Call::PaymentRelease.request(code, &[], Some(body), &[])?;

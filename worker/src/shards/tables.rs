@@ -216,12 +216,12 @@ pub fn current_layout(sql: &SqlStorage) -> Result<Option<promocodes::wire::Shard
 
 /// The hashes ([`super::key_hash`]) of every idempotency key this object
 /// knows for `code` (a use, a refused payment, a payment's refund, a
-/// claim), sorted, without repeats; `None` past [`super::KNOWN_KEYS_MAX`].
+/// claim), sorted, without repeats; `None` past `max` ([`super::known_keys_max`]).
 ///
 /// # Errors
 ///
 /// A storage failure.
-pub fn key_hashes(sql: &SqlStorage, code: &str) -> Result<Option<Vec<u32>>, Problem> {
+pub fn key_hashes(sql: &SqlStorage, code: &str, max: usize) -> Result<Option<Vec<u32>>, Problem> {
     #[derive(Deserialize)]
     struct Row {
         key: String,
@@ -238,7 +238,7 @@ pub fn key_hashes(sql: &SqlStorage, code: &str) -> Result<Option<Vec<u32>>, Prob
         };
         let rows: Vec<Row> = sql.exec(&query, params)?.to_array()?;
         hashes.extend(rows.iter().map(|row| super::key_hash(&row.key)));
-        if hashes.len() > super::KNOWN_KEYS_MAX {
+        if hashes.len() > max {
             return Ok(None);
         }
     }
