@@ -9,10 +9,8 @@
 use std::borrow::Cow;
 
 use promocodes::wire::{
-    GrantAnswer, GrantCall, KeysAnswer, KeysCall, PriorAnswer, PriorLookup, RecallAnswer, RecallCall, ShardDefinition,
-    ShardFigures, ShardUsage, ShardsAnswer,
+    GrantAnswer, GrantCall, RecallAnswer, RecallCall, ShardDefinition, ShardFigures, ShardUsage, ShardsAnswer,
 };
-use promocodes::CustomerId;
 use promocodes::UsageCounts;
 use rust_decimal::Decimal;
 
@@ -58,110 +56,6 @@ impl Ledger {
     /// How many shard objects the code's layouts used, now or before (`<code>#0` on).
     fn objects(&self, promo: &PromoCode) -> std::result::Result<u8, Problem> {
         Ok(shards::objects(promo.shards(), &self.prior()?))
-    }
-
-    /// A keyed write of a sharded code that reached its own object (an
-    /// isolate that routed it on the layout before a change of `shards`):
-    /// a key new here is decided by the shard the layout names now, and is
-    /// sent on there; one recorded here (under an earlier layout of one
-    /// shard) is answered here, unless that would take a new use for a
-    /// customer of a per-customer cap (`renewed`: a hold that expired, a
-    /// payment's second key), whose uses this object does not all see: that
-    /// key is refused as reused, and the checkout asks again under a new one.
-    pub(crate) fn route_here(
-        &self,
-        promo: &PromoCode,
-        customer: Option<&CustomerId>,
-        key: &IdempotencyKey,
-        (known, renewed): (bool, bool),
-    ) -> std::result::Result<(), Problem> {
-        if promo.shards() <= 1 || promo.campaign().is_some() {
-            return Ok(());
-        }
-        if known {
-            if renewed && super::counts_customer(promo, customer) {
-                return Err(Problem::IdempotencyKeyReused(key.clone()));
-            }
-            return Ok(());
-        }
-        let shard = promocodes::shard_of(promo.shards(), customer, key);
-        Err(Problem::Forward {
-            object: shards::shard_name(promo.code(), shard),
-            shard: Some(shard),
-        })
-    }
-
-    /// The layout a request this object sends on carries, for a code whose
-    /// `shards` changed: the code's object's own, or a shard's copy.
-    pub(super) fn layout_to_send(&self, code: &Code) -> std::result::Result<Option<ShardDefinition>, Problem> {
-        match self.stored(code) {
-            Ok((_, definition)) => {
-                let prior = self.prior()?;
-                Ok((!prior.is_empty()).then(|| ShardDefinition {
-                    definition: definition.promo.clone(),
-                    archived: definition.archived,
-                    prior,
-                }))
-            }
-            Err(Problem::UnknownCode(_)) => {
-                let sql = self.state.storage().sql();
-                if tables::shard_prior(&sql)?.is_empty() {
-                    return Ok(None);
-                }
-                tables::current_layout(&sql)
-            }
-            Err(other) => Err(other),
-        }
-    }
-
-    /// `POST /shard-keys` (a [`KeysCall`]): every key this object, used by an
-    /// earlier layout of the code, knows. A shard first takes on the asking
-    /// shard's layout, as for a lookup ([`Ledger::handle_lookup`]): from then
-    /// on no key an earlier layout sent here is added, so the list stays
-    /// whole for them.
-    pub(super) fn handle_keys(&self, body: &str, shard: Option<u8>) -> std::result::Result<Response, Problem> {
-        let call: KeysCall = promocodes::from_json(body)?;
-        let storage = self.state.storage();
-        let mut answer = KeysAnswer::default();
-        if shard.is_some() {
-            answer.newer = tables::take_layout(&storage, &call.layout, false)?;
-            *self.shards.prior.borrow_mut() = None;
-        }
-        answer.hashes = tables::key_hashes(&storage.sql(), &call.code, shards::known_keys_max(&self.env))?;
-        json_response(&answer, 200)
-    }
-
-    /// `POST /shard-lookup` (a [`PriorLookup`]): what this object, used by an
-    /// earlier layout of the code, has of a key and of a customer. A shard
-    /// first takes on the asking shard's layout (see [`tables::take_layout`]):
-    /// from then on it decides no new key that layout sends elsewhere, so the
-    /// answer stays true; it answers its own layout instead when that is newer.
-    pub(super) fn handle_lookup(&self, body: &str, shard: Option<u8>) -> std::result::Result<Response, Problem> {
-        let call: PriorLookup = promocodes::from_json(body)?;
-        let code = Code::parse(&call.code)?;
-        let storage = self.state.storage();
-        let mut answer = PriorAnswer::default();
-        if shard.is_some() {
-            answer.newer = tables::take_layout(&storage, &call.layout, false)?;
-            *self.shards.prior.borrow_mut() = None;
-        }
-        let Some(store) = self.store()? else {
-            return json_response(&answer, 200);
-        };
-        if let Some(key) = &call.key {
-            let key = IdempotencyKey::parse(key)?;
-            answer.recorded = store.reservation(&code, &key)?.is_some()
-                || store.refusal(&code, &key)?.is_some()
-                || store.final_payment(&code, &key)?.is_some();
-            if shard.is_some() && tables::has_table(&storage.sql(), "key_claims")? {
-                answer.claimed_by = tables::claimant(&storage.sql(), key.as_str())?;
-            }
-        }
-        if let Some(customer) = &call.customer {
-            let customer = CustomerId::parse(customer)?;
-            answer.customer_uses = store.usage_for(&code, Some(&customer), now()?)?.per_customer();
-        }
-        json_response(&answer, 200)
     }
 
     /// The code as this object decides its own uses: for a sharded code, its

@@ -36,13 +36,16 @@ use crate::stats::{self, Event};
 
 mod campaign;
 mod checkout;
+mod claims;
 mod coordinator;
 mod definition;
 mod delivery;
 mod history;
+mod layouts;
 mod shard;
 
-pub(crate) use shard::{afresh, counts_customer, View as ShardView};
+pub(crate) use layouts::{afresh, counts_customer};
+pub(crate) use shard::View as ShardView;
 
 /// The Durable Object holding one code's definition, counts, holds, idempotency keys, receipts and figures.
 #[durable_object]
