@@ -22,41 +22,49 @@ const lookup = async () => {
 };
 const body = (i) => ({ code: CODE, total: eur("20.00"), ...(i % 2 ? { customer: `k-${i}` } : {}) });
 
+/**
+ * `n` clients capturing on `code` at `base` until `stopped()`, each under a new key `<prefix>-<i>` with
+ * `body(i)`; an acknowledged capture goes into `captured` (key -> i). Near the cap (`exhausted`) a
+ * client releases the oldest acknowledged use, so that grants and recalls go on. Errors are the kill's.
+ */
+function capturers({ base, code, prefix, body, captured, counter, stopped, n }) {
+  const client = async () => {
+    while (!stopped()) {
+      const i = counter.next++;
+      const key = `${prefix}-${i}`;
+      try {
+        const res = await fetch(`${base}/v1/captures`, {
+          method: "POST",
+          headers: { ...capturer, "content-type": "application/json", "idempotency-key": key },
+          body: JSON.stringify(body(i)),
+        });
+        const json = await res.json().catch(() => null);
+        if (res.status === 201 || res.status === 200) captured.set(key, i);
+        if (res.status === 422 && json?.rejection === "exhausted" && captured.size > 0) {
+          const [old] = captured.keys();
+          const rel = await fetch(`${base}/v1/releases`, {
+            method: "POST",
+            headers: { ...capturer, "content-type": "application/json" },
+            body: JSON.stringify({ code, key: old }),
+          });
+          if (rel.status === 200) captured.delete(old);
+        }
+      } catch { /* the process is being killed */ }
+    }
+  };
+  return Array.from({ length: n }, client);
+}
+
 test("kill -9 five times during grants and recalls: no use lost, none doubled, all still takeable", async () => {
   worker = await startWorker({ state });
   const put = await putCode(worker.base, { code: CODE, discount: { kind: "percent", percent: "10" }, limits: { total: CAP }, shards: 4 });
   assert.equal(put.status, 201, put.text);
   const captured = new Map(); // key -> index, acknowledged captured and not released since
-  let next = 0;
+  const counter = { next: 0 };
   for (let round = 0; round < 5; round++) {
     const base = worker.base;
     let stop = false;
-    const client = async () => {
-      while (!stop) {
-        const i = next++;
-        const key = `kill-${i}`;
-        try {
-          const res = await fetch(`${base}/v1/captures`, {
-            method: "POST",
-            headers: { ...capturer, "content-type": "application/json", "idempotency-key": key },
-            body: JSON.stringify(body(i)),
-          });
-          const json = await res.json().catch(() => null);
-          if (res.status === 201 || res.status === 200) captured.set(key, i);
-          if (res.status === 422 && json?.rejection === "exhausted" && captured.size > 0) {
-            // Near the cap: give one use back, so that grants and recalls go on.
-            const [old] = captured.keys();
-            const rel = await fetch(`${base}/v1/releases`, {
-              method: "POST",
-              headers: { ...capturer, "content-type": "application/json" },
-              body: JSON.stringify({ code: CODE, key: old }),
-            });
-            if (rel.status === 200) captured.delete(old);
-          }
-        } catch { /* the process is being killed */ }
-      }
-    };
-    const clients = Array.from({ length: 40 }, client);
+    const clients = capturers({ base, code: CODE, prefix: "kill", body, captured, counter, stopped: () => stop, n: 40 });
     await new Promise((r) => setTimeout(r, 1500 + round * 300));
     await worker.kill();
     stop = true;
@@ -102,37 +110,13 @@ test("kill -9 five times while the code's shards change under load: no use lost,
   assert.equal(put.status, 201, await put.text());
   const moveBody = (i) => ({ code, total: eur("20.00"), customer: `m-${i % 60}` });
   const captured = new Map();
-  let next = 0;
+  const counter = { next: 0 };
   // 4 → 8 → 3 → 12 → 5 → 2: each change lands in the middle of a round, just before the kill or well before it.
   const layouts = [8, 3, 12, 5, 2];
   for (let round = 0; round < 5; round++) {
     const base = worker.base;
     let stop = false;
-    const client = async () => {
-      while (!stop) {
-        const i = next++;
-        const key = `move-${i}`;
-        try {
-          const res = await fetch(`${base}/v1/captures`, {
-            method: "POST",
-            headers: { ...capturer, "content-type": "application/json", "idempotency-key": key },
-            body: JSON.stringify(moveBody(i)),
-          });
-          if (res.status === 201 || res.status === 200) captured.set(key, i);
-          const json = await res.json().catch(() => null);
-          if (res.status === 422 && json?.rejection === "exhausted" && captured.size > 0) {
-            const [old] = captured.keys();
-            const rel = await fetch(`${base}/v1/releases`, {
-              method: "POST",
-              headers: { ...capturer, "content-type": "application/json" },
-              body: JSON.stringify({ code, key: old }),
-            });
-            if (rel.status === 200) captured.delete(old);
-          }
-        } catch { /* the process is being killed */ }
-      }
-    };
-    const clients = Array.from({ length: 30 }, client);
+    const clients = capturers({ base, code, prefix: "move", body: moveBody, captured, counter, stopped: () => stop, n: 30 });
     await new Promise((r) => setTimeout(r, 600 + round * 200));
     const change = define(base, layouts[round]).catch(() => null);
     await new Promise((r) => setTimeout(r, round % 2 ? 50 : 800));

@@ -134,14 +134,7 @@ impl Ledger {
         let req = BasketRequest::parse(body, BasketRequestKind::Hold)?;
         let (store, definition) = self.live(&req.code)?;
         let at = now()?;
-        let earlier = store.reservation(&req.code, key)?;
-        let renewed = super::afresh(earlier.as_ref(), at);
-        self.route_here(
-            &definition.promo,
-            req.customer.as_ref(),
-            key,
-            (earlier.is_some(), renewed),
-        )?;
+        self.route_keyed(&store, &definition.promo, req.customer.as_ref(), key, at)?;
         let mut options = HoldOptions::new();
         if let Some(ttl) = req.ttl_seconds {
             options = options.ttl_seconds(ttl);
@@ -203,19 +196,12 @@ impl Ledger {
     ) -> std::result::Result<Response, Problem> {
         let req = BasketRequest::parse(body, BasketRequestKind::Capture)?;
         let (store, definition) = self.stored(&req.code)?;
-        let earlier = store.reservation(&req.code, key)?;
         // An archived code takes no new captures; a retry of one recorded before still replays.
-        if definition.archived && earlier.is_none() {
+        if definition.archived && store.reservation(&req.code, key)?.is_none() {
             return Err(Problem::UnknownCode(req.code.clone()));
         }
         let at = now()?;
-        let renewed = super::afresh(earlier.as_ref(), at);
-        self.route_here(
-            &definition.promo,
-            req.customer.as_ref(),
-            key,
-            (earlier.is_some(), renewed),
-        )?;
+        self.route_keyed(&store, &definition.promo, req.customer.as_ref(), key, at)?;
         let mut options = CaptureOptions::new().idempotency_key(key);
         if let Some(shown) = &req.quote {
             options = options.quoted(shown);

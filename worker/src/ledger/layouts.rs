@@ -185,21 +185,7 @@ impl Ledger {
             layout: view.layout(),
         };
         let body = serde_json::to_string(&call).map_err(|e| Problem::Internal(e.to_string()))?;
-        let number = object.map(|shard| shard.to_string());
-        let headers: Vec<(&str, &str)> = number
-            .as_deref()
-            .map(|n| (crate::protocol::SHARD_HEADER, n))
-            .into_iter()
-            .collect();
-        let request = Call::ShardKeys.request(code, &[], Some(body), &headers)?;
-        let name = object.map_or_else(|| code.as_str().to_owned(), |s| crate::shards::shard_name(code, s));
-        let mut response = crate::clients::to_object(&self.env, &name, request).await?;
-        if response.status_code() != 200 {
-            return Err(Problem::Internal(format!(
-                "{name} answered {} when asked for its keys",
-                response.status_code()
-            )));
-        }
+        let (_, mut response) = self.send_earlier(code, object, Call::ShardKeys, body).await?;
         let answer: KeysAnswer = response.json().await?;
         if let Some(newer) = answer.newer {
             return Ok(Err(newer));
@@ -213,6 +199,38 @@ impl Ledger {
         Ok(Ok(hashes))
     }
 
+    /// Sends `call` with `body` to `object` of `code` (a shard, or `None`: the code's own object):
+    /// the object's name and its answer.
+    ///
+    /// # Errors
+    ///
+    /// A problem reaching it, or an answer other than 200.
+    async fn send_earlier(
+        &self,
+        code: &Code,
+        object: Option<u8>,
+        call: Call,
+        body: String,
+    ) -> std::result::Result<(String, Response), Problem> {
+        let number = object.map(|shard| shard.to_string());
+        let headers: Vec<(&str, &str)> = number
+            .as_deref()
+            .map(|n| (crate::protocol::SHARD_HEADER, n))
+            .into_iter()
+            .collect();
+        let request = call.request(code, &[], Some(body), &headers)?;
+        let name = object.map_or_else(|| code.as_str().to_owned(), |s| shards::shard_name(code, s));
+        let response = crate::clients::to_object(&self.env, &name, request).await?;
+        if response.status_code() != 200 {
+            return Err(Problem::Internal(format!(
+                "{name} answered {} to {:?}",
+                response.status_code(),
+                call
+            )));
+        }
+        Ok((name, response))
+    }
+
     /// Sends `call` to each of `objects` (a shard, or `None`: the code's own object) at once: each one's name and answer.
     pub(super) async fn ask_earlier(
         &self,
@@ -224,21 +242,7 @@ impl Ledger {
         let asks = objects.iter().map(|object| {
             let body = body.clone();
             async move {
-                let number = object.map(|shard| shard.to_string());
-                let headers: Vec<(&str, &str)> = number
-                    .as_deref()
-                    .map(|n| (crate::protocol::SHARD_HEADER, n))
-                    .into_iter()
-                    .collect();
-                let request = Call::ShardLookup.request(code, &[], Some(body), &headers)?;
-                let name = object.map_or_else(|| code.as_str().to_owned(), |s| crate::shards::shard_name(code, s));
-                let mut response = crate::clients::to_object(&self.env, &name, request).await?;
-                if response.status_code() != 200 {
-                    return Err(Problem::Internal(format!(
-                        "{name} answered {} to a lookup of an earlier layout",
-                        response.status_code()
-                    )));
-                }
+                let (name, mut response) = self.send_earlier(code, *object, Call::ShardLookup, body).await?;
                 Ok::<_, Problem>((name, *object, response.json::<PriorAnswer>().await?))
             }
         });
@@ -258,6 +262,24 @@ impl Ledger {
         Ok(store.refusal(code, key)?.is_some()
             || store.final_payment(code, key)?.is_some()
             || (route != key && store.reservation(code, route)?.is_some()))
+    }
+
+    /// Where a hold or a capture under `key` that reached the code's own object is decided: here
+    /// for a code on one shard (nothing read), else as [`Ledger::route_here`] says from the key's
+    /// record here, if any.
+    pub(super) fn route_keyed(
+        &self,
+        store: &SqliteRedemptionStore,
+        promo: &PromoCode,
+        customer: Option<&CustomerId>,
+        key: &IdempotencyKey,
+        at: Timestamp,
+    ) -> std::result::Result<(), Problem> {
+        if promo.shards() <= 1 || promo.campaign().is_some() {
+            return Ok(());
+        }
+        let earlier = store.reservation(promo.code(), key)?;
+        self.route_here(promo, customer, key, (earlier.is_some(), afresh(earlier.as_ref(), at)))
     }
 
     /// A keyed write of a sharded code that reached its own object (an

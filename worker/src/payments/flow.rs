@@ -30,7 +30,8 @@ impl Ledger {
         let code = Code::parse(&payment.code)?;
         let (store, definition) = self.stored(&code)?;
         // A sharded code's payment goes to its shard; one routed here on an older layout is sent on.
-        if let Ok(key) = IdempotencyKey::parse(&payment.key) {
+        let sharded = definition.promo.shards() > 1 && definition.promo.campaign().is_none();
+        if let (true, Ok(key)) = (sharded, IdempotencyKey::parse(&payment.key)) {
             let known = store.reservation(&code, &key)?.is_some()
                 || store.refusal(&code, &key)?.is_some()
                 || store.final_payment(&code, &key)?.is_some();
@@ -63,11 +64,12 @@ impl Ledger {
         if let Some(shard) = shard {
             // A payment new here that the code's layout now sends elsewhere (routed on an older one) is
             // sent on before anything is recorded here.
-            let holder =
-                store.reservation(&code, &payment_key)?.is_some() || store.refusal(&code, &payment_key)?.is_some();
             let routed = payment.customer.as_deref().and_then(|c| CustomerId::parse(c).ok());
             let target = promocodes::shard_of(promo.shards(), routed.as_ref(), &payment_key);
-            if !holder && target != shard {
+            if target != shard
+                && store.reservation(&code, &payment_key)?.is_none()
+                && store.refusal(&code, &payment_key)?.is_none()
+            {
                 return Err(Problem::Forward {
                     object: crate::shards::shard_name(&code, target),
                     shard: Some(target),
