@@ -217,3 +217,29 @@ test("a hold that expired under an earlier layout is not captured afresh past a 
   assert.equal(again.json.rejection, "customer_limit_reached");
   assert.equal((await lookup(code)).json.usage.total, 1);
 });
+
+test("shards change at most 8 times: the 9th is a 400 naming shards, and nothing changes", async () => {
+  const code = "MOVEMANY";
+  const definition = { code, discount: { kind: "percent", percent: "10" }, limits: { total: 50 } };
+  assert.equal((await define({ ...definition, shards: 2 })).status, 201);
+  const taken = await captureReq(worker.base, "mm-0", { code, total: eur("50.00") });
+  assert.equal(taken.status, 201, taken.text);
+  for (const shards of [3, 4, 5, 6, 7, 8, 9, 10]) {
+    const moved = await define({ ...definition, shards });
+    assert.equal(moved.status, 200, `to ${shards}: ${moved.text}`);
+  }
+  const ninth = await define({ ...definition, shards: 11 });
+  assert.equal(ninth.status, 400, ninth.text);
+  assert.match(ninth.json.detail, /shards/);
+  assert.match(ninth.json.detail, /changed 8 times/);
+  const view = await lookup(code);
+  assert.equal(view.json.shards, 10);
+  assert.equal(view.json.usage.total, 1);
+  // The key taken on the first layout still replays through eight changes.
+  const again = await captureReq(worker.base, "mm-0", { code, total: eur("50.00") });
+  assert.equal(again.status, 200, again.text);
+  assert.equal(again.json.replayed, true);
+  // The same definition with its shards as they are is still a plain redefinition.
+  assert.equal((await define({ ...definition, shards: 10, limits: { total: 60 } })).status, 200);
+  assert.equal((await lookup(code)).json.remaining, 59);
+});
