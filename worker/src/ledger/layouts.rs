@@ -386,3 +386,72 @@ impl Ledger {
         json_response(&answer, 200)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use promocodes::{Basket, Currency, Discount, Money, ReservationState, UsageCounts, UsageLimits};
+
+    fn reservation(state: ReservationState, expires_at: Option<&str>) -> promocodes::Reservation {
+        let promo = PromoCode::builder(
+            Code::parse("MOVED").unwrap(),
+            Discount::percent("10".parse().unwrap()).unwrap(),
+        )
+        .build()
+        .unwrap();
+        let at = Timestamp::parse("2026-01-01T00:00:00Z").unwrap();
+        let basket = Basket::total_only(Money::parse("10.00", Currency::EUR).unwrap());
+        promocodes::Reservation {
+            key: None,
+            customer: None,
+            quote: promo.quote(None, UsageCounts::ZERO, &basket, at).unwrap(),
+            usage: UsageCounts::ZERO,
+            state,
+            expires_at: expires_at.map(|t| Timestamp::parse(t).unwrap()),
+            captured_at: None,
+            released_at: None,
+            reason: None,
+            was: None,
+            hold_expired_at: None,
+            replayed: false,
+        }
+    }
+
+    #[test]
+    fn a_new_use_is_taken_for_no_record_or_an_expired_hold_only() {
+        let at = Timestamp::parse("2026-01-01T00:10:00Z").unwrap();
+        assert!(afresh(None, at), "a payment's second key: a first use");
+        assert!(afresh(
+            Some(&reservation(ReservationState::Expired, Some("2026-01-01T00:05:00Z"))),
+            at
+        ));
+        assert!(
+            afresh(
+                Some(&reservation(ReservationState::Held, Some("2026-01-01T00:05:00Z"))),
+                at
+            ),
+            "expired, not yet marked"
+        );
+        assert!(!afresh(
+            Some(&reservation(ReservationState::Held, Some("2026-01-01T00:15:00Z"))),
+            at
+        ));
+        assert!(!afresh(Some(&reservation(ReservationState::Captured, None)), at));
+        assert!(!afresh(Some(&reservation(ReservationState::Released, None)), at));
+    }
+
+    #[test]
+    fn only_a_per_customer_cap_with_a_customer_counts_the_customer() {
+        let code = || Code::parse("MOVED").unwrap();
+        let discount = || Discount::percent("10".parse().unwrap()).unwrap();
+        let capped = PromoCode::builder(code(), discount())
+            .limits(UsageLimits::new(Some(100), Some(1)).unwrap())
+            .build()
+            .unwrap();
+        let open = PromoCode::builder(code(), discount()).build().unwrap();
+        let dora = CustomerId::parse("dora").unwrap();
+        assert!(counts_customer(&capped, Some(&dora)));
+        assert!(!counts_customer(&capped, None));
+        assert!(!counts_customer(&open, Some(&dora)));
+    }
+}

@@ -476,3 +476,35 @@ async fn release_everywhere(env: &Env, code: &Code, shards: u8, body: &str, know
     });
     futures_util::future::join_all(sends).await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_objects_of_a_code_are_every_shard_any_layout_used() {
+        let layout = |shards, prior: &[u8]| Layout {
+            shards,
+            prior: prior.to_vec(),
+        };
+        // Never sharded: its own object only.
+        assert_eq!(layout(1, &[]).objects(), 0);
+        assert!(!layout(1, &[]).at_code());
+        // Grown from 1: the new shards, and its own object still has the uses it took then.
+        assert_eq!(layout(4, &[1]).objects(), 4);
+        assert!(layout(4, &[1]).at_code());
+        // Shrunk from 16 to 2: shards 2 to 15 keep their uses, so releases still reach them.
+        assert_eq!(layout(2, &[4, 16]).objects(), 16);
+        assert!(!layout(2, &[4, 16]).at_code());
+        assert_eq!(objects(3, &[1, 8, 2]), 8);
+    }
+
+    #[test]
+    fn a_key_hash_is_fnv1a_and_stable_across_builds() {
+        // The 32-bit FNV-1a test vectors: both sides of a key list must agree in every build.
+        assert_eq!(key_hash(""), 0x811c_9dc5);
+        assert_eq!(key_hash("a"), 0xe40c_292c);
+        assert_eq!(key_hash("foobar"), 0xbf9c_f968);
+        assert_ne!(key_hash("order-1"), key_hash("order-2"));
+    }
+}
