@@ -552,22 +552,6 @@ pub fn allotment(sql: &SqlStorage) -> Result<Option<Allotment>, Problem> {
     Ok(rows.into_iter().next())
 }
 
-/// A shard's copy of the code's definition (JSON) and archived flag, replaced, if it has its row.
-///
-/// # Errors
-///
-/// A storage failure.
-pub fn set_definition(sql: &SqlStorage, definition: &str, archived: bool) -> Result<(), Problem> {
-    if !has_table(sql, "allotment")? {
-        return Ok(());
-    }
-    sql.exec(
-        "UPDATE allotment SET definition = ?, archived = ? WHERE id = 0",
-        vec![definition.into(), i64::from(archived).into()],
-    )?;
-    Ok(())
-}
-
 #[derive(Deserialize)]
 struct IdRow {
     id: String,
