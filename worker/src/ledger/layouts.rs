@@ -15,13 +15,7 @@ use crate::shards::{self, tables};
 /// Whether deciding under a key whose record here is `reservation` takes a new use: none yet (a
 /// payment's second key), or a hold that expired before it was captured.
 pub(crate) fn afresh(reservation: Option<&promocodes::Reservation>, at: Timestamp) -> bool {
-    match reservation {
-        None => true,
-        Some(r) => {
-            r.state == promocodes::ReservationState::Expired
-                || (r.state == promocodes::ReservationState::Held && r.expires_at.is_some_and(|e| e <= at))
-        }
-    }
+    reservation.is_none_or(|r| r.state_at(at) == promocodes::ReservationState::Expired)
 }
 
 /// Whether a decision for `customer` counts their uses: the code has a per-customer cap.
