@@ -38,6 +38,7 @@ function leave() {
 }
 
 export async function route() {
+  const focused = document.activeElement;
   leave();
   clearMessages();
   if (nav.notice) {
@@ -64,9 +65,12 @@ export async function route() {
   } catch (err) {
     report(err);
   }
-  // The new view takes the focus, unless the operator already moved into it while it loaded.
+  // The new view takes the focus, unless the operator already moved it while the view loaded (into
+  // the view, or on to a link of the bar: an Enter there must open what it names).
   const active = document.activeElement;
-  if (!$("main").contains(active) || active.closest("[hidden]")) $("main").focus({ preventScroll: true });
+  const visible = active && active !== document.body && !active.closest("[hidden]");
+  const moved = visible && (active !== focused || $("main").contains(active));
+  if (!moved) $("main").focus({ preventScroll: true });
 }
 
 export async function signIn(event) {
