@@ -368,11 +368,11 @@ pub use crate::redemption::{
     Released, DEFAULT_ATTEMPTS, DEFAULT_HOLD_TTL_SECONDS, MAX_HOLD_TTL_SECONDS, MAX_REASON_LEN, MIN_HOLD_TTL_SECONDS,
 };
 pub use crate::rules::{
-    shard_of, AppliesTo, Audience, Basket, BudgetShort, BuyCondition, BuyXGetY, Campaign, CodeClass, CodeClasses,
-    CodePattern, Discount, DiscountKind, GetOff, Line, NextTier, PromoCode, PromoCodeBuilder, PromoCodeRejected,
-    PublicDefinition, Quote, QuoteLine, QuoteShipping, Rejection, Selection, ShownStack, Skipped, Stack, StackPart,
-    StackQuote, StackRefusal, StackRejected, StackResumeError, Tier, TierBasis, TierFrom, TierReached, UsageCounts,
-    UsageInCurrency, UsageLimits,
+    customer_shard, shard_of, AppliesTo, Audience, Basket, BudgetShort, BuyCondition, BuyXGetY, Campaign, CodeClass,
+    CodeClasses, CodePattern, Discount, DiscountKind, GetOff, Line, NextTier, PromoCode, PromoCodeBuilder,
+    PromoCodeRejected, PublicDefinition, Quote, QuoteLine, QuoteShipping, Rejection, Selection, ShownStack, Skipped,
+    Stack, StackPart, StackQuote, StackRefusal, StackRejected, StackResumeError, Tier, TierBasis, TierFrom,
+    TierReached, UsageCounts, UsageInCurrency, UsageLimits,
 };
 #[cfg(feature = "testing")]
 pub use crate::store::testing;

@@ -18,7 +18,7 @@ pub(crate) use deals::check_count;
 pub use deals::{BuyCondition, BuyXGetY, GetOff, Selection, Tier, TierBasis, TierFrom};
 pub use discount::{Discount, DiscountKind};
 pub use limits::{AppliesTo, Audience, BudgetShort, UsageLimits};
-pub use shards::shard_of;
+pub use shards::{customer_shard, shard_of};
 
 /// A promotion code and its rules.
 ///

@@ -16,7 +16,7 @@ mod stack;
 pub use basket::{Basket, Line};
 pub use campaign::Campaign;
 pub use counts::{UsageCounts, UsageInCurrency};
-pub use definition::shard_of;
+pub use definition::{customer_shard, shard_of};
 pub use definition::{
     AppliesTo, Audience, BudgetShort, BuyCondition, BuyXGetY, Discount, DiscountKind, GetOff, PromoCode,
     PromoCodeBuilder, PublicDefinition, Selection, Tier, TierBasis, TierFrom, UsageLimits,

@@ -243,3 +243,48 @@ test("shards change at most 8 times: the 9th is a 400 naming shards, and nothing
   assert.equal((await define({ ...definition, shards: 10, limits: { total: 60 } })).status, 200);
   assert.equal((await lookup(code)).json.remaining, 59);
 });
+
+test("a stack retried across a change of shards replays; quotes and stacks count a customer's uses in every shard and layout", async () => {
+  const a = { code: "STKMOVE", discount: { kind: "percent", percent: "10" }, limits: { total: 100, per_customer: 1 }, combines_with: ["order"] };
+  const b = { code: "STKPLAIN", discount: { kind: "fixed", amount: eur("2.00") }, combines_with: ["order"] };
+  assert.equal((await define({ ...a, shards: 2 })).status, 201);
+  assert.equal((await define(b)).status, 201);
+  const stack = (customer) => ({ codes: [a.code, b.code], total: eur("80.00"), customer });
+  const capture = (key, body) => call(worker.base, "POST", "/v1/captures", { body, headers: { ...capturer, "idempotency-key": key } });
+  const customers = Array.from({ length: 8 }, (_, i) => `stk-${i}`);
+  const first = new Map();
+  for (const customer of customers) {
+    const r = await capture(`stk-key-${customer}`, stack(customer));
+    assert.equal(r.status, 201, r.text);
+    first.set(customer, r.json);
+  }
+  // 2 as it was (a plain redefinition), then two changes.
+  for (const shards of [2, 5, 11]) {
+    assert.equal((await define({ ...a, shards })).status, 200);
+    // Each stack retried under its key replays its first answer; nothing is taken or given back.
+    for (const customer of customers) {
+      const again = await capture(`stk-key-${customer}`, stack(customer));
+      assert.equal(again.status, 200, `${customer} on ${shards}: ${again.text}`);
+      assert.deepEqual(again.json.receipts.map((r) => [r.code ?? r.quote.code, r.replayed]), first.get(customer).receipts.map((r) => [r.code ?? r.quote.code, true]));
+      assert.deepEqual(again.json.receipts.map((r) => r.quote), first.get(customer).receipts.map((r) => r.quote), customer);
+    }
+    assert.equal((await lookup(a.code)).json.usage.total, customers.length);
+    assert.equal((await lookup(b.code)).json.usage.total, customers.length);
+    // A second stack of each customer, under a new key: their one use of STKMOVE is taken (in a
+    // shard, on this layout or an earlier one), so the quotes and the stack are refused, and
+    // STKPLAIN keeps nothing of it.
+    for (const customer of customers) {
+      const single = await call(worker.base, "POST", "/v1/quotes", { body: { code: a.code, total: eur("80.00"), customer }, headers: capturer });
+      assert.equal(single.status, 422, `${customer} quoted alone on ${shards}: ${single.text}`);
+      assert.equal(single.json.rejection, "customer_limit_reached");
+      const quoted = await call(worker.base, "POST", "/v1/quotes", { body: stack(customer), headers: capturer });
+      assert.equal(quoted.status, 422, `${customer} quoted on ${shards}: ${quoted.text}`);
+      assert.deepEqual(quoted.json.rejections.map((r) => [r.code, r.rejection]), [[a.code, "customer_limit_reached"]]);
+      const more = await capture(`stk-more-${shards}-${customer}`, stack(customer));
+      assert.equal(more.status, 422, `${customer} on ${shards}: ${more.text}`);
+      assert.deepEqual(more.json.rejections.map((r) => [r.code, r.rejection]), [[a.code, "customer_limit_reached"]]);
+    }
+    assert.equal((await lookup(a.code)).json.usage.total, customers.length);
+    assert.equal((await lookup(b.code)).json.usage.total, customers.length);
+  }
+});

@@ -124,13 +124,36 @@ impl PromoCode {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn shard_of(shards: u8, customer: Option<&CustomerId>, key: &IdempotencyKey) -> u8 {
+    match customer {
+        Some(customer) => customer_shard(shards, customer),
+        None => spread(shards, b'k', key.as_str()),
+    }
+}
+
+/// The shard (0 to `shards - 1`) every hold, capture and release of
+/// `customer` goes to, whatever its key: [`shard_of`] with a customer.
+/// Where that customer's uses of a sharded code are counted.
+///
+/// # Example
+///
+/// ```
+/// use promocodes::{customer_shard, shard_of, CustomerId, IdempotencyKey};
+///
+/// let dora = CustomerId::parse("dora")?;
+/// let key = IdempotencyKey::parse("order-1")?;
+/// assert_eq!(customer_shard(16, &dora), shard_of(16, Some(&dora), &key));
+/// assert_eq!(customer_shard(1, &dora), 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn customer_shard(shards: u8, customer: &CustomerId) -> u8 {
+    spread(shards, b'c', customer.as_str())
+}
+
+/// `text` tagged `tag`, hashed (64-bit FNV-1a) onto `0..shards`.
+fn spread(shards: u8, tag: u8, text: &str) -> u8 {
     if shards <= 1 {
         return 0;
     }
-    let (tag, text) = match customer {
-        Some(customer) => (b'c', customer.as_str()),
-        None => (b'k', key.as_str()),
-    };
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for byte in std::iter::once(tag).chain(text.bytes()) {
         hash ^= u64::from(byte);

@@ -1,11 +1,63 @@
 //! Quotes, holds, captures and releases in the code's object: each parses
 //! the request with the core's shapes and runs the core against the store.
 
-use promocodes::wire::{StackPartAnswer, StackPartCall};
+use promocodes::wire::{PriorLookup, ShardDefinition, StackPartAnswer, StackPartCall};
+use promocodes::{CustomerId, UsageCounts};
 
 use super::*;
 
+/// `usage` with `more` uses of the customer's added (theirs in the code's shards).
+fn plus_customer_uses(usage: UsageCounts, more: u64) -> std::result::Result<UsageCounts, Problem> {
+    if more == 0 {
+        return Ok(usage);
+    }
+    UsageCounts::new(usage.total(), usage.per_customer() + more)
+        .and_then(|c| c.with_discounted(usage.discounted()))
+        .map_err(|e| Problem::Internal(e.to_string()))
+}
+
 impl Ledger {
+    /// The uses `customer` has of sharded `definition`'s code in its shard
+    /// objects: the one the layout sends them to now and the ones earlier
+    /// layouts sent them to, asked at once. None to ask (0) for a code on one shard, a campaign's, one
+    /// without a per-customer cap, or no customer: the uses this object
+    /// decided are counted by its own store.
+    ///
+    /// # Errors
+    ///
+    /// A problem reaching a shard: the quote is not given.
+    async fn customer_uses_in_shards(
+        &self,
+        definition: &StoredDefinition,
+        customer: Option<&CustomerId>,
+    ) -> std::result::Result<u64, Problem> {
+        let promo = &definition.promo;
+        let Some(customer) = customer else { return Ok(0) };
+        if promo.shards() <= 1 || promo.campaign().is_some() || promo.limits().per_customer().is_none() {
+            return Ok(0);
+        }
+        let prior = self.prior()?;
+        let mut objects: Vec<Option<u8>> = Vec::new();
+        for &n in prior.iter().chain(std::iter::once(&promo.shards())) {
+            let shard = promocodes::customer_shard(n, customer);
+            if n > 1 && !objects.contains(&Some(shard)) {
+                objects.push(Some(shard));
+            }
+        }
+        let call = PriorLookup {
+            code: promo.code().as_str().to_owned(),
+            key: None,
+            customer: Some(customer.as_str().to_owned()),
+            layout: ShardDefinition {
+                definition: promo.clone(),
+                archived: definition.archived,
+                prior,
+            },
+        };
+        let answers = self.ask_earlier(promo.code(), &objects, &call).await?;
+        Ok(answers.iter().map(|(_, _, answer)| answer.customer_uses).sum())
+    }
+
     /// A quote: read only. Its figure is counted in memory ([`Ledger::count_public`]).
     /// A sharded code is priced on its total across its shards (read up to a
     /// second before when `cached`: a quote without a token).
@@ -17,6 +69,8 @@ impl Ledger {
         let at = now()?;
         let usage = store.usage_of(&definition.promo, req.customer.as_ref(), at)?;
         let (usage, _, _) = self.with_shard_totals(&definition.promo, usage);
+        let elsewhere = self.customer_uses_in_shards(&definition, req.customer.as_ref()).await?;
+        let usage = plus_customer_uses(usage, elsewhere)?;
         match definition.promo.quote(req.customer.as_ref(), usage, &req.basket, at) {
             Ok(quote) => {
                 self.count_public(&[Event::Quote], at).await;
@@ -43,8 +97,10 @@ impl Ledger {
     /// it has such a use: a retry of a capture recorded before still replays.
     ///
     /// A sharded code's part counts every shard's uses (read now), and takes
-    /// the customer's uses and the use under the key from the shard a stack's
-    /// write of this code goes to (the customer's, else the key's).
+    /// the customer's uses and the use under the key from the shards a
+    /// stack's write of this code went to on each of its layouts, now and
+    /// before a change of `shards` (the customer's, else the key's), asked at
+    /// once; without a key, the customer's uses from the customer's shards.
     pub(super) async fn handle_stack_part(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
         let req: StackPartCall = promocodes::from_json(body)?;
         let (store, definition) = self.stored(code)?;
@@ -57,16 +113,28 @@ impl Ledger {
         }
         let shards = definition.promo.shards();
         if shards > 1 && definition.promo.campaign().is_none() {
-            if let Some(key) = &req.key {
-                let shard = promocodes::shard_of(shards, req.customer.as_ref(), key);
-                if let Some(part) = self.shard_part(code, shard, body).await? {
-                    let per_customer = usage.per_customer() + part.usage.per_customer();
-                    usage = promocodes::UsageCounts::new(usage.total(), per_customer)
-                        .and_then(|c| c.with_discounted(usage.discounted()))
-                        .map_err(|e| Problem::Internal(e.to_string()))?;
-                    if part.recorded.is_some() {
-                        (recorded, captured) = (part.recorded, part.captured);
+            match &req.key {
+                Some(key) => {
+                    // The shard each layout sent this request to, the newest first: one holds its use, if any.
+                    let mut objects: Vec<u8> = Vec::new();
+                    for n in std::iter::once(shards).chain(self.prior()?.into_iter().rev()) {
+                        let shard = promocodes::shard_of(n, req.customer.as_ref(), key);
+                        if n > 1 && !objects.contains(&shard) {
+                            objects.push(shard);
+                        }
                     }
+                    let parts = objects.iter().map(|&shard| self.shard_part(code, shard, body));
+                    for part in futures_util::future::join_all(parts).await {
+                        let Some(part) = part? else { continue };
+                        usage = plus_customer_uses(usage, part.usage.per_customer())?;
+                        if recorded.is_none() && part.recorded.is_some() {
+                            (recorded, captured) = (part.recorded, part.captured);
+                        }
+                    }
+                }
+                None => {
+                    let elsewhere = self.customer_uses_in_shards(&definition, req.customer.as_ref()).await?;
+                    usage = plus_customer_uses(usage, elsewhere)?;
                 }
             }
         }
