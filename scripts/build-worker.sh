@@ -38,6 +38,13 @@ while [ $# -gt 0 ]; do
 done
 log() { printf '[build-worker] %s\n' "$*"; }
 
+# The Worker serves docs/openapi.json from its static assets (public/, wrangler.toml's [assets]), not
+# from its .wasm (worker/src/handlers/mod.rs, OPENAPI_ASSET): a copy made with each build, git-ignored.
+if [ "$package" = promocodes-worker ]; then
+  mkdir -p public/v1
+  cp docs/openapi.json public/v1/openapi.json
+fi
+
 # The package's manifest facts: its lib name, its wasm-opt flags, and the target folder.
 meta=$(cargo metadata --format-version 1 --no-deps | node -e '
   const m = JSON.parse(require("fs").readFileSync(0, "utf8"));

@@ -46,7 +46,8 @@ log "assets: $(tr '\n' ' ' <<<"$assets")"
 # The page, its script, the modules it imports (public/checkout/, public/lib/), and the browser module
 # (./pkg/promocodes.js, which loads promocodes_bg.wasm next to itself).
 grep -qF "from './pkg/promocodes.js'" "$clone/public/app.js" || fail "public/app.js no longer imports ./pkg/promocodes.js: update this test"
-for want in /index.html /app.js /checkout/page.js /lib/money.js /pkg/promocodes.js /pkg/promocodes_bg.wasm; do
+# And the OpenAPI description the Worker serves at /v1/openapi.json from the assets (build-worker.sh's copy).
+for want in /index.html /app.js /checkout/page.js /lib/money.js /pkg/promocodes.js /pkg/promocodes_bg.wasm /v1/openapi.json; do
   grep -qxF "$want" <<<"$assets" || fail "the deploy would not ship $want"
 done
 

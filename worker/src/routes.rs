@@ -474,7 +474,7 @@ async fn handle(handler: Handler, req: &Request, env: &Env, code: &str) -> Answe
         Handler::WebhookDeliveries => handlers::endpoints::deliveries(req, env, code).await,
         // `code` is the last segment of the path, the event's id (see the handler).
         Handler::RetryDelivery => handlers::endpoints::retry(req, env, code).await,
-        Handler::OpenApi => handlers::openapi(),
+        Handler::OpenApi => handlers::openapi(env).await,
         Handler::Demo(step) => demo::handle(req, env, step).await,
         #[cfg(feature = "conformance")]
         Handler::Conformance => demo::conformance(env).await,
