@@ -10,11 +10,11 @@ import { nav, show } from "./views.js";
 
 /**
  * A campaign's `PUT` body from the form's definition: without `code` (the id is the path's) and
- * without `automatic`/`priority`, plus `uses_per_code` as typed (a whole number as a number, other
+ * without `automatic`/`priority`/`shards` (a code's only), plus `uses_per_code` as typed (a whole number as a number, other
  * text as it is, for the server to refuse with its sentence; empty: left out, the default 1).
  */
 export function campaignBody(definition, usesPerCode) {
-  const { code: _id, automatic: _automatic, priority: _priority, ...body } = definition;
+  const { code: _id, automatic: _automatic, priority: _priority, shards: _shards, ...body } = definition;
   const text = String(usesPerCode ?? "").trim();
   if (text) body.uses_per_code = /^\d+$/.test(text) ? Number(text) : text;
   return body;

@@ -27,6 +27,7 @@ export const FIELD_OF = [
   [/^definition\.limits\.budget/, "f-budget"],
   [/^definition\.limits\.when_budget_short/, "f-budget-short"],
   [/^definition\.limits/, "f-budget"],
+  [/^definition\.shards/, "f-shards"],
   [/^definition\.applies_to\.skus/, "f-skus"],
   [/^definition\.applies_to\.categories/, "f-categories"],
   [/^definition\.applies_to/, "f-skus"],
@@ -37,7 +38,7 @@ export const FIELD_OF = [
 ];
 
 /** The fields that show a refusal, in the form's order. */
-export const ERROR_FIELDS = ["f-code", "f-kind", "f-percent", "f-amount", "f-currency", "f-max", "f-minimum", "f-starts", "f-ends", "f-total", "f-per-customer", "f-budget", "f-budget-short", "f-skus", "f-categories", "f-audience", "f-priority", "f-first-order"];
+export const ERROR_FIELDS = ["f-code", "f-kind", "f-percent", "f-amount", "f-currency", "f-max", "f-minimum", "f-starts", "f-ends", "f-total", "f-per-customer", "f-budget", "f-budget-short", "f-shards", "f-skus", "f-categories", "f-audience", "f-priority", "f-first-order"];
 
 /** Every field that shows a refusal, in the form's order, with `rows` tier rows. */
 export const errorFields = (rows) => [...ERROR_FIELDS.slice(0, 2), ...dealErrorFields(rows), ...ERROR_FIELDS.slice(2)];
@@ -59,7 +60,7 @@ export const COMBINES = ["product", "order", "shipping"];
  * The definition the form describes (the core's JSON shape). `form` holds the fields' values as typed:
  * { code, active (boolean), kind, percent, amount, max, currency, minimum, starts, ends (datetime-local
  * values), total, perCustomer, budget, budgetShort, skus, categories, audience, combines (the classes
- * ticked), automatic (boolean), priority, firstOrder (boolean) } and, for buy X get Y and tiered, the
+ * ticked), automatic (boolean), priority, firstOrder (boolean), shards } and, for buy X get Y and tiered, the
  * fields deals.js reads (`tiers`: an array of rows). The priority is written only for an automatic
  * promotion (left empty: the core's default, 100). Amounts stay the text typed (trimmed): the module
  * checks them, no number is made.
@@ -85,6 +86,7 @@ export function definitionFromForm(form) {
     limits.when_budget_short = form.budgetShort;
   }
   if (Object.keys(limits).length) definition.limits = limits;
+  if ((form.shards ?? "").trim()) definition.shards = countOf(form.shards);
   const skus = list(form.skus);
   const categories = list(form.categories);
   if (skus.length || categories.length) {
@@ -129,6 +131,7 @@ export function formFromDefinition(definition) {
     automatic: definition.automatic === true,
     priority: definition.automatic === true ? String(definition.priority ?? "") : "",
     firstOrder: definition.first_order === true,
+    shards: definition.shards > 1 ? String(definition.shards) : "",
     ...dealFormOf(d),
   };
 }

@@ -28,7 +28,7 @@ const FIELDS = {
   priority: "f-priority", buyBy: "f-buy-by", buyQuantity: "f-buy-quantity", buyAmount: "f-buy-amount", buySkus: "f-buy-skus",
   buyCategories: "f-buy-categories", getQuantity: "f-get-quantity", getOff: "f-get-off", getPercent: "f-get-percent",
   getAmount: "f-get-amount", getSkus: "f-get-skus", getCategories: "f-get-categories", maxApplications: "f-max-applications",
-  selection: "f-selection", tierBy: "f-tier-by",
+  selection: "f-selection", tierBy: "f-tier-by", shards: "f-shards",
 };
 // The form's checkboxes by their key.
 const CHECKS = { active: "f-active", automatic: "f-automatic", getSame: "f-get-same", firstOrder: "f-first-order" };

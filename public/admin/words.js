@@ -34,6 +34,7 @@ export function discountInWords(def) {
   }
   if (def.assigned || (Array.isArray(def.audience) && def.audience.length)) words += "; named customers only";
   if (def.first_order === true) words += "; first orders only";
+  if (def.shards > 1) words += `; on ${count(def.shards)} shards`;
   return words;
 }
 

@@ -281,3 +281,46 @@ test("the catalog: filtered by status, sorted newest or most used first, a code 
     await page.context().close();
   }
 });
+
+test("a hot code's shards: kept when the code is edited, set in the form, never back to 1; a campaign's form has none", async () => {
+  const code = "HOTFORM";
+  assert.equal((await put({ code, discount: { kind: "percent", percent: "10" }, limits: { total: 100 }, shards: 4 })).status, 201);
+  const page = await open(SIZES[0]);
+  await signIn(page, `#/edit/${code}`);
+  await page.getByRole("heading", { name: `Edit ${code}` }).waitFor();
+  const shards = page.getByRole("textbox", { name: "Shards", exact: true });
+  await page.waitForFunction(() => document.getElementById("f-shards").value === "4");
+  // An edit of another field keeps the code's shards: the PUT is the whole definition.
+  await page.getByRole("textbox", { name: "Percent", exact: true }).fill("15");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByRole("heading", { name: code, exact: true }).waitFor();
+  let saved = (await lookup(code)).json;
+  assert.equal(saved.discount.percent, "15");
+  assert.equal(saved.shards, 4);
+  await page.waitForFunction(() => /on 4 shards/.test(document.querySelector("#code-summary").textContent));
+
+  // Spread wider from the form, then refused back to 1 with the server's sentence, and nothing changed.
+  await page.goto(`${worker.base}/admin/#/edit/${code}`);
+  await page.getByRole("heading", { name: `Edit ${code}` }).waitFor();
+  await page.waitForFunction(() => document.getElementById("f-shards").value === "4");
+  await shards.fill("8");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByRole("heading", { name: code, exact: true }).waitFor();
+  assert.equal((await lookup(code)).json.shards, 8);
+  await page.goto(`${worker.base}/admin/#/edit/${code}`);
+  await page.getByRole("heading", { name: `Edit ${code}` }).waitFor();
+  await page.waitForFunction(() => document.getElementById("f-shards").value === "8");
+  await shards.fill("1");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByText(/may move to 2 shards or more, not back to 1/).first().waitFor();
+  saved = (await lookup(code)).json;
+  assert.equal(saved.shards, 8);
+  assert.equal(saved.discount.percent, "15");
+
+  // A campaign's form: no Shards field (a campaign takes none).
+  await page.goto(`${worker.base}/admin/#/newcampaign`);
+  await page.getByRole("heading", { name: "New campaign" }).waitFor();
+  assert.equal(await page.locator("#f-shards").isVisible(), false);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -109,6 +109,20 @@ test("an automatic promotion in the form: the switch, its priority (only with it
   assert.equal(automaticInWords({}), "");
 });
 
+test("a hot code's shards in the form: written when typed, kept through an edit, a code's only", () => {
+  const sharded = definitionFromForm({ ...FORM, shards: " 16 " });
+  assert.equal(sharded.shards, 16);
+  // A sharded code opened in the editor and saved again keeps its shards (else the PUT would ask for 1).
+  assert.deepEqual(definitionFromForm(formFromDefinition(sharded)), sharded);
+  assert.equal("shards" in definitionFromForm({ ...FORM, shards: "" }), false, "empty: the default, 1");
+  assert.equal(formFromDefinition({ discount: {}, shards: 1 }).shards, "");
+  assert.equal(definitionFromForm({ ...FORM, shards: "many" }).shards, "many", "the module says what is wrong");
+  assert.equal(fieldOf("definition.shards"), "f-shards");
+  assert.ok(errorFields(0).includes("f-shards"));
+  assert.equal(discountInWords({ discount: { kind: "percent", percent: "10" }, shards: 16 }), `${percent("10")} off; on 16 shards`);
+  assert.equal(discountInWords({ discount: { kind: "percent", percent: "10" }, shards: 1 }), `${percent("10")} off`);
+});
+
 test("lists, counts, refusal fields and audience files", () => {
   assert.deepEqual(list(" a ,b;\n\nc "), ["a", "b", "c"]);
   assert.equal(countOf(" 12 "), 12);
@@ -164,7 +178,7 @@ test("CSV: quoted fields, formulas neutralised, amounts as the API writes them",
 });
 
 // The deal fields of a form, as formFromDefinition gives them for a code of another kind.
-const DEAL_FORM = { ...FORM, automatic: false, priority: "", firstOrder: false, ...DEAL_DEFAULTS, tiers: [emptyTier()] };
+const DEAL_FORM = { ...FORM, automatic: false, priority: "", firstOrder: false, shards: "", ...DEAL_DEFAULTS, tiers: [emptyTier()] };
 
 test("buy X get Y in the form: the JSON the API takes, and back to the same form", () => {
   const form = {
