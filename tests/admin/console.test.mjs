@@ -487,12 +487,14 @@ test("everything with the keyboard: sign in, New code, Save, the kill switch and
 
 test("a view that loads slowly leaves the focus where the keyboard moved it meanwhile: Enter on New code opens it", async () => {
   const page = await open();
-  // Every catalog page takes 1.5 s, the one sign in asks for included.
+  // Every catalog page takes 3 s, the one sign in asks for included.
   await page.route(/\/v1\/codes\?/, async (request) => {
-    await new Promise((r) => setTimeout(r, 1500));
+    await new Promise((r) => setTimeout(r, 3000));
     await request.continue();
   });
   const listed = page.waitForResponse((r) => r.url().includes("/v1/codes?") && !r.url().endsWith("?limit=1"));
+  let loaded = false;
+  listed.then(() => { loaded = true; }, () => {});
   await page.goto(`${worker.base}/admin/`);
   await page.getByRole("heading", { name: "Sign in" }).waitFor();
   await page.keyboard.type(ADMIN_TOKEN);
@@ -501,6 +503,7 @@ test("a view that loads slowly leaves the focus where the keyboard moved it mean
   for (let i = 0; i < 40 && !(await page.evaluate(() => document.activeElement?.matches('nav a[href="#/new"]'))); i++) {
     await page.keyboard.press("Shift+Tab");
   }
+  assert.equal(loaded, false, "the link is reached while the view still loads");
   await listed; // the catalog's list: the view has loaded, and then moves the focus if it may
   await page.waitForTimeout(300);
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("href")), "#/new", "the focus stays on the link");

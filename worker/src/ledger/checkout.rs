@@ -6,12 +6,15 @@ use promocodes::{CustomerId, UsageCounts};
 
 use super::*;
 
-/// `usage` with `more` uses of the customer's added (theirs in the code's shards).
+/// `usage` with `more` uses of the customer's added (theirs in the code's shards). The total was
+/// read before them (up to a second before, for a quote without a token): it is raised to the
+/// customer's count if a use landed between the two reads.
 fn plus_customer_uses(usage: UsageCounts, more: u64) -> std::result::Result<UsageCounts, Problem> {
     if more == 0 {
         return Ok(usage);
     }
-    UsageCounts::new(usage.total(), usage.per_customer() + more)
+    let per_customer = usage.per_customer() + more;
+    UsageCounts::new(usage.total().max(per_customer), per_customer)
         .and_then(|c| c.with_discounted(usage.discounted()))
         .map_err(|e| Problem::Internal(e.to_string()))
 }

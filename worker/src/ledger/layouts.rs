@@ -348,16 +348,19 @@ impl Ledger {
     }
 
     /// `POST /shard-lookup` (a [`PriorLookup`]): what this object, used by an
-    /// earlier layout of the code, has of a key and of a customer. A shard
-    /// first takes on the asking shard's layout (see [`tables::take_layout`]):
-    /// from then on it decides no new key that layout sends elsewhere, so the
-    /// answer stays true; it answers its own layout instead when that is newer.
+    /// earlier layout of the code, has of a key and of a customer. Asked
+    /// about a key, a shard first takes on the asking shard's layout (see
+    /// [`tables::take_layout`]): from then on it decides no new key that
+    /// layout sends elsewhere, so the answer stays true; it answers its own
+    /// layout instead when that is newer. Asked about a customer alone (the
+    /// code's object pricing a quote), it only reads: nothing is decided on it.
     pub(super) fn handle_lookup(&self, body: &str, shard: Option<u8>) -> std::result::Result<Response, Problem> {
         let call: PriorLookup = promocodes::from_json(body)?;
         let code = Code::parse(&call.code)?;
         let storage = self.state.storage();
         let mut answer = PriorAnswer::default();
-        if shard.is_some() {
+        // A lookup of a customer alone (the code's object counting their uses for a quote) only reads.
+        if shard.is_some() && call.key.is_some() {
             answer.newer = tables::take_layout(&storage, &call.layout, false)?;
             *self.shards.prior.borrow_mut() = None;
         }
