@@ -6,11 +6,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { call, captureReq, capturer, admin, eur, workerForFile } from "./harness.mjs";
+import { STRIPE_TEST_SECRET, chargeRefunded, paymentIntentSucceeded, postStripe, stripeId } from "./stripe.mjs";
 
 // An object of an earlier layout lists the keys it knows only up to 30 here (100,000 in a real
 // build): past that, a shard looks each key up. These tests' objects hold from none to hundreds of
 // keys, so both ways are taken; shards-durability.test.mjs runs with the real limit.
-const worker = workerForFile({ vars: { KNOWN_KEYS_MAX: "30" } });
+const worker = workerForFile({ vars: { KNOWN_KEYS_MAX: "30", STRIPE_WEBHOOK_SECRET: STRIPE_TEST_SECRET } });
 
 const tally = (results) => results.reduce((m, r) => ((m[r.status] = (m[r.status] ?? 0) + 1), m), {});
 // Sent as written: the harness adds no test shards to a raw body.
@@ -297,4 +298,53 @@ test("a stack retried across a change of shards replays; quotes and stacks count
     assert.equal((await lookup(a.code)).json.usage.total, customers.length * 2);
     assert.equal((await lookup(b.code)).json.usage.total, customers.length * 2);
   }
+});
+
+test("Stripe refunds after 1 → 4 shards: a Worker that knew the code on one shard finds every use", async () => {
+  const code = "REFMOVE";
+  const definition = { code, discount: { kind: "percent", percent: "10" }, limits: { total: 50 } };
+  assert.equal((await define({ ...definition, shards: 1 })).status, 201);
+  const basket = { total: eur("80.00") };
+  const pay = (id, customer) => postStripe(worker.base, paymentIntentSucceeded({ id, code, customer, basket, amount: 7200 }));
+  const refund = (id, customer) => postStripe(worker.base, chargeRefunded({ paymentIntent: id, code, customer }));
+  const state = async (id) => {
+    const page = await call(worker.base, "GET", `/v1/codes/${code}/redemptions?limit=1000`, { headers: admin });
+    return page.json.redemptions.find((r) => r.idempotency_key === id)?.state;
+  };
+  // On one shard (the Worker now knows the code so): a payment and its refund, in the code's object.
+  const early = [stripeId("pi"), stripeId("pi")];
+  for (const [i, id] of early.entries()) assert.equal((await pay(id, `ref-${i}`)).json.action, "captured");
+  const first = await refund(early[0], "ref-0");
+  assert.equal(first.json.action, "released", first.text);
+  assert.equal(first.json.release.was, "captured");
+
+  // Spread over 4, the Worker left on its one-shard layout (as an isolate that has not heard of the
+  // change): payments go to the code's object, which sends them on to the shards.
+  const spread = await call(worker.base, "PUT", `/v1/codes/${code}`, {
+    raw: JSON.stringify({ ...definition, shards: 4 }), headers: { ...admin, "x-test-keep-layout": "1" },
+  });
+  assert.equal(spread.status, 200, spread.text);
+  const late = Array.from({ length: 8 }, () => stripeId("pi"));
+  for (const [i, id] of late.entries()) assert.equal((await pay(id, `ref-late-${i}`)).json.action, "captured");
+  assert.equal((await lookup(code)).json.usage.total, 9);
+  // Every refund finds its use: the one taken in the code's object before the change, and each
+  // shard's (the code's object answers the first release sent as to one shard 421, and the Worker
+  // asks for the layout).
+  for (const [i, id] of [[0, early[1]], ...late.map((id, i) => [i, id])]) {
+    const customer = id === early[1] ? "ref-1" : `ref-late-${i}`;
+    const r = await refund(id, customer);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.action, "released", `${id}: ${r.text}`);
+    assert.equal(r.json.release.was, "captured");
+    assert.equal(await state(id), "released", id);
+  }
+  assert.equal((await lookup(code)).json.usage.total, 0);
+  // A refund before its payment, on the sharded code: final everywhere, so the payment takes nothing.
+  const ahead = stripeId("pi");
+  const refundedFirst = await refund(ahead, "ref-ahead");
+  assert.equal(refundedFirst.status, 200, refundedFirst.text);
+  const paidAfter = await pay(ahead, "ref-ahead");
+  assert.equal(paidAfter.status, 200, paidAfter.text);
+  assert.notEqual(paidAfter.json.action, "captured", paidAfter.text);
+  assert.equal((await lookup(code)).json.usage.total, 0);
 });

@@ -40,6 +40,12 @@ pub const TEST_STALL_HEADER: &str = "x-test-stall-after-first-code";
 /// generated code collide with an existing one (and see it drawn again).
 pub const TEST_SEED_HEADER: &str = "x-test-seed";
 
+/// Test builds only (feature `conformance`; ignored otherwise): a code's
+/// `PUT` leaves this isolate's layout of the code as it was, so that the
+/// isolate plays one of the many that have not heard of a change of
+/// `shards` yet (`tests/worker/reshard.test.mjs`).
+pub const TEST_KEEP_LAYOUT_HEADER: &str = "x-test-keep-layout";
+
 /// How long a stack stalled by [`TEST_STALL_HEADER`] waits: longer than any test.
 pub const TEST_STALL_SECONDS: u64 = 300;
 
@@ -51,6 +57,16 @@ pub const SHARD_HEADER: &str = "x-promocodes-shard";
 /// first: a shard with nothing under the payment's id answers 404 and
 /// records nothing (see [`crate::shards::send_payment_release`]).
 pub const KNOWN_ONLY_HEADER: &str = "x-promocodes-known-only";
+
+/// The header on a payment's release sent to a code's own object by a
+/// Worker that knows the code on one shard: an object whose code is spread
+/// over shards now answers [`STALE_LAYOUT_STATUS`] and records nothing, and
+/// the Worker asks for the layout (see [`crate::shards::send_payment_release`]).
+pub const ONE_SHARD_HEADER: &str = "x-promocodes-one-shard";
+
+/// What a code's object answers a request whose sender's layout is stale
+/// (421 Misdirected Request): it was sent as if the code were on one shard.
+pub const STALE_LAYOUT_STATUS: u16 = 421;
 
 /// The header on a hold, capture or payment an object sent on to the one
 /// that decides it (a code whose `shards` changed: see

@@ -48,7 +48,10 @@ pub async fn put(req: &Request, env: &Env, code: &str) -> Answer {
         return Ok(response);
     }
     catalog_change(env, crate::catalog::CatalogCall::Commit, &code, false).await?;
-    crate::shards::remember(&code, promo.shards());
+    let keep = cfg!(feature = "conformance") && req.headers().get(crate::protocol::TEST_KEEP_LAYOUT_HEADER)?.is_some();
+    if !keep {
+        crate::shards::remember(&code, promo.shards());
+    }
     automatic::note_change(env, &code, Some(&promo)).await?;
     edge_cache::purge(&code).await;
     Ok(response)

@@ -238,6 +238,19 @@ impl Ledger {
         Ok(store)
     }
 
+    /// Whether `code` (as text) is defined here and spread over shards: a
+    /// sender that knows it on one shard has a stale layout. Not for a
+    /// code this object does not know (a campaign's object, a refund
+    /// before the code exists): that is answered as before.
+    fn spread(&self, code: &str) -> std::result::Result<bool, Problem> {
+        let code = Code::parse(code)?;
+        match self.stored(&code) {
+            Ok((_, definition)) => Ok(definition.promo.shards() > 1),
+            Err(Problem::UnknownCode(_)) => Ok(false),
+            Err(other) => Err(other),
+        }
+    }
+
     /// The stored definition of `code`, archived or not.
     pub(crate) fn stored(
         &self,
@@ -446,7 +459,11 @@ impl Ledger {
             }
             Call::PaymentRelease => {
                 let known_only = req.headers().get(crate::protocol::KNOWN_ONLY_HEADER)?.is_some();
+                let one_shard = req.headers().get(crate::protocol::ONE_SHARD_HEADER)?.is_some();
                 let release: PaymentRelease = req.json().await?;
+                if one_shard && self.spread(&release.code)? {
+                    return Ok(Response::empty()?.with_status(crate::protocol::STALE_LAYOUT_STATUS));
+                }
                 self.handle_payment_release(&release, None, known_only).await
             }
             Call::Redemptions => self.handle_redemptions(&req),

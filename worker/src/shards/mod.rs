@@ -29,7 +29,7 @@ use crate::clients;
 use crate::handlers::Answer;
 use crate::limits::KNOWN_CODES_MAX;
 use crate::problem::Problem;
-use crate::protocol::{Call, KNOWN_ONLY_HEADER, SHARD_HEADER};
+use crate::protocol::{Call, KNOWN_ONLY_HEADER, ONE_SHARD_HEADER, SHARD_HEADER, STALE_LAYOUT_STATUS};
 
 pub mod history;
 pub mod tables;
@@ -276,6 +276,15 @@ pub async fn layout_of(env: &Env, code: &Code) -> std::result::Result<Layout, Pr
     }
 }
 
+/// Whether this isolate knows `code` on one shard, never changed (kept by [`layout_of`]; asks nothing).
+fn known_on_one_shard(code: &Code) -> bool {
+    SHARDS.with(|map| {
+        map.borrow()
+            .get(code)
+            .is_some_and(|(layout, _)| layout.shards <= 1 && layout.prior.is_empty())
+    })
+}
+
 /// `code`'s layout as its object says it now (kept for [`layout_of`]): 1 shard for a code it does not know.
 ///
 /// # Errors
@@ -405,7 +414,9 @@ async fn release_on(env: &Env, code: &Code, key: &IdempotencyKey, body: &str, la
 }
 
 /// Sends a payment's release of `code` (`body`, a [`PaymentRelease`](crate::payments::flow::PaymentRelease)):
-/// to the code's object; for a sharded code first to the code's object and
+/// to the code's object (marked [`ONE_SHARD_HEADER`] when this isolate knows
+/// the code on one shard: an object whose code is sharded since says so, and
+/// the layout is asked for); for a sharded code first to the code's object and
 /// every shard at once, asking only the ones with something under the payment
 /// (its hold or capture, a stack's part, or its refund) to answer. When none
 /// has, the release goes to all of them: each records the refund as final (a
@@ -417,6 +428,19 @@ async fn release_on(env: &Env, code: &Code, key: &IdempotencyKey, body: &str, la
 ///
 /// A problem reaching an object.
 pub async fn send_payment_release(env: &Env, code: &Code, body: String) -> Answer {
+    // A code this isolate knows on one shard: its own object answers, unless the code is spread
+    // over shards since (it then answers STALE_LAYOUT_STATUS, records nothing, and the layout is
+    // asked for). One request, as before shards.
+    if known_on_one_shard(code) {
+        let headers = [(ONE_SHARD_HEADER, "1")];
+        let request = Call::PaymentRelease.request(code, &[], Some(body.clone()), &headers)?;
+        let started = worker::Date::now().as_millis();
+        let response = clients::to_ledger(env, code, request).await?;
+        if response.status_code() != STALE_LAYOUT_STATUS {
+            clients::note_outcome(code, &response, started).await?;
+            return Ok(response);
+        }
+    }
     // Asked now: a refund recorded as final on an old layout would miss the object that took the use.
     let layout = fresh_layout(env, code).await?;
     let shards = layout.objects();
