@@ -19,6 +19,20 @@ fn plus_customer_uses(usage: UsageCounts, more: u64) -> std::result::Result<Usag
         .map_err(|e| Problem::Internal(e.to_string()))
 }
 
+/// The shard each layout of a code (`shards` now, `prior` before) sends a request to (`shard_for`
+/// a layout's number of shards), the newest layout first, each once; a layout of one shard sends
+/// it to the code's own object, which is not listed.
+fn shards_by_layout(shards: u8, prior: &[u8], shard_for: impl Fn(u8) -> u8) -> Vec<u8> {
+    let mut objects = Vec::new();
+    for &n in std::iter::once(&shards).chain(prior.iter().rev()) {
+        let shard = shard_for(n);
+        if n > 1 && !objects.contains(&shard) {
+            objects.push(shard);
+        }
+    }
+    objects
+}
+
 impl Ledger {
     /// The uses `customer` has of sharded `definition`'s code in its shard
     /// objects: the one the layout sends them to now and the ones earlier
@@ -40,13 +54,11 @@ impl Ledger {
             return Ok(0);
         }
         let prior = self.prior()?;
-        let mut objects: Vec<Option<u8>> = Vec::new();
-        for &n in prior.iter().chain(std::iter::once(&promo.shards())) {
-            let shard = promocodes::customer_shard(n, customer);
-            if n > 1 && !objects.contains(&Some(shard)) {
-                objects.push(Some(shard));
-            }
-        }
+        let objects: Vec<Option<u8>> =
+            shards_by_layout(promo.shards(), &prior, |n| promocodes::customer_shard(n, customer))
+                .into_iter()
+                .map(Some)
+                .collect();
         let call = PriorLookup {
             code: promo.code().as_str().to_owned(),
             key: None,
@@ -119,13 +131,9 @@ impl Ledger {
             match &req.key {
                 Some(key) => {
                     // The shard each layout sent this request to, the newest first: one holds its use, if any.
-                    let mut objects: Vec<u8> = Vec::new();
-                    for n in std::iter::once(shards).chain(self.prior()?.into_iter().rev()) {
-                        let shard = promocodes::shard_of(n, req.customer.as_ref(), key);
-                        if n > 1 && !objects.contains(&shard) {
-                            objects.push(shard);
-                        }
-                    }
+                    let objects = shards_by_layout(shards, &self.prior()?, |n| {
+                        promocodes::shard_of(n, req.customer.as_ref(), key)
+                    });
                     let parts = objects.iter().map(|&shard| self.shard_part(code, shard, body));
                     for part in futures_util::future::join_all(parts).await {
                         let Some(part) = part? else { continue };
@@ -421,4 +429,20 @@ fn recorded_under(
         .as_ref()
         .is_some_and(|own| own.state == promocodes::ReservationState::Captured);
     Ok((own.map(|own| own.quote), captured))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shards_by_layout;
+
+    #[test]
+    fn each_layouts_shard_newest_first_once_and_never_the_codes_own_object() {
+        // 1 → 4 shards: the code's own object held the first layout's uses; it is asked apart.
+        assert_eq!(shards_by_layout(4, &[1], |n| n - 1), vec![3]);
+        // 4 → 16 → 2: the newest layout's shard first.
+        assert_eq!(shards_by_layout(2, &[4, 16], |n| n / 2), vec![1, 8, 2]);
+        // Two layouts that send the request to the same shard object: asked once.
+        assert_eq!(shards_by_layout(4, &[2], |_| 1), vec![1]);
+        assert!(shards_by_layout(1, &[], |_| 0).is_empty());
+    }
 }
