@@ -236,6 +236,37 @@ test("an unknown code and an unknown campaign are 404 and create nothing", async
   assert.equal(codes.status, 404);
 });
 
+// The isolate lists a campaign's codes once the catalog has named one of them (clients.rs,
+// campaign_index.rs), and finds later codes in its list without the catalog: a code added after the
+// list was loaded, and a code listed in another campaign's list, must still reach the right object.
+test("codes added after the Worker listed a campaign's codes are found; each code counts in its own campaign", async () => {
+  const definition = { discount: { kind: "percent", percent: "10" }, limits: { total: 10 } };
+  assert.equal((await putCampaign("LISTED", definition)).status, 201);
+  assert.equal((await putCampaign("LISTED2", { ...definition, limits: { total: 1 } })).status, 201);
+  assert.equal((await addCodes("LISTED", "listed-1", { codes: ["LISTED-A", "LISTED-B"] })).status, 201);
+  assert.equal((await addCodes("LISTED2", "listed2-1", { codes: ["LISTED2-A", "LISTED2-B"] })).status, 201);
+  // The first capture of each campaign's code loads its list.
+  assert.equal((await captureReq(worker.base, "listed-a", { code: "LISTED-A", total: eur("20.00") })).status, 201);
+  assert.equal((await captureReq(worker.base, "listed2-a", { code: "LISTED2-A", total: eur("20.00") })).status, 201);
+  // Added after: not in the isolate's list yet, so found through the catalog.
+  assert.equal((await addCodes("LISTED", "listed-2", { codes: ["LISTED-C"] })).status, 201);
+  const late = await captureReq(worker.base, "listed-c", { code: "LISTED-C", total: eur("20.00") });
+  assert.equal(late.status, 201, late.text);
+  // In the list: each to its own campaign, whose own limits decide.
+  assert.equal((await captureReq(worker.base, "listed-b", { code: "LISTED-B", total: eur("20.00") })).status, 201);
+  const second = await captureReq(worker.base, "listed2-b", { code: "LISTED2-B", total: eur("20.00") });
+  assert.equal(second.status, 422, second.text);
+  assert.equal(second.json.rejection, "exhausted", "LISTED2 has 1 use, taken");
+  const again = await captureReq(worker.base, "listed-a2", { code: "LISTED-A", total: eur("20.00") });
+  assert.equal(again.json.rejection, "exhausted", "a single-use code once used stays used");
+  const read = (id) => call(worker.base, "GET", `/v1/campaigns/${id}`, { headers: admin });
+  assert.deepEqual((await read("LISTED")).json.usage, { total: 3, held: 0 });
+  assert.deepEqual((await read("LISTED2")).json.usage, { total: 1, held: 0 });
+  // A code in no list and unknown to the catalog is still unknown.
+  const unknown = await captureReq(worker.base, "listed-z", { code: "LISTED-Z", total: eur("20.00") });
+  assert.equal(unknown.status, 404, unknown.text);
+});
+
 test("a campaign code's hold counts until it expires, then the alarm marks it expired and the code is free", async () => {
   const put = await putCampaign("SHORT", { discount: { kind: "percent", percent: "10" }, limits: { total: 10 } });
   assert.equal(put.status, 201, put.text);

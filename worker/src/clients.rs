@@ -10,6 +10,7 @@ use promocodes::Code;
 use worker::{Env, Method, Request};
 
 use crate::bounded::BoundedMap;
+use crate::campaign_index;
 use crate::catalog::{CatalogCall, Change, Entry};
 use crate::edge_cache;
 use crate::handlers::Answer;
@@ -186,6 +187,10 @@ async fn known_object(env: &Env, code: &Code) -> std::result::Result<Option<Stri
     if let Some(name) = KNOWN.with(|known| known.borrow().get(code).cloned()) {
         return Ok(Some(name));
     }
+    // A campaign's code the isolate has listed: no catalog's round trip for each new code.
+    if let Some(name) = campaign_index::object_of(code) {
+        return Ok(Some(name));
+    }
     let change = Change {
         code: code.as_str().to_owned(),
         archived: false,
@@ -196,7 +201,11 @@ async fn known_object(env: &Env, code: &Code) -> std::result::Result<Option<Stri
         return Ok(None);
     };
     let name = match entry.campaign.as_deref().map(Code::parse) {
-        Some(Ok(id)) => campaign_object(&id),
+        Some(Ok(id)) => {
+            let name = campaign_object(&id);
+            campaign_index::learn(env, &id, &name, code).await;
+            name
+        }
         Some(Err(err)) => {
             return Err(Problem::Internal(format!(
                 "the catalog names a campaign that is not an id: {err}"
@@ -206,6 +215,13 @@ async fn known_object(env: &Env, code: &Code) -> std::result::Result<Option<Stri
     };
     KNOWN.with(|map| map.borrow_mut().insert(code.clone(), name.clone()));
     Ok(Some(name))
+}
+
+/// Whether this isolate knows `code` as a campaign's code (asks nothing: a
+/// code not remembered, or not listed, is `false`).
+pub fn known_in_campaign(code: &Code) -> bool {
+    let remembered = KNOWN.with(|known| known.borrow().get(code).map(|name| name != code.as_str()));
+    remembered.unwrap_or_else(|| campaign_index::object_of(code).is_some())
 }
 
 /// The object of `code`: its campaign's if the catalog says it has one, else

@@ -35,6 +35,7 @@ for people is `docs/http-api.md`.
 
 pub mod alarm;
 pub mod bounded;
+pub mod campaign_index;
 // `#[durable_object]` generates public glue (the JavaScript class's methods) without docs.
 #[allow(missing_docs)]
 pub mod catalog;

@@ -10,8 +10,8 @@
 //! The maps in memory a request can grow, each a cache of what storage holds
 //! (so that an entry evicted is read again, never lost) or a count waiting to
 //! be written (folded, never dropped), and each held to a bound here:
-//! [`KNOWN_CODES_MAX`], [`MIRRORED_CUSTOMERS_MAX`], [`MIRRORED_CODES_MAX`]
-//! and [`PENDING_FIGURES_MAX`]. An object's mirror of its live holds is no
+//! [`KNOWN_CODES_MAX`], [`CAMPAIGN_INDEX_MAX`], [`MIRRORED_CUSTOMERS_MAX`],
+//! [`MIRRORED_CODES_MAX`] and [`PENDING_FIGURES_MAX`]. An object's mirror of its live holds is no
 //! cache but the holds themselves, as SQLite has them: it is bounded by what
 //! the code's limits let be held, and emptied as holds expire.
 
@@ -63,6 +63,13 @@ pub const DEMO_ATTEMPT_MAX_LEN: usize = 64;
 /// at most a few MB of an isolate's 128 MB. Past it the oldest remembered is
 /// forgotten, and asked of the catalog again when next used.
 pub const KNOWN_CODES_MAX: usize = 10_000;
+
+/// The most campaigns' codes an isolate keeps in its lists
+/// ([`crate::campaign_index`]), all campaigns together: at about 17 bytes a
+/// code of 12 characters, some 4 MB of an isolate's 128 MB. A campaign with
+/// more is not listed (its codes ask the catalog, as other codes do); a list
+/// that would pass it drops the others, which are loaded again when next used.
+pub const CAMPAIGN_INDEX_MAX: usize = 250_000;
 
 /// The most customers whose captured uses a code's (or a campaign's) object
 /// keeps in memory, read from SQLite for a limit per customer: a capture may

@@ -140,6 +140,9 @@ pub enum Call {
     RedrawCode,
     /// `GET /codes`: a page of the campaign's codes.
     CampaignCodes,
+    /// `GET /code-lines?max=`: every code of the campaign, one a line (`413` past `max`), for the
+    /// Worker's isolate to find its codes in ([`crate::campaign_index`]).
+    CodeLines,
     /// `POST /retry-delivery`: send one event to one webhook endpoint again (`{"endpoint", "seq"}`).
     RetryDelivery,
     /// `GET /shards`: how many shards the code is spread over (`wire::ShardsAnswer`).
@@ -202,6 +205,7 @@ impl Call {
         Call::CommitCodes,
         Call::RedrawCode,
         Call::CampaignCodes,
+        Call::CodeLines,
         Call::RetryDelivery,
         Call::ShardCount,
         Call::ShardGrant,
@@ -247,6 +251,7 @@ impl Call {
             Call::CommitCodes => (Method::Post, "/codes/commit"),
             Call::RedrawCode => (Method::Post, "/codes/redraw"),
             Call::CampaignCodes => (Method::Get, "/codes"),
+            Call::CodeLines => (Method::Get, "/code-lines"),
             Call::RetryDelivery => (Method::Post, "/retry-delivery"),
             Call::ShardCount => (Method::Get, "/shards"),
             Call::ShardGrant => (Method::Post, "/shard-grant"),

@@ -96,7 +96,7 @@ impl Ledger {
         let store = self.store_or_create()?;
         let replaced = store.put_campaign(id, body, note, now()?)?;
         // Its codes' definitions follow the campaign's.
-        self.cache.borrow_mut().definition = None;
+        self.forget_definitions();
         let (_, stored) = self.stored_campaign(id)?;
         let mut response = json_response(&campaign, if replaced { 200 } else { 201 })?;
         response.headers_mut().set(ETAG_HEADER, &campaign_tag(&stored)?)?;
@@ -124,7 +124,7 @@ impl Ledger {
             fields.remove("id");
         }
         store.put_campaign(campaign.id(), &json.to_string(), note, now()?)?;
-        self.cache.borrow_mut().definition = None;
+        self.forget_definitions();
         self.summary_response(id)
     }
 
@@ -136,7 +136,7 @@ impl Ledger {
     ) -> std::result::Result<Response, Problem> {
         let (store, _) = self.stored_campaign(id)?;
         store.set_campaign_archived(true, note, now()?)?;
-        self.cache.borrow_mut().definition = None;
+        self.forget_definitions();
         self.summary_response(id)
     }
 
@@ -299,6 +299,22 @@ impl Ledger {
         plan.codes[at] = draw(&store, &pattern, &mut CryptoRandom::new(seed), &made)?;
         store.replan_codes(key, &plan_text(&plan)?)?;
         plan_response(plan, false)
+    }
+
+    /// Every code of campaign `id`, one a line (`text/plain`), for the
+    /// Worker's isolate to route its codes without the catalog
+    /// ([`crate::campaign_index`]); `413` with no body when it has more than
+    /// `max` codes.
+    pub(super) fn handle_code_lines(&self, id: &Code, max: u64) -> std::result::Result<Response, Problem> {
+        let (store, _) = self.stored_campaign(id)?;
+        if store.campaign_code_count()? > max {
+            return Ok(Response::empty()?.with_status(413));
+        }
+        let mut response = Response::ok(store.campaign_code_lines()?)?;
+        response
+            .headers_mut()
+            .set("content-type", "text/plain; charset=utf-8")?;
+        Ok(response)
     }
 
     /// A page of the campaign's codes: `?after=&limit=`.

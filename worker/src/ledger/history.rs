@@ -276,6 +276,7 @@ impl Ledger {
         promocodes::testing::run_conformance(fresh);
         let rolled_back = fresh().failed_transaction_rolls_back()?;
         self.cache.borrow_mut().store = None;
+        self.forget_definitions();
         let answer = Conformance {
             conformance: "passed",
             store: "sqlite",

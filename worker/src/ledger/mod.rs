@@ -77,6 +77,10 @@ pub struct Ledger {
 struct Cache {
     store: Option<Rc<SqliteRedemptionStore>>,
     definition: Option<Rc<StoredDefinition>>,
+    /// The campaign this object keeps, once read (`Some(None)`: it keeps none),
+    /// from which each of its codes' definitions is made: a campaign's
+    /// object sees a new code at nearly every capture.
+    campaign: Option<Option<Rc<StoredCampaign>>>,
     /// The last minute whose old figures were pruned.
     pruned: i64,
 }
@@ -262,13 +266,52 @@ impl Ledger {
                 return Ok((store, definition.clone()));
             }
         }
-        let definition = Rc::new(
-            store
+        let definition = match self.campaign_code(&store, code)? {
+            Some(definition) => definition,
+            None => store
                 .definition(code)?
                 .ok_or_else(|| Problem::UnknownCode(code.clone()))?,
-        );
+        };
+        let definition = Rc::new(definition);
         self.cache.borrow_mut().definition = Some(definition.clone());
         Ok((store, definition))
+    }
+
+    /// `code`'s definition if it is a code of the campaign this object keeps:
+    /// made from the campaign as read once (one indexed read of the code, no
+    /// parse), as [`SqliteRedemptionStore::definition`] makes it.
+    fn campaign_code(
+        &self,
+        store: &SqliteRedemptionStore,
+        code: &Code,
+    ) -> std::result::Result<Option<StoredDefinition>, Problem> {
+        let read = self.cache.borrow().campaign.clone();
+        let campaign = match read {
+            Some(campaign) => campaign,
+            None => {
+                let campaign = store.campaign()?.map(Rc::new);
+                self.cache.borrow_mut().campaign = Some(campaign.clone());
+                campaign
+            }
+        };
+        let Some(stored) = campaign else {
+            return Ok(None);
+        };
+        if !store.has_campaign_code(code)? {
+            return Ok(None);
+        }
+        Ok(Some(StoredDefinition {
+            promo: stored.campaign.code(code.clone()),
+            archived: stored.archived,
+            defined_at: stored.defined_at.clone(),
+        }))
+    }
+
+    /// Forgets the definitions kept in memory: the campaign changed (and so its codes').
+    pub(super) fn forget_definitions(&self) {
+        let mut cache = self.cache.borrow_mut();
+        cache.definition = None;
+        cache.campaign = None;
     }
 
     /// The definition buyers may use: defined and not archived.
@@ -524,6 +567,17 @@ impl Ledger {
                 )
             }
             Call::CampaignCodes => self.handle_campaign_codes(&req),
+            Call::CodeLines => {
+                let max = req
+                    .url()?
+                    .query_pairs()
+                    .find(|(name, _)| name == "max")
+                    .map(|(_, v)| v.into_owned());
+                let max = max
+                    .and_then(|text| text.parse().ok())
+                    .ok_or_else(|| Problem::Internal("a list of a campaign's codes names its `max`".to_owned()))?;
+                self.handle_code_lines(&Self::code_param(&req)?, max)
+            }
             Call::ShardCount => self.handle_shard_count(&Self::code_param(&req)?),
             Call::ShardGrant => {
                 let body = req.text().await?;

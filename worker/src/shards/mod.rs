@@ -272,6 +272,12 @@ pub async fn layout_of(env: &Env, code: &Code) -> std::result::Result<Layout, Pr
     });
     match known {
         Some(layout) => Ok(layout),
+        // A campaign's code is decided by its campaign's object, never on shards (`shards` is a
+        // code's field): asking would be one more request at each single-use code's capture.
+        None if clients::known_in_campaign(code) => Ok(Layout {
+            shards: 1,
+            prior: Vec::new(),
+        }),
         None => fresh_layout(env, code).await,
     }
 }

@@ -170,6 +170,22 @@ impl SqliteRedemptionStore {
         Ok(!rows.is_empty())
     }
 
+    /// Every code of the campaign, one a line, in no set order (empty
+    /// without codes): what the Worker's isolate finds codes in
+    /// ([`crate::campaign_index`]).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn campaign_code_lines(&self) -> Result<String, StoreError> {
+        let rows: Vec<LinesRow> = self
+            .sql
+            .exec("SELECT group_concat(code, char(10)) AS lines FROM campaign_codes", None)
+            .and_then(|c| c.to_array())
+            .map_err(backend)?;
+        Ok(rows.into_iter().next().and_then(|r| r.lines).unwrap_or_default())
+    }
+
     /// How many codes the campaign has.
     ///
     /// # Errors

@@ -188,6 +188,11 @@ pub const REFUSED: &str = "refused";
 const REFUNDED_UNPAID: &str = "refunded";
 
 #[derive(Deserialize)]
+struct LinesRow {
+    lines: Option<String>,
+}
+
+#[derive(Deserialize)]
 struct NameRow {
     name: String,
 }
