@@ -3,7 +3,7 @@
 // keeps every code unique across codes and campaigns.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, captureReq, admin, capturer, eur, workerForFile } from "./harness.mjs";
+import { putCode, call, captureReq, admin, capturer, eur, workerForFile, startWorker, tempDir, removeDir } from "./harness.mjs";
 
 const worker = workerForFile();
 
@@ -265,6 +265,49 @@ test("codes added after the Worker listed a campaign's codes are found; each cod
   // A code in no list and unknown to the catalog is still unknown.
   const unknown = await captureReq(worker.base, "listed-z", { code: "LISTED-Z", total: eur("20.00") });
   assert.equal(unknown.status, 404, unknown.text);
+});
+
+// campaign_index.rs logs each load of a list: {"list":"campaign:<id>","codes":<n>}. The campaign's object
+// reads 20,000 codes a statement (CODE_LINES_PAGE), so 25,000 codes take two; a code added later
+// loads the list again once RELOAD_MS (10 s) has passed since the last load, never before.
+test("the Worker lists all of a campaign's 25,000 codes in one load, and loads again at most every 10 s", async () => {
+  const logged = await startWorker({ state: tempDir("promocodes-lists-"), logLevel: "log" });
+  const loads = () => logged.log().split("\n").map((l) => l.slice(l.indexOf("{"))).filter((l) => l.startsWith('{"list"'))
+    .map((l) => JSON.parse(l));
+  const waitForLoads = async (n) => {
+    for (let waited = 0; waited < 10_000 && loads().length < n; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 300));
+    return loads();
+  };
+  try {
+    const put = await call(logged.base, "PUT", "/v1/campaigns/BIG", { body: { discount: { kind: "percent", percent: "10" } }, headers: admin });
+    assert.equal(put.status, 201, put.text);
+    const codes = [];
+    for (const [i, count] of [10_000, 10_000, 5_000].entries()) {
+      const made = await call(logged.base, "POST", "/v1/campaigns/BIG/codes", { body: { count }, headers: { ...admin, "idempotency-key": `big-${i}` } });
+      assert.equal(made.status, 201, made.text);
+      codes.push(...made.json.codes);
+    }
+    assert.equal((await captureReq(logged.base, "big-0", { code: codes[0], total: eur("20.00") })).status, 201);
+    assert.deepEqual(await waitForLoads(1), [{ list: "campaign:BIG", codes: 25_000 }]);
+    // Listed: from both pages, each captured in its campaign.
+    for (const code of [codes[19_999], codes[20_000], codes[24_999]]) {
+      assert.equal((await captureReq(logged.base, `big-${code}`, { code, total: eur("20.00") })).status, 201);
+    }
+    // Added now: found through the catalog, and no second load within 10 s of the first.
+    const added = await call(logged.base, "POST", "/v1/campaigns/BIG/codes", { body: { codes: ["BIG-LATE-1", "BIG-LATE-2"] }, headers: { ...admin, "idempotency-key": "big-late" } });
+    assert.equal(added.status, 201, added.text);
+    assert.equal((await captureReq(logged.base, "big-late-1", { code: "BIG-LATE-1", total: eur("20.00") })).status, 201);
+    assert.equal((await waitForLoads(2)).length, 1, "no load within 10 s of the last");
+    await new Promise((r) => setTimeout(r, 10_500));
+    assert.equal((await captureReq(logged.base, "big-late-2", { code: "BIG-LATE-2", total: eur("20.00") })).status, 201);
+    assert.deepEqual((await waitForLoads(2))[1], { list: "campaign:BIG", codes: 25_002 });
+    const read = await call(logged.base, "GET", "/v1/campaigns/BIG", { headers: admin });
+    assert.deepEqual(read.json.usage, { total: 6, held: 0 });
+  } finally {
+    await logged.stop();
+    removeDir(logged.state);
+  }
 });
 
 test("a campaign code's hold counts until it expires, then the alarm marks it expired and the code is free", async () => {

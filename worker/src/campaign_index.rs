@@ -18,7 +18,8 @@
 //! most once every [`RELOAD_MS`]. The lists hold at most
 //! [`CAMPAIGN_INDEX_MAX`] codes in all: a campaign with more is not listed
 //! (its codes ask the catalog, as before), and a list that would pass the
-//! bound drops the others first.
+//! bound drops the others first. Each load writes one log line,
+//! `{"list":"campaign:<id>","codes":<n>}`.
 
 use std::cell::RefCell;
 
@@ -148,6 +149,8 @@ pub async fn learn(env: &Env, id: &Code, object: &str, code: &Code) {
     let Some(codes) = load(env, id).await else {
         return;
     };
+    // One log line a load, for the operator: which campaign's list, how many codes.
+    worker::console_log!(r#"{{"list":"{object}","codes":{}}}"#, codes.len());
     LISTS.with(|lists| keep(&mut lists.borrow_mut(), object, codes));
 }
 

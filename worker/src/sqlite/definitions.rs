@@ -65,6 +65,10 @@ pub struct StoredDefinition {
     pub defined_at: Option<String>,
 }
 
+/// How many codes [`SqliteRedemptionStore::campaign_code_lines`] reads a
+/// statement: at 65 bytes a code at most, about 1.3 MB.
+pub const CODE_LINES_PAGE: i64 = 20_000;
+
 impl SqliteRedemptionStore {
     /// The stored definition of `code`, if any.
     ///
@@ -170,20 +174,41 @@ impl SqliteRedemptionStore {
         Ok(!rows.is_empty())
     }
 
-    /// Every code of the campaign, one a line, in no set order (empty
-    /// without codes): what the Worker's isolate finds codes in
-    /// ([`crate::campaign_index`]).
+    /// Every code of the campaign, one a line, in the order they were added
+    /// (empty without codes): what the Worker's isolate finds codes in
+    /// ([`crate::campaign_index`]). Read [`CODE_LINES_PAGE`] codes a
+    /// statement, so that no value SQLite makes passes its 2 MB limit on
+    /// Cloudflare (a code has at most 64 characters).
     ///
     /// # Errors
     ///
-    /// [`StoreError::Backend`] when the read fails.
+    /// [`StoreError::Backend`] when a read fails.
     pub fn campaign_code_lines(&self) -> Result<String, StoreError> {
-        let rows: Vec<LinesRow> = self
-            .sql
-            .exec("SELECT group_concat(code, char(10)) AS lines FROM campaign_codes", None)
-            .and_then(|c| c.to_array())
-            .map_err(backend)?;
-        Ok(rows.into_iter().next().and_then(|r| r.lines).unwrap_or_default())
+        let mut lines = String::new();
+        let mut after = 0;
+        loop {
+            let rows: Vec<LinesRow> = self
+                .sql
+                .exec(
+                    "SELECT group_concat(code, char(10)) AS lines, max(seq) AS last
+                     FROM (SELECT seq, code FROM campaign_codes WHERE seq > ? ORDER BY seq LIMIT ?)",
+                    vec![after.into(), CODE_LINES_PAGE.into()],
+                )
+                .and_then(|c| c.to_array())
+                .map_err(backend)?;
+            let Some(LinesRow {
+                lines: Some(page),
+                last: Some(last),
+            }) = rows.into_iter().next()
+            else {
+                return Ok(lines);
+            };
+            if !lines.is_empty() {
+                lines.push('\n');
+            }
+            lines.push_str(&page);
+            after = last;
+        }
     }
 
     /// How many codes the campaign has.
