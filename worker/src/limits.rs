@@ -71,6 +71,11 @@ pub const KNOWN_CODES_MAX: usize = 10_000;
 /// that would pass it drops the others, which are loaded again when next used.
 pub const CAMPAIGN_INDEX_MAX: usize = 250_000;
 
+/// How many codes a campaign's object reads a statement when it lists them
+/// all for an isolate ([`crate::campaign_index`]): at 65 bytes a code at
+/// most, about 1.3 MB, under the 2 MB that SQLite allows a value on Cloudflare.
+pub const CODE_LINES_PAGE: i64 = 20_000;
+
 /// The most customers whose captured uses a code's (or a campaign's) object
 /// keeps in memory, read from SQLite for a limit per customer: a capture may
 /// name any customer, so a crowd of them would grow the map without end.

@@ -2,6 +2,7 @@
 
 use super::changes::Version;
 use super::*;
+use crate::limits::CODE_LINES_PAGE;
 
 /// A stored campaign: its definition, whether it is archived, and when it was first defined.
 #[derive(Debug, Clone)]
@@ -64,10 +65,6 @@ pub struct StoredDefinition {
     /// When it was first defined (RFC 3339), if known.
     pub defined_at: Option<String>,
 }
-
-/// How many codes [`SqliteRedemptionStore::campaign_code_lines`] reads a
-/// statement: at 65 bytes a code at most, about 1.3 MB.
-pub const CODE_LINES_PAGE: i64 = 20_000;
 
 impl SqliteRedemptionStore {
     /// The stored definition of `code`, if any.
