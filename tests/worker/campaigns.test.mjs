@@ -310,6 +310,28 @@ test("the Worker lists all of a campaign's 25,000 codes in one load, and loads a
   }
 });
 
+test("a campaign's code is switched, defined and archived only through its campaign: /v1/codes refuses, nothing changes", async () => {
+  assert.equal((await putCampaign("OWNED", { discount: { kind: "percent", percent: "10" }, limits: { total: 5 } })).status, 201);
+  assert.equal((await addCodes("OWNED", "owned-1", { codes: ["OWNED-A", "OWNED-B"] })).status, 201);
+  assert.equal((await captureReq(worker.base, "owned-a", { code: "OWNED-A", total: eur("20.00") })).status, 201);
+  const patched = await call(worker.base, "PATCH", "/v1/codes/OWNED-B", { body: { active: false }, headers: admin });
+  assert.equal(patched.status, 400, patched.text);
+  assert.match(patched.json.detail, /OWNED-B is a code of campaign OWNED/);
+  const put = await call(worker.base, "PUT", "/v1/codes/OWNED-B", { body: { code: "OWNED-B", discount: { kind: "percent", percent: "50" } }, headers: admin });
+  assert.equal(put.status, 409, put.text);
+  assert.equal(put.json.type, "/problems/code_exists");
+  const archived = await call(worker.base, "DELETE", "/v1/codes/OWNED-B", { headers: admin });
+  assert.equal(archived.status, 400, archived.text);
+  assert.match(archived.json.detail, /OWNED-B is a campaign's code: archive its campaign/);
+  // The code is still the campaign's, on, at 10 %.
+  const used = await captureReq(worker.base, "owned-b", { code: "OWNED-B", total: eur("20.00") });
+  assert.equal(used.status, 201, used.text);
+  assert.equal(used.json.quote.discount.amount, "2.00");
+  const lookup = await call(worker.base, "GET", "/v1/codes/OWNED-B", { headers: admin });
+  assert.equal(lookup.json.campaign, "OWNED");
+  assert.deepEqual((await call(worker.base, "GET", "/v1/campaigns/OWNED", { headers: admin })).json.usage, { total: 2, held: 0 });
+});
+
 test("a campaign code's hold counts until it expires, then the alarm marks it expired and the code is free", async () => {
   const put = await putCampaign("SHORT", { discount: { kind: "percent", percent: "10" }, limits: { total: 10 } });
   assert.equal(put.status, 201, put.text);

@@ -15,11 +15,15 @@
 //! in [`crate::clients`]). A code in no list is asked of the catalog as
 //! before. A code the catalog names as a campaign's but missing from the
 //! isolate's list (codes added since it was loaded) loads the list again, at
-//! most once every [`RELOAD_MS`]. The lists hold at most
-//! [`CAMPAIGN_INDEX_MAX`] codes in all: a campaign with more is not listed
-//! (its codes ask the catalog, as before), and a list that would pass the
-//! bound drops the others first. Each load writes one log line,
-//! `{"list":"campaign:<id>","codes":<n>}`.
+//! most once every [`RELOAD_MS`]; the request that loads a list waits for it.
+//!
+//! Memory is bounded: one list loads at a time in an isolate, and the lists
+//! hold at most [`CAMPAIGN_INDEX_MAX`] codes in all. A list unused for
+//! [`CAMPAIGN_LIST_IDLE_MS`] gives its room to another campaign's; a campaign
+//! that does not fit in the room left is not listed (its codes ask the
+//! catalog, as before) and is asked again after [`TOO_MANY_MS`]. Each load
+//! writes one log line: `{"list":"campaign:<id>","codes":<n>}`, or
+//! `{"list":"campaign:<id>","codes":null,"room":<n>}` when it did not fit.
 
 use std::cell::RefCell;
 
@@ -27,11 +31,14 @@ use promocodes::Code;
 use worker::Env;
 
 use crate::clients::call_campaign;
-use crate::limits::CAMPAIGN_INDEX_MAX;
+use crate::limits::{CAMPAIGN_INDEX_MAX, CAMPAIGN_LISTS_MAX, CAMPAIGN_LIST_IDLE_MS};
 use crate::protocol::Call;
 
 /// The shortest time between two loads of one campaign's list, in milliseconds.
 pub const RELOAD_MS: u64 = 10_000;
+
+/// How long a campaign whose codes did not fit waits before its list is asked for again, in milliseconds.
+pub const TOO_MANY_MS: u64 = 60_000;
 
 /// A campaign's codes, sorted and joined by `'\n'`, with where each starts: a
 /// binary search over them, at about one byte a character and four an entry.
@@ -96,89 +103,163 @@ impl CodeList {
 struct Listed {
     /// The campaign's object ([`crate::clients::campaign_object`]).
     object: String,
-    /// Its codes as last loaded (`None` before the first load ends, or when it has too many).
+    /// Its codes as last loaded (`None` before the first load, or when they gave their room up).
     codes: Option<CodeList>,
-    /// When its last load began (Unix milliseconds).
-    asked_at: u64,
+    /// When its list may be loaded again at the earliest (Unix milliseconds).
+    next_at: u64,
+    /// When a code was last found in its list (Unix milliseconds).
+    used_at: u64,
+}
+
+/// The isolate's lists, and whether one is loading.
+#[derive(Default)]
+struct Lists {
+    listed: Vec<Listed>,
+    loading: bool,
 }
 
 thread_local! {
     /// The campaigns whose codes this isolate has looked for, each with its list.
-    static LISTS: RefCell<Vec<Listed>> = const { RefCell::new(Vec::new()) };
+    static LISTS: RefCell<Lists> = RefCell::default();
 }
 
 /// The object of the campaign whose loaded list has `code`, if any.
 pub fn object_of(code: &Code) -> Option<String> {
     LISTS.with(|lists| {
-        lists
-            .borrow()
-            .iter()
-            .find(|listed| listed.codes.as_ref().is_some_and(|codes| codes.contains(code.as_str())))
-            .map(|listed| listed.object.clone())
+        let mut lists = lists.borrow_mut();
+        let listed = (lists.listed.iter_mut())
+            .find(|listed| listed.codes.as_ref().is_some_and(|codes| codes.contains(code.as_str())))?;
+        listed.used_at = worker::Date::now().as_millis();
+        Some(listed.object.clone())
     })
 }
 
+/// Clears [`Lists::loading`] when the load ends, or when its request is dropped half way.
+struct Loading;
+
+impl Drop for Loading {
+    fn drop(&mut self) {
+        LISTS.with(|lists| lists.borrow_mut().loading = false);
+    }
+}
+
 /// The catalog named campaign `id` (whose object is `object`) as `code`'s:
-/// loads the campaign's list if the isolate has none with `code` in it and
-/// none was asked for in the last [`RELOAD_MS`]. A list that fails to load
-/// is asked for again after [`RELOAD_MS`]; the request goes on either way.
+/// loads the campaign's list if the isolate has none with `code` in it, no
+/// other list is loading, it is due (see [`Lists::room`]) and it fits. The
+/// request goes on whatever the load's end.
 pub async fn learn(env: &Env, id: &Code, object: &str, code: &Code) {
     let now = worker::Date::now().as_millis();
-    let due = LISTS.with(|lists| {
-        let mut lists = lists.borrow_mut();
-        match lists.iter_mut().find(|listed| listed.object == object) {
-            Some(listed) if now.saturating_sub(listed.asked_at) < RELOAD_MS => false,
-            Some(listed) if listed.codes.as_ref().is_some_and(|codes| codes.contains(code.as_str())) => false,
-            Some(listed) => {
-                listed.asked_at = now;
-                true
-            }
-            None => {
-                lists.push(Listed {
-                    object: object.to_owned(),
-                    codes: None,
-                    asked_at: now,
-                });
-                true
-            }
-        }
-    });
-    if !due {
-        return;
-    }
-    let Some(codes) = load(env, id).await else {
+    let Some(room) = LISTS.with(|lists| lists.borrow_mut().room(object, code.as_str(), now)) else {
         return;
     };
-    // One log line a load, for the operator: which campaign's list, how many codes.
-    worker::console_log!(r#"{{"list":"{object}","codes":{}}}"#, codes.len());
-    LISTS.with(|lists| keep(&mut lists.borrow_mut(), object, codes));
+    let _loading = Loading;
+    match load(env, id, room).await {
+        Load::Listed(codes) => {
+            worker::console_log!(r#"{{"list":"{object}","codes":{}}}"#, codes.len());
+            LISTS.with(|lists| lists.borrow_mut().keep(object, codes, now));
+        }
+        Load::TooMany => {
+            worker::console_log!(r#"{{"list":"{object}","codes":null,"room":{room}}}"#);
+            LISTS.with(|lists| lists.borrow_mut().wait(object, now + TOO_MANY_MS));
+        }
+        Load::Failed => {}
+    }
 }
 
-/// Campaign `id`'s codes from its object, or `None` when it has more than
-/// [`CAMPAIGN_INDEX_MAX`] or the load failed.
-async fn load(env: &Env, id: &Code) -> Option<CodeList> {
-    let max = CAMPAIGN_INDEX_MAX.to_string();
-    let mut response = call_campaign(env, id, Call::CodeLines, &[("max", &max)], None, &[])
-        .await
-        .ok()?;
-    if response.status_code() != 200 {
-        return None;
+impl Lists {
+    /// Whether `object`'s list should load now for `code`, and if so the
+    /// room it may take (at least 1 code), once marked loading and due
+    /// again in [`RELOAD_MS`]: not while another list loads, nor before its
+    /// `next_at`, nor when its list has `code`. Lists of other campaigns
+    /// unused for [`CAMPAIGN_LIST_IDLE_MS`] give their room up first.
+    fn room(&mut self, object: &str, code: &str, now: u64) -> Option<usize> {
+        if self.loading {
+            return None;
+        }
+        if !self.listed.iter().any(|listed| listed.object == object) {
+            if self.listed.len() >= CAMPAIGN_LISTS_MAX {
+                // The places of campaigns not listed and due again: nothing is known of them.
+                self.listed
+                    .retain(|listed| listed.codes.is_some() || listed.next_at > now);
+            }
+            if self.listed.len() >= CAMPAIGN_LISTS_MAX {
+                return None;
+            }
+            self.listed.push(Listed {
+                object: object.to_owned(),
+                codes: None,
+                next_at: 0,
+                used_at: now,
+            });
+        }
+        let mine = self.listed.iter().position(|listed| listed.object == object)?;
+        let listed = &self.listed[mine];
+        if now < listed.next_at || listed.codes.as_ref().is_some_and(|codes| codes.contains(code)) {
+            return None;
+        }
+        for (i, other) in self.listed.iter_mut().enumerate() {
+            if i != mine && now.saturating_sub(other.used_at) >= CAMPAIGN_LIST_IDLE_MS {
+                other.codes = None;
+            }
+        }
+        let room = CAMPAIGN_INDEX_MAX.saturating_sub(self.others(object));
+        if room == 0 {
+            self.listed[mine].next_at = now + TOO_MANY_MS;
+            return None;
+        }
+        self.listed[mine].next_at = now + RELOAD_MS;
+        self.loading = true;
+        Some(room)
     }
-    Some(CodeList::from_lines(&response.text().await.ok()?))
+
+    /// How many codes the lists of campaigns other than `object`'s hold.
+    fn others(&self, object: &str) -> usize {
+        (self.listed.iter())
+            .filter(|listed| listed.object != object)
+            .filter_map(|listed| listed.codes.as_ref().map(CodeList::len))
+            .sum()
+    }
+
+    /// Keeps `codes` as `object`'s list, loaded at `now`, if it still fits.
+    fn keep(&mut self, object: &str, codes: CodeList, now: u64) {
+        let fits = self.others(object) + codes.len() <= CAMPAIGN_INDEX_MAX;
+        if let Some(listed) = self.listed.iter_mut().find(|listed| listed.object == object) {
+            listed.codes = fits.then_some(codes);
+            listed.used_at = now;
+        }
+    }
+
+    /// Asks for `object`'s list again no sooner than `next_at`.
+    fn wait(&mut self, object: &str, next_at: u64) {
+        if let Some(listed) = self.listed.iter_mut().find(|listed| listed.object == object) {
+            listed.next_at = next_at;
+        }
+    }
 }
 
-/// Keeps `codes` as `object`'s list, first dropping the other lists if all
-/// of them together would pass [`CAMPAIGN_INDEX_MAX`].
-fn keep(lists: &mut Vec<Listed>, object: &str, codes: CodeList) {
-    let others: usize = (lists.iter())
-        .filter(|listed| listed.object != object)
-        .filter_map(|listed| listed.codes.as_ref().map(CodeList::len))
-        .sum();
-    if others + codes.len() > CAMPAIGN_INDEX_MAX {
-        lists.retain(|listed| listed.object == object);
-    }
-    if let Some(listed) = lists.iter_mut().find(|listed| listed.object == object) {
-        listed.codes = Some(codes);
+/// What a load of a campaign's list came to.
+enum Load {
+    /// The campaign's codes.
+    Listed(CodeList),
+    /// It has more codes than the room it was given.
+    TooMany,
+    /// The campaign's object could not answer (unknown, or an error).
+    Failed,
+}
+
+/// Campaign `id`'s codes from its object, if it has at most `max`.
+async fn load(env: &Env, id: &Code, max: usize) -> Load {
+    let max = max.to_string();
+    let Ok(mut response) = call_campaign(env, id, Call::CodeLines, &[("max", &max)], None, &[]).await else {
+        return Load::Failed;
+    };
+    match response.status_code() {
+        200 => match response.text().await {
+            Ok(text) => Load::Listed(CodeList::from_lines(&text)),
+            Err(_) => Load::Failed,
+        },
+        413 => Load::TooMany,
+        _ => Load::Failed,
     }
 }
 
@@ -223,23 +304,86 @@ mod tests {
         assert!(!list.contains("C05000") && !list.contains("C0000"));
     }
 
-    fn listed(object: &str, lines: &str) -> Listed {
-        Listed {
-            object: object.to_owned(),
-            codes: Some(CodeList::from_lines(lines)),
-            asked_at: 0,
-        }
+    fn lists(entries: &[(&str, &str, u64)]) -> Lists {
+        let listed = entries
+            .iter()
+            .map(|(object, lines, used_at)| Listed {
+                object: (*object).to_owned(),
+                codes: Some(CodeList::from_lines(lines)),
+                next_at: 0,
+                used_at: *used_at,
+            })
+            .collect();
+        Lists { listed, loading: false }
     }
 
     #[test]
-    fn a_list_past_the_bound_drops_the_others() {
-        let mut lists = vec![listed("campaign:A", "A1\nA2"), listed("campaign:B", "")];
-        keep(&mut lists, "campaign:B", CodeList::from_lines("B1"));
-        assert_eq!(lists.len(), 2, "3 codes fit");
-        let many: Vec<String> = (0..CAMPAIGN_INDEX_MAX - 1).map(|i| format!("B{i}")).collect();
-        keep(&mut lists, "campaign:B", CodeList::from_lines(&many.join("\n")));
-        assert_eq!(lists.len(), 1, "A's list is dropped so that B's fits");
-        assert_eq!(lists[0].object, "campaign:B");
-        assert!(lists[0].codes.as_ref().is_some_and(|codes| codes.contains("B0")));
+    fn a_list_loads_once_at_a_time_and_not_again_before_reload_ms() {
+        let mut lists = Lists::default();
+        assert_eq!(lists.room("campaign:A", "A1", 1_000), Some(CAMPAIGN_INDEX_MAX));
+        assert_eq!(lists.room("campaign:B", "B1", 1_000), None, "A's list is loading");
+        lists.loading = false;
+        lists.keep("campaign:A", CodeList::from_lines("A1\nA2"), 1_000);
+        assert_eq!(lists.room("campaign:A", "A3", 1_000 + RELOAD_MS - 1), None, "too soon");
+        assert_eq!(
+            lists.room("campaign:A", "A2", 1_000 + RELOAD_MS),
+            None,
+            "listed already"
+        );
+        assert_eq!(
+            lists.room("campaign:A", "A3", 1_000 + RELOAD_MS),
+            Some(CAMPAIGN_INDEX_MAX),
+            "its own list takes no room from itself"
+        );
+    }
+
+    #[test]
+    fn a_list_in_use_keeps_its_room_and_an_idle_one_gives_it_up() {
+        let big: Vec<String> = (0..CAMPAIGN_INDEX_MAX - 10).map(|i| format!("A{i}")).collect();
+        let mut lists = lists(&[("campaign:A", &big.join("\n"), 0)]);
+        // A was used just now: B gets what is left, and a list of more does not fit.
+        let now = CAMPAIGN_LIST_IDLE_MS - 1;
+        assert_eq!(lists.room("campaign:B", "B1", now), Some(10));
+        lists.loading = false;
+        lists.keep(
+            "campaign:B",
+            CodeList::from_lines(&(0..11).map(|i| format!("B{i}\n")).collect::<String>()),
+            now,
+        );
+        assert!(lists.listed[1].codes.is_none(), "11 codes do not fit in 10");
+        assert!(lists.listed[0].codes.is_some(), "A keeps its list");
+        // Idle for CAMPAIGN_LIST_IDLE_MS, A's list gives its room up, and C's fits.
+        let later = CAMPAIGN_LIST_IDLE_MS;
+        assert_eq!(lists.room("campaign:C", "C1", later), Some(CAMPAIGN_INDEX_MAX));
+        assert!(lists.listed[0].codes.is_none());
+        assert_eq!(
+            lists.listed.len(),
+            3,
+            "every campaign keeps its place: when it may load again"
+        );
+    }
+
+    #[test]
+    fn no_room_waits_too_many_ms() {
+        let full: Vec<String> = (0..CAMPAIGN_INDEX_MAX).map(|i| format!("A{i}")).collect();
+        let mut lists = lists(&[("campaign:A", &full.join("\n"), 5)]);
+        assert_eq!(lists.room("campaign:B", "B1", 10), None, "no room while A is in use");
+        assert_eq!(lists.listed[1].next_at, 10 + TOO_MANY_MS);
+        assert!(!lists.loading);
+    }
+
+    #[test]
+    fn the_places_are_bounded() {
+        let mut lists = Lists::default();
+        for i in 0..CAMPAIGN_LISTS_MAX {
+            assert!(lists.room(&format!("campaign:{i}"), "X", 0).is_some());
+            lists.loading = false;
+            lists.wait(&format!("campaign:{i}"), 0);
+        }
+        assert!(
+            lists.room("campaign:NEW", "X", 1).is_some(),
+            "the places due again make room"
+        );
+        assert_eq!(lists.listed.len(), 1);
     }
 }

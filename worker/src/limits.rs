@@ -10,7 +10,7 @@
 //! The maps in memory a request can grow, each a cache of what storage holds
 //! (so that an entry evicted is read again, never lost) or a count waiting to
 //! be written (folded, never dropped), and each held to a bound here:
-//! [`KNOWN_CODES_MAX`], [`CAMPAIGN_INDEX_MAX`], [`MIRRORED_CUSTOMERS_MAX`],
+//! [`KNOWN_CODES_MAX`], [`CAMPAIGN_INDEX_MAX`] (with [`CAMPAIGN_LISTS_MAX`]), [`MIRRORED_CUSTOMERS_MAX`],
 //! [`MIRRORED_CODES_MAX`] and [`PENDING_FIGURES_MAX`]. An object's mirror of its live holds is no
 //! cache but the holds themselves, as SQLite has them: it is bounded by what
 //! the code's limits let be held, and emptied as holds expire.
@@ -65,11 +65,21 @@ pub const DEMO_ATTEMPT_MAX_LEN: usize = 64;
 pub const KNOWN_CODES_MAX: usize = 10_000;
 
 /// The most campaigns' codes an isolate keeps in its lists
-/// ([`crate::campaign_index`]), all campaigns together: at about 17 bytes a
-/// code of 12 characters, some 4 MB of an isolate's 128 MB. A campaign with
-/// more is not listed (its codes ask the catalog, as other codes do); a list
-/// that would pass it drops the others, which are loaded again when next used.
-pub const CAMPAIGN_INDEX_MAX: usize = 250_000;
+/// ([`crate::campaign_index`]), all campaigns together: at 4 bytes and a
+/// code's length (at most 64) a code, at most 6.8 MB of an isolate's 128 MB
+/// (1.7 MB for codes of 12 characters), and about three times that while
+/// one list loads (one at a time). A campaign that does not fit in what the
+/// lists in use leave is not listed (its codes ask the catalog, as other
+/// codes do); a list unused for [`CAMPAIGN_LIST_IDLE_MS`] gives its room up.
+pub const CAMPAIGN_INDEX_MAX: usize = 100_000;
+
+/// How long a campaign's list in an isolate may go unused before another
+/// campaign's list may take its room, in milliseconds.
+pub const CAMPAIGN_LIST_IDLE_MS: u64 = 60_000;
+
+/// The most campaigns an isolate keeps a place for in its lists (listed or
+/// not: a place remembers when the list may be asked for again).
+pub const CAMPAIGN_LISTS_MAX: usize = 1_000;
 
 /// How many codes a campaign's object reads a statement when it lists them
 /// all for an isolate ([`crate::campaign_index`]): at 65 bytes a code at

@@ -5489,7 +5489,7 @@ export interface operations {
                     "application/json": components["schemas"]["CodeSummary"];
                 };
             };
-            /** @description The path's code is not a code, or a bad `X-Change-Note`. */
+            /** @description The path's code is not a code, or is a campaign's (archived with its campaign), or a bad `X-Change-Note`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5696,7 +5696,7 @@ export interface operations {
                     "application/json": components["schemas"]["Definition"];
                 };
             };
-            /** @description Bad input (the `detail` names the field), or a bad `X-Change-Note`. */
+            /** @description Bad input (the `detail` names the field), a campaign's code (switched with its campaign), or a bad `X-Change-Note`. */
             400: {
                 headers: {
                     [name: string]: unknown;

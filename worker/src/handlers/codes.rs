@@ -4,7 +4,7 @@
 //! automatic promotion (`automatic::note_change`).
 
 use promocodes::wire::{CodeList, CodeSummary};
-use promocodes::{Code, PromoCode};
+use promocodes::{Code, InputError, PromoCode};
 use worker::{Env, Request, Response};
 
 use super::{automatic, bad_param, history, injected_failure, limit_public, page_of, Answer, Query};
@@ -80,7 +80,16 @@ pub async fn archive(req: &Request, env: &Env, code: &str) -> Answer {
     let code = path_code(code)?;
     let note = forwarded_note(req)?;
     require_known(env, &code).await?;
-    catalog_change(env, crate::catalog::CatalogCall::Intend, &code, true).await?;
+    match catalog_change(env, crate::catalog::CatalogCall::Intend, &code, true).await {
+        // The catalog refuses to take a campaign's code as a code of its own.
+        Err(Problem::CodeExists(code)) => {
+            return Err(Problem::Input(InputError::Malformed {
+                path: "code".to_owned(),
+                message: format!("{code} is a campaign's code: archive its campaign (DELETE /v1/campaigns/{{id}})"),
+            }))
+        }
+        other => other?,
+    }
     let unconditional = Condition::default();
     let headers = with_note(&unconditional, note.as_deref());
     let request = Call::ArchiveDefinition.request(&code, &[], None, &headers)?;

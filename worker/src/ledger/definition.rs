@@ -1,7 +1,7 @@
 //! The code's definition in its object: defined, switched, archived, summarised and looked up.
 
 use promocodes::wire::{CodeSummary, CodeUsage, PublicCode};
-use promocodes::PublicDefinition;
+use promocodes::{InputError, PublicDefinition};
 
 use super::*;
 
@@ -119,6 +119,15 @@ impl Ledger {
     ) -> std::result::Result<Response, Problem> {
         let patch = CodePatch::from_json(body)?;
         let (store, definition) = self.live(code)?;
+        if let Some(campaign) = definition.promo.campaign() {
+            // Its switch is its campaign's: a definition of its own would part it from the campaign.
+            return Err(Problem::Input(InputError::Malformed {
+                path: "code".to_owned(),
+                message: format!(
+                    "{code} is a code of campaign {campaign}: switch the campaign (PATCH /v1/campaigns/{campaign})"
+                ),
+            }));
+        }
         self.check_condition(code, condition)?;
         let promo = definition.promo.with_active(patch.active);
         store.put_definition(&promo, note, now()?, || Ok(()))?;

@@ -434,10 +434,10 @@ async fn release_on(env: &Env, code: &Code, key: &IdempotencyKey, body: &str, la
 ///
 /// A problem reaching an object.
 pub async fn send_payment_release(env: &Env, code: &Code, body: String) -> Answer {
-    // A code this isolate knows on one shard: its own object answers, unless the code is spread
-    // over shards since (it then answers STALE_LAYOUT_STATUS, records nothing, and the layout is
+    // A code this isolate knows on one shard (a campaign's code always is): its own object answers,
+    // unless the code is spread over shards since (it then answers STALE_LAYOUT_STATUS, records nothing, and the layout is
     // asked for). One request, as before shards.
-    if known_on_one_shard(code) {
+    if known_on_one_shard(code) || clients::known_in_campaign(code) {
         let headers = [(ONE_SHARD_HEADER, "1")];
         let request = Call::PaymentRelease.request(code, &[], Some(body.clone()), &headers)?;
         let started = worker::Date::now().as_millis();

@@ -171,25 +171,26 @@ impl SqliteRedemptionStore {
         Ok(!rows.is_empty())
     }
 
-    /// Every code of the campaign, one a line, in the order they were added
-    /// (empty without codes): what the Worker's isolate finds codes in
+    /// Every code of the campaign, one a line, in code order (empty without
+    /// codes): what the Worker's isolate finds codes in
     /// ([`crate::campaign_index`]). Read [`CODE_LINES_PAGE`] codes a
-    /// statement, so that no value SQLite makes passes its 2 MB limit on
-    /// Cloudflare (a code has at most 64 characters).
+    /// statement, each page after the last code of the one before (along
+    /// the codes' unique index: no sort), so that no value SQLite makes
+    /// passes its 2 MB limit on Cloudflare (a code has at most 64 characters).
     ///
     /// # Errors
     ///
     /// [`StoreError::Backend`] when a read fails.
     pub fn campaign_code_lines(&self) -> Result<String, StoreError> {
         let mut lines = String::new();
-        let mut after = 0;
+        let mut after = String::new();
         loop {
             let rows: Vec<LinesRow> = self
                 .sql
                 .exec(
-                    "SELECT group_concat(code, char(10)) AS lines, max(seq) AS last
-                     FROM (SELECT seq, code FROM campaign_codes WHERE seq > ? ORDER BY seq LIMIT ?)",
-                    vec![after.into(), CODE_LINES_PAGE.into()],
+                    "SELECT group_concat(code, char(10)) AS lines, max(code) AS last
+                     FROM (SELECT code FROM campaign_codes WHERE code > ? ORDER BY code LIMIT ?)",
+                    vec![after.as_str().into(), CODE_LINES_PAGE.into()],
                 )
                 .and_then(|c| c.to_array())
                 .map_err(backend)?;

@@ -190,7 +190,7 @@ const REFUNDED_UNPAID: &str = "refunded";
 #[derive(Deserialize)]
 struct LinesRow {
     lines: Option<String>,
-    last: Option<i64>,
+    last: Option<String>,
 }
 
 #[derive(Deserialize)]
