@@ -145,7 +145,7 @@ impl Drop for Loading {
 
 /// The catalog named campaign `id` (whose object is `object`) as `code`'s:
 /// loads the campaign's list if the isolate has none with `code` in it, no
-/// other list is loading, it is due (see [`Lists::room`]) and it fits. The
+/// other list is loading, it is due (no sooner than [`RELOAD_MS`] after the last load) and it fits. The
 /// request goes on whatever the load's end.
 pub async fn learn(env: &Env, id: &Code, object: &str, code: &Code) {
     let now = worker::Date::now().as_millis();
