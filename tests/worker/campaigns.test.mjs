@@ -288,6 +288,7 @@ test("the Worker lists all of a campaign's 25,000 codes in one load, and loads a
       assert.equal(made.status, 201, made.text);
       codes.push(...made.json.codes);
     }
+    const loadedBy = Date.now();
     assert.equal((await captureReq(logged.base, "big-0", { code: codes[0], total: eur("20.00") })).status, 201);
     assert.deepEqual(await waitForLoads(1), [{ list: "campaign:BIG", codes: 25_000 }]);
     // Listed: from both pages, each captured in its campaign.
@@ -298,7 +299,9 @@ test("the Worker lists all of a campaign's 25,000 codes in one load, and loads a
     const added = await call(logged.base, "POST", "/v1/campaigns/BIG/codes", { body: { codes: ["BIG-LATE-1", "BIG-LATE-2"] }, headers: { ...admin, "idempotency-key": "big-late" } });
     assert.equal(added.status, 201, added.text);
     assert.equal((await captureReq(logged.base, "big-late-1", { code: "BIG-LATE-1", total: eur("20.00") })).status, 201);
-    assert.equal((await waitForLoads(2)).length, 1, "no load within 10 s of the last");
+    // (On a machine so slow that 10 s passed since the load began, a second load would be right.)
+    await new Promise((r) => setTimeout(r, 500));
+    if (Date.now() - loadedBy < 9_000) assert.equal(loads().length, 1, "no load within 10 s of the last");
     await new Promise((r) => setTimeout(r, 10_500));
     assert.equal((await captureReq(logged.base, "big-late-2", { code: "BIG-LATE-2", total: eur("20.00") })).status, 201);
     assert.deepEqual((await waitForLoads(2))[1], { list: "campaign:BIG", codes: 25_002 });
