@@ -13,8 +13,18 @@ export function renderCodeControls(json, etag) {
   watch.active = json.active;
   const input = $("code-switch");
   input.checked = json.active;
-  input.disabled = false;
-  $("code-switch-state").textContent = json.active ? "On" : "Off";
+  // A campaign's code is switched, edited and archived with its campaign: its page links there.
+  const campaign = json.campaign ?? null;
+  input.disabled = campaign !== null;
+  $("code-archive").hidden = campaign !== null;
+  $("code-switch-state").textContent = (json.active ? "On" : "Off") + (campaign ? `, with campaign ${campaign}` : "");
+  if (campaign) {
+    $("code-edit").href = `#/campaign/${encodeURIComponent(campaign)}`;
+    $("code-edit").textContent = "Campaign";
+    $("code-edit").setAttribute("aria-label", `Campaign ${campaign}`);
+  } else {
+    $("code-edit").textContent = "Edit";
+  }
 }
 
 /** The code's kill switch: off only after a confirmation; sent with the ETag it was read with. */

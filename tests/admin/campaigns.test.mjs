@@ -258,3 +258,29 @@ for (const screen of SCREENS) {
     await page.context().close();
   });
 }
+
+// A campaign's code is switched, edited and archived with its campaign (PATCH and DELETE of it on
+// /v1/codes are refused): its page says so and links to the campaign's, with no control of its own.
+test("a campaign's code's page: no switch or Archive of its own, a link to its campaign", async () => {
+  assert.equal((await putCampaign("OWNER", { discount: { kind: "percent", percent: "10" } })).status, 201);
+  const made = await call(worker.base, "POST", "/v1/campaigns/OWNER/codes", { body: { codes: ["OWNER-1"] }, headers: { ...admin, "idempotency-key": "owner-1" } });
+  assert.equal(made.status, 201, made.text);
+  const page = await open(SCREENS[0]);
+  await signIn(page, "#/code/OWNER-1");
+  await page.getByRole("heading", { name: "OWNER-1", exact: true }).waitFor();
+  await page.locator("#code-switch-state").getByText("On, with campaign OWNER").waitFor();
+  assert.equal(await page.getByRole("switch", { name: "Active" }).isDisabled(), true);
+  assert.equal(await page.locator("#code-archive").isHidden(), true);
+  await page.getByRole("link", { name: "Campaign OWNER" }).click();
+  await page.getByRole("heading", { name: "OWNER", exact: true }).waitFor();
+  assert.match(page.url(), /#\/campaign\/OWNER$/);
+  // A plain code's page, opened next in the same document, has its own controls again.
+  await call(worker.base, "PUT", "/v1/codes/OWNFREE", { body: { code: "OWNFREE", discount: { kind: "percent", percent: "10" } }, headers: admin });
+  await page.goto(`${worker.base}/admin/#/code/OWNFREE`);
+  await page.locator("#code-switch-state").getByText("On", { exact: true }).waitFor();
+  assert.equal(await page.getByRole("switch", { name: "Active" }).isDisabled(), false);
+  assert.equal(await page.locator("#code-archive").isHidden(), false);
+  assert.equal(await page.getByRole("link", { name: "Edit OWNFREE" }).textContent(), "Edit");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
