@@ -325,7 +325,7 @@ test("a campaign's code is switched, defined and archived only through its campa
   assert.equal(put.json.type, "/problems/code_exists");
   const archived = await call(worker.base, "DELETE", "/v1/codes/OWNED-B", { headers: admin });
   assert.equal(archived.status, 400, archived.text);
-  assert.match(archived.json.detail, /OWNED-B is a campaign's code: archive its campaign/);
+  assert.match(archived.json.detail, /OWNED-B is a code of campaign OWNED: archive the campaign \(DELETE \/v1\/campaigns\/OWNED\)/);
   // The code is still the campaign's, on, at 10 %.
   const used = await captureReq(worker.base, "owned-b", { code: "OWNED-B", total: eur("20.00") });
   assert.equal(used.status, 201, used.text);

@@ -23,7 +23,9 @@
 //! that does not fit in the room left is not listed (its codes ask the
 //! catalog, as before) and is asked again after [`TOO_MANY_MS`]. Each load
 //! writes one log line: `{"list":"campaign:<id>","codes":<n>}`, or
-//! `{"list":"campaign:<id>","codes":null,"room":<n>}` when it did not fit.
+//! `{"list":"campaign:<id>","codes":null,"room":<n>}` when it did not fit, or
+//! `{"list":"campaign:<id>","codes":null,"failed":true}` when the campaign's
+//! object did not answer it (a campaign with no room at all left is not asked).
 
 use std::cell::RefCell;
 
@@ -36,6 +38,10 @@ use crate::protocol::Call;
 
 /// The shortest time between two loads of one campaign's list, in milliseconds.
 pub const RELOAD_MS: u64 = 10_000;
+
+/// How long a load of a list holds its lease at most, in milliseconds: past
+/// it, another list may load even if this one never ended.
+pub const LOAD_LEASE_MS: u64 = 30_000;
 
 /// How long a campaign whose codes did not fit waits before its list is asked for again, in milliseconds.
 pub const TOO_MANY_MS: u64 = 60_000;
@@ -111,11 +117,15 @@ struct Listed {
     used_at: u64,
 }
 
-/// The isolate's lists, and whether one is loading.
+/// The isolate's lists, and until when the one loading holds its lease.
 #[derive(Default)]
 struct Lists {
     listed: Vec<Listed>,
-    loading: bool,
+    /// While a list loads, the end of its lease (Unix milliseconds; 0: none
+    /// loads). A lease, not a flag: a request the runtime cancels is never
+    /// dropped, so its load's end may never run; another load may begin once
+    /// [`LOAD_LEASE_MS`] has passed.
+    loading_until: u64,
 }
 
 thread_local! {
@@ -134,12 +144,12 @@ pub fn object_of(code: &Code) -> Option<String> {
     })
 }
 
-/// Clears [`Lists::loading`] when the load ends, or when its request is dropped half way.
+/// Ends the load's lease ([`Lists::loading_until`]) when the load ends, or when its request is dropped half way.
 struct Loading;
 
 impl Drop for Loading {
     fn drop(&mut self) {
-        LISTS.with(|lists| lists.borrow_mut().loading = false);
+        LISTS.with(|lists| lists.borrow_mut().loading_until = 0);
     }
 }
 
@@ -162,7 +172,7 @@ pub async fn learn(env: &Env, id: &Code, object: &str, code: &Code) {
             worker::console_log!(r#"{{"list":"{object}","codes":null,"room":{room}}}"#);
             LISTS.with(|lists| lists.borrow_mut().wait(object, now + TOO_MANY_MS));
         }
-        Load::Failed => {}
+        Load::Failed => worker::console_log!(r#"{{"list":"{object}","codes":null,"failed":true}}"#),
     }
 }
 
@@ -173,7 +183,7 @@ impl Lists {
     /// `next_at`, nor when its list has `code`. Lists of other campaigns
     /// unused for [`CAMPAIGN_LIST_IDLE_MS`] give their room up first.
     fn room(&mut self, object: &str, code: &str, now: u64) -> Option<usize> {
-        if self.loading {
+        if now < self.loading_until {
             return None;
         }
         if !self.listed.iter().any(|listed| listed.object == object) {
@@ -208,7 +218,7 @@ impl Lists {
             return None;
         }
         self.listed[mine].next_at = now + RELOAD_MS;
-        self.loading = true;
+        self.loading_until = now + LOAD_LEASE_MS;
         Some(room)
     }
 
@@ -314,7 +324,10 @@ mod tests {
                 used_at: *used_at,
             })
             .collect();
-        Lists { listed, loading: false }
+        Lists {
+            listed,
+            loading_until: 0,
+        }
     }
 
     #[test]
@@ -322,7 +335,7 @@ mod tests {
         let mut lists = Lists::default();
         assert_eq!(lists.room("campaign:A", "A1", 1_000), Some(CAMPAIGN_INDEX_MAX));
         assert_eq!(lists.room("campaign:B", "B1", 1_000), None, "A's list is loading");
-        lists.loading = false;
+        lists.loading_until = 0;
         lists.keep("campaign:A", CodeList::from_lines("A1\nA2"), 1_000);
         assert_eq!(lists.room("campaign:A", "A3", 1_000 + RELOAD_MS - 1), None, "too soon");
         assert_eq!(
@@ -344,7 +357,7 @@ mod tests {
         // A was used just now: B gets what is left, and a list of more does not fit.
         let now = CAMPAIGN_LIST_IDLE_MS - 1;
         assert_eq!(lists.room("campaign:B", "B1", now), Some(10));
-        lists.loading = false;
+        lists.loading_until = 0;
         lists.keep(
             "campaign:B",
             CodeList::from_lines(&(0..11).map(|i| format!("B{i}\n")).collect::<String>()),
@@ -369,7 +382,7 @@ mod tests {
         let mut lists = lists(&[("campaign:A", &full.join("\n"), 5)]);
         assert_eq!(lists.room("campaign:B", "B1", 10), None, "no room while A is in use");
         assert_eq!(lists.listed[1].next_at, 10 + TOO_MANY_MS);
-        assert!(!lists.loading);
+        assert_eq!(lists.loading_until, 0);
     }
 
     #[test]
@@ -377,7 +390,7 @@ mod tests {
         let mut lists = Lists::default();
         for i in 0..CAMPAIGN_LISTS_MAX {
             assert!(lists.room(&format!("campaign:{i}"), "X", 0).is_some());
-            lists.loading = false;
+            lists.loading_until = 0;
             lists.wait(&format!("campaign:{i}"), 0);
         }
         assert!(
@@ -385,5 +398,14 @@ mod tests {
             "the places due again make room"
         );
         assert_eq!(lists.listed.len(), 1);
+    }
+
+    #[test]
+    fn a_load_that_never_ends_blocks_others_only_for_its_lease() {
+        let mut lists = Lists::default();
+        assert!(lists.room("campaign:A", "A1", 1_000).is_some());
+        // Its request was cancelled: nothing ends the lease.
+        assert_eq!(lists.room("campaign:B", "B1", 1_000 + LOAD_LEASE_MS - 1), None);
+        assert!(lists.room("campaign:B", "B1", 1_000 + LOAD_LEASE_MS).is_some());
     }
 }

@@ -220,8 +220,16 @@ async fn known_object(env: &Env, code: &Code) -> std::result::Result<Option<Stri
 /// Whether this isolate knows `code` as a campaign's code (asks nothing: a
 /// code not remembered, or not listed, is `false`).
 pub fn known_in_campaign(code: &Code) -> bool {
-    let remembered = KNOWN.with(|known| known.borrow().get(code).map(|name| name != code.as_str()));
-    remembered.unwrap_or_else(|| campaign_index::object_of(code).is_some())
+    known_campaign_object(code).is_some()
+}
+
+/// The object of the campaign this isolate knows `code` in (asks nothing).
+pub fn known_campaign_object(code: &Code) -> Option<String> {
+    let remembered = KNOWN.with(|known| known.borrow().get(code).cloned());
+    match remembered {
+        Some(name) => (name != code.as_str()).then_some(name),
+        None => campaign_index::object_of(code),
+    }
 }
 
 /// The object of `code`: its campaign's if the catalog says it has one, else

@@ -83,10 +83,13 @@ pub async fn archive(req: &Request, env: &Env, code: &str) -> Answer {
     match catalog_change(env, crate::catalog::CatalogCall::Intend, &code, true).await {
         // The catalog refuses to take a campaign's code as a code of its own.
         Err(Problem::CodeExists(code)) => {
+            // The isolate knows its campaign: `require_known` just found the code's object.
+            let object = clients::known_campaign_object(&code).unwrap_or_default();
+            let id = object.strip_prefix("campaign:").unwrap_or("{id}");
             return Err(Problem::Input(InputError::Malformed {
                 path: "code".to_owned(),
-                message: format!("{code} is a campaign's code: archive its campaign (DELETE /v1/campaigns/{{id}})"),
-            }))
+                message: format!("{code} is a code of campaign {id}: archive the campaign (DELETE /v1/campaigns/{id})"),
+            }));
         }
         other => other?,
     }

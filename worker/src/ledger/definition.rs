@@ -55,6 +55,13 @@ impl Ledger {
         note: Option<&str>,
     ) -> std::result::Result<Response, Problem> {
         let promo = PromoCode::from_json(body)?;
+        // A campaign's object defines no code of its own (the catalog sends a code here only while
+        // it knows it as the campaign's): a definition row would part the code from its campaign.
+        if let Some(store) = self.store()? {
+            if self.kept_campaign(&store)?.is_some() {
+                return Err(Problem::CodeExists(promo.code().clone()));
+            }
+        }
         self.check_condition(promo.code(), condition)?;
         let mut moved_from = None;
         if let Ok((_, stored)) = self.stored(promo.code()) {

@@ -285,16 +285,7 @@ impl Ledger {
         store: &SqliteRedemptionStore,
         code: &Code,
     ) -> std::result::Result<Option<StoredDefinition>, Problem> {
-        let read = self.cache.borrow().campaign.clone();
-        let campaign = match read {
-            Some(campaign) => campaign,
-            None => {
-                let campaign = store.campaign()?.map(Rc::new);
-                self.cache.borrow_mut().campaign = Some(campaign.clone());
-                campaign
-            }
-        };
-        let Some(stored) = campaign else {
+        let Some(stored) = self.kept_campaign(store)? else {
             return Ok(None);
         };
         if !store.has_campaign_code(code)? {
@@ -305,6 +296,22 @@ impl Ledger {
             archived: stored.archived,
             defined_at: stored.defined_at.clone(),
         }))
+    }
+
+    /// The campaign this object keeps, if any (read once, then kept in memory).
+    pub(super) fn kept_campaign(
+        &self,
+        store: &SqliteRedemptionStore,
+    ) -> std::result::Result<Option<Rc<StoredCampaign>>, Problem> {
+        let read = self.cache.borrow().campaign.clone();
+        match read {
+            Some(campaign) => Ok(campaign),
+            None => {
+                let campaign = store.campaign()?.map(Rc::new);
+                self.cache.borrow_mut().campaign = Some(campaign.clone());
+                Ok(campaign)
+            }
+        }
     }
 
     /// Forgets the definitions kept in memory: the campaign changed (and so its codes').
