@@ -126,6 +126,8 @@ struct Lists {
     /// dropped, so its load's end may never run; another load may begin once
     /// [`LOAD_LEASE_MS`] has passed.
     loading_until: u64,
+    /// The number of the last lease given: a load's end ends only its own.
+    lease: u64,
 }
 
 thread_local! {
@@ -145,11 +147,11 @@ pub fn object_of(code: &Code) -> Option<String> {
 }
 
 /// Ends the load's lease ([`Lists::loading_until`]) when the load ends, or when its request is dropped half way.
-struct Loading;
+struct Loading(u64);
 
 impl Drop for Loading {
     fn drop(&mut self) {
-        LISTS.with(|lists| lists.borrow_mut().loading_until = 0);
+        LISTS.with(|lists| lists.borrow_mut().end_lease(self.0));
     }
 }
 
@@ -162,7 +164,8 @@ pub async fn learn(env: &Env, id: &Code, object: &str, code: &Code) {
     let Some(room) = LISTS.with(|lists| lists.borrow_mut().room(object, code.as_str(), now)) else {
         return;
     };
-    let _loading = Loading;
+    // Taken in the same turn as the lease (no await between): this load's number.
+    let _loading = Loading(LISTS.with(|lists| lists.borrow().lease));
     match load(env, id, room).await {
         Load::Listed(codes) => {
             worker::console_log!(r#"{{"list":"{object}","codes":{}}}"#, codes.len());
@@ -219,7 +222,16 @@ impl Lists {
         }
         self.listed[mine].next_at = now + RELOAD_MS;
         self.loading_until = now + LOAD_LEASE_MS;
+        self.lease += 1;
         Some(room)
+    }
+
+    /// Ends lease number `lease`, if it is still the last one given (a load
+    /// past its lease ends no later load's).
+    fn end_lease(&mut self, lease: u64) {
+        if self.lease == lease {
+            self.loading_until = 0;
+        }
     }
 
     /// How many codes the lists of campaigns other than `object`'s hold.
@@ -327,6 +339,7 @@ mod tests {
         Lists {
             listed,
             loading_until: 0,
+            lease: 0,
         }
     }
 
@@ -407,5 +420,20 @@ mod tests {
         // Its request was cancelled: nothing ends the lease.
         assert_eq!(lists.room("campaign:B", "B1", 1_000 + LOAD_LEASE_MS - 1), None);
         assert!(lists.room("campaign:B", "B1", 1_000 + LOAD_LEASE_MS).is_some());
+    }
+
+    #[test]
+    fn a_load_past_its_lease_ends_no_later_load() {
+        let mut lists = Lists::default();
+        assert!(lists.room("campaign:A", "A1", 0).is_some());
+        let first = lists.lease;
+        assert!(
+            lists.room("campaign:B", "B1", LOAD_LEASE_MS).is_some(),
+            "A's lease ran out"
+        );
+        lists.end_lease(first);
+        assert_eq!(lists.room("campaign:C", "C1", LOAD_LEASE_MS + 1), None, "B still loads");
+        lists.end_lease(lists.lease);
+        assert!(lists.room("campaign:C", "C1", LOAD_LEASE_MS + 1).is_some());
     }
 }
