@@ -44,6 +44,11 @@ pub fn campaign_object(id: &Code) -> String {
     promocodes::Campaign::key_of(id.as_str())
 }
 
+/// The campaign id in a [`campaign_object`]'s name (`None` for another object's).
+pub fn campaign_id_of(object: &str) -> Option<&str> {
+    object.strip_prefix(&promocodes::Campaign::key_of(""))
+}
+
 /// Sends `call` for campaign `id` to the campaign's object, with `query`, `body` and `headers`.
 pub async fn call_campaign(
     env: &Env,

@@ -85,7 +85,7 @@ pub async fn archive(req: &Request, env: &Env, code: &str) -> Answer {
         Err(Problem::CodeExists(code)) => {
             // The isolate knows its campaign: `require_known` just found the code's object.
             let object = clients::known_campaign_object(&code).unwrap_or_default();
-            let id = object.strip_prefix("campaign:").unwrap_or("{id}");
+            let id = clients::campaign_id_of(&object).unwrap_or("{id}");
             return Err(Problem::Input(InputError::Malformed {
                 path: "code".to_owned(),
                 message: format!("{code} is a code of campaign {id}: archive the campaign (DELETE /v1/campaigns/{id})"),

@@ -279,23 +279,16 @@ impl Ledger {
 
     /// `code`'s definition if it is a code of the campaign this object keeps:
     /// made from the campaign as read once (one indexed read of the code, no
-    /// parse), as [`SqliteRedemptionStore::definition`] makes it.
+    /// parse) by [`SqliteRedemptionStore::code_of`].
     fn campaign_code(
         &self,
         store: &SqliteRedemptionStore,
         code: &Code,
     ) -> std::result::Result<Option<StoredDefinition>, Problem> {
-        let Some(stored) = self.kept_campaign(store)? else {
-            return Ok(None);
-        };
-        if !store.has_campaign_code(code)? {
-            return Ok(None);
+        match self.kept_campaign(store)? {
+            Some(stored) => Ok(store.code_of(&stored, code)?),
+            None => Ok(None),
         }
-        Ok(Some(StoredDefinition {
-            promo: stored.campaign.code(code.clone()),
-            archived: stored.archived,
-            defined_at: stored.defined_at.clone(),
-        }))
     }
 
     /// The campaign this object keeps, if any (read once, then kept in memory).

@@ -88,14 +88,27 @@ impl SqliteRedemptionStore {
                 defined_at: row.defined_at,
             }));
         }
-        // A campaign's code: the campaign's definition, with the code and the campaign.
+        match self.campaign()? {
+            Some(stored) => self.code_of(&stored, code),
+            None => Ok(None),
+        }
+    }
+
+    /// `code`'s definition if it is one of the codes of `stored`, the
+    /// campaign this object keeps: the campaign's definition, with the code
+    /// and the campaign (one indexed read of the code).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn code_of(&self, stored: &StoredCampaign, code: &Code) -> Result<Option<StoredDefinition>, StoreError> {
         if !self.has_campaign_code(code)? {
             return Ok(None);
         }
-        Ok(self.campaign()?.map(|stored| StoredDefinition {
+        Ok(Some(StoredDefinition {
             promo: stored.campaign.code(code.clone()),
             archived: stored.archived,
-            defined_at: stored.defined_at,
+            defined_at: stored.defined_at.clone(),
         }))
     }
 
