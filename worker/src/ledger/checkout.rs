@@ -117,7 +117,7 @@ impl Ledger {
     /// before a change of `shards` (the customer's, else the key's), asked at
     /// once; without a key, the customer's uses from the customer's shards.
     pub(super) async fn handle_stack_part(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
-        let req: StackPartCall = promocodes::from_json(body)?;
+        let req: StackPartCall = crate::protocol::read(body)?;
         let (store, definition) = self.stored(code)?;
         let at = now()?;
         let usage = store.usage_of(&definition.promo, req.customer.as_ref(), at)?;
@@ -189,7 +189,7 @@ impl Ledger {
     /// use under the key, on its view of the code's definition (404 when it
     /// has taken nothing yet).
     pub(super) fn handle_shard_part(&self, code: &Code, body: &str) -> std::result::Result<Response, Problem> {
-        let req: StackPartCall = promocodes::from_json(body)?;
+        let req: StackPartCall = crate::protocol::read(body)?;
         let unknown = || Problem::UnknownCode(code.clone());
         let store = self.store()?.ok_or_else(unknown)?;
         let row = crate::shards::tables::allotment(&self.state.storage().sql())?.ok_or_else(unknown)?;

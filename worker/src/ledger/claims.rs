@@ -84,7 +84,7 @@ impl Ledger {
     /// customer's if it claimed it before, or if no one did and no use here
     /// is recorded under it (then it is claimed now, in the same turn).
     pub(super) fn handle_claim(&self, body: &str) -> std::result::Result<Response, Problem> {
-        let call: KeyClaim = promocodes::from_json(body)?;
+        let call: KeyClaim = crate::protocol::read(body)?;
         let code = Code::parse(&call.code)?;
         let key = IdempotencyKey::parse(&call.key)?;
         let store = self.store_or_create()?;

@@ -115,7 +115,7 @@ impl Ledger {
     /// granted (at most what was asked, at most what is free) is recorded
     /// with what the shard holds, in one transaction.
     pub(super) async fn handle_grant(&self, body: &str) -> std::result::Result<Response, Problem> {
-        let call: GrantCall = promocodes::from_json(body)?;
+        let call: GrantCall = crate::protocol::read(body)?;
         let code = Code::parse(&call.code)?;
         let _turn = self.shards.escrow.lock().await;
         self.stored(&code)?;
@@ -588,7 +588,7 @@ impl Ledger {
 
     /// `POST /shard-definition` to a shard: the code's definition now, if the shard has its allotment row.
     pub(super) fn handle_shard_definition(&self, body: &str) -> std::result::Result<Response, Problem> {
-        let call: ShardDefinition = promocodes::from_json(body)?;
+        let call: ShardDefinition = crate::protocol::read(body)?;
         tables::take_layout(&self.state.storage(), &call, true)?;
         *self.shards.prior.borrow_mut() = None;
         json_response(&serde_json::json!({}), 200)

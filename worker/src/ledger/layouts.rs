@@ -336,7 +336,7 @@ impl Ledger {
     /// on no key an earlier layout sent here is added, so the list stays
     /// whole for them.
     pub(super) fn handle_keys(&self, body: &str, shard: Option<u8>) -> std::result::Result<Response, Problem> {
-        let call: KeysCall = promocodes::from_json(body)?;
+        let call: KeysCall = crate::protocol::read(body)?;
         let storage = self.state.storage();
         let mut answer = KeysAnswer::default();
         if shard.is_some() {
@@ -355,7 +355,7 @@ impl Ledger {
     /// layout instead when that is newer. Asked about a customer alone (the
     /// code's object pricing a quote), it only reads: nothing is decided on it.
     pub(super) fn handle_lookup(&self, body: &str, shard: Option<u8>) -> std::result::Result<Response, Problem> {
-        let call: PriorLookup = promocodes::from_json(body)?;
+        let call: PriorLookup = crate::protocol::read(body)?;
         let code = Code::parse(&call.code)?;
         let storage = self.state.storage();
         let mut answer = PriorAnswer::default();

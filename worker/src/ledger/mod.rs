@@ -496,7 +496,7 @@ impl Ledger {
             }
             Call::PaymentCapture => {
                 let body = req.text().await?;
-                let capture: PaymentCapture = promocodes::from_json(&body)?;
+                let capture: PaymentCapture = crate::protocol::read(&body)?;
                 let captured = self.handle_payment_capture(&capture).await;
                 self.sent_on(captured, call, &req, None, body, false).await
             }

@@ -98,7 +98,7 @@ impl Ledger {
         }
         // A request sent on by an object that knew a newer layout: taken on first.
         if let Some(layout) = req.headers().get(crate::protocol::LAYOUT_HEADER)? {
-            let layout: ShardDefinition = promocodes::from_json(&layout)?;
+            let layout: ShardDefinition = crate::protocol::read(&layout)?;
             self.take_layout(&layout)?;
         }
         let answer = match call {
@@ -116,7 +116,7 @@ impl Ledger {
             }
             Call::PaymentCapture => {
                 let body = req.text().await?;
-                let payment: crate::payments::flow::PaymentCapture = promocodes::from_json(&body)?;
+                let payment: crate::payments::flow::PaymentCapture = crate::protocol::read(&body)?;
                 let decided = self.shard_payment_capture(shard, &payment).await;
                 self.sent_on(decided, call, &req, None, body, false).await
             }
@@ -598,7 +598,7 @@ impl Ledger {
     /// object under the recall's id (a known id is answered as it was), and
     /// cancels the grants asked for and not yet received.
     pub(super) fn handle_recall(&self, body: &str) -> std::result::Result<Response, Problem> {
-        let call: RecallCall = promocodes::from_json(body)?;
+        let call: RecallCall = crate::protocol::read(body)?;
         let code = Code::parse(&call.code)?;
         let storage = self.state.storage();
         let sql = storage.sql();
