@@ -14,15 +14,19 @@
 //! campaign's object refuses it itself, as for a code the isolate remembers
 //! in [`crate::clients`]). A code in no list is asked of the catalog as
 //! before. A code the catalog names as a campaign's but missing from the
-//! isolate's list (codes added since it was loaded) loads the list again, at
-//! most once every [`RELOAD_MS`]; the request that loads a list waits for it.
+//! isolate's list (codes added since it was loaded) brings the list up to
+//! date, at most once every [`RELOAD_MS`]: the campaign's object numbers its
+//! codes as it adds them, and sends only those past the last one the list
+//! has (a batch added during a sale costs each isolate that batch, not the
+//! campaign's whole list again). The request that loads a list waits for it.
 //!
 //! Memory is bounded: one list loads at a time in an isolate, and the lists
 //! hold at most [`CAMPAIGN_INDEX_MAX`] codes in all. A list unused for
 //! [`CAMPAIGN_LIST_IDLE_MS`] gives its room to another campaign's; a campaign
 //! that does not fit in the room left is not listed (its codes ask the
 //! catalog, as before) and is asked again after [`TOO_MANY_MS`]. Each load
-//! writes one log line: `{"list":"campaign:<id>","codes":<n>}`, or
+//! writes one log line: `{"list":"campaign:<id>","codes":<n>}` (a list
+//! brought up to date adds `"added":<n>`, the codes it read), or
 //! `{"list":"campaign:<id>","codes":null,"room":<n>}` when it did not fit, or
 //! `{"list":"campaign:<id>","codes":null,"failed":true}` when the campaign's
 //! object did not answer it (a campaign with no room at all left is not asked).
@@ -34,7 +38,7 @@ use worker::Env;
 
 use crate::clients::call_campaign;
 use crate::limits::{CAMPAIGN_INDEX_MAX, CAMPAIGN_LISTS_MAX, CAMPAIGN_LIST_IDLE_MS};
-use crate::protocol::Call;
+use crate::protocol::{Call, CODES_SEQ_HEADER};
 
 /// The shortest time between two loads of one campaign's list, in milliseconds.
 pub const RELOAD_MS: u64 = 10_000;
@@ -83,6 +87,48 @@ impl CodeList {
         self.starts.is_empty()
     }
 
+    /// The list with the codes in `lines` too (one a line, in any order;
+    /// blank lines and codes it has are skipped): the two sorted lists
+    /// merged, in one pass over each.
+    pub fn with_lines(&self, lines: &str) -> CodeList {
+        let added = CodeList::from_lines(lines);
+        let mut list = CodeList {
+            joined: String::with_capacity(self.joined.len() + added.joined.len()),
+            starts: Vec::with_capacity(self.len() + added.len()),
+        };
+        let (mut mine, mut theirs) = (0, 0);
+        while mine < self.len() || theirs < added.len() {
+            let next = match (mine < self.len(), theirs < added.len()) {
+                (true, true) => match self.at(mine).cmp(added.at(theirs)) {
+                    std::cmp::Ordering::Less => {
+                        mine += 1;
+                        self.at(mine - 1)
+                    }
+                    std::cmp::Ordering::Greater => {
+                        theirs += 1;
+                        added.at(theirs - 1)
+                    }
+                    std::cmp::Ordering::Equal => {
+                        (mine, theirs) = (mine + 1, theirs + 1);
+                        self.at(mine - 1)
+                    }
+                },
+                (true, false) => {
+                    mine += 1;
+                    self.at(mine - 1)
+                }
+                _ => {
+                    theirs += 1;
+                    added.at(theirs - 1)
+                }
+            };
+            list.starts.push(list.joined.len() as u32);
+            list.joined.push_str(next);
+            list.joined.push('\n');
+        }
+        list
+    }
+
     /// The `i`th code, in order.
     fn at(&self, i: usize) -> &str {
         let start = self.starts[i] as usize;
@@ -111,6 +157,10 @@ struct Listed {
     object: String,
     /// Its codes as last loaded (`None` before the first load, or when they gave their room up).
     codes: Option<CodeList>,
+    /// The `seq` of the last code the campaign had added when `codes` was
+    /// loaded ([`crate::protocol::CODES_SEQ_HEADER`]): a load brings the
+    /// list up to date from there.
+    seq: i64,
     /// When its list may be loaded again at the earliest (Unix milliseconds).
     next_at: u64,
     /// When a code was last found in its list (Unix milliseconds).
@@ -164,12 +214,25 @@ pub async fn learn(env: &Env, id: &Code, object: &str, code: &Code) {
     let Some(room) = LISTS.with(|lists| lists.borrow_mut().room(object, code.as_str(), now)) else {
         return;
     };
-    // Taken in the same turn as the lease (no await between): this load's number.
-    let _loading = Loading(LISTS.with(|lists| lists.borrow().lease));
-    match load(env, id, room).await {
-        Load::Listed(codes) => {
+    // Taken in the same turn as the lease (no await between): this load's
+    // number, and where the list's codes end (0: it has none, load them all).
+    let (_loading, after) = LISTS.with(|lists| {
+        let lists = lists.borrow();
+        (Loading(lists.lease), lists.loaded_through(object))
+    });
+    match load(env, id, room, after).await {
+        Load::Listed(lines, seq) if after == 0 => {
+            let codes = CodeList::from_lines(&lines);
             worker::console_log!(r#"{{"list":"{object}","codes":{}}}"#, codes.len());
-            LISTS.with(|lists| lists.borrow_mut().keep(object, codes, now));
+            LISTS.with(|lists| lists.borrow_mut().keep(object, codes, seq, now));
+        }
+        Load::Listed(lines, seq) => {
+            let added = lines.split('\n').filter(|code| !code.is_empty()).count();
+            let codes = LISTS.with(|lists| lists.borrow_mut().extend(object, after, &lines, seq, now));
+            match codes {
+                Some(codes) => worker::console_log!(r#"{{"list":"{object}","codes":{codes},"added":{added}}}"#),
+                None => worker::console_log!(r#"{{"list":"{object}","codes":null,"added":{added}}}"#),
+            }
         }
         Load::TooMany => {
             worker::console_log!(r#"{{"list":"{object}","codes":null,"room":{room}}}"#);
@@ -201,6 +264,7 @@ impl Lists {
             self.listed.push(Listed {
                 object: object.to_owned(),
                 codes: None,
+                seq: 0,
                 next_at: 0,
                 used_at: now,
             });
@@ -242,13 +306,39 @@ impl Lists {
             .sum()
     }
 
-    /// Keeps `codes` as `object`'s list, loaded at `now`, if it still fits.
-    fn keep(&mut self, object: &str, codes: CodeList, now: u64) {
+    /// Where `object`'s list ends (its [`Listed::seq`]), or 0 when it has none.
+    fn loaded_through(&self, object: &str) -> i64 {
+        (self.listed.iter())
+            .find(|listed| listed.object == object && listed.codes.is_some())
+            .map_or(0, |listed| listed.seq)
+    }
+
+    /// Keeps `codes` as `object`'s list, loaded at `now` through `seq`, if it still fits.
+    fn keep(&mut self, object: &str, codes: CodeList, seq: i64, now: u64) {
         let fits = self.others(object) + codes.len() <= CAMPAIGN_INDEX_MAX;
         if let Some(listed) = self.listed.iter_mut().find(|listed| listed.object == object) {
             listed.codes = fits.then_some(codes);
+            listed.seq = seq;
             listed.used_at = now;
         }
+    }
+
+    /// Adds `lines`, the codes the campaign added after `after` and through
+    /// `seq`, to `object`'s list, if it still ends at `after` (it did not
+    /// give its room up, nor load again, while they loaded) and the whole
+    /// still fits: the list's length then, or `None` when it has no list.
+    fn extend(&mut self, object: &str, after: i64, lines: &str, seq: i64, now: u64) -> Option<usize> {
+        let others = self.others(object);
+        let listed = self.listed.iter_mut().find(|listed| listed.object == object)?;
+        if listed.seq != after {
+            // Brought up to date meanwhile by a load past its lease: left as it is.
+            return listed.codes.as_ref().map(CodeList::len);
+        }
+        let codes = listed.codes.as_ref()?.with_lines(lines);
+        listed.codes = (others + codes.len() <= CAMPAIGN_INDEX_MAX).then_some(codes);
+        listed.seq = seq;
+        listed.used_at = now;
+        listed.codes.as_ref().map(CodeList::len)
     }
 
     /// Asks for `object`'s list again no sooner than `next_at`.
@@ -261,26 +351,29 @@ impl Lists {
 
 /// What a load of a campaign's list came to.
 enum Load {
-    /// The campaign's codes.
-    Listed(CodeList),
+    /// The campaign's codes (past the `after` asked for), one a line, and the `seq` of its last.
+    Listed(String, i64),
     /// It has more codes than the room it was given.
     TooMany,
     /// The campaign's object could not answer (unknown, or an error).
     Failed,
 }
 
-/// Campaign `id`'s codes from its object, if it has at most `max`.
-async fn load(env: &Env, id: &Code, max: usize) -> Load {
-    let max = max.to_string();
-    let Ok(mut response) = call_campaign(env, id, Call::CodeLines, &[("max", &max)], None, &[]).await else {
+/// Campaign `id`'s codes added after `after` (all of them for 0) from its
+/// object, if it has at most `max` in all.
+async fn load(env: &Env, id: &Code, max: usize, after: i64) -> Load {
+    let (max, after) = (max.to_string(), after.to_string());
+    let query = [("max", max.as_str()), ("after", after.as_str())];
+    let Ok(mut response) = call_campaign(env, id, Call::CodeLines, &query, None, &[]).await else {
         return Load::Failed;
     };
-    match response.status_code() {
-        200 => match response.text().await {
-            Ok(text) => Load::Listed(CodeList::from_lines(&text)),
+    let seq = response.headers().get(CODES_SEQ_HEADER).ok().flatten();
+    match (response.status_code(), seq.and_then(|seq| seq.parse().ok())) {
+        (200, Some(seq)) => match response.text().await {
+            Ok(text) => Load::Listed(text, seq),
             Err(_) => Load::Failed,
         },
-        413 => Load::TooMany,
+        (413, _) => Load::TooMany,
         _ => Load::Failed,
     }
 }
@@ -326,12 +419,62 @@ mod tests {
         assert!(!list.contains("C05000") && !list.contains("C0000"));
     }
 
+    #[test]
+    fn codes_added_later_merge_into_the_sorted_list() {
+        let list = CodeList::from_lines("B\nD\nF");
+        let merged = list.with_lines("E\nA\n\nD\nG\nA");
+        assert_eq!(merged, CodeList::from_lines("A\nB\nD\nE\nF\nG"), "sorted, each once");
+        for code in ["A", "B", "D", "E", "F", "G"] {
+            assert!(merged.contains(code), "{code}");
+        }
+        assert!(!merged.contains("C"));
+        assert_eq!(list.with_lines(""), list, "nothing added");
+        assert_eq!(CodeList::default().with_lines("X\nW"), CodeList::from_lines("W\nX"));
+        // Interleaved at random: the same as the whole list read at once.
+        let all: Vec<String> = (0..3_000).map(|i| format!("K{:05}", (i * 7_919) % 3_000)).collect();
+        let (first, later) = all.split_at(1_700);
+        let merged = CodeList::from_lines(&first.join("\n")).with_lines(&later.join("\n"));
+        assert_eq!(merged, CodeList::from_lines(&all.join("\n")));
+    }
+
+    #[test]
+    fn a_list_is_brought_up_to_date_only_from_where_it_ends() {
+        let mut lists = lists(&[("campaign:A", "A1\nA2", 0)]);
+        assert_eq!(lists.loaded_through("campaign:A"), 1);
+        assert_eq!(lists.loaded_through("campaign:B"), 0, "no list: load it all");
+        assert_eq!(lists.extend("campaign:A", 1, "A4\nA3", 3, 5), Some(4));
+        assert!(lists.listed[0].codes.as_ref().is_some_and(|codes| codes.contains("A3")));
+        assert_eq!(lists.loaded_through("campaign:A"), 3);
+        // A load begun from an older end (the list changed meanwhile) is not added.
+        assert_eq!(lists.extend("campaign:A", 1, "A9", 4, 6), Some(4));
+        assert!(!lists.listed[0].codes.as_ref().is_some_and(|codes| codes.contains("A9")));
+        assert_eq!(lists.loaded_through("campaign:A"), 3);
+        // A list that gave its room up meanwhile gets nothing: the next load reads it all.
+        lists.listed[0].codes = None;
+        assert_eq!(lists.extend("campaign:A", 3, "A5", 5, 7), None);
+        assert_eq!(lists.loaded_through("campaign:A"), 0);
+    }
+
+    #[test]
+    fn a_list_that_outgrows_the_room_gives_it_up() {
+        let big: Vec<String> = (0..CAMPAIGN_INDEX_MAX - 1).map(|i| format!("A{i}")).collect();
+        let mut lists = lists(&[("campaign:A", &big.join("\n"), 0), ("campaign:B", "B1", 0)]);
+        assert_eq!(
+            lists.extend("campaign:B", 1, "B2", 2, 5),
+            None,
+            "B1 and B2 with A's do not fit"
+        );
+        assert!(lists.listed[1].codes.is_none());
+        assert_eq!(lists.loaded_through("campaign:B"), 0);
+    }
+
     fn lists(entries: &[(&str, &str, u64)]) -> Lists {
         let listed = entries
             .iter()
             .map(|(object, lines, used_at)| Listed {
                 object: (*object).to_owned(),
                 codes: Some(CodeList::from_lines(lines)),
+                seq: 1,
                 next_at: 0,
                 used_at: *used_at,
             })
@@ -349,7 +492,7 @@ mod tests {
         assert_eq!(lists.room("campaign:A", "A1", 1_000), Some(CAMPAIGN_INDEX_MAX));
         assert_eq!(lists.room("campaign:B", "B1", 1_000), None, "A's list is loading");
         lists.loading_until = 0;
-        lists.keep("campaign:A", CodeList::from_lines("A1\nA2"), 1_000);
+        lists.keep("campaign:A", CodeList::from_lines("A1\nA2"), 2, 1_000);
         assert_eq!(lists.room("campaign:A", "A3", 1_000 + RELOAD_MS - 1), None, "too soon");
         assert_eq!(
             lists.room("campaign:A", "A2", 1_000 + RELOAD_MS),
@@ -374,6 +517,7 @@ mod tests {
         lists.keep(
             "campaign:B",
             CodeList::from_lines(&(0..11).map(|i| format!("B{i}\n")).collect::<String>()),
+            11,
             now,
         );
         assert!(lists.listed[1].codes.is_none(), "11 codes do not fit in 10");

@@ -15,6 +15,11 @@ use crate::problem::Problem;
 /// object to the Worker, which logs it.
 pub const OUTCOME_HEADER: &str = "x-promocodes-outcome";
 
+/// The header on a campaign's list of codes ([`Call::CodeLines`]): the
+/// `seq` of the last code the campaign added, which a later load passes as
+/// `after` to read only the codes added since.
+pub const CODES_SEQ_HEADER: &str = "x-promocodes-codes-seq";
+
 /// The header on a lookup the Worker will keep in the edge cache.
 pub const FOR_CACHE_HEADER: &str = "x-promocodes-for-cache";
 

@@ -301,19 +301,23 @@ impl Ledger {
         plan_response(plan, false)
     }
 
-    /// Every code of campaign `id`, one a line (`text/plain`), for the
-    /// Worker's isolate to route its codes without the catalog
-    /// ([`crate::campaign_index`]); `413` with no body when it has more than
-    /// `max` codes.
-    pub(super) fn handle_code_lines(&self, id: &Code, max: u64) -> std::result::Result<Response, Problem> {
+    /// Campaign `id`'s codes, one a line (`text/plain`), for the Worker's
+    /// isolate to route its codes without the catalog
+    /// ([`crate::campaign_index`]): all of them with `after` 0, else only
+    /// those added after the code whose `seq` is `after` (a list loaded
+    /// before, brought up to date); the last code's `seq` in
+    /// [`CODES_SEQ_HEADER`](crate::protocol::CODES_SEQ_HEADER). `413` with
+    /// no body when the campaign has more than `max` codes in all.
+    pub(super) fn handle_code_lines(&self, id: &Code, max: u64, after: i64) -> std::result::Result<Response, Problem> {
         let (store, _) = self.stored_campaign(id)?;
         if store.campaign_code_count()? > max {
             return Ok(Response::empty()?.with_status(413));
         }
-        let mut response = Response::ok(store.campaign_code_lines()?)?;
-        response
-            .headers_mut()
-            .set("content-type", "text/plain; charset=utf-8")?;
+        let (lines, last) = store.campaign_code_lines(after)?;
+        let mut response = Response::ok(lines)?;
+        let headers = response.headers_mut();
+        headers.set("content-type", "text/plain; charset=utf-8")?;
+        headers.set(crate::protocol::CODES_SEQ_HEADER, &last.to_string())?;
         Ok(response)
     }
 

@@ -568,15 +568,17 @@ impl Ledger {
             }
             Call::CampaignCodes => self.handle_campaign_codes(&req),
             Call::CodeLines => {
-                let max = req
-                    .url()?
-                    .query_pairs()
-                    .find(|(name, _)| name == "max")
-                    .map(|(_, v)| v.into_owned());
-                let max = max
-                    .and_then(|text| text.parse().ok())
+                let url = req.url()?;
+                let param = |name: &str| url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned());
+                let max = (param("max").and_then(|text| text.parse().ok()))
                     .ok_or_else(|| Problem::Internal("a list of a campaign's codes names its `max`".to_owned()))?;
-                self.handle_code_lines(&Self::code_param(&req)?, max)
+                let after = match param("after") {
+                    None => 0,
+                    Some(text) => text.parse().ok().filter(|after: &i64| *after >= 0).ok_or_else(|| {
+                        Problem::Internal(format!("a list's `after` that is not a code's seq: {text}"))
+                    })?,
+                };
+                self.handle_code_lines(&Self::code_param(&req)?, max, after)
             }
             Call::ShardCount => self.handle_shard_count(&Self::code_param(&req)?),
             Call::ShardGrant => {

@@ -184,42 +184,64 @@ impl SqliteRedemptionStore {
         Ok(!rows.is_empty())
     }
 
-    /// Every code of the campaign, one a line, in code order (empty without
-    /// codes): what the Worker's isolate finds codes in
-    /// ([`crate::campaign_index`]). Read [`CODE_LINES_PAGE`] codes a
-    /// statement, each page after the last code of the one before (along
-    /// the codes' unique index: no sort), so that no value SQLite makes
-    /// passes its 2 MB limit on Cloudflare (a code has at most 64 characters).
+    /// The campaign's codes one a line, and the `seq` of the last code it
+    /// added (0 without codes): what the Worker's isolate finds codes in
+    /// ([`crate::campaign_index`]). With `after` 0, every code, in code
+    /// order, each page after the last code of the one before (along the
+    /// codes' unique index: no sort, and the isolate's sort of sorted
+    /// lines has nothing to do); with a `seq` an earlier answer gave, only
+    /// the codes added since, in the order they were added (along the
+    /// table's key). A code is never removed from a campaign, so its `seq`s
+    /// only grow and the codes past a `seq` are exactly those added since.
+    /// Both read [`CODE_LINES_PAGE`] codes a statement, so that no value
+    /// SQLite makes passes its 2 MB limit on Cloudflare (a code has at most
+    /// 64 characters).
     ///
     /// # Errors
     ///
     /// [`StoreError::Backend`] when a read fails.
-    pub fn campaign_code_lines(&self) -> Result<String, StoreError> {
-        let mut lines = String::new();
-        let mut after = String::new();
-        loop {
+    pub fn campaign_code_lines(&self, after: i64) -> Result<(String, i64), StoreError> {
+        let last: Vec<CountRow> = self
+            .sql
+            .exec("SELECT coalesce(max(seq), 0) AS n FROM campaign_codes", None)
+            .and_then(|c| c.to_array())
+            .map_err(backend)?;
+        let last = last.first().map_or(0, |row| row.n);
+        if after >= last {
+            return Ok((String::new(), last));
+        }
+        // Each page: its lines, and where the next begins (a code, or a seq, as text).
+        let page = |from: &str| -> Result<Option<(String, String)>, StoreError> {
+            let statement = if after == 0 {
+                "SELECT group_concat(code, char(10)) AS lines, max(code) AS last
+                 FROM (SELECT code FROM campaign_codes WHERE code > ? ORDER BY code LIMIT ?)"
+            } else {
+                "SELECT group_concat(code, char(10)) AS lines, CAST(max(seq) AS TEXT) AS last
+                 FROM (SELECT code, seq FROM campaign_codes WHERE seq > CAST(? AS INTEGER) ORDER BY seq LIMIT ?)"
+            };
             let rows: Vec<LinesRow> = self
                 .sql
-                .exec(
-                    "SELECT group_concat(code, char(10)) AS lines, max(code) AS last
-                     FROM (SELECT code FROM campaign_codes WHERE code > ? ORDER BY code LIMIT ?)",
-                    vec![after.as_str().into(), CODE_LINES_PAGE.into()],
-                )
+                .exec(statement, vec![from.into(), CODE_LINES_PAGE.into()])
                 .and_then(|c| c.to_array())
                 .map_err(backend)?;
-            let Some(LinesRow {
-                lines: Some(page),
-                last: Some(last),
-            }) = rows.into_iter().next()
-            else {
-                return Ok(lines);
-            };
+            Ok(match rows.into_iter().next() {
+                Some(LinesRow {
+                    lines: Some(lines),
+                    last: Some(last),
+                }) => Some((lines, last)),
+                _ => None,
+            })
+        };
+        let mut lines = String::new();
+        let mut from = if after == 0 { String::new() } else { after.to_string() };
+        while let Some((more, next)) = page(&from)? {
             if !lines.is_empty() {
                 lines.push('\n');
             }
-            lines.push_str(&page);
-            after = last;
+            lines.push_str(&more);
+            from = next;
         }
+        Ok((lines, last))
     }
 
     /// How many codes the campaign has.
