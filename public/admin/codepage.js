@@ -39,18 +39,24 @@ async function switchCode() {
     return;
   }
   input.disabled = true;
+  // The operator may open another page while the request runs: that page's controls are its own
+  // (a campaign's code's switch stays disabled), so only this code's page is set back.
+  const here = () => watch.name === code;
   try {
     const { json } = await api("PATCH", codePath(code), { body: { active }, headers: { "if-match": watch.etag }, what: `code ${code}` });
+    showNotice(`${code} is now ${json.active ? "active" : "switched off"}.`);
+    if (!here()) return;
     input.checked = json.active;
     $("code-switch-state").textContent = json.active ? "On" : "Off";
-    showNotice(`${code} is now ${json.active ? "active" : "switched off"}.`);
     await refreshWatch();
   } catch (err) {
-    input.checked = !active;
+    if (here()) input.checked = !active;
     report(err);
   } finally {
-    input.disabled = false;
-    input.focus();
+    if (here()) {
+      input.disabled = false;
+      input.focus();
+    }
   }
 }
 

@@ -284,3 +284,39 @@ test("a campaign's code's page: no switch or Archive of its own, a link to its c
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+// A plain code's switch whose request is still running when the operator opens a campaign's code's
+// page must not hand that page a switch: the late answer leaves the page it no longer shows alone.
+test("a plain code's switch answered after the operator opened a campaign's code leaves that page's switch disabled", async () => {
+  assert.equal((await putCampaign("LATE", { discount: { kind: "percent", percent: "10" } })).status, 201);
+  const made = await call(worker.base, "POST", "/v1/campaigns/LATE/codes", { body: { codes: ["LATE-1"] }, headers: { ...admin, "idempotency-key": "late-1" } });
+  assert.equal(made.status, 201, made.text);
+  assert.equal((await call(worker.base, "PUT", "/v1/codes/SLOWSW", { body: { code: "SLOWSW", discount: { kind: "percent", percent: "10" } }, headers: admin })).status, 201);
+  const page = await open(SCREENS[0]);
+  await signIn(page, "#/code/SLOWSW");
+  await page.locator("#code-switch-state").getByText("On", { exact: true }).waitFor();
+  // The switch's PATCH waits until the campaign's code's page shows its disabled switch.
+  let release;
+  const held = new Promise((r) => { release = r; });
+  let patched = false;
+  await page.route(/\/v1\/codes\/SLOWSW$/, async (request) => {
+    if (request.request().method() !== "PATCH") return request.continue();
+    await held;
+    await request.continue();
+    patched = true;
+  });
+  await page.getByRole("switch", { name: "Active" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Switch off" }).click();
+  await page.evaluate(() => { location.hash = "#/code/LATE-1"; });
+  await page.locator("#code-switch-state").getByText("On, with campaign LATE").waitFor();
+  assert.equal(await page.getByRole("switch", { name: "Active" }).isDisabled(), true);
+  release();
+  await page.getByText("SLOWSW is now switched off.").waitFor();
+  assert.equal(patched, true, "the PATCH was held until now");
+  await page.waitForTimeout(300);
+  assert.equal(await page.getByRole("switch", { name: "Active" }).isDisabled(), true, "still the campaign's code's page: no switch of its own");
+  assert.equal(await page.locator("#code-switch-state").textContent(), "On, with campaign LATE");
+  assert.equal((await call(worker.base, "GET", "/v1/codes/SLOWSW", { headers: admin })).json.active, false);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
