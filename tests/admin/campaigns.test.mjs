@@ -294,7 +294,9 @@ test("a plain code's switch answered after the operator opened a campaign's code
   assert.equal((await call(worker.base, "PUT", "/v1/codes/SLOWSW", { body: { code: "SLOWSW", discount: { kind: "percent", percent: "10" } }, headers: admin })).status, 201);
   const page = await open(SCREENS[0]);
   await signIn(page, "#/code/SLOWSW");
-  await page.locator("#code-switch-state").getByText("On", { exact: true }).waitFor();
+  await page.getByRole("heading", { name: "SLOWSW", exact: true }).waitFor();
+  // The page's own "On" is there before the code's lookup: wait for the switch the lookup set.
+  await page.waitForFunction(() => document.querySelector("#code-switch").checked);
   // The switch's PATCH waits until the campaign's code's page shows its disabled switch.
   let release;
   const held = new Promise((r) => { release = r; });
