@@ -18,7 +18,9 @@
 //! date, at most once every [`RELOAD_MS`]: the campaign's object numbers its
 //! codes as it adds them, and sends only those past the last one the list
 //! has (a batch added during a sale costs each isolate that batch, not the
-//! campaign's whole list again). The request that loads a list waits for it.
+//! campaign's whole list again). A load runs after the answer of the
+//! request that began it, which goes on with the catalog's answer: no
+//! buyer waits for a list.
 //!
 //! Memory is bounded: one list loads at a time in an isolate, and the lists
 //! hold at most [`CAMPAIGN_INDEX_MAX`] codes in all. A list unused for
@@ -207,8 +209,11 @@ impl Drop for Loading {
 
 /// The catalog named campaign `id` (whose object is `object`) as `code`'s:
 /// loads the campaign's list if the isolate has none with `code` in it, no
-/// other list is loading, it is due (no sooner than [`RELOAD_MS`] after the last load) and it fits. The
-/// request goes on whatever the load's end.
+/// other list is loading, it is due (no sooner than [`RELOAD_MS`] after the
+/// last load) and it fits. The load runs after the request's answer
+/// ([`crate::background::after_answer`]): the request goes on with the
+/// catalog's answer, and only later ones find codes in the list. (In a
+/// Durable Object's turn, which has no request's context, it is awaited.)
 pub async fn learn(env: &Env, id: &Code, object: &str, code: &Code) {
     let now = worker::Date::now().as_millis();
     let Some(room) = LISTS.with(|lists| lists.borrow_mut().room(object, code.as_str(), now)) else {
@@ -216,10 +221,23 @@ pub async fn learn(env: &Env, id: &Code, object: &str, code: &Code) {
     };
     // Taken in the same turn as the lease (no await between): this load's
     // number, and where the list's codes end (0: it has none, load them all).
-    let (_loading, after) = LISTS.with(|lists| {
+    let (loading, after) = LISTS.with(|lists| {
         let lists = lists.borrow();
         (Loading(lists.lease), lists.loaded_through(object))
     });
+    let (env, id, object) = (env.clone(), id.clone(), object.to_owned());
+    let work = async move {
+        let _loading = loading;
+        load_and_keep(&env, &id, &object, room, after, now).await;
+    };
+    if let Err(work) = crate::background::after_answer(work) {
+        work.await;
+    }
+}
+
+/// Loads campaign `id`'s codes past `after` (all of them for 0) into
+/// `object`'s list, if they fit in `room`, and logs the load.
+async fn load_and_keep(env: &Env, id: &Code, object: &str, room: usize, after: i64, now: u64) {
     match load(env, id, room, after).await {
         Load::Listed(lines, seq) if after == 0 => {
             let codes = CodeList::from_lines(&lines);

@@ -34,6 +34,7 @@ for people is `docs/http-api.md`.
 #![deny(missing_docs)]
 
 pub mod alarm;
+pub mod background;
 pub mod bounded;
 pub mod campaign_index;
 // `#[durable_object]` generates public glue (the JavaScript class's methods) without docs.
@@ -69,7 +70,13 @@ use crate::routes::Resolved;
 /// The Worker's entry point: every `/v1/*` and `/demo/*` request, and any
 /// other path with no static asset.
 #[event(fetch)]
-pub async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
+pub async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
+    // Work the answer need not wait for runs after it, under this request's `waitUntil`.
+    background::InContext::new(ctx, handle(req, env)).await
+}
+
+/// [`fetch`]'s handling of one request.
+async fn handle(req: Request, env: Env) -> Result<Response> {
     let path = req.path();
     let method = req.method();
     let resolved = routes::resolve(&path, &method, routes::demo_enabled(&env));
