@@ -41,14 +41,15 @@ async function switchCode() {
   input.disabled = true;
   // The operator may open another page while the request runs: that page's controls are its own
   // (a campaign's code's switch stays disabled), so only this code's page is set back.
-  const here = () => watch.name === code;
+  const here = () => watch.kind === "code" && watch.name === code;
   try {
     const { json } = await api("PATCH", codePath(code), { body: { active }, headers: { "if-match": watch.etag }, what: `code ${code}` });
     showNotice(`${code} is now ${json.active ? "active" : "switched off"}.`);
     if (!here()) return;
     input.checked = json.active;
     $("code-switch-state").textContent = json.active ? "On" : "Off";
-    await refreshWatch();
+    // The switch is done: a refresh that fails says so, and leaves the switch as it now is.
+    await refreshWatch().catch(report);
   } catch (err) {
     if (here()) input.checked = !active;
     report(err);

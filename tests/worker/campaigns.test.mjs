@@ -12,6 +12,15 @@ const addCodes = (id, key, body) =>
   call(worker.base, "POST", `/v1/campaigns/${id}/codes`, { body, headers: { ...admin, "idempotency-key": key } });
 const tally = (results) => results.reduce((m, r) => ((m[r.status] = (m[r.status] ?? 0) + 1), m), {});
 
+// The list loads a logged Worker wrote (campaign_index.rs): {"list":"campaign:<id>","codes":<n>,...}.
+const loads = (logged) => logged.log().split("\n").map((l) => l.slice(l.indexOf("{"))).filter((l) => l.startsWith('{"list"'))
+  .map((l) => JSON.parse(l));
+async function waitForLoads(logged, n) {
+  for (let waited = 0; waited < 10_000 && loads(logged).length < n; waited += 100) await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, 300));
+  return loads(logged);
+}
+
 async function allCodes(id) {
   const codes = [];
   let after = "";
@@ -239,32 +248,48 @@ test("an unknown code and an unknown campaign are 404 and create nothing", async
 // The isolate lists a campaign's codes once the catalog has named one of them (clients.rs,
 // campaign_index.rs), and finds later codes in its list without the catalog: a code added after the
 // list was loaded, and a code listed in another campaign's list, must still reach the right object.
+// A list loads after the answer of the request that began it: the test waits for both lists' log
+// lines before it captures the codes it means to be found in them.
 test("codes added after the Worker listed a campaign's codes are found; each code counts in its own campaign", async () => {
-  const definition = { discount: { kind: "percent", percent: "10" }, limits: { total: 10 } };
-  assert.equal((await putCampaign("LISTED", definition)).status, 201);
-  assert.equal((await putCampaign("LISTED2", { ...definition, limits: { total: 1 } })).status, 201);
-  assert.equal((await addCodes("LISTED", "listed-1", { codes: ["LISTED-A", "LISTED-B"] })).status, 201);
-  assert.equal((await addCodes("LISTED2", "listed2-1", { codes: ["LISTED2-A", "LISTED2-B"] })).status, 201);
-  // The first capture of each campaign's code loads its list.
-  assert.equal((await captureReq(worker.base, "listed-a", { code: "LISTED-A", total: eur("20.00") })).status, 201);
-  assert.equal((await captureReq(worker.base, "listed2-a", { code: "LISTED2-A", total: eur("20.00") })).status, 201);
-  // Added after: not in the isolate's list yet, so found through the catalog.
-  assert.equal((await addCodes("LISTED", "listed-2", { codes: ["LISTED-C"] })).status, 201);
-  const late = await captureReq(worker.base, "listed-c", { code: "LISTED-C", total: eur("20.00") });
-  assert.equal(late.status, 201, late.text);
-  // In the list: each to its own campaign, whose own limits decide.
-  assert.equal((await captureReq(worker.base, "listed-b", { code: "LISTED-B", total: eur("20.00") })).status, 201);
-  const second = await captureReq(worker.base, "listed2-b", { code: "LISTED2-B", total: eur("20.00") });
-  assert.equal(second.status, 422, second.text);
-  assert.equal(second.json.rejection, "exhausted", "LISTED2 has 1 use, taken");
-  const again = await captureReq(worker.base, "listed-a2", { code: "LISTED-A", total: eur("20.00") });
-  assert.equal(again.json.rejection, "exhausted", "a single-use code once used stays used");
-  const read = (id) => call(worker.base, "GET", `/v1/campaigns/${id}`, { headers: admin });
-  assert.deepEqual((await read("LISTED")).json.usage, { total: 3, held: 0 });
-  assert.deepEqual((await read("LISTED2")).json.usage, { total: 1, held: 0 });
-  // A code in no list and unknown to the catalog is still unknown.
-  const unknown = await captureReq(worker.base, "listed-z", { code: "LISTED-Z", total: eur("20.00") });
-  assert.equal(unknown.status, 404, unknown.text);
+  const logged = await startWorker({ state: tempDir("promocodes-listed-"), logLevel: "log" });
+  const base = logged.base;
+  try {
+    const definition = { discount: { kind: "percent", percent: "10" }, limits: { total: 10 } };
+    const put = (id, body) => call(base, "PUT", `/v1/campaigns/${id}`, { body, headers: admin });
+    const add = (id, key, body) => call(base, "POST", `/v1/campaigns/${id}/codes`, { body, headers: { ...admin, "idempotency-key": key } });
+    assert.equal((await put("LISTED", definition)).status, 201);
+    assert.equal((await put("LISTED2", { ...definition, limits: { total: 1 } })).status, 201);
+    assert.equal((await add("LISTED", "listed-1", { codes: ["LISTED-A", "LISTED-B"] })).status, 201);
+    assert.equal((await add("LISTED2", "listed2-1", { codes: ["LISTED2-A", "LISTED2-B"] })).status, 201);
+    // The first capture of each campaign's code loads its list (one at a time: the second waits for the first's).
+    const loadedBy = Date.now();
+    assert.equal((await captureReq(base, "listed-a", { code: "LISTED-A", total: eur("20.00") })).status, 201);
+    assert.deepEqual(await waitForLoads(logged, 1), [{ list: "campaign:LISTED", codes: 2 }]);
+    assert.equal((await captureReq(base, "listed2-a", { code: "LISTED2-A", total: eur("20.00") })).status, 201);
+    assert.deepEqual((await waitForLoads(logged, 2))[1], { list: "campaign:LISTED2", codes: 2 });
+    // Added after: not in the isolate's list yet, so found through the catalog.
+    assert.equal((await add("LISTED", "listed-2", { codes: ["LISTED-C"] })).status, 201);
+    const late = await captureReq(base, "listed-c", { code: "LISTED-C", total: eur("20.00") });
+    assert.equal(late.status, 201, late.text);
+    // In the lists: each to its own campaign, whose own limits decide.
+    assert.equal((await captureReq(base, "listed-b", { code: "LISTED-B", total: eur("20.00") })).status, 201);
+    const second = await captureReq(base, "listed2-b", { code: "LISTED2-B", total: eur("20.00") });
+    assert.equal(second.status, 422, second.text);
+    assert.equal(second.json.rejection, "exhausted", "LISTED2 has 1 use, taken");
+    const again = await captureReq(base, "listed-a2", { code: "LISTED-A", total: eur("20.00") });
+    assert.equal(again.json.rejection, "exhausted", "a single-use code once used stays used");
+    const read = (id) => call(base, "GET", `/v1/campaigns/${id}`, { headers: admin });
+    assert.deepEqual((await read("LISTED")).json.usage, { total: 3, held: 0 });
+    assert.deepEqual((await read("LISTED2")).json.usage, { total: 1, held: 0 });
+    // A code in no list and unknown to the catalog is still unknown.
+    const unknown = await captureReq(base, "listed-z", { code: "LISTED-Z", total: eur("20.00") });
+    assert.equal(unknown.status, 404, unknown.text);
+    // (On a machine so slow that 10 s passed since LISTED's load, LISTED-C would rightly load it again.)
+    if (Date.now() - loadedBy < 9_000) assert.equal(loads(logged).length, 2, "no other load: LISTED-C came through the catalog");
+  } finally {
+    await logged.stop();
+    removeDir(logged.state);
+  }
 });
 
 // campaign_index.rs logs each load of a list: {"list":"campaign:<id>","codes":<n>}. The campaign's object
@@ -273,13 +298,6 @@ test("codes added after the Worker listed a campaign's codes are found; each cod
 // once RELOAD_MS (10 s) has passed since the last load, never before.
 test("the Worker lists all of a campaign's 25,000 codes in one load, and reads only codes added since at most every 10 s", async () => {
   const logged = await startWorker({ state: tempDir("promocodes-lists-"), logLevel: "log" });
-  const loads = () => logged.log().split("\n").map((l) => l.slice(l.indexOf("{"))).filter((l) => l.startsWith('{"list"'))
-    .map((l) => JSON.parse(l));
-  const waitForLoads = async (n) => {
-    for (let waited = 0; waited < 10_000 && loads().length < n; waited += 100) await new Promise((r) => setTimeout(r, 100));
-    await new Promise((r) => setTimeout(r, 300));
-    return loads();
-  };
   try {
     const put = await call(logged.base, "PUT", "/v1/campaigns/BIG", { body: { discount: { kind: "percent", percent: "10" } }, headers: admin });
     assert.equal(put.status, 201, put.text);
@@ -291,7 +309,7 @@ test("the Worker lists all of a campaign's 25,000 codes in one load, and reads o
     }
     const loadedBy = Date.now();
     assert.equal((await captureReq(logged.base, "big-0", { code: codes[0], total: eur("20.00") })).status, 201);
-    assert.deepEqual(await waitForLoads(1), [{ list: "campaign:BIG", codes: 25_000 }]);
+    assert.deepEqual(await waitForLoads(logged, 1), [{ list: "campaign:BIG", codes: 25_000 }]);
     // Listed: from both pages, each captured in its campaign.
     for (const code of [codes[19_999], codes[20_000], codes[24_999]]) {
       assert.equal((await captureReq(logged.base, `big-${code}`, { code, total: eur("20.00") })).status, 201);
@@ -302,11 +320,11 @@ test("the Worker lists all of a campaign's 25,000 codes in one load, and reads o
     assert.equal((await captureReq(logged.base, "big-late-1", { code: "BIG-LATE-1", total: eur("20.00") })).status, 201);
     // (On a machine so slow that 10 s passed since the load began, a second load would be right.)
     await new Promise((r) => setTimeout(r, 500));
-    if (Date.now() - loadedBy < 9_000) assert.equal(loads().length, 1, "no load within 10 s of the last");
+    if (Date.now() - loadedBy < 9_000) assert.equal(loads(logged).length, 1, "no load within 10 s of the last");
     await new Promise((r) => setTimeout(r, 10_500));
     assert.equal((await captureReq(logged.base, "big-late-2", { code: "BIG-LATE-2", total: eur("20.00") })).status, 201);
     // Brought up to date: the campaign's object sent the 2 codes added since, not its 25,002.
-    assert.deepEqual((await waitForLoads(2))[1], { list: "campaign:BIG", codes: 25_002, added: 2 });
+    assert.deepEqual((await waitForLoads(logged, 2))[1], { list: "campaign:BIG", codes: 25_002, added: 2 });
     const read = await call(logged.base, "GET", "/v1/campaigns/BIG", { headers: admin });
     assert.deepEqual(read.json.usage, { total: 6, held: 0 });
   } finally {

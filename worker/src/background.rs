@@ -6,9 +6,12 @@
 //! runs (each poll of its future: an isolate runs one at a time, whatever
 //! number of requests it interleaves), [`after_answer`] finds that
 //! request's list of work to begin. When the handler is done, each is
-//! handed to `waitUntil`; a handler dropped half way (a request the runtime
-//! cancelled) drops its list unbegun. A Durable Object's turn has no such
-//! list; there the caller does the work itself, before its answer.
+//! handed to `waitUntil`. A handler that never finishes (a request the
+//! runtime cancelled: workers-rs then never drops its future) never begins
+//! its work, so work must not hold what others wait for past a bound (a
+//! campaign's list load holds a lease that ends by itself). A Durable
+//! Object's turn has no such list; there the caller does the work itself,
+//! before its answer.
 
 use std::cell::RefCell;
 use std::future::Future;

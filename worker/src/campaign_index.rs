@@ -239,12 +239,14 @@ pub async fn learn(env: &Env, id: &Code, object: &str, code: &Code) {
 /// `object`'s list, if they fit in `room`, and logs the load.
 async fn load_and_keep(env: &Env, id: &Code, object: &str, room: usize, after: i64, now: u64) {
     match load(env, id, room, after).await {
-        Load::Listed(lines, seq) if after == 0 => {
+        // The whole list: asked for, or from an object of the version before, which has no `seq`s
+        // (it sends every code whatever `after` says, and the next load asks for all again).
+        Load::Listed(lines, seq) if after == 0 || seq.is_none() => {
             let codes = CodeList::from_lines(&lines);
             worker::console_log!(r#"{{"list":"{object}","codes":{}}}"#, codes.len());
-            LISTS.with(|lists| lists.borrow_mut().keep(object, codes, seq, now));
+            LISTS.with(|lists| lists.borrow_mut().keep(object, codes, seq.unwrap_or(0), now));
         }
-        Load::Listed(lines, seq) => {
+        Load::Listed(lines, Some(seq)) => {
             let added = lines.split('\n').filter(|code| !code.is_empty()).count();
             let codes = LISTS.with(|lists| lists.borrow_mut().extend(object, after, &lines, seq, now));
             match codes {
@@ -348,6 +350,12 @@ impl Lists {
     fn extend(&mut self, object: &str, after: i64, lines: &str, seq: i64, now: u64) -> Option<usize> {
         let others = self.others(object);
         let listed = self.listed.iter_mut().find(|listed| listed.object == object)?;
+        if seq < after {
+            // The campaign's numbers went back (its storage restored to an earlier point): what
+            // the list has past them is not known to be its any more. The next load reads all.
+            listed.codes = None;
+            return None;
+        }
         if listed.seq != after {
             // Brought up to date meanwhile by a load past its lease: left as it is.
             return listed.codes.as_ref().map(CodeList::len);
@@ -369,8 +377,9 @@ impl Lists {
 
 /// What a load of a campaign's list came to.
 enum Load {
-    /// The campaign's codes (past the `after` asked for), one a line, and the `seq` of its last.
-    Listed(String, i64),
+    /// The campaign's codes (past the `after` asked for), one a line, and the `seq` of its last
+    /// (`None` from an object of the version before, which sends them all).
+    Listed(String, Option<i64>),
     /// It has more codes than the room it was given.
     TooMany,
     /// The campaign's object could not answer (unknown, or an error).
@@ -387,7 +396,7 @@ async fn load(env: &Env, id: &Code, max: usize, after: i64) -> Load {
     };
     let seq = response.headers().get(CODES_SEQ_HEADER).ok().flatten();
     match (response.status_code(), seq.and_then(|seq| seq.parse().ok())) {
-        (200, Some(seq)) => match response.text().await {
+        (200, seq) => match response.text().await {
             Ok(text) => Load::Listed(text, seq),
             Err(_) => Load::Failed,
         },
@@ -467,6 +476,11 @@ mod tests {
         assert_eq!(lists.extend("campaign:A", 1, "A9", 4, 6), Some(4));
         assert!(!lists.listed[0].codes.as_ref().is_some_and(|codes| codes.contains("A9")));
         assert_eq!(lists.loaded_through("campaign:A"), 3);
+        // Numbers that went back (a restored campaign): the list is dropped, the next load reads all.
+        let mut restored = lists(&[("campaign:R", "R1\nR2", 0)]);
+        assert_eq!(restored.extend("campaign:R", 1, "", 0, 5), None);
+        assert_eq!(restored.loaded_through("campaign:R"), 0);
+        assert!(restored.listed[0].codes.is_none());
         // A list that gave its room up meanwhile gets nothing: the next load reads it all.
         lists.listed[0].codes = None;
         assert_eq!(lists.extend("campaign:A", 3, "A5", 5, 7), None);
