@@ -246,7 +246,8 @@ async fn load_and_keep(env: &Env, id: &Code, object: &str, room: usize, after: i
             worker::console_log!(r#"{{"list":"{object}","codes":{}}}"#, codes.len());
             LISTS.with(|lists| lists.borrow_mut().keep(object, codes, seq.unwrap_or(0), now));
         }
-        Load::Listed(lines, Some(seq)) => {
+        Load::Listed(lines, seq) => {
+            let seq = seq.unwrap_or(0); // Some: the arm above took None
             let added = lines.split('\n').filter(|code| !code.is_empty()).count();
             let codes = LISTS.with(|lists| lists.borrow_mut().extend(object, after, &lines, seq, now));
             match codes {
@@ -477,7 +478,7 @@ mod tests {
         assert!(!lists.listed[0].codes.as_ref().is_some_and(|codes| codes.contains("A9")));
         assert_eq!(lists.loaded_through("campaign:A"), 3);
         // Numbers that went back (a restored campaign): the list is dropped, the next load reads all.
-        let mut restored = lists(&[("campaign:R", "R1\nR2", 0)]);
+        let mut restored = self::lists(&[("campaign:R", "R1\nR2", 0)]);
         assert_eq!(restored.extend("campaign:R", 1, "", 0, 5), None);
         assert_eq!(restored.loaded_through("campaign:R"), 0);
         assert!(restored.listed[0].codes.is_none());
