@@ -259,12 +259,18 @@ for (const screen of SCREENS) {
   });
 }
 
+// Campaign `id` (10 % off) with the one code `code`; a plain code `code` (10 % off).
+async function campaignWithCode(id, code) {
+  assert.equal((await putCampaign(id, { discount: { kind: "percent", percent: "10" } })).status, 201);
+  const made = await call(worker.base, "POST", `/v1/campaigns/${id}/codes`, { body: { codes: [code] }, headers: { ...admin, "idempotency-key": code.toLowerCase() } });
+  assert.equal(made.status, 201, made.text);
+}
+const putPlain = (code) => call(worker.base, "PUT", `/v1/codes/${code}`, { body: { code, discount: { kind: "percent", percent: "10" } }, headers: admin });
+
 // A campaign's code is switched, edited and archived with its campaign (PATCH and DELETE of it on
 // /v1/codes are refused): its page says so and links to the campaign's, with no control of its own.
 test("a campaign's code's page: no switch or Archive of its own, a link to its campaign", async () => {
-  assert.equal((await putCampaign("OWNER", { discount: { kind: "percent", percent: "10" } })).status, 201);
-  const made = await call(worker.base, "POST", "/v1/campaigns/OWNER/codes", { body: { codes: ["OWNER-1"] }, headers: { ...admin, "idempotency-key": "owner-1" } });
-  assert.equal(made.status, 201, made.text);
+  await campaignWithCode("OWNER", "OWNER-1");
   const page = await open(SCREENS[0]);
   await signIn(page, "#/code/OWNER-1");
   await page.getByRole("heading", { name: "OWNER-1", exact: true }).waitFor();
@@ -275,7 +281,7 @@ test("a campaign's code's page: no switch or Archive of its own, a link to its c
   await page.getByRole("heading", { name: "OWNER", exact: true }).waitFor();
   assert.match(page.url(), /#\/campaign\/OWNER$/);
   // A plain code's page, opened next in the same document, has its own controls again.
-  await call(worker.base, "PUT", "/v1/codes/OWNFREE", { body: { code: "OWNFREE", discount: { kind: "percent", percent: "10" } }, headers: admin });
+  assert.equal((await putPlain("OWNFREE")).status, 201);
   await page.goto(`${worker.base}/admin/#/code/OWNFREE`);
   await page.locator("#code-switch-state").getByText("On", { exact: true }).waitFor();
   assert.equal(await page.getByRole("switch", { name: "Active" }).isDisabled(), false);
@@ -288,10 +294,8 @@ test("a campaign's code's page: no switch or Archive of its own, a link to its c
 // A plain code's switch whose request is still running when the operator opens a campaign's code's
 // page must not hand that page a switch: the late answer leaves the page it no longer shows alone.
 test("a plain code's switch answered after the operator opened a campaign's code leaves that page's switch disabled", async () => {
-  assert.equal((await putCampaign("LATE", { discount: { kind: "percent", percent: "10" } })).status, 201);
-  const made = await call(worker.base, "POST", "/v1/campaigns/LATE/codes", { body: { codes: ["LATE-1"] }, headers: { ...admin, "idempotency-key": "late-1" } });
-  assert.equal(made.status, 201, made.text);
-  assert.equal((await call(worker.base, "PUT", "/v1/codes/SLOWSW", { body: { code: "SLOWSW", discount: { kind: "percent", percent: "10" } }, headers: admin })).status, 201);
+  await campaignWithCode("LATE", "LATE-1");
+  assert.equal((await putPlain("SLOWSW")).status, 201);
   const page = await open(SCREENS[0]);
   await signIn(page, "#/code/SLOWSW");
   await page.getByRole("heading", { name: "SLOWSW", exact: true }).waitFor();

@@ -71,12 +71,17 @@ impl CodeList {
             starts: Vec::with_capacity(codes.len()),
         };
         for code in codes {
-            // A list fits in u32 offsets: it is bounded by CAMPAIGN_INDEX_MAX codes of at most 64 bytes.
-            list.starts.push(list.joined.len() as u32);
-            list.joined.push_str(code);
-            list.joined.push('\n');
+            list.push(code);
         }
         list
+    }
+
+    /// Adds `code` at the end (the caller keeps the order).
+    fn push(&mut self, code: &str) {
+        // A list fits in u32 offsets: it is bounded by CAMPAIGN_INDEX_MAX codes of at most 64 bytes.
+        self.starts.push(self.joined.len() as u32);
+        self.joined.push_str(code);
+        self.joined.push('\n');
     }
 
     /// How many codes it has.
@@ -99,36 +104,31 @@ impl CodeList {
             starts: Vec::with_capacity(self.len() + added.len()),
         };
         let (mut mine, mut theirs) = (0, 0);
-        while mine < self.len() || theirs < added.len() {
-            let next = match (mine < self.len(), theirs < added.len()) {
-                (true, true) => match self.at(mine).cmp(added.at(theirs)) {
-                    std::cmp::Ordering::Less => {
-                        mine += 1;
-                        self.at(mine - 1)
-                    }
-                    std::cmp::Ordering::Greater => {
-                        theirs += 1;
-                        added.at(theirs - 1)
-                    }
-                    std::cmp::Ordering::Equal => {
-                        (mine, theirs) = (mine + 1, theirs + 1);
-                        self.at(mine - 1)
-                    }
-                },
-                (true, false) => {
-                    mine += 1;
-                    self.at(mine - 1)
-                }
-                _ => {
+        loop {
+            let next = match (self.get(mine), added.get(theirs)) {
+                (Some(code), Some(other)) if other < code => {
                     theirs += 1;
-                    added.at(theirs - 1)
+                    other
                 }
+                (Some(code), other) => {
+                    mine += 1;
+                    theirs += usize::from(other == Some(code));
+                    code
+                }
+                (None, Some(other)) => {
+                    theirs += 1;
+                    other
+                }
+                (None, None) => break,
             };
-            list.starts.push(list.joined.len() as u32);
-            list.joined.push_str(next);
-            list.joined.push('\n');
+            list.push(next);
         }
         list
+    }
+
+    /// The `i`th code, in order, if it has that many.
+    fn get(&self, i: usize) -> Option<&str> {
+        (i < self.len()).then(|| self.at(i))
     }
 
     /// The `i`th code, in order.
@@ -239,22 +239,23 @@ pub async fn learn(env: &Env, id: &Code, object: &str, code: &Code) {
 /// `object`'s list, if they fit in `room`, and logs the load.
 async fn load_and_keep(env: &Env, id: &Code, object: &str, room: usize, after: i64, now: u64) {
     match load(env, id, room, after).await {
-        // The whole list: asked for, or from an object of the version before, which has no `seq`s
-        // (it sends every code whatever `after` says, and the next load asks for all again).
-        Load::Listed(lines, seq) if after == 0 || seq.is_none() => {
-            let codes = CodeList::from_lines(&lines);
-            worker::console_log!(r#"{{"list":"{object}","codes":{}}}"#, codes.len());
-            LISTS.with(|lists| lists.borrow_mut().keep(object, codes, seq.unwrap_or(0), now));
-        }
-        Load::Listed(lines, seq) => {
-            let seq = seq.unwrap_or(0); // Some: the arm above took None
-            let added = lines.split('\n').filter(|code| !code.is_empty()).count();
-            let codes = LISTS.with(|lists| lists.borrow_mut().extend(object, after, &lines, seq, now));
-            match codes {
-                Some(codes) => worker::console_log!(r#"{{"list":"{object}","codes":{codes},"added":{added}}}"#),
-                None => worker::console_log!(r#"{{"list":"{object}","codes":null,"added":{added}}}"#),
+        // The whole list when it was asked for, or from an object of the version before, which has
+        // no `seq`s (it sends every code whatever `after` says, and the next load asks for all again).
+        Load::Listed(lines, seq) => match seq.filter(|_| after > 0) {
+            None => {
+                let codes = CodeList::from_lines(&lines);
+                worker::console_log!(r#"{{"list":"{object}","codes":{}}}"#, codes.len());
+                LISTS.with(|lists| lists.borrow_mut().keep(object, codes, seq.unwrap_or(0), now));
             }
-        }
+            Some(seq) => {
+                let added = lines.split('\n').filter(|code| !code.is_empty()).count();
+                let codes = LISTS.with(|lists| lists.borrow_mut().extend(object, after, &lines, seq, now));
+                match codes {
+                    Some(codes) => worker::console_log!(r#"{{"list":"{object}","codes":{codes},"added":{added}}}"#),
+                    None => worker::console_log!(r#"{{"list":"{object}","codes":null,"added":{added}}}"#),
+                }
+            }
+        },
         Load::TooMany => {
             worker::console_log!(r#"{{"list":"{object}","codes":null,"room":{room}}}"#);
             LISTS.with(|lists| lists.borrow_mut().wait(object, now + TOO_MANY_MS));
