@@ -1,7 +1,6 @@
 // The HTTP API v1 against the real Worker in workerd: routes, auth, bad input, receipts.
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { testShards, putCode, call, captureReq, admin, capturer, eur, ADMIN_TOKEN, CAPTURE_TOKEN, workerForFile } from "./harness.mjs";
+import { test, testShards, putCode, call, captureReq, admin, capturer, eur, ADMIN_TOKEN, CAPTURE_TOKEN, workerForFile } from "./harness.mjs";
 
 const worker = workerForFile({ demo: true }, async () => {
   const put = await putCode(worker.base, {

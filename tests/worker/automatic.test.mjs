@@ -7,9 +7,8 @@
 //
 // The automatic promotions are the Worker's, shared by every test here: the tests run in order and
 // switch them as they need.
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, admin, capturer, eur, workerForFile } from "./harness.mjs";
+import { test, putCode, call, admin, capturer, eur, workerForFile } from "./harness.mjs";
 
 const SHIP50 = { code: "SHIP50", discount: { kind: "free_shipping" }, automatic: true, priority: 10,
   minimum: eur("50.00"), combines_with: ["product", "order"] };

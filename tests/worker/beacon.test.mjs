@@ -4,11 +4,11 @@
 //
 // The writes are counted by the object itself in test builds (GET /v1/__figures/{code}, as
 // figures.test.mjs reads them): the proof is the flush log, not timing.
-import { test, before, after } from "node:test";
+import { before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { putCode, call, admin, eur, startMiniflare, ROOT } from "./harness.mjs";
+import { test, putCode, call, admin, eur, startMiniflare, ROOT } from "./harness.mjs";
 
 const skip = process.env.PROMOCODES_CONFORMANCE !== "1" && "worker built without the conformance feature (no write counter)";
 const worker = {};

@@ -2,9 +2,8 @@
 // `remaining_budget`, racing holds that never reserve more than the budget, a release that gives
 // the money back, a partial budget that clips a capture's discount (`budget_clipped`, `desired`),
 // and a refused one that answers 422 `budget_exhausted` and records nothing.
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, admin, capturer, workerForFile } from "./harness.mjs";
+import { test, putCode, call, admin, capturer, workerForFile } from "./harness.mjs";
 
 const worker = workerForFile();
 const base = () => worker.base;

@@ -1,9 +1,8 @@
 // Campaigns of many codes in workerd: a campaign and all of its codes live in one Durable Object, so
 // one SQLite transaction reaches a code's count, the campaign's counts and its budget; the catalog
 // keeps every code unique across codes and campaigns.
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, captureReq, admin, capturer, eur, workerForFile, startWorker, tempDir, removeDir } from "./harness.mjs";
+import { test, putCode, call, captureReq, admin, capturer, eur, workerForFile, startWorker, tempDir, removeDir } from "./harness.mjs";
 
 const worker = workerForFile();
 

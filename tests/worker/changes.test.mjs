@@ -2,9 +2,9 @@
 // PUT, switch, archive and restore records one row in the write's own transaction (kind, fields,
 // ETag before and after, the operator's X-Change-Note); a write that changes nothing records none;
 // a bad note is a 400 that writes nothing; GET …/changes pages them with ?after=&limit=.
-import { test, before, after } from "node:test";
+import { before, after } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, admin, eur, startMiniflare } from "./harness.mjs";
+import { test, putCode, call, admin, eur, startMiniflare } from "./harness.mjs";
 
 const worker = {};
 before(async () => Object.assign(worker, await startMiniflare()));

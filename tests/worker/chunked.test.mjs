@@ -15,10 +15,10 @@
 // without a lingering close): a few connections in ten close with no answer at all. Such an attempt
 // is repeated (at most 5 times); it cannot hide a Worker that waits for the body's end (that answer
 // comes after the end, or never) or answers anything but the expected status.
-import { test, before, after } from "node:test";
+import { before, after } from "node:test";
 import assert from "node:assert/strict";
 import net from "node:net";
-import { startMiniflare, putCode, call, eur } from "./harness.mjs";
+import { test, startMiniflare, putCode, call, eur } from "./harness.mjs";
 
 const KiB = 1024;
 let worker;

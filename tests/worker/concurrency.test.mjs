@@ -1,8 +1,7 @@
 // Concurrent captures against the real Worker in workerd: the caps hold because the
 // Durable Object's SQLite compare-and-set decides, and one idempotency key is one redemption.
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { testShards, putCode, call, captureReq, admin, eur, workerForFile } from "./harness.mjs";
+import { test, testShards, putCode, call, captureReq, admin, eur, workerForFile } from "./harness.mjs";
 
 const worker = workerForFile();
 

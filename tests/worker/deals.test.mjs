@@ -2,11 +2,10 @@
 // vector of tests/vectors.json with such a code (and no usage the Worker cannot have) is quoted
 // through POST /v1/quotes and must answer what the core answers natively; every malformed one is
 // a 400 naming the field. Then a first-order code held and captured, and a stack.
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT, putCode, call, captureReq, capturer, eur, workerForFile } from "./harness.mjs";
+import { test, ROOT, putCode, call, captureReq, capturer, eur, workerForFile } from "./harness.mjs";
 
 const vectors = JSON.parse(fs.readFileSync(path.join(ROOT, "tests/vectors.json"), "utf8"));
 const definitionOf = (c) => (typeof c.definition === "string" ? vectors.definitions[c.definition] : c.definition);

@@ -3,9 +3,8 @@
 // `"codes": [...]` in place of `"code"`, each played as the API's stack request under the key
 // `demo-<attempt>` (all or none); /demo/quote prices a stack as POST /v1/quotes does. Every answer is
 // checked against docs/openapi.json by the harness.
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, admin, capturer, eur, workerForFile } from "./harness.mjs";
+import { test, putCode, call, admin, capturer, eur, workerForFile } from "./harness.mjs";
 
 const worker = workerForFile({ demo: true }, async () => {
   for (const definition of [

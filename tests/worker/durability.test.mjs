@@ -1,9 +1,9 @@
 // Durability: the SQLite state survives a clean stop and a SIGKILL during a load. Every
 // receipt a client received is still there after a restart on the same state folder, and
 // retrying every key afterwards never counts anything twice.
-import { test, after } from "node:test";
+import { after } from "node:test";
 import assert from "node:assert/strict";
-import { startWorker, tempDir, removeDir, putCode, call, captureReq, admin, capturer, eur } from "./harness.mjs";
+import { test, startWorker, tempDir, removeDir, putCode, call, captureReq, admin, capturer, eur } from "./harness.mjs";
 
 const state = tempDir();
 let worker;

@@ -4,10 +4,9 @@
 // Under wrangler dev, a Host header sent by the client reaches the Worker as the request URL's host
 // (found by experiment: Node's http client sends it as given; fetch() replaces it with the URL's), so
 // these requests go through node:http. Their answers are checked against docs/openapi.json here.
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { putCode, capturer, eur, workerForFile } from "./harness.mjs";
+import { test, putCode, capturer, eur, workerForFile } from "./harness.mjs";
 import { checkAnswer } from "./openapi-check.mjs";
 
 const worker = workerForFile();

@@ -1,9 +1,8 @@
 // The shop's webhook endpoints (issue 36): defined, listed, read, rotated and deleted with the
 // admin token in the catalog; https:// only but for WEBHOOK_ALLOW_HTTP; at most 16; and the
 // Stripe webhook keeps its path (`stripe` is never an endpoint's id).
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { call, admin, capturer, workerForFile } from "./harness.mjs";
+import { test, call, admin, capturer, workerForFile } from "./harness.mjs";
 
 const worker = workerForFile({ vars: { WEBHOOK_ALLOW_HTTP: "127.0.0.1" } });
 const put = (id, body, headers = admin) => call(worker.base, "PUT", `/v1/webhooks/${id}`, { body, headers });

@@ -2,9 +2,8 @@
 // ETag, PUT and PATCH with If-Match (412 `precondition_failed` when the definition changed since,
 // nothing written), without If-Match as before, and concurrent conditional writes of which exactly
 // one lands (the object compares and writes in one synchronous step).
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, admin, capturer, workerForFile } from "./harness.mjs";
+import { test, putCode, call, admin, capturer, workerForFile } from "./harness.mjs";
 
 const worker = workerForFile();
 const base = () => worker.base;

@@ -1,9 +1,8 @@
 // Payment events in any order, and keys that name one redemption forever, against the real Worker
 // in workerd, with the Stripe events signed as Stripe signs them (issue 24, defects 1 to 3).
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
-import { putCode, call, admin, capturer, captureReq, eur, workerForFile } from "./harness.mjs";
+import { test, putCode, call, admin, capturer, captureReq, eur, workerForFile } from "./harness.mjs";
 import {
   STRIPE_TEST_SECRET, chargeRefunded, paymentIntentPaymentFailed, paymentIntentSucceeded, postStripe, stripeId,
 } from "./stripe.mjs";

@@ -7,11 +7,11 @@
 // writes nothing. The Worker runs in Miniflare directly (harness.mjs `startMiniflare`): without
 // wrangler dev's proxy in between, a burst of 1,000 quotes is answered about three times sooner on a
 // small machine (2.5 s against 7 s on two cores), and no proxy restart can reset the count.
-import { test, before, after } from "node:test";
+import { before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { putCode, call, admin, capturer, eur, startMiniflare, ROOT } from "./harness.mjs";
+import { test, putCode, call, admin, capturer, eur, startMiniflare, ROOT } from "./harness.mjs";
 
 const skip = process.env.PROMOCODES_CONFORMANCE !== "1" && "worker built without the conformance feature (no write counter)";
 const worker = {};

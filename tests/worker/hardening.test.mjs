@@ -2,9 +2,8 @@
 // chunked body over the limit: chunked.test.mjs), trimmed tokens and keys, HEAD, percent-decoded
 // path codes, quotes for a named customer only with a server's token (and /demo/quote for the demo
 // page), CORS on the public routes only.
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, captureReq, admin, capturer, eur, ADMIN_TOKEN, CAPTURE_TOKEN, workerForFile } from "./harness.mjs";
+import { test, putCode, call, captureReq, admin, capturer, eur, ADMIN_TOKEN, CAPTURE_TOKEN, workerForFile } from "./harness.mjs";
 
 const SHOP = "https://shop.example";
 const OTHER_SHOP = "https://www.shop.example";

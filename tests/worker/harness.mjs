@@ -3,8 +3,8 @@
 // The Worker is built once by scripts/test-worker.sh (or scripts/test-e2e.sh); the generated config
 // has no [build], so wrangler serves the built artifacts as they are.
 import { spawn } from "node:child_process";
-import { before, after } from "node:test";
-import { cpSync, createWriteStream, mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
+import { test as nodeTest, before, after } from "node:test";
+import { appendFileSync, cpSync, createWriteStream, existsSync, mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { failures, mismatch } from "./openapi-check.mjs";
@@ -254,15 +254,56 @@ export const testShards = TEST_SHARDS;
 /** A code's definition PUT through `call` gets the test's shards too (a PUT without them would change them). */
 export function withTestShards(method, route, body) {
   const plain = body !== null && typeof body === "object" && !Array.isArray(body);
-  if (TEST_SHARDS > 1 && method === "PUT" && /^\/v1\/codes\/[^/?]+$/.test(route) && plain && body.shards === undefined) {
-    return { ...body, shards: TEST_SHARDS };
+  if (method === "PUT" && /^\/v1\/codes\/[^/?]+$/.test(route) && plain && body.shards === undefined) {
+    definedOnTestShards();
+    if (TEST_SHARDS > 1) return { ...body, shards: TEST_SHARDS };
   }
   return body;
 }
 
+// Which tests the second pass (PROMOCODES_TEST_SHARDS=4) would run differently: those that define a
+// code on the test's shards (through `putCode` or `call`, without shards of their own). With
+// PROMOCODES_TEST_SHARDS_MANIFEST (scripts/test-worker.sh), the first pass appends each such test to
+// that file (`<file>\t<name>`, or `<file>\t*` when a hook outside any test defines one), and the
+// second runs only those: every other test would send exactly the requests it sent in the first.
+const MANIFEST = process.env.PROMOCODES_TEST_SHARDS_MANIFEST;
+const FILE = path.relative(ROOT, process.argv[1] ?? "");
+let testNow = null; // the test now running: { key, defines }
+function definedOnTestShards() {
+  if (testNow) testNow.defines = true;
+  else if (MANIFEST && TEST_SHARDS === 1) appendFileSync(MANIFEST, `${FILE}\t*\n`);
+}
+let listed = null;
+function firstPassDefined(key) {
+  listed ??= new Set(existsSync(MANIFEST) ? readFileSync(MANIFEST, "utf8").split("\n") : []);
+  return listed.has(key) || listed.has(`${FILE}\t*`);
+}
+
+/**
+ * node:test's `test` (name, options if any, then the function), which the Worker's test files use:
+ * with PROMOCODES_TEST_SHARDS_MANIFEST, it notes in the first pass which tests define a code on the
+ * test's shards, and skips the others in the second.
+ */
+export function test(name, options, fn) {
+  if (typeof options === "function") [options, fn] = [{}, options];
+  const key = `${FILE}\t${name}`;
+  if (MANIFEST && TEST_SHARDS > 1 && !options.skip && !firstPassDefined(key)) {
+    return nodeTest(name, { ...options, skip: "defines no code on the test's shards: the first pass ran it as it is" }, fn);
+  }
+  return nodeTest(name, options, async (t) => {
+    testNow = { key, defines: false };
+    try {
+      return await fn(t);
+    } finally {
+      if (MANIFEST && TEST_SHARDS === 1 && testNow.defines) appendFileSync(MANIFEST, `${key}\n`);
+      testNow = null;
+    }
+  });
+}
+
 export function putCode(base, definition) {
-  const body = TEST_SHARDS > 1 && definition.shards === undefined ? { ...definition, shards: TEST_SHARDS } : definition;
-  return call(base, "PUT", `/v1/codes/${definition.code}`, { body, headers: admin });
+  // `call` adds the test's shards (withTestShards).
+  return call(base, "PUT", `/v1/codes/${definition.code}`, { body: definition, headers: admin });
 }
 
 export function captureReq(base, key, body) {

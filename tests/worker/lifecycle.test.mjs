@@ -1,8 +1,7 @@
 // The redemption lifecycle against the real Worker in workerd: holds while the buyer pays,
 // captures that convert them or are pinned to the quote shown, releases on cancel or refund.
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, captureReq, admin, capturer, eur, workerForFile } from "./harness.mjs";
+import { test, putCode, call, captureReq, admin, capturer, eur, workerForFile } from "./harness.mjs";
 
 const worker = workerForFile();
 

@@ -1,8 +1,7 @@
 // Baskets with lines against the real Worker in workerd: both basket forms on quotes, holds,
 // captures and replays; the split in every answer and in the admin list; bad lines named.
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, captureReq, admin, capturer, eur, workerForFile } from "./harness.mjs";
+import { test, putCode, call, captureReq, admin, capturer, eur, workerForFile } from "./harness.mjs";
 
 const worker = workerForFile({}, async () => {
   assert.equal((await putCode(worker.base, { code: "MUGS15", discount: { kind: "percent", percent: "15" }, applies_to: { categories: ["mugs"] } })).status, 201);

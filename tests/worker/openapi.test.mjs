@@ -3,14 +3,13 @@
 // with the right methods and `Allow` for every route the Worker serves (worker/src/routes.rs), the
 // docs/http-api.md lists its problem types, and the check the harness runs on every answer catches drift.
 // (Every answer of every Worker test is checked against it: harness.mjs, openapi-check.mjs.)
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { putCode, call, eur, ROOT, workerForFile } from "./harness.mjs";
+import { test, putCode, call, eur, ROOT, workerForFile } from "./harness.mjs";
 import { checkAnswer, doc, DESCRIPTION } from "./openapi-check.mjs";
 
 const worker = workerForFile();

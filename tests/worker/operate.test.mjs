@@ -1,11 +1,10 @@
 // The operator's side against the real Worker in workerd: the catalog (with a failure between
 // its two writes), archive and restore, the kill switch, live figures, and lookups of unknown
 // codes that write nothing.
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, existsSync } from "node:fs";
 import path from "node:path";
-import { putCode, call, captureReq, admin, capturer, eur, workerForFile, startWorker, tempDir, removeDir, testShards } from "./harness.mjs";
+import { test, putCode, call, captureReq, admin, capturer, eur, workerForFile, startWorker, tempDir, removeDir, testShards } from "./harness.mjs";
 
 const worker = workerForFile();
 

@@ -1,11 +1,11 @@
 // The outbox keeps an event that every endpoint got for a retention (7 days; here, in a test build,
 // OUTBOX_RETENTION_S=1 second), then the object's alarm removes it with its delivery records: the
 // outbox does not grow without end, and an event still owed to an endpoint is never removed.
-import { test, after } from "node:test";
+import { after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { startWorker, tempDir, removeDir, putCode, call, admin, captureReq, eur } from "./harness.mjs";
+import { test, startWorker, tempDir, removeDir, putCode, call, admin, captureReq, eur } from "./harness.mjs";
 
 const state = tempDir();
 const vars = { WEBHOOK_ALLOW_HTTP: "127.0.0.1", WEBHOOK_RETRY_DIVISOR: "10000", OUTBOX_RETENTION_S: "1" };

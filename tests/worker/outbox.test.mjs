@@ -2,12 +2,12 @@
 // by the code object's alarm to a real receiver that verifies every delivery with the Standard
 // Webhooks reference library (the `standardwebhooks` npm package): in order per code, at least
 // once (exactly once after de-duplication by webhook-id), retried, and given up on a 410.
-import { test, after } from "node:test";
+import { after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Webhook } from "standardwebhooks";
-import { startWorker, tempDir, removeDir, putCode, call, admin, capturer, captureReq, eur, testShards } from "./harness.mjs";
+import { test, startWorker, tempDir, removeDir, putCode, call, admin, capturer, captureReq, eur, testShards } from "./harness.mjs";
 
 /** A receiver on a free port: verifies each delivery, answers what `answer()` says (200 by default). */
 async function receiver() {

@@ -17,10 +17,9 @@
 //   boundary starts again from zero there. So every burst below waits for a fresh window first
 //   (a burst that straddled one passed 65 requests against 60 in a CI run), then asserts at most
 //   the limit, and some 429s.
-import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { putCode, call, admin, capturer, eur, SHIPPED_LIMIT, ROOT, workerForFile, withTestShards } from "./harness.mjs";
+import { test, putCode, call, admin, capturer, eur, SHIPPED_LIMIT, ROOT, workerForFile, withTestShards } from "./harness.mjs";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 

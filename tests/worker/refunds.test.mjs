@@ -3,9 +3,8 @@
 // yet: a `payment_intent.succeeded` after it (or racing it) captures nothing, in any order and
 // under concurrent delivery. And a campaign's history is its codes' whole history (item 3): refused
 // payment captures and refunds recorded before their payment are listed, with the campaign's counts.
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, admin, capturer, eur, workerForFile } from "./harness.mjs";
+import { test, putCode, call, admin, capturer, eur, workerForFile } from "./harness.mjs";
 import {
   STRIPE_TEST_SECRET, chargeRefunded, paymentIntentCanceled, paymentIntentSucceeded, postStripe, stripeId,
 } from "./stripe.mjs";

@@ -3,9 +3,8 @@
 // earlier layout used sends a new key on to the shard the layout names now. Through every change:
 // never a use over the cap or a cent over the budget, every key replays its first answer, and a
 // customer's cap counts the uses of every layout.
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { call, captureReq, capturer, admin, eur, workerForFile } from "./harness.mjs";
+import { test, call, captureReq, capturer, admin, eur, workerForFile } from "./harness.mjs";
 import { STRIPE_TEST_SECRET, chargeRefunded, paymentIntentSucceeded, postStripe, stripeId } from "./stripe.mjs";
 
 // An object of an earlier layout lists the keys it knows only up to 30 here (100,000 in a real

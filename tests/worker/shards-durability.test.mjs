@@ -2,9 +2,9 @@
 // code kept near its cap (so that shards keep asking for grants and the code's object keeps
 // recalling). Afterwards every acknowledged use is there, the cap was never passed, and every use
 // can still be taken: no allotment was lost between a shard and the code's object.
-import { test, after } from "node:test";
+import { after } from "node:test";
 import assert from "node:assert/strict";
-import { startWorker, tempDir, removeDir, putCode, call, captureReq, admin, capturer, eur } from "./harness.mjs";
+import { test, startWorker, tempDir, removeDir, putCode, call, captureReq, admin, capturer, eur } from "./harness.mjs";
 
 const state = tempDir();
 let worker;

@@ -1,9 +1,8 @@
 // A hot code spread over shard objects ("shards": N): captures and holds racing on N shards, each
 // deciding inside an allotment its code's object grants; never one use over the cap, and exactly
 // min(cap, attempts) taken (no false `exhausted` while another shard holds unused uses).
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, captureReq, capturer, admin, eur, workerForFile } from "./harness.mjs";
+import { test, putCode, call, captureReq, capturer, admin, eur, workerForFile } from "./harness.mjs";
 import { STRIPE_TEST_SECRET, chargeRefunded, paymentIntentCanceled, paymentIntentSucceeded, postStripe, stripeId } from "./stripe.mjs";
 
 const worker = workerForFile({ vars: { STRIPE_WEBHOOK_SECRET: STRIPE_TEST_SECRET } });

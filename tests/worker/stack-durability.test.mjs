@@ -2,9 +2,9 @@
 // capture, then started again on the same state folder. The test build's `x-test-stall-after-first-code`
 // header (feature `conformance` only, protocol::TEST_STALL_HEADER) makes the Worker wait after the
 // first code's write, so that the kill lands exactly there.
-import { test, after } from "node:test";
+import { after } from "node:test";
 import assert from "node:assert/strict";
-import { startWorker, tempDir, removeDir, putCode, call, admin, capturer, eur } from "./harness.mjs";
+import { test, startWorker, tempDir, removeDir, putCode, call, admin, capturer, eur } from "./harness.mjs";
 
 const state = tempDir();
 let worker;

@@ -2,9 +2,8 @@
 // record under it replays as a whole, whatever changed since (definitions, other uses, budgets); a
 // code that replays is never priced again; and the all-or-none compensation gives back only a use
 // that this very request newly took. The same for a redelivered `payment_intent.succeeded`.
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, admin, capturer, eur, workerForFile } from "./harness.mjs";
+import { test, putCode, call, admin, capturer, eur, workerForFile } from "./harness.mjs";
 import { STRIPE_TEST_SECRET, paymentIntentSucceeded, postStripe, stripeId } from "./stripe.mjs";
 
 const worker = workerForFile({ vars: { STRIPE_WEBHOOK_SECRET: STRIPE_TEST_SECRET } });

@@ -1,9 +1,8 @@
 // Several codes in one basket through Stripe (issue 21): `metadata.promo_codes` (comma-separated)
 // names a stack, which the webhook captures, releases and refunds as one, all or none, under the
 // PaymentIntent's id, as POST /v1/captures with `codes` does. Real events, signed as Stripe signs.
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, admin, capturer, captureReq, eur, workerForFile } from "./harness.mjs";
+import { test, putCode, call, admin, capturer, captureReq, eur, workerForFile } from "./harness.mjs";
 import {
   STRIPE_TEST_SECRET, chargeRefunded, paymentIntentCanceled, paymentIntentPaymentFailed, paymentIntentSucceeded,
   postStripe, stripeId,

@@ -2,9 +2,8 @@
 // `codes` gives the core's stack quote (the issue's example, exactly), a refused stack is 422 with
 // every code's rejection, bad lists are 400, and a stack quote records nothing; holds, captures and
 // releases of stacks are all or none, also when 100 buyers race for codes capped 30 and 50.
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, admin, capturer, captureReq, eur, workerForFile } from "./harness.mjs";
+import { test, putCode, call, admin, capturer, captureReq, eur, workerForFile } from "./harness.mjs";
 
 const worker = workerForFile({}, async () => {
   for (const definition of [

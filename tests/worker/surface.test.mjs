@@ -2,9 +2,8 @@
 // is not JSON by its Content-Type is a 415 that records nothing (a cross-site form cannot drive the
 // demo routes), listing queries are read strictly (400 naming the parameter), the demo's `attempt`
 // is a real id, and the campaign's CSV export neutralises cells a spreadsheet would run.
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, admin, capturer, eur, workerForFile } from "./harness.mjs";
+import { test, putCode, call, admin, capturer, eur, workerForFile } from "./harness.mjs";
 import { STRIPE_TEST_SECRET, paymentIntentSucceeded, stripeRequest, STRIPE_WEBHOOK_ROUTE } from "./stripe.mjs";
 
 const worker = workerForFile({ demo: true, vars: { STRIPE_WEBHOOK_SECRET: STRIPE_TEST_SECRET } }, async () => {

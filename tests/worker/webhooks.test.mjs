@@ -1,9 +1,8 @@
 // Stripe's webhooks against the real Worker in workerd: real events, signed in the test with
 // node:crypto, shaped as Stripe documents them. Redelivery storms, bad signatures, refunds, a hold
 // released by a failed payment, refused captures after the money moved, and amounts in EUR, JPY, KWD.
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { putCode, call, admin, capturer, eur, workerForFile } from "./harness.mjs";
+import { test, putCode, call, admin, capturer, eur, workerForFile } from "./harness.mjs";
 import {
   STRIPE_TEST_SECRET, STRIPE_WEBHOOK_ROUTE, chargePartiallyRefunded, chargeRefunded, nowSeconds, paymentIntentCanceled,
   paymentIntentPaymentFailed, paymentIntentSucceeded, postStripe, signStripe, stripeId, stripeRequest,
