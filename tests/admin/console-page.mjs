@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { ROOT, ADMIN_TOKEN, workerForFile } from "../worker/harness.mjs";
+import { ROOT, ADMIN_TOKEN, WORKER_BUILD, workerForFile } from "../worker/harness.mjs";
 
 /** Where screenshots and wrangler's logs go. */
 export const OUTPUT = path.join(ROOT, "test-output");
@@ -21,7 +21,7 @@ const BUILT = [
   ["public/pkg/promocodes.js", "scripts/build-web.sh"],
   ["public/admin/vendor/uplot.min.js", "scripts/build-admin.sh"],
   ["public/admin/vendor/papaparse.min.js", "scripts/build-admin.sh"],
-  ["worker/build/worker/shim.mjs", "scripts/build-worker.sh"],
+  [path.join(WORKER_BUILD, "worker/shim.mjs"), "scripts/build-worker.sh"],
 ];
 
 /**
@@ -34,7 +34,7 @@ export function consoleSuite(log) {
   let browser;
   before(() => {
     for (const [file, hint] of BUILT) {
-      assert.ok(existsSync(path.join(ROOT, file)), `${file} is missing: run ${hint} first (scripts/test-admin.sh does)`);
+      assert.ok(existsSync(path.resolve(ROOT, file)), `${file} is missing: run ${hint} first (scripts/test-admin.sh does)`);
     }
     mkdirSync(OUTPUT, { recursive: true });
   });

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { ROOT, admin, call, capturer, workerForFile } from '../worker/harness.mjs';
+import { ROOT, WORKER_BUILD, admin, call, capturer, workerForFile } from '../worker/harness.mjs';
 
 export const OUTPUT = path.join(ROOT, 'test-output');
 const STARTUP_TIMEOUT_MS = 3 * 60 * 1000; // workerd start-up on 2 busy cores
@@ -53,9 +53,9 @@ export function checkoutWorker(name, setup = async () => {}) {
     for (const [file, hint] of [
       ['public/pkg/promocodes.js', 'scripts/build-web.sh'],
       ['public/pkg/promocodes_bg.wasm', 'scripts/build-web.sh'],
-      ['worker/build/worker/shim.mjs', 'scripts/build-worker.sh'],
+      [path.join(WORKER_BUILD, 'worker/shim.mjs'), 'scripts/build-worker.sh'],
     ]) {
-      assert.ok(existsSync(path.join(ROOT, file)), `${file} is missing: run ${hint} first (scripts/test-e2e.sh does)`);
+      assert.ok(existsSync(path.resolve(ROOT, file)), `${file} is missing: run ${hint} first (scripts/test-e2e.sh does)`);
     }
     mkdirSync(OUTPUT, { recursive: true });
   });

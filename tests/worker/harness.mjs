@@ -14,6 +14,8 @@ export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const ADMIN_TOKEN = "test-admin-token";
 export const CAPTURE_TOKEN = "test-capture-token";
 const BUILD = process.env.PROMOCODES_WORKER_BUILD ?? path.join(ROOT, "worker/build");
+/** The built Worker the tests start: PROMOCODES_WORKER_BUILD, else worker/build. */
+export const WORKER_BUILD = BUILD;
 const WRANGLER = path.join(ROOT, "node_modules/.bin/wrangler");
 
 export { freePort };
