@@ -269,6 +269,32 @@ mod tests {
     }
 
     #[test]
+    fn a_part_reads_a_plain_code_back_whole_and_names_a_wrong_field() {
+        let promo = PromoCode::from_json(
+            r#"{"code": "MUGS3", "discount": {"kind": "buy_x_get_y", "buy": {"quantity": 2, "applies_to": {"categories": ["mugs"]}},
+                "get": {"quantity": 1, "percent": "50"}}, "limits": {"total": 50, "per_customer": 2,
+                "budget": {"amount": "300.00", "currency": "EUR"}, "when_budget_short": "partial"},
+                "audience": ["alice"], "starts_at": "2026-12-01T00:00:00Z", "ends_at": "2026-12-31T00:00:00Z",
+                "combines_with": ["order"], "active": true}"#,
+        )
+        .unwrap();
+        let part = StackPartAnswer {
+            definition: promo,
+            usage: UsageCounts::new(3, 1).unwrap(),
+            recorded: None,
+            captured: false,
+        };
+        let written = same_again(&part);
+        let read: StackPartAnswer = serde_json::from_str(&written).unwrap();
+        assert_eq!(read, part);
+        // A definition that breaks a rule is refused, the field named.
+        let wrong = written.replace(r#""percent":"50""#, r#""percent":"150""#);
+        assert_ne!(wrong, written);
+        let err = serde_json::from_str::<StackPartAnswer>(&wrong).unwrap_err().to_string();
+        assert!(err.contains("get.percent"), "{err}");
+    }
+
+    #[test]
     fn a_part_reads_a_campaigns_code_back_with_its_campaign() {
         let campaign = Campaign::from_json(
             Code::parse("SPRING").unwrap(),
