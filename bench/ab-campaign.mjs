@@ -5,10 +5,12 @@
 //
 // Each BUILD_DIR is scripts/build-worker.sh's output. Each build gets its own Miniflare with a plain
 // code and a campaign of 10,000 generated single-use codes; each round captures `per-round` of each
-// with `clients` concurrent clients, the builds in turn. Prints captures per second by build and
-// round, and the campaign / plain ratio's median.
+// with `clients` concurrent clients, the builds in turn. Prints captures per second and the
+// workerd processes' CPU time per capture (from /proc, as bench/run.mjs takes it: what the
+// machine's load disturbs least) by build and round, then for each build the medians and the
+// campaign / plain ratio's median.
 import { Miniflare } from "miniflare";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -23,7 +25,23 @@ const rounds = opt("rounds", 5), clients = opt("clients", 50), perRound = opt("p
 const ADMIN = "ab-admin", CAPTURE = "ab-capture", TOTAL = { amount: "80.00", currency: "EUR" };
 const scratch = mkdtempSync(path.join(tmpdir(), "promocodes-ab-"));
 
+// This process's child processes and their CPU time (user and system, ms).
+function children() {
+  return readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map((d) => {
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return { pid: Number(d), ppid: Number(f[1]), cpuMs: (Number(f[11]) + Number(f[12])) * 10 };
+    } catch {
+      return null;
+    }
+  }).filter((p) => p && p.ppid === process.pid);
+}
+const cpuOf = (pids) => children().filter((c) => pids.has(c.pid)).reduce((a, c) => a + c.cpuMs, 0);
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+
 async function start(name, dir) {
+  const before = new Set(children().map((c) => c.pid));
   const mf = new Miniflare({
     host: "127.0.0.1", port: 0, modules: true,
     scriptPath: path.join(dir, "worker/shim.mjs"), modulesRoot: dir,
@@ -36,6 +54,8 @@ async function start(name, dir) {
     handleRuntimeStdio(stdout, stderr) { stdout.resume(); stderr.resume(); },
   });
   const origin = (await mf.ready).origin;
+  // The workerd processes this Miniflare started.
+  const pids = new Set(children().map((c) => c.pid).filter((pid) => !before.has(pid)));
   const put = (url, body) => fetch(`${origin}${url}`, { method: "PUT", headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" }, body: JSON.stringify(body) });
   const plain = await put("/v1/codes/PLAIN", { code: "PLAIN", discount: { kind: "percent", percent: "10" }, limits: { total: 1_000_000_000 } });
   if (plain.status !== 201) throw new Error(`PUT code: ${plain.status}`);
@@ -50,10 +70,13 @@ async function start(name, dir) {
     if (r.status !== 201) throw new Error(`codes: ${r.status} ${await r.text()}`);
     codes.push(...(await r.json()).codes);
   }
-  return { name, mf, origin, codes, used: 0, plainKeys: 0 };
+  return { name, mf, origin, pids, codes, used: 0, plainKeys: 0 };
 }
 
-async function load(origin, n, bodyOf, tag) {
+// Captures/s and workerd's CPU ms per capture of `n` captures on build `b`.
+async function load(b, n, bodyOf, tag) {
+  const { origin } = b;
+  const cpu0 = cpuOf(b.pids);
   let next = 0;
   const t0 = performance.now();
   await Promise.all(Array.from({ length: clients }, async () => {
@@ -72,26 +95,32 @@ async function load(origin, n, bodyOf, tag) {
       }
     }
   }));
-  return n / ((performance.now() - t0) / 1000);
+  return { rate: n / ((performance.now() - t0) / 1000), cpu: (cpuOf(b.pids) - cpu0) / n };
 }
 
 const started = [];
 try {
   for (const [name, dir] of builds) started.push(await start(name, dir));
-  const ratios = Object.fromEntries(builds.map(([name]) => [name, []]));
+  const results = Object.fromEntries(builds.map(([name]) => [name, { ratio: [], plain: [], campaign: [], plainCpu: [], campaignCpu: [] }]));
   for (let round = 0; round < rounds; round++) {
     for (const b of started) {
-      const plain = await load(b.origin, perRound, () => ({ code: "PLAIN", total: TOTAL }), `p${round}`);
+      const plain = await load(b, perRound, () => ({ code: "PLAIN", total: TOTAL }), `p${round}`);
       const offset = b.used;
-      const campaign = await load(b.origin, perRound, (i) => ({ code: b.codes[offset + i], total: TOTAL }), `c${round}`);
+      const campaign = await load(b, perRound, (i) => ({ code: b.codes[offset + i], total: TOTAL }), `c${round}`);
       b.used += perRound;
-      ratios[b.name].push(campaign / plain);
-      console.log(`round ${round} ${b.name}: plain ${plain.toFixed(0)}/s, campaign ${campaign.toFixed(0)}/s, ratio ${(campaign / plain).toFixed(2)}`);
+      const r = results[b.name];
+      r.ratio.push(campaign.rate / plain.rate);
+      r.plain.push(plain.rate);
+      r.campaign.push(campaign.rate);
+      r.plainCpu.push(plain.cpu);
+      r.campaignCpu.push(campaign.cpu);
+      console.log(`round ${round} ${b.name}: plain ${plain.rate.toFixed(0)}/s (${plain.cpu.toFixed(2)} ms CPU a capture), campaign ${
+        campaign.rate.toFixed(0)}/s (${campaign.cpu.toFixed(2)} ms), ratio ${(campaign.rate / plain.rate).toFixed(2)}`);
     }
   }
-  for (const [name, list] of Object.entries(ratios)) {
-    const sorted = [...list].sort((a, b) => a - b);
-    console.log(`${name}: campaign / plain, median of ${sorted.length}: ${sorted[Math.floor(sorted.length / 2)].toFixed(2)}`);
+  for (const [name, r] of Object.entries(results)) {
+    console.log(`${name}, medians of ${rounds}: plain ${median(r.plain).toFixed(0)}/s (${median(r.plainCpu).toFixed(2)} ms CPU a capture), campaign ${
+      median(r.campaign).toFixed(0)}/s (${median(r.campaignCpu).toFixed(2)} ms); campaign / plain ${median(r.ratio).toFixed(2)}`);
   }
 } finally {
   for (const b of started) await b.mf.dispose();
