@@ -10,7 +10,8 @@
 // machine's load disturbs least) by build and round, then for each build the medians and the
 // campaign / plain ratio's median.
 import { Miniflare } from "miniflare";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { children, cpuOf } from "./cpu.mjs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -25,19 +26,6 @@ const rounds = opt("rounds", 5), clients = opt("clients", 50), perRound = opt("p
 const ADMIN = "ab-admin", CAPTURE = "ab-capture", TOTAL = { amount: "80.00", currency: "EUR" };
 const scratch = mkdtempSync(path.join(tmpdir(), "promocodes-ab-"));
 
-// This process's child processes and their CPU time (user and system, ms).
-function children() {
-  return readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map((d) => {
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      return { pid: Number(d), ppid: Number(f[1]), cpuMs: (Number(f[11]) + Number(f[12])) * 10 };
-    } catch {
-      return null;
-    }
-  }).filter((p) => p && p.ppid === process.pid);
-}
-const cpuOf = (pids) => children().filter((c) => pids.has(c.pid)).reduce((a, c) => a + c.cpuMs, 0);
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
 async function start(name, dir) {

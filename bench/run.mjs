@@ -18,8 +18,9 @@
 // browser are stopped on exit, on error and on SIGINT/SIGTERM.
 import { Miniflare } from "miniflare";
 import { webhookPhases } from "./webhooks.mjs";
+import { children, cpuOf } from "./cpu.mjs";
 import { chromium } from "playwright-core";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -179,23 +180,6 @@ async function startFloor(script, state) {
   return (await mf.ready).origin;
 }
 
-// CPU time of the workerd processes each Miniflare started (its children), from /proc: the cost of a
-// request on the server, which the shared machine's load disturbs far less than wall-clock rates.
-function children() {
-  return readdirSync("/proc")
-    .filter((d) => /^\d+$/.test(d))
-    .map((d) => {
-      try {
-        const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        return { pid: Number(d), ppid: Number(f[1]), cpuMs: (Number(f[11]) + Number(f[12])) * 10 };
-      } catch {
-        return null;
-      }
-    })
-    .filter((p) => p && p.ppid === process.pid);
-}
-const cpuOf = (pids) => children().filter((c) => pids.has(c.pid)).reduce((a, c) => a + c.cpuMs, 0);
 const pidsOf = {};
 
 function summarize(latencies, elapsedMs, extra) {
