@@ -6,7 +6,7 @@
 // Each BUILD_DIR is scripts/build-worker.sh's output. Each build gets its own Miniflare with a plain
 // code and a campaign of 10,000 generated single-use codes; each round captures `per-round` of each
 // with `clients` concurrent clients, the builds in turn. Prints captures per second and the
-// workerd processes' CPU time per capture (from /proc, as bench/run.mjs takes it: what the
+XX
 // machine's load disturbs least) by build and round, then for each build the medians and the
 // campaign / plain ratio's median.
 import { Miniflare } from "miniflare";

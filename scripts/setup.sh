@@ -60,9 +60,8 @@ fi
 
 # The cargo installs share one target folder (their common dependencies compile once) and build at
 # opt-level 0, unoptimised: these tools run processes and rewrite a .wasm file once per build. On
-# this 2-core machine both compiled in 81 s at opt-level 0 against 169 s at 1 (and more at the
-# default 3), and wasm-bindgen took 1.0 s against 0.35 s on the Worker's 3.6 MB .wasm: a few
-# seconds over a whole test run.
+# this 2-core machine both compiled in 81 s at opt-level 0 against 169 s at 1, and wasm-bindgen
+# took 1.0 s against 0.35 s on the Worker's 3.6 MB .wasm: a few seconds over a whole test run.
 install() {
   CARGO_PROFILE_RELEASE_OPT_LEVEL=0 cargo install --target-dir "$scratch/target" "$@"
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the edge Worker once (scripts/build-worker.sh) and runs its tests (node --test tests/worker/)
-# against it in workerd, twice: as they are, then with every code on 4 shards (the files where that
+# against it in workerd, twice: as they are, then with every code on 4 shards (the tests where that
 # changes anything). Each test file starts the built Worker with `wrangler dev` on 127.0.0.1 (a free
 # port, a temp state folder, test tokens), without rebuilding, and stops it afterwards.
 # The test build adds the `conformance` feature: test-only routes that run the core's store
@@ -24,8 +24,8 @@ manifest="$snapshot.defines-on-test-shards"
 trap 'rm -rf "$snapshot" "$manifest"' EXIT
 cp -R "$out/." "$snapshot/"
 
-# The first pass notes which tests define a code on the test's shards (harness.mjs `test`): the only
-# ones the second pass would run differently.
+# The first pass notes which tests define or use a code on the test's shards (harness.mjs `test`):
+# the only ones the second pass would run differently.
 : >"$manifest"
 PROMOCODES_TEST_SHARDS_MANIFEST="$manifest" PROMOCODES_WORKER_BUILD="$snapshot" PROMOCODES_CONFORMANCE=1 \
   node --test --test-concurrency=1 tests/worker/
@@ -33,8 +33,8 @@ PROMOCODES_TEST_SHARDS_MANIFEST="$manifest" PROMOCODES_WORKER_BUILD="$snapshot" 
 # The same tests again with every code they define spread over 4 shards (issue 37: "every existing
 # test passes with shards 1 and 4"): harness.mjs adds `"shards": 4` to each code a test defines
 # without shards of its own. Only the tests the first pass noted run; the others (a campaign's, a
-# code whose shards the test names, no code at all) would send exactly the requests they sent in
-# the first pass, and are reported skipped. A file with none of them is left out.
+# code whose shards the test names, no code at all) send exactly the requests they sent in the
+# first pass, about codes defined the same, and are reported skipped. A file with none is left out.
 mapfile -t again < <(cut -f1 "$manifest" | sort -u)
 printf '[test-worker] again, every code on 4 shards (PROMOCODES_TEST_SHARDS=4): %d tests noted, in %d of %d files\n' \
   "$(grep -vc $'\t\\*$' "$manifest" || true)" "${#again[@]}" "$(ls tests/worker/*.test.mjs | wc -l)"

@@ -59,8 +59,9 @@ function checked(base, method, route, status, headers, text, request) {
 // fetch() to a Worker started here is checked too (the tests that need raw answers: HEAD, preflights).
 const rawFetch = globalThis.fetch;
 globalThis.fetch = async function checkedFetch(input, init) {
-  const res = await rawFetch(input, init);
   const url = new URL(input instanceof Request ? input.url : String(input));
+  if (workers.has(url.origin)) noteRequest(url.pathname + url.search, init?.body);
+  const res = await rawFetch(input, init);
   if (!workers.has(url.origin) || isProxy503(res.status, res.headers)) return res;
   let text;
   try { text = await res.clone().text(); } catch { return res; } // the connection died: nothing to check
@@ -218,6 +219,7 @@ async function startWorkerOnce({
  */
 export async function call(base, method, route, { body, headers = {}, raw } = {}) {
   body = withTestShards(method, route, body);
+  noteRequest(route, raw ?? body);
   for (let attempt = 0; ; attempt++) {
     const init = { method, headers: { ...headers } };
     // A body is JSON unless the test names another Content-Type (`"content-type": null`: none at all).
@@ -257,47 +259,62 @@ export const testShards = TEST_SHARDS;
 export function withTestShards(method, route, body) {
   const plain = body !== null && typeof body === "object" && !Array.isArray(body);
   if (method === "PUT" && /^\/v1\/codes\/[^/?]+$/.test(route) && plain && body.shards === undefined) {
-    definedOnTestShards();
+    onTestShards(decodeURIComponent(route.slice("/v1/codes/".length)));
     if (TEST_SHARDS > 1) return { ...body, shards: TEST_SHARDS };
   }
   return body;
 }
 
 // Which tests the second pass (PROMOCODES_TEST_SHARDS=4) would run differently: those that define a
-// code on the test's shards (through `putCode` or `call`, without shards of their own). With
-// PROMOCODES_TEST_SHARDS_MANIFEST (scripts/test-worker.sh), the first pass appends each such test to
-// that file (`<file>\t<name>`, or `<file>\t*` when a hook outside any test defines one), and the
-// second runs only those: every other test would send exactly the requests it sent in the first.
+// code on the test's shards (through `putCode` or `call`, without shards of their own), and those
+// that send a request naming such a code (in its path or body), through `call` or `fetch`, though
+// another test of the file defined it. With PROMOCODES_TEST_SHARDS_MANIFEST (scripts/test-worker.sh),
+// the first pass appends each such test to that file (`<file>\t<name>`, or `<file>\t*` when a hook
+// outside any test defines one), and the second runs only those: every other test sends exactly the
+// requests it sent in the first, about codes whose definitions are the same in both. (A noted test
+// that needs what a test left out made would fail in the second pass: loudly, not silently.)
 const MANIFEST = process.env.PROMOCODES_TEST_SHARDS_MANIFEST;
+const NOTING = MANIFEST !== undefined && TEST_SHARDS === 1;
 const FILE = path.relative(ROOT, process.argv[1] ?? "");
-let testNow = null; // the test now running: { key, defines }
-function definedOnTestShards() {
-  if (testNow) testNow.defines = true;
-  else if (MANIFEST && TEST_SHARDS === 1) appendFileSync(MANIFEST, `${FILE}\t*\n`);
+let testNow = null; // the test now running: { key, touches }
+const onShards = []; // a pattern for each code this file defined on the test's shards
+function onTestShards(code) {
+  if (!NOTING) return;
+  // A code's characters (A-Z, 0-9, "_", "-"), any case: the name as a whole word of a path or body.
+  const name = code.replace(/[^A-Za-z0-9_-]/g, "");
+  if (name) onShards.push(new RegExp(`(^|[^A-Za-z0-9_-])${name}($|[^A-Za-z0-9_-])`, "i"));
+  if (testNow) testNow.touches = true;
+  else appendFileSync(MANIFEST, `${FILE}\t*\n`);
+}
+/** Notes the test now running if `route` or `body` names a code on the test's shards. */
+function noteRequest(route, body) {
+  if (!NOTING || !testNow || testNow.touches || onShards.length === 0) return;
+  const text = `${route} ${typeof body === "string" ? body : JSON.stringify(body ?? "")}`;
+  if (onShards.some((pattern) => pattern.test(text))) testNow.touches = true;
 }
 let listed = null;
-function firstPassDefined(key) {
+function firstPassNoted(key) {
   listed ??= new Set(existsSync(MANIFEST) ? readFileSync(MANIFEST, "utf8").split("\n") : []);
   return listed.has(key) || listed.has(`${FILE}\t*`);
 }
 
 /**
  * node:test's `test` (name, options if any, then the function), which the Worker's test files use:
- * with PROMOCODES_TEST_SHARDS_MANIFEST, it notes in the first pass which tests define a code on the
- * test's shards, and skips the others in the second.
+ * with PROMOCODES_TEST_SHARDS_MANIFEST, it notes in the first pass which tests define or use a code
+ * on the test's shards, and skips the others in the second.
  */
 export function test(name, options, fn) {
   if (typeof options === "function") [options, fn] = [{}, options];
   const key = `${FILE}\t${name}`;
-  if (MANIFEST && TEST_SHARDS > 1 && !options.skip && !firstPassDefined(key)) {
-    return nodeTest(name, { ...options, skip: "defines no code on the test's shards: the first pass ran it as it is" }, fn);
+  if (MANIFEST && TEST_SHARDS > 1 && !options.skip && !firstPassNoted(key)) {
+    return nodeTest(name, { ...options, skip: "touches no code on the test's shards: the first pass ran it as it is" }, fn);
   }
   return nodeTest(name, options, async (t) => {
-    testNow = { key, defines: false };
+    testNow = { key, touches: false };
     try {
       return await fn(t);
     } finally {
-      if (MANIFEST && TEST_SHARDS === 1 && testNow.defines) appendFileSync(MANIFEST, `${key}\n`);
+      if (NOTING && testNow.touches) appendFileSync(MANIFEST, `${key}\n`);
       testNow = null;
     }
   });
