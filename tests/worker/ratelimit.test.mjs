@@ -24,8 +24,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 
 const [, LIMIT, PERIOD] = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8").match(SHIPPED_LIMIT).map(Number);
+// The code names its one shard: what these tests assert is the Worker's per-address limit, which
+// answers before any object, so the second pass of the suite (every other code on 4 shards) would
+// only send the same requests again, and leaves this file out.
 const worker = workerForFile({ publicLimit: "shipped" }, async () => {
-  const put = await putCode(worker.base, { code: "RATE10", discount: { kind: "percent", percent: "10" } });
+  const put = await putCode(worker.base, { code: "RATE10", discount: { kind: "percent", percent: "10" }, shards: 1 });
   assert.equal(put.status, 201, put.text);
 });
 
@@ -106,7 +109,7 @@ test("a burst from one address gets 429s; another address, servers and private r
   const list = await requestFrom("127.0.0.2", "GET", "/v1/codes/RATE10/redemptions", { headers: admin });
   assert.equal(list.status, 200, list.text);
   const put = await requestFrom("127.0.0.2", "PUT", "/v1/codes/RATE10",
-    { body: { code: "RATE10", discount: { kind: "percent", percent: "10" } }, headers: admin });
+    { body: { code: "RATE10", discount: { kind: "percent", percent: "10" }, shards: 1 }, headers: admin });
   assert.equal(put.status, 200, put.text);
 
   // After the period, the address passes again.
