@@ -409,6 +409,60 @@ fn a_campaign_reads_from_json_without_a_code_of_its_own() {
 }
 
 #[test]
+fn a_campaigns_shards_read_write_and_reach_its_codes() {
+    let campaign = Campaign::from_json(
+        code("hot"),
+        r#"{"discount": {"kind": "percent", "percent": "20"}, "uses_per_code": 2, "shards": 16}"#,
+    )
+    .expect("valid");
+    assert_eq!(campaign.shards(), 16);
+    let hot = campaign.code(code("hot-1"));
+    assert_eq!(hot.shards(), 16, "each code carries its campaign's shards");
+    let mut written: serde_json::Value = serde_json::to_value(&campaign).unwrap();
+    assert_eq!(written["shards"], 16);
+    written.as_object_mut().unwrap().remove("id");
+    let again = Campaign::from_json(code("hot"), &written.to_string()).expect("reads back");
+    assert_eq!(again, campaign);
+    let read = PromoCode::from_written_json(&serde_json::to_string(&hot).unwrap()).unwrap();
+    assert_eq!(read, hot, "a code's written definition keeps its shards");
+
+    let one = Campaign::from_json(code("cool"), r#"{"discount": {"kind": "percent", "percent": "20"}}"#).unwrap();
+    assert_eq!(one.shards(), 1);
+    assert!(
+        serde_json::to_value(&one).unwrap().get("shards").is_none(),
+        "1 is left out"
+    );
+    for bad in ["0", "65", "\"4\""] {
+        let json = format!(r#"{{"discount": {{"kind": "percent", "percent": "20"}}, "shards": {bad}}}"#);
+        let refused = Campaign::from_json(code("bad"), &json).unwrap_err();
+        assert_eq!(refused.path(), Some("shards"), "shards {bad}: {refused}");
+    }
+}
+
+#[test]
+fn a_shards_allotment_of_a_code_caps_it_there_and_leaves_every_other_rule() {
+    let hot = campaign("HOT", UsageLimits::new(Some(10), Some(1)).unwrap(), 3);
+    let one = hot.code(code("HOT-1"));
+    let store = InMemoryRedemptionStore::new();
+    let allotted = one.with_uses_per_code(1);
+    assert_eq!(allotted.uses_per_code(), Some(1));
+    assert_eq!(allotted.limits(), one.limits(), "the campaign's caps are untouched");
+    capture_as(&allotted, &store, Some("ann")).expect("the one use allotted");
+    assert_eq!(
+        rejection(capture_as(&allotted, &store, Some("bob"))),
+        Rejection::Exhausted
+    );
+    capture_as(&one.with_uses_per_code(2), &store, Some("bob")).expect("a second use once allotted");
+    assert_eq!(
+        rejection(capture_as(&one.with_uses_per_code(3), &store, Some("ann"))),
+        Rejection::CustomerLimitReached,
+        "the per-customer cap is the campaign's own"
+    );
+    let plain = ten_percent("PLAIN").build().unwrap();
+    assert_eq!(plain.with_uses_per_code(1), plain, "a code of no campaign is as it was");
+}
+
+#[test]
 fn usage_of_reads_a_campaign_code_through_its_campaign_and_a_plain_code_as_itself() {
     let store = InMemoryRedemptionStore::new();
     let vip = campaign("VIPS", UsageLimits::new(Some(10), None).unwrap(), 3);

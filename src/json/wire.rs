@@ -743,6 +743,8 @@ struct CampaignRepr {
     first_order: Option<bool>,
     #[serde(default)]
     uses_per_code: Option<u64>,
+    #[serde(default)]
+    shards: Option<u64>,
 }
 
 /// A campaign read from JSON, its id not yet given: the shared definition
@@ -776,7 +778,7 @@ impl<'de> Deserialize<'de> for CampaignDraft {
             combines_with: repr.combines_with,
             automatic: None,
             priority: None,
-            shards: None,
+            shards: repr.shards,
             first_order: repr.first_order,
         }
         .finish()

@@ -100,6 +100,25 @@ impl Campaign {
         self.uses_per_code
     }
 
+    /// How many shard objects its codes' holds and captures are spread over
+    /// (1: the campaign's object decides every use). Given as the
+    /// definition's `shards` ([`PromoCodeBuilder::shards`](crate::PromoCodeBuilder::shards)),
+    /// and carried by each of its codes ([`PromoCode::shards`]).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::{Campaign, Code};
+    ///
+    /// let campaign = Campaign::from_json(Code::parse("BF")?, r#"{"discount": {"kind": "percent", "percent": "20"}, "shards": 4}"#)?;
+    /// assert_eq!(campaign.shards(), 4);
+    /// assert_eq!(campaign.code(Code::parse("BF-1")?).shards(), 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn shards(&self) -> u8 {
+        self.definition.shards()
+    }
+
     /// The same campaign switched on or off (every code with it).
     pub fn with_active(&self, active: bool) -> Campaign {
         Campaign {

@@ -550,7 +550,7 @@ pub(crate) fn serialize_definition<S: Serializer>(
     } else if promo.priority != PromoCode::DEFAULT_PRIORITY {
         s.serialize_field("priority", &promo.priority)?;
     }
-    if promo.shards > 1 && !matches!(shown, Shown::Campaign(_)) {
+    if promo.shards > 1 {
         s.serialize_field("shards", &promo.shards)?;
     }
     s.end()

@@ -87,6 +87,9 @@ pub(super) const PRIORITY: &str =
 /// `shards` as a definition writes it.
 pub(super) const SHARDS: &str = "How many shard objects the code's holds and captures are spread over (by the customer, else the idempotency key), each deciding inside an allotment of the cap its object grants. Written only when above 1. It may change on a defined code, to 2 or more (never back to 1), at most 8 times: its uses and keys stay where they were taken.";
 
+/// `shards` as a campaign's definition writes it.
+pub(super) const CAMPAIGN_SHARDS: &str = "How many shard objects the holds and captures of the campaign's codes are spread over (by the customer, else the idempotency key), each deciding inside an allotment of the campaign's total and budget, and of each code's uses. Written only when above 1.";
+
 /// An object schema: `description`, the public fields and `more`, `required`.
 fn public_object(
     g: &mut schemars::SchemaGenerator,

@@ -426,6 +426,7 @@ schema!([] crate::Campaign => "Campaign", |g| {
     let more = json!({
         "id": r::<crate::Code>(g),
         "uses_per_code": {"type": "integer", "minimum": 1},
+        "shards": {"type": "integer", "minimum": 2, "maximum": 64, "description": super::admin::CAMPAIGN_SHARDS},
     });
     object(
         "A campaign's definition: `id`, `uses_per_code`, and the definition its codes share (as a code's, without `code`).",
@@ -445,6 +446,13 @@ schema!([] crate::schema::CampaignInput => "CampaignInput", |g| object(
             "type": "boolean",
             "const": false,
             "description": "A campaign cannot be automatic: `true` is 400 naming `automatic`.",
+        },
+        "shards": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 64,
+            "default": 1,
+            "description": "Spreads the holds and captures of the campaign's codes over this many shard objects (by the customer, else the idempotency key); its caps stay exact: the campaign's object grants each shard an allotment of the total and the budget left, and each code's uses are granted by the shard the code belongs to.",
         },
     }),
 ));

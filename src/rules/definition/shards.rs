@@ -1,5 +1,5 @@
 //! A hot code spread over shard objects: how many ([`PromoCode::shards`]),
-//! which shard a request goes to ([`shard_of`]), and the view of the code a
+//! which shard a request goes to ([`shard_of`]), and the views of the code a
 //! shard decides with ([`PromoCode::allotted`]).
 //!
 //! A sharded code's uses are split as an escrow: its object (the
@@ -68,6 +68,42 @@ impl PromoCode {
 }
 
 impl PromoCode {
+    /// A campaign's code as a shard decides it with an allotment of `uses`
+    /// of the code's own uses: its `uses_per_code` is `uses` (the uses the
+    /// shard took of it, plus those it may still take), every other rule
+    /// the code's own. A code of no campaign is returned as it is.
+    ///
+    /// A campaign spread over shards decides each code's uses as an escrow
+    /// of its own: the shards that take uses of one code hold allotments of
+    /// it that never add up to more than its `uses_per_code`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::{Basket, Campaign, Code, Currency, Money, Rejection, Timestamp, UsageCounts};
+    ///
+    /// let campaign = Campaign::from_json(Code::parse("BF")?, r#"{"discount": {"kind": "percent", "percent": "20"}, "uses_per_code": 3, "shards": 4}"#)?;
+    /// let code = campaign.code(Code::parse("BF-1")?);
+    /// let basket = Basket::total_only(Money::parse("10.00", Currency::EUR)?);
+    /// let now = Timestamp::parse("2026-01-01T00:00:00Z")?;
+    /// // This shard took one use of BF-1 and holds no more of it.
+    /// let here = UsageCounts::new(1, 0)?.with_code_uses(1)?;
+    /// assert!(code.quote(None, here, &basket, now).is_ok());
+    /// let refused = code.with_uses_per_code(1).quote(None, here, &basket, now).unwrap_err();
+    /// assert_eq!(refused.rejection(), Rejection::Exhausted);
+    /// assert_eq!(code.with_uses_per_code(2).uses_per_code(), Some(2));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_uses_per_code(&self, uses: u64) -> PromoCode {
+        match &self.campaign {
+            Some((id, _)) => PromoCode {
+                campaign: Some((id.clone(), uses)),
+                ..self.clone()
+            },
+            None => self.clone(),
+        }
+    }
+
     /// The code as decided for a customer who already took `uses` uses of it
     /// in places the counts passed in do not cover: the per-customer cap
     /// less `uses` (every other rule unchanged). A shard of a code whose
