@@ -192,6 +192,7 @@ schema!([D] crate::wire::CampaignSummary<D> => "CampaignSummary", |g| json!({
             "maxItems": 3,
             "uniqueItems": true,
         },
+        "shards": {"type": "integer", "minimum": 2, "maximum": 64, "description": CAMPAIGN_SHARDS},
         "archived": {"type": "boolean"},
         "usage": {
             "type": "object",

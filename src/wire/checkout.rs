@@ -68,7 +68,7 @@ pub struct StackPartAnswer {
 
 /// A definition as an object writes it, read back with
 /// [`PromoCode::from_written_json`].
-fn written_definition<'de, D: Deserializer<'de>>(deserializer: D) -> Result<PromoCode, D::Error> {
+pub(super) fn written_definition<'de, D: Deserializer<'de>>(deserializer: D) -> Result<PromoCode, D::Error> {
     let written = serde_json::Value::deserialize(deserializer)?;
     PromoCode::from_written_json(&written.to_string()).map_err(serde::de::Error::custom)
 }

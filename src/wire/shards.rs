@@ -48,7 +48,8 @@ pub struct GrantAnswer {
     pub budget: i64,
     /// The grant was cancelled by a recall before it reached the shard: nothing was granted.
     pub cancelled: bool,
-    /// The code's definition.
+    /// The code's definition (a campaign's code's as written, naming its campaign).
+    #[serde(deserialize_with = "super::checkout::written_definition")]
     pub definition: PromoCode,
     /// Whether the code is archived.
     pub archived: bool,
@@ -131,7 +132,8 @@ pub struct ShardUsage {
 /// code's object): a kill switch or an archive reaches the shards at once, not with their next grant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardDefinition {
-    /// The code's definition.
+    /// The code's definition (a campaign's code's as written, naming its campaign).
+    #[serde(deserialize_with = "super::checkout::written_definition")]
     pub definition: PromoCode,
     /// Whether the code is archived.
     pub archived: bool,
@@ -257,4 +259,41 @@ pub struct KeyClaimAnswer {
 pub struct ShardFigures {
     /// The counts.
     pub counts: Vec<(i64, String, i64)>,
+}
+
+/// A campaign's shard asks the campaign's object for more of one code's own
+/// uses (`POST /shard-code-claim`): the code's `uses_per_code` is an escrow
+/// across the shards, since a campaign's requests are routed by customer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CodeClaim {
+    /// The campaign's code.
+    pub code: String,
+    /// The shard asking.
+    pub shard: u8,
+    /// The version of the allotment of the code the shard has (0: none). When the campaign's
+    /// object knows a newer one, it answers that one and grants nothing more.
+    pub version: i64,
+    /// How many more uses it would like.
+    pub want: u64,
+}
+
+/// A shard's allotment of one code's uses, with its version: the answer to a
+/// [`CodeClaim`], and to a [`CodeRecall`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CodeAllotment {
+    /// The uses the shard may have taken of the code, in all (held or captured included).
+    pub granted: i64,
+    /// The allotment's version: a shard keeps only a newer one than it has.
+    pub version: i64,
+}
+
+/// The campaign's object takes back what a shard has not used of one code
+/// (`POST /shard-code-recall` to the shard): the shard lowers its allotment
+/// to the uses it has (held or captured), under `version`, in one write.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CodeRecall {
+    /// The campaign's code.
+    pub code: String,
+    /// The new version, newer than any the campaign's object gave the shard for the code.
+    pub version: i64,
 }

@@ -60,6 +60,11 @@ pub const TEST_STALL_SECONDS: u64 = 300;
 /// shard objects: the shard's number (see [`crate::shards`]).
 pub const SHARD_HEADER: &str = "x-promocodes-shard";
 
+/// The header on a hold, capture or release sent to a shard of a campaign
+/// spread over shards: the campaign's object (`campaign:<id>`), whose
+/// escrow the shard draws on (a code's shard draws on its code's object).
+pub const BASE_HEADER: &str = "x-promocodes-base";
+
 /// The header on a payment's release sent to every shard of a sharded code
 /// first: a shard with nothing under the payment's id answers 404 and
 /// records nothing (see [`crate::shards::send_payment_release`]).
@@ -177,6 +182,12 @@ pub enum Call {
     /// `POST /shard-keys`: a shard of a code whose `shards` changed asks an object of an earlier
     /// layout for every key it knows, once (`wire::KeysCall`).
     ShardKeys,
+    /// `POST /shard-code-claim`: a campaign's shard asks the campaign's object for more of one
+    /// code's uses (`wire::CodeClaim`).
+    ShardCodeClaim,
+    /// `POST /shard-code-recall`: the campaign's object takes back what a shard has not used of one
+    /// code (`wire::CodeRecall`).
+    ShardCodeRecall,
     /// `POST /conformance`: test builds only, the store conformance suite.
     #[cfg(feature = "conformance")]
     Conformance,
@@ -225,6 +236,8 @@ impl Call {
         Call::ShardFigures,
         Call::ShardLookup,
         Call::ShardKeys,
+        Call::ShardCodeClaim,
+        Call::ShardCodeRecall,
         #[cfg(feature = "conformance")]
         Call::Conformance,
         #[cfg(feature = "conformance")]
@@ -271,6 +284,8 @@ impl Call {
             Call::ShardFigures => (Method::Get, "/shard-figures"),
             Call::ShardLookup => (Method::Post, "/shard-lookup"),
             Call::ShardKeys => (Method::Post, "/shard-keys"),
+            Call::ShardCodeClaim => (Method::Post, "/shard-code-claim"),
+            Call::ShardCodeRecall => (Method::Post, "/shard-code-recall"),
             #[cfg(feature = "conformance")]
             Call::Conformance => (Method::Post, "/conformance"),
             #[cfg(feature = "conformance")]

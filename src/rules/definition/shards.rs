@@ -9,7 +9,7 @@
 //! by [`UsageLimits`](super::UsageLimits), on the allotted limits.
 
 use super::{PromoCode, PromoCodeBuilder};
-use crate::values::{CustomerId, IdempotencyKey, Money};
+use crate::values::{Code, CustomerId, IdempotencyKey, Money};
 
 impl PromoCodeBuilder {
     /// Spreads its holds and captures over `shards` shard objects (1, the
@@ -68,6 +68,24 @@ impl PromoCode {
 }
 
 impl PromoCode {
+    /// The same definition under `code`: for a campaign's code, the campaign's
+    /// code `code` (the same campaign, caps and `uses_per_code`). A campaign's
+    /// shard keeps one of its codes' definitions and decides every other code
+    /// of the campaign with this.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use promocodes::{Campaign, Code};
+    ///
+    /// let campaign = Campaign::from_json(Code::parse("BF")?, r#"{"discount": {"kind": "percent", "percent": "20"}, "shards": 4}"#)?;
+    /// let one = campaign.code(Code::parse("BF-1")?);
+    /// assert_eq!(one.sibling(Code::parse("BF-2")?), campaign.code(Code::parse("BF-2")?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn sibling(&self, code: Code) -> PromoCode {
+        self.clone().renamed(code)
+    }
     /// A campaign's code as a shard decides it with an allotment of `uses`
     /// of the code's own uses: its `uses_per_code` is `uses` (the uses the
     /// shard took of it, plus those it may still take), every other rule

@@ -93,6 +93,20 @@ impl Ledger {
     ) -> std::result::Result<Response, Problem> {
         let campaign = Campaign::from_json(id.clone(), body)?;
         self.check_campaign_condition(id, condition)?;
+        // Its codes' uses and keys stay in the shards that took them: the number is fixed once defined.
+        match self.stored_campaign(id) {
+            Ok((_, stored)) if stored.campaign.shards() != campaign.shards() => {
+                return Err(Problem::Input(promocodes::InputError::Malformed {
+                    path: "shards".to_owned(),
+                    message: format!(
+                        "campaign {id} is spread over {} shards, fixed once it is defined",
+                        stored.campaign.shards()
+                    ),
+                }));
+            }
+            Ok(_) | Err(Problem::UnknownCode(_)) => {}
+            Err(other) => return Err(other),
+        }
         let store = self.store_or_create()?;
         let replaced = store.put_campaign(id, body, note, now()?)?;
         // Its codes' definitions follow the campaign's.

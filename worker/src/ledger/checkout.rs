@@ -193,7 +193,7 @@ impl Ledger {
         let unknown = || Problem::UnknownCode(code.clone());
         let store = self.store()?.ok_or_else(unknown)?;
         let row = crate::shards::tables::allotment(&self.state.storage().sql())?.ok_or_else(unknown)?;
-        let definition = PromoCode::from_json(&row.definition)?;
+        let definition = PromoCode::from_written_json(&row.definition)?;
         let at = now()?;
         let usage = store.usage_for(code, req.customer.as_ref(), at)?;
         let (recorded, captured) = match &req.key {

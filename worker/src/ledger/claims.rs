@@ -31,7 +31,9 @@ impl Ledger {
         view: &View,
     ) -> std::result::Result<Claim, Problem> {
         let layout = (!view.prior.is_empty()).then(|| view.layout());
-        let answer = self.send_claim(code, home, key, customer, false, layout).await?;
+        let answer = self
+            .send_claim(code, &view.base, home, key, customer, false, layout)
+            .await?;
         if let Some(newer) = answer.newer {
             self.take_layout(&newer)?;
             return Ok(Claim::Newer);
@@ -46,14 +48,17 @@ impl Ledger {
         home: u8,
         key: &IdempotencyKey,
     ) -> std::result::Result<Option<serde_json::Value>, Problem> {
-        Ok(self.send_claim(code, home, key, None, true, None).await?.refusal)
+        let base = self.shard_base(code)?;
+        Ok(self.send_claim(code, &base, home, key, None, true, None).await?.refusal)
     }
 
-    /// A [`KeyClaim`] of `key` (a `peek` only looks) sent to shard `home` with
-    /// the claimer's `layout` (for a code whose `shards` changed), and its answer.
+    /// A [`KeyClaim`] of `key` (a `peek` only looks) sent to shard `home` of the escrow in
+    /// object `base` with the claimer's `layout` (for a code whose `shards` changed), and its answer.
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn send_claim(
         &self,
         code: &Code,
+        base: &str,
         home: u8,
         key: &IdempotencyKey,
         customer: Option<&CustomerId>,
@@ -69,7 +74,7 @@ impl Ledger {
         };
         let body = serde_json::to_string(&call).map_err(|e| Problem::Internal(e.to_string()))?;
         let request = Call::ShardClaim.request(code, &[], Some(body), &[])?;
-        let name = crate::shards::shard_name(code, home);
+        let name = crate::shards::shard_in(base, home);
         let mut response = crate::clients::to_object(&self.env, &name, request).await?;
         if response.status_code() != 200 {
             return Err(Problem::Internal(format!(

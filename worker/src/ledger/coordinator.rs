@@ -36,11 +36,19 @@ impl Ledger {
     pub(super) fn handle_shard_count(&self, code: &Code) -> std::result::Result<Response, Problem> {
         let (_, definition) = self.stored(code)?;
         let promo = &definition.promo;
+        // A campaign's `shards` is fixed once it is defined: it has no earlier layouts.
         let (shards, prior) = match promo.campaign() {
-            Some(_) => (1, Vec::new()),
+            Some(_) => (promo.shards(), Vec::new()),
             None => (promo.shards(), self.prior()?),
         };
         json_response(&ShardsAnswer { shards, prior }, 200)
+    }
+
+    /// The object of shard `shard` of `code`'s escrow: `<code>#<shard>`, or for a campaign's code
+    /// `campaign:<id>#<shard>` (see [`shards::coordinator_of`]).
+    pub(super) fn shard_object(&self, code: &Code, shard: u8) -> std::result::Result<String, Problem> {
+        let (_, definition) = self.stored(code)?;
+        Ok(shards::shard_object(&definition.promo, shard))
     }
 
     /// The code's earlier layouts, oldest first (kept in memory; read again after a definition write).
@@ -64,7 +72,7 @@ impl Ledger {
     /// (`shards::send_keyed`); one that reaches the code's object all the
     /// same is decided on what no shard holds, so the cap stays exact.
     pub(crate) fn deciding<'p>(&self, promo: &'p PromoCode) -> std::result::Result<Cow<'p, PromoCode>, Problem> {
-        if promo.shards() <= 1 || promo.campaign().is_some() {
+        if promo.shards() <= 1 {
             return Ok(Cow::Borrowed(promo));
         }
         let held = tables::holdings(&self.state.storage().sql())?;
@@ -79,7 +87,20 @@ impl Ledger {
             promocodes::Money::from_minor(left.max(0), whole.currency())
                 .unwrap_or(promocodes::Money::zero(whole.currency()))
         });
-        Ok(Cow::Owned(promo.allotted(cap, money, true)))
+        let deciding = promo.allotted(cap, money, true);
+        // A campaign's code: its own uses less what its shards hold of them.
+        let deciding = match promo.uses_per_code() {
+            Some(per_code) => {
+                let sql = self.state.storage().sql();
+                let held: i64 = crate::shards::codes::grants(&sql, promo.code().as_str())?
+                    .iter()
+                    .map(|(_, allotted)| allotted.granted)
+                    .sum();
+                deciding.with_uses_per_code(per_code.saturating_sub(u64::try_from(held).unwrap_or(u64::MAX)))
+            }
+            None => deciding,
+        };
+        Ok(Cow::Owned(deciding))
     }
 
     /// What is free to grant now: the caps less this object's own uses and what the shards hold.
@@ -87,7 +108,8 @@ impl Ledger {
         let held = tables::holdings(&self.state.storage().sql())?;
         let uses: i64 = held.iter().map(|h| h.uses).sum();
         let budget: i64 = held.iter().map(|h| h.budget).sum();
-        let own = store.usage_for(promo.code(), None, now()?)?;
+        // A campaign's code counts through its campaign: the campaign's own uses.
+        let own = store.usage_of(promo, None, now()?)?;
         let limits = promo.limits();
         let free_uses = limits.total().map(|cap| {
             cap.saturating_sub(own.total())
@@ -185,7 +207,7 @@ impl Ledger {
                 && call.short.is_none()
                 && recalled.is_some_and(|r| r.holds == 0)
                 && call.held == 0
-                && store.held(&code, now()?)? == 0
+                && store.holds_now(&shards::counter(&definition.promo), now()?)?.0 == 0
             {
                 self.shards.exhausted.set(true);
             }
@@ -378,7 +400,8 @@ impl Ledger {
         let body = serde_json::to_string(&call).map_err(|e| Problem::Internal(e.to_string()))?;
         let number = u8::try_from(shard).map_err(|e| Problem::Internal(e.to_string()))?;
         let request = Call::ShardRecall.request(code, &[], Some(body), &[])?;
-        let mut response = crate::clients::to_object(&self.env, &shards::shard_name(code, number), request).await?;
+        let name = self.shard_object(code, number)?;
+        let mut response = crate::clients::to_object(&self.env, &name, request).await?;
         if response.status_code() != 200 {
             return Err(Problem::Internal(format!(
                 "shard {shard} of {code} answered {} to a recall",
@@ -493,7 +516,8 @@ impl Ledger {
         };
         let reads = (0..shards).map(|shard| async move {
             let request = Call::ShardFigures.request(code, &[], None, &[])?;
-            let mut response = crate::clients::to_object(&self.env, &shards::shard_name(code, shard), request).await?;
+            let name = self.shard_object(code, shard)?;
+            let mut response = crate::clients::to_object(&self.env, &name, request).await?;
             if response.status_code() != 200 {
                 return Err(Problem::Internal(format!(
                     "shard {shard} of {code} answered {} for its figures",
@@ -550,7 +574,7 @@ impl Ledger {
                 let number = shard.to_string();
                 let headers = [(crate::protocol::SHARD_HEADER, number.as_str())];
                 let request = Call::ShardDefinition.request(code, &[], Some(body), &headers)?;
-                crate::clients::to_object(&self.env, &shards::shard_name(code, shard), request).await
+                crate::clients::to_object(&self.env, &self.shard_object(code, shard)?, request).await
             }
         });
         for result in futures_util::future::join_all(sends).await {

@@ -37,6 +37,7 @@ use crate::stats::{self, Event};
 mod campaign;
 mod checkout;
 mod claims;
+mod code_escrow;
 mod coordinator;
 mod definition;
 mod delivery;
@@ -599,6 +600,14 @@ impl Ledger {
                 self.handle_claim(&body)
             }
             Call::ShardFigures => self.handle_shard_figures(),
+            Call::ShardCodeClaim => {
+                let body = req.text().await?;
+                self.handle_code_claim(&body).await
+            }
+            Call::ShardCodeRecall => {
+                let body = req.text().await?;
+                self.handle_code_recall(&body)
+            }
             Call::ShardLookup => {
                 let shard = Self::shard_of(&req)?;
                 let body = req.text().await?;

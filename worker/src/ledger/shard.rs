@@ -11,7 +11,7 @@ use promocodes::{CustomerId, Rejection, ReleaseError};
 use super::claims::Claim;
 use super::layouts::{afresh, counts_customer, Earlier};
 use super::*;
-use crate::shards::{tables, MAX_GRANT, MAX_ROUNDS, MIN_GRANT};
+use crate::shards::{codes, tables, MAX_GRANT, MAX_ROUNDS, MIN_GRANT};
 
 /// What asking for a grant came to.
 enum Granted {
@@ -35,6 +35,11 @@ pub(crate) struct View {
     pub(crate) seq: i64,
     /// The code's earlier layouts (see [`ShardDefinition::prior`]).
     pub(crate) prior: Vec<u8>,
+    /// The object that grants this shard its allotments: the code's own, or its campaign's.
+    pub(crate) base: String,
+    /// For a campaign's code: this shard's allotment of the code's own uses (see
+    /// [`crate::shards::codes`]), which `allotted` decides with as its `uses_per_code`.
+    pub(crate) code_allotment: Option<codes::Allotted>,
 }
 
 impl View {
@@ -59,6 +64,11 @@ fn wants_grant<T>(result: &std::result::Result<T, RedemptionError>, whole: &Prom
         },
         _ => false,
     }
+}
+
+/// Whether a decision was refused `exhausted` (a cap of uses, the code's own or the whole's).
+fn exhausted<T>(result: &std::result::Result<T, RedemptionError>) -> bool {
+    matches!(result, Err(RedemptionError::Rejected(rejected)) if rejected.rejection() == Rejection::Exhausted)
 }
 
 /// The uses' size in minor units, if the discount has a largest size (a fixed amount, a `max`).
@@ -94,6 +104,10 @@ impl Ledger {
             let sql = self.state.storage().sql();
             tables::shard_tables(&sql)?;
             tables::note_shard(&sql, shard)?;
+            // A campaign's shard: the campaign's object grants its allotments.
+            if let Some(base) = req.headers().get(crate::protocol::BASE_HEADER)? {
+                codes::note_base(&sql, &base)?;
+            }
             self.shards.noted.set(true);
         }
         // A request sent on by an object that knew a newer layout: taken on first.
@@ -140,23 +154,47 @@ impl Ledger {
         }
     }
 
-    /// The shard's view of the code, if it was ever granted anything.
-    fn shard_view(&self, last: bool) -> std::result::Result<Option<View>, Problem> {
-        let Some(row) = tables::allotment(&self.state.storage().sql())? else {
+    /// The shard's view of `code`, if it was ever granted anything. A
+    /// campaign's shard keeps one of its codes' definitions (the one its last
+    /// grant named) and decides each code of the campaign with it under the
+    /// code's own name, its allotment of the code's own uses for `uses_per_code`.
+    pub(crate) fn shard_view(&self, last: bool, code: &Code) -> std::result::Result<Option<View>, Problem> {
+        let sql = self.state.storage().sql();
+        let Some(row) = tables::allotment(&sql)? else {
             return Ok(None);
         };
-        let whole = PromoCode::from_json(&row.definition)?;
+        let kept = PromoCode::from_written_json(&row.definition)?;
+        let whole = match kept.campaign() {
+            Some(_) => kept.sibling(code.clone()),
+            None => kept,
+        };
         let budget = whole.limits().budget().map(|b| {
             Money::from_minor(i128::from(row.budget.max(0)), b.currency()).unwrap_or(Money::zero(b.currency()))
         });
-        let allotted = whole.allotted(u64::try_from(row.uses).unwrap_or(0), budget, last);
+        let mut allotted = whole.allotted(u64::try_from(row.uses).unwrap_or(0), budget, last);
+        let code_allotment = match whole.campaign() {
+            Some(_) => {
+                let own = codes::allotted(&sql, code.as_str())?;
+                allotted = allotted.with_uses_per_code(u64::try_from(own.granted).unwrap_or(0));
+                Some(own)
+            }
+            None => None,
+        };
         Ok(Some(View {
+            base: crate::shards::coordinator_of(&whole),
             whole,
             allotted,
             archived: row.archived != 0,
             seq: row.seq,
             prior: self.local_prior()?,
+            code_allotment,
         }))
+    }
+
+    /// The object that grants this shard its allotments, before it has any: the one the Worker named
+    /// (a campaign's), else `code`'s own.
+    pub(crate) fn shard_base(&self, code: &Code) -> std::result::Result<String, Problem> {
+        Ok(codes::base(&self.state.storage().sql())?.unwrap_or_else(|| code.as_str().to_owned()))
     }
 
     /// A hold or a capture in the shard: decided on its allotment (see [`Ledger::shard_decide`]).
@@ -211,11 +249,11 @@ impl Ledger {
         let code = Code::parse(&payment.code)?;
         let store = self.store_or_create()?;
         tables::shard_tables(&self.state.storage().sql())?;
-        if self.shard_view(false)?.is_none() {
+        if self.shard_view(false, &code)?.is_none() {
             self.ask_grant(&code, shard, None, None).await?;
         }
         let view = self
-            .shard_view(false)?
+            .shard_view(false, &code)?
             .ok_or_else(|| Problem::UnknownCode(code.clone()))?;
         self.payment_capture_on(payment, &store, &view.whole, view.archived, Some(shard))
             .await
@@ -248,10 +286,12 @@ impl Ledger {
         let mut claimed = false;
         // The customer's uses under the code's earlier layouts, and the generation they were asked on (see `look_back`).
         let mut earlier: Option<(usize, u64)> = None;
+        // A campaign's code: its own uses all taken or held, as the campaign's object said.
+        let mut code_used_up = false;
         let mut trace: Vec<&'static str> = Vec::new();
         let reused = || RedemptionError::IdempotencyKeyReused { key: key.clone() };
         for _ in 0..MAX_ROUNDS {
-            let Some(mut view) = self.shard_view(last)? else {
+            let Some(mut view) = self.shard_view(last, code)? else {
                 self.ask_grant(code, shard, None, None).await?;
                 trace.push("no-view");
                 continue;
@@ -278,7 +318,7 @@ impl Ledger {
                 // A key new here that the layout now sends elsewhere (routed on an older one): sent on.
                 if target != shard {
                     return Err(Problem::Forward {
-                        object: crate::shards::shard_name(code, target),
+                        object: crate::shards::shard_in(&view.base, target),
                         shard: Some(target),
                     });
                 }
@@ -320,6 +360,20 @@ impl Ledger {
                 }
             }
             let decided = decide(&view, at);
+            // A campaign's code refused on this shard's allotment of the code's own uses: one more
+            // asked of the campaign's object, unless it said they are all taken.
+            if let (Some(own), Some(per_code)) = (view.code_allotment, view.whole.uses_per_code()) {
+                let short = exhausted(&decided)
+                    && u64::try_from(own.granted).unwrap_or(0) < per_code
+                    && store.usage_of(&view.whole, None, at)?.code_uses() >= u64::try_from(own.granted).unwrap_or(0);
+                if short && !code_used_up {
+                    if self.claim_code(code, shard, &view, own).await? {
+                        trace.push("code-claim");
+                        continue;
+                    }
+                    code_used_up = true;
+                }
+            }
             if wants_grant(&decided, &view.whole) && !last {
                 if let Some(next) = self.regrant(code, shard, &view, basket, at, &mut trace).await? {
                     last = next;
@@ -360,7 +414,7 @@ impl Ledger {
             return;
         }
         let spent = store
-            .usage_for(code, None, at)
+            .usage_of(&view.whole, None, at)
             .is_ok_and(|usage| view.allotted.remaining_uses(usage) == Some(0));
         if !spent {
             return;
@@ -368,7 +422,7 @@ impl Ledger {
         self.shards.drained.set(false);
         let told = async {
             let request = Call::ShardSpent.request(code, &[], Some("{}".to_owned()), &[])?;
-            crate::clients::to_object(&self.env, code.as_str(), request).await
+            crate::clients::to_object(&self.env, &view.base, request).await
         };
         if let Err(problem) = told.await {
             worker::console_error!(
@@ -448,7 +502,7 @@ impl Ledger {
         if !released.replayed {
             let told = async {
                 let request = Call::ShardFreed.request(code, &[], Some("{}".to_owned()), &[])?;
-                crate::clients::to_object(&self.env, code.as_str(), request).await
+                crate::clients::to_object(&self.env, &self.shard_base(code)?, request).await
             };
             if let Err(problem) = told.await {
                 worker::console_error!("the object of {code} did not hear of a release: {}", problem.body());
@@ -475,6 +529,8 @@ impl Ledger {
         need: Option<i64>,
     ) -> std::result::Result<Granted, Problem> {
         let decided = worker::Date::now().as_millis();
+        // The object that grants (for a campaign's shard, the campaign's), which is also what its uses count under.
+        let base = self.shard_base(code)?;
         self.shards.waiting.set(self.shards.waiting.get() + 1);
         let _turn = self.shards.grant.lock().await;
         self.shards.waiting.set(self.shards.waiting.get().saturating_sub(1));
@@ -503,7 +559,7 @@ impl Ledger {
         let demand = self.shards.waiting.get() + 1;
         let uses = last.saturating_mul(2).max(demand).clamp(MIN_GRANT, MAX_GRANT);
         let size = match &row {
-            Some(row) => use_size(&PromoCode::from_json(&row.definition)?),
+            Some(row) => use_size(&PromoCode::from_written_json(&row.definition)?),
             None => None,
         };
         let short = match (need, &row) {
@@ -521,7 +577,7 @@ impl Ledger {
                     .max(need.unwrap_or(0))
             }),
             held: match self.store()? {
-                Some(store) => store.held(code, now()?)?,
+                Some(store) => store.holds_now(&base, now()?)?.0,
                 None => 0,
             },
         };
@@ -530,7 +586,7 @@ impl Ledger {
         self.shards.grants_asked.set(self.shards.grants_asked.get() + 1);
         // Until its answer is applied, a recall leaves this grant be (see `RecallAnswer::in_flight`).
         let _in_flight = InFlight::new(&self.shards.in_flight, &id);
-        let mut response = crate::clients::to_object(&self.env, code.as_str(), request).await?;
+        let mut response = crate::clients::to_object(&self.env, &base, request).await?;
         match response.status_code() {
             200 => {}
             404 => return Err(Problem::UnknownCode(code.clone())),
@@ -583,11 +639,11 @@ impl Ledger {
         let Some(store) = self.store()? else {
             return Ok(row.budget);
         };
-        let whole = PromoCode::from_json(&row.definition)?;
+        let whole = PromoCode::from_written_json(&row.definition)?;
         let Some(currency) = whole.limits().budget().map(|b| b.currency()) else {
             return Ok(0);
         };
-        let used = store.usage_for(code, None, now()?)?;
+        let used = store.usage_under(&self.shard_base(code)?, now()?)?;
         let spent = Money::new(used.discounted(), currency)
             .map(|m| i64::try_from(m.minor()).unwrap_or(i64::MAX))
             .unwrap_or(row.budget);
@@ -610,8 +666,9 @@ impl Ledger {
             held: 0,
             in_flight: None,
         };
+        let base = self.shard_base(&code)?;
         let held = match self.store()? {
-            Some(store) => store.held(&code, now()?)?,
+            Some(store) => store.holds_now(&base, now()?)?.0,
             None => 0,
         };
         if !tables::has_table(&sql, "allotment_ops")? {
@@ -636,8 +693,8 @@ impl Ledger {
         }
         let (mut uses, mut budget) = (0, 0);
         if let (Some(row), Some(store)) = (tables::allotment(&sql)?, self.store()?) {
-            let whole = PromoCode::from_json(&row.definition)?;
-            let used = store.usage_for(&code, None, now()?)?;
+            let whole = PromoCode::from_written_json(&row.definition)?;
+            let used = store.usage_under(&base, now()?)?;
             uses = (row.uses - i64::try_from(used.total()).unwrap_or(i64::MAX)).max(0);
             if let Some(whole_budget) = whole.limits().budget() {
                 let spent = Money::new(used.discounted(), whole_budget.currency())

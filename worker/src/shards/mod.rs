@@ -20,7 +20,7 @@
 use std::cell::{Cell, RefCell};
 
 use promocodes::wire::ShardsAnswer;
-use promocodes::{Code, CustomerId, IdempotencyKey};
+use promocodes::{Code, CustomerId, IdempotencyKey, PromoCode};
 use serde::Deserialize;
 use worker::{Env, Request};
 
@@ -29,8 +29,9 @@ use crate::clients;
 use crate::handlers::Answer;
 use crate::limits::KNOWN_CODES_MAX;
 use crate::problem::Problem;
-use crate::protocol::{Call, KNOWN_ONLY_HEADER, ONE_SHARD_HEADER, SHARD_HEADER, STALE_LAYOUT_STATUS};
+use crate::protocol::{Call, BASE_HEADER, KNOWN_ONLY_HEADER, ONE_SHARD_HEADER, SHARD_HEADER, STALE_LAYOUT_STATUS};
 
+pub mod codes;
 pub mod history;
 pub mod tables;
 
@@ -77,7 +78,38 @@ pub async fn pace(env: &Env, paced_until: &Cell<u64>) {
 
 /// The object of shard `shard` of `code`: `<code>#<shard>` (no code has a `#`).
 pub fn shard_name(code: &Code, shard: u8) -> String {
-    format!("{}#{shard}", code.as_str())
+    shard_in(code.as_str(), shard)
+}
+
+/// Shard `shard` of the escrow kept in object `base` (a code's own object, or a
+/// campaign's `campaign:<id>`): `<base>#<shard>`.
+pub fn shard_in(base: &str, shard: u8) -> String {
+    format!("{base}#{shard}")
+}
+
+/// The object that keeps `promo`'s escrow and grants its shards their
+/// allotments: the code's own, or for a campaign's code its campaign's.
+pub fn coordinator_of(promo: &PromoCode) -> String {
+    match promo.campaign() {
+        Some(id) => promocodes::Campaign::key_of(id.as_str()),
+        None => promo.code().as_str().to_owned(),
+    }
+}
+
+/// Shard `shard` of `promo`'s escrow (see [`coordinator_of`]).
+pub fn shard_object(promo: &PromoCode, shard: u8) -> String {
+    shard_in(&coordinator_of(promo), shard)
+}
+
+/// What `promo`'s uses count under in a store: the code, or its campaign's `campaign:<id>`.
+pub fn counter(promo: &PromoCode) -> String {
+    crate::sqlite::counter_of(promo.code(), promo.campaign())
+}
+
+/// In the Worker: the object that keeps `code`'s escrow, as this isolate
+/// knows it (its campaign's once the catalog or a campaign's list named one).
+pub fn base_of(code: &Code) -> String {
+    clients::known_campaign_object(code).unwrap_or_else(|| code.as_str().to_owned())
 }
 
 /// What an object keeps in memory for the escrow: one grant or recall at a time.
@@ -87,6 +119,8 @@ pub struct Local {
     pub escrow: futures_util::lock::Mutex<()>,
     /// A shard's: one request for a grant at a time (the others wait, then use it).
     pub grant: futures_util::lock::Mutex<()>,
+    /// A campaign's object's: one claim of a code's uses (with its recalls) at a time.
+    pub code_escrow: futures_util::lock::Mutex<()>,
     /// A shard's ids, unique in this instance.
     pub next_id: Cell<u64>,
     /// A shard's grant asked for in this instance whose answer it waits for now: a recall leaves it be.
@@ -232,6 +266,9 @@ pub const LAYOUT_MAX_AGE_MS: u64 = 10_000;
 thread_local! {
     /// The layout of each code this isolate has routed, as its object said, and when (Unix milliseconds).
     static SHARDS: RefCell<BoundedMap<Code, (Layout, u64), KNOWN_CODES_MAX>> = RefCell::new(BoundedMap::default());
+    /// The layout of each campaign whose codes this isolate has routed, by its object (`campaign:<id>`):
+    /// a campaign's `shards` is fixed once it is defined, so it is asked once.
+    static CAMPAIGN_LAYOUTS: RefCell<BoundedMap<String, Layout, KNOWN_CODES_MAX>> = RefCell::new(BoundedMap::default());
 }
 
 /// Notes that `code` was just written here with `shards` shards. A code
@@ -272,13 +309,15 @@ pub async fn layout_of(env: &Env, code: &Code) -> std::result::Result<Layout, Pr
     });
     match known {
         Some(layout) => Ok(layout),
-        // A campaign's code is decided by its campaign's object, never on shards (`shards` is a
-        // code's field): asking would be one more request at each single-use code's capture.
-        None if clients::known_in_campaign(code) => Ok(Layout {
-            shards: 1,
-            prior: Vec::new(),
-        }),
-        None => fresh_layout(env, code).await,
+        // A campaign's codes share its layout, asked once per campaign: asking for each code would be
+        // one more request at each single-use code's capture.
+        None => match clients::known_campaign_object(code) {
+            Some(base) => match CAMPAIGN_LAYOUTS.with(|map| map.borrow().get(&base).cloned()) {
+                Some(layout) => Ok(layout),
+                None => fresh_layout(env, code).await,
+            },
+            None => fresh_layout(env, code).await,
+        },
     }
 }
 
@@ -317,6 +356,11 @@ pub async fn fresh_layout(env: &Env, code: &Code) -> std::result::Result<Layout,
         shards: answer.shards,
         prior: answer.prior,
     };
+    // Asking reached the code's object through the catalog: the isolate knows its campaign now, if any.
+    if let Some(base) = clients::known_campaign_object(code) {
+        CAMPAIGN_LAYOUTS.with(|map| map.borrow_mut().insert(base, layout.clone()));
+        return Ok(layout);
+    }
     let now = worker::Date::now().as_millis();
     SHARDS.with(|map| map.borrow_mut().insert(code.clone(), (layout.clone(), now)));
     Ok(layout)
@@ -355,10 +399,14 @@ pub async fn send_keyed(env: &Env, code: &Code, key: &IdempotencyKey, body: &str
         return clients::to_ledger_logged(env, code, request).await;
     }
     let shard = promocodes::shard_of(shards, customer_of(body).as_ref(), key);
+    let base = base_of(code);
     let mut request = request;
     request.headers_mut()?.set(SHARD_HEADER, &shard.to_string())?;
+    if base != code.as_str() {
+        request.headers_mut()?.set(BASE_HEADER, &base)?;
+    }
     let started = worker::Date::now().as_millis();
-    let response = clients::to_object(env, &shard_name(code, shard), request).await?;
+    let response = clients::to_object(env, &shard_in(&base, shard), request).await?;
     clients::note_outcome(code, &response, started).await?;
     Ok(response)
 }
@@ -396,18 +444,22 @@ async fn release_on(env: &Env, code: &Code, key: &IdempotencyKey, body: &str, la
     // Every shard object its layouts used, and its own object when it took uses itself once.
     let code_object = layout.at_code().then_some(None);
     let targets: Vec<Option<u8>> = (0..layout.objects()).map(Some).chain(code_object).collect();
+    let base = base_of(code);
     let sends = targets.iter().map(|target| {
         let body = body.to_owned();
+        let base = base.as_str();
         async move {
             match target {
                 Some(shard) => {
                     let number = shard.to_string();
-                    let request = Call::Release.request(code, &[], Some(body), &[(SHARD_HEADER, number.as_str())])?;
-                    clients::to_object(env, &shard_name(code, *shard), request).await
+                    let mut headers = vec![(SHARD_HEADER, number.as_str())];
+                    if base != code.as_str() {
+                        headers.push((BASE_HEADER, base));
+                    }
+                    let request = Call::Release.request(code, &[], Some(body), &headers)?;
+                    clients::to_object(env, &shard_in(base, *shard), request).await
                 }
-                None => {
-                    clients::to_object(env, code.as_str(), Call::Release.request(code, &[], Some(body), &[])?).await
-                }
+                None => clients::to_object(env, base, Call::Release.request(code, &[], Some(body), &[])?).await,
             }
         }
     });
@@ -488,6 +540,8 @@ pub async fn send_payment_release(env: &Env, code: &Code, body: String) -> Answe
 /// each of its `shards` shard objects (answer `i + 1` for shard `i`) at once; `known_only`
 /// as [`KNOWN_ONLY_HEADER`] says.
 async fn release_everywhere(env: &Env, code: &Code, shards: u8, body: &str, known_only: bool) -> Vec<Answer> {
+    let base = base_of(code);
+    let base = base.as_str();
     let sends = (0..=shards).map(|i| async move {
         let number = i.saturating_sub(1).to_string();
         let mut headers = Vec::new();
@@ -497,10 +551,13 @@ async fn release_everywhere(env: &Env, code: &Code, shards: u8, body: &str, know
         if known_only {
             headers.push((KNOWN_ONLY_HEADER, "1"));
         }
+        if i > 0 && base != code.as_str() {
+            headers.push((BASE_HEADER, base));
+        }
         let request = Call::PaymentRelease.request(code, &[], Some(body.to_owned()), &headers)?;
         let name = match i {
-            0 => code.as_str().to_owned(),
-            i => shard_name(code, i - 1),
+            0 => base.to_owned(),
+            i => shard_in(base, i - 1),
         };
         clients::to_object(env, &name, request).await
     });

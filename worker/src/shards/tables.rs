@@ -208,7 +208,7 @@ pub fn current_layout(sql: &SqlStorage) -> Result<Option<promocodes::wire::Shard
         return Ok(None);
     };
     Ok(Some(promocodes::wire::ShardDefinition {
-        definition: promocodes::PromoCode::from_json(&row.definition)?,
+        definition: promocodes::PromoCode::from_written_json(&row.definition)?,
         archived: row.archived != 0,
         prior: shard_prior(sql)?,
     }))

@@ -113,7 +113,7 @@ impl SqliteRedemptionStore {
         let Some((shard, row)) = found.filter(|(_, row)| row.code == code.as_str()) else {
             return Ok(None);
         };
-        let promo = PromoCode::from_json(&row.definition).map_err(rust_error)?;
+        let promo = PromoCode::from_written_json(&row.definition).map_err(rust_error)?;
         Ok(Some(ShardSubject {
             promo,
             object: crate::shards::shard_name(code, shard),

@@ -253,10 +253,20 @@ impl SqliteRedemptionStore {
     ///
     /// [`StoreError::Backend`] when the read fails.
     pub fn campaign_usage(&self, counter: &str, now: Timestamp) -> Result<(UsageCounts, u64), StoreError> {
-        self.load(counter, None, None).map_err(backend)?;
-        let usage = self.usage(counter, None, None, now).map_err(backend)?;
+        let usage = self.usage_under(counter, now)?;
         let (held, _) = self.holds_now(counter, now)?;
         Ok((usage, held))
+    }
+
+    /// The counts under `counter` (a code's, or a campaign's `campaign:<id>`) at `now`: all
+    /// uses, holds that still count included, and their discounts.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when a read fails.
+    pub fn usage_under(&self, counter: &str, now: Timestamp) -> Result<UsageCounts, StoreError> {
+        self.load(counter, None, None).map_err(backend)?;
+        self.usage(counter, None, None, now).map_err(backend)
     }
 
     /// The active holds under `counter` (a code's, or a campaign's: [`counter_of`]) at `now`: how

@@ -1,0 +1,210 @@
+//! Each code's own uses in a campaign spread over shards (see
+//! [`crate::shards::codes`]): the campaign's object grants a shard more of
+//! a code (`handle_code_claim`), recalling what the other shards have not
+//! used when nothing is free; a shard lowers its allotment on a recall
+//! (`handle_code_recall`) and asks for more when its allotment of a code
+//! refused a use (`claim_code`).
+
+use promocodes::wire::{CodeAllotment, CodeClaim, CodeRecall};
+
+use super::shard::View;
+use super::*;
+use crate::shards::codes::{self, Allotted};
+use crate::shards::tables;
+
+impl Ledger {
+    /// `POST /shard-code-claim`, at the campaign's object: the asking
+    /// shard's allotment of the code, more of it when some is free. A shard
+    /// that knows an older version than the one recorded gets the recorded
+    /// one, and nothing more (it decides again on it first). When nothing is
+    /// free, the other shards' unused uses of the code are recalled first;
+    /// when none come back, the allotment is answered as it was: the code's
+    /// uses are all taken or held.
+    pub(super) async fn handle_code_claim(&self, body: &str) -> std::result::Result<Response, Problem> {
+        let call: CodeClaim = crate::protocol::read(body)?;
+        let code = Code::parse(&call.code)?;
+        let _turn = self.shards.code_escrow.lock().await;
+        let sql = self.state.storage().sql();
+        codes::coordinator_tables(&sql)?;
+        let answer = |allotted: Allotted| {
+            json_response(
+                &CodeAllotment {
+                    granted: allotted.granted,
+                    version: allotted.version,
+                },
+                200,
+            )
+        };
+        let mut recalled = false;
+        loop {
+            let (store, definition) = self.stored(&code)?;
+            let promo = &definition.promo;
+            let per_code = promo
+                .uses_per_code()
+                .ok_or_else(|| Problem::Internal(format!("a claim of {code}, which is no campaign's code")))?;
+            let grants = codes::grants(&sql, code.as_str())?;
+            let mine = grants
+                .iter()
+                .find(|(shard, _)| *shard == call.shard)
+                .map(|(_, allotted)| *allotted)
+                .unwrap_or_default();
+            if mine.version > call.version {
+                return answer(mine);
+            }
+            // Uses this object took of the code itself, and what every shard holds.
+            let own = store.usage_of(promo, None, now()?)?.code_uses();
+            let granted: i64 = grants.iter().map(|(_, allotted)| allotted.granted).sum();
+            let free = i64::try_from(per_code)
+                .unwrap_or(i64::MAX)
+                .saturating_sub(i64::try_from(own).unwrap_or(i64::MAX))
+                .saturating_sub(granted);
+            if free > 0 {
+                let more = free.min(i64::try_from(call.want.max(1)).unwrap_or(1));
+                let next = Allotted {
+                    granted: mine.granted + more,
+                    version: mine.version + 1,
+                };
+                codes::set_grant(&sql, code.as_str(), call.shard, next)?;
+                return answer(next);
+            }
+            if recalled {
+                return answer(mine);
+            }
+            recalled = true;
+            let others = grants
+                .iter()
+                .filter(|(shard, allotted)| *shard != call.shard && allotted.granted > 0);
+            for (shard, allotted) in others {
+                self.recall_code(&code, *shard, *allotted).await?;
+            }
+        }
+    }
+
+    /// Takes back what shard `shard` has not used of `code` (it was
+    /// granted `allotted`): the new version is recorded before the recall is
+    /// sent, so that no version is given twice, and the lower count once the
+    /// shard answered it. A shard that does not answer keeps its allotment
+    /// here (counting more than it may use is safe); it is asked again at
+    /// the next recall.
+    async fn recall_code(&self, code: &Code, shard: u8, allotted: Allotted) -> std::result::Result<(), Problem> {
+        let sql = self.state.storage().sql();
+        let version = allotted.version + 1;
+        let sent = Allotted {
+            granted: allotted.granted,
+            version,
+        };
+        codes::set_grant(&sql, code.as_str(), shard, sent)?;
+        let call = CodeRecall {
+            code: code.as_str().to_owned(),
+            version,
+        };
+        let body = serde_json::to_string(&call).map_err(|e| Problem::Internal(e.to_string()))?;
+        let request = Call::ShardCodeRecall.request(code, &[], Some(body), &[])?;
+        let name = self.shard_object(code, shard)?;
+        let answered = async {
+            let mut response = crate::clients::to_object(&self.env, &name, request).await?;
+            if response.status_code() != 200 {
+                return Err(Problem::Internal(format!(
+                    "{name} answered {} to a recall of {code}",
+                    response.status_code()
+                )));
+            }
+            let answer: CodeAllotment = response.json().await?;
+            Ok(answer)
+        };
+        match answered.await {
+            Ok(answer) if answer.version == version => codes::set_grant(
+                &sql,
+                code.as_str(),
+                shard,
+                Allotted {
+                    granted: answer.granted.min(allotted.granted),
+                    version,
+                },
+            ),
+            Ok(answer) => {
+                worker::console_error!(
+                    "{name} answered version {} to a recall of {code} under version {version}",
+                    answer.version
+                );
+                Ok(())
+            }
+            Err(problem) => {
+                worker::console_error!("a recall of {code} from {name} failed: {}", problem.body());
+                Ok(())
+            }
+        }
+    }
+
+    /// `POST /shard-code-recall`, at a campaign's shard: under a version newer
+    /// than the one it has, the shard's allotment of the code becomes the
+    /// uses it has of it (held or captured), in one write; the answer is its
+    /// allotment as it is then.
+    pub(super) fn handle_code_recall(&self, body: &str) -> std::result::Result<Response, Problem> {
+        let call: CodeRecall = crate::protocol::read(body)?;
+        let code = Code::parse(&call.code)?;
+        let sql = self.state.storage().sql();
+        codes::shard_tables(&sql)?;
+        let kept = codes::allotted(&sql, code.as_str())?;
+        if call.version > kept.version {
+            let used = match (self.store()?, tables::allotment(&sql)?) {
+                (Some(store), Some(row)) => {
+                    let whole = PromoCode::from_written_json(&row.definition)?.sibling(code.clone());
+                    store.usage_of(&whole, None, now()?)?.code_uses()
+                }
+                _ => 0,
+            };
+            let lower = Allotted {
+                granted: kept.granted.min(i64::try_from(used).unwrap_or(i64::MAX)),
+                version: call.version,
+            };
+            codes::keep(&sql, code.as_str(), lower)?;
+        }
+        let now_kept = codes::allotted(&sql, code.as_str())?;
+        json_response(
+            &CodeAllotment {
+                granted: now_kept.granted,
+                version: now_kept.version,
+            },
+            200,
+        )
+    }
+
+    /// At a campaign's shard whose allotment of `code` refused a use (`view`'s,
+    /// `allotted`): asks the campaign's object for one more. Whether the
+    /// allotment changed (decide again).
+    pub(super) async fn claim_code(
+        &self,
+        code: &Code,
+        shard: u8,
+        view: &View,
+        allotted: Allotted,
+    ) -> std::result::Result<bool, Problem> {
+        let call = CodeClaim {
+            code: code.as_str().to_owned(),
+            shard,
+            version: allotted.version,
+            want: 1,
+        };
+        let body = serde_json::to_string(&call).map_err(|e| Problem::Internal(e.to_string()))?;
+        let request = Call::ShardCodeClaim.request(code, &[], Some(body), &[])?;
+        let mut response = crate::clients::to_object(&self.env, &view.base, request).await?;
+        if response.status_code() != 200 {
+            return Err(Problem::Internal(format!(
+                "{} answered {} to a claim of {code}",
+                view.base,
+                response.status_code()
+            )));
+        }
+        let answer: CodeAllotment = response.json().await?;
+        let sql = self.state.storage().sql();
+        codes::keep(
+            &sql,
+            code.as_str(),
+            Allotted {
+                granted: answer.granted,
+                version: answer.version,
+            },
+        )
+    }
+}
