@@ -126,6 +126,13 @@ pub struct ShardUsage {
     /// The sum of the held ones' discounts, as decimal text.
     #[serde(default)]
     pub held_discounted: String,
+    /// A campaign's shard: the uses of the code asked about (held ones included), of `total`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub code: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The code's definition as it is after a change (`POST /shard-definition` to each shard, from the

@@ -84,6 +84,18 @@ for (const shards of [4, 16]) {
     // Decided on the shards (test builds name the one that answered), not in the campaign's object.
     const answeredBy = new Set(results.filter((r) => r.status === 201).map((r) => r.headers.get("x-test-shard")?.split(";")[0]));
     assert.equal(answeredBy.size, shards, `answered by shards ${[...answeredBy].join(", ")}`);
+    // The campaign's summary and a code's lookup count the uses on every shard (read now, with a token).
+    const summary = await call(worker.base, "GET", `/v1/campaigns/${id}`, { headers: admin });
+    assert.equal(summary.status, 200, summary.text);
+    assert.equal(summary.json.usage.total, 300, summary.text);
+    assert.equal(summary.json.remaining, 0, summary.text);
+    const uses = usesByCode(results, bodies);
+    const [busiest, most] = [...uses].sort((a, b) => b[1] - a[1])[0];
+    const lookup = await call(worker.base, "GET", `/v1/codes/${busiest}`, { headers: admin });
+    assert.equal(lookup.status, 200, lookup.text);
+    assert.equal(lookup.json.usage.total, 300, lookup.text);
+    assert.equal(lookup.json.usage.per_code, most, lookup.text);
+    assert.equal(lookup.json.remaining, 0, lookup.text);
     // A replay answers as before and takes nothing.
     const first = results.findIndex((r) => r.status === 201);
     const again = await captureReq(worker.base, `${id}-${first}`, bodies[first]);

@@ -158,6 +158,18 @@ impl Ledger {
         self.summary_response(id)
     }
 
+    /// For a campaign spread over shards: reads its shards' counts now (see `read_totals_of`).
+    pub(super) async fn read_campaign_totals(&self, id: &Code) -> std::result::Result<(), Problem> {
+        match self.stored_campaign(id) {
+            Ok((_, stored)) if stored.campaign.shards() > 1 => {
+                self.read_totals_of(&stored.campaign.code(id.clone()), false).await?;
+                Ok(())
+            }
+            Ok(_) | Err(Problem::UnknownCode(_)) => Ok(()),
+            Err(other) => Err(other),
+        }
+    }
+
     /// The campaign, `archived`, its usage, the uses left under its total and budget (`remaining`) and its codes.
     fn summary_response(&self, id: &Code) -> std::result::Result<Response, Problem> {
         let (store, stored) = self.stored_campaign(id)?;
@@ -166,6 +178,9 @@ impl Ledger {
         let counter = crate::sqlite::counter_of(campaign.id(), Some(campaign.id()));
         let (usage, _) = store.campaign_usage(&counter, at)?;
         let (held, held_discount) = store.holds_now(&counter, at)?;
+        // A campaign spread over shards: theirs added, as just read.
+        let (usage, shards_held, shards_held_discount) = self.with_shard_totals(&campaign.code(id.clone()), usage);
+        let (held, held_discount) = (held + shards_held, held_discount + shards_held_discount);
         let promo = campaign.definition();
         let view = CampaignSummary {
             campaign,

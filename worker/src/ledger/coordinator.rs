@@ -429,11 +429,23 @@ impl Ledger {
     /// ([`Ledger::note_code_totals`]); whether they did.
     pub(super) async fn read_shard_totals(&self, code: &Code, cached: bool) -> std::result::Result<bool, Problem> {
         let promo = match self.stored(code) {
-            Ok((_, definition)) if definition.promo.shards() > 1 && definition.promo.campaign().is_none() => {
-                definition.promo.clone()
-            }
+            Ok((_, definition)) if definition.promo.shards() > 1 => definition.promo.clone(),
             _ => return Ok(false),
         };
+        let moved = self.read_totals_of(&promo, cached).await?;
+        // A campaign's own events are not written from its shards' totals yet.
+        if !moved || promo.campaign().is_some() {
+            return Ok(false);
+        }
+        self.note_code_totals(code)
+    }
+
+    /// Reads the counts of the shards of `promo` (a sharded code, or a sharded campaign's code: then
+    /// the campaign's counts, and the code's own uses), unless `cached` and the sum read last is
+    /// recent enough (never for a campaign's code, whose own uses are read each time). Whether it read.
+    pub(super) async fn read_totals_of(&self, promo: &PromoCode, cached: bool) -> std::result::Result<bool, Problem> {
+        let code = promo.code();
+        let cached = cached && promo.campaign().is_none();
         let at = worker::Date::now().as_millis();
         let fresh = self
             .shards
@@ -444,9 +456,10 @@ impl Ledger {
         if cached && fresh {
             return Ok(false);
         }
-        let reads = (0..self.objects(&promo)?).map(|shard| async move {
+        let reads = (0..self.objects(promo)?).map(|shard| async move {
             let request = Call::ShardUsage.request(code, &[], None, &[])?;
-            let mut response = crate::clients::to_object(&self.env, &shards::shard_name(code, shard), request).await?;
+            let name = shards::shard_object(promo, shard);
+            let mut response = crate::clients::to_object(&self.env, &name, request).await?;
             if response.status_code() != 200 {
                 return Ok(ShardUsage::default());
             }
@@ -454,9 +467,11 @@ impl Ledger {
             Ok::<_, Problem>(usage)
         });
         let (mut total, mut held, mut discounted, mut held_discounted) = (0u64, 0u64, Decimal::ZERO, Decimal::ZERO);
+        let mut code_uses = 0;
         for usage in futures_util::future::join_all(reads).await {
             let usage = usage?;
             total += usage.total;
+            code_uses += usage.code;
             held += usage.held;
             discounted += usage.discounted.parse::<Decimal>().unwrap_or_default();
             held_discounted += usage.held_discounted.parse::<Decimal>().unwrap_or_default();
@@ -469,21 +484,28 @@ impl Ledger {
             usage,
             held,
             held_discounted,
+            code: promo.campaign().map(|_| (code.clone(), code_uses)),
         });
-        self.note_code_totals(code)
+        Ok(true)
     }
 
     /// `usage` (this object's own counts) with its shards' added, as last read,
     /// and the shards' holds and their discounts; `usage` as it is for a code that is not sharded.
     pub(super) fn with_shard_totals(&self, promo: &PromoCode, usage: UsageCounts) -> (UsageCounts, u64, Decimal) {
-        if promo.shards() <= 1 || promo.campaign().is_some() {
+        if promo.shards() <= 1 {
             return (usage, 0, Decimal::ZERO);
         }
-        let Some(shards) = *self.shards.totals.borrow() else {
+        let Some(shards) = self.shards.totals.borrow().clone() else {
             return (usage, 0, Decimal::ZERO);
+        };
+        // A campaign's code: its own uses on the shards, when they were read for it.
+        let code_uses = match &shards.code {
+            Some((code, uses)) if code == promo.code() => *uses,
+            _ => 0,
         };
         let sum = UsageCounts::new(usage.total() + shards.usage.total(), usage.per_customer())
             .and_then(|c| c.with_discounted(usage.discounted() + shards.usage.discounted()))
+            .and_then(|c| c.with_code_uses(usage.code_uses() + code_uses))
             .unwrap_or(usage);
         (sum, shards.held, shards.held_discounted)
     }
@@ -494,13 +516,23 @@ impl Ledger {
             return json_response(&ShardUsage::default(), 200);
         };
         let at = now()?;
-        let usage = store.usage_for(code, None, at)?;
-        let (held, held_discounted) = store.holds_now(&crate::sqlite::counter_of(code, None), at)?;
+        // What this shard's uses count under: its code, or its campaign's `campaign:<id>`.
+        let base = self.shard_base(code)?;
+        let usage = store.usage_under(&base, at)?;
+        let (held, held_discounted) = store.holds_now(&base, at)?;
+        let own = match tables::allotment(&self.state.storage().sql())? {
+            Some(row) if base != code.as_str() => {
+                let whole = PromoCode::from_written_json(&row.definition)?.sibling(code.clone());
+                store.usage_of(&whole, None, at)?.code_uses()
+            }
+            _ => 0,
+        };
         let answer = ShardUsage {
             total: usage.total(),
             held,
             discounted: usage.discounted().to_string(),
             held_discounted: held_discounted.to_string(),
+            code: own,
         };
         json_response(&answer, 200)
     }

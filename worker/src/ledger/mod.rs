@@ -533,7 +533,11 @@ impl Ledger {
                 let body = req.text().await?;
                 self.handle_put_campaign(&id, &body, &condition, note.as_deref())
             }
-            Call::GetCampaign => self.handle_get_campaign(&Self::code_param(&req)?),
+            Call::GetCampaign => {
+                let id = Self::code_param(&req)?;
+                self.read_campaign_totals(&id).await?;
+                self.handle_get_campaign(&id)
+            }
             Call::PatchCampaign => {
                 let id = Self::code_param(&req)?;
                 let condition = Condition::of(req.headers())?;

@@ -197,7 +197,7 @@ pub fn key_hash(key: &str) -> u32 {
 }
 
 /// The sum of a sharded code's shards' counts, as the code's object read it last.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Totals {
     /// When it was read (Unix milliseconds).
     pub read_at: u64,
@@ -207,6 +207,8 @@ pub struct Totals {
     pub held: u64,
     /// The held ones' discounts.
     pub held_discounted: rust_decimal::Decimal,
+    /// A campaign's: the code they were read for, and its own uses across the shards.
+    pub code: Option<(Code, u64)>,
 }
 
 /// How old the sum of a sharded code's shards' counts may be in an anonymous lookup (milliseconds).
