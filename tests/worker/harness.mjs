@@ -262,6 +262,11 @@ export function withTestShards(method, route, body) {
     onTestShards(decodeURIComponent(route.slice("/v1/codes/".length)));
     if (TEST_SHARDS > 1) return { ...body, shards: TEST_SHARDS };
   }
+  // A campaign's too: its codes' uses are spread the same way.
+  if (method === "PUT" && /^\/v1\/campaigns\/[^/?]+$/.test(route) && plain && body.shards === undefined) {
+    onTestShards(decodeURIComponent(route.slice("/v1/campaigns/".length)));
+    if (TEST_SHARDS > 1) return { ...body, shards: TEST_SHARDS };
+  }
   return body;
 }
 

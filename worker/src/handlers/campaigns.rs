@@ -194,8 +194,31 @@ pub async fn admin_read(req: &Request, env: &Env, id: &str, call: Call) -> Answe
         return history::csv(env, history::Whose::Campaign(id));
     }
     let query = Query::of(req)?;
+    if call == Call::Redemptions {
+        let shards = campaign_shards(env, &id).await?;
+        if shards > 1 {
+            // A sharded campaign's history: its object's and its shards', merged (see `shards::history`).
+            let limit = super::history_limit(&query)?;
+            let after = query.get("after")?.unwrap_or("");
+            let page = crate::shards::history::campaign_page(env, &id, shards, after, limit).await?;
+            return crate::ledger::json_response(&page, 200);
+        }
+    }
     let query = query.forwarded(&["after", "limit"])?;
     call_campaign(env, &id, call, &query, None, &[]).await
+}
+
+/// How many shards campaign `id` is spread over, as its object says.
+pub(crate) async fn campaign_shards(env: &Env, id: &Code) -> std::result::Result<u8, Problem> {
+    let mut response = call_campaign(env, id, Call::ShardCount, &[], None, &[]).await?;
+    if response.status_code() != 200 {
+        return Err(Problem::Internal(format!(
+            "the object of campaign {id} answered {} when asked for its shards",
+            response.status_code()
+        )));
+    }
+    let answer: promocodes::wire::ShardsAnswer = response.json().await?;
+    Ok(answer.shards)
 }
 
 /// Refuses a campaign never defined (404, as an unknown code), without creating its object.

@@ -7,7 +7,7 @@ use promocodes::wire::{CodeList, CodeSummary};
 use promocodes::{Code, InputError, PromoCode};
 use worker::{Env, Request, Response};
 
-use super::{automatic, bad_param, history, injected_failure, limit_public, page_of, Answer, Query};
+use super::{automatic, history, injected_failure, limit_public, page_of, Answer, Query};
 use crate::catalog::Entry;
 use crate::clients::{self, catalog_change, require_known, to_catalog};
 use crate::edge_cache;
@@ -200,14 +200,7 @@ pub async fn admin_read(req: &Request, env: &Env, code: &str, call: Call) -> Ans
         let layout = crate::shards::layout_of(env, &code).await?;
         if layout.shards > 1 {
             // A sharded code's history: its object's and its shards', merged (see `shards::history`).
-            let limit = match query.get("limit")? {
-                None => 100,
-                Some(text) => text
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|n| (1..=1000).contains(n))
-                    .ok_or_else(|| bad_param("limit", format!("{text:?} is not a page size from 1 to 1000")))?,
-            };
+            let limit = super::history_limit(&query)?;
             let after = query.get("after")?.unwrap_or_default();
             let page = crate::shards::history::page(env, &code, layout.objects(), after, limit).await?;
             return crate::ledger::json_response(&page, 200);

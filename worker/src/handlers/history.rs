@@ -79,7 +79,15 @@ async fn page(env: &Env, whose: &Whose, after: &str) -> std::result::Result<(Vec
                 read_page(answer).await?
             }
         }
-        Whose::Campaign(id) => read_page(call_campaign(env, id, Call::Redemptions, &query, None, &[]).await?).await?,
+        Whose::Campaign(id) => {
+            let shards = crate::handlers::campaigns::campaign_shards(env, id).await?;
+            if shards > 1 {
+                let merged = crate::shards::history::campaign_page(env, id, shards, after, 1000).await?;
+                serde_json::from_value(merged).map_err(|e| Problem::Internal(e.to_string()))?
+            } else {
+                read_page(call_campaign(env, id, Call::Redemptions, &query, None, &[]).await?).await?
+            }
+        }
     };
     let campaign = matches!(whose, Whose::Campaign(_));
     let mut text = String::new();

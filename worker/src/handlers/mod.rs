@@ -164,6 +164,18 @@ impl Query {
 }
 
 /// A query parameter (or a demo field) that is wrong, as bad input.
+/// A page of a history merged from several objects: `limit` records (100 unless given, 1 to 1000).
+pub(crate) fn history_limit(query: &Query) -> Result<u32, Problem> {
+    Ok(match query.get("limit")? {
+        None => 100,
+        Some(text) => text
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=1000).contains(n))
+            .ok_or_else(|| bad_param("limit", format!("{text:?} is not a page size from 1 to 1000")))?,
+    })
+}
+
 pub(crate) fn bad_param(name: &str, message: String) -> Problem {
     Problem::Input(InputError::Malformed {
         path: name.to_owned(),

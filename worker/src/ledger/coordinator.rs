@@ -34,6 +34,19 @@ struct Recalled {
 impl Ledger {
     /// `GET /shards`: how many shards the code is spread over (1 for a campaign's code).
     pub(super) fn handle_shard_count(&self, code: &Code) -> std::result::Result<Response, Problem> {
+        // A campaign's object asked for the campaign itself (its history's objects).
+        if let Some(store) = self.store()? {
+            if let Some(stored) = store.campaign()?.filter(|stored| stored.campaign.id() == code) {
+                let shards = stored.campaign.shards();
+                return json_response(
+                    &ShardsAnswer {
+                        shards,
+                        prior: Vec::new(),
+                    },
+                    200,
+                );
+            }
+        }
         let (_, definition) = self.stored(code)?;
         let promo = &definition.promo;
         // A campaign's `shards` is fixed once it is defined: it has no earlier layouts.
@@ -505,7 +518,10 @@ impl Ledger {
         };
         let sum = UsageCounts::new(usage.total() + shards.usage.total(), usage.per_customer())
             .and_then(|c| c.with_discounted(usage.discounted() + shards.usage.discounted()))
-            .and_then(|c| c.with_code_uses(usage.code_uses() + code_uses))
+            .and_then(|c| match usage.through_campaign() {
+                true => c.with_code_uses(usage.code_uses() + code_uses),
+                false => Ok(c),
+            })
             .unwrap_or(usage);
         (sum, shards.held, shards.held_discounted)
     }

@@ -323,7 +323,12 @@ fn store_of_campaign(ledger: &Ledger, code: &Code) -> std::result::Result<Option
     let is_campaign = store
         .campaign()?
         .is_some_and(|stored| stored.campaign.id() == code && !store.has_campaign_code(code).unwrap_or(false));
-    Ok(is_campaign.then_some(store))
+    // A shard of a campaign spread over shards, asked for the campaign's history.
+    let is_campaign_shard = || -> std::result::Result<bool, Problem> {
+        let base = crate::shards::codes::base(&ledger.state.storage().sql())?;
+        Ok(base.as_deref() == Some(promocodes::Campaign::key_of(code.as_str()).as_str()))
+    };
+    Ok((is_campaign || is_campaign_shard()?).then_some(store))
 }
 
 /// The log line of holds that expired: `{"code": ...}` or `{"campaign": ...}`, with `op`, `outcome`, `holds`.

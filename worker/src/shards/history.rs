@@ -13,7 +13,7 @@ use promocodes::Code;
 use serde_json::{Map, Value};
 use worker::Env;
 
-use super::{shard_name, SHARD_HEADER};
+use super::{shard_in, SHARD_HEADER};
 use crate::clients;
 use crate::handlers::bad_param;
 use crate::problem::Problem;
@@ -67,18 +67,19 @@ struct Part {
     more: bool,
 }
 
-/// Reads one object's page: the code's own object (`object` 0) or shard `object - 1`.
-async fn part(env: &Env, code: &Code, object: usize, after: u64, limit: u32) -> Result<Part, Problem> {
+/// Reads one object's page: the escrow's own object `base` (`object` 0: the code's, or for a
+/// campaign's history, named by its id as `code`, the campaign's) or its shard `object - 1`.
+async fn part(env: &Env, (code, base): (&Code, &str), object: usize, after: u64, limit: u32) -> Result<Part, Problem> {
     let after = after.to_string();
     let limit = limit.to_string();
     let query = [("after", after.as_str()), ("limit", limit.as_str())];
     let mut response = if object == 0 {
-        clients::to_ledger(env, code, Call::Redemptions.request(code, &query, None, &[])?).await?
+        clients::to_object(env, base, Call::Redemptions.request(code, &query, None, &[])?).await?
     } else {
         let shard = u8::try_from(object - 1).map_err(|e| Problem::Internal(e.to_string()))?;
         let number = shard.to_string();
         let request = Call::Redemptions.request(code, &query, None, &[(SHARD_HEADER, number.as_str())])?;
-        clients::to_object(env, &shard_name(code, shard), request).await?
+        clients::to_object(env, &shard_in(base, shard), request).await?
     };
     if response.status_code() != 200 {
         return Err(Problem::Internal(format!(
@@ -105,11 +106,29 @@ async fn part(env: &Env, code: &Code, object: usize, after: u64, limit: u32) -> 
 ///
 /// A bad cursor (400), or a problem reading an object.
 pub async fn page(env: &Env, code: &Code, shards: u8, after: &str, limit: u32) -> Result<Value, Problem> {
+    // A campaign's code: its campaign's objects, each listing the code's records.
+    merged(env, (code, &super::base_of(code)), shards, after, limit).await
+}
+
+/// One page of the history of campaign `id`, spread over `shards` shards, as [`page`] for a code:
+/// as `GET /v1/campaigns/{id}/redemptions` answers it (`{code, redemptions, next}`, each record
+/// naming its code).
+///
+/// # Errors
+///
+/// A bad cursor (400), or a problem reading an object.
+pub async fn campaign_page(env: &Env, id: &Code, shards: u8, after: &str, limit: u32) -> Result<Value, Problem> {
+    let base = promocodes::Campaign::key_of(id.as_str());
+    merged(env, (id, &base), shards, after, limit).await
+}
+
+/// [`page`] of the escrow in object `base`, whose history is asked for as `code`'s.
+async fn merged(env: &Env, (code, base): (&Code, &str), shards: u8, after: &str, limit: u32) -> Result<Value, Problem> {
     let mut at = positions(after, shards)?;
     let reads = at
         .iter()
         .enumerate()
-        .map(|(object, after)| part(env, code, object, *after, limit));
+        .map(|(object, after)| part(env, (code, base), object, *after, limit));
     let mut parts = Vec::with_capacity(at.len());
     for part in futures_util::future::join_all(reads).await {
         parts.push(part?);

@@ -93,12 +93,27 @@ impl SqliteRedemptionStore {
     ///
     /// A runtime error when the read fails.
     pub fn counter_for(&self, code: &Code) -> worker::Result<String> {
+        if let Some(counter) = self.shard_counter()? {
+            return Ok(counter);
+        }
         if self.has_campaign_code(code).map_err(rust_error)? {
             if let Some(stored) = self.campaign().map_err(rust_error)? {
                 return Ok(counter_of(code, Some(stored.campaign.id())));
             }
         }
         Ok(code.as_str().to_owned())
+    }
+
+    /// For a shard of a campaign spread over shards, the campaign's counter
+    /// (`campaign:<id>`): every code's uses there count under it. Read once.
+    fn shard_counter(&self) -> worker::Result<Option<String>> {
+        if let Some(known) = &*self.shard_counter.borrow() {
+            return Ok(known.clone());
+        }
+        let base = crate::shards::codes::base(&self.sql).map_err(|p| rust_error(p.body().detail))?;
+        let counter = base.filter(|base| base.starts_with("campaign:"));
+        *self.shard_counter.borrow_mut() = Some(counter.clone());
+        Ok(counter)
     }
 
     /// The earliest expiry after `at` of `code`'s holds: when its counts at

@@ -58,6 +58,9 @@ pub struct SqliteRedemptionStore {
     subject: RefCell<Option<outbox::Subject>>,
     /// Whether the transaction in progress added events to the outbox.
     wrote_events: std::cell::Cell<bool>,
+    /// For a shard of a campaign spread over shards, the campaign's counter
+    /// (`campaign:<id>`), which every use here counts under; read once.
+    shard_counter: RefCell<Option<Option<String>>>,
     /// The object's alarm, set in a write's own turn when it added events.
     alarm: Rc<Alarm>,
 }
@@ -255,6 +258,7 @@ impl SqliteRedemptionStore {
             pending: RefCell::new(Vec::new()),
             subject: RefCell::new(None),
             wrote_events: std::cell::Cell::new(false),
+            shard_counter: RefCell::new(None),
             alarm: Rc::default(),
         }
     }
