@@ -304,3 +304,28 @@ pub struct CodeRecall {
     /// The new version, newer than any the campaign's object gave the shard for the code.
     pub version: i64,
 }
+
+/// The campaign's object asks a shard of its campaign for some of its codes' counts
+/// (`POST /shard-code-counts`): a page of codes' uses and holds, and how many
+/// codes are in use there.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct CodeCountsCall {
+    /// The codes whose captured uses and holds are asked for (a page of the campaign's codes).
+    #[serde(default)]
+    pub codes: Vec<String>,
+    /// Codes more than one shard holds an allotment of: which of them are in use at this shard
+    /// (so that the campaign counts a code in use on two shards once).
+    #[serde(default)]
+    pub shared: Vec<String>,
+}
+
+/// A shard's answer to a [`CodeCountsCall`].
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct CodeCounts {
+    /// For each code asked about, in order: its captured uses and its holds that count now.
+    pub counts: Vec<(u64, u64)>,
+    /// How many codes are in use at the shard (captured, or held).
+    pub in_use: u64,
+    /// Of the `shared` codes, those in use at the shard.
+    pub shared_in_use: Vec<String>,
+}

@@ -188,6 +188,9 @@ pub enum Call {
     /// `POST /shard-code-recall`: the campaign's object takes back what a shard has not used of one
     /// code (`wire::CodeRecall`).
     ShardCodeRecall,
+    /// `POST /shard-code-counts`: the campaign's object asks a shard for some of its codes' counts
+    /// (`wire::CodeCountsCall`).
+    ShardCodeCounts,
     /// `POST /conformance`: test builds only, the store conformance suite.
     #[cfg(feature = "conformance")]
     Conformance,
@@ -238,6 +241,7 @@ impl Call {
         Call::ShardKeys,
         Call::ShardCodeClaim,
         Call::ShardCodeRecall,
+        Call::ShardCodeCounts,
         #[cfg(feature = "conformance")]
         Call::Conformance,
         #[cfg(feature = "conformance")]
@@ -286,6 +290,7 @@ impl Call {
             Call::ShardKeys => (Method::Post, "/shard-keys"),
             Call::ShardCodeClaim => (Method::Post, "/shard-code-claim"),
             Call::ShardCodeRecall => (Method::Post, "/shard-code-recall"),
+            Call::ShardCodeCounts => (Method::Post, "/shard-code-counts"),
             #[cfg(feature = "conformance")]
             Call::Conformance => (Method::Post, "/conformance"),
             #[cfg(feature = "conformance")]

@@ -124,6 +124,7 @@ impl Ledger {
         body: &str,
         condition: &Condition,
         note: Option<&str>,
+        on_shards: Option<u64>,
     ) -> std::result::Result<Response, Problem> {
         let patch = CodePatch::from_json(body)?;
         let (store, stored) = self.stored_campaign(id)?;
@@ -139,7 +140,7 @@ impl Ledger {
         }
         store.put_campaign(campaign.id(), &json.to_string(), note, now()?)?;
         self.forget_definitions();
-        self.summary_response(id)
+        self.summary_response(id, on_shards)
     }
 
     /// Archives the campaign: its codes are unknown to buyers; its counts and history stay.
@@ -147,31 +148,30 @@ impl Ledger {
         &self,
         id: &Code,
         note: Option<&str>,
+        on_shards: Option<u64>,
     ) -> std::result::Result<Response, Problem> {
         let (store, _) = self.stored_campaign(id)?;
         store.set_campaign_archived(true, note, now()?)?;
         self.forget_definitions();
-        self.summary_response(id)
+        self.summary_response(id, on_shards)
     }
 
-    pub(super) fn handle_get_campaign(&self, id: &Code) -> std::result::Result<Response, Problem> {
-        self.summary_response(id)
-    }
-
-    /// For a campaign spread over shards: reads its shards' counts now (see `read_totals_of`).
-    pub(super) async fn read_campaign_totals(&self, id: &Code) -> std::result::Result<(), Problem> {
+    /// For a campaign spread over shards: reads its shards' counts now (see `read_totals_of`), and
+    /// answers how many of its codes are in use on them (`None` for a campaign on one object).
+    pub(super) async fn read_campaign_totals(&self, id: &Code) -> std::result::Result<Option<u64>, Problem> {
         match self.stored_campaign(id) {
             Ok((_, stored)) if stored.campaign.shards() > 1 => {
                 self.read_totals_of(&stored.campaign.code(id.clone()), false).await?;
-                Ok(())
+                Ok(Some(self.codes_in_use_on_shards(id, stored.campaign.shards()).await?))
             }
-            Ok(_) | Err(Problem::UnknownCode(_)) => Ok(()),
+            Ok(_) | Err(Problem::UnknownCode(_)) => Ok(None),
             Err(other) => Err(other),
         }
     }
 
-    /// The campaign, `archived`, its usage, the uses left under its total and budget (`remaining`) and its codes.
-    fn summary_response(&self, id: &Code) -> std::result::Result<Response, Problem> {
+    /// The campaign, `archived`, its usage, the uses left under its total and budget (`remaining`)
+    /// and its codes; `on_shards`, the codes in use on its shards (see `read_campaign_totals`).
+    pub(super) fn summary_response(&self, id: &Code, on_shards: Option<u64>) -> std::result::Result<Response, Problem> {
         let (store, stored) = self.stored_campaign(id)?;
         let at = now()?;
         let campaign = &stored.campaign;
@@ -196,7 +196,7 @@ impl Ledger {
             remaining_budget: promo.limits().remaining_budget(usage),
             codes: CampaignCodeCounts {
                 count: store.campaign_code_count()?,
-                used: store.campaign_codes_used(at)?,
+                used: store.campaign_codes_used(at)? + on_shards.unwrap_or(0),
             },
             defined_at: stored.defined_at.clone(),
         };
@@ -351,8 +351,9 @@ impl Ledger {
     }
 
     /// A page of the campaign's codes: `?after=&limit=`.
-    pub(super) fn handle_campaign_codes(&self, req: &Request) -> std::result::Result<Response, Problem> {
-        let (store, _) = self.stored_campaign(&Self::code_param(req)?)?;
+    pub(super) async fn handle_campaign_codes(&self, req: &Request) -> std::result::Result<Response, Problem> {
+        let id = Self::code_param(req)?;
+        let (store, stored) = self.stored_campaign(&id)?;
         let url = req.url()?;
         let param = |name: &str| url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned());
         let after = match param("after") {
@@ -385,7 +386,7 @@ impl Ledger {
         } else {
             None
         };
-        let codes = rows
+        let mut codes = rows
             .iter()
             .map(|r| {
                 Ok(CampaignCode {
@@ -394,7 +395,21 @@ impl Ledger {
                     held: u64::try_from(r.held).unwrap_or(0),
                 })
             })
-            .collect::<std::result::Result<_, Problem>>()?;
+            .collect::<std::result::Result<Vec<_>, Problem>>()?;
+        // A campaign spread over shards: each code's uses and holds there added.
+        let shards = stored.campaign.shards();
+        if shards > 1 && !codes.is_empty() {
+            let call = promocodes::wire::CodeCountsCall {
+                codes: rows.iter().map(|r| r.code.clone()).collect(),
+                shared: Vec::new(),
+            };
+            for answer in self.code_counts_of(&id, shards, &call).await? {
+                for (code, (uses, held)) in codes.iter_mut().zip(answer.counts) {
+                    code.uses += uses;
+                    code.held += held;
+                }
+            }
+        }
         json_response(&CampaignCodeList { codes, next }, 200)
     }
 }

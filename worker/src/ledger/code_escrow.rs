@@ -5,7 +5,7 @@
 //! (`handle_code_recall`) and asks for more when its allotment of a code
 //! refused a use (`claim_code`).
 
-use promocodes::wire::{CodeAllotment, CodeClaim, CodeRecall};
+use promocodes::wire::{CodeAllotment, CodeClaim, CodeCounts, CodeCountsCall, CodeRecall};
 
 use super::shard::View;
 use super::*;
@@ -206,5 +206,91 @@ impl Ledger {
                 version: answer.version,
             },
         )
+    }
+}
+
+impl Ledger {
+    /// `POST /shard-code-counts`, at a campaign's shard: the asked codes' uses and holds here, how
+    /// many codes are in use here, and which of the `shared` ones.
+    pub(super) fn handle_code_counts(&self, body: &str) -> std::result::Result<Response, Problem> {
+        let call: CodeCountsCall = crate::protocol::read(body)?;
+        let Some(store) = self.store()? else {
+            let counts = vec![(0, 0); call.codes.len()];
+            return json_response(
+                &CodeCounts {
+                    counts,
+                    ..CodeCounts::default()
+                },
+                200,
+            );
+        };
+        let at = now()?;
+        let counts = call
+            .codes
+            .iter()
+            .map(|code| store.code_counts(code, at))
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        let mut shared_in_use = Vec::new();
+        for code in call.shared {
+            let (uses, held) = store.code_counts(&code, at)?;
+            if uses + held > 0 {
+                shared_in_use.push(code);
+            }
+        }
+        json_response(
+            &CodeCounts {
+                counts,
+                in_use: store.codes_in_use(at)?,
+                shared_in_use,
+            },
+            200,
+        )
+    }
+
+    /// At a campaign's object spread over `shards` shards: each shard's answer to `call`.
+    pub(super) async fn code_counts_of(
+        &self,
+        id: &Code,
+        shards: u8,
+        call: &CodeCountsCall,
+    ) -> std::result::Result<Vec<CodeCounts>, Problem> {
+        let body = serde_json::to_string(call).map_err(|e| Problem::Internal(e.to_string()))?;
+        let base = promocodes::Campaign::key_of(id.as_str());
+        let reads = (0..shards).map(|shard| {
+            let (body, name) = (body.clone(), crate::shards::shard_in(&base, shard));
+            async move {
+                let request = Call::ShardCodeCounts.request(id, &[], Some(body), &[])?;
+                let mut response = crate::clients::to_object(&self.env, &name, request).await?;
+                if response.status_code() != 200 {
+                    return Err(Problem::Internal(format!(
+                        "{name} answered {} for its codes' counts",
+                        response.status_code()
+                    )));
+                }
+                Ok(response.json::<CodeCounts>().await?)
+            }
+        });
+        futures_util::future::join_all(reads).await.into_iter().collect()
+    }
+
+    /// At a campaign's object spread over `shards` shards: how many of its codes are in use on
+    /// its shards, a code in use on two of them counted once.
+    pub(super) async fn codes_in_use_on_shards(&self, id: &Code, shards: u8) -> std::result::Result<u64, Problem> {
+        let sql = self.state.storage().sql();
+        codes::coordinator_tables(&sql)?;
+        let shared = codes::shared(&sql)?;
+        let call = CodeCountsCall {
+            codes: Vec::new(),
+            shared,
+        };
+        let answers = self.code_counts_of(id, shards, &call).await?;
+        let mut seen: std::collections::HashMap<&str, u64> = std::collections::HashMap::new();
+        for answer in &answers {
+            for code in &answer.shared_in_use {
+                *seen.entry(code.as_str()).or_default() += 1;
+            }
+        }
+        let twice: u64 = seen.values().map(|n| n.saturating_sub(1)).sum();
+        Ok(answers.iter().map(|a| a.in_use).sum::<u64>().saturating_sub(twice))
     }
 }

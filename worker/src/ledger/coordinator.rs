@@ -556,15 +556,24 @@ impl Ledger {
     /// A sharded code's shards' figures, summed (none for a code that is not sharded).
     pub(super) async fn shard_figures(&self, code: &Code) -> std::result::Result<crate::stats::Pending, Problem> {
         let mut sum = crate::stats::Pending::default();
-        let shards = match self.stored(code) {
-            Ok((_, definition)) if definition.promo.shards() > 1 && definition.promo.campaign().is_none() => {
-                self.objects(&definition.promo)?
+        // A campaign's object asked for its campaign's figures: its shards', all of its codes'.
+        let campaign = match self.store()? {
+            Some(store) => store.campaign()?.filter(|stored| stored.campaign.id() == code),
+            None => None,
+        };
+        let (shards, base) = match (campaign, self.stored(code)) {
+            (Some(stored), _) if stored.campaign.shards() > 1 => {
+                (stored.campaign.shards(), promocodes::Campaign::key_of(code.as_str()))
+            }
+            (None, Ok((_, definition))) if definition.promo.shards() > 1 && definition.promo.campaign().is_none() => {
+                (self.objects(&definition.promo)?, code.as_str().to_owned())
             }
             _ => return Ok(sum),
         };
+        let base = base.as_str();
         let reads = (0..shards).map(|shard| async move {
             let request = Call::ShardFigures.request(code, &[], None, &[])?;
-            let name = self.shard_object(code, shard)?;
+            let name = shards::shard_in(base, shard);
             let mut response = crate::clients::to_object(&self.env, &name, request).await?;
             if response.status_code() != 200 {
                 return Err(Problem::Internal(format!(

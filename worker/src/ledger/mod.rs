@@ -535,19 +535,23 @@ impl Ledger {
             }
             Call::GetCampaign => {
                 let id = Self::code_param(&req)?;
-                self.read_campaign_totals(&id).await?;
-                self.handle_get_campaign(&id)
+                let on_shards = self.read_campaign_totals(&id).await?;
+                self.summary_response(&id, on_shards)
             }
             Call::PatchCampaign => {
                 let id = Self::code_param(&req)?;
                 let condition = Condition::of(req.headers())?;
                 let note = change_note(req.headers())?;
                 let body = req.text().await?;
-                self.handle_patch_campaign(&id, &body, &condition, note.as_deref())
+                // Its shards' counts read first (the answer is the summary); the switch changes none.
+                let on_shards = self.read_campaign_totals(&id).await?;
+                self.handle_patch_campaign(&id, &body, &condition, note.as_deref(), on_shards)
             }
             Call::ArchiveCampaign => {
                 let note = change_note(req.headers())?;
-                self.handle_archive_campaign(&Self::code_param(&req)?, note.as_deref())
+                let id = Self::code_param(&req)?;
+                let on_shards = self.read_campaign_totals(&id).await?;
+                self.handle_archive_campaign(&id, note.as_deref(), on_shards)
             }
             Call::PlanCodes => {
                 let id = Self::code_param(&req)?;
@@ -571,7 +575,7 @@ impl Ledger {
                     Self::test_seed(&req)?,
                 )
             }
-            Call::CampaignCodes => self.handle_campaign_codes(&req),
+            Call::CampaignCodes => self.handle_campaign_codes(&req).await,
             Call::CodeLines => {
                 let url = req.url()?;
                 let param = |name: &str| url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned());
@@ -611,6 +615,10 @@ impl Ledger {
             Call::ShardCodeRecall => {
                 let body = req.text().await?;
                 self.handle_code_recall(&body)
+            }
+            Call::ShardCodeCounts => {
+                let body = req.text().await?;
+                self.handle_code_counts(&body)
             }
             Call::ShardLookup => {
                 let shard = Self::shard_of(&req)?;

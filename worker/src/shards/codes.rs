@@ -186,3 +186,22 @@ pub fn base(sql: &SqlStorage) -> Result<Option<String>, Problem> {
     let rows: Vec<Row> = sql.exec("SELECT base FROM shard_base WHERE id = 0", None)?.to_array()?;
     Ok(rows.into_iter().next().map(|row| row.base))
 }
+
+/// The codes more than one shard holds an allotment of (a code used on two shards).
+///
+/// # Errors
+///
+/// A storage failure.
+pub fn shared(sql: &SqlStorage) -> Result<Vec<String>, Problem> {
+    #[derive(Deserialize)]
+    struct Row {
+        code: String,
+    }
+    let rows: Vec<Row> = sql
+        .exec(
+            "SELECT code FROM code_grants WHERE granted > 0 GROUP BY code HAVING count(*) > 1",
+            None,
+        )?
+        .to_array()?;
+    Ok(rows.into_iter().map(|row| row.code).collect())
+}

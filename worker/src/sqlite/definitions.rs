@@ -278,6 +278,52 @@ impl SqliteRedemptionStore {
         Ok(rows.first().map_or(0, |r| u64::try_from(r.n).unwrap_or(0)))
     }
 
+    /// A campaign's code's captured uses and holds that count at `now`, as this
+    /// object has them (a campaign's shard has some of them).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn code_counts(&self, code: &str, now: Timestamp) -> Result<(u64, u64), StoreError> {
+        #[derive(Deserialize)]
+        struct Row {
+            uses: i64,
+            held: i64,
+        }
+        let row: Row = self
+            .sql
+            .exec(
+                "SELECT COALESCE((SELECT n FROM usage_code WHERE code = ?1), 0) AS uses,
+                    (SELECT count(*) FROM holds WHERE through = ?1 AND expires > ?2) AS held",
+                vec![code.into(), now.sortable().into()],
+            )
+            .and_then(|c| c.one())
+            .map_err(backend)?;
+        Ok((
+            u64::try_from(row.uses).unwrap_or(0),
+            u64::try_from(row.held).unwrap_or(0),
+        ))
+    }
+
+    /// How many codes have a use that counts at `now` in this object, whatever
+    /// campaign they are listed in (a campaign's shard lists none).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn codes_in_use(&self, now: Timestamp) -> Result<u64, StoreError> {
+        let rows: Vec<CountRow> = self
+            .sql
+            .exec(
+                "SELECT count(*) AS n FROM (SELECT code FROM usage_code WHERE n > 0
+                   UNION SELECT through FROM holds WHERE through IS NOT NULL AND expires > ?)",
+                vec![now.sortable().into()],
+            )
+            .and_then(|c| c.to_array())
+            .map_err(backend)?;
+        Ok(rows.first().map_or(0, |r| u64::try_from(r.n).unwrap_or(0)))
+    }
+
     /// The codes the campaign already has among `codes`.
     ///
     /// # Errors
