@@ -50,7 +50,7 @@ impl Ledger {
     ) -> std::result::Result<u64, Problem> {
         let promo = &definition.promo;
         let Some(customer) = customer else { return Ok(0) };
-        if promo.shards() <= 1 || promo.campaign().is_some() || promo.limits().per_customer().is_none() {
+        if promo.shards() <= 1 || promo.limits().per_customer().is_none() {
             return Ok(0);
         }
         let prior = self.prior()?;
@@ -127,7 +127,7 @@ impl Ledger {
             (recorded, captured) = recorded_under(&store, code, key, req.payment, at)?;
         }
         let shards = definition.promo.shards();
-        if shards > 1 && definition.promo.campaign().is_none() {
+        if shards > 1 {
             match &req.key {
                 Some(key) => {
                     // The shard each layout sent this request to, the newest first: one holds its use, if any.
@@ -174,8 +174,8 @@ impl Ledger {
         let number = shard.to_string();
         let headers = [(crate::protocol::SHARD_HEADER, number.as_str())];
         let request = Call::StackPart.request(code, &[], Some(body.to_owned()), &headers)?;
-        let mut response =
-            crate::clients::to_object(&self.env, &crate::shards::shard_name(code, shard), request).await?;
+        let name = self.shard_object(code, shard)?;
+        let mut response = crate::clients::to_object(&self.env, &name, request).await?;
         match response.status_code() {
             200 => Ok(Some(response.json().await?)),
             404 => Ok(None),
@@ -193,9 +193,14 @@ impl Ledger {
         let unknown = || Problem::UnknownCode(code.clone());
         let store = self.store()?.ok_or_else(unknown)?;
         let row = crate::shards::tables::allotment(&self.state.storage().sql())?.ok_or_else(unknown)?;
-        let definition = PromoCode::from_written_json(&row.definition)?;
+        let kept = PromoCode::from_written_json(&row.definition)?;
+        // A campaign's shard keeps one of its codes' definitions: the campaign's, under this code.
+        let definition = match kept.campaign() {
+            Some(_) => kept.sibling(code.clone()),
+            None => kept,
+        };
         let at = now()?;
-        let usage = store.usage_for(code, req.customer.as_ref(), at)?;
+        let usage = store.usage_of(&definition, req.customer.as_ref(), at)?;
         let (recorded, captured) = match &req.key {
             Some(key) => recorded_under(&store, code, key, req.payment, at)?,
             None => (None, false),

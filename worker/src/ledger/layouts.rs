@@ -193,6 +193,19 @@ impl Ledger {
         Ok(Ok(hashes))
     }
 
+    /// The object that keeps `code`'s escrow: a shard's is the one it noted (a campaign's), the
+    /// coordinator's is its own (`code`'s, or its campaign's).
+    fn escrow_base(&self, code: &Code) -> std::result::Result<String, Problem> {
+        if let Some(base) = crate::shards::codes::base(&self.state.storage().sql())? {
+            return Ok(base);
+        }
+        match self.stored(code) {
+            Ok((_, definition)) => Ok(shards::coordinator_of(&definition.promo)),
+            Err(Problem::UnknownCode(_)) => Ok(code.as_str().to_owned()),
+            Err(other) => Err(other),
+        }
+    }
+
     /// Sends `call` with `body` to `object` of `code` (a shard, or `None`: the code's own object):
     /// the object's name and its answer.
     ///
@@ -213,7 +226,9 @@ impl Ledger {
             .into_iter()
             .collect();
         let request = call.request(code, &[], Some(body), &headers)?;
-        let name = object.map_or_else(|| code.as_str().to_owned(), |s| shards::shard_name(code, s));
+        // The escrow's own object: the code's, or a campaign's code's campaign's.
+        let base = self.escrow_base(code)?;
+        let name = object.map_or_else(|| base.clone(), |s| shards::shard_in(&base, s));
         let response = crate::clients::to_object(&self.env, &name, request).await?;
         if response.status_code() != 200 {
             return Err(Problem::Internal(format!(
@@ -378,7 +393,9 @@ impl Ledger {
         }
         if let Some(customer) = &call.customer {
             let customer = CustomerId::parse(customer)?;
-            answer.customer_uses = store.usage_for(&code, Some(&customer), now()?)?.per_customer();
+            // Through its campaign for a campaign's code (the asker's definition says which).
+            let promo = call.layout.definition.sibling(code.clone());
+            answer.customer_uses = store.usage_of(&promo, Some(&customer), now()?)?.per_customer();
         }
         json_response(&answer, 200)
     }

@@ -104,11 +104,15 @@ impl Ledger {
             let sql = self.state.storage().sql();
             tables::shard_tables(&sql)?;
             tables::note_shard(&sql, shard)?;
-            // A campaign's shard: the campaign's object grants its allotments.
-            if let Some(base) = req.headers().get(crate::protocol::BASE_HEADER)? {
-                codes::note_base(&sql, &base)?;
-            }
             self.shards.noted.set(true);
+        }
+        // A campaign's shard: the campaign's object grants its allotments. Every request the Worker
+        // routes here names it (a stack's part asked by the campaign's object may come first).
+        if !self.shards.base_noted.get() {
+            if let Some(base) = req.headers().get(crate::protocol::BASE_HEADER)? {
+                codes::note_base(&self.state.storage().sql(), &base)?;
+                self.shards.base_noted.set(true);
+            }
         }
         // A request sent on by an object that knew a newer layout: taken on first.
         if let Some(layout) = req.headers().get(crate::protocol::LAYOUT_HEADER)? {

@@ -145,6 +145,8 @@ pub struct Local {
     pub totals: RefCell<Option<Totals>>,
     /// A shard's: whether this instance wrote its number down (its events are written under its name).
     pub noted: Cell<bool>,
+    /// A campaign's shard's: whether this instance wrote down the campaign's object it draws on.
+    pub base_noted: Cell<bool>,
     /// A shard's: its last grant left nothing to grant at the code's object (`GrantAnswer::drained`):
     /// the write that uses the last of it tells the code's object (`/shard-spent`).
     pub drained: Cell<bool>,
