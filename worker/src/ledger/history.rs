@@ -150,9 +150,12 @@ impl Ledger {
         // The cursor of the next page: the last record's `seq`, when more follow.
         let next = |more: bool, last: Option<i64>| last.filter(|_| more).map(|seq| seq.to_string());
         match store_of_campaign(self, &code)? {
-            // The campaign's object asked for its campaign's history (`code` is the campaign's id).
+            // The campaign's object (or one of its shards) asked for its campaign's history (`code` is the campaign's id).
             Some(store) => {
-                let (redemptions, more) = store.campaign_redemptions(after, limit, now()?)?;
+                let (redemptions, more) = match store.campaign()? {
+                    Some(_) => store.campaign_redemptions(after, limit, now()?)?,
+                    None => store.campaign_shard_redemptions(after, limit, now()?)?,
+                };
                 let next = next(more, redemptions.last().map(|r| r.record.seq()));
                 json_response(
                     &CampaignRedemptionList {

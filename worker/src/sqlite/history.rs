@@ -63,6 +63,38 @@ impl SqliteRedemptionStore {
         limit: u32,
         now: Timestamp,
     ) -> Result<(Vec<CampaignRecord>, bool), StoreError> {
+        self.campaign_records(
+            "(campaign IS NOT NULL OR code IN (SELECT code FROM campaign_codes))",
+            after,
+            limit,
+            now,
+        )
+    }
+
+    /// [`campaign_redemptions`](SqliteRedemptionStore::campaign_redemptions) at a shard of a
+    /// campaign spread over shards: every record it has is the campaign's (a refused payment's
+    /// too, which names no campaign).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when a read fails.
+    pub fn campaign_shard_redemptions(
+        &self,
+        after: i64,
+        limit: u32,
+        now: Timestamp,
+    ) -> Result<(Vec<CampaignRecord>, bool), StoreError> {
+        self.campaign_records("1 = 1", after, limit, now)
+    }
+
+    /// The records that `filter` (SQL over `redemptions`, no parameter) keeps, after `after`, each with its code.
+    fn campaign_records(
+        &self,
+        filter: &str,
+        after: i64,
+        limit: u32,
+        now: Timestamp,
+    ) -> Result<(Vec<CampaignRecord>, bool), StoreError> {
         #[derive(Deserialize)]
         struct CodeRow {
             code: String,
@@ -70,9 +102,10 @@ impl SqliteRedemptionStore {
         let rows: Vec<ListRow> = self
             .sql
             .exec(
-                "SELECT seq, idempotency_key, state, reservation FROM redemptions
-                 WHERE (campaign IS NOT NULL OR code IN (SELECT code FROM campaign_codes)) AND seq > ?
-                 ORDER BY seq LIMIT ?",
+                &format!(
+                    "SELECT seq, idempotency_key, state, reservation FROM redemptions
+                     WHERE {filter} AND seq > ? ORDER BY seq LIMIT ?"
+                ),
                 vec![after.into(), (i64::from(limit) + 1).into()],
             )
             .and_then(|c| c.to_array())
