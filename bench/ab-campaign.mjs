@@ -5,9 +5,9 @@
 //
 // Each BUILD_DIR is scripts/build-worker.sh's output. Each build gets its own Miniflare with a plain
 // code and a campaign of 10,000 generated single-use codes; each round captures `per-round` of each
-// with `clients` concurrent clients, the builds in turn. Prints captures per second and the
-XX
-// machine's load disturbs least) by build and round, then for each build the medians and the
+// with `clients` concurrent clients, the builds in turn. Prints captures per second and the workerd
+// processes' CPU time per capture (from /proc, by bench/cpu.mjs: the figure the machine's load
+// disturbs least) by build and round, then for each build the medians and the
 // campaign / plain ratio's median.
 import { Miniflare } from "miniflare";
 import { mkdtempSync, rmSync } from "node:fs";
