@@ -456,7 +456,7 @@ impl Ledger {
     /// Reads the counts of the shards of `promo` (a sharded code, or a sharded campaign's code: then
     /// the campaign's counts, and the code's own uses), unless `cached` and the sum read last is
     /// recent enough (never for a campaign's code, whose own uses are read each time). Whether it read.
-    pub(super) async fn read_totals_of(&self, promo: &PromoCode, cached: bool) -> std::result::Result<bool, Problem> {
+    pub(crate) async fn read_totals_of(&self, promo: &PromoCode, cached: bool) -> std::result::Result<bool, Problem> {
         let code = promo.code();
         let cached = cached && promo.campaign().is_none();
         let at = worker::Date::now().as_millis();
@@ -504,7 +504,7 @@ impl Ledger {
 
     /// `usage` (this object's own counts) with its shards' added, as last read,
     /// and the shards' holds and their discounts; `usage` as it is for a code that is not sharded.
-    pub(super) fn with_shard_totals(&self, promo: &PromoCode, usage: UsageCounts) -> (UsageCounts, u64, Decimal) {
+    pub(crate) fn with_shard_totals(&self, promo: &PromoCode, usage: UsageCounts) -> (UsageCounts, u64, Decimal) {
         if promo.shards() <= 1 {
             return (usage, 0, Decimal::ZERO);
         }

@@ -364,8 +364,24 @@ impl Ledger {
             // A full refund is final for its payment: recorded even when nothing was held or
             // captured yet, so that a `payment_intent.succeeded` delivered after it captures nothing.
             if store.reservation(&code, &key)?.is_none() {
+                // The coordinator of a sharded code records the counts across its shards.
+                let sharded = match shard {
+                    None => self
+                        .stored(&code)
+                        .ok()
+                        .map(|(_, d)| d.promo.clone())
+                        .filter(|p| p.shards() > 1),
+                    Some(_) => None,
+                };
+                if let Some(promo) = &sharded {
+                    self.read_totals_of(promo, false).await?;
+                }
+                let across = |own| match &sharded {
+                    Some(promo) => self.with_shard_totals(promo, own).0,
+                    None => own,
+                };
                 let at = now()?;
-                if let Some(released) = store.record_unpaid_refund(&code, &payment_key, &reason, at)? {
+                if let Some(released) = store.record_unpaid_refund(&code, &payment_key, &reason, at, across)? {
                     let released = payment_released(released)?;
                     let replayed = released.replayed();
                     // Told to the code's object and to each shard: the object's counts it.

@@ -312,7 +312,9 @@ impl SqliteRedemptionStore {
     /// transaction: a `payment_intent.succeeded` that Stripe delivers after it
     /// must capture nothing. Returns the release's answer; the earlier one,
     /// marked `replayed`, when the payment is already final; `None` when the
-    /// key names a reservation after all (release that instead).
+    /// key names a reservation after all (release that instead). The counts
+    /// recorded with it are this object's, passed through `across` (the
+    /// coordinator of a sharded code adds its shards' counts there).
     ///
     /// # Errors
     ///
@@ -323,6 +325,7 @@ impl SqliteRedemptionStore {
         payment: &IdempotencyKey,
         reason: &str,
         now: Timestamp,
+        across: impl FnOnce(UsageCounts) -> UsageCounts,
     ) -> Result<Option<serde_json::Value>, StoreError> {
         // A campaign's code: the campaign's counts, with the code's own uses.
         let campaign = self.campaign_of(code).map_err(backend)?;
@@ -340,7 +343,7 @@ impl SqliteRedemptionStore {
                     was: None,
                     released_at: Some(now),
                     reason: Some(reason.to_owned()),
-                    usage: self.usage(&counter, through, None, now)?,
+                    usage: across(self.usage(&counter, through, None, now)?),
                     replayed: false,
                 })
                 .map_err(rust_error)?;
