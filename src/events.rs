@@ -130,7 +130,14 @@ pub fn events_of(facts: &WriteFacts<'_>) -> Vec<EventPayload> {
             ..base.clone()
         },
     )];
-    events.extend(limit_events(facts.definition, facts.before, after, facts.now, &base));
+    events.extend(limit_events(
+        facts.definition,
+        facts.before,
+        after,
+        facts.now,
+        &base,
+        EventType::CodeExhausted,
+    ));
     if facts.definition.campaign().is_some() {
         // The campaign's shared limits alone: its definition without the uses per code.
         let shared = facts.definition.clone().without_campaign();
@@ -187,16 +194,69 @@ pub fn code_events(
         usage: currency.map(|currency| after.in_currency(currency)),
         ..EventData::default()
     };
-    limit_events(definition, before, after, now, &base)
+    limit_events(definition, before, after, now, &base, EventType::CodeExhausted)
 }
 
-/// [`code_events`] with the events' common data `base`.
+/// The events of a campaign's shared limits when its totals went from
+/// `before` to `after`: `budget.threshold` for each of 50, 80 and 100 % of
+/// the campaign's budget crossed upwards, then `campaign.exhausted` when its
+/// shared cap or budget leaves no use. `definition` is any code of the
+/// campaign (it carries the campaign's limits); for a code of no campaign
+/// there are none. A campaign spread over shards has them from the
+/// campaign's object, which reads its shards' totals (no one write sees them
+/// whole): like [`code_events`]'s, they name no key or customer, and their
+/// `code` is the campaign's id.
+///
+/// # Example
+///
+/// ```
+/// use promocodes::events::campaign_events;
+/// use promocodes::{Campaign, Code, Currency, Discount, Money, PromoCode, Timestamp, UsageCounts, UsageLimits};
+///
+/// let eur = |amount: &str| Money::parse(amount, Currency::EUR);
+/// let limits = UsageLimits::new(Some(4), None)?;
+/// let definition = PromoCode::builder(Code::parse("SPRING")?, Discount::fixed(eur("5.00")?)?).limits(limits).build()?;
+/// let campaign = Campaign::new(definition, 1)?;
+/// let code = campaign.code(Code::parse("SPRING-A")?);
+/// let now: Timestamp = "2026-12-06T10:00:00Z".parse()?;
+/// let (before, after) = (UsageCounts::new(3, 0)?, UsageCounts::new(4, 0)?);
+/// let events = campaign_events(&code, before, after, now);
+/// let kinds: Vec<_> = events.iter().map(|e| (e.kind.as_str(), e.data.code.as_str())).collect();
+/// assert_eq!(kinds, [("campaign.exhausted", "SPRING")]);
+/// assert!(campaign_events(&code, after, after, now).is_empty(), "nothing crossed");
+/// assert!(campaign_events(&campaign.definition().clone(), before, after, now).is_empty(), "no campaign's code");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn campaign_events(
+    definition: &PromoCode,
+    before: UsageCounts,
+    after: UsageCounts,
+    now: Timestamp,
+) -> Vec<EventPayload> {
+    let Some(id) = definition.campaign() else {
+        return Vec::new();
+    };
+    // The campaign's shared limits alone: its definition without the uses per code.
+    let shared = definition.clone().without_campaign();
+    let currency = shared.limits().budget().map(Money::currency).or(shared.currency());
+    let base = EventData {
+        code: id.as_str().to_owned(),
+        campaign: Some(id.clone()),
+        usage: currency.map(|currency| after.in_currency(currency)),
+        ..EventData::default()
+    };
+    limit_events(&shared, before, after, now, &base, EventType::CampaignExhausted)
+}
+
+/// [`code_events`] with the events' common data `base`, and `exhausted`
+/// the event of no use left.
 fn limit_events(
     definition: &PromoCode,
     before: UsageCounts,
     after: UsageCounts,
     now: Timestamp,
     base: &EventData,
+    exhausted: EventType,
 ) -> Vec<EventPayload> {
     let event = |kind: EventType, data: EventData| EventPayload {
         kind,
@@ -220,7 +280,7 @@ fn limit_events(
         }
     }
     if ran_out(definition, before, after) {
-        events.push(event(EventType::CodeExhausted, base.clone()));
+        events.push(event(exhausted, base.clone()));
     }
     events
 }

@@ -113,6 +113,42 @@ test("a hold, its capture and a release reach the shop signed, in order, with th
   await call(worker.base, "DELETE", "/v1/webhooks/first", { headers: admin });
 });
 
+for (const shards of [1, 4]) {
+  test(`a campaign's own events on ${shards} shard(s): budget.threshold at 50, 80, 100 % and campaign.exhausted, each once`, async () => {
+    const id = `CEV${shards}`;
+    const shop = await subscribe(`campaign-${shards}`, ["budget.threshold", "campaign.exhausted"]);
+    const put = await call(worker.base, "PUT", `/v1/campaigns/${id}`, { headers: admin, body: {
+      discount: { kind: "fixed", amount: eur("5.00") }, limits: { total: 4, budget: eur("20.00") }, shards } });
+    assert.equal(put.status, 201, put.text);
+    const codes = Array.from({ length: 8 }, (_, i) => `${id}-${i}`);
+    const added = await call(worker.base, "POST", `/v1/campaigns/${id}/codes`, {
+      body: { codes }, headers: { ...admin, "idempotency-key": `codes-${id}` } });
+    assert.equal(added.status, 201, added.text);
+    // Eight racing captures (half with customers) for a campaign of 4 uses.
+    const results = await Promise.all(codes.map((code, i) =>
+      captureReq(worker.base, `cev-${shards}-${i}`, { code, total: eur("50.00"), ...(i % 2 ? { customer: `c-${i}` } : {}) })));
+    assert.equal(results.filter((r) => r.status === 201).length, 4, results.map((r) => r.text).join("\n"));
+    const ofCampaign = () => shop.unique().filter((d) => d.payload.data.campaign === id);
+    const events = await until("4 events", () => ofCampaign().length >= 4 && ofCampaign());
+    await sleep(1500); // a second poll of the totals, had one been due: nothing written twice
+    const types = ofCampaign().map((e) => [e.payload.type, e.payload.data.threshold ?? null]);
+    assert.deepEqual(types.sort(), [["budget.threshold", 100], ["budget.threshold", 50], ["budget.threshold", 80],
+      ["campaign.exhausted", null]]);
+    const exhausted = events.find((e) => e.payload.type === "campaign.exhausted").payload.data;
+    assert.equal(exhausted.usage.total, 4, JSON.stringify(exhausted));
+    const full = events.find((e) => e.payload.data.threshold === 100).payload.data;
+    assert.equal(full.spent.amount, "20.00");
+    if (shards > 1) {
+      // From the campaign's object, which reads its shards' totals: they name the campaign, no key.
+      assert.ok(events.every((e) => e.id.startsWith(`evt_campaign.${id}_`)), events.map((e) => e.id).join());
+      assert.equal(exhausted.code, id);
+      assert.equal(exhausted.key, undefined);
+    }
+    assert.equal(shop.bad ?? 0, 0, "every delivery verifies");
+    await call(worker.base, "DELETE", `/v1/webhooks/campaign-${shards}`, { headers: admin });
+  });
+}
+
 test("1,000 racing captures and releases: each event exactly once after de-duplication, in order per code", async () => {
   const shop = await subscribe("racing", ["redemption.captured", "redemption.released"]);
   const codes = ["RACE-A", "RACE-B"];

@@ -345,9 +345,19 @@ impl Ledger {
         if seen.total() == usage.total() && seen.discounted() == usage.discounted() {
             return Ok(false);
         }
-        let events = promocodes::events::code_events(promo, seen, usage, at);
+        // A campaign's: its shared limits' (`campaign.exhausted`), under the campaign's counter.
+        let (events, counter) = match promo.campaign() {
+            Some(id) => (
+                promocodes::events::campaign_events(promo, seen, usage, at),
+                crate::sqlite::counter_of(id, Some(id)),
+            ),
+            None => (
+                promocodes::events::code_events(promo, seen, usage, at),
+                code.as_str().to_owned(),
+            ),
+        };
         let discounted = usage.discounted().to_string();
-        store.write_code_events(code, &events, || {
+        store.write_code_events(&counter, &events, || {
             tables::set_seen_totals(&sql, usage.total(), &discounted)
         })?;
         Ok(true)
@@ -446,8 +456,7 @@ impl Ledger {
             _ => return Ok(false),
         };
         let moved = self.read_totals_of(&promo, cached).await?;
-        // A campaign's own events are not written from its shards' totals yet.
-        if !moved || promo.campaign().is_some() {
+        if !moved {
             return Ok(false);
         }
         self.note_code_totals(code)
@@ -687,5 +696,5 @@ pub const POLL_MAX_MS: u64 = 60_000;
 /// totals: sharded (not a campaign's), with a cap or a budget.
 fn wants_code_events(promo: &PromoCode) -> bool {
     let limits = promo.limits();
-    promo.shards() > 1 && promo.campaign().is_none() && (limits.total().is_some() || limits.budget().is_some())
+    promo.shards() > 1 && (limits.total().is_some() || limits.budget().is_some())
 }

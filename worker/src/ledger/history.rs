@@ -83,6 +83,13 @@ impl Ledger {
                 self.count(Event::Expired, expired as i64, at);
                 worker::console_log!("{}", ExpiryLog::of("campaign", id, expired));
             }
+            // A sharded campaign's own events, from its shards' totals, read through any of its codes.
+            if let Some(code) = store.first_campaign_code()? {
+                match self.poll_totals(&code, at).await {
+                    Ok(due) => poll = poll.into_iter().chain(due).min(),
+                    Err(problem) => worker::console_error!("reading the totals of {id} failed: {}", problem.body()),
+                }
+            }
             let expiry = store.next_expiry_under(&crate::sqlite::counter_of(id, Some(id)))?;
             let next = match (expiry, self.figures_due()?) {
                 (Some(expiry), Some(due)) => Some(expiry.min(due)),

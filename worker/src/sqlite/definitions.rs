@@ -184,6 +184,24 @@ impl SqliteRedemptionStore {
         Ok(!rows.is_empty())
     }
 
+    /// The campaign's first code, if it has any: a sharded campaign's object
+    /// reads its shards' totals through it (any code reads the campaign's).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the read fails.
+    pub fn first_campaign_code(&self) -> Result<Option<Code>, StoreError> {
+        let rows: Vec<NameRow> = self
+            .sql
+            .exec("SELECT code AS name FROM campaign_codes ORDER BY seq LIMIT 1", None)
+            .and_then(|c| c.to_array())
+            .map_err(backend)?;
+        rows.into_iter()
+            .next()
+            .map(|row| Code::parse(&row.name).map_err(backend))
+            .transpose()
+    }
+
     /// The campaign's codes one a line, and the `seq` of the last code it
     /// added (0 without codes): what the Worker's isolate finds codes in
     /// ([`crate::campaign_index`]). With `after` 0, every code, in code

@@ -182,8 +182,11 @@ impl SqliteRedemptionStore {
         };
         for event in events_of(&facts) {
             // A shard counts only its own uses: the code's own events (`code.exhausted`,
-            // `budget.threshold`) are the code's totals', which no shard knows; its uses' events it writes.
-            if object.is_some() && !event.kind.as_str().starts_with("redemption.") {
+            // `budget.threshold`, `campaign.exhausted`) are the code's totals', which no shard knows,
+            // and its coordinator writes them from its shards' totals, its own uses included; the
+            // uses' events each object writes.
+            let sharded = object.is_some() || definition.shards() > 1;
+            if sharded && !event.kind.as_str().starts_with("redemption.") {
                 continue;
             }
             let body = event.to_body().map_err(rust_error)?;
@@ -202,16 +205,17 @@ impl SqliteRedemptionStore {
     }
 
     /// Writes a sharded code's own events (`budget.threshold`,
-    /// `code.exhausted`: [`promocodes::events::code_events`]) into the
-    /// outbox, and runs `also` (the totals they were decided on, noted), in
-    /// one transaction.
+    /// `code.exhausted`: [`promocodes::events::code_events`]; a sharded
+    /// campaign's, [`promocodes::events::campaign_events`]) into the outbox
+    /// under `counter` (the code, or `campaign:<id>`), and runs `also` (the
+    /// totals they were decided on, noted), in one transaction.
     ///
     /// # Errors
     ///
     /// [`StoreError::Backend`] when a write fails: nothing is written.
     pub fn write_code_events(
         &self,
-        code: &Code,
+        counter: &str,
         events: &[promocodes::wire::EventPayload],
         also: impl FnOnce() -> worker::Result<()>,
     ) -> Result<(), StoreError> {
@@ -220,7 +224,7 @@ impl SqliteRedemptionStore {
                 self.sql.exec(
                     "INSERT INTO outbox(counter, type, at, body) VALUES (?, ?, ?, ?)",
                     vec![
-                        code.as_str().into(),
+                        counter.into(),
                         event.kind.as_str().into(),
                         event.timestamp.to_string().into(),
                         event.to_body().map_err(rust_error)?.into(),
