@@ -1,6 +1,7 @@
 // The editor as a campaign's (#/newcampaign, #/editcampaign/ID): the code form's fields, the id in
 // the code's field (an id is written as a code is, so the browser module checks it as typed), with
-// uses per code and without the automatic promotion (a campaign cannot be one); saved with
+// uses per code and without the automatic promotion (a campaign cannot be one), with its shards
+// (fixed once it is saved: read-only when it is edited); saved with
 // PUT /v1/campaigns/{id} (If-Match, or If-None-Match: * for a new one), then its page opens, where
 // its codes are generated, imported and downloaded (campaign.js).
 import { $, markInvalid } from "../lib/dom.js";
@@ -10,11 +11,12 @@ import { nav, show } from "./views.js";
 
 /**
  * A campaign's `PUT` body from the form's definition: without `code` (the id is the path's) and
- * without `automatic`/`priority`/`shards` (a code's only), plus `uses_per_code` as typed (a whole number as a number, other
- * text as it is, for the server to refuse with its sentence; empty: left out, the default 1).
+ * without `automatic`/`priority` (a code's only), plus `uses_per_code` as typed (a whole number as a number, other
+ * text as it is, for the server to refuse with its sentence; empty: left out, the default 1). `shards`
+ * is kept as the form has it (the same for a campaign as for a code).
  */
 export function campaignBody(definition, usesPerCode) {
-  const { code: _id, automatic: _automatic, priority: _priority, shards: _shards, ...body } = definition;
+  const { code: _id, automatic: _automatic, priority: _priority, ...body } = definition;
   const text = String(usesPerCode ?? "").trim();
   if (text) body.uses_per_code = /^\d+$/.test(text) ? Number(text) : text;
   return body;
@@ -25,10 +27,12 @@ const TEXTS = {
   code: {
     label: "Code", hint: "Letters, digits, _ and -; case does not matter.", cancel: "#/",
     budget: "Optional: the most the code may take off in all, in the currency above.",
+    shards: "For a code hotter than one object takes (a flash sale): 2 to 64 spreads its holds and captures over that many, its limits still exact. Empty: 1. Once above 1, it may change up to 8 times, never back to 1.",
   },
   campaign: {
     label: "Campaign id", hint: "Letters, digits, _ and -; case does not matter. Its codes are made on its page once it is saved.",
     cancel: "#/campaigns", budget: "Optional: the most all of its codes may take off together, in the currency above; uses and limits count across them too.",
+    shards: "For a campaign hotter than one object takes: 2 to 64 spreads its codes' holds and captures over that many, its limits and each code's uses still exact. Empty: 1. Fixed once the campaign is saved.",
   },
 };
 
@@ -39,6 +43,8 @@ export function setFormKind(kind) {
   $("f-code").labels[0].textContent = texts.label;
   $("f-code-hint").textContent = texts.hint;
   $("f-budget-hint").textContent = texts.budget;
+  $("f-shards-hint").textContent = texts.shards;
+  $("f-shards").readOnly = false;
   $("code-form").querySelector(".actions a[href]").setAttribute("href", texts.cancel);
   $("f-uses-per-code").value = "";
   $("f-uses-per-code-error").textContent = "";
@@ -55,6 +61,8 @@ export async function openCampaignForm(editor, id, fillForm) {
     fillForm({ ...definitionOf(json), code: json.id ?? id });
     $("f-uses-per-code").value = String(json.uses_per_code ?? "");
     $("f-code").readOnly = true;
+    // Its codes' uses stay on the shards that took them: the number is fixed once it is saved.
+    $("f-shards").readOnly = true;
   } else {
     show("edit", "New campaign");
     $("edit-heading").textContent = "New campaign";
@@ -77,7 +85,12 @@ export async function saveCampaign(editor, definition) {
     nav.notice = `Campaign ${id} is ${status === 201 ? "defined: generate or import its codes below" : "saved"}.`;
     location.hash = `#/campaign/${encodeURIComponent(id)}`;
   } catch (err) {
-    if (err.status === 400 && /uses_per_code/.test(err.problem?.detail ?? "")) {
+    if (err.status === 400 && /\bshards\b/.test(err.problem?.detail ?? "")) {
+      $("f-shards-error").textContent = err.problem.detail;
+      markInvalid($("f-shards"), true);
+      $("f-shards").focus();
+      showProblem("The campaign was not saved: correct the field marked in red.");
+    } else if (err.status === 400 && /uses_per_code/.test(err.problem?.detail ?? "")) {
       $("f-uses-per-code-error").textContent = "Enter a whole number of uses, 1 or more.";
       markInvalid($("f-uses-per-code"), true);
       $("f-uses-per-code").focus();

@@ -282,7 +282,7 @@ test("the catalog: filtered by status, sorted newest or most used first, a code 
   }
 });
 
-test("a hot code's shards: kept when the code is edited, set in the form, never back to 1; a campaign's form has none", async () => {
+test("a hot code's shards: kept when the code is edited, set in the form, never back to 1; a campaign's fixed once saved", async () => {
   const code = "HOTFORM";
   assert.equal((await put({ code, discount: { kind: "percent", percent: "10" }, limits: { total: 100 }, shards: 4 })).status, 201);
   const page = await open(SIZES[0]);
@@ -317,10 +317,31 @@ test("a hot code's shards: kept when the code is edited, set in the form, never 
   assert.equal(saved.shards, 8);
   assert.equal(saved.discount.percent, "15");
 
-  // A campaign's form: no Shards field (a campaign takes none).
+  // A campaign's form: its Shards field spreads its codes' uses; read-only once it is saved.
   await page.goto(`${worker.base}/admin/#/newcampaign`);
   await page.getByRole("heading", { name: "New campaign" }).waitFor();
-  assert.equal(await page.locator("#f-shards").isVisible(), false);
+  await page.getByText(/Fixed once the campaign is saved/).waitFor();
+  await page.getByLabel("Campaign id").fill("HOTCAMP");
+  await page.getByLabel("Percent", { exact: true }).fill("10");
+  await shards.fill("4");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByRole("heading", { name: "HOTCAMP", exact: true }).waitFor();
+  const camp = await call(worker.base, "GET", "/v1/campaigns/HOTCAMP", { headers: admin });
+  assert.equal(camp.json.shards, 4, camp.text);
+  await page.goto(`${worker.base}/admin/#/editcampaign/HOTCAMP`);
+  await page.getByRole("heading", { name: "Edit campaign HOTCAMP" }).waitFor();
+  await page.waitForFunction(() => document.getElementById("f-shards").value === "4");
+  assert.equal(await shards.isEditable(), false, "fixed once the campaign is saved");
+  await page.getByLabel("Percent", { exact: true }).fill("12");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByText("Campaign HOTCAMP is saved.").waitFor();
+  const edited = (await call(worker.base, "GET", "/v1/campaigns/HOTCAMP", { headers: admin })).json;
+  assert.equal(edited.shards, 4);
+  assert.equal(edited.discount.percent, "12");
+  // A new code's form after it: the field editable again.
+  await page.goto(`${worker.base}/admin/#/new`);
+  await page.getByRole("heading", { name: "New code" }).waitFor();
+  assert.equal(await shards.isEditable(), true);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
