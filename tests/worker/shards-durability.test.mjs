@@ -1,7 +1,8 @@
 // A sharded code under kill -9: workerd is killed 5 times while 40 clients capture and release on a
 // code kept near its cap (so that shards keep asking for grants and the code's object keeps
 // recalling). Afterwards every acknowledged use is there, the cap was never passed, and every use
-// can still be taken: no allotment was lost between a shard and the code's object.
+// can still be taken: no allotment was lost between a shard and the code's object. The same for a
+// sharded campaign, whose object also escrows each code's own uses (claims and recalls).
 import { after } from "node:test";
 import assert from "node:assert/strict";
 import { test, startWorker, tempDir, removeDir, putCode, call, captureReq, admin, capturer, eur } from "./harness.mjs";
@@ -28,7 +29,7 @@ const body = (i) => ({ code: CODE, total: eur("20.00"), ...(i % 2 ? { customer: 
  * client releases the oldest acknowledged use, so that grants and recalls go on. A release the kill
  * left unanswered may or may not have landed: its key goes into `releasing`. Errors are the kill's.
  */
-function capturers({ base, code, prefix, body, captured, releasing, counter, stopped, n }) {
+function capturers({ base, prefix, body, captured, releasing, counter, stopped, n }) {
   const client = async () => {
     while (!stopped()) {
       const i = counter.next++;
@@ -47,7 +48,7 @@ function capturers({ base, code, prefix, body, captured, releasing, counter, sto
           const rel = await fetch(`${base}/v1/releases`, {
             method: "POST",
             headers: { ...capturer, "content-type": "application/json" },
-            body: JSON.stringify({ code, key: old }),
+            body: JSON.stringify({ code: body(captured.get(old)).code, key: old }),
           });
           if (rel.status === 200) {
             captured.delete(old);
@@ -88,7 +89,7 @@ test("kill -9 five times during grants and recalls: no use lost, none doubled, a
   for (let round = 0; round < 5; round++) {
     const base = worker.base;
     let stop = false;
-    const clients = capturers({ base, code: CODE, prefix: "kill", body, captured, releasing, counter, stopped: () => stop, n: 40 });
+    const clients = capturers({ base, prefix: "kill", body, captured, releasing, counter, stopped: () => stop, n: 40 });
     await new Promise((r) => setTimeout(r, 1500 + round * 300));
     await worker.kill();
     stop = true;
@@ -136,7 +137,7 @@ test("kill -9 five times while the code's shards change under load: no use lost,
   for (let round = 0; round < 5; round++) {
     const base = worker.base;
     let stop = false;
-    const clients = capturers({ base, code, prefix: "move", body: moveBody, captured, releasing, counter, stopped: () => stop, n: 30 });
+    const clients = capturers({ base, prefix: "move", body: moveBody, captured, releasing, counter, stopped: () => stop, n: 30 });
     await new Promise((r) => setTimeout(r, 600 + round * 200));
     const change = define(base, layouts[round]).catch(() => null);
     await new Promise((r) => setTimeout(r, round % 2 ? 50 : 800));
@@ -178,4 +179,60 @@ test("kill -9 five times while the code's shards change under load: no use lost,
     taken++;
   }
   assert.equal((await view()).usage.total, cap, `filled to the cap: ${before.usage.total} + ${taken}`);
+});
+
+test("kill -9 five times during a sharded campaign's grants, code claims and recalls: every use still takeable", async () => {
+  worker ??= await startWorker({ state });
+  const id = "KILLCAMP";
+  // 30 codes of 4 uses and a total of 120: filling the campaign takes every code's every use.
+  const [codes, perCode, cap] = [30, 4, 120];
+  const put = await call(worker.base, "PUT", `/v1/campaigns/${id}`, { headers: admin, body: {
+    discount: { kind: "percent", percent: "10" }, limits: { total: cap }, uses_per_code: perCode, shards: 4 } });
+  assert.equal(put.status, 201, put.text);
+  const names = Array.from({ length: codes }, (_, i) => `${id}-${i}`);
+  const added = await call(worker.base, "POST", `/v1/campaigns/${id}/codes`, {
+    body: { codes: names }, headers: { ...admin, "idempotency-key": "killcamp-codes" } });
+  assert.equal(added.status, 201, added.text);
+  // A code's keys and customers spread over every shard, so that each code's uses are claimed and recalled.
+  const campBody = (i) => ({ code: names[i % codes], total: eur("20.00"), ...(i % 3 ? { customer: `kc-${i}` } : {}) });
+  const captured = new Map();
+  const releasing = new Set();
+  const counter = { next: 0 };
+  for (let round = 0; round < 5; round++) {
+    const base = worker.base;
+    let stop = false;
+    const clients = capturers({ base, prefix: "camp", body: campBody, captured, releasing, counter, stopped: () => stop, n: 40 });
+    await new Promise((r) => setTimeout(r, 1500 + round * 300));
+    await worker.kill();
+    stop = true;
+    await Promise.all(clients);
+    worker = await startWorker({ state });
+  }
+  await replayAll(worker.base, captured, releasing, campBody);
+  const summary = async () => {
+    const r = await call(worker.base, "GET", `/v1/campaigns/${id}`, { headers: admin });
+    assert.equal(r.status, 200, r.text);
+    return r.json;
+  };
+  const before = await summary();
+  assert.ok(before.usage.total <= cap, `never over the cap: ${before.usage.total}`);
+  assert.ok(before.usage.total >= captured.size, `${before.usage.total} < ${captured.size} acknowledged`);
+  // Every code's every use can still be taken: each code up to its 4, the campaign to exactly 120.
+  let taken = 0;
+  for (const [n, code] of names.entries()) {
+    for (let i = 0; ; i++) {
+      const r = await captureReq(worker.base, `campfill-${n}-${i}`, { code, total: eur("20.00"), customer: `fill-${n}-${i}` });
+      if (r.status === 422) {
+        assert.equal(r.json.rejection, "exhausted", r.text);
+        break;
+      }
+      assert.equal(r.status, 201, r.text);
+      taken++;
+    }
+    const lookup = await call(worker.base, "GET", `/v1/codes/${code}`, { headers: admin });
+    assert.equal(lookup.json.usage.per_code, perCode, `${code}: ${lookup.text}`);
+  }
+  const filled = await summary();
+  assert.equal(filled.usage.total, cap, `filled to the cap: ${before.usage.total} + ${taken}`);
+  assert.equal(filled.remaining, 0);
 });

@@ -112,7 +112,8 @@ impl Ledger {
             let answer: CodeAllotment = response.json().await?;
             Ok(answer)
         };
-        match answered.await {
+        let answered = answered.await;
+        match answered {
             Ok(answer) if answer.version == version => codes::set_grant(
                 &sql,
                 code.as_str(),
@@ -172,7 +173,9 @@ impl Ledger {
 
     /// At a campaign's shard whose allotment of `code` refused a use (`view`'s,
     /// `allotted`): asks the campaign's object for one more. Whether the
-    /// allotment changed (decide again).
+    /// allotment changed since `allotted` (decide again): by this answer, or
+    /// by a recall that reached the shard while the claim was on its way
+    /// (the answer is then a version the shard already has).
     pub(super) async fn claim_code(
         &self,
         code: &Code,
@@ -198,14 +201,15 @@ impl Ledger {
         }
         let answer: CodeAllotment = response.json().await?;
         let sql = self.state.storage().sql();
-        codes::keep(
+        let kept = codes::keep(
             &sql,
             code.as_str(),
             Allotted {
                 granted: answer.granted,
                 version: answer.version,
             },
-        )
+        )?;
+        Ok(kept || answer.version > allotted.version)
     }
 }
 

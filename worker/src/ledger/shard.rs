@@ -370,12 +370,15 @@ impl Ledger {
                 let short = exhausted(&decided)
                     && u64::try_from(own.granted).unwrap_or(0) < per_code
                     && store.usage_of(&view.whole, None, at)?.code_uses() >= u64::try_from(own.granted).unwrap_or(0);
-                if short && !code_used_up {
-                    if self.claim_code(code, shard, &view, own).await? {
+                if short {
+                    if !code_used_up && self.claim_code(code, shard, &view, own).await? {
                         trace.push("code-claim");
                         continue;
                     }
+                    // The code's own uses are all taken or held: refused, whatever the campaign has left
+                    // (a grant of the campaign's uses would not change that).
                     code_used_up = true;
+                    return Ok((view, at, decided));
                 }
             }
             if wants_grant(&decided, &view.whole) && !last {
