@@ -242,6 +242,7 @@ export async function call(base, method, route, { body, headers = {}, raw } = {}
     if (error) throw error;
     let json;
     try { json = JSON.parse(text); } catch { json = undefined; }
+    noteCampaignCodes(method, route, json);
     return { status: res.status, headers: res.headers, json, text };
   }
 }
@@ -282,20 +283,26 @@ const MANIFEST = process.env.PROMOCODES_TEST_SHARDS_MANIFEST;
 const NOTING = MANIFEST !== undefined && TEST_SHARDS === 1;
 const FILE = path.relative(ROOT, process.argv[1] ?? "");
 let testNow = null; // the test now running: { key, touches }
-const onShards = []; // a pattern for each code this file defined on the test's shards
+const onShards = new Set(); // each code (and campaign id) this file defined on the test's shards, upper case
+const WORD = /[^A-Za-z0-9_-]+/; // a code's characters (A-Z, 0-9, "_", "-"): a name is a whole word of a path or body
 function onTestShards(code) {
   if (!NOTING) return;
-  // A code's characters (A-Z, 0-9, "_", "-"), any case: the name as a whole word of a path or body.
-  const name = code.replace(/[^A-Za-z0-9_-]/g, "");
-  if (name) onShards.push(new RegExp(`(^|[^A-Za-z0-9_-])${name}($|[^A-Za-z0-9_-])`, "i"));
+  const name = code.replace(/[^A-Za-z0-9_-]/g, "").toUpperCase();
+  if (name) onShards.add(name);
   if (testNow) testNow.touches = true;
   else appendFileSync(MANIFEST, `${FILE}\t*\n`);
 }
 /** Notes the test now running if `route` or `body` names a code on the test's shards. */
 function noteRequest(route, body) {
-  if (!NOTING || !testNow || testNow.touches || onShards.length === 0) return;
+  if (!NOTING || !testNow || testNow.touches || onShards.size === 0) return;
   const text = `${route} ${typeof body === "string" ? body : JSON.stringify(body ?? "")}`;
-  if (onShards.some((pattern) => pattern.test(text))) testNow.touches = true;
+  if (text.split(WORD).some((word) => onShards.has(word.toUpperCase()))) testNow.touches = true;
+}
+/** A campaign on the test's shards spreads its codes too: those it made or imported are noted as its own. */
+function noteCampaignCodes(method, route, json) {
+  const made = method === "POST" && /^\/v1\/campaigns\/([^/?]+)\/codes$/.exec(route);
+  if (!NOTING || !made || !onShards.has(decodeURIComponent(made[1]).toUpperCase())) return;
+  for (const code of json?.codes ?? []) if (typeof code === "string") onTestShards(code);
 }
 let listed = null;
 function firstPassNoted(key) {
