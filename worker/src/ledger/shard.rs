@@ -290,8 +290,6 @@ impl Ledger {
         let mut claimed = false;
         // The customer's uses under the code's earlier layouts, and the generation they were asked on (see `look_back`).
         let mut earlier: Option<(usize, u64)> = None;
-        // A campaign's code: its own uses all taken or held, as the campaign's object said.
-        let mut code_used_up = false;
         let mut trace: Vec<&'static str> = Vec::new();
         let reused = || RedemptionError::IdempotencyKeyReused { key: key.clone() };
         for _ in 0..MAX_ROUNDS {
@@ -371,13 +369,12 @@ impl Ledger {
                     && u64::try_from(own.granted).unwrap_or(0) < per_code
                     && store.usage_of(&view.whole, None, at)?.code_uses() >= u64::try_from(own.granted).unwrap_or(0);
                 if short {
-                    if !code_used_up && self.claim_code(code, shard, &view, own).await? {
+                    if self.claim_code(code, shard, &view, own).await? {
                         trace.push("code-claim");
                         continue;
                     }
                     // The code's own uses are all taken or held: refused, whatever the campaign has left
                     // (a grant of the campaign's uses would not change that).
-                    code_used_up = true;
                     return Ok((view, at, decided));
                 }
             }
