@@ -248,6 +248,52 @@ pub fn campaign_events(
     limit_events(&shared, before, after, now, &base, EventType::CampaignExhausted)
 }
 
+/// `code.exhausted` of a campaign's code whose own uses (`uses_per_code`)
+/// ran out, as the object of a campaign spread over shards finds it: two
+/// customers of one code may reach two shards, so no shard's write sees
+/// the code's uses whole, and the campaign's object reads them from its
+/// shards. `usage` is what it read (the campaign's total, the code's uses);
+/// like [`code_events`]'s, the event names no key or customer. `None` when
+/// `definition` is no campaign's code or `usage` leaves it uses.
+///
+/// # Example
+///
+/// ```
+/// use promocodes::events::code_used_up;
+/// use promocodes::{Campaign, Code, Discount, PromoCode, Timestamp, UsageCounts};
+///
+/// let definition = PromoCode::builder(Code::parse("WINTER")?, Discount::percent("10".parse()?)?).build()?;
+/// let code = Campaign::new(definition, 2)?.code(Code::parse("WINTER-A")?);
+/// let now: Timestamp = "2026-12-06T10:00:00Z".parse()?;
+/// let event = code_used_up(&code, UsageCounts::new(7, 0)?.with_code_uses(2)?, now).expect("used up");
+/// assert_eq!((event.kind.as_str(), event.data.code.as_str()), ("code.exhausted", "WINTER-A"));
+/// assert!(event.data.key.is_none());
+/// assert!(code_used_up(&code, UsageCounts::new(7, 0)?.with_code_uses(1)?, now).is_none(), "a use left");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn code_used_up(definition: &PromoCode, usage: UsageCounts, now: Timestamp) -> Option<EventPayload> {
+    let per_code = definition.uses_per_code()?;
+    definition.campaign()?;
+    if usage.code_uses() < per_code {
+        return None;
+    }
+    let currency = definition
+        .limits()
+        .budget()
+        .map(Money::currency)
+        .or(definition.currency());
+    Some(EventPayload {
+        kind: EventType::CodeExhausted,
+        timestamp: now,
+        data: EventData {
+            code: definition.code().as_str().to_owned(),
+            campaign: definition.campaign().cloned(),
+            usage: currency.map(|currency| usage.in_currency(currency)),
+            ..EventData::default()
+        },
+    })
+}
+
 /// [`code_events`] with the events' common data `base`, and `exhausted`
 /// the event of no use left.
 fn limit_events(

@@ -149,6 +149,38 @@ for (const shards of [1, 4]) {
   });
 }
 
+for (const shards of [1, 4]) {
+  test(`a campaign's codes on ${shards} shard(s): code.exhausted once per code used up, again after a release`, async () => {
+    const id = `CUP${shards}`;
+    const shop = await subscribe(`used-up-${shards}`, ["code.exhausted"]);
+    const put = await call(worker.base, "PUT", `/v1/campaigns/${id}`, { headers: admin, body: {
+      discount: { kind: "percent", percent: "10" }, uses_per_code: 2, shards } });
+    assert.equal(put.status, 201, put.text);
+    const codes = Array.from({ length: 5 }, (_, i) => `${id}-${i}`);
+    const added = await call(worker.base, "POST", `/v1/campaigns/${id}/codes`, {
+      body: { codes }, headers: { ...admin, "idempotency-key": `codes-${id}` } });
+    assert.equal(added.status, 201, added.text);
+    // Each code taken twice, by two customers (on 4 shards, mostly two shards): 10 racing captures.
+    const results = await Promise.all([0, 1].flatMap((n) => codes.map((code, i) =>
+      captureReq(worker.base, `cup-${shards}-${i}-${n}`, { code, total: eur("50.00"), customer: `cu-${i}-${n}` }))));
+    assert.ok(results.every((r) => r.status === 201), results.map((r) => r.text).join("\n"));
+    const ofCampaign = () => shop.unique().filter((d) => d.payload.data.campaign === id);
+    await until("5 code.exhausted", () => ofCampaign().length >= 5);
+    // A use given back and taken again: the code is used up a second time.
+    assert.equal((await release(`cup-${shards}-0-0`, codes[0])).status, 200);
+    const again = await captureReq(worker.base, `cup-${shards}-0-2`, { code: codes[0], total: eur("50.00"), customer: "cu-0-2" });
+    assert.equal(again.status, 201, again.text);
+    await until("the 6th", () => ofCampaign().length >= 6);
+    await sleep(1500); // a later read of the shards' counts writes nothing more
+    const byCode = ofCampaign().map((e) => e.payload.data.code).sort();
+    assert.deepEqual(byCode, [codes[0], ...codes].sort(), "each code once, the first twice");
+    for (const e of ofCampaign()) assert.equal(e.payload.type, "code.exhausted");
+    if (shards > 1) assert.ok(ofCampaign().every((e) => e.payload.data.key === undefined), "read from the shards: no key");
+    assert.equal(shop.bad ?? 0, 0, "every delivery verifies");
+    await call(worker.base, "DELETE", `/v1/webhooks/used-up-${shards}`, { headers: admin });
+  });
+}
+
 test("1,000 racing captures and releases: each event exactly once after de-duplication, in order per code", async () => {
   const shop = await subscribe("racing", ["redemption.captured", "redemption.released"]);
   const codes = ["RACE-A", "RACE-B"];

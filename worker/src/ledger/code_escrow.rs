@@ -65,6 +65,12 @@ impl Ledger {
                     version: mine.version + 1,
                 };
                 codes::set_grant(&sql, code.as_str(), call.shard, next)?;
+                if more == free {
+                    // Every use of the code is granted: the next read of the shards' counts may find it used up.
+                    codes::watch(&sql, code.as_str())?;
+                    self.shards.unwatched.set(false);
+                    self.poll_soon(&code).await;
+                }
                 return answer(next);
             }
             if recalled {
@@ -214,6 +220,82 @@ impl Ledger {
 }
 
 impl Ledger {
+    /// At a sharded campaign's object, told a shard gave back a use of `code`: the code is watched
+    /// again if every use of it is granted (it may be used up again later, a second crossing).
+    pub(super) fn watch_if_granted(&self, code: &Code) -> std::result::Result<(), Problem> {
+        let Ok((store, definition)) = self.stored(code) else {
+            return Ok(());
+        };
+        let promo = &definition.promo;
+        let (Some(per_code), true) = (promo.uses_per_code(), promo.shards() > 1 && promo.campaign().is_some()) else {
+            return Ok(());
+        };
+        let sql = self.state.storage().sql();
+        codes::coordinator_tables(&sql)?;
+        let granted: i64 = codes::grants(&sql, code.as_str())?.iter().map(|(_, a)| a.granted).sum();
+        let own = store.usage_of(promo, None, now()?)?.code_uses();
+        if u64::try_from(granted).unwrap_or(0) + own >= per_code {
+            codes::watch(&sql, code.as_str())?;
+            self.shards.unwatched.set(false);
+        }
+        Ok(())
+    }
+
+    /// At a sharded campaign's object (`promo` one of its codes): each watched code's uses read
+    /// from the shards, and `code.exhausted` written for those used up (then no longer watched),
+    /// with the campaign's total as last read. Whether it wrote any.
+    ///
+    /// # Errors
+    ///
+    /// A storage failure, or a shard that did not answer (the codes stay watched).
+    pub(super) async fn note_codes_used_up(&self, promo: &PromoCode) -> std::result::Result<bool, Problem> {
+        let Some(id) = promo.campaign().filter(|_| promo.shards() > 1) else {
+            return Ok(false);
+        };
+        if self.shards.unwatched.get() {
+            return Ok(false);
+        }
+        let sql = self.state.storage().sql();
+        codes::coordinator_tables(&sql)?;
+        let watched = codes::watched(&sql, 1_000)?;
+        if watched.is_empty() {
+            self.shards.unwatched.set(true);
+            return Ok(false);
+        }
+        let call = CodeCountsCall {
+            codes: watched.clone(),
+            shared: Vec::new(),
+        };
+        let answers = self.code_counts_of(id, promo.shards(), &call).await?;
+        let (store, _) = self.stored(promo.code())?;
+        let at = now()?;
+        let total = self
+            .with_shard_totals(promo, store.usage_of(promo, None, at)?)
+            .0
+            .total();
+        let mut wrote = false;
+        for (i, name) in watched.iter().enumerate() {
+            let code = Code::parse(name)?;
+            let sibling = promo.sibling(code.clone());
+            let own = store.usage_of(&sibling, None, at)?.code_uses();
+            let on_shards: u64 = answers
+                .iter()
+                .filter_map(|a| a.counts.get(i))
+                .map(|(uses, held)| uses + held)
+                .sum();
+            let usage = promocodes::UsageCounts::new(total, 0)
+                .and_then(|c| c.with_code_uses(own + on_shards))
+                .map_err(|e| Problem::Internal(e.to_string()))?;
+            let Some(event) = promocodes::events::code_used_up(&sibling, usage, at) else {
+                continue;
+            };
+            let counter = crate::sqlite::counter_of(id, Some(id));
+            store.write_code_events(&counter, &[event], || codes::unwatch(&sql, name))?;
+            wrote = true;
+        }
+        Ok(wrote)
+    }
+
     /// `POST /shard-code-counts`, at a campaign's shard: the asked codes' uses and holds here, how
     /// many codes are in use here, and which of the `shared` ones.
     pub(super) fn handle_code_counts(&self, body: &str) -> std::result::Result<Response, Problem> {

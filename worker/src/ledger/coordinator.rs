@@ -305,7 +305,11 @@ impl Ledger {
                 .get()
                 .and_then(|due| Timestamp::from_unix_millis(due).ok()));
         }
-        let moved = self.read_shard_totals(code, false).await?;
+        let mut moved = self.read_shard_totals(code, false).await?;
+        // A sharded campaign's codes whose every use was granted: used up now?
+        if let Ok((_, definition)) = self.stored(code) {
+            moved |= self.note_codes_used_up(&definition.promo).await?;
+        }
         let every = match (moved, self.shards.poll_every.get()) {
             (true, _) | (false, 0) => POLL_MIN_MS,
             (false, every) => (every * 2).min(POLL_MAX_MS),
@@ -693,8 +697,10 @@ pub const POLL_MIN_MS: u64 = 1000;
 pub const POLL_MAX_MS: u64 = 60_000;
 
 /// Whether a code has events of its own its object writes from its shards'
-/// totals: sharded (not a campaign's), with a cap or a budget.
+/// totals: sharded, with a cap or a budget; or a sharded campaign's code
+/// (its campaign's events, and its codes' `code.exhausted`).
 fn wants_code_events(promo: &PromoCode) -> bool {
     let limits = promo.limits();
-    promo.shards() > 1 && (limits.total().is_some() || limits.budget().is_some())
+    // A sharded campaign's code: also its own uses (`code.exhausted`, see `note_codes_used_up`).
+    promo.shards() > 1 && (limits.total().is_some() || limits.budget().is_some() || promo.campaign().is_some())
 }

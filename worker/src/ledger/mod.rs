@@ -632,7 +632,9 @@ impl Ledger {
             }
             Call::ShardFreed => {
                 self.shards.exhausted.set(false);
-                self.poll_soon(&Self::code_param(&req)?).await;
+                let code = Self::code_param(&req)?;
+                self.watch_if_granted(&code)?;
+                self.poll_soon(&code).await;
                 json_response(&serde_json::json!({}), 200)
             }
             Call::ShardSpent => {

@@ -28,7 +28,8 @@ use crate::problem::Problem;
 const COORDINATOR: &str = "
 CREATE TABLE IF NOT EXISTS code_grants(
   code TEXT NOT NULL, shard INTEGER NOT NULL, granted INTEGER NOT NULL, version INTEGER NOT NULL,
-  PRIMARY KEY (code, shard));";
+  PRIMARY KEY (code, shard));
+CREATE TABLE IF NOT EXISTS code_watch(code TEXT PRIMARY KEY);";
 
 const SHARD: &str = "
 CREATE TABLE IF NOT EXISTS code_allotment(
@@ -204,4 +205,41 @@ pub fn shared(sql: &SqlStorage) -> Result<Vec<String>, Problem> {
         )?
         .to_array()?;
     Ok(rows.into_iter().map(|row| row.code).collect())
+}
+
+/// Watches `code` at the campaign's object: every use of it is granted to the shards, so the next
+/// read of their counts may find it used up (`code.exhausted`).
+///
+/// # Errors
+///
+/// A storage failure.
+pub fn watch(sql: &SqlStorage, code: &str) -> Result<(), Problem> {
+    sql.exec("INSERT OR IGNORE INTO code_watch(code) VALUES (?)", vec![code.into()])?;
+    Ok(())
+}
+
+/// The codes watched (at most `limit`, in code order).
+///
+/// # Errors
+///
+/// A storage failure.
+pub fn watched(sql: &SqlStorage, limit: i64) -> Result<Vec<String>, Problem> {
+    #[derive(Deserialize)]
+    struct Row {
+        code: String,
+    }
+    let rows: Vec<Row> = sql
+        .exec("SELECT code FROM code_watch ORDER BY code LIMIT ?", vec![limit.into()])?
+        .to_array()?;
+    Ok(rows.into_iter().map(|row| row.code).collect())
+}
+
+/// Stops watching `code` (its `code.exhausted` is written).
+///
+/// # Errors
+///
+/// A storage failure.
+pub fn unwatch(sql: &SqlStorage, code: &str) -> worker::Result<()> {
+    sql.exec("DELETE FROM code_watch WHERE code = ?", vec![code.into()])?;
+    Ok(())
 }

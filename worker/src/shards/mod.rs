@@ -143,6 +143,9 @@ pub struct Local {
     pub exhausted: Cell<bool>,
     /// The coordinator's last sum of its shards' counts, and when it was read (Unix milliseconds).
     pub totals: RefCell<Option<Totals>>,
+    /// A sharded campaign's object's: no code is watched for `code.exhausted` (see
+    /// `shards::codes::watch`), as its table said; false in a new instance (read it).
+    pub unwatched: Cell<bool>,
     /// A shard's: whether this instance wrote its number down (its events are written under its name).
     pub noted: Cell<bool>,
     /// A campaign's shard's: whether this instance wrote down the campaign's object it draws on.
