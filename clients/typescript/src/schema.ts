@@ -827,6 +827,8 @@ export interface components {
             limits?: components["schemas"]["UsageLimits"];
             /** @description The smallest eligible subtotal the code applies to. */
             minimum?: components["schemas"]["Money"];
+            /** @description How many shard objects the holds and captures of the campaign's codes are spread over (by the customer, else the idempotency key), each deciding inside an allotment of the campaign's total and budget, and of each code's uses. Written only when above 1. */
+            shards?: number;
             /** @description The first moment the code is valid (inclusive). */
             starts_at?: components["schemas"]["Timestamp"];
             uses_per_code: number;
@@ -867,6 +869,11 @@ export interface components {
             first_order?: boolean;
             limits?: components["schemas"]["UsageLimitsInput"];
             minimum?: components["schemas"]["MoneyInput"];
+            /**
+             * @description Spreads the holds and captures of the campaign's codes over this many shard objects (by the customer, else the idempotency key); its caps stay exact: the campaign's object grants each shard an allotment of the total and the budget left, and each code's uses are granted by the shard the code belongs to.
+             * @default 1
+             */
+            shards?: number;
             starts_at?: components["schemas"]["TimestampInput"];
             /** @default 1 */
             uses_per_code?: number;
@@ -910,6 +917,8 @@ export interface components {
             /** @description Uses left across every code: the least of what the campaign's total cap and its budget leave (the budget counted in uses as for a code's `remaining`); only when one of them bounds it. */
             remaining?: number;
             remaining_budget?: components["schemas"]["Money"];
+            /** @description How many shard objects the holds and captures of the campaign's codes are spread over (by the customer, else the idempotency key), each deciding inside an allotment of the campaign's total and budget, and of each code's uses. Written only when above 1. */
+            shards?: number;
             starts_at?: components["schemas"]["Timestamp"];
             usage: {
                 discounted?: components["schemas"]["Money"];
