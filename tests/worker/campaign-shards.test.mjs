@@ -159,3 +159,37 @@ test("N = 4: a single-use code held on one shard is refused on another; released
   assert.equal(after.status, 422, after.text);
   assert.equal(after.json.rejection, "exhausted");
 });
+
+test("N = 4: a campaign's switch, a new discount and its archive reach every shard at once", async () => {
+  const codes = await campaign("CSSWITCH", 4, { discount: { kind: "percent", percent: "10" } }, 140);
+  let next = 0;
+  /** Captures on `n` fresh codes, each by its own customer: spread over every shard. */
+  const captures = (n) => Promise.all(Array.from({ length: n }, () => {
+    const i = next++;
+    return captureReq(worker.base, `csswitch-${i}`, { code: codes[i], total: eur("50.00"), customer: `sw-${i}` });
+  }));
+  const shardsOf = (results) => new Set(results.map((r) => r.headers.get("x-test-shard")?.split(";")[0]));
+  // Every shard takes uses first (so each keeps a copy of the definition and an allotment).
+  const first = await captures(40);
+  assert.ok(first.every((r) => r.status === 201), first.map((r) => r.text).join("\n"));
+  assert.equal(shardsOf(first).size, 4, "every shard took uses");
+  const off = await call(worker.base, "PATCH", "/v1/campaigns/CSSWITCH", { body: { active: false }, headers: admin });
+  assert.equal(off.status, 200, off.text);
+  const refused = await captures(20);
+  for (const r of refused) {
+    assert.equal(r.status, 422, r.text);
+    assert.equal(r.json.rejection, "inactive");
+  }
+  assert.equal((await call(worker.base, "PATCH", "/v1/campaigns/CSSWITCH", { body: { active: true }, headers: admin })).status, 200);
+  const put = await putCampaign("CSSWITCH", { discount: { kind: "percent", percent: "20" }, shards: 4 });
+  assert.equal(put.status, 200, put.text);
+  const priced = await captures(40);
+  for (const r of priced) {
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.json.quote.discount.amount, "10.00", "20 % of 50.00, on every shard");
+  }
+  assert.equal(shardsOf(priced).size, 4);
+  const archived = await call(worker.base, "DELETE", "/v1/campaigns/CSSWITCH", { headers: admin });
+  assert.equal(archived.status, 200, archived.text);
+  for (const r of await captures(20)) assert.equal(r.status, 404, r.text);
+});

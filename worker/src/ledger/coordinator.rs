@@ -655,6 +655,46 @@ impl Ledger {
         self.drain_retired(code, promo.shards()).await;
     }
 
+    /// After a write of a sharded campaign's definition (a `PUT`, its switch, an archive): the
+    /// campaign's definition to each of its shards at once, as [`Ledger::push_definition`] sends a
+    /// code's, best effort (each grant carries it too). A shard that has decided nothing yet has no
+    /// copy to replace: its first grant brings the definition.
+    pub(super) async fn push_campaign(&self) {
+        let kept = self.store().ok().flatten().and_then(|store| {
+            let stored = store.campaign().ok().flatten()?;
+            let code = store.first_campaign_code().ok().flatten()?;
+            Some((stored, code))
+        });
+        let Some((stored, code)) = kept.filter(|(stored, _)| stored.campaign.shards() > 1) else {
+            return;
+        };
+        let campaign = &stored.campaign;
+        let call = ShardDefinition {
+            definition: campaign.code(code.clone()),
+            archived: stored.archived,
+            prior: Vec::new(),
+        };
+        let Ok(body) = serde_json::to_string(&call) else {
+            return;
+        };
+        let base = promocodes::Campaign::key_of(campaign.id().as_str());
+        let sends = (0..campaign.shards()).map(|shard| {
+            let (body, code, name) = (body.clone(), &code, shards::shard_in(&base, shard));
+            async move {
+                let number = shard.to_string();
+                let headers = [(crate::protocol::SHARD_HEADER, number.as_str())];
+                let request = Call::ShardDefinition.request(code, &[], Some(body), &headers)?;
+                crate::clients::to_object(&self.env, &name, request).await
+            }
+        });
+        for result in futures_util::future::join_all(sends).await {
+            if let Err(problem) = result {
+                let id = campaign.id();
+                worker::console_error!("a shard of campaign {id} did not hear of its definition: {}", problem.body());
+            }
+        }
+    }
+
     /// After the code's `shards` went down: the shards it no longer uses give
     /// their unused allotments back (a recall each; one not answered stays
     /// pending and is sent again with the next grant). They keep their uses:

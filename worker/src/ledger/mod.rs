@@ -111,9 +111,17 @@ impl DurableObject for Ledger {
             Call::of(&req.method(), &req.path()),
             Some(Call::PutDefinition | Call::PatchDefinition | Call::ArchiveDefinition)
         );
+        let campaign_changed = matches!(
+            Call::of(&req.method(), &req.path()),
+            Some(Call::PutCampaign | Call::PatchCampaign | Call::ArchiveCampaign)
+        );
         let response = match self.dispatch(req).await {
             Ok(response) if changed => {
                 self.push_definition().await;
+                response
+            }
+            Ok(response) if campaign_changed && response.status_code() < 300 => {
+                self.push_campaign().await;
                 response
             }
             Ok(response) => response,
