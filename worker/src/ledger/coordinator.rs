@@ -690,7 +690,10 @@ impl Ledger {
         for result in futures_util::future::join_all(sends).await {
             if let Err(problem) = result {
                 let id = campaign.id();
-                worker::console_error!("a shard of campaign {id} did not hear of its definition: {}", problem.body());
+                worker::console_error!(
+                    "a shard of campaign {id} did not hear of its definition: {}",
+                    problem.body()
+                );
             }
         }
     }
