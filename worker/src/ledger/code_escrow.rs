@@ -178,7 +178,10 @@ impl Ledger {
     }
 
     /// At a campaign's shard whose allotment of `code` refused a use (`view`'s,
-    /// `allotted`): asks the campaign's object for one more. Whether the
+    /// `allotted`): asks the campaign's object for as many again as it has
+    /// (one at first; doubling, so that a code of many uses costs a claim per
+    /// doubling, not per use; the campaign's object grants at most what is
+    /// free, and recalls what a shard does not use when another needs it). Whether the
     /// allotment changed since `allotted` (decide again): by this answer, or
     /// by a recall that reached the shard while the claim was on its way
     /// (the answer is then a version the shard already has).
@@ -193,7 +196,7 @@ impl Ledger {
             code: code.as_str().to_owned(),
             shard,
             version: allotted.version,
-            want: 1,
+            want: u64::try_from(allotted.granted).unwrap_or(0).max(1),
         };
         let body = serde_json::to_string(&call).map_err(|e| Problem::Internal(e.to_string()))?;
         let request = Call::ShardCodeClaim.request(code, &[], Some(body), &[])?;
