@@ -345,10 +345,12 @@ export const eur = (amount) => ({ amount, currency: "EUR" });
 
 /**
  * Starts the built Worker in workerd through Miniflare directly, without wrangler dev's proxy: for
- * the tests that need the runtime's own HTTP server (see chunked.test.mjs). State is in memory.
+ * the tests that need the runtime's own HTTP server (see chunked.test.mjs), and the benchmarks that
+ * measure the Worker without the proxy's work. State is in memory, or in the folder `persist`;
+ * `quiet` drops the runtime's output instead of printing it.
  * Bindings as in wrangler.toml; no static assets. `stop()` disposes of it.
  */
-export async function startMiniflare({ publicLimit = TEST_LIMIT, vars = {} } = {}) {
+export async function startMiniflare({ publicLimit = TEST_LIMIT, vars = {}, persist = undefined, quiet = false } = {}) {
   const { Miniflare } = await import("miniflare");
   const toml = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8");
   const [, , period] = toml.match(SHIPPED_LIMIT);
@@ -363,6 +365,9 @@ export async function startMiniflare({ publicLimit = TEST_LIMIT, vars = {} } = {
     bindings: { ADMIN_TOKEN, CAPTURE_TOKEN, ALLOWED_ORIGINS: "", ...vars },
     host: "127.0.0.1",
     port: await freePort(),
+    ...(persist === undefined ? {} : { durableObjectsPersist: persist }),
+    // The runtime's output (the Worker's log line a request) read and dropped, not printed.
+    ...(quiet ? { handleRuntimeStdio: (stdout, stderr) => { stdout.resume(); stderr.resume(); } } : {}),
   });
   const url = await mf.ready;
   workers.set(url.origin, { demo: demoOn(vars.DEMO) });
