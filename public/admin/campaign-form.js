@@ -1,7 +1,7 @@
 // The editor as a campaign's (#/newcampaign, #/editcampaign/ID): the code form's fields, the id in
 // the code's field (an id is written as a code is, so the browser module checks it as typed), with
 // uses per code and without the automatic promotion (a campaign cannot be one), with its shards
-// (fixed once it is saved: read-only when it is edited); saved with
+// (changed as a code's are, never back to 1); saved with
 // PUT /v1/campaigns/{id} (If-Match, or If-None-Match: * for a new one), then its page opens, where
 // its codes are generated, imported and downloaded (campaign.js).
 import { $, markInvalid } from "../lib/dom.js";
@@ -32,7 +32,7 @@ const TEXTS = {
   campaign: {
     label: "Campaign id", hint: "Letters, digits, _ and -; case does not matter. Its codes are made on its page once it is saved.",
     cancel: "#/campaigns", budget: "Optional: the most all of its codes may take off together, in the currency above; uses and limits count across them too.",
-    shards: "For a campaign hotter than one object takes: 2 to 64 spreads its codes' holds and captures over that many, its limits and each code's uses still exact. Empty: 1. Fixed once the campaign is saved.",
+    shards: "For a campaign hotter than one object takes: 2 to 64 spreads its codes' holds and captures over that many, its limits and each code's uses still exact. Empty: 1. Once above 1, it may change up to 8 times, never back to 1.",
   },
 };
 
@@ -44,7 +44,6 @@ export function setFormKind(kind) {
   $("f-code-hint").textContent = texts.hint;
   $("f-budget-hint").textContent = texts.budget;
   $("f-shards-hint").textContent = texts.shards;
-  $("f-shards").readOnly = false;
   $("code-form").querySelector(".actions a[href]").setAttribute("href", texts.cancel);
   $("f-uses-per-code").value = "";
   $("f-uses-per-code-error").textContent = "";
@@ -61,8 +60,6 @@ export async function openCampaignForm(editor, id, fillForm) {
     fillForm({ ...definitionOf(json), code: json.id ?? id });
     $("f-uses-per-code").value = String(json.uses_per_code ?? "");
     $("f-code").readOnly = true;
-    // Its codes' uses stay on the shards that took them: the number is fixed once it is saved.
-    $("f-shards").readOnly = true;
   } else {
     show("edit", "New campaign");
     $("edit-heading").textContent = "New campaign";

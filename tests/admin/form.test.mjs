@@ -282,7 +282,7 @@ test("the catalog: filtered by status, sorted newest or most used first, a code 
   }
 });
 
-test("a hot code's shards: kept when the code is edited, set in the form, never back to 1; a campaign's fixed once saved", async () => {
+test("a hot code's shards, and a campaign's: kept when edited, set in the form, never back to 1", async () => {
   const code = "HOTFORM";
   assert.equal((await put({ code, discount: { kind: "percent", percent: "10" }, limits: { total: 100 }, shards: 4 })).status, 201);
   const page = await open(SIZES[0]);
@@ -317,10 +317,10 @@ test("a hot code's shards: kept when the code is edited, set in the form, never 
   assert.equal(saved.shards, 8);
   assert.equal(saved.discount.percent, "15");
 
-  // A campaign's form: its Shards field spreads its codes' uses; read-only once it is saved.
+  // A campaign's form: its Shards field spreads its codes' uses; kept by an edit, changed from the form.
   await page.goto(`${worker.base}/admin/#/newcampaign`);
   await page.getByRole("heading", { name: "New campaign" }).waitFor();
-  await page.getByText(/Fixed once the campaign is saved/).waitFor();
+  await page.getByText(/spreads its codes' holds and captures/).waitFor();
   await page.getByLabel("Campaign id").fill("HOTCAMP");
   await page.getByLabel("Percent", { exact: true }).fill("10");
   await shards.fill("4");
@@ -331,13 +331,28 @@ test("a hot code's shards: kept when the code is edited, set in the form, never 
   await page.goto(`${worker.base}/admin/#/editcampaign/HOTCAMP`);
   await page.getByRole("heading", { name: "Edit campaign HOTCAMP" }).waitFor();
   await page.waitForFunction(() => document.getElementById("f-shards").value === "4");
-  assert.equal(await shards.isEditable(), false, "fixed once the campaign is saved");
   await page.getByLabel("Percent", { exact: true }).fill("12");
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await page.getByText("Campaign HOTCAMP is saved.").waitFor();
   const edited = (await call(worker.base, "GET", "/v1/campaigns/HOTCAMP", { headers: admin })).json;
   assert.equal(edited.shards, 4);
   assert.equal(edited.discount.percent, "12");
+  // Spread wider from the form, then refused back to 1 with the server's sentence.
+  await page.goto(`${worker.base}/admin/#/editcampaign/HOTCAMP`);
+  await page.getByRole("heading", { name: "Edit campaign HOTCAMP" }).waitFor();
+  await page.waitForFunction(() => document.getElementById("f-shards").value === "4");
+  assert.equal(await shards.isEditable(), true);
+  await shards.fill("8");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByText("Campaign HOTCAMP is saved.").waitFor();
+  assert.equal((await call(worker.base, "GET", "/v1/campaigns/HOTCAMP", { headers: admin })).json.shards, 8);
+  await page.goto(`${worker.base}/admin/#/editcampaign/HOTCAMP`);
+  await page.getByRole("heading", { name: "Edit campaign HOTCAMP" }).waitFor();
+  await page.waitForFunction(() => document.getElementById("f-shards").value === "8");
+  await shards.fill("1");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByText(/may move to 2 shards or more, not back to 1/).first().waitFor();
+  assert.equal((await call(worker.base, "GET", "/v1/campaigns/HOTCAMP", { headers: admin })).json.shards, 8);
   // A new code's form after it: the field editable again.
   await page.goto(`${worker.base}/admin/#/new`);
   await page.getByRole("heading", { name: "New code" }).waitFor();

@@ -208,7 +208,7 @@ pub async fn admin_read(req: &Request, env: &Env, id: &str, call: Call) -> Answe
     call_campaign(env, &id, call, &query, None, &[]).await
 }
 
-/// How many shards campaign `id` is spread over, as its object says.
+/// How many shard objects campaign `id`'s layouts used, now or before (0: none), as its object says.
 pub(crate) async fn campaign_shards(env: &Env, id: &Code) -> std::result::Result<u8, Problem> {
     let mut response = call_campaign(env, id, Call::ShardCount, &[], None, &[]).await?;
     if response.status_code() != 200 {
@@ -218,7 +218,7 @@ pub(crate) async fn campaign_shards(env: &Env, id: &Code) -> std::result::Result
         )));
     }
     let answer: promocodes::wire::ShardsAnswer = response.json().await?;
-    Ok(answer.shards)
+    Ok(crate::shards::objects(answer.shards, &answer.prior))
 }
 
 /// Refuses a campaign never defined (404, as an unknown code), without creating its object.

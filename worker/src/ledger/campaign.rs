@@ -93,28 +93,54 @@ impl Ledger {
     ) -> std::result::Result<Response, Problem> {
         let campaign = Campaign::from_json(id.clone(), body)?;
         self.check_campaign_condition(id, condition)?;
-        // Its codes' uses and keys stay in the shards that took them: the number is fixed once defined.
-        match self.stored_campaign(id) {
+        // Its codes' uses and keys stay in the objects that took them: a change of `shards` is
+        // recorded as a layout, with the definition (see `docs/http-api.md`, "A campaign on several shards").
+        let moved_from = match self.stored_campaign(id) {
             Ok((_, stored)) if stored.campaign.shards() != campaign.shards() => {
-                return Err(Problem::Input(promocodes::InputError::Malformed {
-                    path: "shards".to_owned(),
-                    message: format!(
-                        "campaign {id} is spread over {} shards, fixed once it is defined",
-                        stored.campaign.shards()
-                    ),
-                }));
+                let from = stored.campaign.shards();
+                self.check_campaign_layout_change(id, from, campaign.shards())?;
+                Some(from)
             }
-            Ok(_) | Err(Problem::UnknownCode(_)) => {}
+            Ok(_) | Err(Problem::UnknownCode(_)) => None,
             Err(other) => return Err(other),
-        }
+        };
         let store = self.store_or_create()?;
-        let replaced = store.put_campaign(id, body, note, now()?)?;
+        let sql = self.state.storage().sql();
+        let replaced = store.put_campaign(id, body, note, now()?, || match moved_from {
+            Some(from) => crate::shards::tables::add_layout(&sql, from),
+            None => Ok(()),
+        })?;
+        *self.shards.prior.borrow_mut() = None;
         // Its codes' definitions follow the campaign's.
         self.forget_definitions();
         let (_, stored) = self.stored_campaign(id)?;
         let mut response = json_response(&campaign, if replaced { 200 } else { 201 })?;
         response.headers_mut().set(ETAG_HEADER, &campaign_tag(&stored)?)?;
         Ok(response)
+    }
+
+    /// Whether a defined campaign's `shards` may change from `from` to `to`: to 2 or more, at most
+    /// [`MAX_LAYOUT_CHANGES`](crate::shards::MAX_LAYOUT_CHANGES) times, as a code's (see
+    /// `check_layout_change`): its codes' uses and keys stay in the objects that took them.
+    fn check_campaign_layout_change(&self, id: &Code, from: u8, to: u8) -> std::result::Result<(), Problem> {
+        let refused = |message: String| {
+            Err(Problem::Input(promocodes::InputError::Malformed {
+                path: "shards".to_owned(),
+                message,
+            }))
+        };
+        if to <= 1 {
+            return refused(format!(
+                "campaign {id} is spread over {from} shards, and its codes' uses and keys stay in them: it may move to 2 shards or more, not back to 1"
+            ));
+        }
+        let changes = crate::shards::tables::prior_layouts(&self.state.storage().sql())?.len();
+        if changes >= crate::shards::MAX_LAYOUT_CHANGES {
+            return refused(format!(
+                "the shards of campaign {id} changed {changes} times already, the most they may (define a new campaign to spread it over {to})"
+            ));
+        }
+        Ok(())
     }
 
     /// The kill switch of the campaign, and so of all of its codes.
@@ -138,7 +164,7 @@ impl Ledger {
         if let Some(fields) = json.as_object_mut() {
             fields.remove("id");
         }
-        store.put_campaign(campaign.id(), &json.to_string(), note, now()?)?;
+        store.put_campaign(campaign.id(), &json.to_string(), note, now()?, || Ok(()))?;
         self.forget_definitions();
         self.summary_response(id, on_shards)
     }
@@ -162,7 +188,8 @@ impl Ledger {
         match self.stored_campaign(id) {
             Ok((_, stored)) if stored.campaign.shards() > 1 => {
                 self.read_totals_of(&stored.campaign.code(id.clone()), false).await?;
-                Ok(Some(self.codes_in_use_on_shards(id, stored.campaign.shards()).await?))
+                let objects = crate::shards::objects(stored.campaign.shards(), &self.prior()?);
+                Ok(Some(self.codes_in_use_on_shards(id, objects).await?))
             }
             Ok(_) | Err(Problem::UnknownCode(_)) => Ok(None),
             Err(other) => Err(other),
@@ -397,7 +424,7 @@ impl Ledger {
             })
             .collect::<std::result::Result<Vec<_>, Problem>>()?;
         // A campaign spread over shards: each code's uses and holds there added.
-        let shards = stored.campaign.shards();
+        let shards = crate::shards::objects(stored.campaign.shards(), &self.prior()?);
         if shards > 1 && !codes.is_empty() {
             let call = promocodes::wire::CodeCountsCall {
                 codes: rows.iter().map(|r| r.code.clone()).collect(),

@@ -143,6 +143,30 @@ impl Ledger {
         }
     }
 
+    /// After a campaign's `shards` went down (to `shards`): the shards it no
+    /// longer uses give back what they have not used of each code (a recall
+    /// each, as [`Ledger::recall_code`]; one not answered is recalled again
+    /// when the code runs short). They keep their uses.
+    pub(super) async fn drain_retired_codes(&self, shards: u8) {
+        let _turn = self.shards.code_escrow.lock().await;
+        let sql = self.state.storage().sql();
+        let retired = match codes::retired_grants(&sql, shards) {
+            Ok(retired) => retired,
+            Err(problem) => {
+                worker::console_error!("the codes' grants were not read: {}", problem.body());
+                return;
+            }
+        };
+        for (code, shard, allotted) in retired {
+            let Ok(code) = Code::parse(&code) else {
+                continue;
+            };
+            if let Err(problem) = self.recall_code(&code, shard, allotted).await {
+                worker::console_error!("a recall of {code} from shard {shard} failed: {}", problem.body());
+            }
+        }
+    }
+
     /// `POST /shard-code-recall`, at a campaign's shard: under a version newer
     /// than the one it has, the shard's allotment of the code becomes the
     /// uses it has of it (held or captured), in one write; the answer is its
@@ -269,7 +293,8 @@ impl Ledger {
             codes: watched.clone(),
             shared: Vec::new(),
         };
-        let answers = self.code_counts_of(id, promo.shards(), &call).await?;
+        let objects = crate::shards::objects(promo.shards(), &self.prior()?);
+        let answers = self.code_counts_of(id, objects, &call).await?;
         let (store, _) = self.stored(promo.code())?;
         let at = now()?;
         let total = self

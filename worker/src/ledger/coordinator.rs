@@ -32,7 +32,8 @@ struct Recalled {
 }
 
 impl Ledger {
-    /// `GET /shards`: how many shards the code is spread over (1 for a campaign's code).
+    /// `GET /shards`: how many shards the code (or a campaign's code: its campaign) is spread over
+    /// now, and before each change (this object's earlier layouts: the code's, or its campaign's).
     pub(super) fn handle_shard_count(&self, code: &Code) -> std::result::Result<Response, Problem> {
         // A campaign's object asked for the campaign itself (its history's objects).
         if let Some(store) = self.store()? {
@@ -41,20 +42,21 @@ impl Ledger {
                 return json_response(
                     &ShardsAnswer {
                         shards,
-                        prior: Vec::new(),
+                        prior: self.prior()?,
                     },
                     200,
                 );
             }
         }
         let (_, definition) = self.stored(code)?;
-        let promo = &definition.promo;
-        // A campaign's `shards` is fixed once it is defined: it has no earlier layouts.
-        let (shards, prior) = match promo.campaign() {
-            Some(_) => (promo.shards(), Vec::new()),
-            None => (promo.shards(), self.prior()?),
-        };
-        json_response(&ShardsAnswer { shards, prior }, 200)
+        let shards = definition.promo.shards();
+        json_response(
+            &ShardsAnswer {
+                shards,
+                prior: self.prior()?,
+            },
+            200,
+        )
     }
 
     /// The object of shard `shard` of `code`'s escrow: `<code>#<shard>`, or for a campaign's code
@@ -575,9 +577,10 @@ impl Ledger {
             None => None,
         };
         let (shards, base) = match (campaign, self.stored(code)) {
-            (Some(stored), _) if stored.campaign.shards() > 1 => {
-                (stored.campaign.shards(), promocodes::Campaign::key_of(code.as_str()))
-            }
+            (Some(stored), _) if stored.campaign.shards() > 1 => (
+                shards::objects(stored.campaign.shards(), &self.prior()?),
+                promocodes::Campaign::key_of(code.as_str()),
+            ),
             (None, Ok((_, definition))) if definition.promo.shards() > 1 && definition.promo.campaign().is_none() => {
                 (self.objects(&definition.promo)?, code.as_str().to_owned())
             }
@@ -657,8 +660,11 @@ impl Ledger {
 
     /// After a write of a sharded campaign's definition (a `PUT`, its switch, an archive): the
     /// campaign's definition to each of its shards at once, as [`Ledger::push_definition`] sends a
-    /// code's, best effort (each grant carries it too). A shard that has decided nothing yet has no
-    /// copy to replace: its first grant brings the definition.
+    /// code's, best effort (each grant carries it too), with the campaign's earlier layouts, to
+    /// every shard object a layout used. A shard that has decided nothing yet has no copy to
+    /// replace: its first grant brings the definition. After a change of `shards`, the shards the
+    /// campaign no longer uses give their unused allotments back: of the campaign's total and
+    /// budget, and of each code's own uses.
     pub(super) async fn push_campaign(&self) {
         let kept = self.store().ok().flatten().and_then(|store| {
             let stored = store.campaign().ok().flatten()?;
@@ -669,16 +675,29 @@ impl Ledger {
             return;
         };
         let campaign = &stored.campaign;
+        let prior = match self.prior() {
+            Ok(prior) => prior,
+            Err(problem) => {
+                worker::console_error!(
+                    "the layouts of campaign {} were not read: {}",
+                    campaign.id(),
+                    problem.body()
+                );
+                return;
+            }
+        };
+        let objects = shards::objects(campaign.shards(), &prior);
+        let moved = !prior.is_empty();
         let call = ShardDefinition {
             definition: campaign.code(code.clone()),
             archived: stored.archived,
-            prior: Vec::new(),
+            prior,
         };
         let Ok(body) = serde_json::to_string(&call) else {
             return;
         };
         let base = promocodes::Campaign::key_of(campaign.id().as_str());
-        let sends = (0..campaign.shards()).map(|shard| {
+        let sends = (0..objects).map(|shard| {
             let (body, code, name) = (body.clone(), &code, shards::shard_in(&base, shard));
             async move {
                 let number = shard.to_string();
@@ -695,6 +714,10 @@ impl Ledger {
                     problem.body()
                 );
             }
+        }
+        if moved && objects > campaign.shards() {
+            self.drain_retired(&code, campaign.shards()).await;
+            self.drain_retired_codes(campaign.shards()).await;
         }
     }
 

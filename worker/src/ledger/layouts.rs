@@ -164,7 +164,7 @@ impl Ledger {
         let cached = || {
             let known = self.shards.known_keys.borrow();
             (known.0 == view.prior.len())
-                .then(|| known.1.get(&object).cloned())
+                .then(|| known.1.get(&(code.clone(), object)).cloned())
                 .flatten()
         };
         if let Some(hashes) = cached() {
@@ -186,10 +186,10 @@ impl Ledger {
         }
         let hashes = answer.hashes.map(std::rc::Rc::new);
         let mut known = self.shards.known_keys.borrow_mut();
-        if known.0 != view.prior.len() {
+        if known.0 != view.prior.len() || known.1.len() >= shards::KNOWN_KEY_LISTS_MAX {
             *known = (view.prior.len(), std::collections::HashMap::new());
         }
-        known.1.insert(object, hashes.clone());
+        known.1.insert((code.clone(), object), hashes.clone());
         Ok(Ok(hashes))
     }
 
@@ -284,7 +284,7 @@ impl Ledger {
         key: &IdempotencyKey,
         at: Timestamp,
     ) -> std::result::Result<(), Problem> {
-        if promo.shards() <= 1 || promo.campaign().is_some() {
+        if promo.shards() <= 1 {
             return Ok(());
         }
         let earlier = store.reservation(promo.code(), key)?;
@@ -306,7 +306,7 @@ impl Ledger {
         key: &IdempotencyKey,
         (known, renewed): (bool, bool),
     ) -> std::result::Result<(), Problem> {
-        if promo.shards() <= 1 || promo.campaign().is_some() {
+        if promo.shards() <= 1 {
             return Ok(());
         }
         if known {
@@ -317,7 +317,7 @@ impl Ledger {
         }
         let shard = promocodes::shard_of(promo.shards(), customer, key);
         Err(Problem::Forward {
-            object: shards::shard_name(promo.code(), shard),
+            object: shards::shard_object(promo, shard),
             shard: Some(shard),
         })
     }

@@ -699,6 +699,10 @@ impl Ledger {
         if let Some(number) = &number {
             headers.push((crate::protocol::SHARD_HEADER, number.as_str()));
         }
+        // A campaign's shard (`campaign:<id>#<i>`) learns its escrow's object from the request.
+        if let Some((base, _)) = object.rsplit_once('#').filter(|(base, _)| *base != code.as_str()) {
+            headers.push((crate::protocol::BASE_HEADER, base));
+        }
         if conflict {
             headers.push((TEST_CONFLICT_HEADER, "1"));
         }

@@ -30,7 +30,7 @@ impl Ledger {
         let code = Code::parse(&payment.code)?;
         let (store, definition) = self.stored(&code)?;
         // A sharded code's payment goes to its shard; one routed here on an older layout is sent on.
-        let sharded = definition.promo.shards() > 1 && definition.promo.campaign().is_none();
+        let sharded = definition.promo.shards() > 1;
         if let (true, Ok(key)) = (sharded, IdempotencyKey::parse(&payment.key)) {
             let known = store.reservation(&code, &key)?.is_some()
                 || store.refusal(&code, &key)?.is_some()
@@ -71,7 +71,7 @@ impl Ledger {
                 && store.refusal(&code, &payment_key)?.is_none()
             {
                 return Err(Problem::Forward {
-                    object: crate::shards::shard_name(&code, target),
+                    object: crate::shards::shard_object(promo, target),
                     shard: Some(target),
                 });
             }

@@ -101,6 +101,42 @@ pub fn grants(sql: &SqlStorage, code: &str) -> Result<Vec<(u8, Allotted)>, Probl
         .collect())
 }
 
+/// Every code's allotment still held by a shard numbered `shards` or more (which a campaign whose
+/// `shards` went down to `shards` no longer uses), as `(code, shard, allotment)`.
+///
+/// # Errors
+///
+/// A storage failure.
+pub fn retired_grants(sql: &SqlStorage, shards: u8) -> Result<Vec<(String, u8, Allotted)>, Problem> {
+    #[derive(Deserialize)]
+    struct Row {
+        code: String,
+        shard: i64,
+        granted: i64,
+        version: i64,
+    }
+    if !crate::shards::tables::has_table(sql, "code_grants")? {
+        return Ok(Vec::new());
+    }
+    let rows: Vec<Row> = sql
+        .exec(
+            "SELECT code, shard, granted, version FROM code_grants WHERE shard >= ? AND granted > 0",
+            vec![i64::from(shards).into()],
+        )?
+        .to_array()?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|row| {
+            let shard = u8::try_from(row.shard).ok()?;
+            let allotted = Allotted {
+                granted: row.granted,
+                version: row.version,
+            };
+            Some((row.code, shard, allotted))
+        })
+        .collect())
+}
+
 /// Records shard `shard`'s allotment of `code` at the campaign's object.
 ///
 /// # Errors

@@ -159,21 +159,26 @@ pub struct Local {
     pub poll_every: Cell<u64>,
     /// The code's earlier layouts as this object has them (`None`: read them again from its table).
     pub prior: RefCell<Option<Vec<u8>>>,
-    /// A shard's: the keys each object of the code's earlier layouts knew
-    /// (`None` in the map: the code's own object), as it answered, for the
-    /// generation they were asked on (see [`key_hash`]); a newer layout asks again.
+    /// A shard's: the keys each object of the code's earlier layouts knew,
+    /// by code (a campaign's shard has many) and object (`None`: the code's
+    /// own object, or its campaign's), as it answered, for the generation
+    /// they were asked on (see [`key_hash`]); a newer layout asks again.
     pub known_keys: RefCell<KnownKeys>,
     /// A shard's: one such question at a time (the requests that wait use its answer).
     pub keys_turn: futures_util::lock::Mutex<()>,
 }
 
 /// A shard's copy of the keys the objects of its code's earlier layouts knew: the generation
-/// (how many earlier layouts) they were asked on, and each object's sorted key hashes (`None`:
-/// too many to send).
+/// (how many earlier layouts) they were asked on, and each code's and object's sorted key hashes
+/// (`None`: too many to send). Emptied past [`KNOWN_KEY_LISTS_MAX`] lists (a campaign's shard).
 pub type KnownKeys = (
     usize,
-    std::collections::HashMap<Option<u8>, Option<std::rc::Rc<Vec<u32>>>>,
+    std::collections::HashMap<(Code, Option<u8>), Option<std::rc::Rc<Vec<u32>>>>,
 );
+
+/// The most lists of keys a shard keeps (see [`KnownKeys`]): a campaign of many codes asks each
+/// earlier object for each code's keys once, and past this asks again.
+pub const KNOWN_KEY_LISTS_MAX: usize = 10_000;
 
 /// The most keys an object sends in one [`KeysAnswer`](promocodes::wire::KeysAnswer) (past it, none: each is looked up).
 /// 400 KB of hashes, kept by each shard that asked, for each object of the earlier layouts.
@@ -273,9 +278,9 @@ pub const LAYOUT_MAX_AGE_MS: u64 = 10_000;
 thread_local! {
     /// The layout of each code this isolate has routed, as its object said, and when (Unix milliseconds).
     static SHARDS: RefCell<BoundedMap<Code, (Layout, u64), KNOWN_CODES_MAX>> = RefCell::new(BoundedMap::default());
-    /// The layout of each campaign whose codes this isolate has routed, by its object (`campaign:<id>`):
-    /// a campaign's `shards` is fixed once it is defined, so it is asked once.
-    static CAMPAIGN_LAYOUTS: RefCell<BoundedMap<String, Layout, KNOWN_CODES_MAX>> = RefCell::new(BoundedMap::default());
+    /// The layout of each campaign whose codes this isolate has routed, by its object (`campaign:<id>`),
+    /// and when: kept as a code's is (see [`LAYOUT_MAX_AGE_MS`]).
+    static CAMPAIGN_LAYOUTS: RefCell<BoundedMap<String, (Layout, u64), KNOWN_CODES_MAX>> = RefCell::new(BoundedMap::default());
 }
 
 /// Notes that `code` was just written here with `shards` shards. A code
@@ -308,21 +313,30 @@ pub fn remember(code: &Code, shards: u8) {
 /// A problem reaching the code's object.
 pub async fn layout_of(env: &Env, code: &Code) -> std::result::Result<Layout, Problem> {
     let now = worker::Date::now().as_millis();
+    let fresh = |(layout, at): &(Layout, u64)| layout.shards <= 1 || now.saturating_sub(*at) < LAYOUT_MAX_AGE_MS;
     let known = SHARDS.with(|map| {
         map.borrow()
             .get(code)
-            .filter(|(layout, at)| layout.shards <= 1 || now.saturating_sub(*at) < LAYOUT_MAX_AGE_MS)
+            .filter(|kept| fresh(kept))
             .map(|(layout, _)| layout.clone())
     });
     match known {
         Some(layout) => Ok(layout),
-        // A campaign's codes share its layout, asked once per campaign: asking for each code would be
-        // one more request at each single-use code's capture.
+        // A campaign's codes share its layout, asked once per campaign (and again as a code's is):
+        // asking for each code would be one more request at each single-use code's capture.
         None => match clients::known_campaign_object(code) {
-            Some(base) => match CAMPAIGN_LAYOUTS.with(|map| map.borrow().get(&base).cloned()) {
-                Some(layout) => Ok(layout),
-                None => fresh_layout(env, code).await,
-            },
+            Some(base) => {
+                let kept = CAMPAIGN_LAYOUTS.with(|map| {
+                    map.borrow()
+                        .get(&base)
+                        .filter(|kept| fresh(kept))
+                        .map(|(layout, _)| layout.clone())
+                });
+                match kept {
+                    Some(layout) => Ok(layout),
+                    None => fresh_layout(env, code).await,
+                }
+            }
             None => fresh_layout(env, code).await,
         },
     }
@@ -363,12 +377,12 @@ pub async fn fresh_layout(env: &Env, code: &Code) -> std::result::Result<Layout,
         shards: answer.shards,
         prior: answer.prior,
     };
+    let now = worker::Date::now().as_millis();
     // Asking reached the code's object through the catalog: the isolate knows its campaign now, if any.
     if let Some(base) = clients::known_campaign_object(code) {
-        CAMPAIGN_LAYOUTS.with(|map| map.borrow_mut().insert(base, layout.clone()));
+        CAMPAIGN_LAYOUTS.with(|map| map.borrow_mut().insert(base, (layout.clone(), now)));
         return Ok(layout);
     }
-    let now = worker::Date::now().as_millis();
     SHARDS.with(|map| map.borrow_mut().insert(code.clone(), (layout.clone(), now)));
     Ok(layout)
 }

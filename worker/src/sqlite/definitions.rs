@@ -142,7 +142,14 @@ impl SqliteRedemptionStore {
     /// # Errors
     ///
     /// [`StoreError::Backend`] when the write fails.
-    pub fn put_campaign(&self, id: &Code, json: &str, note: Option<&str>, now: Timestamp) -> Result<bool, StoreError> {
+    pub fn put_campaign(
+        &self,
+        id: &Code,
+        json: &str,
+        note: Option<&str>,
+        now: Timestamp,
+        also: impl FnOnce() -> worker::Result<()>,
+    ) -> Result<bool, StoreError> {
         self.forget_subject();
         let after = Campaign::from_json(id.clone(), json).map_err(backend)?;
         let stored = self.campaign()?.filter(|stored| stored.campaign.id() == id);
@@ -162,6 +169,7 @@ impl SqliteRedemptionStore {
                 vec![id.as_str().into(), json.into(), now.to_string().into()],
             )?;
             self.write_update(id, true, before, (after.definition().active(), false), now)?;
+            also()?;
             Ok(existed)
         })
         .map_err(backend)
