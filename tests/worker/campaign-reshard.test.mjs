@@ -80,8 +80,14 @@ test("a campaign's shards 1 → 4 → 16 → 2: its total and each code's uses s
   assert.equal(four.json.shards, 4);
   await replaysAll(taken, id);
   // Each customer's second use goes on a shard; a third is refused there, their first counted.
-  const second = await Promise.all(Array.from({ length: 20 }, (_, i) => take(`cm4-c${i}`, body(codes[40 + i], `cust-${i}`))));
-  assert.deepEqual(tally(second), { 201: 20 });
+  // The Worker knew the campaign on 1 shard: its object sends the first new key on to its shard
+  // (test builds mark that answer), and the Worker asks for the layout before the next.
+  const moved = await take("cm4-c0", body(codes[40], "cust-0"));
+  assert.equal(moved.status, 201, moved.text);
+  assert.equal(moved.headers.get("x-test-moved"), "1", "sent on by the campaign's object");
+  const second = await Promise.all(Array.from({ length: 19 }, (_, j) => take(`cm4-c${j + 1}`, body(codes[41 + j], `cust-${j + 1}`))));
+  assert.deepEqual(tally(second), { 201: 19 });
+  for (const r of second) assert.equal(r.headers.get("x-test-moved"), null, "routed to its shard at once");
   const third = await Promise.all(Array.from({ length: 20 }, (_, i) => take(`cm4-x${i}`, body(codes[60 + i], `cust-${i}`))));
   assert.deepEqual(tally(third), { 422: 20 });
   for (const r of third) assert.equal(r.json.rejection, "customer_limit_reached", r.text);
@@ -134,6 +140,9 @@ test("a campaign's shards 1 → 4 → 16 → 2: its total and each code's uses s
   assert.equal(page.status, 200, page.text);
   const pageUses = page.json.codes.reduce((sum, c) => sum + c.uses, 0);
   assert.equal(pageUses, 120, page.text);
+  // A code used on the campaign's object and on shards is one code in use.
+  const inUse = page.json.codes.filter((c) => c.uses + c.held > 0).length;
+  assert.equal((await summary(id)).codes.used, inUse);
   const lookup = await call(worker.base, "GET", `/v1/codes/${codes[0]}`, { headers: admin });
   assert.equal(lookup.status, 200, lookup.text);
   assert.equal(lookup.json.usage.total, 120, lookup.text);

@@ -72,6 +72,17 @@ impl<K: Eq + Hash + Clone, V, const BOUND: usize> BoundedMap<K, V, BOUND> {
         self.entries.insert(key, value);
     }
 
+    /// Takes `key` out of the map, if it holds it (its place in the order too).
+    pub fn remove<Q>(&mut self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        let value = self.entries.remove(key)?;
+        self.order.retain(|k| k.borrow() != key);
+        Some(value)
+    }
+
     /// How many entries the map holds.
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -120,6 +131,20 @@ mod tests {
         assert_eq!(map.get("b"), Some(&3));
         map.insert("c", 4);
         assert_eq!((map.get("a"), map.get("b"), map.get("c")), (None, Some(&3), Some(&4)));
+    }
+
+    #[test]
+    fn a_removed_key_leaves_the_order_too() {
+        let mut map: BoundedMap<&str, u64, 2> = BoundedMap::default();
+        map.insert("a", 1);
+        map.insert("b", 2);
+        assert_eq!(map.remove("a"), Some(1));
+        assert_eq!(map.remove("a"), None);
+        assert_eq!(map.order.len(), 1, "the order holds exactly the keys");
+        // "b" is the oldest now: a third key evicts it, and "a" inserted again stays.
+        map.insert("a", 3);
+        map.insert("c", 4);
+        assert_eq!((map.get("a"), map.get("b"), map.get("c")), (Some(&3), None, Some(&4)));
     }
 
     #[test]

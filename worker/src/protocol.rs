@@ -86,6 +86,17 @@ pub const STALE_LAYOUT_STATUS: u16 = 421;
 /// sends on at most [`MAX_FORWARDS`] times.
 pub const FORWARDED_HEADER: &str = "x-promocodes-forwarded";
 
+/// The header on the answer to a request an object sent on (see
+/// [`FORWARDED_HEADER`]): the layout the Worker routed it on is out of date.
+/// The Worker takes it off the answer and asks for the code's layout before
+/// its next request of that code (an isolate keeps a code on one shard for
+/// its life otherwise, and every request would take the extra hop).
+pub const MOVED_HEADER: &str = "x-promocodes-moved";
+
+/// Test builds only (feature `conformance`): the header the Worker puts on an answer in place of
+/// [`MOVED_HEADER`], so that a test sees which requests an object sent on.
+pub const TEST_MOVED_HEADER: &str = "x-test-moved";
+
 /// The most times a request is sent on from object to object.
 pub const MAX_FORWARDS: u8 = 4;
 

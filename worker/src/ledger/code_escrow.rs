@@ -392,7 +392,19 @@ impl Ledger {
     pub(super) async fn codes_in_use_on_shards(&self, id: &Code, shards: u8) -> std::result::Result<u64, Problem> {
         let sql = self.state.storage().sql();
         codes::coordinator_tables(&sql)?;
-        let shared = codes::shared(&sql)?;
+        let mut shared = codes::shared(&sql)?;
+        // A campaign that was on 1 shard: the codes its object has in use itself count there already.
+        let own: std::collections::HashSet<String> = if self.prior()?.contains(&1) {
+            codes::own_and_granted(&sql, &now()?.sortable())?.into_iter().collect()
+        } else {
+            std::collections::HashSet::new()
+        };
+        shared.extend(
+            own.iter()
+                .filter(|code| !shared.contains(code))
+                .cloned()
+                .collect::<Vec<_>>(),
+        );
         let call = CodeCountsCall {
             codes: Vec::new(),
             shared,
@@ -404,7 +416,10 @@ impl Ledger {
                 *seen.entry(code.as_str()).or_default() += 1;
             }
         }
-        let twice: u64 = seen.values().map(|n| n.saturating_sub(1)).sum();
+        let twice: u64 = seen
+            .iter()
+            .map(|(code, n)| if own.contains(*code) { *n } else { n.saturating_sub(1) })
+            .sum();
         Ok(answers.iter().map(|a| a.in_use).sum::<u64>().saturating_sub(twice))
     }
 }

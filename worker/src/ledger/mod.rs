@@ -713,6 +713,7 @@ impl Ledger {
         for (name, value) in response.headers().entries() {
             copied.set(&name, &value)?;
         }
+        copied.set(crate::protocol::MOVED_HEADER, "1")?;
         let status = response.status_code();
         let bytes = response.bytes().await?;
         Ok(Response::from_bytes(bytes)?.with_status(status).with_headers(copied))

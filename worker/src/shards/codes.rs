@@ -243,6 +243,29 @@ pub fn shared(sql: &SqlStorage) -> Result<Vec<String>, Problem> {
     Ok(rows.into_iter().map(|row| row.code).collect())
 }
 
+/// The codes the campaign's object has in use itself (captured, or held at `now`, a sortable
+/// timestamp: taken while the campaign was on 1 shard) that a shard holds an allotment of too:
+/// each is counted once by the campaign's object, so not again for the shards.
+///
+/// # Errors
+///
+/// A storage failure.
+pub fn own_and_granted(sql: &SqlStorage, now: &str) -> Result<Vec<String>, Problem> {
+    #[derive(Deserialize)]
+    struct Row {
+        code: String,
+    }
+    let rows: Vec<Row> = sql
+        .exec(
+            "SELECT DISTINCT g.code AS code FROM code_grants g WHERE g.granted > 0 AND (
+               EXISTS (SELECT 1 FROM usage_code u WHERE u.code = g.code AND u.n > 0)
+               OR EXISTS (SELECT 1 FROM holds h WHERE h.through = g.code AND h.expires > ?))",
+            vec![now.into()],
+        )?
+        .to_array()?;
+    Ok(rows.into_iter().map(|row| row.code).collect())
+}
+
 /// Watches `code` at the campaign's object: every use of it is granted to the shards, so the next
 /// read of their counts may find it used up (`code.exhausted`).
 ///

@@ -29,7 +29,9 @@ use crate::clients;
 use crate::handlers::Answer;
 use crate::limits::KNOWN_CODES_MAX;
 use crate::problem::Problem;
-use crate::protocol::{Call, BASE_HEADER, KNOWN_ONLY_HEADER, ONE_SHARD_HEADER, SHARD_HEADER, STALE_LAYOUT_STATUS};
+use crate::protocol::{
+    Call, BASE_HEADER, KNOWN_ONLY_HEADER, MOVED_HEADER, ONE_SHARD_HEADER, SHARD_HEADER, STALE_LAYOUT_STATUS,
+};
 
 pub mod codes;
 pub mod history;
@@ -342,6 +344,36 @@ pub async fn layout_of(env: &Env, code: &Code) -> std::result::Result<Layout, Pr
     }
 }
 
+/// Forgets the layout this isolate keeps for `code` (its campaign's, for a campaign's code) when
+/// `response` says an object sent the request on ([`MOVED_HEADER`]: the layout is out of date),
+/// and answers it without that header: the next request asks for the layout again.
+///
+/// # Errors
+///
+/// A runtime error reading the answer.
+pub async fn forget_if_moved(code: &Code, mut response: worker::Response) -> Answer {
+    if response.headers().get(MOVED_HEADER)?.is_none() {
+        return Ok(response);
+    }
+    SHARDS.with(|map| map.borrow_mut().remove(code));
+    if let Some(base) = clients::known_campaign_object(code) {
+        CAMPAIGN_LAYOUTS.with(|map| map.borrow_mut().remove(&base));
+    }
+    // Another object's answer: its headers cannot change, so they are copied onto a new one.
+    let headers = worker::Headers::new();
+    for (name, value) in response.headers().entries().filter(|(name, _)| name != MOVED_HEADER) {
+        headers.set(&name, &value)?;
+    }
+    if cfg!(feature = "conformance") {
+        headers.set(crate::protocol::TEST_MOVED_HEADER, "1")?;
+    }
+    let status = response.status_code();
+    let bytes = response.bytes().await?;
+    Ok(worker::Response::from_bytes(bytes)?
+        .with_status(status)
+        .with_headers(headers))
+}
+
 /// Whether this isolate knows `code` on one shard, never changed (kept by [`layout_of`]; asks nothing).
 fn known_on_one_shard(code: &Code) -> bool {
     SHARDS.with(|map| {
@@ -417,7 +449,8 @@ fn customer_of(body: &str) -> Option<CustomerId> {
 pub async fn send_keyed(env: &Env, code: &Code, key: &IdempotencyKey, body: &str, request: Request) -> Answer {
     let shards = shards_of(env, code).await?;
     if shards <= 1 {
-        return clients::to_ledger_logged(env, code, request).await;
+        let response = clients::to_ledger_logged(env, code, request).await?;
+        return forget_if_moved(code, response).await;
     }
     let shard = promocodes::shard_of(shards, customer_of(body).as_ref(), key);
     let base = base_of(code);
@@ -429,7 +462,7 @@ pub async fn send_keyed(env: &Env, code: &Code, key: &IdempotencyKey, body: &str
     let started = worker::Date::now().as_millis();
     let response = clients::to_object(env, &shard_in(&base, shard), request).await?;
     clients::note_outcome(code, &response, started).await?;
-    Ok(response)
+    forget_if_moved(code, response).await
 }
 
 /// Sends a release of `code` under `key` (`body`): to the code's object, or
