@@ -9,10 +9,11 @@
 // campaign on 4 shards) leaves these tests as the first pass ran them.
 import assert from "node:assert/strict";
 import { test, call, captureReq, capturer, admin, eur, workerForFile } from "./harness.mjs";
+import { STRIPE_TEST_SECRET, chargeRefunded, paymentIntentSucceeded, postStripe, stripeId } from "./stripe.mjs";
 
 // An earlier layout's object lists the keys it knows only up to 30 here (100,000 in a real build):
 // past that, a shard looks each key up; these tests take both ways.
-const worker = workerForFile({ vars: { KNOWN_KEYS_MAX: "30" } });
+const worker = workerForFile({ vars: { KNOWN_KEYS_MAX: "30", STRIPE_WEBHOOK_SECRET: STRIPE_TEST_SECRET } });
 
 const tally = (results) => results.reduce((m, r) => ((m[r.status] = (m[r.status] ?? 0) + 1), m), {});
 // Sent as written: the harness adds no test shards to a raw body.
@@ -23,6 +24,7 @@ const summary = async (id) => {
   assert.equal(r.status, 200, r.text);
   return r.json;
 };
+const hold = (key, body) => call(worker.base, "POST", "/v1/holds", { body, headers: { ...capturer, "idempotency-key": key } });
 const release = (key, code) => call(worker.base, "POST", "/v1/releases", { body: { code, key }, headers: capturer });
 
 /** Campaign `id` defined as `definition` (with its `shards`), and `count` imported codes `<id>-<n>`. */
@@ -228,4 +230,53 @@ test("a campaign's shards change at most 8 times, never back to 1: each refusal 
   assert.equal(again.json.replayed, true);
   assert.equal((await putCampaign(id, { ...definition, shards: 10, limits: { total: 60 } })).status, 200);
   assert.equal((await summary(id)).remaining, 59);
+});
+
+test("after a campaign's 1 → 4: a key names the same call, a hold taken before is captured, Stripe refunds find every use", async () => {
+  const id = "CMOVEKEY";
+  const definition = { discount: { kind: "percent", percent: "10" }, limits: { total: 100 }, uses_per_code: 5 };
+  const codes = await campaign(id, { ...definition, shards: 1 }, 10);
+  const basket = { total: eur("80.00") };
+  const dora = await captureReq(worker.base, "ck-dora", { code: codes[0], ...basket, customer: "dora" });
+  assert.equal(dora.status, 201, dora.text);
+  const plain = await captureReq(worker.base, "ck-plain", { code: codes[1], ...basket });
+  assert.equal(plain.status, 201, plain.text);
+  const held = await hold("ck-held", { code: codes[2], ...basket, customer: "hank" });
+  assert.equal(held.status, 201, held.text);
+  const pay = (pi, code, customer) => postStripe(worker.base, paymentIntentSucceeded({ id: pi, code, customer, basket, amount: 7200 }));
+  const refund = (pi, code, customer) => postStripe(worker.base, chargeRefunded({ paymentIntent: pi, code, customer }));
+  const early = stripeId("pi");
+  assert.equal((await pay(early, codes[3], "paula")).json.action, "captured");
+
+  assert.equal((await putCampaign(id, { ...definition, shards: 4 })).status, 200);
+  // Another customer's key, or a key with no customer used for one: reused, nothing taken.
+  for (const [key, code, customer] of [["ck-dora", codes[0], "eve"], ["ck-dora", codes[0], undefined], ["ck-plain", codes[1], "eve"]]) {
+    const r = await captureReq(worker.base, key, { code, ...basket, ...(customer ? { customer } : {}) });
+    assert.equal(r.status, 422, `${key} for ${customer}: ${r.text}`);
+    assert.equal(r.json.type, "/problems/idempotency_key_reused", r.text);
+  }
+  // The hold taken on the campaign's object is captured there under its key: one use, not two.
+  const captured = await captureReq(worker.base, "ck-held", { code: codes[2], ...basket, customer: "hank" });
+  assert.equal(captured.status, 201, captured.text);
+  assert.equal(captured.json.state, "captured");
+  assert.equal((await summary(id)).usage.total, 4);
+  // Payments on the shards now; every refund finds its use, the one taken before the change too.
+  const late = Array.from({ length: 6 }, () => stripeId("pi"));
+  for (const [i, pi] of late.entries()) assert.equal((await pay(pi, codes[4 + i], `late-${i}`)).json.action, "captured");
+  assert.equal((await summary(id)).usage.total, 10);
+  for (const [pi, code, customer] of [[early, codes[3], "paula"], ...late.map((pi, i) => [pi, codes[4 + i], `late-${i}`])]) {
+    const r = await refund(pi, code, customer);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.action, "released", `${pi}: ${r.text}`);
+    assert.equal(r.json.release.was, "captured");
+  }
+  // A release after the change finds the use where it was taken.
+  const r = await release("ck-dora", codes[0]);
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.json.was, "captured");
+  assert.equal((await summary(id)).usage.total, 2);
+  // The campaign's figures count every object's captures.
+  const stats = await call(worker.base, "GET", `/v1/campaigns/${id}/stats`, { headers: admin });
+  assert.equal(stats.status, 200, stats.text);
+  assert.equal(stats.json.total.captures, 10, stats.text);
 });
