@@ -149,6 +149,42 @@ for (const shards of [1, 4]) {
   });
 }
 
+test("a threshold sent from one object is not sent again once the code or campaign moves to 4 shards", async () => {
+  const shop = await subscribe("moved", ["budget.threshold", "code.exhausted", "campaign.exhausted"]);
+  const limits = { total: 4, budget: eur("20.00") };
+  const discount = { kind: "fixed", amount: eur("5.00") };
+  const code = "EVMOVE";
+  const id = "CEVMOVE";
+  assert.equal((await call(worker.base, "PUT", `/v1/codes/${code}`, { headers: admin, body: { code, discount, limits, shards: 1 } })).status, 201);
+  assert.equal((await call(worker.base, "PUT", `/v1/campaigns/${id}`, { headers: admin, body: { discount, limits, shards: 1 } })).status, 201);
+  const codes = Array.from({ length: 6 }, (_, i) => `${id}-${i}`);
+  const added = await call(worker.base, "POST", `/v1/campaigns/${id}/codes`, { body: { codes }, headers: { ...admin, "idempotency-key": `codes-${id}` } });
+  assert.equal(added.status, 201, added.text);
+  const ofCode = () => shop.unique().filter((d) => d.payload.data.code === code);
+  const ofCampaign = () => shop.unique().filter((d) => d.payload.data.campaign === id && d.payload.type !== "code.exhausted");
+  // Two uses of four on one object: 50 % of each budget, sent from the writes.
+  for (const i of [0, 1]) {
+    assert.equal((await captureReq(worker.base, `evm-${i}`, { code, total: eur("50.00") })).status, 201);
+    assert.equal((await captureReq(worker.base, `evcm-${i}`, { code: codes[i], total: eur("50.00") })).status, 201);
+  }
+  await until("the two 50 % thresholds", () => ofCode().length >= 1 && ofCampaign().length >= 1);
+  // Moved to 4 shards: the object's totals' poll writes what follows from the counts it had.
+  assert.equal((await call(worker.base, "PUT", `/v1/codes/${code}`, { headers: admin, body: { code, discount, limits, shards: 4 } })).status, 200);
+  assert.equal((await call(worker.base, "PUT", `/v1/campaigns/${id}`, { headers: admin, body: { discount, limits, shards: 4 } })).status, 200);
+  const more = await Promise.all([2, 3, 4].flatMap((i) => [
+    captureReq(worker.base, `evm-${i}`, { code, total: eur("50.00"), customer: `m-${i}` }),
+    captureReq(worker.base, `evcm-${i}`, { code: codes[i], total: eur("50.00"), customer: `m-${i}` }),
+  ]));
+  assert.deepEqual(more.map((r) => r.status).sort(), [201, 201, 201, 201, 422, 422]);
+  await until("80 and 100 % and exhausted", () => ofCode().length >= 4 && ofCampaign().length >= 4);
+  await sleep(2500); // another poll of the totals, had one been due: nothing written twice
+  const kinds = (events) => events.map((e) => [e.payload.type, e.payload.data.threshold ?? null]).sort();
+  assert.deepEqual(kinds(ofCode()), [["budget.threshold", 100], ["budget.threshold", 50], ["budget.threshold", 80], ["code.exhausted", null]]);
+  assert.deepEqual(kinds(ofCampaign()), [["budget.threshold", 100], ["budget.threshold", 50], ["budget.threshold", 80], ["campaign.exhausted", null]]);
+  assert.equal(shop.bad ?? 0, 0, "every delivery verifies");
+  await call(worker.base, "DELETE", "/v1/webhooks/moved", { headers: admin });
+});
+
 for (const shards of [1, 4]) {
   test(`a campaign's codes on ${shards} shard(s): code.exhausted once per code used up, again after a release`, async () => {
     const id = `CUP${shards}`;

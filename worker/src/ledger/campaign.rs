@@ -106,8 +106,12 @@ impl Ledger {
         };
         let store = self.store_or_create()?;
         let sql = self.state.storage().sql();
+        let own = match moved_from {
+            Some(_) => store.usage_of(&campaign.code(id.clone()), None, now()?)?,
+            None => promocodes::UsageCounts::ZERO,
+        };
         let replaced = store.put_campaign(id, body, note, now()?, || match moved_from {
-            Some(from) => crate::shards::tables::add_layout(&sql, from),
+            Some(from) => crate::shards::tables::record_move(&sql, from, own),
             None => Ok(()),
         })?;
         *self.shards.prior.borrow_mut() = None;

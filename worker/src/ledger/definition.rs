@@ -73,9 +73,13 @@ impl Ledger {
         }
         let store = self.store_or_create()?;
         let sql = self.state.storage().sql();
+        let own = match moved_from {
+            Some(_) => store.usage_of(&promo, None, now()?)?,
+            None => promocodes::UsageCounts::ZERO,
+        };
         // The layout it had is recorded with the new definition, in one transaction.
         let replaced = store.put_definition(&promo, note, now()?, || match moved_from {
-            Some(from) => crate::shards::tables::add_layout(&sql, from),
+            Some(from) => crate::shards::tables::record_move(&sql, from, own),
             None => Ok(()),
         })?;
         *self.shards.prior.borrow_mut() = None;

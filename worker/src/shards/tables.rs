@@ -116,6 +116,22 @@ pub fn add_layout(sql: &SqlStorage, shards: u8) -> worker::Result<()> {
     Ok(())
 }
 
+/// Records that the code (or the campaign) had `from` shards until now (see [`add_layout`]), inside
+/// the definition's transaction. Leaving one object, also the totals its own writes' events were
+/// written for (`own`: that object's counts now), so that the totals' poll that writes its events
+/// from then on writes only what follows (a threshold crossed before is not sent again).
+///
+/// # Errors
+///
+/// A storage failure.
+pub fn record_move(sql: &SqlStorage, from: u8, own: promocodes::UsageCounts) -> worker::Result<()> {
+    add_layout(sql, from)?;
+    if from <= 1 {
+        set_seen_totals(sql, own.total(), &own.discounted().to_string())?;
+    }
+    Ok(())
+}
+
 /// A shard's earlier layouts of its code, as it last heard of them (see
 /// [`promocodes::wire::ShardDefinition::prior`]): none until the code's `shards` changed.
 ///
