@@ -98,7 +98,7 @@ impl Ledger {
         let moved_from = match self.stored_campaign(id) {
             Ok((_, stored)) if stored.campaign.shards() != campaign.shards() => {
                 let from = stored.campaign.shards();
-                self.check_campaign_layout_change(id, from, campaign.shards())?;
+                self.check_moves(("campaign ", "campaign", id), from, campaign.shards())?;
                 Some(from)
             }
             Ok(_) | Err(Problem::UnknownCode(_)) => None,
@@ -121,30 +121,6 @@ impl Ledger {
         let mut response = json_response(&campaign, if replaced { 200 } else { 201 })?;
         response.headers_mut().set(ETAG_HEADER, &campaign_tag(&stored)?)?;
         Ok(response)
-    }
-
-    /// Whether a defined campaign's `shards` may change from `from` to `to`: to 2 or more, at most
-    /// [`MAX_LAYOUT_CHANGES`](crate::shards::MAX_LAYOUT_CHANGES) times, as a code's (see
-    /// `check_layout_change`): its codes' uses and keys stay in the objects that took them.
-    fn check_campaign_layout_change(&self, id: &Code, from: u8, to: u8) -> std::result::Result<(), Problem> {
-        let refused = |message: String| {
-            Err(Problem::Input(promocodes::InputError::Malformed {
-                path: "shards".to_owned(),
-                message,
-            }))
-        };
-        if to <= 1 {
-            return refused(format!(
-                "campaign {id} is spread over {from} shards, and its codes' uses and keys stay in them: it may move to 2 shards or more, not back to 1"
-            ));
-        }
-        let changes = crate::shards::tables::prior_layouts(&self.state.storage().sql())?.len();
-        if changes >= crate::shards::MAX_LAYOUT_CHANGES {
-            return refused(format!(
-                "the shards of campaign {id} changed {changes} times already, the most they may (define a new campaign to spread it over {to})"
-            ));
-        }
-        Ok(())
     }
 
     /// The kill switch of the campaign, and so of all of its codes.

@@ -9,6 +9,14 @@ use super::*;
 /// seconds: its shards' writes do not purge it, so it is at most this far behind.
 pub const SHARDED_FRESH_FOR_S: i64 = 1;
 
+/// A change of `shards` refused: a 400 naming `shards`.
+fn layout_refused(message: String) -> Problem {
+    Problem::Input(promocodes::InputError::Malformed {
+        path: "shards".to_owned(),
+        message,
+    })
+}
+
 impl Ledger {
     /// Replaces the cached definition after a write.
     pub(super) fn remember(
@@ -93,30 +101,35 @@ impl Ledger {
     /// taken; each shard asks the earlier layouts' objects about a key or a
     /// customer new to it (see `shard.rs`).
     fn check_layout_change(&self, promo: &PromoCode, from: u8, to: u8) -> std::result::Result<(), Problem> {
-        let refused = |message: String| {
-            Err(Problem::Input(promocodes::InputError::Malformed {
-                path: "shards".to_owned(),
-                message,
-            }))
-        };
-        if to <= 1 {
-            return refused(format!(
-                "{} is spread over {from} shards, and its uses and keys stay in them: it may move to 2 shards or more, not back to 1",
-                promo.code()
-            ));
-        }
-        if promo.campaign().is_some() {
-            return refused(format!(
+        if promo.campaign().is_some() && to > 1 {
+            return Err(layout_refused(format!(
                 "{} is a campaign's code: its uses count in the campaign's object",
                 promo.code()
-            ));
+            )));
+        }
+        self.check_moves(("", "code", promo.code()), from, to)
+    }
+
+    /// Whether what this object keeps (`(a, noun, name)`: `""`, `"code"` and the code, or
+    /// `"campaign "`, `"campaign"` and its id) may move from `from` to `to` shards: to 2 or more,
+    /// at most [`MAX_LAYOUT_CHANGES`](crate::shards::MAX_LAYOUT_CHANGES) times (its layouts are
+    /// this object's). A 400 naming `shards` otherwise.
+    pub(super) fn check_moves(
+        &self,
+        (a, noun, name): (&str, &str, &Code),
+        from: u8,
+        to: u8,
+    ) -> std::result::Result<(), Problem> {
+        if to <= 1 {
+            return Err(layout_refused(format!(
+                "{a}{name} is spread over {from} shards, and its uses and keys stay in them: it may move to 2 shards or more, not back to 1"
+            )));
         }
         let changes = crate::shards::tables::prior_layouts(&self.state.storage().sql())?.len();
         if changes >= crate::shards::MAX_LAYOUT_CHANGES {
-            return refused(format!(
-                "the shards of {} changed {changes} times already, the most they may (define a new code to spread it over {to})",
-                promo.code()
-            ));
+            return Err(layout_refused(format!(
+                "the shards of {a}{name} changed {changes} times already, the most they may (define a new {noun} to spread it over {to})"
+            )));
         }
         Ok(())
     }

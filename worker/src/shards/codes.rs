@@ -65,39 +65,51 @@ pub fn shard_tables(sql: &SqlStorage) -> Result<(), Problem> {
     Ok(())
 }
 
+/// A row of `code_grants`: one shard's allotment of one code.
+#[derive(Deserialize)]
+struct GrantRow {
+    code: String,
+    shard: i64,
+    granted: i64,
+    version: i64,
+}
+
+/// The rows of `code_grants` that `condition` (on `code`, `shard` and `granted`) selects.
+fn grant_rows(
+    sql: &SqlStorage,
+    condition: &str,
+    params: Vec<worker::SqlStorageValue>,
+) -> Result<Vec<GrantRow>, Problem> {
+    if !crate::shards::tables::has_table(sql, "code_grants")? {
+        return Ok(Vec::new());
+    }
+    let query = format!("SELECT code, shard, granted, version FROM code_grants WHERE {condition}");
+    Ok(sql.exec(&query, params)?.to_array()?)
+}
+
+impl GrantRow {
+    /// Its code, shard and allotment (`None`: a shard number out of range).
+    fn parts(self) -> Option<(String, u8, Allotted)> {
+        let shard = u8::try_from(self.shard).ok()?;
+        let allotted = Allotted {
+            granted: self.granted,
+            version: self.version,
+        };
+        Some((self.code, shard, allotted))
+    }
+}
+
 /// What each shard was granted of `code`, as `(shard, allotment)`.
 ///
 /// # Errors
 ///
 /// A storage failure.
 pub fn grants(sql: &SqlStorage, code: &str) -> Result<Vec<(u8, Allotted)>, Problem> {
-    #[derive(Deserialize)]
-    struct Row {
-        shard: i64,
-        granted: i64,
-        version: i64,
-    }
-    if !crate::shards::tables::has_table(sql, "code_grants")? {
-        return Ok(Vec::new());
-    }
-    let rows: Vec<Row> = sql
-        .exec(
-            "SELECT shard, granted, version FROM code_grants WHERE code = ?",
-            vec![code.into()],
-        )?
-        .to_array()?;
+    let rows = grant_rows(sql, "code = ?", vec![code.into()])?;
     Ok(rows
         .into_iter()
-        .filter_map(|row| {
-            let shard = u8::try_from(row.shard).ok()?;
-            Some((
-                shard,
-                Allotted {
-                    granted: row.granted,
-                    version: row.version,
-                },
-            ))
-        })
+        .filter_map(GrantRow::parts)
+        .map(|(_, shard, allotted)| (shard, allotted))
         .collect())
 }
 
@@ -108,33 +120,8 @@ pub fn grants(sql: &SqlStorage, code: &str) -> Result<Vec<(u8, Allotted)>, Probl
 ///
 /// A storage failure.
 pub fn retired_grants(sql: &SqlStorage, shards: u8) -> Result<Vec<(String, u8, Allotted)>, Problem> {
-    #[derive(Deserialize)]
-    struct Row {
-        code: String,
-        shard: i64,
-        granted: i64,
-        version: i64,
-    }
-    if !crate::shards::tables::has_table(sql, "code_grants")? {
-        return Ok(Vec::new());
-    }
-    let rows: Vec<Row> = sql
-        .exec(
-            "SELECT code, shard, granted, version FROM code_grants WHERE shard >= ? AND granted > 0",
-            vec![i64::from(shards).into()],
-        )?
-        .to_array()?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|row| {
-            let shard = u8::try_from(row.shard).ok()?;
-            let allotted = Allotted {
-                granted: row.granted,
-                version: row.version,
-            };
-            Some((row.code, shard, allotted))
-        })
-        .collect())
+    let rows = grant_rows(sql, "shard >= ? AND granted > 0", vec![i64::from(shards).into()])?;
+    Ok(rows.into_iter().filter_map(GrantRow::parts).collect())
 }
 
 /// Records shard `shard`'s allotment of `code` at the campaign's object.
