@@ -1,5 +1,5 @@
 // A hot code on 1, 4 and 16 shards: 50 clients capturing one code through the test build of the
-// Worker in workerd (wrangler dev), every Durable Object held to OBJECT_RATE_LIMIT requests a second
+// Worker in workerd, every Durable Object held to OBJECT_RATE_LIMIT requests a second
 // (50: a stand-in, on a 2-core machine, for the platform's limit on one object). Prints one markdown
 // table: captures a second, p50 and p99 latency, and the share of requests that reached the busiest
 // object (a shard, or the code's own object: the grants the shards asked for). The last row is a code
@@ -14,10 +14,12 @@ const CLIENTS = 50;
 const WARM_MS = smoke ? 1000 : 3000;
 const RUN_MS = smoke ? 3000 : 15000;
 const LIMIT = Number(process.env.BENCH_OBJECT_RATE_LIMIT ?? "50");
-// `wrangler` (default): wrangler dev, as the tests run it; `miniflare`: workerd through Miniflare
-// directly, state persisted on disk as wrangler's is, without wrangler dev's proxy in front (the
-// Worker's log lines read and dropped, as the wrangler run's are).
-const SERVER = process.env.BENCH_SERVER ?? "wrangler";
+// `miniflare` (default): workerd through Miniflare directly, state persisted on disk as wrangler's
+// is, a request reaching the Worker from workerd's own HTTP server as on the platform (the Worker's
+// log lines read and dropped, as the wrangler run's are); `wrangler`: wrangler dev, as the tests
+// run it, with its proxy (a second Worker and a Node process) in front of each request, which caps
+// this machine near 300 captures a second (docs/performance.md).
+const SERVER = process.env.BENCH_SERVER ?? "miniflare";
 if (!["wrangler", "miniflare"].includes(SERVER)) throw new Error(`BENCH_SERVER: wrangler or miniflare, not ${SERVER}`);
 
 const percentile = (sorted, p) => sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -112,13 +114,19 @@ for (const r of rows) {
   const per = r.shards === 1 ? "1" : Number.isFinite(r.coordinatorPer) ? r.coordinatorPer.toFixed(0) : "none";
   console.log(`| ${r.from === undefined ? "" : `${r.from} → `}${r.shards} | ${r.perSecond.toFixed(0)} | ${(r.perSecond / base).toFixed(1)} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${(100 * r.busiest).toFixed(0)}% | ${per} | ${r.errors} |`);
 }
-// Issue 37's targets, at the issue's limit of 50 requests a second per object.
+// Issue 37's targets, at the issue's limit of 50 requests a second per object, on the platform's
+// path (through wrangler dev the same ratios are printed as they came, beside the proxy's ceiling).
 if (LIMIT === 50) {
   const times = (n) => rows.find((r) => r.shards === n && r.from === undefined).perSecond / base;
   const quiet = rows.filter((r) => r.shards > 1).every((r) => r.coordinatorPer >= 20);
   const met = (ok) => (ok ? "met" : "not met");
   console.log("");
-  console.log(`Issue 37's targets (${SERVER}): N = 4 ${times(4).toFixed(1)}× (≥ 3: ${met(times(4) >= 3)}); ` +
-    `N = 16 ${times(16).toFixed(1)}× (≥ 8: ${met(times(16) >= 8)}); ` +
-    `the code's object at most one request per 20 captures once warm: ${met(quiet)}.`);
+  if (SERVER === "miniflare") {
+    console.log(`Issue 37's targets (workerd): N = 4 ${times(4).toFixed(1)}× (≥ 3: ${met(times(4) >= 3)}); ` +
+      `N = 16 ${times(16).toFixed(1)}× (≥ 8: ${met(times(16) >= 8)}); ` +
+      `the code's object at most one request per 20 captures once warm: ${met(quiet)}.`);
+  } else {
+    console.log(`Through wrangler dev's proxy (not the targets' measure: its ceiling is this machine's): ` +
+      `N = 4 ${times(4).toFixed(1)}×, N = 16 ${times(16).toFixed(1)}×; the code's object quiet: ${met(quiet)}.`);
+  }
 }
