@@ -1,28 +1,20 @@
 // A hot campaign on 1 and 4 shards: 50 clients capturing through the test build of the Worker in
-// workerd (wrangler dev), every Durable Object held to OBJECT_RATE_LIMIT requests a second (50, as
-// in bench/shards.mjs). Two campaigns a row: 4,000 single-use codes, each captured once (the usual
+// workerd (as bench/shards.mjs: `BENCH_SERVER`, bench/hot.mjs), every Durable Object held to
+// OBJECT_RATE_LIMIT requests a second (50, as in bench/shards.mjs). Two campaigns a row: 4,000 single-use codes, each captured once (the usual
 // campaign of unique codes), and one code of 1,000,000 uses. Each capture on a shard first claims
 // the code's use at the campaign's object when its shard has none of the code left (one use a
 // claim), so this measures what the campaign's object still sees. Prints one markdown table:
 // captures a second, p50 and p99 latency, refused or failed.
 //
 //   PROMOCODES_WORKER_BUILD=worker/build/test node bench/campaign-shards.mjs [--smoke]
-import { startWorker, tempDir, removeDir, call, admin, capturer, eur } from "../tests/worker/harness.mjs";
+import { call, admin, capturer, eur } from "../tests/worker/harness.mjs";
+import { LIMIT, SERVER, closedLoop, percentile, withWorker } from "./hot.mjs";
 
-const smoke = process.argv.includes("--smoke");
-const CLIENTS = 50;
-const WARM_MS = smoke ? 1000 : 3000;
-const RUN_MS = smoke ? 3000 : 15000;
-const LIMIT = Number(process.env.BENCH_OBJECT_RATE_LIMIT ?? "50");
 const CODES = 4000;
 
-const percentile = (sorted, p) => sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-
 /** Captures a second on a campaign of `shards` shards: single-use codes (`unique`), else one code of many uses. */
-async function run(shards, unique) {
-  const state = tempDir();
-  const worker = await startWorker({ state, vars: { OBJECT_RATE_LIMIT: String(LIMIT) } });
-  try {
+function run(shards, unique) {
+  return withWorker(async (worker) => {
     const id = `BC${shards}${unique ? "U" : "M"}`;
     const put = await call(worker.base, "PUT", `/v1/campaigns/${id}`, { headers: admin, body: {
       discount: { kind: "percent", percent: "10" }, limits: { total: 100_000_000 }, uses_per_code: unique ? 1 : 1_000_000, shards } });
@@ -31,48 +23,14 @@ async function run(shards, unique) {
     const added = await call(worker.base, "POST", `/v1/campaigns/${id}/codes`, {
       body: { codes }, headers: { ...admin, "idempotency-key": `bench-${id}` } });
     if (added.status !== 201) throw new Error(added.text);
-    let n = 0;
-    let measuring = false;
-    let stop = false;
-    const latencies = [];
-    let errors = 0;
-    const client = async () => {
-      while (!stop) {
-        const i = n++;
-        const code = codes[i % codes.length];
-        const started = performance.now();
-        let res;
-        try {
-          res = await fetch(`${worker.base}/v1/captures`, {
-            method: "POST",
-            headers: { ...capturer, "content-type": "application/json", "idempotency-key": `${id}-k${i}` },
-            body: JSON.stringify({ code, total: eur("50.00"), customer: `c-${i}` }),
-          });
-          await res.arrayBuffer();
-        } catch {
-          errors++;
-          continue;
-        }
-        if (!measuring) continue;
-        if (res.status === 201) latencies.push(performance.now() - started);
-        else errors++;
-      }
-    };
-    const clients = Array.from({ length: CLIENTS }, client);
-    await new Promise((r) => setTimeout(r, WARM_MS));
-    measuring = true;
-    const began = performance.now();
-    await new Promise((r) => setTimeout(r, RUN_MS));
-    measuring = false;
-    const seconds = (performance.now() - began) / 1000;
-    stop = true;
-    await Promise.all(clients);
-    latencies.sort((a, b) => a - b);
+    const request = (i) => fetch(`${worker.base}/v1/captures`, {
+      method: "POST",
+      headers: { ...capturer, "content-type": "application/json", "idempotency-key": `${id}-k${i}` },
+      body: JSON.stringify({ code: codes[i % codes.length], total: eur("50.00"), customer: `c-${i}` }),
+    });
+    const { latencies, seconds, errors } = await closedLoop(request);
     return { shards, unique, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
-  } finally {
-    await worker.stop();
-    removeDir(state);
-  }
+  });
 }
 
 const rows = [];
@@ -82,7 +40,7 @@ for (const unique of [true, false]) {
     rows.push(await run(shards, unique));
   }
 }
-console.log(`| campaign | shards | captures/s (${LIMIT} req/s per object) | × N = 1 | p50 ms | p99 ms | refused or failed |`);
+console.log(`| campaign | shards | captures/s (${LIMIT} req/s per object, ${SERVER}) | × N = 1 | p50 ms | p99 ms | refused or failed |`);
 console.log("|---|---:|---:|---:|---:|---:|---:|");
 for (const r of rows) {
   const base = rows.find((b) => b.unique === r.unique && b.shards === 1).perSecond;

@@ -7,28 +7,11 @@
 // its customer had under 4 shards (a key new to it), which counts against their limit too.
 //
 //   PROMOCODES_WORKER_BUILD=worker/build/test node bench/shards.mjs [--smoke]
-import { startWorker, startMiniflare, tempDir, removeDir, putCode, capturer, eur } from "../tests/worker/harness.mjs";
+import { putCode, capturer, eur } from "../tests/worker/harness.mjs";
+import { LIMIT, SERVER, closedLoop, percentile, withWorker } from "./hot.mjs";
 
-const smoke = process.argv.includes("--smoke");
-const CLIENTS = 50;
-const WARM_MS = smoke ? 1000 : 3000;
-const RUN_MS = smoke ? 3000 : 15000;
-const LIMIT = Number(process.env.BENCH_OBJECT_RATE_LIMIT ?? "50");
-// `miniflare` (default): workerd through Miniflare directly, state persisted on disk as wrangler's
-// is, a request reaching the Worker from workerd's own HTTP server as on the platform (the Worker's
-// log lines read and dropped, as the wrangler run's are); `wrangler`: wrangler dev, as the tests
-// run it, with its proxy (a second Worker and a Node process) in front of each request, which caps
-// this machine near 300 captures a second (docs/performance.md).
-const SERVER = process.env.BENCH_SERVER ?? "miniflare";
-if (!["wrangler", "miniflare"].includes(SERVER)) throw new Error(`BENCH_SERVER: wrangler or miniflare, not ${SERVER}`);
-
-const percentile = (sorted, p) => sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-
-async function run(shards, from) {
-  const state = tempDir();
-  const vars = { OBJECT_RATE_LIMIT: String(LIMIT) };
-  const worker = SERVER === "miniflare" ? await startMiniflare({ vars, persist: state, quiet: true }) : await startWorker({ state, vars });
-  try {
+function run(shards, from) {
+  return withWorker(async (worker) => {
     const code = `BENCH${shards}`;
     const definition = { code, discount: { kind: "percent", percent: "10" }, limits: { total: 100_000_000 } };
     const put = await putCode(worker.base, { ...definition, shards: from ?? shards });
@@ -37,55 +20,28 @@ async function run(shards, from) {
       const moved = await putCode(worker.base, { ...definition, shards });
       if (moved.status !== 200) throw new Error(moved.text);
     }
-    let n = 0;
-    let measuring = false;
-    let stop = false;
-    const latencies = [];
     const perShard = new Map(); // shard -> captures while measuring
     const grants = new Map(); // shard -> [grants asked when measuring began, last seen]
-    let errors = 0;
-    const client = async () => {
-      while (!stop) {
-        const key = `b${shards}-${n++}`;
-        const started = performance.now();
-        let res;
-        try {
-          res = await fetch(`${worker.base}/v1/captures`, {
-            method: "POST",
-            headers: { ...capturer, "content-type": "application/json", "idempotency-key": key },
-            body: JSON.stringify({ code, total: eur("50.00"), customer: `c-${key}` }),
-          });
-          await res.arrayBuffer();
-        } catch {
-          errors++;
-          continue;
-        }
-        const ms = performance.now() - started;
-        const seen = res.headers.get("x-test-shard");
-        if (seen) {
-          const [shard, asked] = seen.split(";").map(Number);
-          const g = grants.get(shard) ?? [measuring ? 0 : asked, asked];
-          if (!measuring) g[0] = asked;
-          g[1] = Math.max(g[1], asked);
-          grants.set(shard, g);
-          if (measuring && res.status === 201) perShard.set(shard, (perShard.get(shard) ?? 0) + 1);
-        }
-        if (!measuring) continue;
-        if (res.status === 201) latencies.push(ms);
-        else errors++;
-      }
+    const request = (i) => {
+      const key = `b${shards}-${i}`;
+      return fetch(`${worker.base}/v1/captures`, {
+        method: "POST",
+        headers: { ...capturer, "content-type": "application/json", "idempotency-key": key },
+        body: JSON.stringify({ code, total: eur("50.00"), customer: `c-${key}` }),
+      });
     };
-    const clients = Array.from({ length: CLIENTS }, client);
-    await new Promise((r) => setTimeout(r, WARM_MS));
-    measuring = true;
-    const began = performance.now();
-    await new Promise((r) => setTimeout(r, RUN_MS));
-    measuring = false;
-    const seconds = (performance.now() - began) / 1000;
-    stop = true;
-    await Promise.all(clients);
+    const seen = (res, measuring) => {
+      const header = res.headers.get("x-test-shard");
+      if (!header) return;
+      const [shard, asked] = header.split(";").map(Number);
+      const g = grants.get(shard) ?? [measuring ? 0 : asked, asked];
+      if (!measuring) g[0] = asked;
+      g[1] = Math.max(g[1], asked);
+      grants.set(shard, g);
+      if (measuring && res.status === 201) perShard.set(shard, (perShard.get(shard) ?? 0) + 1);
+    };
+    const { latencies, seconds, errors } = await closedLoop(request, seen);
     const captures = latencies.length;
-    latencies.sort((a, b) => a - b);
     const coordinator = shards === 1 ? captures : [...grants.values()].reduce((sum, [from, to]) => sum + (to - from), 0);
     const busiestShard = shards === 1 ? captures : Math.max(0, ...perShard.values());
     const total = shards === 1 ? captures : captures + coordinator;
@@ -94,10 +50,7 @@ async function run(shards, from) {
       busiest: Math.max(busiestShard, coordinator) / Math.max(1, total), coordinatorPer: coordinator === 0 ? Infinity : captures / coordinator,
       errors,
     };
-  } finally {
-    await worker.stop();
-    removeDir(state);
-  }
+  });
 }
 
 const rows = [];

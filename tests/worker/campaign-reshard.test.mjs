@@ -8,7 +8,7 @@
 // Every definition here names its own `shards`, so the Worker suite's second pass (every code and
 // campaign on 4 shards) leaves these tests as the first pass ran them.
 import assert from "node:assert/strict";
-import { test, call, captureReq, capturer, admin, eur, workerForFile } from "./harness.mjs";
+import { test, call, captureReq, capturer, admin, eur, workerForFile, taker, replaysAll } from "./harness.mjs";
 import { STRIPE_TEST_SECRET, chargeRefunded, paymentIntentSucceeded, postStripe, stripeId } from "./stripe.mjs";
 
 // An earlier layout's object lists the keys it knows only up to 30 here (100,000 in a real build):
@@ -40,19 +40,6 @@ async function campaign(id, definition, count) {
   return codes;
 }
 
-/** Every key in `taken` replays its first answer, and the campaign's total does not move. */
-async function replaysAll(taken, id) {
-  const before = (await summary(id)).usage.total;
-  for (const [key, body, first] of taken) {
-    const again = await captureReq(worker.base, key, body);
-    assert.equal(again.status, 200, `${key}: ${again.text}`);
-    assert.equal(again.json.replayed, true, key);
-    assert.equal(again.json.key, key);
-    assert.deepEqual(again.json.quote, first.json.quote, key);
-  }
-  assert.equal((await summary(id)).usage.total, before, "a replay takes no use");
-}
-
 test("a campaign's shards 1 → 4 → 16 → 2: its total and each code's uses stay exact, keys replay, customers keep their caps", async () => {
   const id = "CMOVE";
   const definition = {
@@ -62,12 +49,7 @@ test("a campaign's shards 1 → 4 → 16 → 2: its total and each code's uses s
   };
   const codes = await campaign(id, { ...definition, shards: 1 }, 80);
   const body = (code, customer) => ({ code, total: eur("50.00"), ...(customer ? { customer } : {}) });
-  const taken = [];
-  const take = async (key, b) => {
-    const r = await captureReq(worker.base, key, b);
-    if (r.status === 201) taken.push([key, b, r]);
-    return r;
-  };
+  const { taken, take } = taker(worker.base);
   // On the campaign's object: 20 customers once each (codes 0-19), and 20 more customers (20-39).
   // (A per-customer cap needs a customer on every use.)
   for (let i = 0; i < 20; i++) {
@@ -80,7 +62,7 @@ test("a campaign's shards 1 → 4 → 16 → 2: its total and each code's uses s
   const four = await putCampaign(id, { ...definition, shards: 4 });
   assert.equal(four.status, 200, four.text);
   assert.equal(four.json.shards, 4);
-  await replaysAll(taken, id);
+  await replaysAll(worker.base, taken, async () => (await summary(id)).usage.total);
   // Each customer's second use goes on a shard; a third is refused there, their first counted.
   // The Worker knew the campaign on 1 shard: its object sends the first new key on to its shard
   // (test builds mark that answer), and the Worker asks for the layout before the next.
@@ -120,12 +102,12 @@ test("a campaign's shards 1 → 4 → 16 → 2: its total and each code's uses s
   const full = await summary(id);
   assert.equal(full.usage.total, 120);
   assert.equal(full.remaining, 0);
-  await replaysAll(taken, id);
+  await replaysAll(worker.base, taken, async () => (await summary(id)).usage.total);
 
   // 16 → 2: shards 2 to 15 keep their uses (a replay, a release find them) and give back what they did not use.
   const two = await putCampaign(id, { ...definition, shards: 2 });
   assert.equal(two.status, 200, two.text);
-  await replaysAll(taken, id);
+  await replaysAll(worker.base, taken, async () => (await summary(id)).usage.total);
   const released = [taken[0], taken.find(([key]) => key.startsWith("cm4-")), taken.find(([key]) => key.startsWith("cm16-"))];
   for (const [key, b] of released) {
     const r = await release(key, b.code);

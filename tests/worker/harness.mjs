@@ -2,6 +2,7 @@
 // harness of tests/worker/ and tests/e2e/ (the checkout page's end-to-end tests).
 // The Worker is built once by scripts/test-worker.sh (or scripts/test-e2e.sh); the generated config
 // has no [build], so wrangler serves the built artifacts as they are.
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { test as nodeTest, before, after } from "node:test";
 import { appendFileSync, cpSync, createWriteStream, existsSync, mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
@@ -339,6 +340,36 @@ export function putCode(base, definition) {
 
 export function captureReq(base, key, body) {
   return call(base, "POST", "/v1/captures", { body, headers: { ...capturer, "idempotency-key": key } });
+}
+
+/**
+ * Captures on `base` that remember what they took: `take(key, body)` captures, and each 201 is kept
+ * in `taken` as `[key, body, answer]` (for `replaysAll`).
+ */
+export function taker(base) {
+  const taken = [];
+  const take = async (key, body) => {
+    const r = await captureReq(base, key, body);
+    if (r.status === 201) taken.push([key, body, r]);
+    return r;
+  };
+  return { taken, take };
+}
+
+/**
+ * Every key in `taken` (see `taker`) replays its first answer (200, `replayed`, its key and quote),
+ * and `total()` (the code's or the campaign's uses, read now) does not move: a replay takes no use.
+ */
+export async function replaysAll(base, taken, total) {
+  const before = await total();
+  for (const [key, body, first] of taken) {
+    const again = await captureReq(base, key, body);
+    assert.equal(again.status, 200, `${key}: ${again.text}`);
+    assert.equal(again.json.replayed, true, key);
+    assert.equal(again.json.key, key);
+    assert.deepEqual(again.json.quote, first.json.quote, key);
+  }
+  assert.equal(await total(), before, "a replay takes no use");
 }
 
 export const eur = (amount) => ({ amount, currency: "EUR" });

@@ -4,7 +4,7 @@
 // never a use over the cap or a cent over the budget, every key replays its first answer, and a
 // customer's cap counts the uses of every layout.
 import assert from "node:assert/strict";
-import { test, call, captureReq, capturer, admin, eur, workerForFile } from "./harness.mjs";
+import { test, call, captureReq, capturer, admin, eur, workerForFile, taker, replaysAll } from "./harness.mjs";
 import { STRIPE_TEST_SECRET, chargeRefunded, paymentIntentSucceeded, postStripe, stripeId } from "./stripe.mjs";
 
 // An object of an earlier layout lists the keys it knows only up to 30 here (100,000 in a real
@@ -20,30 +20,12 @@ const hold = (key, body) => call(worker.base, "POST", "/v1/holds", { body, heade
 const release = (key, code) => call(worker.base, "POST", "/v1/releases", { body: { code, key }, headers: capturer });
 const lookup = (code) => call(worker.base, "GET", `/v1/codes/${code}`, { headers: admin });
 
-/** Every key in `taken` replays its first answer (its quote, its key), and the code's total does not move. */
-async function replaysAll(taken, code) {
-  const before = (await lookup(code)).json.usage.total;
-  for (const [key, body, first] of taken) {
-    const again = await captureReq(worker.base, key, body);
-    assert.equal(again.status, 200, `${key}: ${again.text}`);
-    assert.equal(again.json.replayed, true, key);
-    assert.equal(again.json.key, key);
-    assert.deepEqual(again.json.quote, first.json.quote, key);
-  }
-  assert.equal((await lookup(code)).json.usage.total, before, "a replay takes no use");
-}
-
 test("1 → 4 → 16 → 2 shards: the cap stays exact, keys replay, customers keep their caps", async () => {
   const code = "MOVER";
   const definition = { code, discount: { kind: "percent", percent: "10" }, limits: { total: 200 } };
   assert.equal((await define({ ...definition, shards: 1 })).status, 201);
   const body = (i, customer) => ({ code, total: eur("50.00"), ...(customer ? { customer } : {}) });
-  const taken = [];
-  const take = async (key, b) => {
-    const r = await captureReq(worker.base, key, b);
-    if (r.status === 201) taken.push([key, b, r]);
-    return r;
-  };
+  const { taken, take } = taker(worker.base);
   // On its own object: 20 customers once each, and 20 captures without one.
   for (let i = 0; i < 20; i++) {
     assert.equal((await take(`m1-c${i}`, body(i, `cust-${i}`))).status, 201);
@@ -54,7 +36,7 @@ test("1 → 4 → 16 → 2 shards: the cap stays exact, keys replay, customers k
   const four = await define({ ...definition, shards: 4 });
   assert.equal(four.status, 200, four.text);
   assert.equal(four.json.shards, 4);
-  await replaysAll(taken, code);
+  await replaysAll(worker.base, taken, async () => (await lookup(code)).json.usage.total);
   const second = await Promise.all(Array.from({ length: 20 }, (_, i) => take(`m4-${i}`, body(i, i % 2 ? `cust-${i}` : undefined))));
   assert.deepEqual(tally(second), { 201: 20 });
   assert.equal((await lookup(code)).json.usage.total, 60);
@@ -73,11 +55,11 @@ test("1 → 4 → 16 → 2 shards: the cap stays exact, keys replay, customers k
   const full = await lookup(code);
   assert.equal(full.json.usage.total, 200);
   assert.equal(full.json.remaining, 0);
-  await replaysAll(taken, code);
+  await replaysAll(worker.base, taken, async () => (await lookup(code)).json.usage.total);
 
   // 16 → 2: shards 2 to 15 keep their uses (a replay, a release find them) and give back what they did not use.
   assert.equal((await define({ ...definition, shards: 2 })).status, 200);
-  await replaysAll(taken, code);
+  await replaysAll(worker.base, taken, async () => (await lookup(code)).json.usage.total);
   // A release of a use taken on the code's object, and of one taken on each layout's shards:
   // each gives its use back, and the next capture takes it.
   const released = [taken[0], taken.find(([key]) => key.startsWith("m4-")), taken.find(([key]) => key.startsWith("m16-"))];
