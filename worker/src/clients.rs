@@ -25,6 +25,31 @@ pub const CATALOG_BINDING: &str = "CATALOG";
 /// The catalog's one object.
 pub const CATALOG_NAME: &str = "catalog";
 
+/// Another object's answer (`response`, whose headers cannot change) as a new answer of this one:
+/// the same status and body, its headers but `drop` (if one is named), and `add`.
+///
+/// # Errors
+///
+/// A runtime error reading the answer.
+pub async fn restamped(mut response: worker::Response, drop: Option<&str>, add: &[(&str, &str)]) -> Answer {
+    let headers = worker::Headers::new();
+    for (name, value) in response
+        .headers()
+        .entries()
+        .filter(|(name, _)| Some(name.as_str()) != drop)
+    {
+        headers.set(&name, &value)?;
+    }
+    for (name, value) in add {
+        headers.set(name, value)?;
+    }
+    let status = response.status_code();
+    let bytes = response.bytes().await?;
+    Ok(worker::Response::from_bytes(bytes)?
+        .with_status(status)
+        .with_headers(headers))
+}
+
 /// Sends `req` to the code object named `name`.
 pub async fn to_object(env: &Env, name: &str, req: Request) -> Answer {
     let stub = env.durable_object(LEDGER_BINDING)?.id_from_name(name)?.get_stub()?;

@@ -707,16 +707,9 @@ impl Ledger {
             headers.push((TEST_CONFLICT_HEADER, "1"));
         }
         let request = call.request(&code, &[], Some(body), &headers)?;
-        let mut response = crate::clients::to_object(&self.env, &object, request).await?;
-        // Its headers are the other object's (immutable here): copied onto an answer of this one.
-        let copied = worker::Headers::new();
-        for (name, value) in response.headers().entries() {
-            copied.set(&name, &value)?;
-        }
-        copied.set(crate::protocol::MOVED_HEADER, "1")?;
-        let status = response.status_code();
-        let bytes = response.bytes().await?;
-        Ok(Response::from_bytes(bytes)?.with_status(status).with_headers(copied))
+        let response = crate::clients::to_object(&self.env, &object, request).await?;
+        // Marked, so that the Worker asks for the code's layout again (see `shards::forget_if_moved`).
+        crate::clients::restamped(response, None, &[(crate::protocol::MOVED_HEADER, "1")]).await
     }
 
     fn key(req: &Request) -> std::result::Result<IdempotencyKey, Problem> {

@@ -351,7 +351,7 @@ pub async fn layout_of(env: &Env, code: &Code) -> std::result::Result<Layout, Pr
 /// # Errors
 ///
 /// A runtime error reading the answer.
-pub async fn forget_if_moved(code: &Code, mut response: worker::Response) -> Answer {
+pub async fn forget_if_moved(code: &Code, response: worker::Response) -> Answer {
     if response.headers().get(MOVED_HEADER)?.is_none() {
         return Ok(response);
     }
@@ -359,19 +359,12 @@ pub async fn forget_if_moved(code: &Code, mut response: worker::Response) -> Ans
     if let Some(base) = clients::known_campaign_object(code) {
         CAMPAIGN_LAYOUTS.with(|map| map.borrow_mut().remove(&base));
     }
-    // Another object's answer: its headers cannot change, so they are copied onto a new one.
-    let headers = worker::Headers::new();
-    for (name, value) in response.headers().entries().filter(|(name, _)| name != MOVED_HEADER) {
-        headers.set(&name, &value)?;
-    }
-    if cfg!(feature = "conformance") {
-        headers.set(crate::protocol::TEST_MOVED_HEADER, "1")?;
-    }
-    let status = response.status_code();
-    let bytes = response.bytes().await?;
-    Ok(worker::Response::from_bytes(bytes)?
-        .with_status(status)
-        .with_headers(headers))
+    let marked: &[(&str, &str)] = if cfg!(feature = "conformance") {
+        &[(crate::protocol::TEST_MOVED_HEADER, "1")]
+    } else {
+        &[]
+    };
+    clients::restamped(response, Some(MOVED_HEADER), marked).await
 }
 
 /// Whether this isolate knows `code` on one shard, never changed (kept by [`layout_of`]; asks nothing).
